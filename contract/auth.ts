@@ -1,0 +1,152 @@
+import { z } from "zod";
+import { BRAND } from "@/contract/brand";
+
+/** Spec §5 texts, word for word; the web shows them and the server answers with them. */
+export const AUTH_MESSAGES = {
+  loginMissing: "Missing information: Please fill in all fields",
+  signupMissing: "Please fill in all fields including phone number",
+  passwordsDoNotMatch: "Passwords do not match",
+  passwordTooShort: "Password must be at least 6 characters long",
+  resetPasswordTooShort: "Password must be at least 8 characters long",
+  passwordTooLong: "Password must be at most 128 characters long",
+  handleInvalid: `${BRAND.handleLabel} must be 3-20 characters, letters, numbers, and underscores only`,
+  codeInvalid: "Please enter the 6-digit verification code",
+  emailRequired: "Please enter your email address",
+  emailInvalid: "Please enter a valid email address",
+  resetMissing: "Please fill in all fields",
+  phoneRequired: "Please enter a phone number",
+  phoneInvalid: "Please enter a valid phone number",
+  phoneLocked: "Phone number cannot be changed once added",
+  verificationCodeRequired: "Please enter the verification code",
+  verifyEmailFirst: "Please verify your email before logging in. We sent you a new code.",
+  invalidCredentials: "Invalid email or password",
+  invalidCode: "Invalid or expired code",
+  commonPassword: "This password is too common. Choose a less predictable password.",
+} as const;
+
+export const PASSWORD_MIN = 6;
+export const RESET_PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const HANDLE_PATTERN = /^[a-z0-9_]{3,20}$/;
+export const CODE_PATTERN = /^\d{6}$/;
+/** Digits with optional +, spaces, dashes, dots and brackets; 7–15 digits in all (E.164 allows 15). */
+export const PHONE_PATTERN = /^\+?[0-9().\s-]{7,24}$/;
+
+const required = (message: string, max = 100) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+
+const email = (missing: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .max(254, AUTH_MESSAGES.emailInvalid)
+    .pipe(z.email({ error: AUTH_MESSAGES.emailInvalid }));
+
+const phone = (missing: string) =>
+  required(missing, 24).refine(
+    (v) => PHONE_PATTERN.test(v) && v.replace(/\D/g, "").length >= 7 && v.replace(/\D/g, "").length <= 15,
+    {
+      message: AUTH_MESSAGES.phoneInvalid,
+    },
+  );
+
+const otp = (missing: string) =>
+  z.string({ error: missing }).trim().regex(CODE_PATTERN, AUTH_MESSAGES.codeInvalid);
+
+export const registerInput = z.object({
+  email: email(AUTH_MESSAGES.signupMissing),
+  password: z
+    .string({ error: AUTH_MESSAGES.signupMissing })
+    .min(1, AUTH_MESSAGES.signupMissing)
+    .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
+    .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong),
+  firstName: required(AUTH_MESSAGES.signupMissing),
+  lastName: required(AUTH_MESSAGES.signupMissing),
+  pillarTag: z
+    .string({ error: AUTH_MESSAGES.signupMissing })
+    .trim()
+    .min(1, AUTH_MESSAGES.signupMissing)
+    .transform((v) => v.toLowerCase())
+    .pipe(z.string().regex(HANDLE_PATTERN, AUTH_MESSAGES.handleInvalid)),
+  phoneNumber: phone(AUTH_MESSAGES.signupMissing),
+});
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const loginInput = z.object({
+  email: z.string({ error: AUTH_MESSAGES.loginMissing }).trim().min(1, AUTH_MESSAGES.loginMissing).max(254),
+  password: z
+    .string({ error: AUTH_MESSAGES.loginMissing })
+    .min(1, AUTH_MESSAGES.loginMissing)
+    .max(PASSWORD_MAX),
+});
+export type LoginInput = z.infer<typeof loginInput>;
+
+export const verifyEmailInput = z.object({
+  email: email(AUTH_MESSAGES.emailRequired),
+  otp: otp(AUTH_MESSAGES.codeInvalid),
+});
+export type VerifyEmailInput = z.infer<typeof verifyEmailInput>;
+
+export const emailOnlyInput = z.object({ email: email(AUTH_MESSAGES.emailRequired) });
+export type EmailOnlyInput = z.infer<typeof emailOnlyInput>;
+
+export const resetPasswordInput = z.object({
+  email: email(AUTH_MESSAGES.resetMissing),
+  resetCode: otp(AUTH_MESSAGES.resetMissing),
+  newPassword: z
+    .string({ error: AUTH_MESSAGES.resetMissing })
+    .min(1, AUTH_MESSAGES.resetMissing)
+    .min(RESET_PASSWORD_MIN, AUTH_MESSAGES.resetPasswordTooShort)
+    .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong),
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+
+export const changePasswordInput = z.object({
+  currentPassword: z
+    .string({ error: AUTH_MESSAGES.resetMissing })
+    .min(1, AUTH_MESSAGES.resetMissing)
+    .max(PASSWORD_MAX),
+  newPassword: z
+    .string({ error: AUTH_MESSAGES.resetMissing })
+    .min(1, AUTH_MESSAGES.resetMissing)
+    .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
+    .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong),
+  otpCode: otp(AUTH_MESSAGES.verificationCodeRequired),
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const updatePhoneInput = z.object({ phoneNumber: phone(AUTH_MESSAGES.phoneRequired) });
+export type UpdatePhoneInput = z.infer<typeof updatePhoneInput>;
+
+/** What GET /api/auth/user answers for the signed-in user (spec §3 User, §7). */
+export const currentUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  pillarTag: z.string(),
+  phoneNumber: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isEmailVerified: z.boolean(),
+  isVerified: z.boolean(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+export type CurrentUser = z.infer<typeof currentUser>;
+
+/** Plain acknowledgement used by the code-sending and password endpoints. */
+export const messageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponse>;
+
+export const sessionInfo = z.object({
+  id: z.string(),
+  browser: z.string(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+export const sessionList = z.array(sessionInfo);

@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "@/server/config";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "pillar-config-"));
+
+describe("loadConfig", () => {
+  it("runs on embedded defaults with no environment", () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(5000);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.storage.kind).toBe("local");
+    expect(config.rateLimitScale).toBe(1);
+    expect(config.dataKey).toHaveLength(32);
+  });
+
+  it("keeps generated secrets across restarts", () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second.sessionSecret).toBe(first.sessionSecret);
+    expect(second.dataKey.equals(first.dataKey)).toBe(true);
+  });
+
+  it("fails fast naming a bad PORT", () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), PORT: "abc" })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: tmp(), PORT: "abc" })).toThrow(/PORT: PORT must be a number/);
+  });
+
+  it("refuses a DATABASE_URL that is not PostgreSQL", () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+  });
+
+  it("requires secrets in production", () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), NODE_ENV: "production" })).toThrow(
+      /SESSION_SECRET and DATA_KEY/,
+    );
+  });
+
+  it("reads admin e-mails case-insensitively", () => {
+    const config = loadConfig({ DATA_DIR: tmp(), ADMIN_EMAILS: " Boss@Pillar.test, ops@pillar.test ," });
+    expect(config.adminEmails).toEqual(["boss@pillar.test", "ops@pillar.test"]);
+  });
+});

@@ -1,0 +1,167 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+const flag = z.preprocess(
+  (v) => (v === "" || v === undefined ? undefined : String(v).toLowerCase()),
+  z.enum(["1", "0", "true", "false", "yes", "no"]).optional(),
+);
+const isOn = (v: string | undefined) => v === "1" || v === "true" || v === "yes";
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["development", "production", "test"]).default("development"),
+  ),
+  PORT: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ error: "PORT must be a number" }).int().min(0).max(65535).default(5000),
+  ),
+  HOST: optionalString.default("127.0.0.1"),
+  DATA_DIR: optionalString.default("./data"),
+  DATABASE_URL: optionalString.refine((v) => !v || /^postgres(ql)?:\/\//.test(v), {
+    message: "DATABASE_URL must start with postgres:// or postgresql://",
+  }),
+  DATABASE_POOL_SIZE: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number().int().min(1).max(200).default(10),
+  ),
+  SMTP_URL: optionalString.refine((v) => !v || /^smtps?:\/\//.test(v), {
+    message: "SMTP_URL must start with smtp:// or smtps://",
+  }),
+  MAIL_FROM: optionalString.default("Pillar <no-reply@pillar.localhost>"),
+  STORAGE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "s3"]).default("local")),
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString.default("us-east-1"),
+  S3_ENDPOINT: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: flag,
+  SESSION_SECRET: optionalString,
+  DATA_KEY: optionalString.refine((v) => !v || /^[0-9a-f]{64}$/i.test(v), {
+    message: "DATA_KEY must be 64 hex characters (32 bytes)",
+  }),
+  ADMIN_EMAILS: optionalString.default(""),
+  RATE_LIMIT_SCALE: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ error: "RATE_LIMIT_SCALE must be a number" }).positive().default(1),
+  ),
+  COOKIE_SECURE: flag,
+  PUBLIC_URL: optionalString,
+  LOG_LEVEL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+  REDIS_URL: optionalString,
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  storage: {
+    kind: "local" | "s3";
+    s3: {
+      bucket?: string;
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    };
+  };
+  sessionSecret: string;
+  dataKey: Buffer;
+  adminEmails: string[];
+  rateLimitScale: number;
+  cookieSecure: boolean;
+  publicUrl?: string;
+  logLevel: string;
+  redisUrl?: string;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+interface Secrets {
+  sessionSecret: string;
+  dataKey: string;
+}
+
+/** Outside production, missing secrets are generated once and kept in $DATA_DIR so restarts keep sessions and data readable. */
+function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Secrets;
+  } catch {
+    const secrets = {
+      sessionSecret: randomBytes(32).toString("hex"),
+      dataKey: randomBytes(32).toString("hex"),
+    };
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+    return secrets;
+  }
+}
+
+/** Reads the environment into a typed config; a bad value fails fast with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  const dataDir = path.resolve(e.DATA_DIR);
+
+  if (isProduction && (!e.SESSION_SECRET || !e.DATA_KEY)) {
+    throw new ConfigError("Invalid configuration:\n  SESSION_SECRET and DATA_KEY are required in production");
+  }
+  if (e.STORAGE === "s3" && !e.S3_BUCKET) {
+    throw new ConfigError("Invalid configuration:\n  S3_BUCKET is required when STORAGE=s3");
+  }
+  const generated = !e.SESSION_SECRET || !e.DATA_KEY ? loadOrCreateSecrets(dataDir) : undefined;
+
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    storage: {
+      kind: e.STORAGE,
+      s3: {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: isOn(e.S3_FORCE_PATH_STYLE) || Boolean(e.S3_ENDPOINT),
+      },
+    },
+    sessionSecret: e.SESSION_SECRET ?? generated!.sessionSecret,
+    dataKey: Buffer.from(e.DATA_KEY ?? generated!.dataKey, "hex"),
+    adminEmails: e.ADMIN_EMAILS.split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
+    publicUrl: e.PUBLIC_URL,
+    logLevel: e.LOG_LEVEL,
+    redisUrl: e.REDIS_URL,
+  };
+}

@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import { runMigrations, type SqlClient } from "@/server/db/migrate";
+import * as schema from "@/server/db/schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** A service function takes either the database or an open transaction. */
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: "pg" | "pglite";
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Runs one statement outside Drizzle (tests, CLI). */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export function createPgDatabase(url: string, poolSize = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next checkout reconnects.
+  pool.on("error", () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pg",
+    async ping() {
+      await pool.query("select 1");
+    },
+    async migrate() {
+      const client = await pool.connect();
+      try {
+        await runMigrations(client as SqlClient, { lock: true });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+    async query(text, params) {
+      return (await pool.query(text, params as unknown[])).rows;
+    },
+  };
+}
+
+export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    async ping() {
+      await client.query("select 1");
+    },
+    async migrate() {
+      await runMigrations(client as unknown as SqlClient, { lock: false });
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+    async query<T>(text: string, params?: unknown[]) {
+      return (await client.query<T>(text, params as unknown[])).rows;
+    },
+  };
+}
+
+/** Embedded PostgreSQL (PGlite) kept in $DATA_DIR/pg: the no-services default for one machine. */
+export async function createPgliteDatabase(dataDir: string): Promise<Database> {
+  const dir = path.join(dataDir, "pg");
+  fs.mkdirSync(dir, { recursive: true });
+  return wrapPglite(await PGlite.create(dir));
+}
+
+export async function createDatabase(config: {
+  databaseUrl?: string;
+  databasePoolSize: number;
+  dataDir: string;
+}) {
+  return config.databaseUrl
+    ? createPgDatabase(config.databaseUrl, config.databasePoolSize)
+    : createPgliteDatabase(config.dataDir);
+}

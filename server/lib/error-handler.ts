@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError, isUnavailableError } from "@/server/lib/errors";
+
+interface ZodLikeIssue {
+  message: string;
+  instancePath?: string;
+  params?: { issue?: { path?: PropertyKey[]; code?: string; message?: string } };
+}
+
+/** First validation problem, readably: contract messages as written, otherwise "field: problem". */
+function describeValidation(issues: ZodLikeIssue[]): string {
+  const first = issues[0];
+  if (!first) return "Invalid request";
+  const issue = first.params?.issue;
+  const message = issue?.message ?? first.message;
+  const field = (issue?.path ?? first.instancePath?.split("/").filter(Boolean) ?? []).join(".");
+  if (/received undefined/.test(message)) return field ? `${field} is required` : "Request body is required";
+  if (/^(Invalid input|Too (big|small)|Invalid|Unrecognized key)/.test(message) && field)
+    return `${field}: ${message}`;
+  return message;
+}
+
+/** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const requestId = request.id;
+    if (err instanceof AppError) {
+      return reply.status(err.status).send({ message: err.message, code: err.code, requestId, ...err.flags });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.status(400).send({
+        message: describeValidation(err.validation as ZodLikeIssue[]),
+        code: "VALIDATION",
+        requestId,
+      });
+    }
+    if (isUnavailableError(err)) {
+      request.log.error({ err }, "backing service unavailable");
+      return reply.status(503).send({
+        message: "The service is temporarily unavailable. Please try again shortly.",
+        code: "UNAVAILABLE",
+        requestId,
+      });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send({
+        message: "Too many requests. Please wait a moment and try again.",
+        code: "RATE_LIMITED",
+        requestId,
+      });
+    }
+    if (status >= 400 && status < 500) {
+      const message =
+        err.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+          ? "Request body is too large"
+          : err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+            ? "Unsupported content type: send JSON with Content-Type: application/json"
+            : err.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+              ? "Request body is empty: send a JSON object"
+              : err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+                ? "Malformed JSON in request body"
+                : err.message;
+      return reply
+        .status(status)
+        .send({ message, code: status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "BAD_REQUEST", requestId });
+    }
+    request.log.error({ err }, "unhandled error");
+    return reply
+      .status(500)
+      .send({ message: "Something went wrong on our side. Please try again.", code: "INTERNAL", requestId });
+  });
+}

@@ -1,0 +1,83 @@
+import type { QueryFunction } from "@tanstack/react-query";
+
+/** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code?: string;
+  readonly flags: Record<string, unknown>;
+
+  constructor(status: number, message: string, flags: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.flags = flags;
+    if (typeof flags.code === "string") this.code = flags.code;
+    Object.assign(this, flags);
+  }
+
+  /** True when the server set the named flag (e.g. `ssnDuplicate`, `withdrawalLimitExceeded`). */
+  hasFlag(name: string): boolean {
+    return this.flags[name] === true;
+  }
+}
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+    const { message, ...flags } = parsed as Record<string, unknown>;
+    throw new ApiError(res.status, typeof message === "string" ? message : res.statusText, flags);
+  }
+  throw new ApiError(res.status, text || `${res.status}: ${res.statusText}`);
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Every call sends cookies; a JSON content type only when there is a body on POST, PUT or PATCH (spec §7). */
+export async function apiRequest<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const upper = method.toUpperCase();
+  const hasBody = body !== undefined && BODY_METHODS.has(upper);
+  const res = await fetch(url, {
+    method: upper,
+    credentials: "include",
+    headers: { ...(hasBody ? { "Content-Type": "application/json" } : {}), ...options.headers },
+    body: hasBody ? JSON.stringify(body) : undefined,
+    signal: options.signal,
+  });
+  await throwIfNotOk(res);
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get("content-type") ?? "";
+  return (type.includes("application/json") ? await res.json() : await res.text()) as T;
+}
+
+export type UnauthorizedBehavior = "returnNull" | "throw";
+
+/** Default read: GET the query key's segments joined by '/'; a 401 throws unless told to return null. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const res = await fetch(queryKey.join("/"), { credentials: "include", signal });
+    if (on401 === "returnNull" && res.status === 401) return null;
+    await throwIfNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
