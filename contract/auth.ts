@@ -150,3 +150,50 @@ export const sessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof sessionInfo>;
 export const sessionList = z.array(sessionInfo);
+
+/** POST /api/auth/register success: the web moves to the code view. */
+export const registerResponse = z.object({
+  message: z.string(),
+  email: z.string(),
+  requiresVerification: z.literal(true),
+});
+export type RegisterResponse = z.infer<typeof registerResponse>;
+
+/** POST /api/auth/login success; the session cookie is set alongside. */
+export const loginResponse = z.object({ message: z.string(), user: currentUser });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** POST /api/auth/send-password-otp: the code's lifetime drives the form's countdown. */
+export const sendCodeResponse = z.object({ message: z.string(), expiresInSeconds: z.number() });
+export type SendCodeResponse = z.infer<typeof sendCodeResponse>;
+
+export const updatePhoneResponse = z.object({ message: z.string(), phoneNumber: z.string() });
+export type UpdatePhoneResponse = z.infer<typeof updatePhoneResponse>;
+
+export const sessionIdParams = z.object({ id: z.string().max(100) });
+
+/** Server answers beyond the spec's form texts, shared so the web can match on them if it wants. */
+export const AUTH_SERVER_MESSAGES = {
+  emailTaken: "An account with this email already exists",
+  emailNotVerified: "An account with this email already exists but is not verified. We sent you a new code.",
+  handleTaken: `This ${BRAND.handleLabel} is already taken`,
+  registered: "Registration successful. Please check your email for the verification code.",
+  verified: "Email verified successfully. You can now log in.",
+  verificationResent: "If this email needs verification, a new code is on its way.",
+  loggedIn: "Login successful",
+  resetRequested: "If an account exists for this email, we sent a password reset code.",
+  passwordReset: "Password reset successfully. You can now log in with your new password.",
+  passwordOtpSent: "Verification code sent to your email",
+  passwordChanged: "Password changed successfully. Other sessions were signed out.",
+  currentPasswordWrong: "Current password is incorrect",
+  samePassword: "New password must be different from the current password",
+  phoneUpdated: "Phone number updated successfully",
+  sessionNotFound: "Session not found",
+  sessionRevoked: "Session signed out",
+  otherSessionsRevoked: "All other sessions were signed out",
+  codeTooSoon: "Please wait a moment before requesting another code",
+  tooManyCodes: "Too many codes requested. Please try again in an hour.",
+  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
+  unauthorized: "Unauthorized",
+  forbidden: "Forbidden: administrators only",
+} as const;

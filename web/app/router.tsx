@@ -1,18 +1,31 @@
 import { lazy, Suspense } from "react";
 import { Route, Switch } from "wouter";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
-import { useCurrentUser } from "@/web/features/auth/api/get-user";
+import { useCurrentUser } from "@/web/lib/current-user";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const LandingPage = lazy(() => import("@/web/features/marketing/landing-page"));
 const AboutPage = lazy(() => import("@/web/features/marketing/about-page"));
 const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page"));
 const NotFoundPage = lazy(() => import("@/web/features/marketing/not-found-page"));
+const AuthPage = lazy(() => import("@/web/features/auth/auth-page"));
+const ForgotPasswordPage = lazy(() => import("@/web/features/auth/forgot-password-page"));
+
+const DashboardPage = lazy(() => import("@/web/features/dashboard/dashboard-page"));
+const SettingsPage = lazy(() => import("@/web/features/settings/settings-page"));
+const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
+const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit-page"));
+const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
+const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"));
+const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
+const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 
 function SignedOutRoutes() {
   return (
     <Switch>
       <Route path="/" component={LandingPage} />
+      <Route path="/auth" component={AuthPage} />
+      <Route path="/forgot-password" component={ForgotPasswordPage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/features" component={FeaturesPage} />
       <Route component={NotFoundPage} />
@@ -23,6 +36,15 @@ function SignedOutRoutes() {
 function SignedInRoutes() {
   return (
     <Switch>
+      <Route path="/" component={DashboardPage} />
+      <Route path="/dashboard" component={DashboardPage} />
+      <Route path="/settings" component={SettingsPage} />
+      <Route path="/admin" component={AdminPage} />
+      <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
+      <Route path="/apply-checking" component={ApplyCheckingPage} />
+      <Route path="/send-money" component={SendMoneyPage} />
+      <Route path="/analytics" component={AnalyticsPage} />
+      <Route path="/contact" component={ContactPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

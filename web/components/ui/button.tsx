@@ -13,7 +13,9 @@ export const buttonVariants = cva(
         ghost: "text-ink-muted hover:bg-brand-50 hover:text-ink",
         link: "h-auto px-0 text-brand-600 underline-offset-4 hover:underline",
         destructive: "bg-negative text-white shadow-sm hover:bg-negative/90",
-        inverse: "bg-white text-brand-800 shadow-sm hover:bg-brand-50",
+        inverse: "bg-white text-brand-800 shadow-sm hover:bg-brand-50 focus-visible:outline-white",
+        "inverse-outline":
+          "border border-white/40 text-white hover:border-white/70 hover:bg-white/10 focus-visible:outline-white",
       },
       size: {
         sm: "h-8 px-3",

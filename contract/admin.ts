@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+export const ADMIN_MESSAGES = {
+  testEmailMissing: "Please enter both email and first name",
+  paymentNotificationMissing: "Please fill all fields",
+  cannotDeleteAdmin: "Admin users cannot be deleted",
+  userNotFound: "User not found",
+} as const;
+
+/** Spec §3 User as the back office sees it; balances are display strings like "$1,234.56". */
+export const adminUser = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phoneNumber: z.string().nullable(),
+  pillarTag: z.string(),
+  isAdmin: z.boolean(),
+  isEmailVerified: z.boolean(),
+  isVerified: z.boolean(),
+  status: z.string(),
+  accountBalance: z.string(),
+  availableBalance: z.string(),
+  pendingBalance: z.string(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUser>;
+export const adminUserList = z.array(adminUser);
+
+/** Spec §3 Admin stats: display-ready figures. */
+export const adminStats = z.object({
+  totalUsers: z.number().int(),
+  activeAccounts: z.number().int(),
+  totalBalance: z.string(),
+  transactions: z.number().int(),
+});
+export type AdminStats = z.infer<typeof adminStats>;
+
+const requiredText = (message: string, max = 200) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+
+export const testEmailInput = z.object({
+  email: requiredText(ADMIN_MESSAGES.testEmailMissing, 254).pipe(
+    z.email({ error: "Please enter a valid email address" }),
+  ),
+  firstName: requiredText(ADMIN_MESSAGES.testEmailMissing, 100),
+});
+export type TestEmailInput = z.infer<typeof testEmailInput>;
+export const testEmailResponse = z.object({ message: z.string(), email: z.string() });
+
+export const paymentNotificationInput = z.object({
+  email: requiredText(ADMIN_MESSAGES.paymentNotificationMissing, 254).pipe(
+    z.email({ error: "Please enter a valid email address" }),
+  ),
+  recipientName: requiredText(ADMIN_MESSAGES.paymentNotificationMissing, 100),
+  fromName: requiredText(ADMIN_MESSAGES.paymentNotificationMissing, 100),
+  /** Dollars as typed, e.g. "250.00" or "$1,000"; parsed to cents on the server. */
+  amount: z.union([z.string(), z.number()], { error: ADMIN_MESSAGES.paymentNotificationMissing }),
+});
+export type PaymentNotificationInput = z.infer<typeof paymentNotificationInput>;
+
+export const userIdParams = z.object({ userId: z.uuid({ error: "Not a valid user id" }) });

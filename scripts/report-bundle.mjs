@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// Prints the gzip size of the JavaScript each route needs on first load, and fails the build over a budget
+// or when a signed-out page would download signed-in code or the chart library.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = path.join(root, "dist/web");
+const manifest = JSON.parse(fs.readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8"));
+
+const KB = 1000;
+const ROUTES = [
+  { route: "/ (landing)", source: "features/marketing/landing-page.tsx", budget: 120 * KB, signedOut: true },
+  { route: "/about", source: "features/marketing/about-page.tsx", budget: 130 * KB, signedOut: true },
+  // Radix tabs and switches for the demos cost ~12 KB more than the landing page.
+  { route: "/features", source: "features/marketing/features-page.tsx", budget: 130 * KB, signedOut: true },
+  { route: "/auth", source: "features/auth/auth-page.tsx", budget: 140 * KB, signedOut: true },
+  {
+    route: "/forgot-password",
+    source: "features/auth/forgot-password-page.tsx",
+    budget: 140 * KB,
+    signedOut: true,
+  },
+  {
+    route: "(not found)",
+    source: "features/marketing/not-found-page.tsx",
+    budget: 120 * KB,
+    signedOut: true,
+  },
+  { route: "/dashboard", source: "features/dashboard/dashboard-page.tsx", budget: 200 * KB },
+  { route: "/settings", source: "features/settings/settings-page.tsx", budget: 200 * KB },
+  { route: "/apply-checking", source: "features/kyc/apply-checking-page.tsx", budget: 200 * KB },
+  { route: "/send-money", source: "features/money/send-money-page.tsx", budget: 200 * KB },
+  { route: "/analytics", source: "features/money/analytics-page.tsx", budget: 350 * KB },
+  { route: "/contact", source: "features/chat/contact-page.tsx", budget: 200 * KB },
+  { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB },
+];
+const SIGNED_IN_SOURCES = /^features\/(dashboard|settings|admin|kyc|money|chat)\//;
+
+const gzipCache = new Map();
+function gzipSize(file) {
+  if (!gzipCache.has(file)) gzipCache.set(file, gzipSync(fs.readFileSync(path.join(outDir, file))).length);
+  return gzipCache.get(file);
+}
+
+/** Static-import closure: what the browser must download before the route renders. */
+function closure(keys) {
+  const seen = new Set();
+  const stack = [...keys];
+  while (stack.length) {
+    const key = stack.pop();
+    if (seen.has(key) || !manifest[key]) continue;
+    seen.add(key);
+    stack.push(...(manifest[key].imports ?? []));
+  }
+  return seen;
+}
+
+let failures = 0;
+const rows = [];
+for (const { route, source, budget, signedOut } of ROUTES) {
+  if (!manifest[source]) continue;
+  const keys = closure(["index.html", source]);
+  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith(".js"));
+  const bytes = files.reduce((sum, f) => sum + gzipSize(f), 0);
+  const problems = [];
+  if (bytes > budget) problems.push(`over budget ${(budget / KB).toFixed(0)} KB`);
+  if (signedOut) {
+    const leaked = [...keys].filter((k) => SIGNED_IN_SOURCES.test(k));
+    if (leaked.length) problems.push(`loads signed-in code: ${leaked.join(", ")}`);
+    if (files.some((f) => fs.readFileSync(path.join(outDir, f), "utf8").includes("recharts-wrapper")))
+      problems.push("loads the chart library");
+  }
+  failures += problems.length ? 1 : 0;
+  rows.push([
+    route,
+    `${(bytes / KB).toFixed(1)} KB`,
+    `${(budget / KB).toFixed(0)} KB`,
+    problems.join("; ") || "ok",
+  ]);
+}
+
+const widths = [0, 1, 2, 3].map((i) =>
+  Math.max(...[["route", "initial JS (gzip)", "budget", "check"], ...rows].map((r) => r[i].length)),
+);
+const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join("  ");
+console.info(`\n${line(["route", "initial JS (gzip)", "budget", "check"])}`);
+for (const r of rows) console.info(line(r));
+if (failures) {
+  console.error(`\n${failures} route(s) break the front-end budget.`);
+  process.exit(1);
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+let t: TestApp;
+let sink: SmtpSink;
+let admin: SignedInUser;
+let customer: SignedInUser;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" });
+  admin = await createAdminUser(t.database);
+  customer = await createVerifiedUser(t.database);
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+const as = (who: SignedInUser | null, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
+  t.app.inject({ method, url, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
+
+const auditRows = (action: string) =>
+  t.database.query<{ actor_id: string; target_id: string; before: unknown; after: unknown }>(
+    "select actor_id, target_id, before, after from audit_log where action = $1 order by id",
+    [action],
+  );
+
+describe("admin gate", () => {
+  const routes: ["GET" | "POST" | "DELETE", string][] = [
+    ["GET", "/api/admin/stats"],
+    ["GET", "/api/admin/users"],
+    ["GET", "/api/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["DELETE", "/api/admin/users/00000000-0000-4000-8000-000000000000"],
+    ["POST", "/api/admin/test-email"],
+    ["POST", "/api/admin/send-payment-notification"],
+    ["GET", "/api/admin/no-such-route"],
+  ];
+
+  it.each(routes)("%s %s answers 401 signed out", async (method, url) => {
+    const res = await as(null, method, url, method === "POST" ? {} : undefined);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBeTruthy();
+  });
+
+  it.each(routes)("%s %s answers 403 for a customer", async (method, url) => {
+    const res = await as(customer, method, url, method === "POST" ? {} : undefined);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("answers an unknown admin route with 404 for an admin", async () => {
+    const res = await as(admin, "GET", "/api/admin/no-such-route");
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe("users", () => {
+  it("lists every account with $0.00 balances and counts customers only", async () => {
+    const list = await as(admin, "GET", "/api/admin/users");
+    expect(list.statusCode).toBe(200);
+    const found = list.json().find((u: { id: string }) => u.id === customer.user.id);
+    expect(found).toMatchObject({
+      email: customer.email,
+      isAdmin: false,
+      isVerified: true,
+      accountBalance: "$0.00",
+      availableBalance: "$0.00",
+      pendingBalance: "$0.00",
+    });
+    expect(found).not.toHaveProperty("passwordHash");
+    const stats = await as(admin, "GET", "/api/admin/stats");
+    expect(stats.json()).toMatchObject({ totalUsers: 1, totalBalance: "$0.00" });
+  });
+
+  it("reads one user, 404 for an unknown id and 400 for a malformed one", async () => {
+    expect((await as(admin, "GET", `/api/admin/users/${customer.user.id}`)).json().email).toBe(
+      customer.email,
+    );
+    expect((await as(admin, "GET", "/api/admin/users/00000000-0000-4000-8000-000000000000")).statusCode).toBe(
+      404,
+    );
+    const bad = await as(admin, "GET", "/api/admin/users/1%20or%201=1");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe("Not a valid user id");
+  });
+
+  it("never deletes an admin", async () => {
+    const other = await createAdminUser(t.database);
+    const res = await as(admin, "DELETE", `/api/admin/users/${other.user.id}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe("Admin users cannot be deleted");
+    expect((await as(admin, "GET", `/api/admin/users/${other.user.id}`)).statusCode).toBe(200);
+  });
+
+  it("deletes a customer, ends their sessions and writes the audit row in the same step", async () => {
+    const doomed = await createVerifiedUser(t.database);
+    const res = await as(admin, "DELETE", `/api/admin/users/${doomed.user.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe("User deleted successfully");
+    expect((await as(doomed, "GET", "/api/auth/user")).statusCode).toBe(401);
+    expect((await as(admin, "DELETE", `/api/admin/users/${doomed.user.id}`)).statusCode).toBe(404);
+    const [row] = await auditRows("user.delete");
+    expect(row).toMatchObject({ actor_id: admin.user.id, target_id: doomed.user.id, after: null });
+    expect(row.before).toMatchObject({ email: doomed.email });
+  });
+});
+
+describe("mail desk", () => {
+  it("sends a test e-mail with a 6-digit code through real SMTP", async () => {
+    const res = await as(admin, "POST", "/api/admin/test-email", {
+      email: "ops@example.com",
+      firstName: "Ops",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      message: "Test email sent successfully to ops@example.com",
+      email: "ops@example.com",
+    });
+    const mail = await sink.waitForMail("ops@example.com");
+    expect(mail.code).toMatch(/^\d{6}$/);
+    expect(await auditRows("mail.test_email")).toHaveLength(1);
+  });
+
+  it("refuses a test e-mail without both fields", async () => {
+    const res = await as(admin, "POST", "/api/admin/test-email", {
+      email: "ops@example.com",
+      firstName: "  ",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe("Please enter both email and first name");
+  });
+
+  it("sends a payment notification with the amount formatted and names escaped", async () => {
+    const res = await as(admin, "POST", "/api/admin/send-payment-notification", {
+      email: "payee@example.com",
+      recipientName: "<b>Bo</b>",
+      fromName: "Acme",
+      amount: "1250.5",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe("Payment notification email sent successfully");
+    const mail = await sink.waitForMail("payee@example.com");
+    expect(mail.text).toContain("$1,250.50");
+    expect(mail.html).toContain("&lt;b&gt;Bo&lt;/b&gt;");
+    expect(mail.html).not.toContain("<b>Bo</b>");
+  });
+
+  it.each([
+    [{ email: "payee@example.com", recipientName: "Bo", fromName: "Acme" }, "Please fill all fields"],
+    [
+      { email: "payee@example.com", recipientName: "Bo", fromName: "Acme", amount: "-5" },
+      /positive dollar amount/,
+    ],
+    [
+      { email: "payee@example.com", recipientName: "Bo", fromName: "Acme", amount: "1.234" },
+      /at most 2 decimals/,
+    ],
+    [
+      { email: "nope", recipientName: "Bo", fromName: "Acme", amount: "5" },
+      "Please enter a valid email address",
+    ],
+    [
+      { email: "payee@example.com", recipientName: "x".repeat(10_000), fromName: "Acme", amount: "5" },
+      /at most 100/,
+    ],
+  ])("refuses a bad payment notification %#", async (payload, message) => {
+    const before = (await auditRows("mail.payment_notification")).length;
+    const res = await as(admin, "POST", "/api/admin/send-payment-notification", payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(message);
+    expect(await auditRows("mail.payment_notification")).toHaveLength(before);
+  });
+});

@@ -1,0 +1,28 @@
+import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/server/db/client";
+import { auditLog, users } from "@/server/db/schema";
+import { AppError } from "@/server/lib/errors";
+
+/** Makes an existing account an admin (CLI `admin:grant`); audit-logged with no actor. */
+export async function grantAdmin(db: DbOrTx, email: string): Promise<{ id: string; email: string }> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, isAdmin: users.isAdmin })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+      .for("update");
+    if (!user) throw new AppError("NOT_FOUND", `No account with the e-mail ${email}`);
+    if (!user.isAdmin) {
+      await tx.update(users).set({ isAdmin: true, updatedAt: new Date() }).where(eq(users.id, user.id));
+      await tx.insert(auditLog).values({
+        actorId: null,
+        action: "user.grant_admin",
+        targetType: "user",
+        targetId: user.id,
+        before: { isAdmin: false },
+        after: { isAdmin: true },
+      });
+    }
+    return { id: user.id, email: user.email };
+  });
+}

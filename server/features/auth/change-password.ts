@@ -1,0 +1,67 @@
+import { eq, sql } from "drizzle-orm";
+import {
+  AUTH_MESSAGES,
+  AUTH_SERVER_MESSAGES,
+  type ChangePasswordInput,
+  type MessageResponse,
+  type SendCodeResponse,
+} from "@/contract/auth";
+import type { AppDeps } from "@/server/app";
+import { users } from "@/server/db/schema";
+import { sendCode } from "@/server/features/auth/send-code";
+import { AppError } from "@/server/lib/errors";
+import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { passwordChangedMail } from "@/server/lib/mail/templates";
+import { CODE_TTL_SECONDS, redeemCode } from "@/server/lib/one-time-codes";
+import { assertPasswordNotCommon, hashPassword, verifyPassword } from "@/server/lib/passwords";
+import { deleteUserSessions, type SessionRef, type SessionUser } from "@/server/lib/session";
+
+export async function sendPasswordChangeCode(deps: AppDeps, user: SessionUser): Promise<SendCodeResponse> {
+  await sendCode(deps, user, "change_password");
+  return { message: AUTH_SERVER_MESSAGES.passwordOtpSent, expiresInSeconds: CODE_TTL_SECONDS };
+}
+
+/**
+ * Needs the current password and the e-mailed code. Keeps this session, signs out every other one and
+ * tells the owner by e-mail, all in the transaction that spends the code.
+ */
+export async function changePassword(
+  deps: AppDeps,
+  user: SessionUser,
+  session: SessionRef,
+  input: ChangePasswordInput,
+): Promise<MessageResponse> {
+  const [row] = await deps.database.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  // 400, not 401: the web treats 401 as "signed out" and would redirect to the login page.
+  if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    throw new AppError("BAD_REQUEST", AUTH_SERVER_MESSAGES.currentPasswordWrong, {
+      currentPasswordWrong: true,
+    });
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw new AppError("BAD_REQUEST", AUTH_SERVER_MESSAGES.samePassword);
+  }
+  assertPasswordNotCommon(input.newPassword, [user.email, user.firstName, user.lastName, user.pillarTag]);
+  const passwordHash = await hashPassword(input.newPassword);
+
+  const result = await redeemCode(
+    deps.database.db,
+    {
+      userId: user.id,
+      purpose: "change_password",
+      code: input.otpCode,
+      secret: deps.config.sessionSecret,
+    },
+    async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+      await deleteUserSessions(tx, user.id, { exceptIdHash: session.idHash });
+      await enqueueMail(tx, passwordChangedMail(user.email, user.firstName));
+    },
+  );
+  if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  wakeMailWorker();
+  return { message: AUTH_SERVER_MESSAGES.passwordChanged };
+}

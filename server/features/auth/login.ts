@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES, type LoginInput, type LoginResponse } from "@/contract/auth";
+import type { AppDeps } from "@/server/app";
+import { users } from "@/server/db/schema";
+import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
+import { findUserByEmail, isAdminEmail, toCurrentUser } from "@/server/features/auth/users";
+import { AppError } from "@/server/lib/errors";
+import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
+import { createSession, deleteExpiredSessions, deleteSessionByToken } from "@/server/lib/session";
+
+export interface LoginContext {
+  userAgent?: string;
+  ip?: string;
+  /** The cookie the browser came with, if any: it is ended so a planted id never becomes signed in. */
+  previousToken?: string;
+}
+
+const invalidCredentials = () => new AppError("UNAUTHORIZED", AUTH_MESSAGES.invalidCredentials);
+
+/** Checks the password and opens a brand-new session; unverified accounts get a fresh code instead. */
+export async function login(
+  deps: AppDeps,
+  input: LoginInput,
+  context: LoginContext,
+): Promise<LoginResponse & { token: string }> {
+  const user = await findUserByEmail(deps.database.db, input.email);
+  if (!user) {
+    await spendPasswordCheck(input.password);
+    throw invalidCredentials();
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) throw invalidCredentials();
+
+  if (!user.isEmailVerified) {
+    await sendCodeIfAllowed(deps, user, "verify_email");
+    throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyEmailFirst, { emailNotVerified: true });
+  }
+
+  const isAdmin = user.isAdmin || isAdminEmail(deps.config, user.email);
+  const { token } = await deps.database.db.transaction(async (tx) => {
+    if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
+    await deleteExpiredSessions(tx, user.id);
+    if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
+    return createSession(tx, { userId: user.id, userAgent: context.userAgent, ip: context.ip });
+  });
+  return { message: AUTH_SERVER_MESSAGES.loggedIn, user: toCurrentUser({ ...user, isAdmin }), token };
+}

@@ -1,0 +1,173 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  changePasswordInput,
+  currentUser,
+  emailOnlyInput,
+  loginInput,
+  loginResponse,
+  messageResponse,
+  registerInput,
+  registerResponse,
+  resetPasswordInput,
+  sendCodeResponse,
+  sessionIdParams,
+  sessionList,
+  updatePhoneInput,
+  updatePhoneResponse,
+  verifyEmailInput,
+} from "@/contract/auth";
+import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
+import { login } from "@/server/features/auth/login";
+import { requestPasswordReset, resetPassword } from "@/server/features/auth/password-reset";
+import { registerUser } from "@/server/features/auth/register-user";
+import { deleteOtherSessions, deleteUserSession, findUserSessions } from "@/server/features/auth/sessions";
+import { updatePhone } from "@/server/features/auth/update-phone";
+import { normaliseEmail, toCurrentUser } from "@/server/features/auth/users";
+import { resendVerification, verifyEmail } from "@/server/features/auth/verify-email";
+import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
+import { deleteSessionByToken, sessionCookieName } from "@/server/lib/session";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+const bodyEmail = (request: FastifyRequest) => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === "string" ? normaliseEmail(email) : null;
+};
+
+/** Sign-up, codes, login/logout, password reset and change, phone, and the user's sessions. */
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+  const cookieName = sessionCookieName(deps.config);
+  const perUser = (name: string, max: number) =>
+    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
+
+  app.post(
+    "/api/auth/register",
+    { schema: { body: registerInput, response: { 200: registerResponse } }, config: perIpLimit(app, 10) },
+    (request) => registerUser(deps, request.body),
+  );
+
+  app.post(
+    "/api/auth/verify-email",
+    { schema: { body: verifyEmailInput, response: { 200: messageResponse } }, config: perIpLimit(app, 20) },
+    (request) => verifyEmail(deps, request.body),
+  );
+
+  app.post(
+    "/api/auth/resend-verification",
+    { schema: { body: emailOnlyInput, response: { 200: messageResponse } }, config: perIpLimit(app, 5) },
+    (request) => resendVerification(deps, request.body),
+  );
+
+  app.post(
+    "/api/auth/login",
+    {
+      schema: { body: loginInput, response: { 200: loginResponse } },
+      config: perIpLimit(app, 10),
+      preHandler: keyedLimit(app, { name: "login-email", max: 10, key: bodyEmail }),
+    },
+    async (request, reply) => {
+      const { token, ...result } = await login(deps, request.body, {
+        userAgent: request.headers["user-agent"],
+        ip: request.ip,
+        previousToken: request.cookies[cookieName],
+      });
+      reply.setSessionCookie(token);
+      return result;
+    },
+  );
+
+  app.post(
+    "/api/auth/forgot-password",
+    {
+      schema: { body: emailOnlyInput, response: { 200: messageResponse } },
+      config: perIpLimit(app, 5),
+      preHandler: keyedLimit(app, { name: "forgot-email", max: 5, key: bodyEmail }),
+    },
+    (request) => requestPasswordReset(deps, request.body),
+  );
+
+  app.post(
+    "/api/auth/reset-password",
+    { schema: { body: resetPasswordInput, response: { 200: messageResponse } }, config: perIpLimit(app, 10) },
+    async (request, reply) => {
+      const result = await resetPassword(deps, request.body);
+      // Every session of the account just ended, possibly including this browser's.
+      if (request.cookies[cookieName]) reply.clearSessionCookie();
+      return result;
+    },
+  );
+
+  app.post(
+    "/api/auth/send-password-otp",
+    {
+      schema: { response: { 200: sendCodeResponse } },
+      config: perIpLimit(app, 5),
+      preHandler: [requireUser, perUser("password-otp", 5)],
+    },
+    (request) => sendPasswordChangeCode(deps, signedInUser(request)),
+  );
+
+  app.post(
+    "/api/auth/change-password",
+    {
+      schema: { body: changePasswordInput, response: { 200: messageResponse } },
+      config: perIpLimit(app, 10),
+      preHandler: [requireUser, perUser("change-password", 10)],
+    },
+    (request) => changePassword(deps, signedInUser(request), request.session!, request.body),
+  );
+
+  app.get(
+    "/api/auth/user",
+    { schema: { response: { 200: currentUser } }, preHandler: requireUser },
+    (request) => toCurrentUser(signedInUser(request)),
+  );
+
+  app.get("/api/logout", async (request, reply) => {
+    const token = request.cookies[cookieName];
+    if (token) await deleteSessionByToken(deps.database.db, token);
+    return reply.clearSessionCookie().redirect("/", 302);
+  });
+
+  app.put(
+    "/api/user/phone",
+    { schema: { body: updatePhoneInput, response: { 200: updatePhoneResponse } }, preHandler: requireUser },
+    (request) => updatePhone(deps.database.db, signedInUser(request).id, request.body.phoneNumber),
+  );
+
+  app.get(
+    "/api/auth/sessions",
+    { schema: { response: { 200: sessionList } }, preHandler: requireUser },
+    (request) => findUserSessions(deps.database.db, signedInUser(request).id, request.session!),
+  );
+
+  app.delete(
+    "/api/auth/sessions/:id",
+    { schema: { params: sessionIdParams, response: { 200: messageResponse } }, preHandler: requireUser },
+    async (request, reply) => {
+      const { wasCurrent, message } = await deleteUserSession(
+        deps.database.db,
+        signedInUser(request).id,
+        request.params.id,
+        request.session!,
+      );
+      if (wasCurrent) reply.clearSessionCookie();
+      return { message };
+    },
+  );
+
+  app.delete(
+    "/api/auth/sessions",
+    { schema: { response: { 200: messageResponse } }, preHandler: requireUser },
+    async (request) => {
+      const { message } = await deleteOtherSessions(
+        deps.database.db,
+        signedInUser(request).id,
+        request.session!,
+      );
+      return { message };
+    },
+  );
+}

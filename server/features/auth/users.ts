@@ -1,0 +1,40 @@
+import { eq, sql } from "drizzle-orm";
+import type { CurrentUser } from "@/contract/auth";
+import type { Config } from "@/server/config";
+import type { DbOrTx } from "@/server/db/client";
+import { users } from "@/server/db/schema";
+import type { SessionUser, UserRow } from "@/server/lib/session";
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Case-insensitive, matching the unique index on lower(email). */
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
+  return row;
+}
+
+export function isAdminEmail(config: Pick<Config, "adminEmails">, email: string): boolean {
+  return config.adminEmails.includes(normaliseEmail(email));
+}
+
+/** The spec's User shape for GET /api/auth/user (isVerified mirrors isEmailVerified). */
+export function toCurrentUser(user: SessionUser): CurrentUser {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    pillarTag: user.pillarTag,
+    phoneNumber: user.phoneNumber,
+    isAdmin: user.isAdmin,
+    isEmailVerified: user.isEmailVerified,
+    isVerified: user.isEmailVerified,
+    status: user.status,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

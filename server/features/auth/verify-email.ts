@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import {
+  AUTH_MESSAGES,
+  AUTH_SERVER_MESSAGES,
+  type EmailOnlyInput,
+  type MessageResponse,
+  type VerifyEmailInput,
+} from "@/contract/auth";
+import type { AppDeps } from "@/server/app";
+import { users } from "@/server/db/schema";
+import { sendCode } from "@/server/features/auth/send-code";
+import { findUserByEmail, isAdminEmail } from "@/server/features/auth/users";
+import { AppError } from "@/server/lib/errors";
+import { redeemCode } from "@/server/lib/one-time-codes";
+
+const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+
+/** Marks the e-mail verified (and admin when listed in ADMIN_EMAILS). No session: the user logs in next. */
+export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promise<MessageResponse> {
+  const user = await findUserByEmail(deps.database.db, input.email);
+  if (!user || user.isEmailVerified) throw invalidCode();
+  const result = await redeemCode(
+    deps.database.db,
+    { userId: user.id, purpose: "verify_email", code: input.otp, secret: deps.config.sessionSecret },
+    async (tx) => {
+      await tx
+        .update(users)
+        .set({ isEmailVerified: true, isAdmin: user.isAdmin || isAdminEmail(deps.config, user.email) })
+        .where(eq(users.id, user.id));
+    },
+  );
+  if (!result.ok) throw invalidCode();
+  return { message: AUTH_SERVER_MESSAGES.verified };
+}
+
+/** Same answer whether or not the e-mail exists or still needs verifying; only the resend limit shows (429). */
+export async function resendVerification(deps: AppDeps, input: EmailOnlyInput): Promise<MessageResponse> {
+  const user = await findUserByEmail(deps.database.db, input.email);
+  if (user && !user.isEmailVerified) await sendCode(deps, user, "verify_email");
+  return { message: AUTH_SERVER_MESSAGES.verificationResent };
+}

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notifyUnreadReplies, REPLY_NOTIFY_DELAY_SECONDS } from "@/server/features/chat/reply-notifier";
+import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+let sink: SmtpSink;
+let t: TestApp;
+let admin: SignedInUser;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  t = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL: "https://bank.example" });
+  await t.app.ready();
+  admin = await createAdminUser(t.database);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+
+const send = (who: SignedInUser, message: string) =>
+  t.app.inject({
+    method: "POST",
+    url: "/api/chat/send",
+    headers: { cookie: who.cookie },
+    payload: { message },
+  });
+const reply = (userId: string, message: string) =>
+  t.app.inject({
+    method: "POST",
+    url: `/api/admin/chats/${userId}/reply`,
+    headers: { cookie: admin.cookie },
+    payload: { message },
+  });
+/** Moves a customer's replies back in time instead of waiting ten minutes. */
+const age = (userId: string, seconds: number) =>
+  t.database.query(
+    "update chat_messages set created_at = created_at - make_interval(secs => $2) where user_id = $1 and is_from_user = false",
+    [userId, seconds],
+  );
+const outbox = (to: string) =>
+  t.database.query<{ kind: string }>(
+    "select kind from mail_outbox where to_address = $1 and kind = 'chat_reply'",
+    [to],
+  );
+
+describe("e-mail when a support reply stays unread", () => {
+  it("mails the customer once, through the outbox, after ten unread minutes", async () => {
+    const ada = await createVerifiedUser(t.database, { firstName: "Ada" });
+    await send(ada, "Is my transfer through?");
+    await reply(ada.user.id, "<b>Yes</b>, it completed this morning.");
+    await reply(ada.user.id, "Anything else?");
+
+    expect(await notifyUnreadReplies(t.database)).toBe(0);
+    await age(ada.user.id, REPLY_NOTIFY_DELAY_SECONDS + 5);
+    expect(await notifyUnreadReplies(t.database, { publicUrl: "https://bank.example" })).toBe(1);
+
+    const mail = await sink.waitForMail(ada.email);
+    expect(mail.subject).toBe("Pillar support replied to your message");
+    expect(mail.text).toContain("Hello Ada");
+    expect(mail.text).toContain("https://bank.example/contact");
+    // The reply itself stays in the bank: the e-mail only says there is one.
+    expect(mail.text).not.toContain("completed this morning");
+    expect(mail.html).not.toContain("<b>Yes</b>");
+
+    expect(await notifyUnreadReplies(t.database)).toBe(0);
+    expect(await outbox(ada.email)).toHaveLength(1);
+  });
+
+  it("does not mail a customer who has read the reply", async () => {
+    const bob = await createVerifiedUser(t.database, { firstName: "Bob" });
+    await send(bob, "Hi");
+    await reply(bob.user.id, "Hello Bob");
+    await t.app.inject({ method: "GET", url: "/api/chat/messages", headers: { cookie: bob.cookie } });
+    await age(bob.user.id, REPLY_NOTIFY_DELAY_SECONDS + 5);
+    expect(await notifyUnreadReplies(t.database)).toBe(0);
+    expect(await outbox(bob.email)).toHaveLength(0);
+  });
+
+  it("never mails twice when several instances run the pass at the same moment", async () => {
+    const customers = await Promise.all(
+      [1, 2, 3, 4].map((i) => createVerifiedUser(t.database, { firstName: `Cust${i}` })),
+    );
+    for (const c of customers) {
+      await send(c, "Question");
+      await reply(c.user.id, "Answer");
+      await age(c.user.id, REPLY_NOTIFY_DELAY_SECONDS + 5);
+    }
+    const passes = await Promise.all([1, 2, 3].map(() => notifyUnreadReplies(t.database, { batchSize: 2 })));
+    const more = await notifyUnreadReplies(t.database);
+    expect(passes.reduce((a, b) => a + b, 0) + more).toBe(4);
+    for (const c of customers) expect(await outbox(c.email)).toHaveLength(1);
+  });
+
+  it("mails again for a new reply after the customer read the earlier ones", async () => {
+    const dan = await createVerifiedUser(t.database, { firstName: "Dan" });
+    await send(dan, "Q1");
+    await reply(dan.user.id, "A1");
+    await age(dan.user.id, REPLY_NOTIFY_DELAY_SECONDS + 5);
+    expect(await notifyUnreadReplies(t.database)).toBe(1);
+    await t.app.inject({ method: "GET", url: "/api/chat/messages", headers: { cookie: dan.cookie } });
+    await reply(dan.user.id, "A2");
+    await age(dan.user.id, REPLY_NOTIFY_DELAY_SECONDS + 5);
+    expect(await notifyUnreadReplies(t.database)).toBe(1);
+    expect(await outbox(dan.email)).toHaveLength(2);
+  });
+});

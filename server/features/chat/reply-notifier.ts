@@ -1,0 +1,114 @@
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "@/server/db/client";
+import { supportReplyMail } from "@/server/features/chat/reply-notification-mail";
+import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+
+/** A reply still unread this long after it was sent earns the customer an e-mail. */
+export const REPLY_NOTIFY_DELAY_SECONDS = 10 * 60;
+
+type DueConversation = {
+  user_id: string;
+  email: string;
+  first_name: string;
+};
+
+/**
+ * One pass: claims customers with a support reply unread for the delay and not yet mailed about,
+ * marks all their unread replies notified and queues one e-mail each, in one transaction. Rows are
+ * claimed through the conversation with FOR UPDATE SKIP LOCKED, so any number of instances can run
+ * this at once without mailing anyone twice. Returns how many e-mails were queued.
+ */
+export async function notifyUnreadReplies(
+  database: Database,
+  {
+    delaySeconds = REPLY_NOTIFY_DELAY_SECONDS,
+    batchSize = 50,
+    publicUrl,
+  }: { delaySeconds?: number; batchSize?: number; publicUrl?: string } = {},
+): Promise<number> {
+  const queued = await database.db.transaction(async (tx) => {
+    const rows = resultRows<DueConversation>(await tx.execute(sqlDue(delaySeconds, batchSize)));
+    let count = 0;
+    for (const row of rows) {
+      const marked = resultRows<{ id: number }>(await tx.execute(sqlMarkNotified(row.user_id))).length;
+      if (marked === 0) continue;
+      await enqueueMail(
+        tx,
+        supportReplyMail(row.email, { firstName: row.first_name, count: marked, publicUrl }),
+      );
+      count++;
+    }
+    return count;
+  });
+  if (queued > 0) wakeMailWorker();
+  return queued;
+}
+
+function sqlDue(delaySeconds: number, batchSize: number) {
+  return sql`
+    select c.user_id, u.email, u.first_name
+    from chat_conversations c
+    join users u on u.id = c.user_id
+    where c.unread_by_user > 0
+      and c.user_id in (
+        select m.user_id from chat_messages m
+        where m.is_from_user = false and m.read_at is null and m.notified_at is null
+          and m.created_at <= now() - make_interval(secs => ${delaySeconds}))
+    order by c.last_message_id
+    limit ${batchSize}
+    for update of c skip locked`;
+}
+
+function sqlMarkNotified(userId: string) {
+  return sql`
+    update chat_messages set notified_at = now()
+    where user_id = ${userId} and is_from_user = false and read_at is null and notified_at is null
+    returning id`;
+}
+
+/** node-postgres answers `{ rows }`, PGlite answers `{ rows }` too, but typed differently. */
+function resultRows<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+export interface ReplyNotifier {
+  stop(): Promise<void>;
+}
+
+/** Runs `notifyUnreadReplies` every `pollMs` (default one minute) until stopped. */
+export function startReplyNotifier({
+  database,
+  log,
+  pollMs = 60_000,
+  publicUrl,
+}: {
+  database: Database;
+  log: FastifyBaseLogger;
+  pollMs?: number;
+  publicUrl?: string;
+}): ReplyNotifier {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+
+  const tick = async () => {
+    if (stopped) return;
+    running = notifyUnreadReplies(database, { publicUrl }).catch((err) => {
+      // The database may be briefly unreachable; the next tick tries again.
+      log.warn({ err }, "chat reply notifier could not run");
+    });
+    await running;
+    running = undefined;
+    if (!stopped) timer = setTimeout(tick, pollMs);
+  };
+  timer = setTimeout(tick, pollMs);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { eq } from "drizzle-orm";
+import { type AdminChatMessage, CHAT_MESSAGES } from "@/contract/chat";
+import type { Db } from "@/server/db/client";
+import { users } from "@/server/db/schema";
+import { appendChatMessage, toAdminChatMessage } from "@/server/features/chat/append-chat-message";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError } from "@/server/lib/errors";
+
+/** Support answers a customer (or writes first); audit-logged in the same transaction. */
+export async function replyToChat(
+  db: Db,
+  { adminId, userId, message }: { adminId: string; userId: string; message: string },
+): Promise<AdminChatMessage> {
+  const row = await db.transaction(async (tx) => {
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError("NOT_FOUND", CHAT_MESSAGES.userNotFound);
+    const created = await appendChatMessage(tx, { userId, authorId: adminId, isFromUser: false, message });
+    await writeAudit(tx, {
+      actorId: adminId,
+      action: "chat.reply",
+      targetType: "user",
+      targetId: userId,
+      after: { messageId: created.id, length: message.length },
+    });
+    return created;
+  });
+  return toAdminChatMessage(row);
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  chatMessage,
+  chatMessageList,
+  chatMessagesQuery,
+  sendChatMessageInput,
+  unreadRepliesResponse,
+} from "@/contract/chat";
+import { sendConditional } from "@/server/features/chat/conditional-reply";
+import { countUnreadReplies, findUserChatMessages } from "@/server/features/chat/find-chat-messages";
+import { type ReplyNotifier, startReplyNotifier } from "@/server/features/chat/reply-notifier";
+import { sendChatMessage } from "@/server/features/chat/send-chat-message";
+import { keyedLimit } from "@/server/lib/rate-limit";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** /api/chat/*: the signed-in customer's own conversation with support, nobody else's. */
+export async function chatRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { database, config } = app.deps;
+  const { db } = database;
+  app.addHook("preHandler", requireUser);
+
+  app.get(
+    "/messages",
+    { schema: { querystring: chatMessagesQuery, response: { 200: chatMessageList } } },
+    async (request, reply) => {
+      const result = await findUserChatMessages(db, signedInUser(request).id, {
+        after: request.query.after,
+        ifNoneMatch: request.headers["if-none-match"],
+      });
+      return sendConditional(reply, result, () => (result.notModified ? [] : result.messages));
+    },
+  );
+
+  app.get("/unread", { schema: { response: { 200: unreadRepliesResponse } } }, (request) =>
+    countUnreadReplies(db, signedInUser(request).id),
+  );
+
+  app.post(
+    "/send",
+    {
+      schema: { body: sendChatMessageInput, response: { 200: chatMessage } },
+      preHandler: keyedLimit(app, { name: "chat-send", max: 30, key: (request) => request.user?.id ?? null }),
+    },
+    (request) => sendChatMessage(db, signedInUser(request).id, request.body.message),
+  );
+
+  // Unread replies turn into e-mails after 10 minutes; tests run the pass themselves when they want it.
+  if (config.env !== "test") {
+    let notifier: ReplyNotifier | undefined;
+    app.addHook("onReady", async () => {
+      notifier = startReplyNotifier({ database, log: app.log, publicUrl: config.publicUrl });
+    });
+    app.addHook("onClose", async () => {
+      await notifier?.stop();
+    });
+  }
+}

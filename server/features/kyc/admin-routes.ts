@@ -1,0 +1,52 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  adminAccountRequestList,
+  adminKycApplicationList,
+  idParams,
+  reviewKycInput,
+  reviewKycResponse,
+  updateAccountRequestInput,
+  updateAccountRequestResponse,
+} from "@/contract/admin-onboarding";
+import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
+import { type KycDecision, reviewKycApplication } from "@/server/features/kyc/review-kyc-application";
+import { updateAccountRequest } from "@/server/features/kyc/update-account-request";
+import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+/** Back office for onboarding, under /api/admin: KYC applications and account requests. Admins only. */
+export async function kycAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  // onRequest, not preHandler: a customer or a stranger is refused before any body is even parsed.
+  app.addHook("onRequest", requireAdmin);
+
+  app.get("/kyc-applications", { schema: { response: { 200: adminKycApplicationList } } }, () =>
+    findKycApplications(db),
+  );
+
+  for (const decision of ["approve", "reject", "reset"] as const satisfies readonly KycDecision[]) {
+    app.put(
+      `/kyc/:id/${decision}`,
+      { schema: { params: idParams, body: reviewKycInput, response: { 200: reviewKycResponse } } },
+      (request) =>
+        reviewKycApplication(db, signedInUser(request).id, request.params.id, decision, request.body.notes),
+    );
+  }
+
+  app.get("/account-requests", { schema: { response: { 200: adminAccountRequestList } } }, () =>
+    findAccountRequests(db),
+  );
+
+  app.put(
+    "/account-requests/:id",
+    {
+      schema: {
+        params: idParams,
+        body: updateAccountRequestInput,
+        response: { 200: updateAccountRequestResponse },
+      },
+    },
+    (request) => updateAccountRequest(db, signedInUser(request).id, request.params.id, request.body),
+  );
+}

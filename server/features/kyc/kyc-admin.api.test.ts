@@ -1,0 +1,341 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ACCOUNT_NUMBER_MAX,
+  ACCOUNT_NUMBER_MIN,
+  DEFAULT_ROUTING_NUMBER,
+  ONBOARDING_ADMIN_MESSAGES,
+} from "@/contract/admin-onboarding";
+import { auditLog } from "@/server/db/schema";
+import { PNG, uploadFile } from "@/tests/support/files";
+import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+let t: TestApp;
+let sink: SmtpSink;
+let admin: SignedInUser;
+let customer: SignedInUser;
+let ssnCounter = 0;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  t = await createTestApp({ SMTP_URL: sink.url });
+  await t.app.ready();
+  admin = await createAdminUser(t.database);
+  customer = await createVerifiedUser(t.database);
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+const freshSsn = () => {
+  ssnCounter += 1;
+  return `${100 + ((process.pid + ssnCounter) % 500)}-${String(10 + (ssnCounter % 89)).padStart(2, "0")}-${String(5000 + ssnCounter).slice(-4)}`;
+};
+
+/** A customer with a submitted application; returns its KYC and account request ids. */
+async function applicant(ssn = freshSsn()) {
+  const user = await createVerifiedUser(t.database);
+  const front = await uploadFile(t.app, user.cookie, PNG);
+  const back = await uploadFile(t.app, user.cookie, PNG);
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/kyc/create",
+    headers: { cookie: user.cookie },
+    payload: {
+      firstName: "Grace",
+      lastName: "Hopper",
+      street: "2 Compiler Road",
+      city: "Arlington",
+      state: "VA",
+      zipCode: "22201",
+      ssn,
+      drivingLicenseFront: front.objectPath,
+      drivingLicenseBack: back.objectPath,
+    },
+  });
+  if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
+  await sink.waitForMail(user.email, (m) => /received your/i.test(m.subject));
+  return { user, kycId: res.json().kyc.id as string, requestId: res.json().accountRequest.id as string };
+}
+
+const as = (who: SignedInUser | null, method: "GET" | "PUT", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload ? { payload } : {}) });
+
+const auditFor = async (targetId: string) =>
+  (await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, targetId))).map((a) => a.action);
+
+describe("admin onboarding routes are for admins only", () => {
+  const id = "00000000-0000-4000-8000-000000000000";
+  const routes: ["GET" | "PUT", string, object?][] = [
+    ["GET", "/api/admin/kyc-applications"],
+    ["GET", "/api/admin/account-requests"],
+    ["PUT", `/api/admin/kyc/${id}/approve`, {}],
+    ["PUT", `/api/admin/kyc/${id}/reject`, { notes: "x" }],
+    ["PUT", `/api/admin/kyc/${id}/reset`],
+    ["PUT", `/api/admin/account-requests/${id}`, { status: "approved" }],
+  ];
+
+  it.each(routes)("%s %s: 401 signed out, 403 for a customer", async (method, url, payload) => {
+    expect((await as(null, method, url, payload)).statusCode).toBe(401);
+    const res = await as(customer, method, url, payload);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe("FORBIDDEN");
+  });
+
+  it("answers 404 for an unknown id and 400 for a malformed one", async () => {
+    expect((await as(admin, "PUT", `/api/admin/kyc/${id}/approve`, {})).statusCode).toBe(404);
+    expect(
+      (await as(admin, "PUT", `/api/admin/account-requests/${id}`, { status: "approved" })).statusCode,
+    ).toBe(404);
+    expect((await as(admin, "PUT", "/api/admin/kyc/not-a-uuid/approve", {})).statusCode).toBe(400);
+  });
+});
+
+describe("GET /api/admin/kyc-applications and /account-requests", () => {
+  it("lists applications newest first with the applicant, SSN masked", async () => {
+    const { user, kycId, requestId } = await applicant("555-66-7777");
+    const res = await as(admin, "GET", "/api/admin/kyc-applications");
+    expect(res.statusCode).toBe(200);
+    const item = res.json().find((k: { id: string }) => k.id === kycId);
+    expect(item).toMatchObject({
+      ssn: "***-**-7777",
+      status: "pending",
+      isCurrent: true,
+      user: { id: user.user.id, email: user.email },
+    });
+    expect(res.body).not.toContain("555667777");
+    expect(res.body).not.toMatch(/ssnCiphertext|ssnIndex|ssn_index/);
+
+    const requests = await as(admin, "GET", "/api/admin/account-requests");
+    expect(requests.statusCode).toBe(200);
+    expect(requests.json()[0]).toMatchObject({
+      id: requestId,
+      status: "pending",
+      adminNotes: null,
+      isCurrent: true,
+    });
+  });
+});
+
+describe("KYC decisions (spec §4 state machine)", () => {
+  it("approves a pending application, audited, and mails the user", async () => {
+    const { user, kycId } = await applicant();
+    const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/approve`, { notes: "All good" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: "KYC status updated successfully",
+      kyc: { status: "approved", adminNotes: "All good" },
+    });
+    expect(res.json().kyc.reviewedAt).toBeTruthy();
+    expect(await auditFor(kycId)).toEqual(["kyc.submit", "kyc.approve"]);
+    const mail = await sink.waitForMail(user.email, (m) => /approved/i.test(m.subject));
+    expect(mail.text).toContain("Congratulations! Your account has been approved");
+  });
+
+  it("approves with no body at all", async () => {
+    const { kycId } = await applicant();
+    expect((await as(admin, "PUT", `/api/admin/kyc/${kycId}/approve`)).statusCode).toBe(200);
+  });
+
+  it("needs a non-blank reason to reject, then mails it", async () => {
+    const { user, kycId } = await applicant();
+    for (const payload of [undefined, {}, { notes: "" }, { notes: "   " }, { notes: null }]) {
+      const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.rejectReasonRequired);
+    }
+    const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "  Document expired  " });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().kyc).toMatchObject({ status: "rejected", adminNotes: "Document expired" });
+    const mail = await sink.waitForMail(user.email, (m) => /not approved/i.test(m.subject));
+    expect(mail.text).toContain("Document expired");
+    expect(mail.text).toContain("You can submit a new application.");
+  });
+
+  it("resets only a rejected application to pending", async () => {
+    const { kycId } = await applicant();
+    const early = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.onlyRejectedReset);
+    await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "Try again" });
+    const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: "KYC status reset to pending successfully",
+      kyc: { status: "pending" },
+    });
+    expect(res.json().kyc.reviewedAt).toBeNull();
+    expect(await auditFor(kycId)).toEqual(["kyc.submit", "kyc.reject", "kyc.reset"]);
+  });
+
+  it("refuses every move the state machine does not have", async () => {
+    const approved = await applicant();
+    await as(admin, "PUT", `/api/admin/kyc/${approved.kycId}/approve`, {});
+    const rejected = await applicant();
+    await as(admin, "PUT", `/api/admin/kyc/${rejected.kycId}/reject`, { notes: "No" });
+    const cases: [string, string, object | undefined, string][] = [
+      [approved.kycId, "approve", {}, ONBOARDING_ADMIN_MESSAGES.onlyPendingApprove],
+      [approved.kycId, "reject", { notes: "late" }, ONBOARDING_ADMIN_MESSAGES.onlyPendingReject],
+      [approved.kycId, "reset", undefined, ONBOARDING_ADMIN_MESSAGES.onlyRejectedReset],
+      [rejected.kycId, "approve", {}, ONBOARDING_ADMIN_MESSAGES.onlyPendingApprove],
+      [rejected.kycId, "reject", { notes: "again" }, ONBOARDING_ADMIN_MESSAGES.onlyPendingReject],
+    ];
+    for (const [id, action, payload, message] of cases) {
+      const res = await as(admin, "PUT", `/api/admin/kyc/${id}/${action}`, payload);
+      expect(res.statusCode, `${action}`).toBe(409);
+      expect(res.json().message).toBe(message);
+    }
+    expect(await auditFor(approved.kycId)).toEqual(["kyc.submit", "kyc.approve"]);
+  });
+
+  it("refuses to decide on an application the user has since replaced", async () => {
+    const { user, kycId } = await applicant();
+    await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "Blurry" });
+    const front = await uploadFile(t.app, user.cookie, PNG);
+    const back = await uploadFile(t.app, user.cookie, PNG);
+    const again = await t.app.inject({
+      method: "POST",
+      url: "/api/kyc/create",
+      headers: { cookie: user.cookie },
+      payload: {
+        firstName: "Grace",
+        lastName: "Hopper",
+        street: "2 Compiler Road",
+        city: "Arlington",
+        state: "VA",
+        zipCode: "22201",
+        ssn: freshSsn(),
+        drivingLicenseFront: front.objectPath,
+        drivingLicenseBack: back.objectPath,
+      },
+    });
+    expect(again.statusCode).toBe(200);
+    const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.superseded);
+    const list = (await as(admin, "GET", "/api/admin/kyc-applications")).json();
+    expect(list.find((k: { id: string }) => k.id === kycId).isCurrent).toBe(false);
+  });
+});
+
+describe("PUT /api/admin/account-requests/{id}", () => {
+  it("approves with a random 9-digit account number, the default routing number and approvedAt", async () => {
+    const { user, requestId } = await applicant();
+    const res = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, {
+      status: "approved",
+      statusMessage: "Welcome aboard",
+      adminNotes: "Checked by phone",
+      approvedAt: "1999-01-01T00:00:00Z",
+    });
+    expect(res.statusCode).toBe(200);
+    const { message, accountRequest } = res.json();
+    expect(message).toBe("Account request updated successfully");
+    expect(accountRequest).toMatchObject({
+      status: "approved",
+      statusMessage: "Welcome aboard",
+      adminNotes: "Checked by phone",
+      routingNumber: DEFAULT_ROUTING_NUMBER,
+    });
+    const number = Number(accountRequest.accountNumber);
+    expect(accountRequest.accountNumber).toMatch(/^\d{9}$/);
+    expect(number).toBeGreaterThanOrEqual(ACCOUNT_NUMBER_MIN);
+    expect(number).toBeLessThanOrEqual(ACCOUNT_NUMBER_MAX);
+    expect(Math.abs(new Date(accountRequest.approvedAt).getTime() - Date.now())).toBeLessThan(60_000);
+
+    const mine = await t.app.inject({
+      method: "GET",
+      url: "/api/kyc/status",
+      headers: { cookie: user.cookie },
+    });
+    expect(mine.json().accountRequest).toMatchObject({
+      status: "approved",
+      accountNumber: accountRequest.accountNumber,
+    });
+    expect(mine.json().accountRequest).not.toHaveProperty("adminNotes");
+    const mail = await sink.waitForMail(user.email, (m) => /account is open/i.test(m.subject));
+    expect(mail.text).toContain(accountRequest.accountNumber.slice(-4));
+    expect(mail.text).not.toContain(accountRequest.accountNumber);
+    expect(await auditFor(requestId)).toEqual(["account_request.update"]);
+  });
+
+  it("uses a given account and routing number, and refuses one already in use", async () => {
+    const first = await applicant();
+    const res = await as(admin, "PUT", `/api/admin/account-requests/${first.requestId}`, {
+      status: "approved",
+      accountNumber: 123456789,
+      routingNumber: "011000015",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().accountRequest).toMatchObject({
+      accountNumber: "123456789",
+      routingNumber: "011000015",
+    });
+
+    const second = await applicant();
+    const taken = await as(admin, "PUT", `/api/admin/account-requests/${second.requestId}`, {
+      status: "approved",
+      accountNumber: "123456789",
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.accountNumberTaken);
+    const list = (await as(admin, "GET", "/api/admin/account-requests")).json();
+    expect(list.find((r: { id: string }) => r.id === second.requestId).status).toBe("pending");
+  });
+
+  it("validates status, account number and routing number", async () => {
+    const { requestId } = await applicant();
+    const cases: [object, string][] = [
+      [{ status: "open" }, ONBOARDING_ADMIN_MESSAGES.statusInvalid],
+      [{}, ONBOARDING_ADMIN_MESSAGES.statusInvalid],
+      [{ status: "approved", accountNumber: "12345678" }, ONBOARDING_ADMIN_MESSAGES.accountNumberInvalid],
+      [{ status: "approved", accountNumber: "012345678" }, ONBOARDING_ADMIN_MESSAGES.accountNumberInvalid],
+      [{ status: "approved", accountNumber: "1234567890" }, ONBOARDING_ADMIN_MESSAGES.accountNumberInvalid],
+      [{ status: "approved", routingNumber: "02100002" }, ONBOARDING_ADMIN_MESSAGES.routingNumberInvalid],
+      [{ status: "approved", statusMessage: "x".repeat(1001) }, ONBOARDING_ADMIN_MESSAGES.tooLong],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toBe(message);
+    }
+    expect(await auditFor(requestId)).toEqual([]);
+  });
+
+  it("allows any status, and keeps the account number once assigned", async () => {
+    const { user, requestId } = await applicant();
+    const put = (payload: object) => as(admin, "PUT", `/api/admin/account-requests/${requestId}`, payload);
+    expect((await put({ status: "in_review" })).json().accountRequest.accountNumber).toBeNull();
+    const approved = (await put({ status: "approved" })).json().accountRequest;
+    const rejected = await put({ status: "rejected", statusMessage: "Closed after review" });
+    expect(rejected.json().accountRequest).toMatchObject({
+      status: "rejected",
+      accountNumber: approved.accountNumber,
+    });
+    const mail = await sink.waitForMail(user.email, (m) => /checking account application/i.test(m.subject));
+    expect(mail.text).toContain("Closed after review");
+    const again = (await put({ status: "approved", accountNumber: "987654321" })).json().accountRequest;
+    expect(again.accountNumber).toBe(approved.accountNumber);
+    // approvedAt is the latest move into approved.
+    expect(new Date(again.approvedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(approved.approvedAt).getTime(),
+    );
+    expect((await put({ status: "pending", statusMessage: null })).json().accountRequest).toMatchObject({
+      status: "pending",
+      statusMessage: null,
+    });
+    expect(await auditFor(requestId)).toHaveLength(5);
+  });
+
+  it("gives every approved account a different number", async () => {
+    const numbers = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const { requestId } = await applicant();
+      const res = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, { status: "approved" });
+      numbers.add(res.json().accountRequest.accountNumber);
+    }
+    expect(numbers.size).toBe(5);
+  });
+});

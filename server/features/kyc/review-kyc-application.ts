@@ -1,0 +1,77 @@
+import { eq, sql } from "drizzle-orm";
+import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/admin-onboarding";
+import type { Db } from "@/server/db/client";
+import { kycApplications, users } from "@/server/db/schema";
+import { type KycRow, toAdminKycApplication } from "@/server/features/kyc/kyc-views";
+import { pgConstraint } from "@/server/features/kyc/pg-constraint";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { kycApprovedMail, kycRejectedMail } from "@/server/lib/mail/onboarding-templates";
+import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import type { MailMessage } from "@/server/lib/mail/templates";
+
+export type KycDecision = "approve" | "reject" | "reset";
+
+/** Which state each decision starts from, and where it leads (spec §4: reset only takes rejected back to pending). */
+const MOVES: Record<KycDecision, { from: KycRow["status"]; to: KycRow["status"]; refusal: string }> = {
+  approve: { from: "pending", to: "approved", refusal: ONBOARDING_ADMIN_MESSAGES.onlyPendingApprove },
+  reject: { from: "pending", to: "rejected", refusal: ONBOARDING_ADMIN_MESSAGES.onlyPendingReject },
+  reset: { from: "rejected", to: "pending", refusal: ONBOARDING_ADMIN_MESSAGES.onlyRejectedReset },
+};
+
+/** An admin's approve / reject (reason required) / reset on one KYC application; audited, and mailed to the user. */
+export async function reviewKycApplication(
+  db: Db,
+  actorId: string,
+  id: string,
+  decision: KycDecision,
+  notes: string | null | undefined,
+): Promise<ReviewKycResponse> {
+  if (decision === "reject" && !notes)
+    throw new AppError("BAD_REQUEST", ONBOARDING_ADMIN_MESSAGES.rejectReasonRequired);
+  const move = MOVES[decision];
+  try {
+    const result = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(kycApplications).where(eq(kycApplications.id, id)).for("update");
+      if (!row) throw new AppError("NOT_FOUND", ONBOARDING_ADMIN_MESSAGES.kycNotFound);
+      if (row.supersededAt) throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.superseded);
+      if (row.status !== move.from) throw new AppError("CONFLICT", move.refusal, { status: row.status });
+      const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
+
+      const [updated] = await tx
+        .update(kycApplications)
+        .set({
+          status: move.to,
+          adminNotes: decision === "reset" ? row.adminNotes : (notes ?? row.adminNotes),
+          reviewedAt: decision === "reset" ? null : sql`now()`,
+          reviewedBy: decision === "reset" ? null : actorId,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(kycApplications.id, id))
+        .returning();
+      await writeAudit(tx, {
+        actorId,
+        action: `kyc.${decision}`,
+        targetType: "kyc_application",
+        targetId: id,
+        before: { status: row.status, adminNotes: row.adminNotes },
+        after: { status: updated!.status, adminNotes: updated!.adminNotes },
+      });
+      let mail: MailMessage | null = null;
+      if (decision === "approve") mail = kycApprovedMail(user!.email, user!.firstName);
+      if (decision === "reject") mail = kycRejectedMail(user!.email, user!.firstName, notes!);
+      if (mail) await enqueueMail(tx, mail);
+      return toAdminKycApplication(updated!, user!);
+    });
+    wakeMailWorker();
+    const message =
+      decision === "reset" ? ONBOARDING_ADMIN_MESSAGES.kycReset : ONBOARDING_ADMIN_MESSAGES.kycUpdated;
+    return { message, kyc: result };
+  } catch (err) {
+    // Reopening a rejected application puts its SSN back in play; someone else may hold it by now.
+    if (pgErrorCode(err) === "23505" && pgConstraint(err) === "kyc_applications_ssn_live_key") {
+      throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  createKycInput,
+  createKycResponse,
+  kycStatusResponse,
+  uploadDocumentInput,
+  uploadDocumentResponse,
+} from "@/contract/kyc";
+import { createKycApplication, phoneRequiredError } from "@/server/features/kyc/create-kyc-application";
+import { getKycStatus } from "@/server/features/kyc/get-kyc-status";
+import { uploadKycDocument } from "@/server/features/kyc/upload-kyc-document";
+import { keyedLimit } from "@/server/lib/rate-limit";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** Before the body is validated: without a phone number the form's contents do not matter yet. */
+async function requirePhone(request: FastifyRequest): Promise<void> {
+  if (!signedInUser(request).phoneNumber) throw phoneRequiredError();
+}
+
+/** /api/kyc/*: the signed-in user's own application. */
+export async function kycRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+  const perUser = (name: string, max: number) =>
+    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
+
+  app.get(
+    "/api/kyc/status",
+    { schema: { response: { 200: kycStatusResponse } }, preHandler: requireUser },
+    (request) => getKycStatus(deps.database.db, signedInUser(request).id),
+  );
+
+  app.post(
+    "/api/kyc/create",
+    {
+      schema: { body: createKycInput, response: { 200: createKycResponse } },
+      preValidation: [requireUser, requirePhone],
+      preHandler: perUser("kyc-create", 20),
+    },
+    (request) => createKycApplication(deps, signedInUser(request), request.body),
+  );
+
+  app.post(
+    "/api/kyc/upload-document",
+    {
+      schema: { body: uploadDocumentInput, response: { 200: uploadDocumentResponse } },
+      preValidation: requireUser,
+      preHandler: perUser("kyc-upload-document", 30),
+    },
+    (request) => uploadKycDocument(deps, signedInUser(request).id, request.body),
+  );
+}

@@ -1,0 +1,42 @@
+import type { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import type { AppDeps } from "@/server/app";
+import { uploads } from "@/server/db/schema";
+import { AppError } from "@/server/lib/errors";
+import type { SessionUser } from "@/server/lib/session";
+import { ensureUploadVerified, objectKeyFromPath } from "@/server/lib/storage/uploads";
+
+export interface OpenedDocument {
+  stream: Readable;
+  contentType: string;
+  size: number;
+}
+
+const notFound = () => new AppError("NOT_FOUND", "Object not found");
+
+/**
+ * An uploaded file for its owner or an admin. Everyone else, signed out included, gets the same 404 as for a
+ * path that does not exist, so object ids cannot be probed.
+ */
+export async function openObject(
+  deps: AppDeps,
+  user: SessionUser | null,
+  objectPath: string,
+): Promise<OpenedDocument> {
+  const key = objectKeyFromPath(objectPath);
+  if (!user || !key) throw notFound();
+  const { db } = deps.database;
+  const [found] = await db.select().from(uploads).where(eq(uploads.objectKey, key));
+  if (!found || (found.userId !== user.id && !user.isAdmin)) throw notFound();
+  let upload = found;
+  if (upload.status !== "complete") {
+    // With S3 the owner may look at a file before attaching it; check it first, like attaching does.
+    if (deps.storage.kind === "local" || upload.userId !== user.id) throw notFound();
+    upload = await ensureUploadVerified(db, deps.storage, upload).catch(() => {
+      throw notFound();
+    });
+  }
+  const opened = await deps.storage.open(upload.objectKey, { ifMatch: upload.storageEtag });
+  if (!opened || !upload.contentType) throw notFound();
+  return { stream: opened.stream, contentType: upload.contentType, size: opened.size };
+}

@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  completeUploadResponse,
+  createUploadInput,
+  createUploadResponse,
+  KYC_MESSAGES,
+  MAX_UPLOAD_BYTES,
+} from "@/contract/kyc";
+import { createUpload } from "@/server/features/objects/create-upload";
+import { openObject } from "@/server/features/objects/open-object";
+import { checkUploadToken, receiveUpload } from "@/server/features/objects/receive-upload";
+import { AppError } from "@/server/lib/errors";
+import { keyedLimit } from "@/server/lib/rate-limit";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+const tokenParams = z.object({ token: z.string().min(1).max(300) });
+
+/** POST /api/objects/upload (an upload URL), PUT /api/objects/upload/<token> (local bytes), GET /objects/<path>. */
+export async function objectRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+  const perUser = (name: string, max: number) =>
+    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
+
+  app.post(
+    "/api/objects/upload",
+    {
+      schema: { body: createUploadInput, response: { 200: createUploadResponse } },
+      preHandler: [requireUser, perUser("upload-url", 60)],
+    },
+    (request) => createUpload(deps, signedInUser(request).id),
+  );
+
+  // The app's onSend sets plain no-store on /objects/; this route-level hook runs after it.
+  const privateNoStore = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("cache-control", "private, no-store");
+  };
+
+  app.get("/objects/*", { onSend: privateNoStore }, async (request, reply) => {
+    const path = `/objects/${(request.params as { "*": string })["*"]}`;
+    const opened = await openObject(deps, request.user, path);
+    return reply
+      .header("content-type", opened.contentType)
+      .header("content-length", opened.size)
+      .header("x-content-type-options", "nosniff")
+      .header("content-disposition", "inline")
+      .send(opened.stream);
+  });
+
+  await app.register(uploadReceiver);
+}
+
+/** The one route that takes a raw body: any content type, up to 10 MB, read as bytes and sniffed. */
+async function uploadReceiver(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+  app.setErrorHandler((err: FastifyError) => {
+    // Thrown on to the app's error handler, which writes the JSON answer.
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      throw new AppError("PAYLOAD_TOO_LARGE", KYC_MESSAGES.fileTooLarge);
+    throw err;
+  });
+
+  const checkToken = async (request: FastifyRequest) => {
+    const user = signedInUser(request);
+    checkUploadToken(deps.config.sessionSecret, (request.params as { token: string }).token, user.id);
+  };
+
+  app.put(
+    "/api/objects/upload/:token",
+    {
+      bodyLimit: MAX_UPLOAD_BYTES,
+      schema: { params: tokenParams, response: { 200: completeUploadResponse } },
+      // Before the body is read: strangers and bad links never make the server buffer a file.
+      onRequest: [requireUser, checkToken],
+      preHandler: keyedLimit(app, {
+        name: "upload-put",
+        max: 60,
+        key: (request) => request.user?.id ?? null,
+      }),
+    },
+    (request) =>
+      receiveUpload(deps, signedInUser(request).id, request.params.token, request.body as Buffer | undefined),
+  );
+}

@@ -1,0 +1,152 @@
+import type { FastifyBaseLogger } from "fastify";
+import nodemailer from "nodemailer";
+import type { Database } from "@/server/db/client";
+import { onMailWake } from "@/server/lib/mail/outbox";
+
+export interface MailWorkerOptions {
+  database: Database;
+  smtpUrl: string;
+  from: string;
+  log: FastifyBaseLogger;
+  /** How often the outbox is polled besides the in-process wake-up; default 2 s. */
+  pollMs?: number;
+  /** First retry delay, doubled per attempt up to one hour; default 5 s. */
+  retryBaseMs?: number;
+  maxAttempts?: number;
+  batchSize?: number;
+}
+
+export interface MailWorker {
+  /** Claims and sends due mail until none is left; returns how many were sent. */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+interface ClaimedRow {
+  id: string | number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attempts: number;
+}
+
+const LEASE_SECONDS = 300;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+/**
+ * Delivers the outbox through SMTP. A claim pushes `next_attempt_at` forward as a lease in one statement
+ * with SKIP LOCKED, so several instances never send the same row and no transaction stays open while
+ * talking to the mail server; a crashed sender's rows come back when the lease runs out.
+ */
+export function startMailWorker(options: MailWorkerOptions): MailWorker {
+  const { database, log } = options;
+  const pollMs = options.pollMs ?? 2000;
+  const retryBaseMs = options.retryBaseMs ?? 5000;
+  const maxAttempts = options.maxAttempts ?? 10;
+  const batchSize = options.batchSize ?? 10;
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let wakeAgain = false;
+
+  const claim = () =>
+    database.query<ClaimedRow>(
+      `update mail_outbox set next_attempt_at = now() + make_interval(secs => $2)
+       where id in (
+         select id from mail_outbox where status = 'pending' and next_attempt_at <= now()
+         order by next_attempt_at, id limit $1 for update skip locked)
+       returning id, to_address, subject, text_body, html_body, attempts`,
+      [batchSize, LEASE_SECONDS],
+    );
+
+  async function deliver(row: ClaimedRow): Promise<boolean> {
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+      });
+      await database.query(
+        "update mail_outbox set status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = null where id = $1",
+        [row.id],
+      );
+      return true;
+    } catch (err) {
+      const attempts = row.attempts + 1;
+      const failed = attempts >= maxAttempts;
+      const delayMs = Math.min(retryBaseMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
+      const message = err instanceof Error ? err.message : String(err);
+      await database.query(
+        `update mail_outbox set attempts = $2, last_error = $3, status = $4,
+         next_attempt_at = now() + make_interval(secs => $5) where id = $1`,
+        [row.id, attempts, message.slice(0, 1000), failed ? "failed" : "pending", delayMs / 1000],
+      );
+      const details = { mailId: row.id, attempts, err: message };
+      if (failed) log.error(details, "mail delivery failed for good");
+      else log.warn({ ...details, retryInMs: delayMs }, "mail delivery failed; will retry");
+      return false;
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let sent = 0;
+    while (!stopped) {
+      const rows = await claim();
+      if (rows.length === 0) break;
+      for (const row of rows) if (await deliver(row)) sent++;
+    }
+    return sent;
+  }
+
+  function schedule(ms: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+  }
+
+  async function tick() {
+    if (stopped) return;
+    if (running) {
+      wakeAgain = true;
+      return;
+    }
+    running = drain().catch((err) => {
+      // The database may be briefly unreachable; the next poll tries again.
+      log.warn({ err }, "mail worker could not read the outbox");
+      return 0;
+    });
+    await running;
+    running = undefined;
+    if (wakeAgain) {
+      wakeAgain = false;
+      schedule(0);
+    } else schedule(pollMs);
+  }
+
+  const unsubscribe = onMailWake(() => schedule(0));
+  schedule(0);
+
+  return {
+    drain: async () => {
+      if (running) await running;
+      return drain();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      unsubscribe();
+      await running;
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { hash, verify } from "@node-rs/argon2";
+import { AUTH_MESSAGES } from "@/contract/auth";
+import { checkPasswordStrength } from "@/contract/password-strength";
+import { AppError } from "@/server/lib/errors";
+
+// Algorithm.Argon2id is a const enum (2) that isolatedModules cannot inline; OWASP's argon2id minimum: 19 MiB, t=2, p=1.
+const ARGON2ID = 2;
+const HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, HASH_OPTIONS);
+}
+
+/** False for a wrong password or an unreadable hash; never throws on bad input. */
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends one argon2 verify for an unknown e-mail, so response time does not reveal which accounts exist. */
+export async function spendPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword("pillar-timing-equaliser-not-a-real-password");
+  await verifyPassword(await dummyHash, password);
+}
+
+/** Refuses passwords a guessing attack would find quickly (zxcvbn score 0 or 1). */
+export function assertPasswordNotCommon(password: string, userInputs: string[] = []): void {
+  if (checkPasswordStrength(password, userInputs).isTooCommon) {
+    throw new AppError("VALIDATION", AUTH_MESSAGES.commonPassword, { commonPassword: true });
+  }
+}

@@ -1,0 +1,114 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("public site", () => {
+  it("shows the landing page as the spec describes and scrolls to the features", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto("/");
+    await expect
+      .poll(() => page.title())
+      .toBe("Pillar - Modern Digital Banking Platform | Free Banking Services");
+    await page.getByRole("heading", { level: 1, name: "Modern Digital Banking for Everyone" }).waitFor();
+
+    const nav = page.getByRole("navigation").first();
+    for (const name of ["Home", "About", "Features"])
+      await nav.getByRole("link", { name, exact: true }).waitFor();
+    await page.getByRole("link", { name: "Get Started Free" }).waitFor();
+
+    await page.getByRole("button", { name: "Explore More" }).click();
+    for (const title of ["Instant Transfers", "Bank-Level Security", "Smart Analytics"]) {
+      await page.getByRole("heading", { name: title, exact: true }).first().waitFor();
+    }
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+
+    const footer = page.locator("footer");
+    await footer.getByText("Quick Links").waitFor();
+    await footer.getByText("Available 24/7").waitFor();
+    for (const service of [
+      "Digital Banking",
+      "Instant Transfers",
+      "Smart Analytics",
+      "Mobile Banking",
+      "24/7 Support",
+    ]) {
+      await footer.getByText(service, { exact: true }).first().waitFor();
+    }
+    for (const name of ["Privacy Policy", "Terms of Service", "Security"]) {
+      await footer.getByRole("button", { name, exact: true }).waitFor();
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("leads from the landing page to about, features and sign-in", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto("/");
+    await page.getByRole("navigation").first().getByRole("link", { name: "About", exact: true }).click();
+    await page.waitForURL("**/about");
+    await page.getByRole("link", { name: "Get Started" }).first().waitFor();
+
+    await page.goto("/features");
+    for (const tab of ["Payments", "Savings", "Tools", "Support"])
+      await page.getByRole("tab", { name: tab }).waitFor();
+    await page.getByRole("tab", { name: "Savings" }).click();
+    await expect
+      .poll(() => page.getByRole("tab", { name: "Savings" }).getAttribute("aria-selected"))
+      .toBe("true");
+
+    await page.goto("/");
+    await page.getByRole("link", { name: "Login" }).first().click();
+    await page.waitForURL("**/auth");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the not-found screen for an unknown path and goes home", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto("/this/does/not/exist");
+    await page.getByRole("heading", { name: "Whoops! Page Not Found" }).waitFor();
+    await page.getByRole("button", { name: "Go Back" }).waitFor();
+    await page
+      .getByRole("link", { name: "Take Me Home" })
+      .or(page.getByRole("button", { name: "Take Me Home" }))
+      .click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { level: 1, name: "Modern Digital Banking for Everyone" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("fits a 375 px phone without sideways scrolling", async () => {
+    const { page, errors, context } = await openPage(browser, 375);
+    for (const path of ["/", "/about", "/features", "/nope"]) {
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1 }).first().waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(1);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("serves hashed assets with a long cache and client routes with the app shell", async () => {
+    const base = inject("baseUrl");
+    const html = await fetch(`${base}/features`);
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-type")).toMatch(/text\/html/);
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1];
+    expect(asset).toBeTruthy();
+    const js = await fetch(`${base}${asset}`);
+    expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const api = await fetch(`${base}/api/unknown`);
+    expect(api.status).toBe(404);
+    expect((await api.json()).message).toBe("No route for GET /api/unknown");
+  });
+});

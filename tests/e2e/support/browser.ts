@@ -1,0 +1,47 @@
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export interface TrackedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far; a journey ends by asserting this is empty. */
+  errors: string[];
+}
+
+/** A fresh browser context (its own cookies) whose console errors are collected. */
+export async function openPage(browser: Browser, width = 1280): Promise<TrackedPage> {
+  const context = await browser.newContext({
+    baseURL: inject("baseUrl"),
+    viewport: { width, height: width < 600 ? 812 : 900 },
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    // A 4xx answer the page expects (e.g. 401 for a signed-out visitor) is logged by Chromium as a resource error.
+    if (
+      m.type() === "error" &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+    )
+      errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, errors };
+}

@@ -1,0 +1,148 @@
+import {
+  ArrowDownToLine,
+  ArrowLeft,
+  ArrowUpFromLine,
+  FileCheck2,
+  Landmark,
+  Mail,
+  MessagesSquare,
+  Users,
+} from "lucide-react";
+import { useEffect } from "react";
+import { Link, useLocation } from "wouter";
+import { Button } from "@/web/components/ui/button";
+import { Container } from "@/web/components/ui/container";
+import { LogoMark } from "@/web/components/ui/logo";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { toast } from "@/web/components/ui/use-toast";
+import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
+import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
+import { ComingSoonTab } from "@/web/features/admin/components/coming-soon-tab";
+import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
+import { StatCards } from "@/web/features/admin/components/stat-cards";
+import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
+import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
+import { useCurrentUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+/** Spec §9: the admin redirect happens after 500 ms. */
+const REDIRECT_DELAY_MS = 500;
+
+const LATER_TABS = [
+  {
+    value: "outgoing",
+    label: "Outgoing Pays",
+    icon: ArrowUpFromLine,
+    description: "Customers' USDC transfer requests will wait here for approval.",
+  },
+  {
+    value: "incoming",
+    label: "Incoming Payments",
+    icon: ArrowDownToLine,
+    description: "Incoming payments and admin credits will be created and completed here.",
+  },
+] as const;
+
+/** Spec §5 admin gate: non-admins see a toast and go home after 500 ms. */
+function useAdminGate(isAdmin: boolean) {
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    if (isAdmin) return;
+    toast({
+      title: "Unauthorized",
+      description: "You don't have permission to access this page.",
+      variant: "destructive",
+    });
+    const timer = setTimeout(() => navigate("/"), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [isAdmin, navigate]);
+}
+
+export default function AdminPage() {
+  const { data: user } = useCurrentUser();
+  const isAdmin = user?.isAdmin === true;
+  useAdminGate(isAdmin);
+  useDocumentTitle("Admin");
+  if (!isAdmin) return <FullScreenSpinner />;
+
+  return (
+    <div className="min-h-dvh bg-canvas">
+      <header className="border-b border-line bg-surface">
+        <Container className="flex h-16 items-center justify-between gap-3">
+          <div className="flex min-w-0 items-center gap-3">
+            <LogoMark />
+            <div className="min-w-0">
+              <h1 className="truncate text-base font-semibold text-ink">Admin Dashboard</h1>
+              <p className="hidden truncate text-xs text-ink-muted sm:block">
+                Users, accounts, payments and support
+              </p>
+            </div>
+          </div>
+          <Button asChild variant="secondary" size="sm">
+            <Link href="/dashboard">
+              <ArrowLeft aria-hidden />
+              <span className="hidden sm:inline">Back to Dashboard</span>
+              <span className="sm:hidden">Back</span>
+            </Link>
+          </Button>
+        </Container>
+      </header>
+      <main>
+        <Container className="grid gap-6 py-8">
+          <StatCards />
+          <Tabs defaultValue="users" className="min-w-0">
+            <TabsList className="w-full justify-start">
+              <TabsTrigger value="users">
+                <Users aria-hidden />
+                User Management
+              </TabsTrigger>
+              <TabsTrigger value="account-requests">
+                <Landmark aria-hidden />
+                Account Requests
+              </TabsTrigger>
+              <TabsTrigger value="kyc">
+                <FileCheck2 aria-hidden />
+                KYC Applications
+              </TabsTrigger>
+              {LATER_TABS.map(({ value, label, icon: Icon }) => (
+                <TabsTrigger key={value} value={value}>
+                  <Icon aria-hidden />
+                  {label}
+                </TabsTrigger>
+              ))}
+              <TabsTrigger value="chats">
+                <MessagesSquare aria-hidden />
+                User Chats
+              </TabsTrigger>
+              <TabsTrigger value="email">
+                <Mail aria-hidden />
+                Email Test
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="users">
+              <UserManagementTab />
+            </TabsContent>
+            <TabsContent value="account-requests">
+              <AccountRequestsTab />
+            </TabsContent>
+            <TabsContent value="kyc">
+              <KycApplicationsTab />
+            </TabsContent>
+            {LATER_TABS.map(({ value, label, icon, description }) => (
+              <TabsContent key={value} value={value}>
+                <ComingSoonTab icon={icon} title={`${label} — coming soon`} description={description} />
+              </TabsContent>
+            ))}
+            <TabsContent value="chats">
+              <AdminChatsTab />
+            </TabsContent>
+            <TabsContent value="email">
+              <EmailTestTab />
+            </TabsContent>
+          </Tabs>
+        </Container>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { AdminStats } from "@/contract/admin";
+import { apiRequest } from "@/web/lib/api";
+
+export const ADMIN_STATS_KEY = ["/api/admin/stats"] as const;
+
+/** GET /api/admin/stats: display-ready totals for the four stat cards. */
+export function getAdminStats({ signal }: { signal?: AbortSignal } = {}) {
+  return apiRequest<AdminStats>("GET", "/api/admin/stats", undefined, { signal });
+}
+
+export const adminStatsQuery = queryOptions({
+  queryKey: ADMIN_STATS_KEY,
+  queryFn: ({ signal }) => getAdminStats({ signal }),
+});
+
+export function useAdminStats({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...adminStatsQuery, enabled });
+}

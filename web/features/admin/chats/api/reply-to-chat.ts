@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { AdminChatMessage } from "@/contract/chat";
+import { CHAT_CONVERSATIONS_KEY } from "@/web/features/admin/chats/api/get-chat-conversations";
+import { chatThreadKey, mergeThread } from "@/web/features/admin/chats/api/get-chat-thread";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/admin/chats/:userId/reply: answers the stored reply. */
+export function replyToChat({ userId, message }: { userId: string; message: string }) {
+  return apiRequest<AdminChatMessage>("POST", `/api/admin/chats/${encodeURIComponent(userId)}/reply`, {
+    message,
+  });
+}
+
+export function useReplyToChat() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: replyToChat,
+    onSuccess: (sent, { userId }) => {
+      queryClient.setQueryData<AdminChatMessage[]>(chatThreadKey(userId), (current) =>
+        mergeThread(current ?? [], [sent]),
+      );
+      return queryClient.invalidateQueries({ queryKey: CHAT_CONVERSATIONS_KEY, exact: true });
+    },
+  });
+}

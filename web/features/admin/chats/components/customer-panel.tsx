@@ -1,0 +1,145 @@
+import { AlertCircle } from "lucide-react";
+import type { ReactNode } from "react";
+import type { ChatCustomer } from "@/contract/chat";
+import { Badge, type BadgeProps } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { useChatCustomer } from "@/web/features/admin/chats/api/get-chat-customer";
+import { formatDate, formatDateTime, formatHandle } from "@/web/lib/format";
+
+type Tone = NonNullable<BadgeProps["tone"]>;
+
+const KYC_BADGES: Record<NonNullable<ChatCustomer["kycStatus"]>, { label: string; tone: Tone }> = {
+  approved: { label: "Verified", tone: "positive" },
+  pending: { label: "Pending Review", tone: "pending" },
+  rejected: { label: "Rejected", tone: "negative" },
+};
+
+const REQUEST_BADGES: Record<
+  NonNullable<ChatCustomer["accountRequestStatus"]>,
+  { label: string; tone: Tone }
+> = {
+  pending: { label: "Pending", tone: "pending" },
+  in_review: { label: "In Review", tone: "pending" },
+  approved: { label: "Approved", tone: "positive" },
+  rejected: { label: "Rejected", tone: "negative" },
+};
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-baseline justify-between gap-3">
+      <dt className="shrink-0 text-xs text-ink-muted">{label}</dt>
+      <dd className="min-w-0 text-right text-sm font-medium break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+function PanelSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="grid gap-2">
+      <h4 className="text-xs font-semibold tracking-wide text-ink-subtle uppercase">{title}</h4>
+      {children}
+    </section>
+  );
+}
+
+/** Who support is talking to: enough to answer most questions without leaving the chat. */
+export function CustomerPanel({ userId }: { userId: string }) {
+  const customer = useChatCustomer(userId);
+
+  if (customer.isPending) {
+    return (
+      <div className="grid gap-3">
+        <span className="sr-only" role="status">
+          Loading customer
+        </span>
+        <Skeleton className="h-5 w-32" />
+        <Skeleton className="h-4 w-48" />
+        <Skeleton className="h-4 w-40" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+    );
+  }
+  if (customer.isError) {
+    return (
+      <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
+        <p className="flex items-center gap-2">
+          <AlertCircle className="size-4" aria-hidden />
+          We couldn't load this customer.
+        </p>
+        <Button variant="secondary" size="sm" onClick={() => customer.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+
+  const c = customer.data;
+  const kyc = c.kycStatus ? KYC_BADGES[c.kycStatus] : { label: "Not Started", tone: "neutral" as const };
+  const request = c.accountRequestStatus
+    ? REQUEST_BADGES[c.accountRequestStatus]
+    : { label: "Not Started", tone: "neutral" as const };
+
+  return (
+    <div className="grid gap-5">
+      <PanelSection title="Customer">
+        <dl className="grid gap-1.5">
+          <Row label="Name">
+            {c.firstName} {c.lastName}
+          </Row>
+          <Row label="Email">
+            <span className="break-all">{c.email}</span>
+          </Row>
+          <Row label="Tag">{formatHandle(c.pillarTag)}</Row>
+          <Row label="Phone">
+            <span className="tabular-nums">{c.phoneNumber ?? "Not added"}</span>
+          </Row>
+          <Row label="Member since">{formatDate(c.memberSince)}</Row>
+        </dl>
+      </PanelSection>
+      <PanelSection title="Onboarding">
+        <dl className="grid gap-1.5">
+          <Row label="KYC">
+            <Badge tone={kyc.tone}>{kyc.label}</Badge>
+          </Row>
+          <Row label="Account request">
+            <Badge tone={request.tone}>{request.label}</Badge>
+          </Row>
+        </dl>
+      </PanelSection>
+      <PanelSection title="Balances">
+        <dl className="grid gap-1.5">
+          <Row label="Total">
+            <span className="tabular-nums">{c.totalBalance}</span>
+          </Row>
+          <Row label="Available">
+            <span className="tabular-nums">{c.availableBalance}</span>
+          </Row>
+          <Row label="Pending">
+            <span className="tabular-nums">{c.pendingBalance}</span>
+          </Row>
+        </dl>
+      </PanelSection>
+      <PanelSection title="Last transfers">
+        {c.recentTransfers.length === 0 ? (
+          <p className="text-sm text-ink-muted">No transfers yet</p>
+        ) : (
+          <ul className="grid gap-2">
+            {c.recentTransfers.map((t) => (
+              <li key={t.id} className="grid gap-0.5 rounded-lg border border-line px-3 py-2">
+                <span className="flex items-baseline justify-between gap-2 text-sm">
+                  <span className="truncate text-ink">{t.recipientName}</span>
+                  <span className="shrink-0 font-medium text-ink tabular-nums">-{t.amount}</span>
+                </span>
+                <span className="flex items-center justify-between gap-2 text-xs text-ink-muted">
+                  <span>{formatDateTime(t.createdAt)}</span>
+                  <span className="capitalize">{t.status}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </PanelSection>
+    </div>
+  );
+}

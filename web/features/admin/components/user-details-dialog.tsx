@@ -1,0 +1,87 @@
+import { ExternalLink, Eye } from "lucide-react";
+import type { ReactNode } from "react";
+import type { AdminUser } from "@/contract/admin";
+import { BRAND } from "@/contract/brand";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { cn } from "@/web/lib/cn";
+import { formatDate, formatHandle } from "@/web/lib/format";
+
+function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <div className={cn("grid gap-0.5", className)}>
+      <dt className="text-xs text-ink-muted">{label}</dt>
+      <dd className="min-w-0 text-sm font-medium break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+export function UserDetailsDialog({ user }: { user: AdminUser }) {
+  const name = `${user.firstName} ${user.lastName}`;
+  return (
+    <Dialog>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`View details for ${name}`}>
+          <Eye aria-hidden />
+          <span className="hidden sm:inline">View</span>
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>User Details</DialogTitle>
+          <DialogDescription>
+            {name} · {formatHandle(user.pillarTag)}
+          </DialogDescription>
+        </DialogHeader>
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Field label="First name">{user.firstName}</Field>
+          <Field label="Last name">{user.lastName}</Field>
+          <Field label="Email">{user.email}</Field>
+          <Field label="Phone number">
+            <span className="tabular-nums">{user.phoneNumber ?? "Not added"}</span>
+          </Field>
+          <Field label={BRAND.handleLabel}>{formatHandle(user.pillarTag)}</Field>
+          <Field label="Role">{user.isAdmin ? <Badge tone="brand">Admin</Badge> : "User"}</Field>
+          <Field label="Status">
+            <UserStatusBadge status={user.status} />
+          </Field>
+          <Field label="Email verified">
+            {user.isEmailVerified ? (
+              <Badge tone="positive">Verified</Badge>
+            ) : (
+              <Badge tone="pending">Not verified</Badge>
+            )}
+          </Field>
+          <Field label="Account balance">
+            <span className="tabular-nums">{user.accountBalance}</span>
+          </Field>
+          <Field label="Available balance">
+            <span className="tabular-nums">{user.availableBalance}</span>
+          </Field>
+          <Field label="Pending balance">
+            <span className="tabular-nums">{user.pendingBalance}</span>
+          </Field>
+          <Field label="Joined">{formatDate(user.createdAt)}</Field>
+          <Field label="User ID" className="sm:col-span-2">
+            <span className="font-mono text-xs break-all">{user.id}</span>
+          </Field>
+        </dl>
+        <Button asChild variant="secondary" className="justify-self-start">
+          <a href={`/dashboard-edit/${encodeURIComponent(user.id)}`} target="_blank" rel="noopener">
+            <ExternalLink aria-hidden />
+            Edit Dashboard Content
+          </a>
+        </Button>
+      </DialogContent>
+    </Dialog>
+  );
+}

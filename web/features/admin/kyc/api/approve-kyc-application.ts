@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ReviewKycResponse } from "@/contract/admin-onboarding";
+import { invalidateOnboarding } from "@/web/features/admin/kyc/api/invalidate-onboarding";
+import { apiRequest } from "@/web/lib/api";
+
+/** PUT /api/admin/kyc/{id}/approve with { notes }: a pending application is approved; notes are optional. */
+export function approveKycApplication({ id, notes }: { id: string; notes: string | null }) {
+  return apiRequest<ReviewKycResponse>("PUT", `/api/admin/kyc/${encodeURIComponent(id)}/approve`, { notes });
+}
+
+export function useApproveKycApplication() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: approveKycApplication,
+    // The tab shows the spec's session-expired toast itself.
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => invalidateOnboarding(queryClient),
+  });
+}

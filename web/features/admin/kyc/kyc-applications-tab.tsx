@@ -1,0 +1,269 @@
+import { AlertCircle, CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
+import { type ReactNode, useMemo, useState } from "react";
+import type { AdminKycApplication } from "@/contract/admin-onboarding";
+import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
+import { errorMessage } from "@/web/components/toast-error";
+import { Badge, type BadgeProps } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
+import { useApproveKycApplication } from "@/web/features/admin/kyc/api/approve-kyc-application";
+import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applications";
+import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-application";
+import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
+import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
+import { cn } from "@/web/lib/cn";
+import { formatDate, formatDateTime } from "@/web/lib/format";
+
+type Tone = NonNullable<BadgeProps["tone"]>;
+type Filter = KycStatus | "all";
+
+const STATUS_BADGES: Record<KycStatus, { label: string; tone: Tone }> = {
+  pending: { label: "Pending", tone: "pending" },
+  approved: { label: "Approved", tone: "positive" },
+  rejected: { label: "Rejected", tone: "negative" },
+};
+
+const DOCUMENT_LABELS: Record<DocumentType, string> = {
+  drivingLicenseFront: "License front",
+  drivingLicenseBack: "License back",
+  llcDocument: "LLC document",
+  einDocument: "EIN document",
+};
+
+const FILTER_LABELS: Record<Filter, string> = {
+  all: "All",
+  pending: "Pending",
+  approved: "Approved",
+  rejected: "Rejected",
+};
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid min-w-0 gap-0.5">
+      <dt className="text-xs text-ink-muted">{label}</dt>
+      <dd className="text-sm break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+function onReviewError(fallback: string) {
+  return (error: unknown) => {
+    if (handleAdminSessionExpired(error)) return;
+    toast({ title: "Error", description: errorMessage(error, fallback), variant: "destructive" });
+  };
+}
+
+/** Spec §4: approve and reject on pending items; a rejected item can be reset; approved shows only its badge. */
+function ReviewActions({ application }: { application: AdminKycApplication }) {
+  const approve = useApproveKycApplication();
+  const reset = useResetKycApplication();
+  const name = `${application.firstName} ${application.lastName}`;
+
+  if (!application.isCurrent || application.status === "approved") return null;
+  if (application.status === "rejected") {
+    return (
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={reset.isPending}
+        aria-label={`Reset application from ${name} to pending`}
+        onClick={() =>
+          reset.mutate(application.id, {
+            onSuccess: () => toast({ title: "KYC status reset to pending successfully" }),
+            onError: onReviewError("Failed to reset KYC status"),
+          })
+        }
+      >
+        {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
+        Reset to Pending
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button
+        size="sm"
+        disabled={approve.isPending}
+        aria-label={`Approve application from ${name}`}
+        onClick={() =>
+          approve.mutate(
+            { id: application.id, notes: null },
+            {
+              onSuccess: () => toast({ title: "KYC status updated successfully" }),
+              onError: onReviewError("Failed to update KYC status"),
+            },
+          )
+        }
+      >
+        {approve.isPending ? (
+          <Spinner className="size-4 text-white" label="Approving" />
+        ) : (
+          <CheckCircle2 aria-hidden />
+        )}
+        Approve
+      </Button>
+      <RejectKycDialog application={application} />
+    </>
+  );
+}
+
+function ApplicationItem({ application }: { application: AdminKycApplication }) {
+  const name = `${application.firstName} ${application.lastName}`;
+  const badge = STATUS_BADGES[application.status];
+  const documents = (Object.keys(DOCUMENT_LABELS) as DocumentType[]).flatMap((type) => {
+    const url = application[type];
+    return url ? [{ type, url }] : [];
+  });
+
+  return (
+    <li className="grid gap-4 py-5">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="grid min-w-0 gap-0.5">
+          <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-ink">
+            <span className="truncate">{name}</span>
+            <Badge tone={application.accountType === "business" ? "brand" : "neutral"}>
+              {application.accountType === "business" ? "Business" : "Personal"}
+            </Badge>
+            {application.isCurrent ? null : <Badge tone="neutral">Superseded</Badge>}
+          </p>
+          <p className="truncate text-xs text-ink-muted">
+            {application.user.email} · submitted {formatDateTime(application.submittedAt)}
+          </p>
+        </div>
+        <Badge tone={badge.tone}>{badge.label}</Badge>
+      </div>
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        {application.companyName ? <Field label="Company">{application.companyName}</Field> : null}
+        <Field label="Address">{application.address}</Field>
+        <Field label="SSN">
+          <span className="tabular-nums">{application.ssn}</span>
+        </Field>
+        <Field label="Phone">
+          <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>
+        </Field>
+        {application.reviewedAt ? <Field label="Reviewed">{formatDate(application.reviewedAt)}</Field> : null}
+        {application.adminNotes ? (
+          <Field label={application.status === "rejected" ? "Rejection reason" : "Notes"}>
+            {application.adminNotes}
+          </Field>
+        ) : null}
+      </dl>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex flex-wrap gap-2">
+          {documents.length === 0 ? (
+            <span className="text-xs text-ink-muted">No documents uploaded</span>
+          ) : (
+            documents.map(({ type, url }) => (
+              <DocumentViewer key={type} url={url} label={DOCUMENT_LABELS[type]} applicant={name} />
+            ))
+          )}
+        </div>
+        <div className="flex flex-wrap gap-2 sm:justify-end">
+          <ReviewActions application={application} />
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** Spec §2 /admin 'KYC Applications' tab: applications with their documents, approve / reject / reset. */
+export default function KycApplicationsTab() {
+  const applications = useKycApplications();
+  const [filter, setFilter] = useState<Filter>("all");
+  const counts = useMemo(() => {
+    const all = applications.data ?? [];
+    return {
+      all: all.length,
+      pending: all.filter((a) => a.status === "pending").length,
+      approved: all.filter((a) => a.status === "approved").length,
+      rejected: all.filter((a) => a.status === "rejected").length,
+    };
+  }, [applications.data]);
+  const visible = (applications.data ?? []).filter((a) => filter === "all" || a.status === filter);
+
+  return (
+    <Card>
+      <CardHeader className="gap-4 lg:flex-row lg:items-end lg:justify-between">
+        <div className="grid gap-1">
+          <CardTitle>KYC Applications</CardTitle>
+          <CardDescription>
+            {applications.data ? (
+              <span className="tabular-nums">
+                {counts.pending} pending review · {counts.all} in all
+              </span>
+            ) : (
+              "Identity verifications and their documents"
+            )}
+          </CardDescription>
+        </div>
+        <fieldset className="flex flex-wrap gap-1">
+          <legend className="sr-only">Show applications</legend>
+          {(["all", ...KYC_STATUSES] as const).map((value) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={filter === value ? "primary" : "ghost"}
+              aria-pressed={filter === value}
+              onClick={() => setFilter(value)}
+            >
+              {FILTER_LABELS[value]}
+              <span className={cn("tabular-nums", filter === value ? "text-white/80" : "text-ink-subtle")}>
+                {counts[value]}
+              </span>
+            </Button>
+          ))}
+        </fieldset>
+      </CardHeader>
+      <CardContent>
+        {applications.isPending ? (
+          <ul className="divide-y divide-line" aria-label="Loading KYC applications">
+            {[0, 1, 2].map((i) => (
+              <li key={i} className="grid gap-3 py-5">
+                <Skeleton className="h-4 w-48" />
+                <Skeleton className="h-3 w-72 max-w-full" />
+                <div className="flex gap-2">
+                  <Skeleton className="h-8 w-28" />
+                  <Skeleton className="h-8 w-28" />
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : applications.isError ? (
+          <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
+            <p className="flex items-center gap-2">
+              <AlertCircle className="size-4" aria-hidden />
+              We couldn't load the KYC applications. Check your connection and try again.
+            </p>
+            <Button variant="secondary" size="sm" onClick={() => applications.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : visible.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 py-10 text-center">
+            <FileCheck2 className="size-8 text-ink-subtle" aria-hidden />
+            <p className="text-sm font-medium text-ink">
+              {counts.all === 0
+                ? "No KYC applications yet"
+                : `No ${FILTER_LABELS[filter].toLowerCase()} applications`}
+            </p>
+            <p className="text-sm text-ink-muted">
+              {counts.all === 0
+                ? "Applications appear here as soon as customers submit them."
+                : "Choose another filter to see the rest."}
+            </p>
+          </div>
+        ) : (
+          <ul className="-my-5 divide-y divide-line">
+            {visible.map((a) => (
+              <ApplicationItem key={a.id} application={a} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState } from "react";
+import { BRAND } from "@/contract/brand";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { AuthShell } from "@/web/features/auth/components/auth-shell";
+import { SignInForm } from "@/web/features/auth/components/sign-in-form";
+import { SignUpForm } from "@/web/features/auth/components/sign-up-form";
+import { VerifyEmailForm } from "@/web/features/auth/components/verify-email-form";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+type Tab = "signin" | "signup";
+
+export default function AuthPage() {
+  const [tab, setTab] = useState<Tab>("signin");
+  const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  const [signInEmail, setSignInEmail] = useState("");
+  useDocumentTitle(verifyEmail ? "Verify your email" : "Sign in");
+
+  if (verifyEmail) {
+    const backToLogin = () => {
+      setSignInEmail(verifyEmail);
+      setVerifyEmail(null);
+      setTab("signin");
+    };
+    return (
+      <AuthShell
+        back={{ label: "Back to Home", href: "/" }}
+        title="Verify your email"
+        description="Enter the code from your inbox to activate your account."
+      >
+        <VerifyEmailForm email={verifyEmail} onVerified={backToLogin} onBack={backToLogin} />
+      </AuthShell>
+    );
+  }
+
+  return (
+    <AuthShell
+      back={{ label: "Back to Home", href: "/" }}
+      title={tab === "signin" ? "Welcome back" : `Open your free ${BRAND.name} account`}
+      description={
+        tab === "signin" ? "Sign in to manage your money." : "No hidden fees. Takes about two minutes."
+      }
+    >
+      <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
+        <TabsList className="grid w-full grid-cols-2">
+          <TabsTrigger value="signin">Sign In</TabsTrigger>
+          <TabsTrigger value="signup">Get Started</TabsTrigger>
+        </TabsList>
+        <TabsContent value="signin" className="mt-6">
+          <SignInForm key={signInEmail} initialEmail={signInEmail} onNeedsVerification={setVerifyEmail} />
+        </TabsContent>
+        <TabsContent value="signup" className="mt-6">
+          <SignUpForm onNeedsVerification={setVerifyEmail} />
+        </TabsContent>
+      </Tabs>
+    </AuthShell>
+  );
+}

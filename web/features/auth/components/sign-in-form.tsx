@@ -1,0 +1,102 @@
+import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
+import { FormField } from "@/web/components/form-field";
+import { errorMessage, toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import { Checkbox } from "@/web/components/ui/checkbox";
+import { Input } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useLogin } from "@/web/features/auth/api/login";
+import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { PasswordInput } from "@/web/features/auth/components/password-input";
+
+export function SignInForm({
+  initialEmail,
+  onNeedsVerification,
+}: {
+  initialEmail: string;
+  onNeedsVerification: (email: string) => void;
+}) {
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState("");
+  const [isRemembered, setRemembered] = useState(false);
+  const login = useLogin();
+  useAuthRules();
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { AUTH_MESSAGES } = await loadAuthRules();
+    const trimmedEmail = email.trim();
+    if (!trimmedEmail || !password) {
+      toastError(AUTH_MESSAGES.loginMissing);
+      return;
+    }
+    login.mutate(
+      { email: trimmedEmail, password },
+      {
+        // A full load, so the router starts again with the new session (spec §4).
+        onSuccess: () => {
+          window.location.href = "/";
+        },
+        onError: (error) => {
+          const message = errorMessage(error, "");
+          if (message.toLowerCase().includes("verify your email")) {
+            toast({ title: "Email verification required", description: message, variant: "destructive" });
+            onNeedsVerification(trimmedEmail);
+            return;
+          }
+          toast({
+            title: "Login failed",
+            description: message || "Please check your credentials",
+            variant: "destructive",
+          });
+        },
+      },
+    );
+  };
+
+  const isBusy = login.isPending || login.isSuccess;
+  return (
+    <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+      <FormField id="signin-email" label="Email">
+        <Input
+          id="signin-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </FormField>
+      <FormField id="signin-password" label="Password">
+        <PasswordInput
+          id="signin-password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </FormField>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex items-center gap-2">
+          <Checkbox
+            id="signin-remember"
+            checked={isRemembered}
+            onCheckedChange={(v) => setRemembered(v === true)}
+          />
+          <Label htmlFor="signin-remember" className="font-normal text-ink-muted">
+            Remember me
+          </Label>
+        </div>
+        <Link href="/forgot-password" className="text-sm font-medium text-brand-600 hover:underline">
+          Forgot password?
+        </Link>
+      </div>
+      <Button type="submit" size="lg" disabled={isBusy}>
+        {isBusy ? <Spinner className="size-4 text-white" label="Signing in" /> : null}
+        Sign In
+      </Button>
+    </form>
+  );
+}

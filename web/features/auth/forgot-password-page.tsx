@@ -1,0 +1,164 @@
+import { KeyRound } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { useLocation } from "wouter";
+import { FormField } from "@/web/components/form-field";
+import { errorMessage, toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import { Input } from "@/web/components/ui/input";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useForgotPassword } from "@/web/features/auth/api/forgot-password";
+import { useResetPassword } from "@/web/features/auth/api/reset-password";
+import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { AuthShell } from "@/web/features/auth/components/auth-shell";
+import { PasswordInput } from "@/web/features/auth/components/password-input";
+import { cleanCode } from "@/web/features/auth/components/verify-email-form";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+export default function ForgotPasswordPage() {
+  const [, navigate] = useLocation();
+  const [step, setStep] = useState<"email" | "reset">("email");
+  const [email, setEmail] = useState("");
+  const [resetCode, setResetCode] = useState("");
+  const [newPassword, setNewPassword] = useState("");
+  const [confirmPassword, setConfirmPassword] = useState("");
+  const forgot = useForgotPassword();
+  const reset = useResetPassword();
+  const rules = useAuthRules();
+  useDocumentTitle("Reset password");
+
+  const sendCode = (isResend: boolean) => {
+    forgot.mutate(
+      { email: email.trim() },
+      {
+        onSuccess: () => {
+          toast({
+            title: isResend ? "Code sent again" : "Reset code sent",
+            description: `If an account exists for ${email.trim()}, a 6-digit code is on its way.`,
+          });
+          setStep("reset");
+        },
+        onError: (error) =>
+          toast({
+            title: isResend ? "Failed to resend reset code" : "Failed to send reset code",
+            description: errorMessage(error, "Please try again in a moment"),
+            variant: "destructive",
+          }),
+      },
+    );
+  };
+
+  const onEmailSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { AUTH_MESSAGES } = await loadAuthRules();
+    if (!email.trim()) return toastError(AUTH_MESSAGES.emailRequired);
+    sendCode(false);
+  };
+
+  const onResetSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { AUTH_MESSAGES, RESET_PASSWORD_MIN } = await loadAuthRules();
+    if (!resetCode || !newPassword || !confirmPassword) return toastError(AUTH_MESSAGES.resetMissing);
+    if (newPassword !== confirmPassword) return toastError(AUTH_MESSAGES.passwordsDoNotMatch);
+    if (newPassword.length < RESET_PASSWORD_MIN) return toastError(AUTH_MESSAGES.resetPasswordTooShort);
+    reset.mutate(
+      { email: email.trim(), resetCode, newPassword },
+      {
+        onSuccess: () => {
+          toast({ title: "Password reset", description: "Sign in with your new password." });
+          navigate("/auth");
+        },
+        onError: (error) =>
+          toast({
+            title: "Failed to reset password",
+            description: errorMessage(error, AUTH_MESSAGES.invalidCode),
+            variant: "destructive",
+          }),
+      },
+    );
+  };
+
+  if (step === "email") {
+    return (
+      <AuthShell
+        back={{ label: "Back", href: "/auth" }}
+        title="Forgot your password?"
+        description="Enter your email and we'll send you a code to reset it."
+      >
+        <form className="grid gap-4" onSubmit={onEmailSubmit} noValidate>
+          <FormField id="forgot-email" label="Email">
+            <Input
+              id="forgot-email"
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </FormField>
+          <Button type="submit" size="lg" disabled={forgot.isPending}>
+            {forgot.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
+            Send Reset Code
+          </Button>
+        </form>
+      </AuthShell>
+    );
+  }
+
+  return (
+    <AuthShell
+      back={{ label: "Back", onClick: () => setStep("email") }}
+      title="Reset your password"
+      description="Enter the code we e-mailed you and choose a new password."
+    >
+      <form className="grid gap-4" onSubmit={onResetSubmit} noValidate>
+        <div className="flex items-start gap-3 rounded-lg bg-brand-50 p-4 text-sm text-brand-900">
+          <KeyRound className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden />
+          <p>
+            Code sent to <span className="font-semibold [overflow-wrap:anywhere]">{email.trim()}</span>. It
+            expires in 10 minutes.
+          </p>
+        </div>
+        <FormField id="reset-code" label="Reset code">
+          <Input
+            id="reset-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            placeholder="000000"
+            className="tracking-[0.3em] tabular-nums"
+            value={resetCode}
+            onChange={(e) => setResetCode(cleanCode(e.target.value))}
+          />
+        </FormField>
+        <FormField
+          id="reset-new"
+          label="New password"
+          hint={rules ? `At least ${rules.RESET_PASSWORD_MIN} characters.` : undefined}
+        >
+          <PasswordInput
+            id="reset-new"
+            autoComplete="new-password"
+            aria-describedby="reset-new-hint"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.target.value)}
+          />
+        </FormField>
+        <FormField id="reset-confirm" label="Confirm new password">
+          <PasswordInput
+            id="reset-confirm"
+            autoComplete="new-password"
+            value={confirmPassword}
+            onChange={(e) => setConfirmPassword(e.target.value)}
+          />
+        </FormField>
+        <Button type="submit" size="lg" disabled={reset.isPending}>
+          {reset.isPending ? <Spinner className="size-4 text-white" label="Resetting" /> : null}
+          Reset Password
+        </Button>
+        <Button variant="secondary" onClick={() => sendCode(true)} disabled={forgot.isPending}>
+          {forgot.isPending ? "Sending…" : "Resend Code"}
+        </Button>
+      </form>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ChatMessage } from "@/contract/chat";
+import { CHAT_MESSAGES_KEY, mergeChatMessages } from "@/web/features/chat/api/get-chat-messages";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/chat/send: answers the stored message (trimmed by the server). */
+export function sendChatMessage(message: string) {
+  return apiRequest<ChatMessage>("POST", "/api/chat/send", { message });
+}
+
+export function useSendChatMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: sendChatMessage,
+    onSuccess: (sent) => {
+      queryClient.setQueryData<ChatMessage[]>(CHAT_MESSAGES_KEY, (current) =>
+        mergeChatMessages(current ?? [], [sent]),
+      );
+      return queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY });
+    },
+  });
+}

@@ -1,0 +1,108 @@
+import { ArrowLeft, MessageCircle } from "lucide-react";
+import { useRef, useState } from "react";
+import { Link } from "wouter";
+import { CHAT_MESSAGES } from "@/contract/chat";
+import { AppHeader } from "@/web/components/app-header";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Container } from "@/web/components/ui/container";
+import { toast } from "@/web/components/ui/use-toast";
+import { useChatMessages } from "@/web/features/chat/api/get-chat-messages";
+import { useSendChatMessage } from "@/web/features/chat/api/send-chat-message";
+import { ChatComposer } from "@/web/features/chat/components/chat-composer";
+import { ChatMessageList } from "@/web/features/chat/components/chat-message-list";
+import { QuickHelpCard } from "@/web/features/chat/components/quick-help-card";
+import { SupportHoursCard } from "@/web/features/chat/components/support-hours-card";
+import { useSignedInUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+export default function ContactPage() {
+  const user = useSignedInUser();
+  useDocumentTitle("Contact Support");
+  const messages = useChatMessages();
+  const send = useSendChatMessage();
+  const [draft, setDraft] = useState("");
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+
+  const onSubmit = () => {
+    const message = draft.trim();
+    if (!message) {
+      toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
+      return;
+    }
+    send.mutate(message, {
+      onSuccess: () => {
+        setDraft("");
+        toast({ title: CHAT_MESSAGES.sent, description: CHAT_MESSAGES.sentDescription });
+      },
+      onError: (error) => {
+        toast({
+          title: "Error",
+          description: error.message || CHAT_MESSAGES.sendFailed,
+          variant: "destructive",
+        });
+      },
+      // The input was disabled while sending; hand the focus back for the next message.
+      onSettled: () => requestAnimationFrame(() => textarea.current?.focus()),
+    });
+  };
+
+  const onPickTopic = (topic: string) => {
+    setDraft(`Hi, I need help with ${topic.toLowerCase()}.`);
+    requestAnimationFrame(() => textarea.current?.focus());
+  };
+
+  return (
+    <div className="min-h-dvh bg-canvas">
+      <AppHeader user={user} />
+      <main>
+        <Container className="grid gap-6 py-8">
+          <div className="grid gap-2">
+            <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
+              <Link href="/settings">
+                <ArrowLeft aria-hidden />
+                Back to Settings
+              </Link>
+            </Button>
+            <h1 className="text-2xl font-semibold tracking-tight text-ink">Contact Support</h1>
+            <p className="text-sm text-ink-muted">Get help from our support team</p>
+          </div>
+          <div className="grid items-start gap-6 lg:grid-cols-3">
+            <Card className="flex h-[600px] min-w-0 flex-col overflow-hidden lg:col-span-2">
+              <CardHeader className="flex-row items-center justify-between gap-3 pb-4">
+                <CardTitle className="flex items-center gap-2">
+                  <MessageCircle className="size-5 text-brand-700" aria-hidden />
+                  Live Chat
+                </CardTitle>
+                <Badge tone="positive">
+                  <span className="size-1.5 rounded-full bg-positive" aria-hidden />
+                  Online
+                </Badge>
+              </CardHeader>
+              <ChatMessageList
+                messages={messages.data}
+                isPending={messages.isPending}
+                isError={messages.isError}
+                onRetry={() => messages.refetch()}
+              />
+              <div className="mt-auto border-t border-line">
+                <ChatComposer
+                  value={draft}
+                  onChange={setDraft}
+                  onSubmit={onSubmit}
+                  isSending={send.isPending}
+                  textareaRef={textarea}
+                />
+              </div>
+            </Card>
+            <div className="grid gap-6">
+              <SupportHoursCard />
+              <QuickHelpCard onPickTopic={onPickTopic} />
+            </div>
+          </div>
+        </Container>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Spec §2: within 24 hours only the time ("3:04 PM"), otherwise short month, day and time ("Nov 20, 3:04 PM"). */
+export function formatChatTime(value: string, now: number = Date.now()): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return "";
+  if (now - date.getTime() < DAY_MS)
+    return date.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
+  return date.toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+}

@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { KycStatusResponse } from "@/contract/kyc";
+import { apiRequest } from "@/web/lib/api";
+
+export const KYC_STATUS_KEY = ["/api/kyc/status"] as const;
+
+/** Spec §9: the dashboard polls the KYC status every 10 s. */
+const POLL_MS = 10_000;
+
+/** GET /api/kyc/status: the user's KYC record and account request, each null when there is none. */
+export function getKycStatus({ signal }: { signal?: AbortSignal } = {}) {
+  return apiRequest<KycStatusResponse>("GET", "/api/kyc/status", undefined, { signal });
+}
+
+export const kycStatusQuery = queryOptions({
+  queryKey: KYC_STATUS_KEY,
+  queryFn: ({ signal }) => getKycStatus({ signal }),
+  refetchInterval: POLL_MS,
+});
+
+export function useKycStatus() {
+  return useQuery(kycStatusQuery);
+}

@@ -1,0 +1,65 @@
+import { BarChart3, ChevronRight, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
+import { Link } from "wouter";
+import { Badge } from "@/web/components/ui/badge";
+import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
+
+interface QuickAction {
+  label: string;
+  description: string;
+  icon: LucideIcon;
+  href?: string;
+}
+
+const ACTIONS: QuickAction[] = [
+  { label: "Send Money", description: "USDC transfers, 2% fee", icon: Send, href: "/send-money" },
+  { label: "Pay Bills", description: "Utilities and more", icon: Receipt },
+  { label: "Analytics", description: "Spending and trends", icon: BarChart3, href: "/analytics" },
+  { label: "Settings", description: "Profile and security", icon: Settings, href: "/settings" },
+];
+
+const TILE =
+  "flex min-h-20 items-center gap-3 rounded-lg border border-line bg-surface p-4 text-left transition-colors";
+
+export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          {ACTIONS.map(({ label, description, icon: Icon, href }) => {
+            const body = (
+              <>
+                <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+                  <Icon className="size-5" aria-hidden />
+                </span>
+                <span className="grid min-w-0 flex-1 gap-0.5">
+                  <span className="flex items-center gap-2 text-sm font-semibold text-ink">
+                    {label}
+                    {href ? null : <Badge tone="neutral">Soon</Badge>}
+                  </span>
+                  <span className="text-xs text-ink-muted">{description}</span>
+                </span>
+                {href ? <ChevronRight className="size-4 shrink-0 text-ink-subtle" aria-hidden /> : null}
+              </>
+            );
+            return (
+              <li key={label}>
+                {href ? (
+                  <Link href={href} className={`${TILE} hover:border-brand-200 hover:bg-brand-50/60`}>
+                    {body}
+                  </Link>
+                ) : (
+                  <div className={`${TILE} cursor-not-allowed opacity-60`} aria-disabled="true">
+                    {body}
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}

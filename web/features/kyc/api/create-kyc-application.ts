@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { CreateKycInput, CreateKycResponse } from "@/contract/kyc";
+import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/kyc/create with the whole application; errors may carry `phoneNumberRequired` or `ssnDuplicate`. */
+export function createKycApplication(input: CreateKycInput) {
+  return apiRequest<CreateKycResponse>("POST", "/api/kyc/create", input);
+}
+
+export function useCreateKycApplication() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createKycApplication,
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY }),
+  });
+}

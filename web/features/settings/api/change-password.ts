@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ChangePasswordInput, MessageResponse } from "@/contract/auth";
+import { SESSIONS_KEY } from "@/web/features/settings/api/get-sessions";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/auth/change-password with the current password and the e-mailed code. */
+export function changePassword(input: ChangePasswordInput) {
+  return apiRequest<MessageResponse>("POST", "/api/auth/change-password", input);
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changePassword,
+    // A password change signs out other sessions, so the list is out of date.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+    },
+  });
+}

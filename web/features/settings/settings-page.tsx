@@ -1,0 +1,47 @@
+import { ArrowLeft } from "lucide-react";
+import { Link } from "wouter";
+import { AppHeader } from "@/web/components/app-header";
+import { Button } from "@/web/components/ui/button";
+import { Container } from "@/web/components/ui/container";
+import { ChangePasswordCard } from "@/web/features/settings/components/change-password-card";
+import { IdentityVerificationDetails } from "@/web/features/settings/components/identity-verification-details";
+import { ProfileCard } from "@/web/features/settings/components/profile-card";
+import { SessionsCard } from "@/web/features/settings/components/sessions-card";
+import { SettingsQuickActions } from "@/web/features/settings/components/settings-quick-actions";
+import { useSignedInUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+export default function SettingsPage() {
+  const user = useSignedInUser();
+  useDocumentTitle("Account Settings");
+  return (
+    <div className="min-h-dvh bg-canvas">
+      <AppHeader user={user} />
+      <main>
+        <Container className="grid gap-6 py-8">
+          <div className="grid gap-2">
+            <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
+              <Link href="/dashboard">
+                <ArrowLeft aria-hidden />
+                Back to Dashboard
+              </Link>
+            </Button>
+            <h1 className="text-2xl font-semibold tracking-tight text-ink">Account Settings</h1>
+            <p className="text-sm text-ink-muted">Manage your profile, security and devices.</p>
+          </div>
+          <div className="grid items-start gap-6 lg:grid-cols-3">
+            <div className="grid gap-6 lg:col-span-2">
+              <ProfileCard user={user} />
+              <ChangePasswordCard />
+              <SessionsCard />
+            </div>
+            <div className="grid gap-6">
+              <IdentityVerificationDetails />
+              <SettingsQuickActions />
+            </div>
+          </div>
+        </Container>
+      </main>
+    </div>
+  );
+}
