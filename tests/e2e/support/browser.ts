@@ -45,3 +45,8 @@ export async function openPage(browser: Browser, width = 1280): Promise<TrackedP
   page.on("pageerror", (e) => errors.push(String(e)));
   return { context, page, errors };
 }
+
+/** A visible toast containing the text (Radix also keeps a hidden copy for screen readers, so match the item). */
+export function toastWith(page: Page, text: string | RegExp) {
+  return page.locator('[aria-label="Notifications (F8)"] li', { hasText: text });
+}

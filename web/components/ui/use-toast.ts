@@ -53,6 +53,9 @@ export function useToasts(): ToastItem[] {
   const [items, setItems] = useState(toasts);
   useEffect(() => {
     listeners.add(setItems);
+    // A toast raised by an effect in the same commit as this mount (a page's first render) came before the
+    // listener existed: catch up with it.
+    setItems(toasts);
     return () => {
       listeners.delete(setItems);
     };

@@ -1,0 +1,133 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { waitForMail } from "@/tests/e2e/support/mail";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const PASSWORD = "Harbor-Lantern-91-quietly";
+const NEW_PASSWORD = "Copper-Willow-38-sunrise";
+const RESET_PASSWORD = "Granite-Orchid-72-evening";
+
+async function signUp(page: Page, user: { email: string; firstName: string; tag: string }) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Get Started" }).click();
+  await page.getByLabel("First name").fill(user.firstName);
+  await page.getByLabel("Last name").fill("Tester");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Pillar tag").fill(user.tag);
+  await page.getByLabel("Phone number").fill("+1 212 555 0142");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  const mail = await waitForMail(user.email, (m) => /verification/i.test(m.subject));
+  expect(mail.code).toMatch(/^\d{6}$/);
+  await page.getByLabel("Verification code").fill(mail.code!);
+  await page.getByRole("button", { name: "Verify Email" }).click();
+  await page.getByRole("button", { name: "Sign In" }).waitFor();
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page
+    .getByRole("link", { name: /settings/i })
+    .first()
+    .waitFor();
+}
+
+describe("identity journey", () => {
+  it("signs up with the e-mailed code, changes the password, logs out, resets it and signs in again", async () => {
+    const { page, errors, context } = await openPage(browser);
+    const email = `journey_${Date.now()}@example.com`;
+    await signUp(page, { email, firstName: "Grace", tag: `grace_${Date.now() % 100000}` });
+    await signIn(page, email, PASSWORD);
+    await page.getByText(/Grace/).first().waitFor();
+
+    await page.goto("/settings");
+    await page.getByRole("heading", { name: "Account Settings" }).waitFor();
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Send Verification Code" }).click();
+    const changeMail = await waitForMail(
+      email,
+      (m) => /code/i.test(m.subject) && /password/i.test(m.subject + m.text),
+    );
+    await expect.poll(() => page.getByLabel("Current password").isDisabled()).toBe(true);
+    await page
+      .getByText(/\d:\d\d/)
+      .first()
+      .waitFor();
+    await page.getByLabel("Verification code").fill(changeMail.code!);
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await expect.poll(() => page.getByLabel("Current password").inputValue()).toBe("");
+    await waitForMail(email, (m) => /changed/i.test(m.subject));
+
+    await page
+      .getByRole("button", { name: /log ?out/i })
+      .or(page.getByRole("link", { name: /log ?out/i }))
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.getByRole("heading", { level: 1, name: "Modern Digital Banking for Everyone" }).waitFor();
+
+    await page.goto("/forgot-password");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send Reset Code" }).click();
+    const resetMail = await waitForMail(email, (m) => /reset/i.test(m.subject));
+    await page.getByLabel("Reset code").fill(resetMail.code!);
+    await page.getByLabel("New password", { exact: true }).fill(RESET_PASSWORD);
+    await page.getByLabel("Confirm new password").fill(RESET_PASSWORD);
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.waitForURL("**/auth");
+
+    await signIn(page, email, RESET_PASSWORD);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("sends a customer away from /admin, and lets an admin delete a user", async () => {
+    const customer = await openPage(browser);
+    const victimEmail = `victim_${Date.now()}@example.com`;
+    await signUp(customer.page, {
+      email: victimEmail,
+      firstName: "Victor",
+      tag: `victor_${Date.now() % 100000}`,
+    });
+    await signIn(customer.page, victimEmail, PASSWORD);
+    await customer.page.goto("/admin");
+    await toastWith(customer.page, "You don't have permission to access this page.").waitFor();
+    await customer.page.waitForURL((url) => url.pathname === "/");
+    expect(customer.errors.filter((e) => !/403/.test(e))).toEqual([]);
+
+    const admin = await openPage(browser);
+    const adminEmail = inject("adminEmail");
+    await signUp(admin.page, { email: adminEmail, firstName: "Ada", tag: `admin_${Date.now() % 100000}` });
+    await signIn(admin.page, adminEmail, PASSWORD);
+    await admin.page.getByRole("link", { name: "Admin Panel" }).click();
+    await admin.page.getByRole("tab", { name: "User Management" }).waitFor();
+    await admin.page.getByRole("button", { name: "Delete Victor Tester" }).click();
+    await admin.page
+      .getByText("Are you sure you want to delete this user? This action cannot be undone.")
+      .waitFor();
+    await admin.page.getByRole("button", { name: "Delete user" }).click();
+    await toastWith(admin.page, "User deleted successfully").waitFor();
+    await expect.poll(() => admin.page.getByRole("button", { name: "Delete Victor Tester" }).count()).toBe(0);
+
+    // The deleted customer's session is gone with the account.
+    const res = await customer.context.request.get("/api/auth/user");
+    expect(res.status()).toBe(401);
+    expect(admin.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+  });
+});
