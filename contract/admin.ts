@@ -5,6 +5,8 @@ export const ADMIN_MESSAGES = {
   paymentNotificationMissing: "Please fill all fields",
   cannotDeleteAdmin: "Admin users cannot be deleted",
   userNotFound: "User not found",
+  userHasMoney: "This user still has money in their account. Move the balance to $0.00 before deleting.",
+  userHasOpenRequests: "This user has transfers or payments in progress. Settle them before deleting.",
 } as const;
 
 /** Spec §3 User as the back office sees it; balances are display strings like "$1,234.56". */

@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
+import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { authRoutes } from "@/server/features/auth/routes";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
@@ -16,6 +17,8 @@ import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
+import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
+import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerSecurity } from "@/server/lib/security";
@@ -85,6 +88,9 @@ export async function buildApp(
   await app.register(objectRoutes);
   await app.register(kycAdminRoutes, { prefix: "/api/admin" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(accountRoutes);
+  await app.register(transferRoutes, { prefix: "/api/transfer" });
+  await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
   return app;

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -270,3 +271,217 @@ export const accountRequests = pgTable(
     check("account_requests_account_number_check", sql`${t.accountNumber} ~ '^[1-9][0-9]{8}$'`),
   ],
 );
+
+// ── Money: double-entry ledger (DESIGN: Money) ─────────────────────────────────────────────────────────
+
+/**
+ * One wallet per user plus system accounts. Wallets cache balance and held, updated in the same
+ * transaction as their postings; system accounts keep 0 there (their balance is the sum of postings).
+ */
+export const ledgerAccounts = pgTable(
+  "ledger_accounts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    code: text("code").notNull().unique(),
+    kind: text("kind", { enum: ["wallet", "system"] }).notNull(),
+    userId: uuid("user_id")
+      .unique()
+      .references(() => users.id, { onDelete: "set null" }),
+    balance: bigint("balance", { mode: "number" }).notNull().default(0),
+    held: bigint("held", { mode: "number" }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("ledger_accounts_available_not_negative", sql`${t.balance} - ${t.held} >= 0`),
+    check("ledger_accounts_held_not_negative", sql`${t.held} >= 0`),
+  ],
+);
+
+/** One business event; its postings sum to zero. */
+export const journalEntries = pgTable(
+  "journal_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    description: text("description").notNull(),
+    referenceType: text("reference_type"),
+    referenceId: text("reference_id"),
+    actorId: uuid("actor_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("journal_entries_reference_idx").on(t.referenceType, t.referenceId)],
+);
+
+export const postings = pgTable(
+  "postings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    entryId: uuid("entry_id")
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("postings_entry_idx").on(t.entryId),
+    index("postings_account_idx").on(t.accountId),
+    check("postings_amount_not_zero", sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Money set aside on a wallet (an outgoing transfer awaiting approval); captured or released exactly once. */
+export const holds = pgTable(
+  "holds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    status: text("status", { enum: ["open", "captured", "released"] })
+      .notNull()
+      .default("open"),
+    referenceType: text("reference_type").notNull(),
+    referenceId: text("reference_id").notNull(),
+    createdAt: createdAt(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("holds_account_open_idx").on(t.accountId).where(sql`${t.status} = 'open'`),
+    check("holds_amount_positive", sql`${t.amount} > 0`),
+  ],
+);
+
+/** What a customer sees in their history; `entryId` is set when the money actually moved (exactly once). */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    type: text("type", { enum: ["credit", "debit", "incoming_payment", "other"] }).notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    fee: bigint("fee", { mode: "number" }).notNull().default(0),
+    netAmount: bigint("net_amount", { mode: "number" }).notNull(),
+    description: text("description").notNull(),
+    category: text("category").notNull().default("other"),
+    status: text("status", {
+      enum: ["initiated", "pending", "in_review", "processing", "completed", "failed", "cancelled"],
+    }).notNull(),
+    adminNotes: text("admin_notes"),
+    sourceType: text("source_type", {
+      enum: ["transfer_request", "incoming_payment", "admin", "adjustment"],
+    }).notNull(),
+    sourceId: uuid("source_id"),
+    entryId: uuid("entry_id").references(() => journalEntries.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("transactions_user_created_idx").on(t.userId, t.createdAt, t.id),
+    check("transactions_amount_positive", sql`${t.amount} > 0`),
+    check("transactions_fee_valid", sql`${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`),
+  ],
+);
+
+/** Outgoing USDC transfer requested by a customer; its amount is held until an admin settles it. */
+export const transferRequests = pgTable(
+  "transfer_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    fee: bigint("fee", { mode: "number" }).notNull(),
+    netAmount: bigint("net_amount", { mode: "number" }).notNull(),
+    recipientName: text("recipient_name").notNull(),
+    recipientAccount: text("recipient_account"),
+    recipientRouting: text("recipient_routing").notNull(),
+    purpose: text("purpose").notNull(),
+    category: text("category").notNull(),
+    paymentMethod: text("payment_method").notNull(),
+    cryptoAddress: text("crypto_address").notNull(),
+    status: text("status", { enum: ["pending", "processing", "completed", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
+    adminNotes: text("admin_notes"),
+    holdId: uuid("hold_id").references(() => holds.id),
+    transactionId: uuid("transaction_id").references(() => transactions.id),
+    /** The America/New_York calendar day it was requested on: the daily limit's bucket. */
+    limitDay: text("limit_day").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("transfer_requests_user_day_idx").on(t.userId, t.limitDay),
+    index("transfer_requests_created_idx").on(t.createdAt),
+    check(
+      "transfer_requests_amounts_valid",
+      sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`,
+    ),
+  ],
+);
+
+export const incomingPayments = pgTable(
+  "incoming_payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    description: text("description").notNull(),
+    paymentFor: text("payment_for").notNull(),
+    fromAccount: text("from_account").notNull(),
+    fromRouting: text("from_routing").notNull(),
+    toAccount: text("to_account"),
+    toRouting: text("to_routing"),
+    recipientName: text("recipient_name").notNull(),
+    status: text("status", { enum: ["pending", "processing", "completed", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
+    adminNotes: text("admin_notes"),
+    transactionId: uuid("transaction_id").references(() => transactions.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("incoming_payments_created_idx").on(t.createdAt),
+    check("incoming_payments_amount_positive", sql`${t.amount} > 0`),
+  ],
+);
+
+/** A replayed Idempotency-Key returns the stored first response instead of moving money twice. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    statusCode: integer("status_code").notNull(),
+    response: jsonb("response").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+/** Per-user dashboard texts an admin can override; a missing row or column means the spec's default. */
+export const dashboardContent = pgTable("dashboard_content", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  welcomeTitle: text("welcome_title"),
+  welcomeMessage: text("welcome_message"),
+  balanceLabel: text("balance_label"),
+  availableLabel: text("available_label"),
+  pendingLabel: text("pending_label"),
+  cardName: text("card_name"),
+  cardNumber: text("card_number"),
+  statusTitle: text("status_title"),
+  statusMessage: text("status_message"),
+  transactionTitle: text("transaction_title"),
+  quickActionTitle: text("quick_action_title"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid("updated_by"),
+});

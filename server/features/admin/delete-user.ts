@@ -1,12 +1,14 @@
-import { eq } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "@/contract/admin";
 import type { Db } from "@/server/db/client";
-import { users } from "@/server/db/schema";
+import { incomingPayments, transferRequests, users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { lockWallet } from "@/server/lib/ledger";
 
 /**
- * Deletes a customer and everything hanging off the account (sessions, codes). Never an admin.
+ * Deletes a customer and everything hanging off the account (sessions, codes). Never an admin, never
+ * while they hold money or have a transfer or payment in flight; ledger history stays (wallet user set null).
  * The row is locked first so a concurrent change cannot slip in between the checks and the delete.
  */
 export async function deleteUser(db: Db, actorId: string, userId: string): Promise<void> {
@@ -14,6 +16,24 @@ export async function deleteUser(db: Db, actorId: string, userId: string): Promi
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
     if (!user) throw new AppError("NOT_FOUND", ADMIN_MESSAGES.userNotFound);
     if (user.isAdmin) throw new AppError("FORBIDDEN", ADMIN_MESSAGES.cannotDeleteAdmin);
+    // A bank never deletes money: the balance must be zero and no transfer or payment may be in flight.
+    const wallet = await lockWallet(tx, userId);
+    if (wallet.balance !== 0 || wallet.held !== 0)
+      throw new AppError("CONFLICT", ADMIN_MESSAGES.userHasMoney);
+    const [open] = await tx
+      .select({ total: count() })
+      .from(transferRequests)
+      .where(
+        and(eq(transferRequests.userId, userId), inArray(transferRequests.status, ["pending", "processing"])),
+      );
+    const [incoming] = await tx
+      .select({ total: count() })
+      .from(incomingPayments)
+      .where(
+        and(eq(incomingPayments.userId, userId), inArray(incomingPayments.status, ["pending", "processing"])),
+      );
+    if (open.total > 0 || incoming.total > 0)
+      throw new AppError("CONFLICT", ADMIN_MESSAGES.userHasOpenRequests);
     await tx.delete(users).where(eq(users.id, userId));
     await writeAudit(tx, {
       actorId,

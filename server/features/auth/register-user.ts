@@ -5,6 +5,7 @@ import { users } from "@/server/db/schema";
 import { sendCodeIfAllowed, sendCodeInTx } from "@/server/features/auth/send-code";
 import { findUserByEmail, normaliseEmail } from "@/server/features/auth/users";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { openWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
 
@@ -55,6 +56,8 @@ export async function registerUser(deps: AppDeps, input: RegisterInput): Promise
           passwordHash,
         })
         .returning();
+      // Every customer has a wallet from the start; it stays empty until money arrives.
+      await openWallet(tx, user!.id);
       await sendCodeInTx(deps, tx, user!, "verify_email");
     });
   } catch (err) {

@@ -1,15 +1,28 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { CHAT_MESSAGES, type ChatCustomer } from "@/contract/chat";
 import { formatMoney } from "@/contract/money";
 import type { Db } from "@/server/db/client";
-import { users } from "@/server/db/schema";
+import { transferRequests, users } from "@/server/db/schema";
+import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { AppError } from "@/server/lib/errors";
+import { findWallet } from "@/server/lib/ledger";
 
 /** Who support is talking to: profile, onboarding state, balances and latest transfers. */
 export async function getChatCustomer(db: Db, userId: string): Promise<ChatCustomer> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError("NOT_FOUND", CHAT_MESSAGES.userNotFound);
-  const zero = formatMoney(0);
+  const [onboarding, wallet, transfers] = await Promise.all([
+    findCurrentOnboarding(db, userId),
+    findWallet(db, userId),
+    db
+      .select()
+      .from(transferRequests)
+      .where(eq(transferRequests.userId, userId))
+      .orderBy(desc(transferRequests.createdAt), desc(transferRequests.id))
+      .limit(5),
+  ]);
+  const balance = wallet?.balance ?? 0;
+  const held = wallet?.held ?? 0;
   return {
     id: user.id,
     firstName: user.firstName,
@@ -19,12 +32,17 @@ export async function getChatCustomer(db: Db, userId: string): Promise<ChatCusto
     phoneNumber: user.phoneNumber,
     status: user.status,
     memberSince: user.createdAt.toISOString(),
-    // Filled when the ledger / KYC land: KYC and account-request status, balances and the last five transfers.
-    kycStatus: null,
-    accountRequestStatus: null,
-    totalBalance: zero,
-    availableBalance: zero,
-    pendingBalance: zero,
-    recentTransfers: [],
+    kycStatus: onboarding.kyc?.status ?? null,
+    accountRequestStatus: onboarding.accountRequest?.status ?? null,
+    totalBalance: formatMoney(balance),
+    availableBalance: formatMoney(balance - held),
+    pendingBalance: formatMoney(held),
+    recentTransfers: transfers.map((t) => ({
+      id: t.id,
+      amount: formatMoney(t.amount),
+      recipientName: t.recipientName,
+      status: t.status,
+      createdAt: t.createdAt.toISOString(),
+    })),
   };
 }

@@ -1,7 +1,10 @@
 import type { Tx } from "@/server/db/client";
+import { openWallet } from "@/server/lib/ledger";
 
 /**
- * Runs in the approving transaction each time an account request moves into `approved`; must be idempotent.
- * The money issue fills this in to open the user's ledger wallet; until then there is nothing to open.
+ * Runs in the approving transaction each time an account request moves into `approved`; idempotent.
+ * Wallets open at sign-up, so this only matters for accounts created before the ledger existed.
  */
-export async function onAccountApproved(_tx: Tx, _userId: string): Promise<void> {}
+export async function onAccountApproved(tx: Tx, userId: string): Promise<void> {
+  await openWallet(tx, userId);
+}

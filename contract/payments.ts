@@ -1,0 +1,102 @@
+import { z } from "zod";
+
+export const INCOMING_PAYMENT_STATUSES = [
+  "pending",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
+export const ADMIN_TRANSACTION_STATUSES = ["initiated", "pending", "in_review", "completed"] as const;
+
+/** Spec §5: the blank defaults of Create Incoming Payment. */
+export const INCOMING_PAYMENT_DEFAULTS = {
+  description: "Incoming Payment",
+  paymentFor: "Payment",
+  fromAccount: "External Account",
+  fromRouting: "000000000",
+  recipientName: "Unknown Recipient",
+} as const;
+
+export const PAYMENT_MESSAGES = {
+  createMissing: "Please select a user and enter payment amount",
+  statusRequired: "Please select a payment status",
+  transactionMissing: "Please fill in all required fields",
+  amountInvalid: "Amount must be a positive dollar amount with at most 2 decimals",
+  balanceInvalid: "Enter the new balance as a dollar amount, e.g. $1000.00",
+  balanceBelowHeld: "The new balance cannot be lower than the amount held for pending transfers",
+} as const;
+
+const optionalText = (max = 200) => z.string().trim().max(max).optional().nullable();
+const money = z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.createMissing });
+
+export const createIncomingPaymentInput = z.object({
+  userId: z.uuid({ error: PAYMENT_MESSAGES.createMissing }),
+  amount: money,
+  description: optionalText(),
+  paymentFor: optionalText(),
+  fromAccount: optionalText(34),
+  fromRouting: optionalText(20),
+  toAccount: optionalText(34),
+  toRouting: optionalText(20),
+  recipientName: optionalText(100),
+  adminNotes: optionalText(2000),
+  status: z.enum(INCOMING_PAYMENT_STATUSES).optional(),
+});
+export type CreateIncomingPaymentInput = z.infer<typeof createIncomingPaymentInput>;
+
+export const updateIncomingPaymentInput = z.object({
+  status: z.enum(INCOMING_PAYMENT_STATUSES, { error: PAYMENT_MESSAGES.statusRequired }),
+  adminNotes: optionalText(2000),
+  created_at: z.iso
+    .datetime({ offset: true, error: "created_at must be an ISO date-time" })
+    .optional()
+    .nullable(),
+});
+export type UpdateIncomingPaymentInput = z.infer<typeof updateIncomingPaymentInput>;
+
+export const incomingPayment = z.object({
+  id: z.string(),
+  userId: z.string().nullable(),
+  user: z
+    .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .nullable(),
+  amount: z.number(),
+  amountCents: z.number().int(),
+  formattedAmount: z.string(),
+  description: z.string(),
+  paymentFor: z.string(),
+  fromAccount: z.string(),
+  fromRouting: z.string(),
+  toAccount: z.object({ accountNumber: z.string().nullable(), routingNumber: z.string().nullable() }),
+  recipientName: z.string(),
+  status: z.enum(INCOMING_PAYMENT_STATUSES),
+  adminNotes: z.string().nullable(),
+  created_at: z.string(),
+  formattedDate: z.string(),
+});
+export type IncomingPayment = z.infer<typeof incomingPayment>;
+
+export const createAdminTransactionInput = z.object({
+  userId: z.uuid({ error: PAYMENT_MESSAGES.transactionMissing }),
+  type: z.literal("credit", { error: "Admins can create only credit transactions" }).default("credit"),
+  amount: z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.transactionMissing }),
+  description: z
+    .string({ error: PAYMENT_MESSAGES.transactionMissing })
+    .trim()
+    .min(1, PAYMENT_MESSAGES.transactionMissing)
+    .max(200),
+  category: z.string().trim().max(40).optional().nullable(),
+  status: z.enum(ADMIN_TRANSACTION_STATUSES).optional(),
+});
+export type CreateAdminTransactionInput = z.infer<typeof createAdminTransactionInput>;
+
+export const updateAdminTransactionInput = z.object({
+  status: z.enum(ADMIN_TRANSACTION_STATUSES, { error: "Please select a transaction status" }),
+  adminNotes: optionalText(2000),
+});
+export type UpdateAdminTransactionInput = z.infer<typeof updateAdminTransactionInput>;
+
+export const adjustBalanceInput = z.object({
+  accountBalance: z.union([z.string(), z.number()], { error: PAYMENT_MESSAGES.balanceInvalid }),
+});

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { accountRequest, kycApplication } from "@/contract/kyc";
+
+/** Spec §3: categories with their labels and chart colours. */
+export const CATEGORIES = {
+  food: { label: "Food & Dining", color: "#16a34a" },
+  transportation: { label: "Transportation", color: "#2563eb" },
+  entertainment: { label: "Entertainment", color: "#9333ea" },
+  shopping: { label: "Shopping", color: "#d97706" },
+  bills: { label: "Bills & Utilities", color: "#dc2626" },
+  healthcare: { label: "Healthcare", color: "#db2777" },
+  education: { label: "Education", color: "#4f46e5" },
+  personal: { label: "Personal Care", color: "#0d9488" },
+  business: { label: "Business", color: "#65a30d" },
+  other: { label: "Other", color: "#6b7280" },
+} as const;
+export type Category = keyof typeof CATEGORIES;
+export const CATEGORY_KEYS = Object.keys(CATEGORIES) as [Category, ...Category[]];
+export const UNKNOWN_CATEGORY_COLOR = CATEGORIES.other.color;
+
+/** Spec §5: no category chosen → guess from the purpose's keywords. */
+export function guessCategory(purpose: string): Category {
+  const p = purpose.toLowerCase();
+  if (/food|restaurant|grocery/.test(p)) return "food";
+  if (/gas|uber|transport/.test(p)) return "transportation";
+  if (/movie|game|entertainment/.test(p)) return "entertainment";
+  return "other";
+}
+
+export const TRANSACTION_TYPES = ["credit", "debit", "incoming_payment", "other"] as const;
+export const TRANSACTION_STATUSES = [
+  "initiated",
+  "pending",
+  "in_review",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
+
+/** Spec §3 Transaction. Amounts are decimal strings ("12.50") plus exact cents for arithmetic. */
+export const transaction = z.object({
+  id: z.string(),
+  userId: z.string().nullable(),
+  type: z.enum(TRANSACTION_TYPES),
+  amount: z.string(),
+  fee: z.string(),
+  netAmount: z.string(),
+  amountCents: z.number().int(),
+  feeCents: z.number().int(),
+  netAmountCents: z.number().int(),
+  description: z.string(),
+  category: z.string(),
+  status: z.enum(TRANSACTION_STATUSES),
+  date: z.string(),
+});
+export type Transaction = z.infer<typeof transaction>;
+export const transactionList = z.array(transaction);
+
+export const transactionPage = z.object({ items: transactionList, nextCursor: z.string().nullable() });
+export type TransactionPage = z.infer<typeof transactionPage>;
+
+export const transactionPageQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(100).default(25),
+});
+
+/** Spec §3 Account summary: display strings plus exact cents, and the current onboarding records. */
+export const accountSummary = z.object({
+  totalBalance: z.string(),
+  availableBalance: z.string(),
+  pendingBalance: z.string(),
+  balanceCents: z.number().int(),
+  availableCents: z.number().int(),
+  pendingCents: z.number().int(),
+  kyc: kycApplication.nullable(),
+  accountRequest: accountRequest.nullable(),
+});
+export type AccountSummary = z.infer<typeof accountSummary>;

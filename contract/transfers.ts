@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { CATEGORY_KEYS } from "@/contract/transactions";
+
+export const DAILY_LIMIT_CENTS = 200_000;
+/** 2% in basis points: fee = amount × 200 / 10,000, rounded half up to the cent. */
+export const FEE_BASIS_POINTS = 200;
+
+export function feeFor(amountCents: number): number {
+  return Math.floor((amountCents * FEE_BASIS_POINTS + 5_000) / 10_000);
+}
+
+export const TRANSFER_MESSAGES = {
+  achUnavailable: "ACH transfers are currently not available. Please use USDC crypto transfer",
+  amountPositive: "Amount must be greater than $0",
+  amountInvalid: "Amount must be a dollar amount with at most 2 decimals",
+  dailyLimit: "Daily withdrawal limit exceeded",
+  setupIncomplete: "Complete account setup to send money",
+  addressInvalid: "Enter a valid USDC wallet address: 0x followed by 40 hex characters, or a Solana address",
+  adminCannotTransfer: "Admins cannot create outgoing transfers",
+  idempotencyMismatch: "This Idempotency-Key was already used for a different transfer",
+  idempotencyKeyInvalid: "Idempotency-Key must be 1 to 255 visible characters",
+} as const;
+
+export const insufficientFundsMessage = (available: string) =>
+  `Insufficient Funds: your available balance is ${available}`;
+
+export const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+export const isUsdcAddress = (value: string) => ETHEREUM_ADDRESS.test(value) || SOLANA_ADDRESS.test(value);
+
+const text = (name: string, max = 200) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(max, `${name} must be at most ${max} characters`);
+
+export const createTransferInput = z.object({
+  amount: z.union([z.number(), z.string()], { error: "Amount is required" }),
+  recipientName: text("Recipient name", 100),
+  recipientAccount: z.string().trim().max(34).optional().nullable(),
+  recipientRouting: z.string().trim().max(20).optional().nullable(),
+  purpose: text("Transfer purpose", 200),
+  category: z
+    .union([z.enum(CATEGORY_KEYS), z.literal("")])
+    .optional()
+    .nullable(),
+  paymentMethod: z.enum(["crypto", "ach"], { error: "paymentMethod must be crypto or ach" }),
+  cryptoAddress: z.string().trim().max(100).optional().nullable(),
+});
+export type CreateTransferInput = z.infer<typeof createTransferInput>;
+
+export const TRANSFER_STATUSES = ["pending", "processing", "completed", "failed", "cancelled"] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+export const TERMINAL_TRANSFER_STATUSES: readonly TransferStatus[] = ["completed", "failed", "cancelled"];
+
+export const transferRequest = z.object({
+  id: z.string(),
+  userId: z.string().nullable(),
+  amount: z.number(),
+  amountCents: z.number().int(),
+  feeCents: z.number().int(),
+  netAmountCents: z.number().int(),
+  formattedAmount: z.string(),
+  recipientName: z.string(),
+  recipientAccount: z.string().nullable(),
+  recipientRouting: z.string(),
+  purpose: z.string(),
+  category: z.string(),
+  paymentMethod: z.string(),
+  cryptoAddress: z.string(),
+  status: z.enum(TRANSFER_STATUSES),
+  adminNotes: z.string().nullable(),
+  createdAt: z.string(),
+  formattedDate: z.string(),
+});
+export type TransferRequest = z.infer<typeof transferRequest>;
+
+export const transferLimits = z.object({
+  dailyLimit: z.string(),
+  usedToday: z.string(),
+  remainingToday: z.string(),
+  dailyLimitCents: z.number().int(),
+  usedTodayCents: z.number().int(),
+  remainingTodayCents: z.number().int(),
+});
+export type TransferLimits = z.infer<typeof transferLimits>;
+
+/** PUT /api/admin/transfer-requests/{id}: the five statuses plus the quick buttons' approved/rejected. */
+export const updateTransferInput = z.object({
+  status: z.enum([...TRANSFER_STATUSES, "approved", "rejected"], { error: "Please select a valid status" }),
+  adminNotes: z.string().trim().max(2000).optional().nullable(),
+});
+export type UpdateTransferInput = z.infer<typeof updateTransferInput>;

@@ -1,0 +1,131 @@
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { formatMoney } from "@/contract/money";
+import type { Transaction, TransactionPage } from "@/contract/transactions";
+import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
+import type { DbOrTx } from "@/server/db/client";
+import { transactions, transferRequests } from "@/server/db/schema";
+import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { AppError } from "@/server/lib/errors";
+import { findWallet } from "@/server/lib/ledger";
+
+export const RECENT_TRANSACTIONS = 50;
+
+/** Display balances (DESIGN: total = balance, pending = held, available = balance − held). */
+export async function getBalances(db: DbOrTx, userId: string) {
+  const wallet = await findWallet(db, userId);
+  const balance = wallet?.balance ?? 0;
+  const held = wallet?.held ?? 0;
+  return {
+    totalBalance: formatMoney(balance),
+    availableBalance: formatMoney(balance - held),
+    pendingBalance: formatMoney(held),
+    balanceCents: balance,
+    availableCents: balance - held,
+    pendingCents: held,
+  };
+}
+
+export async function findRecentTransactions(db: DbOrTx, userId: string): Promise<Transaction[]> {
+  const rows = await db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.userId, userId))
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(RECENT_TRANSACTIONS);
+  return rows.map(toTransaction);
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+    const createdAt = new Date(time);
+    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("bad cursor");
+    return { createdAt, id };
+  } catch {
+    throw new AppError("VALIDATION", "Invalid cursor");
+  }
+}
+
+const encodeCursor = (row: { createdAt: Date; id: string }) =>
+  Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+
+/** Keyset pagination, newest first: stable while new transactions arrive. */
+export async function findTransactionPage(
+  db: DbOrTx,
+  userId: string,
+  { cursor, limit }: { cursor?: string; limit: number },
+): Promise<TransactionPage> {
+  const after = cursor ? decodeCursor(cursor) : null;
+  const rows = await db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, userId),
+        after
+          ? or(
+              lt(transactions.createdAt, after.createdAt),
+              and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map(toTransaction),
+    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+  };
+}
+
+export async function getTransferLimits(
+  db: DbOrTx,
+  userId: string,
+  now = new Date(),
+): Promise<TransferLimits> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${transferRequests.amount}), 0)::text` })
+    .from(transferRequests)
+    .where(
+      and(
+        eq(transferRequests.userId, userId),
+        eq(transferRequests.limitDay, limitDayOf(now)),
+        sql`${transferRequests.status} in ('pending', 'processing', 'completed')`,
+      ),
+    );
+  const used = Number(row.total);
+  const remaining = Math.max(DAILY_LIMIT_CENTS - used, 0);
+  return {
+    dailyLimit: formatMoney(DAILY_LIMIT_CENTS),
+    usedToday: formatMoney(used),
+    remainingToday: formatMoney(remaining),
+    dailyLimitCents: DAILY_LIMIT_CENTS,
+    usedTodayCents: used,
+    remainingTodayCents: remaining,
+  };
+}
+
+const CSV_HEADER = "id,date,type,description,category,status,amount,fee,net_amount";
+
+/** A CSV cell that a spreadsheet cannot execute (leading =, +, -, @ are neutralised) and that quotes safely. */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export async function exportTransactionsCsv(db: DbOrTx, userId: string): Promise<string> {
+  const rows = await db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.userId, userId))
+    .orderBy(desc(transactions.createdAt), desc(transactions.id));
+  const lines = rows.map((r) => {
+    const t = toTransaction(r);
+    return [t.id, t.date, t.type, t.description, t.category, t.status, t.amount, t.fee, t.netAmount]
+      .map(csvCell)
+      .join(",");
+  });
+  return `${[CSV_HEADER, ...lines].join("\r\n")}\r\n`;
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { dashboardContent } from "@/contract/dashboard-content";
+import {
+  accountSummary,
+  transactionList,
+  transactionPage,
+  transactionPageQuery,
+} from "@/contract/transactions";
+import {
+  exportTransactionsCsv,
+  findRecentTransactions,
+  findTransactionPage,
+} from "@/server/features/accounts/account-queries";
+import { getAccountSummary } from "@/server/features/accounts/get-account-summary";
+import { getDashboardContent } from "@/server/features/content/dashboard-content";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** A customer's own balances, history and dashboard texts. Every query is scoped to the signed-in user. */
+export async function accountRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireUser);
+
+  app.get("/api/account/summary", { schema: { response: { 200: accountSummary } } }, (request) =>
+    getAccountSummary(db, signedInUser(request).id),
+  );
+
+  app.get("/api/transactions/recent", { schema: { response: { 200: transactionList } } }, (request) =>
+    findRecentTransactions(db, signedInUser(request).id),
+  );
+
+  app.get(
+    "/api/transactions",
+    { schema: { querystring: transactionPageQuery, response: { 200: transactionPage } } },
+    (request) => findTransactionPage(db, signedInUser(request).id, request.query),
+  );
+
+  app.get("/api/transactions/export.csv", async (request, reply) => {
+    const csv = await exportTransactionsCsv(db, signedInUser(request).id);
+    return reply
+      .type("text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="pillar-transactions.csv"')
+      .send(csv);
+  });
+
+  app.get("/api/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>
+    getDashboardContent(db, signedInUser(request).id),
+  );
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { userIdParams } from "@/contract/admin";
+import { dashboardContent, updateDashboardContentInput } from "@/contract/dashboard-content";
+import {
+  adjustBalanceInput,
+  createAdminTransactionInput,
+  createIncomingPaymentInput,
+  incomingPayment,
+  updateAdminTransactionInput,
+  updateIncomingPaymentInput,
+} from "@/contract/payments";
+import { transaction } from "@/contract/transactions";
+import { transferRequest, updateTransferInput } from "@/contract/transfers";
+import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
+import {
+  adjustBalance,
+  createAdminTransaction,
+  findAllTransactions,
+  updateAdminTransaction,
+} from "@/server/features/payments/admin-transactions";
+import {
+  createIncomingPayment,
+  findIncomingPayments,
+  updateIncomingPayment,
+} from "@/server/features/payments/incoming-payments";
+import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
+import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import { verifyLedger } from "@/server/lib/ledger";
+import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
+const owner = z
+  .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+  .nullable();
+
+/** The admin money desk under /api/admin: transfers, incoming payments, credits, balances, ledger, content. */
+export async function adminMoneyRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireAdmin);
+
+  app.get(
+    "/transfer-requests",
+    { schema: { response: { 200: z.array(transferRequest.extend({ user: owner })) } } },
+    () => findTransferRequests(db),
+  );
+  app.put(
+    "/transfer-requests/:id",
+    { schema: { params: idParams, body: updateTransferInput, response: { 200: transferRequest } } },
+    (request) => updateTransferStatus(db, signedInUser(request).id, request.params.id, request.body),
+  );
+
+  app.get("/incoming-payments", { schema: { response: { 200: z.array(incomingPayment) } } }, () =>
+    findIncomingPayments(db),
+  );
+  app.post("/incoming-payments", { schema: { body: createIncomingPaymentInput } }, async (request, reply) => {
+    const result = await createIncomingPayment(db, signedInUser(request).id, request.body);
+    return reply.status(201).send(result);
+  });
+  app.put(
+    "/incoming-payments/:id",
+    { schema: { params: idParams, body: updateIncomingPaymentInput } },
+    (request) => updateIncomingPayment(db, signedInUser(request).id, request.params.id, request.body),
+  );
+
+  app.get("/transactions", () => findAllTransactions(db));
+  app.post(
+    "/transactions",
+    { schema: { body: createAdminTransactionInput, response: { 201: transaction } } },
+    async (request, reply) =>
+      reply.status(201).send(await createAdminTransaction(db, signedInUser(request).id, request.body)),
+  );
+  app.put(
+    "/transactions/:id",
+    { schema: { params: idParams, body: updateAdminTransactionInput, response: { 200: transaction } } },
+    (request) => updateAdminTransaction(db, signedInUser(request).id, request.params.id, request.body),
+  );
+
+  app.put(
+    "/users/:userId/balance",
+    { schema: { params: userIdParams, body: adjustBalanceInput } },
+    (request) =>
+      adjustBalance(db, signedInUser(request).id, request.params.userId, request.body.accountBalance),
+  );
+
+  app.get("/ledger/verify", () => verifyLedger(db));
+
+  app.get(
+    "/dashboard-content/:userId",
+    { schema: { params: userIdParams, response: { 200: dashboardContent } } },
+    (request) => getDashboardContent(db, request.params.userId),
+  );
+  app.put(
+    "/dashboard-content/:userId",
+    {
+      schema: {
+        params: userIdParams,
+        body: updateDashboardContentInput,
+        response: { 200: dashboardContent },
+      },
+    },
+    (request) => updateDashboardContent(db, signedInUser(request).id, request.params.userId, request.body),
+  );
+}

@@ -1,0 +1,199 @@
+import { desc, eq } from "drizzle-orm";
+import { formatMoney, parseMoney } from "@/contract/money";
+import {
+  type CreateAdminTransactionInput,
+  PAYMENT_MESSAGES,
+  type UpdateAdminTransactionInput,
+} from "@/contract/payments";
+import { CATEGORIES, type Transaction } from "@/contract/transactions";
+import type { Db, DbOrTx, Tx } from "@/server/db/client";
+import { transactions, users } from "@/server/db/schema";
+import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError } from "@/server/lib/errors";
+import { findWallet, lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
+import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
+import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+
+type TransactionRow = typeof transactions.$inferSelect;
+
+export async function findAllTransactions(
+  db: DbOrTx,
+): Promise<(Transaction & { userEmail: string | null })[]> {
+  const rows = await db
+    .select({ t: transactions, email: users.email })
+    .from(transactions)
+    .leftJoin(users, eq(users.id, transactions.userId))
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(500);
+  return rows.map((r) => ({ ...toTransaction(r.t), userEmail: r.email }));
+}
+
+/** Posts an admin credit (external funding → wallet) the first time it reaches completed; never twice. */
+async function postCredit(tx: Tx, actorId: string, row: TransactionRow): Promise<string> {
+  if (!row.userId) throw new AppError("CONFLICT", "The transaction's customer no longer exists");
+  const wallet = await lockWallet(tx, row.userId);
+  const entryId = await postEntry(tx, {
+    kind: "admin_credit",
+    description: row.description,
+    referenceType: "transaction",
+    referenceId: row.id,
+    actorId,
+    postings: [
+      { accountId: await systemAccountId(tx, "external_funding"), amount: -row.amount },
+      { accountId: wallet.id, amount: row.amount },
+    ],
+  });
+  const [owner] = await tx.select().from(users).where(eq(users.id, row.userId));
+  if (owner)
+    await enqueueMail(
+      tx,
+      moneyArrivedMail(owner.email, {
+        firstName: owner.firstName,
+        amount: formatMoney(row.amount),
+        description: row.description,
+      }),
+    );
+  return entryId;
+}
+
+export async function createAdminTransaction(
+  db: Db,
+  actorId: string,
+  input: CreateAdminTransactionInput,
+): Promise<Transaction> {
+  const amount = parseMoney(input.amount);
+  if (amount === null || amount <= 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.amountInvalid);
+  const category = input.category && input.category in CATEGORIES ? input.category : "other";
+  const status = input.status ?? "completed";
+  const row = await db.transaction(async (tx) => {
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
+    if (!owner) throw new AppError("NOT_FOUND", "User not found");
+    const [created] = await tx
+      .insert(transactions)
+      .values({
+        userId: owner.id,
+        type: "credit",
+        amount,
+        fee: 0,
+        netAmount: amount,
+        description: input.description,
+        category,
+        status,
+        sourceType: "admin",
+      })
+      .returning();
+    const entryId = status === "completed" ? await postCredit(tx, actorId, created) : null;
+    const [saved] = entryId
+      ? await tx.update(transactions).set({ entryId }).where(eq(transactions.id, created.id)).returning()
+      : [created];
+    await writeAudit(tx, {
+      actorId,
+      action: "transaction.create",
+      targetType: "transaction",
+      targetId: created.id,
+      after: { amount, status, userId: owner.id },
+    });
+    return saved;
+  });
+  if (row.entryId) wakeMailWorker();
+  return toTransaction(row);
+}
+
+export async function updateAdminTransaction(
+  db: Db,
+  actorId: string,
+  transactionId: string,
+  input: UpdateAdminTransactionInput,
+): Promise<Transaction> {
+  const row = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, transactionId))
+      .for("update");
+    if (!current) throw new AppError("NOT_FOUND", "Transaction not found");
+    if (current.sourceType !== "admin") {
+      throw new AppError(
+        "CONFLICT",
+        "Only admin-created credits can change status here; use the transfer or payment desk",
+      );
+    }
+    if (current.entryId)
+      throw new AppError("CONFLICT", "This transaction is already completed and can no longer change");
+    const entryId = input.status === "completed" ? await postCredit(tx, actorId, current) : null;
+    const [saved] = await tx
+      .update(transactions)
+      .set({
+        status: input.status,
+        adminNotes: input.adminNotes === undefined ? current.adminNotes : input.adminNotes || null,
+        ...(entryId ? { entryId } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(transactions.id, current.id))
+      .returning();
+    await writeAudit(tx, {
+      actorId,
+      action: "transaction.update_status",
+      targetType: "transaction",
+      targetId: current.id,
+      before: { status: current.status },
+      after: { status: input.status },
+    });
+    return saved;
+  });
+  if (row.entryId) wakeMailWorker();
+  return toTransaction(row);
+}
+
+/** Sets a wallet's balance by posting the difference against `adjustments`; the ledger is never overwritten. */
+export async function adjustBalance(
+  db: Db,
+  actorId: string,
+  userId: string,
+  text: string | number,
+): Promise<{ accountBalance: string }> {
+  const target = parseMoney(text);
+  if (target === null || target < 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.balanceInvalid);
+  return db.transaction(async (tx) => {
+    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (!owner) throw new AppError("NOT_FOUND", "User not found");
+    const wallet = await lockWallet(tx, userId);
+    const diff = target - wallet.balance;
+    if (diff === 0) return { accountBalance: formatMoney(wallet.balance) };
+    if (target < wallet.held) throw new AppError("CONFLICT", PAYMENT_MESSAGES.balanceBelowHeld);
+    const entryId = await postEntry(tx, {
+      kind: "balance_adjustment",
+      description: "Balance adjustment",
+      referenceType: "user",
+      referenceId: userId,
+      actorId,
+      postings: [
+        { accountId: await systemAccountId(tx, "adjustments"), amount: -diff },
+        { accountId: wallet.id, amount: diff },
+      ],
+    });
+    await tx.insert(transactions).values({
+      userId,
+      type: diff > 0 ? "credit" : "debit",
+      amount: Math.abs(diff),
+      fee: 0,
+      netAmount: Math.abs(diff),
+      description: "Balance adjustment",
+      category: "other",
+      status: "completed",
+      sourceType: "adjustment",
+      entryId,
+    });
+    await writeAudit(tx, {
+      actorId,
+      action: "user.adjust_balance",
+      targetType: "user",
+      targetId: userId,
+      before: { balance: wallet.balance },
+      after: { balance: target },
+    });
+    const after = await findWallet(tx, userId);
+    return { accountBalance: formatMoney(after!.balance) };
+  });
+}

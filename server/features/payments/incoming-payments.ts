@@ -1,0 +1,223 @@
+import { desc, eq } from "drizzle-orm";
+import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import {
+  type CreateIncomingPaymentInput,
+  INCOMING_PAYMENT_DEFAULTS,
+  type IncomingPayment,
+  PAYMENT_MESSAGES,
+  type UpdateIncomingPaymentInput,
+} from "@/contract/payments";
+import type { Db, DbOrTx, Tx } from "@/server/db/client";
+import { incomingPayments, transactions, users } from "@/server/db/schema";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError } from "@/server/lib/errors";
+import { lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
+import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
+import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+
+type PaymentRow = typeof incomingPayments.$inferSelect;
+type Owner = { id: string; firstName: string; lastName: string; email: string } | null;
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+const DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
+  timeZone: "America/New_York",
+  dateStyle: "medium",
+  timeStyle: "short",
+});
+
+function toIncomingPayment(row: PaymentRow, user: Owner): IncomingPayment {
+  return {
+    id: row.id,
+    userId: row.userId,
+    user,
+    amount: Number(centsToDecimal(row.amount)),
+    amountCents: row.amount,
+    formattedAmount: formatMoney(row.amount),
+    description: row.description,
+    paymentFor: row.paymentFor,
+    fromAccount: row.fromAccount,
+    fromRouting: row.fromRouting,
+    toAccount: { accountNumber: row.toAccount, routingNumber: row.toRouting },
+    recipientName: row.recipientName,
+    status: row.status,
+    adminNotes: row.adminNotes,
+    created_at: row.createdAt.toISOString(),
+    formattedDate: DATE_FORMAT.format(row.createdAt),
+  };
+}
+
+const ownerColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+};
+
+export async function findIncomingPayments(db: DbOrTx): Promise<IncomingPayment[]> {
+  const rows = await db
+    .select({ payment: incomingPayments, owner: ownerColumns })
+    .from(incomingPayments)
+    .leftJoin(users, eq(users.id, incomingPayments.userId))
+    .orderBy(desc(incomingPayments.createdAt), desc(incomingPayments.id))
+    .limit(500);
+  return rows.map((r) => toIncomingPayment(r.payment, r.owner));
+}
+
+/** Posts external funding → the user's wallet once, with the credit the user sees in their history. */
+async function settle(
+  tx: Tx,
+  actorId: string,
+  payment: PaymentRow,
+): Promise<{ transactionId: string; balance: number }> {
+  if (!payment.userId) throw new AppError("CONFLICT", "The payment's customer no longer exists");
+  const wallet = await lockWallet(tx, payment.userId);
+  const entryId = await postEntry(tx, {
+    kind: "incoming_payment",
+    description: payment.description,
+    referenceType: "incoming_payment",
+    referenceId: payment.id,
+    actorId,
+    postings: [
+      { accountId: await systemAccountId(tx, "external_funding"), amount: -payment.amount },
+      { accountId: wallet.id, amount: payment.amount },
+    ],
+  });
+  const [credit] = await tx
+    .insert(transactions)
+    .values({
+      userId: payment.userId,
+      type: "incoming_payment",
+      amount: payment.amount,
+      fee: 0,
+      netAmount: payment.amount,
+      description: payment.description,
+      category: "other",
+      status: "completed",
+      sourceType: "incoming_payment",
+      sourceId: payment.id,
+      entryId,
+    })
+    .returning({ id: transactions.id });
+  return { transactionId: credit.id, balance: wallet.balance + payment.amount };
+}
+
+async function notifyArrival(tx: Tx, payment: PaymentRow) {
+  if (!payment.userId) return;
+  const [owner] = await tx.select().from(users).where(eq(users.id, payment.userId));
+  if (owner)
+    await enqueueMail(
+      tx,
+      moneyArrivedMail(owner.email, {
+        firstName: owner.firstName,
+        amount: formatMoney(payment.amount),
+        description: payment.description,
+      }),
+    );
+}
+
+export async function createIncomingPayment(db: Db, actorId: string, input: CreateIncomingPaymentInput) {
+  const amount = parseMoney(input.amount);
+  if (amount === null || amount <= 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.amountInvalid);
+  const result = await db.transaction(async (tx) => {
+    const [owner] = await tx.select(ownerColumns).from(users).where(eq(users.id, input.userId));
+    if (!owner) throw new AppError("NOT_FOUND", "User not found");
+    const [payment] = await tx
+      .insert(incomingPayments)
+      .values({
+        userId: owner.id,
+        amount,
+        description: input.description || INCOMING_PAYMENT_DEFAULTS.description,
+        paymentFor: input.paymentFor || INCOMING_PAYMENT_DEFAULTS.paymentFor,
+        fromAccount: input.fromAccount || INCOMING_PAYMENT_DEFAULTS.fromAccount,
+        fromRouting: input.fromRouting || INCOMING_PAYMENT_DEFAULTS.fromRouting,
+        toAccount: input.toAccount || null,
+        toRouting: input.toRouting || null,
+        recipientName: input.recipientName || INCOMING_PAYMENT_DEFAULTS.recipientName,
+        adminNotes: input.adminNotes || null,
+        status: "pending",
+      })
+      .returning();
+    await writeAudit(tx, {
+      actorId,
+      action: "incoming_payment.create",
+      targetType: "incoming_payment",
+      targetId: payment.id,
+      after: { amount, userId: owner.id },
+    });
+    let saved = payment;
+    let userBalance: number | undefined;
+    // New payments start pending; one created as already completed settles in the same transaction.
+    if (input.status && input.status !== "pending") {
+      const moved = await applyStatus(tx, actorId, payment, { status: input.status });
+      saved = moved.payment;
+      userBalance = moved.userBalance;
+    }
+    return { payment: toIncomingPayment(saved, owner), userBalance, mailed: saved.status === "completed" };
+  });
+  if (result.mailed) wakeMailWorker();
+  return {
+    payment: result.payment,
+    ...(result.userBalance !== undefined ? { userBalance: formatMoney(result.userBalance) } : {}),
+  };
+}
+
+async function applyStatus(tx: Tx, actorId: string, payment: PaymentRow, input: UpdateIncomingPaymentInput) {
+  if (TERMINAL.has(payment.status)) {
+    throw new AppError("CONFLICT", `This payment is already ${payment.status} and can no longer change`);
+  }
+  let transactionId = payment.transactionId;
+  let userBalance: number | undefined;
+  if (input.status === "completed") {
+    const settled = await settle(tx, actorId, payment);
+    transactionId = settled.transactionId;
+    userBalance = settled.balance;
+    await notifyArrival(tx, payment);
+  }
+  const [saved] = await tx
+    .update(incomingPayments)
+    .set({
+      status: input.status,
+      adminNotes: input.adminNotes === undefined ? payment.adminNotes : input.adminNotes || null,
+      transactionId,
+      ...(input.created_at ? { createdAt: new Date(input.created_at) } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(incomingPayments.id, payment.id))
+    .returning();
+  await writeAudit(tx, {
+    actorId,
+    action: "incoming_payment.update_status",
+    targetType: "incoming_payment",
+    targetId: payment.id,
+    before: { status: payment.status },
+    after: { status: input.status },
+  });
+  return { payment: saved, userBalance };
+}
+
+/** Admin status change; completed posts exactly once (the row lock serialises concurrent admins). */
+export async function updateIncomingPayment(
+  db: Db,
+  actorId: string,
+  paymentId: string,
+  input: UpdateIncomingPaymentInput,
+) {
+  const result = await db.transaction(async (tx) => {
+    const [payment] = await tx
+      .select()
+      .from(incomingPayments)
+      .where(eq(incomingPayments.id, paymentId))
+      .for("update");
+    if (!payment) throw new AppError("NOT_FOUND", "Incoming payment not found");
+    const moved = await applyStatus(tx, actorId, payment, input);
+    const [owner] = payment.userId
+      ? await tx.select(ownerColumns).from(users).where(eq(users.id, payment.userId))
+      : [null];
+    return { payment: toIncomingPayment(moved.payment, owner ?? null), userBalance: moved.userBalance };
+  });
+  if (result.userBalance !== undefined) wakeMailWorker();
+  return {
+    payment: result.payment,
+    ...(result.userBalance !== undefined ? { userBalance: formatMoney(result.userBalance) } : {}),
+  };
+}

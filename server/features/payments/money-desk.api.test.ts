@@ -1,0 +1,275 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+let t: TestApp;
+let admin: SignedInUser;
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
+  admin = await createAdminUser(t.database);
+});
+afterEach(async () => {
+  await expectLedgerClean(t.database);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const asAdmin = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
+  t.app.inject({ method, url, payload, headers: { cookie: admin.cookie } });
+const as = (who: SignedInUser, url: string) =>
+  t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+const balanceOf = async (who: SignedInUser) => (await as(who, "/api/account/summary")).json().totalBalance;
+
+describe("incoming payments", () => {
+  it("starts pending with the spec's blank defaults and credits once on completed", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const created = await asAdmin("POST", "/api/admin/incoming-payments", {
+      userId: customer.user.id,
+      amount: "250.75",
+    });
+    expect(created.statusCode).toBe(201);
+    const payment = created.json().payment;
+    expect(payment).toMatchObject({
+      status: "pending",
+      description: "Incoming Payment",
+      paymentFor: "Payment",
+      fromAccount: "External Account",
+      fromRouting: "000000000",
+      recipientName: "Unknown Recipient",
+      formattedAmount: "$250.75",
+    });
+    expect(await balanceOf(customer)).toBe("$0.00");
+
+    const done = await asAdmin("PUT", `/api/admin/incoming-payments/${payment.id}`, { status: "completed" });
+    expect(done.statusCode).toBe(200);
+    expect(done.json().userBalance).toBe("$250.75");
+    expect(await balanceOf(customer)).toBe("$250.75");
+    const again = await asAdmin("PUT", `/api/admin/incoming-payments/${payment.id}`, { status: "completed" });
+    expect(again.statusCode).toBe(409);
+    expect(await balanceOf(customer)).toBe("$250.75");
+    const history = (await as(customer, "/api/transactions/recent")).json();
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ type: "incoming_payment", status: "completed", amount: "250.75" });
+  });
+
+  it("posts exactly once when two admins complete it at the same time", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const { payment } = (
+      await asAdmin("POST", "/api/admin/incoming-payments", { userId: customer.user.id, amount: 80 })
+    ).json();
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        asAdmin("PUT", `/api/admin/incoming-payments/${payment.id}`, { status: "completed" }),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(await balanceOf(customer)).toBe("$80.00");
+  });
+
+  it("refuses a missing user, a bad amount and a missing status", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const noUser = await asAdmin("POST", "/api/admin/incoming-payments", { amount: 5 });
+    expect(noUser.statusCode).toBe(400);
+    expect(noUser.json().message).toBe("Please select a user and enter payment amount");
+    for (const amount of [0, -3, "1.001", "ten"]) {
+      const res = await asAdmin("POST", "/api/admin/incoming-payments", { userId: customer.user.id, amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+    }
+    const { payment } = (
+      await asAdmin("POST", "/api/admin/incoming-payments", { userId: customer.user.id, amount: 5 })
+    ).json();
+    const noStatus = await asAdmin("PUT", `/api/admin/incoming-payments/${payment.id}`, {});
+    expect(noStatus.statusCode).toBe(400);
+    expect(noStatus.json().message).toBe("Please select a payment status");
+  });
+});
+
+describe("admin credits", () => {
+  it("creates only credits, and posts when they reach completed, exactly once", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const debit = await asAdmin("POST", "/api/admin/transactions", {
+      userId: customer.user.id,
+      type: "debit",
+      amount: 5,
+      description: "x",
+    });
+    expect(debit.statusCode).toBe(400);
+    const created = await asAdmin("POST", "/api/admin/transactions", {
+      userId: customer.user.id,
+      type: "credit",
+      amount: "45.10",
+      description: "Refund",
+      category: "shopping",
+      status: "initiated",
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await balanceOf(customer)).toBe("$0.00");
+    const id = created.json().id;
+    expect((await asAdmin("PUT", `/api/admin/transactions/${id}`, { status: "in_review" })).statusCode).toBe(
+      200,
+    );
+    expect((await asAdmin("PUT", `/api/admin/transactions/${id}`, { status: "completed" })).statusCode).toBe(
+      200,
+    );
+    expect(await balanceOf(customer)).toBe("$45.10");
+    expect((await asAdmin("PUT", `/api/admin/transactions/${id}`, { status: "completed" })).statusCode).toBe(
+      409,
+    );
+    expect(await balanceOf(customer)).toBe("$45.10");
+  });
+
+  it("refuses missing description with the spec's message", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const res = await asAdmin("POST", "/api/admin/transactions", { userId: customer.user.id, amount: 5 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe("Please fill in all required fields");
+  });
+});
+
+describe("balance edits", () => {
+  it("posts an adjustment for the difference instead of overwriting", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    await fundCustomer(t, admin, customer.user.id, "100");
+    const up = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
+      accountBalance: "$1,000.00",
+    });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toEqual({ accountBalance: "$1,000.00" });
+    const down = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
+      accountBalance: "250",
+    });
+    expect(down.json()).toEqual({ accountBalance: "$250.00" });
+    const [row] = await t.database.query<{ n: string }>(
+      "select count(*)::text as n from journal_entries where kind = 'balance_adjustment' and reference_id = $1",
+      [customer.user.id],
+    );
+    expect(row.n).toBe("2");
+    const audit = await t.database.query(
+      "select * from audit_log where action = 'user.adjust_balance' and target_id = $1",
+      [customer.user.id],
+    );
+    expect(audit).toHaveLength(2);
+  });
+
+  it("refuses free text that is not money, and a balance below what is held", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    await fundCustomer(t, admin, customer.user.id, "100");
+    for (const accountBalance of ["", "  ", "abc", "-5", "1.001"]) {
+      const res = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, { accountBalance });
+      expect(res.statusCode, accountBalance).toBe(400);
+    }
+    await t.app.inject({
+      method: "POST",
+      url: "/api/transfer/request",
+      headers: { cookie: customer.cookie },
+      payload: {
+        amount: 60,
+        recipientName: "A",
+        purpose: "Rent",
+        paymentMethod: "crypto",
+        cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+      },
+    });
+    const res = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
+      accountBalance: "50",
+    });
+    expect(res.statusCode).toBe(409);
+    expect(await balanceOf(customer)).toBe("$100.00");
+  });
+
+  it("refuses to delete a customer who still has money", async () => {
+    const customer = await createVerifiedUser(t.database);
+    await fundCustomer(t, admin, customer.user.id, "1");
+    const res = await t.app.inject({
+      method: "DELETE",
+      url: `/api/admin/users/${customer.user.id}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/still has money/);
+  });
+});
+
+describe("history, export and statistics", () => {
+  it("pages a customer's history newest first and exports it as CSV that spreadsheets cannot execute", async () => {
+    const customer = await createVerifiedUser(t.database);
+    const other = await createVerifiedUser(t.database);
+    for (const amount of ["1", "2", "3"]) await fundCustomer(t, admin, customer.user.id, amount);
+    await asAdmin("POST", "/api/admin/transactions", {
+      userId: customer.user.id,
+      amount: 4,
+      description: '=HYPERLINK("x")',
+    });
+
+    const first = (await as(customer, "/api/transactions?limit=2")).json();
+    expect(first.items.map((i: { amount: string }) => i.amount)).toEqual(["4.00", "3.00"]);
+    const second = (await as(customer, `/api/transactions?limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second.items.map((i: { amount: string }) => i.amount)).toEqual(["2.00", "1.00"]);
+    expect(second.nextCursor).toBeNull();
+    expect((await as(customer, "/api/transactions?cursor=garbage")).statusCode).toBe(400);
+    expect((await as(customer, "/api/transactions?limit=1000")).statusCode).toBe(400);
+
+    const csv = await as(customer, "/api/transactions/export.csv");
+    expect(csv.headers["content-type"]).toMatch(/text\/csv/);
+    const lines = csv.body.trim().split("\r\n");
+    expect(lines[0]).toBe("id,date,type,description,category,status,amount,fee,net_amount");
+    expect(lines).toHaveLength(5);
+    expect(csv.body).toContain(`"'=HYPERLINK(""x"")"`);
+    expect((await as(other, "/api/transactions/recent")).json()).toEqual([]);
+    expect((await as(other, "/api/transactions/export.csv")).body.trim().split("\r\n")).toHaveLength(1);
+  });
+
+  it("reports stats from the ledger and verifies it for admins only", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    await fundCustomer(t, admin, customer.user.id, "10");
+    const stats = (await asAdmin("GET", "/api/admin/stats")).json();
+    expect(stats.activeAccounts).toBeGreaterThanOrEqual(1);
+    expect(stats.transactions).toBeGreaterThanOrEqual(1);
+    expect(stats.totalBalance).toMatch(/^\$[\d,]+\.\d\d$/);
+    const verify = await asAdmin("GET", "/api/admin/ledger/verify");
+    expect(verify.json()).toMatchObject({ ok: true, problems: [] });
+    expect((await as(customer, "/api/admin/ledger/verify")).statusCode).toBe(403);
+  });
+});
+
+describe("dashboard content", () => {
+  it("serves the spec's defaults, an admin's overrides, and restores a default on empty", async () => {
+    const customer = await createVerifiedUser(t.database, { pillarTag: "dash_user" });
+    const own = (await as(customer, "/api/dashboard-content")).json();
+    expect(own).toMatchObject({
+      welcomeTitle: "Welcome back!",
+      welcomeMessage: "Here's your account overview",
+      balanceLabel: "Total Balance",
+      cardName: "$dash_user",
+      statusTitle: "Account Request Status",
+      transactionTitle: "Recent Transactions",
+      quickActionTitle: "Quick Actions",
+    });
+    expect(own.cardNumber).toMatch(/4532$/);
+    const put = await asAdmin("PUT", `/api/admin/dashboard-content/${customer.user.id}`, {
+      welcomeTitle: "Hello VIP",
+      balanceLabel: "<img src=x onerror=alert(1)>",
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await as(customer, "/api/dashboard-content")).json()).toMatchObject({
+      welcomeTitle: "Hello VIP",
+      balanceLabel: "<img src=x onerror=alert(1)>",
+    });
+    await asAdmin("PUT", `/api/admin/dashboard-content/${customer.user.id}`, { welcomeTitle: "" });
+    expect((await as(customer, "/api/dashboard-content")).json().welcomeTitle).toBe("Welcome back!");
+    const tooLong = await asAdmin("PUT", `/api/admin/dashboard-content/${customer.user.id}`, {
+      welcomeTitle: "x".repeat(201),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    const asCustomer = await t.app.inject({
+      method: "PUT",
+      url: `/api/admin/dashboard-content/${customer.user.id}`,
+      headers: { cookie: customer.cookie },
+      payload: { welcomeTitle: "hacked" },
+    });
+    expect(asCustomer.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,259 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { assertCents } from "@/contract/money";
+import type { DbOrTx, Tx } from "@/server/db/client";
+import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
+import { AppError, pgErrorCode } from "@/server/lib/errors";
+
+export const SYSTEM_ACCOUNTS = ["external_funding", "usdc_clearing", "fee_revenue", "adjustments"] as const;
+export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
+
+export interface Wallet {
+  id: string;
+  userId: string;
+  balance: number;
+  held: number;
+}
+
+export interface PostingInput {
+  accountId: string;
+  amount: number;
+}
+
+export interface EntryInput {
+  kind: string;
+  description: string;
+  referenceType?: string;
+  referenceId?: string;
+  actorId?: string | null;
+  postings: PostingInput[];
+}
+
+const walletCode = (userId: string) => `wallet:${userId}`;
+
+/** Opens the user's wallet if it does not exist yet; safe to call twice or concurrently. */
+export async function openWallet(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .insert(ledgerAccounts)
+    .values({ code: walletCode(userId), kind: "wallet", userId })
+    .onConflictDoNothing({ target: ledgerAccounts.code });
+}
+
+export async function findWallet(db: DbOrTx, userId: string): Promise<Wallet | null> {
+  const [row] = await db
+    .select({
+      id: ledgerAccounts.id,
+      userId: ledgerAccounts.userId,
+      balance: ledgerAccounts.balance,
+      held: ledgerAccounts.held,
+    })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.userId, userId));
+  return row ? { ...row, userId: row.userId! } : null;
+}
+
+/**
+ * Locks the user's wallet row for the rest of the transaction (opening it first if needed).
+ * Every money movement on a wallet goes through this lock, so two of them never see the same balance.
+ */
+export async function lockWallet(tx: Tx, userId: string): Promise<Wallet> {
+  await openWallet(tx, userId);
+  const [row] = await tx
+    .select({
+      id: ledgerAccounts.id,
+      userId: ledgerAccounts.userId,
+      balance: ledgerAccounts.balance,
+      held: ledgerAccounts.held,
+    })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.userId, userId))
+    .for("update");
+  return { ...row, userId: row.userId! };
+}
+
+/** The id of a system account (seeded by the ledger migration). */
+export async function systemAccountId(db: DbOrTx, code: SystemAccount): Promise<string> {
+  const [row] = await db
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.code, code));
+  if (!row) throw new Error(`System ledger account ${code} is missing: run the migrations`);
+  return row.id;
+}
+
+function assertBalanced(entry: EntryInput) {
+  if (entry.postings.length < 2) throw new Error("A journal entry needs at least two postings");
+  let sum = 0;
+  for (const p of entry.postings) {
+    assertCents(p.amount);
+    if (p.amount === 0) throw new Error("A posting cannot be zero");
+    sum += p.amount;
+  }
+  if (sum !== 0) throw new Error(`Journal entry ${entry.kind} does not balance: ${sum}`);
+}
+
+/**
+ * Writes one balanced journal entry and moves the cached wallet balances in the same transaction.
+ * Wallets are updated in id order so two entries touching the same wallets cannot deadlock.
+ * A wallet that would go below its held amount violates the CHECK and fails the whole transaction.
+ */
+export async function postEntry(tx: Tx, entry: EntryInput): Promise<string> {
+  assertBalanced(entry);
+  const [created] = await tx
+    .insert(journalEntries)
+    .values({
+      kind: entry.kind,
+      description: entry.description,
+      referenceType: entry.referenceType ?? null,
+      referenceId: entry.referenceId ?? null,
+      actorId: entry.actorId ?? null,
+    })
+    .returning({ id: journalEntries.id });
+  await tx
+    .insert(postings)
+    .values(entry.postings.map((p) => ({ entryId: created.id, accountId: p.accountId, amount: p.amount })));
+
+  const byAccount = new Map<string, number>();
+  for (const p of entry.postings) byAccount.set(p.accountId, (byAccount.get(p.accountId) ?? 0) + p.amount);
+  const ids = [...byAccount.keys()].sort();
+  try {
+    for (const id of ids) {
+      const delta = byAccount.get(id)!;
+      if (delta === 0) continue;
+      await tx
+        .update(ledgerAccounts)
+        .set({ balance: sql`${ledgerAccounts.balance} + ${delta}` })
+        .where(and(eq(ledgerAccounts.id, id), eq(ledgerAccounts.kind, "wallet")));
+    }
+  } catch (err) {
+    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this movement");
+    throw err;
+  }
+  return created.id;
+}
+
+/** Sets money aside on a locked wallet; fails if the wallet's available balance is smaller. */
+export async function placeHold(
+  tx: Tx,
+  wallet: Wallet,
+  amount: number,
+  reference: { type: string; id: string },
+): Promise<string> {
+  assertCents(amount);
+  if (amount <= 0) throw new Error("A hold must be positive");
+  try {
+    await tx
+      .update(ledgerAccounts)
+      .set({ held: sql`${ledgerAccounts.held} + ${amount}` })
+      .where(eq(ledgerAccounts.id, wallet.id));
+  } catch (err) {
+    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
+    throw err;
+  }
+  const [hold] = await tx
+    .insert(holds)
+    .values({ accountId: wallet.id, amount, referenceType: reference.type, referenceId: reference.id })
+    .returning({ id: holds.id });
+  return hold.id;
+}
+
+/** Closes an open hold exactly once: the row is locked and must still be open. */
+async function closeHold(tx: Tx, holdId: string, status: "captured" | "released") {
+  const [hold] = await tx.select().from(holds).where(eq(holds.id, holdId)).for("update");
+  if (!hold) throw new Error(`Hold ${holdId} does not exist`);
+  if (hold.status !== "open") throw new AppError("CONFLICT", `This hold was already ${hold.status}`);
+  await tx.update(holds).set({ status, closedAt: new Date() }).where(eq(holds.id, holdId));
+  await tx
+    .update(ledgerAccounts)
+    .set({ held: sql`${ledgerAccounts.held} - ${hold.amount}` })
+    .where(eq(ledgerAccounts.id, hold.accountId));
+  return hold;
+}
+
+export async function releaseHold(tx: Tx, holdId: string): Promise<void> {
+  await closeHold(tx, holdId, "released");
+}
+
+/** Releases the hold and posts the entry that spends it, in one step. */
+export async function captureHold(tx: Tx, holdId: string, entry: EntryInput): Promise<string> {
+  const hold = await closeHold(tx, holdId, "captured");
+  const debited = -entry.postings
+    .filter((p) => p.accountId === hold.accountId)
+    .reduce((s, p) => s + p.amount, 0);
+  if (debited !== hold.amount)
+    throw new Error(`Capture of ${hold.amount} posts ${debited} from the held wallet`);
+  return postEntry(tx, entry);
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  entries: number;
+  accounts: number;
+  problems: string[];
+}
+
+/**
+ * Recomputes everything from postings and reports any drift: unbalanced entries, a non-zero grand total,
+ * cached wallet balances or held amounts that differ from postings and open holds.
+ */
+export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
+  const problems: string[] = [];
+  const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+  const unbalanced = rows<{ entry_id: string; total: string }>(
+    await db.execute(
+      sql`select entry_id, sum(amount)::text as total from postings group by entry_id having sum(amount) <> 0`,
+    ),
+  );
+  for (const u of unbalanced) problems.push(`entry ${u.entry_id} sums to ${u.total}`);
+
+  const [grand] = rows<{ total: string | null; entries: string }>(
+    await db.execute(
+      sql`select coalesce(sum(amount), 0)::text as total, (select count(*) from journal_entries)::text as entries from postings`,
+    ),
+  );
+  if (grand.total !== "0") problems.push(`postings sum to ${grand.total}, not 0`);
+
+  const drift = rows<{
+    code: string;
+    kind: string;
+    balance: string;
+    posted: string;
+    held: string;
+    open_holds: string;
+  }>(
+    await db.execute(sql`
+      select a.code, a.kind, a.balance::text, a.held::text,
+             coalesce((select sum(p.amount) from postings p where p.account_id = a.id), 0)::text as posted,
+             coalesce((select sum(h.amount) from holds h where h.account_id = a.id and h.status = 'open'), 0)::text as open_holds
+      from ledger_accounts a`),
+  );
+  for (const a of drift) {
+    if (a.kind === "wallet") {
+      if (a.balance !== a.posted)
+        problems.push(`${a.code}: cached balance ${a.balance} but postings sum to ${a.posted}`);
+      if (a.held !== a.open_holds)
+        problems.push(`${a.code}: held ${a.held} but open holds sum to ${a.open_holds}`);
+      if (BigInt(a.posted) - BigInt(a.open_holds) < 0n)
+        problems.push(`${a.code}: available balance is negative`);
+    } else if (a.balance !== "0" || a.held !== "0") {
+      problems.push(`${a.code}: a system account must keep no cached balance`);
+    }
+  }
+  return { ok: problems.length === 0, entries: Number(grand.entries), accounts: drift.length, problems };
+}
+
+/** Balances of several wallets in one query (admin lists). */
+export async function findWallets(db: DbOrTx, userIds: string[]): Promise<Map<string, Wallet>> {
+  if (userIds.length === 0) return new Map();
+  const found = await db
+    .select({
+      id: ledgerAccounts.id,
+      userId: ledgerAccounts.userId,
+      balance: ledgerAccounts.balance,
+      held: ledgerAccounts.held,
+    })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.userId, userIds))
+    .orderBy(asc(ledgerAccounts.id));
+  return new Map(found.map((w) => [w.userId!, { ...w, userId: w.userId! }]));
+}

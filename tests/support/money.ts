@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import type { Database } from "@/server/db/client";
+import { accountRequests, kycApplications } from "@/server/db/schema";
+import { verifyLedger } from "@/server/lib/ledger";
+import type { TestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+/**
+ * A customer whose KYC and checking account are approved, so the send-money gate is open. The onboarding
+ * rows are written directly: these tests are about money, and the onboarding API has its own tests.
+ */
+export async function createApprovedCustomer(database: Database): Promise<SignedInUser> {
+  const customer = await createVerifiedUser(database);
+  const [kyc] = await database.db
+    .insert(kycApplications)
+    .values({
+      userId: customer.user.id,
+      accountType: "personal",
+      firstName: customer.user.firstName,
+      lastName: customer.user.lastName,
+      street: "1 Main St",
+      city: "New York",
+      state: "NY",
+      zipCode: "10001",
+      address: "1 Main St, New York, NY 10001",
+      ssnCiphertext: "fixture",
+      ssnIndex: randomBytes(16).toString("hex"),
+      ssnLast4: "1234",
+      status: "approved",
+      reviewedAt: new Date(),
+    })
+    .returning({ id: kycApplications.id });
+  await database.db.insert(accountRequests).values({
+    userId: customer.user.id,
+    kycApplicationId: kyc!.id,
+    accountType: "personal",
+    status: "approved",
+    accountNumber: String(100_000_000 + Math.floor(Math.random() * 899_999_999)),
+    routingNumber: "021000021",
+    approvedAt: new Date(),
+  });
+  return customer;
+}
+
+/** Credits a customer through the admin desk (incoming payment created as completed). */
+export async function fundCustomer(t: TestApp, admin: SignedInUser, userId: string, amount: string) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/admin/incoming-payments",
+    headers: { cookie: admin.cookie },
+    payload: { userId, amount, status: "completed" },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** DESIGN's invariant, asserted at the end of every money test. */
+export async function expectLedgerClean(database: Database) {
+  const report = await verifyLedger(database.db);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+}
+
+export const ETH_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
