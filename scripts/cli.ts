@@ -2,17 +2,25 @@
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { verifyLedger } from "@/server/lib/ledger";
 
 const USAGE = `usage: npm run cli -- <command>
 
 commands:
-  admin:grant <email>   make a verified account an admin`;
+  admin:grant <email>   make a verified account an admin
+  ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)`;
+
+const COMMANDS = new Set(["admin:grant", "ledger:verify"]);
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
   if (!command || command === "help" || command === "--help") {
     console.info(USAGE);
     return 0;
+  }
+  if (!COMMANDS.has(command)) {
+    console.error(`Unknown command: ${command}\n\n${USAGE}`);
+    return 2;
   }
   const config = loadConfig();
   const database = await createDatabase(config);
@@ -25,8 +33,16 @@ async function main(argv: string[]) {
         console.info(`${user.email} is now an admin.`);
         return 0;
       }
+      case "ledger:verify": {
+        const report = await verifyLedger(database.db);
+        console.info(`${report.entries} journal entries, ${report.accounts} ledger accounts checked.`);
+        for (const problem of report.problems) console.error(`drift: ${problem}`);
+        console.info(
+          report.ok ? "Ledger verified: no drift." : `${report.problems.length} problem(s) found.`,
+        );
+        return report.ok ? 0 : 1;
+      }
       default:
-        console.error(`Unknown command: ${command}\n\n${USAGE}`);
         return 2;
     }
   } finally {

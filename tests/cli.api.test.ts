@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-cli-"));
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+
+beforeAll(async () => {
+  if (process.env.DATABASE_URL) database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]) {
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "", LOG_LEVEL: "silent" };
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+      cwd: root,
+      env,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+describe("operator CLI", () => {
+  it("verifies a clean ledger", async () => {
+    const result = await cli("ledger:verify");
+    expect(result.out).toContain("Ledger verified: no drift.");
+    expect(result.code).toBe(0);
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "exits 1 and names the account when a cached balance drifts",
+    async () => {
+      const [user] = await database!.query<{ id: string }>(
+        "insert into users (email, first_name, last_name, pillar_tag, password_hash, is_email_verified) values ('cli@example.com','C','L','cli_user','x',true) returning id",
+      );
+      await database!.query(
+        "insert into ledger_accounts (code, kind, user_id, balance) values ($1, 'wallet', $2, 500)",
+        [`wallet:${user.id}`, user.id],
+      );
+      const result = await cli("ledger:verify");
+      expect(result.code).toBe(1);
+      expect(result.out).toContain(`wallet:${user.id}: cached balance 500 but postings sum to 0`);
+      const grant = await cli("admin:grant", "CLI@example.com");
+      expect(grant.code).toBe(0);
+      const [row] = await database!.query<{ is_admin: boolean }>("select is_admin from users where id = $1", [
+        user.id,
+      ]);
+      expect(row.is_admin).toBe(true);
+    },
+  );
+
+  it("refuses an unknown command with exit code 2", async () => {
+    const result = await cli("launch:rockets");
+    expect(result.code).toBe(2);
+    expect(result.out).toContain("Unknown command: launch:rockets");
+  });
+});
