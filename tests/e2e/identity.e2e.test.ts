@@ -1,6 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { PASSWORD, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
 let browser: Browser;
@@ -11,38 +12,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const PASSWORD = "Harbor-Lantern-91-quietly";
 const NEW_PASSWORD = "Copper-Willow-38-sunrise";
 const RESET_PASSWORD = "Granite-Orchid-72-evening";
-
-async function signUp(page: Page, user: { email: string; firstName: string; tag: string }) {
-  await page.goto("/auth");
-  await page.getByRole("tab", { name: "Get Started" }).click();
-  await page.getByLabel("First name").fill(user.firstName);
-  await page.getByLabel("Last name").fill("Tester");
-  await page.getByLabel("Email").fill(user.email);
-  await page.getByLabel("Pillar tag").fill(user.tag);
-  await page.getByLabel("Phone number").fill("+1 212 555 0142");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  const mail = await waitForMail(user.email, (m) => /verification/i.test(m.subject));
-  expect(mail.code).toMatch(/^\d{6}$/);
-  await page.getByLabel("Verification code").fill(mail.code!);
-  await page.getByRole("button", { name: "Verify Email" }).click();
-  await page.getByRole("button", { name: "Sign In" }).waitFor();
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page
-    .getByRole("link", { name: /settings/i })
-    .first()
-    .waitFor();
-}
 
 describe("identity journey", () => {
   it("signs up with the e-mailed code, changes the password, logs out, resets it and signs in again", async () => {
@@ -110,9 +81,7 @@ describe("identity journey", () => {
     expect(customer.errors.filter((e) => !/403/.test(e))).toEqual([]);
 
     const admin = await openPage(browser);
-    const adminEmail = inject("adminEmail");
-    await signUp(admin.page, { email: adminEmail, firstName: "Ada", tag: `admin_${Date.now() % 100000}` });
-    await signIn(admin.page, adminEmail, PASSWORD);
+    await signInAsAdmin(admin.page);
     await admin.page.getByRole("link", { name: "Admin Panel" }).click();
     await admin.page.getByRole("tab", { name: "User Management" }).waitFor();
     await admin.page.getByRole("button", { name: "Delete Victor Tester" }).click();

@@ -93,29 +93,29 @@ export default function AdminPage() {
           <StatCards />
           <Tabs defaultValue="users" className="min-w-0">
             <TabsList className="w-full justify-start">
-              <TabsTrigger value="users">
+              <TabsTrigger className="px-2.5" value="users">
                 <Users aria-hidden />
                 User Management
               </TabsTrigger>
-              <TabsTrigger value="account-requests">
+              <TabsTrigger className="px-2.5" value="account-requests">
                 <Landmark aria-hidden />
                 Account Requests
               </TabsTrigger>
-              <TabsTrigger value="kyc">
+              <TabsTrigger className="px-2.5" value="kyc">
                 <FileCheck2 aria-hidden />
                 KYC Applications
               </TabsTrigger>
               {LATER_TABS.map(({ value, label, icon: Icon }) => (
-                <TabsTrigger key={value} value={value}>
+                <TabsTrigger key={value} value={value} className="px-2.5">
                   <Icon aria-hidden />
                   {label}
                 </TabsTrigger>
               ))}
-              <TabsTrigger value="chats">
+              <TabsTrigger className="px-2.5" value="chats">
                 <MessagesSquare aria-hidden />
                 User Chats
               </TabsTrigger>
-              <TabsTrigger value="email">
+              <TabsTrigger className="px-2.5" value="email">
                 <Mail aria-hidden />
                 Email Test
               </TabsTrigger>

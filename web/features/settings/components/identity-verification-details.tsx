@@ -78,7 +78,7 @@ export function IdentityVerificationDetails() {
           {view.text}
         </p>
         {kyc ? (
-          <dl className="divide-y divide-line border-y border-line">
+          <dl className="divide-y divide-line">
             <Row label="Account type">
               <span className="capitalize">{kyc.accountType}</span>
             </Row>

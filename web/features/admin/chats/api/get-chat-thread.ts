@@ -28,18 +28,24 @@ export function mergeThread(current: AdminChatMessage[], incoming: AdminChatMess
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-/** First load: the whole conversation; then only messages after the newest one held, appended. */
+/**
+ * First load: the whole conversation; then only messages after the newest one held, appended. While a
+ * reply held is still unread, the whole conversation is asked for again: the customer reading it changes
+ * that older message's readAt, which an `?after=` poll never returns (the receipt would stay "Not read yet").
+ */
 async function fetchThread(client: QueryClient, userId: string, signal: AbortSignal) {
   const key = chatThreadKey(userId);
   const current = client.getQueryData<AdminChatMessage[]>(key);
   const lastId = current?.at(-1)?.id;
-  const result =
-    !current || lastId === undefined
-      ? await getChatThread(userId, { signal })
-      : mergeThread(
-          client.getQueryData<AdminChatMessage[]>(key) ?? current,
-          await getChatThread(userId, { after: lastId, signal }),
-        );
+  const awaitsReceipt = current?.some((m) => !m.isFromUser && !m.readAt) ?? false;
+  const incoming = await getChatThread(userId, {
+    after: current && lastId !== undefined && !awaitsReceipt ? lastId : undefined,
+    signal,
+  });
+  // Merge into what the cache holds now: a reply sent while this poll was in flight is already there.
+  const result = current
+    ? mergeThread(client.getQueryData<AdminChatMessage[]>(key) ?? current, incoming)
+    : incoming;
   markConversationReadInCache(client, userId);
   return result;
 }

@@ -5,6 +5,7 @@ import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useChatCustomer } from "@/web/features/admin/chats/api/get-chat-customer";
+import { cn } from "@/web/lib/cn";
 import { formatDate, formatDateTime, formatHandle } from "@/web/lib/format";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
@@ -25,11 +26,27 @@ const REQUEST_BADGES: Record<
   rejected: { label: "Rejected", tone: "negative" },
 };
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+/** `stacked` puts a long value (an e-mail) under its label instead of squeezing it beside it. */
+function Row({
+  label,
+  stacked = false,
+  children,
+}: {
+  label: string;
+  stacked?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <div className="flex items-baseline justify-between gap-3">
+    <div className={stacked ? "grid gap-0.5" : "flex items-baseline justify-between gap-3"}>
       <dt className="shrink-0 text-xs text-ink-muted">{label}</dt>
-      <dd className="min-w-0 text-right text-sm font-medium break-words text-ink">{children}</dd>
+      <dd
+        className={cn(
+          "min-w-0 text-sm font-medium break-words text-ink",
+          stacked ? "[overflow-wrap:anywhere]" : "text-right",
+        )}
+      >
+        {children}
+      </dd>
     </div>
   );
 }
@@ -87,8 +104,8 @@ export function CustomerPanel({ userId }: { userId: string }) {
           <Row label="Name">
             {c.firstName} {c.lastName}
           </Row>
-          <Row label="Email">
-            <span className="break-all">{c.email}</span>
+          <Row label="Email" stacked>
+            {c.email}
           </Row>
           <Row label="Tag">{formatHandle(c.pillarTag)}</Row>
           <Row label="Phone">

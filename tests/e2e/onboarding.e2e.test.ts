@@ -1,0 +1,156 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { makePng } from "@/tests/support/files";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("onboarding journey", () => {
+  it("applies for checking with real uploads, is approved by an admin, and sees the account on the dashboard", async () => {
+    const customer = await openPage(browser);
+    const { page } = customer;
+    const user = { ...newUser("Olivia"), lastName: "Applicant" };
+    const name = `${user.firstName} ${user.lastName}`;
+    await signUp(page, user);
+    await signIn(page, user.email);
+
+    // Step 1: personal information, with the SSN formatted 3-2-4 as it is typed.
+    await page.goto("/apply-checking");
+    await page.getByRole("heading", { name: "Apply for a Checking Account" }).waitFor();
+    await page.getByLabel("First name").fill(user.firstName);
+    await page.getByLabel("Last name").fill(user.lastName);
+    await page.getByLabel("Street address").fill("12 Harbor Street");
+    await page.getByLabel("City").fill("New York");
+    await page.getByLabel("State").fill("ny");
+    await page.getByLabel("ZIP code").fill("10001");
+    const ssn = page.getByLabel("Social Security Number");
+    const digits = String(100_000_000 + Math.floor(Math.random() * 800_000_000));
+    const typed: string[] = [];
+    for (const d of digits) {
+      await ssn.press(d);
+      typed.push(await ssn.inputValue());
+    }
+    const d = digits;
+    expect(typed[2]).toBe(d.slice(0, 3));
+    expect(typed[3]).toBe(`${d.slice(0, 3)}-${d[3]}`);
+    expect(typed[5]).toBe(`${d.slice(0, 3)}-${d.slice(3, 5)}-${d[5]}`);
+    expect(typed[8]).toBe(`${d.slice(0, 3)}-${d.slice(3, 5)}-${d.slice(5)}`);
+    await ssn.press("7"); // a tenth digit is ignored
+    expect(await ssn.inputValue()).toBe(typed[8]);
+    expect(await page.getByLabel("State").inputValue()).toBe("NY");
+    await shot(page, "apply-step1");
+    await page.getByRole("button", { name: "Next" }).click();
+
+    // Step 2: real PNG files through the file inputs.
+    await page.getByText("Step 2 of 2: Documents").waitFor();
+    await page.locator("#kyc-drivingLicenseFront").setInputFiles({
+      name: "license-front.png",
+      mimeType: "image/png",
+      buffer: makePng(64, 40, [15, 76, 92]),
+    });
+    await page.locator("#kyc-drivingLicenseBack").setInputFiles({
+      name: "license-back.png",
+      mimeType: "image/png",
+      buffer: makePng(64, 40, [200, 120, 40]),
+    });
+    await expect.poll(() => page.getByText("Uploaded", { exact: true }).count()).toBe(2);
+    await page.getByText("license-front.png").waitFor();
+    await shot(page, "apply-step2");
+    await page.getByRole("button", { name: "Submit Application" }).click();
+    await page.getByRole("heading", { name: "Application submitted" }).waitFor();
+    await toastWith(page, "Application Submitted").waitFor();
+    const submittedAt = Date.now();
+    await page.waitForURL("**/dashboard", { timeout: 6000 });
+    expect(Date.now() - submittedAt).toBeGreaterThanOrEqual(1500);
+    await page.getByText("Pending Review").waitFor();
+    await page.getByText("Your account application is being reviewed").waitFor();
+    await shot(page, "dashboard-pending");
+
+    // The admin reviews the documents and approves the KYC.
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await admin.page.getByRole("link", { name: "Admin Panel" }).click();
+    await admin.page.getByRole("tab", { name: "KYC Applications" }).click();
+    await admin.page.getByRole("button", { name: `View License front for ${name}` }).click();
+    const dialog = admin.page.getByRole("dialog");
+    const image = dialog.getByRole("img", { name: `License front for ${name}` });
+    await image.waitFor();
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 10_000,
+      })
+      .toBe(64);
+    await dialog.getByRole("link", { name: "Open in New Tab" }).waitFor();
+    const documentPath = await image.getAttribute("src");
+    expect(documentPath).toMatch(/^\/objects\//);
+    await shot(admin.page, "admin-kyc-viewer");
+    await admin.page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await shot(admin.page, "admin-kyc-tab");
+    await admin.page.getByRole("button", { name: `Approve application from ${name}` }).click();
+    await toastWith(admin.page, "KYC status updated successfully").waitFor();
+    await expect
+      .poll(() => admin.page.getByRole("button", { name: `Approve application from ${name}` }).count())
+      .toBe(0);
+
+    // Account Requests → Manage → approved, with a prefilled account number and the default routing number.
+    await admin.page.getByRole("tab", { name: "Account Requests" }).click();
+    await admin.page.getByRole("button", { name: `Manage account request from ${name}` }).click();
+    const manage = admin.page.getByRole("dialog");
+    await manage.getByRole("heading", { name: "Manage Account Request" }).waitFor();
+    await manage.getByLabel("Status", { exact: true }).selectOption("approved");
+    const accountNumber = await manage.getByLabel("Account number").inputValue();
+    expect(accountNumber).toMatch(/^[1-9]\d{8}$/);
+    expect(await manage.getByLabel("Routing number").inputValue()).toBe("021000021");
+    await shot(admin.page, "admin-manage-dialog");
+    await manage.getByRole("button", { name: "Update Request" }).click();
+    await toastWith(admin.page, "Account request updated successfully").waitFor();
+    await manage.waitFor({ state: "detached" });
+    await admin.page.getByText(accountNumber).first().waitFor();
+    await shot(admin.page, "admin-account-requests");
+
+    // The customer's dashboard picks the approval up (it polls every 10 s).
+    await page.getByText("Verified", { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByText(`•••••${accountNumber.slice(-4)}`).waitFor({ timeout: 15_000 });
+    await page.getByText("021000021").waitFor();
+    await page.getByRole("button", { name: "Show account number" }).click();
+    await page.getByText(accountNumber, { exact: true }).waitFor();
+    await shot(page, "dashboard-approved");
+    if (process.env.E2E_SHOTS) {
+      await page.setViewportSize({ width: 375, height: 812 });
+      await shot(page, "dashboard-approved-375");
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+
+    // Settings shows the verified identity.
+    await page.goto("/settings");
+    await page.getByRole("heading", { name: "Account Settings" }).waitFor();
+    await page.getByText("Verified", { exact: true }).first().waitFor();
+    await shot(page, "settings-identity");
+
+    // The owner may read their own document; another customer gets a 404, not the file.
+    const own = await customer.context.request.get(documentPath!);
+    expect(own.status()).toBe(200);
+    expect(own.headers()["content-type"]).toBe("image/png");
+    const stranger = await openPage(browser);
+    const other = newUser("Mallory");
+    await signUp(stranger.page, other);
+    await signIn(stranger.page, other.email);
+    const denied = await stranger.context.request.get(documentPath!);
+    expect(denied.status()).toBe(404);
+
+    expect(customer.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    expect(stranger.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+    await stranger.context.close();
+  });
+});

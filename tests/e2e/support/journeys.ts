@@ -1,0 +1,81 @@
+import type { Page } from "playwright-core";
+import { expect, inject } from "vitest";
+import { waitForMail } from "@/tests/e2e/support/mail";
+
+/** The password every journey's customers sign up with. */
+export const PASSWORD = "Harbor-Lantern-91-quietly";
+
+export interface NewUser {
+  email: string;
+  firstName: string;
+  tag: string;
+  lastName?: string;
+}
+
+let counter = 0;
+/** A fresh customer with a unique e-mail and tag. */
+export function newUser(firstName: string): NewUser {
+  const id = `${Date.now() % 1_000_000}${++counter}`;
+  return {
+    email: `${firstName.toLowerCase()}_${id}@example.com`,
+    firstName,
+    tag: `${firstName.toLowerCase()}_${id}`.slice(0, 20),
+  };
+}
+
+/** Signs up through /auth's Get Started tab and verifies the e-mailed code; ends on the Sign In form. */
+export async function signUp(page: Page, user: NewUser, password = PASSWORD) {
+  await page.goto("/auth");
+  await page.getByRole("tab", { name: "Get Started" }).click();
+  await page.getByLabel("First name").fill(user.firstName);
+  await page.getByLabel("Last name").fill(user.lastName ?? "Tester");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Pillar tag").fill(user.tag);
+  await page.getByLabel("Phone number").fill("+1 212 555 0142");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  const mail = await waitForMail(user.email, (m) => /verification/i.test(m.subject));
+  expect(mail.code).toMatch(/^\d{6}$/);
+  await page.getByLabel("Verification code").fill(mail.code!);
+  await page.getByRole("button", { name: "Verify Email" }).click();
+  await page.getByRole("button", { name: "Sign In" }).waitFor();
+}
+
+/** Signs in through /auth and waits for the signed-in header. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page
+    .getByRole("link", { name: /settings/i })
+    .first()
+    .waitFor();
+}
+
+/**
+ * Signs in as the e2e admin (`inject("adminEmail")`, made admin once verified). The app and its database
+ * live for the whole e2e run, so the first journey to need the admin signs it up; later ones only sign in.
+ */
+export async function signInAsAdmin(page: Page, password = PASSWORD) {
+  const email = inject("adminEmail");
+  const probe = await page.request.post("/api/auth/login", { data: { email, password } });
+  if (probe.ok()) {
+    // The probe signed this context in; drop that session so the admin signs in through the form below.
+    await page.context().clearCookies();
+  } else {
+    await signUp(
+      page,
+      { email, firstName: "Ada", lastName: "Admin", tag: `admin_${Date.now() % 100000}` },
+      password,
+    );
+  }
+  await signIn(page, email, password);
+}
+
+/** Screenshots only when asked for (`E2E_SHOTS=1`), into /tmp/shots-e2e. */
+export async function shot(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  await page.screenshot({ path: `/tmp/shots-e2e/${name}.png`, fullPage: true });
+}
