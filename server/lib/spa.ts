@@ -30,7 +30,9 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url === p || request.url.startsWith(p));
     const wantsPage = request.method === "GET" || request.method === "HEAD";
-    if (isApi || !wantsPage) {
+    // A missing file (an old hashed asset after a deploy, say) is a 404, never the app shell served as JS.
+    const isFile = /\.[a-z0-9]+$/i.test(request.url.split("?")[0]);
+    if (isApi || !wantsPage || isFile) {
       throw new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}`);
     }
     if (!indexHtml) {
