@@ -1,8 +1,13 @@
 import { useEffect } from "react";
+import { defaultDashboardContent } from "@/contract/dashboard-content";
 import { AppHeader } from "@/web/components/app-header";
 import { Container } from "@/web/components/ui/container";
+import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
+import { useDashboardContent } from "@/web/features/dashboard/api/get-dashboard-content";
 import { AccountStatusCards } from "@/web/features/dashboard/components/account-status-cards";
+import { BalanceCard } from "@/web/features/dashboard/components/balance-card";
+import { PaymentsHistory } from "@/web/features/dashboard/components/payments-history";
 import { SupportShortcut } from "@/web/features/dashboard/components/support-shortcut";
 import { QuickActionsCard } from "@/web/features/dashboard/quick-actions-card";
 import { useSignedInUser } from "@/web/lib/current-user";
@@ -13,6 +18,7 @@ let hasWarnedAboutPhone = false;
 
 export default function DashboardPage() {
   const user = useSignedInUser();
+  const contentQuery = useDashboardContent();
   useDocumentTitle("Dashboard");
 
   useEffect(() => {
@@ -25,17 +31,33 @@ export default function DashboardPage() {
     });
   }, [user.phoneNumber]);
 
+  // If the labels cannot be loaded the spec's defaults stand in; the page itself still works.
+  const content = contentQuery.data ?? defaultDashboardContent(user.pillarTag);
+
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
       <main>
         <Container className="grid gap-6 py-8">
           <div className="grid gap-1">
-            <h1 className="text-2xl font-semibold tracking-tight text-ink">Welcome back!</h1>
-            <p className="text-sm text-ink-muted">Here's your account overview</p>
+            {contentQuery.isPending ? (
+              <>
+                <Skeleton className="h-8 w-64 max-w-full" />
+                <Skeleton className="h-5 w-56 max-w-full" />
+              </>
+            ) : (
+              <>
+                <h1 className="text-2xl font-semibold tracking-tight text-ink">
+                  {content.welcomeTitle.replace(/!$/, "")}, {user.firstName}!
+                </h1>
+                <p className="text-sm text-ink-muted">{content.welcomeMessage}</p>
+              </>
+            )}
           </div>
-          <AccountStatusCards />
-          <QuickActionsCard />
+          <BalanceCard labels={content} />
+          <AccountStatusCards statusTitle={content.statusTitle} statusMessage={content.statusMessage} />
+          <QuickActionsCard title={content.quickActionTitle} />
+          <PaymentsHistory title={content.transactionTitle} />
           <SupportShortcut />
         </Container>
       </main>

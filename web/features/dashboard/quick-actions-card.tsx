@@ -1,7 +1,16 @@
 import { BarChart3, ChevronRight, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
+import type { MouseEvent } from "react";
 import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { toast } from "@/web/components/ui/use-toast";
+import { useAccountSummary } from "@/web/lib/account-summary";
+import {
+  ANALYTICS_BLOCKED,
+  canSeeAnalytics,
+  canSendMoney,
+  SEND_MONEY_BLOCKED,
+} from "@/web/lib/send-money-gate";
 
 interface QuickAction {
   label: string;
@@ -20,7 +29,22 @@ const ACTIONS: QuickAction[] = [
 const TILE =
   "flex min-h-20 items-center gap-3 rounded-lg border border-line bg-surface p-4 text-left transition-colors";
 
+/** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
 export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }) {
+  const summary = useAccountSummary();
+
+  const guard = (href: string) => (event: MouseEvent) => {
+    // Until the summary arrives the gate cannot be judged; the target page checks again on its own.
+    if (!summary.data) return;
+    if (href === "/send-money" && !canSendMoney(summary.data)) {
+      event.preventDefault();
+      toast({ ...SEND_MONEY_BLOCKED, variant: "destructive" });
+    } else if (href === "/analytics" && !canSeeAnalytics(summary.data)) {
+      event.preventDefault();
+      toast({ ...ANALYTICS_BLOCKED, variant: "destructive" });
+    }
+  };
+
   return (
     <Card>
       <CardHeader>
@@ -47,7 +71,11 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
             return (
               <li key={label}>
                 {href ? (
-                  <Link href={href} className={`${TILE} hover:border-brand-200 hover:bg-brand-50/60`}>
+                  <Link
+                    href={href}
+                    onClick={guard(href)}
+                    className={`${TILE} hover:border-brand-200 hover:bg-brand-50/60`}
+                  >
                     {body}
                   </Link>
                 ) : (

@@ -1,0 +1,56 @@
+import type { Transaction } from "@/contract/transactions";
+
+export interface BalancePoint {
+  label: string;
+  balanceCents: number;
+}
+
+export interface BalanceHistory {
+  points: BalancePoint[];
+  /** Current balance minus the point before it. */
+  changeCents: number;
+  /** Percent change against the previous point; 0 when that point is 0 or less. */
+  changePercent: number;
+}
+
+/** Spec §9: the history goes back over at most the 7 most recent transactions. */
+export const HISTORY_DEPTH = 7;
+
+type HistoryTransaction = Pick<Transaction, "type" | "amountCents" | "status">;
+
+/** What a transaction did to the balance: credits raised it, debits lowered it. */
+function effectOf(tx: HistoryTransaction): number {
+  // Only a completed transaction has moved the balance; a pending debit is a hold, not a posting.
+  if (tx.status !== "completed") return 0;
+  if (tx.type === "credit" || tx.type === "incoming_payment") return tx.amountCents;
+  if (tx.type === "debit") return -tx.amountCents;
+  return 0;
+}
+
+const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
+
+/**
+ * Spec §4 balance history: start at the current balance and walk back over up to the 7 most recent
+ * transactions (newest first in, oldest point first out), undoing each one — a credit is subtracted, a
+ * debit added — floored at 0. The last point is 'Today'; with no transactions, 'Last Week' and 'Today'.
+ */
+export function deriveBalanceHistory(
+  currentCents: number,
+  transactionsNewestFirst: readonly HistoryTransaction[],
+): BalanceHistory {
+  const recent = transactionsNewestFirst.slice(0, HISTORY_DEPTH);
+  const points: BalancePoint[] = [{ label: "Today", balanceCents: currentCents }];
+  if (recent.length === 0) {
+    points.unshift({ label: "Last Week", balanceCents: currentCents });
+  } else {
+    let running = currentCents;
+    recent.forEach((tx, index) => {
+      running = Math.max(0, running - effectOf(tx));
+      points.unshift({ label: daysAgo(index + 1), balanceCents: running });
+    });
+  }
+  const previous = points[points.length - 2].balanceCents;
+  const changeCents = currentCents - previous;
+  const changePercent = previous > 0 ? (changeCents / previous) * 100 : 0;
+  return { points, changeCents, changePercent };
+}

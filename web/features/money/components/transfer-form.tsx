@@ -1,0 +1,400 @@
+import { AlertTriangle, Info, Landmark, Send, Wallet } from "lucide-react";
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
+import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import { CATEGORIES, CATEGORY_KEYS, type Category, guessCategory } from "@/contract/transactions";
+import {
+  DAILY_LIMIT_CENTS,
+  feeFor,
+  isUsdcAddress,
+  TRANSFER_MESSAGES,
+  type TransferLimits,
+  type TransferRequest,
+} from "@/contract/transfers";
+import { FormField } from "@/web/components/form-field";
+import { NativeSelect } from "@/web/components/native-select";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Input, Textarea } from "@/web/components/ui/input";
+import { Spinner } from "@/web/components/ui/spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { dismissToast, toast } from "@/web/components/ui/use-toast";
+import { useCreateTransfer } from "@/web/features/money/api/create-transfer";
+import { grossForNet, netFor } from "@/web/features/money/transfer-math";
+import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { newIdempotencyKey } from "@/web/lib/idempotency-key";
+
+type Method = "crypto" | "ach";
+
+interface Fields {
+  amount: string;
+  net: string;
+  recipientName: string;
+  cryptoAddress: string;
+  purpose: string;
+  category: Category | "";
+}
+
+const EMPTY: Fields = {
+  amount: "",
+  net: "",
+  recipientName: "",
+  cryptoAddress: "",
+  purpose: "",
+  category: "",
+};
+
+/** Spec §5: the toast names what is missing. */
+const REQUIRED: [keyof Fields, string][] = [
+  ["amount", "Amount"],
+  ["recipientName", "Recipient Name"],
+  ["purpose", "Transfer Purpose"],
+  ["cryptoAddress", "USDC Wallet Address"],
+];
+
+function MoneyInput({
+  id,
+  value,
+  onChange,
+  ...props
+}: { id: string; value: string; onChange: (value: string) => void } & Record<`aria-${string}`, string>) {
+  return (
+    <div className="relative">
+      <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-ink-subtle">
+        $
+      </span>
+      <Input
+        id={id}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0.00"
+        className="pl-7 tabular-nums"
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/[^\d.,]/g, ""))}
+        {...props}
+      />
+    </div>
+  );
+}
+
+function Row({ label, children, strong }: { label: string; children: ReactNode; strong?: boolean }) {
+  return (
+    <div className="flex items-baseline justify-between gap-3">
+      <dt className="text-ink-muted">{label}</dt>
+      <dd className={strong ? "font-semibold text-ink tabular-nums" : "text-ink tabular-nums"}>{children}</dd>
+    </div>
+  );
+}
+
+export function TransferForm({
+  availableCents,
+  limits,
+  onSuccess,
+}: {
+  availableCents: number;
+  limits: TransferLimits | undefined;
+  onSuccess: (transfer: TransferRequest) => void;
+}) {
+  const [method, setMethod] = useState<Method>("crypto");
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [isOverLimit, setOverLimit] = useState(false);
+  const transfer = useCreateTransfer();
+  // One key per submission of these exact fields: a double click or a retry after a lost answer reuses it.
+  const idempotencyKey = useRef<string | null>(null);
+  const isSubmitting = useRef(false);
+
+  const remainingCents = limits?.remainingTodayCents ?? DAILY_LIMIT_CENTS;
+  const amountCents = parseMoney(fields.amount);
+  const validAmount = amountCents !== null && amountCents > 0 ? amountCents : null;
+  const guessed = guessCategory(fields.purpose);
+
+  const update = (patch: Partial<Fields>) => {
+    idempotencyKey.current = null;
+    setOverLimit(false);
+    setFields((f) => ({ ...f, ...patch }));
+  };
+  const onAmount = (amount: string) => {
+    const cents = parseMoney(amount);
+    update({ amount, net: cents !== null && cents > 0 ? centsToDecimal(netFor(cents)) : "" });
+  };
+  const onNet = (net: string) => {
+    const cents = parseMoney(net);
+    update({ net, amount: cents !== null && cents > 0 ? centsToDecimal(grossForNet(cents)) : "" });
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (isSubmitting.current) return;
+    const missing = REQUIRED.filter(([key]) => fields[key].trim() === "").map(([, name]) => name);
+    if (missing.length > 0) {
+      toast({
+        title: "Missing Information",
+        description: `Please fill in: ${missing.join(", ")}`,
+        variant: "destructive",
+      });
+      return;
+    }
+    if (amountCents === null) {
+      toast({
+        title: "Invalid Amount",
+        description: TRANSFER_MESSAGES.amountInvalid,
+        variant: "destructive",
+      });
+      return;
+    }
+    if (amountCents <= 0) {
+      toast({
+        title: "Invalid Amount",
+        description: TRANSFER_MESSAGES.amountPositive,
+        variant: "destructive",
+      });
+      return;
+    }
+    if (!isUsdcAddress(fields.cryptoAddress.trim())) {
+      toast({
+        title: "Invalid Wallet Address",
+        description: TRANSFER_MESSAGES.addressInvalid,
+        variant: "destructive",
+      });
+      return;
+    }
+    if (amountCents > availableCents) {
+      toast({
+        title: "Insufficient Funds",
+        description: `Your available balance is ${formatMoney(availableCents)}`,
+        variant: "destructive",
+      });
+      return;
+    }
+    if (amountCents > DAILY_LIMIT_CENTS || amountCents > remainingCents) {
+      setOverLimit(true);
+      return;
+    }
+
+    idempotencyKey.current ??= newIdempotencyKey();
+    isSubmitting.current = true;
+    transfer.mutate(
+      {
+        idempotencyKey: idempotencyKey.current,
+        input: {
+          amount: Number(centsToDecimal(amountCents)),
+          recipientName: fields.recipientName.trim(),
+          // A crypto transfer has no bank account; the wallet address travels in cryptoAddress.
+          recipientAccount: null,
+          recipientRouting: "CRYPTO",
+          purpose: fields.purpose.trim(),
+          category: fields.category || guessed,
+          paymentMethod: "crypto",
+          cryptoAddress: fields.cryptoAddress.trim(),
+        },
+      },
+      {
+        onSuccess: (data) => {
+          dismissToast();
+          onSuccess(data.transferRequest);
+        },
+        onError: (error) => {
+          // A definite refusal ends this submission; a lost answer keeps the key so a retry cannot double-send.
+          if (error instanceof ApiError && error.status < 500) idempotencyKey.current = null;
+          if (isUnauthorized(error)) return;
+          if (
+            error instanceof ApiError &&
+            (error.hasFlag("withdrawalLimitExceeded") || /withdrawal limit/i.test(error.message))
+          ) {
+            setOverLimit(true);
+          } else if (error instanceof ApiError && error.hasFlag("insufficientFunds")) {
+            const available = error.flags.availableBalance;
+            toast({
+              title: "Insufficient Funds",
+              description: `Your available balance is ${typeof available === "string" ? available : formatMoney(availableCents)}`,
+              variant: "destructive",
+            });
+          } else if (error instanceof ApiError && error.hasFlag("accountSetupIncomplete")) {
+            toast({ title: "Feature Unavailable", description: error.message, variant: "destructive" });
+          } else {
+            toast({
+              title: "Transfer Failed",
+              description: error.message || "Failed to submit transfer request",
+              variant: "destructive",
+            });
+          }
+        },
+        onSettled: () => {
+          isSubmitting.current = false;
+        },
+      },
+    );
+  };
+
+  const fee = validAmount !== null ? feeFor(validAmount) : 0;
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Send Money</CardTitle>
+        <CardDescription>Send USDC to any wallet. 1 USD = 1 USDC, with a flat 2% fee.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Tabs value={method} onValueChange={(v) => setMethod(v as Method)}>
+          <TabsList aria-label="Transfer method">
+            <TabsTrigger value="crypto">
+              <Wallet aria-hidden />
+              USDC (Crypto)
+            </TabsTrigger>
+            <TabsTrigger value="ach">
+              <Landmark aria-hidden />
+              ACH Bank Transfer
+            </TabsTrigger>
+          </TabsList>
+
+          <TabsContent value="ach">
+            <div
+              className="grid justify-items-start gap-3 rounded-lg border border-line bg-canvas p-4"
+              role="note"
+            >
+              <p className="flex items-start gap-2 text-sm text-ink">
+                <Info className="mt-0.5 size-4 shrink-0 text-brand-600" aria-hidden />
+                <span>
+                  <span className="font-semibold">Feature Unavailable: </span>
+                  {TRANSFER_MESSAGES.achUnavailable}
+                </span>
+              </p>
+              <Button variant="secondary" size="sm" onClick={() => setMethod("crypto")}>
+                Use USDC transfer
+              </Button>
+            </div>
+          </TabsContent>
+
+          <TabsContent value="crypto">
+            <form noValidate onSubmit={onSubmit} className="grid gap-5">
+              <div className="grid gap-4 sm:grid-cols-2">
+                <FormField
+                  id="transfer-amount"
+                  label="Amount (USD)"
+                  hint="Step $0.01. The 2% fee is included."
+                >
+                  <MoneyInput
+                    id="transfer-amount"
+                    value={fields.amount}
+                    onChange={onAmount}
+                    aria-describedby="transfer-amount-hint"
+                  />
+                </FormField>
+                <FormField id="transfer-net" label="Recipient gets (USDC)" hint="Amount minus the 2% fee.">
+                  <MoneyInput
+                    id="transfer-net"
+                    value={fields.net}
+                    onChange={onNet}
+                    aria-describedby="transfer-net-hint"
+                  />
+                </FormField>
+              </div>
+
+              <dl className="grid gap-2 rounded-lg bg-canvas p-4 text-sm" aria-live="polite">
+                <Row label="Available balance">{formatMoney(availableCents)}</Row>
+                <Row label="Transfer fee (2%)">{validAmount !== null ? `−${formatMoney(fee)}` : "$0.00"}</Row>
+                <Row label="Recipient gets" strong>
+                  {validAmount !== null ? `${formatMoney(validAmount - fee)} USDC` : "—"}
+                </Row>
+                <div className="border-t border-line pt-2">
+                  <Row label="Remaining today">
+                    {limits
+                      ? `${limits.remainingToday} of ${limits.dailyLimit}`
+                      : formatMoney(DAILY_LIMIT_CENTS)}
+                  </Row>
+                </div>
+              </dl>
+
+              {isOverLimit ? (
+                <div
+                  role="alert"
+                  className="grid gap-1 rounded-lg border border-negative/30 bg-negative-soft p-4 text-sm text-negative"
+                >
+                  <p className="flex items-center gap-2 font-semibold">
+                    <AlertTriangle className="size-4 shrink-0" aria-hidden />
+                    Daily Withdrawal Limit Exceeded
+                  </p>
+                  <p>
+                    You can send up to {formatMoney(DAILY_LIMIT_CENTS)} a day.{" "}
+                    {limits ? `You have ${limits.remainingToday} left today.` : null}
+                  </p>
+                </div>
+              ) : null}
+
+              <FormField id="transfer-recipient" label="Recipient Name">
+                <Input
+                  id="transfer-recipient"
+                  autoComplete="off"
+                  maxLength={100}
+                  value={fields.recipientName}
+                  onChange={(e) => update({ recipientName: e.target.value })}
+                />
+              </FormField>
+              <FormField
+                id="transfer-address"
+                label="USDC Wallet Address"
+                hint="An Ethereum address (0x followed by 40 characters) or a Solana address."
+              >
+                <Input
+                  id="transfer-address"
+                  autoComplete="off"
+                  spellCheck={false}
+                  maxLength={100}
+                  placeholder="0x…"
+                  className="font-mono"
+                  value={fields.cryptoAddress}
+                  onChange={(e) => update({ cryptoAddress: e.target.value })}
+                  aria-describedby="transfer-address-hint"
+                />
+              </FormField>
+              <FormField id="transfer-purpose" label="Transfer Purpose">
+                <Textarea
+                  id="transfer-purpose"
+                  maxLength={200}
+                  placeholder="e.g. Dinner with friends"
+                  value={fields.purpose}
+                  onChange={(e) => update({ purpose: e.target.value })}
+                />
+              </FormField>
+              <FormField
+                id="transfer-category"
+                label="Category"
+                hint={fields.category ? undefined : "Guessed from the purpose unless you choose one."}
+              >
+                <NativeSelect
+                  id="transfer-category"
+                  value={fields.category}
+                  onChange={(e) => update({ category: e.target.value as Category | "" })}
+                >
+                  <option value="">Auto: {CATEGORIES[guessed].label}</option>
+                  {CATEGORY_KEYS.map((key) => (
+                    <option key={key} value={key}>
+                      {CATEGORIES[key].label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </FormField>
+
+              <Button
+                type="submit"
+                size="lg"
+                disabled={transfer.isPending}
+                className="w-full sm:w-auto sm:justify-self-start"
+              >
+                {transfer.isPending ? (
+                  <Spinner className="size-4 text-white" label="Sending" />
+                ) : (
+                  <Send aria-hidden />
+                )}
+                {transfer.isPending
+                  ? "Sending…"
+                  : validAmount !== null
+                    ? `Send ${formatMoney(validAmount)}`
+                    : "Send Money"}
+              </Button>
+            </form>
+          </TabsContent>
+        </Tabs>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Transaction } from "@/contract/transactions";
+import { apiRequest } from "@/web/lib/api";
+
+export const RECENT_TRANSACTIONS_KEY = ["/api/transactions/recent"] as const;
+
+/** Spec §9: the dashboard polls recent transactions every 5 s. */
+export const RECENT_TRANSACTIONS_POLL_MS = 5_000;
+
+/** GET /api/transactions/recent: the user's latest transactions, newest first. */
+export function getRecentTransactions({ signal }: { signal?: AbortSignal } = {}) {
+  return apiRequest<Transaction[]>("GET", "/api/transactions/recent", undefined, { signal });
+}
+
+export const recentTransactionsQuery = queryOptions({
+  queryKey: RECENT_TRANSACTIONS_KEY,
+  queryFn: ({ signal }) => getRecentTransactions({ signal }),
+  staleTime: 0,
+  refetchOnMount: "always",
+});
+
+/** Lives in lib: the dashboard (polling) and analytics (once per visit) both read it. */
+export function useRecentTransactions({ poll = false }: { poll?: boolean } = {}) {
+  return useQuery({
+    ...recentTransactionsQuery,
+    refetchInterval: poll ? RECENT_TRANSACTIONS_POLL_MS : false,
+  });
+}
