@@ -2,7 +2,6 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { handleLoggedOut } from "@/web/app/handle-logged-out";
 import { AppRouter } from "@/web/app/router";
-import { TooltipProvider } from "@/web/components/ui/tooltip";
 import { createQueryClient } from "@/web/lib/query-client";
 
 // The toast viewport loads alongside the first page rather than before it: the toast store lives in the
@@ -13,12 +12,10 @@ export function App() {
   const [queryClient] = useState(() => createQueryClient({ onUnauthorized: handleLoggedOut }));
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <AppRouter />
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
-      </TooltipProvider>
+      <AppRouter />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

@@ -18,31 +18,17 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/ta
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
-import { ComingSoonTab } from "@/web/features/admin/components/coming-soon-tab";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
 import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
+import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
+import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Spec §9: the admin redirect happens after 500 ms. */
 const REDIRECT_DELAY_MS = 500;
-
-const LATER_TABS = [
-  {
-    value: "outgoing",
-    label: "Outgoing Pays",
-    icon: ArrowUpFromLine,
-    description: "Customers' USDC transfer requests will wait here for approval.",
-  },
-  {
-    value: "incoming",
-    label: "Incoming Payments",
-    icon: ArrowDownToLine,
-    description: "Incoming payments and admin credits will be created and completed here.",
-  },
-] as const;
 
 /** Spec §5 admin gate: non-admins see a toast and go home after 500 ms. */
 function useAdminGate(isAdmin: boolean) {
@@ -105,12 +91,14 @@ export default function AdminPage() {
                 <FileCheck2 aria-hidden />
                 KYC Applications
               </TabsTrigger>
-              {LATER_TABS.map(({ value, label, icon: Icon }) => (
-                <TabsTrigger key={value} value={value} className="px-2.5">
-                  <Icon aria-hidden />
-                  {label}
-                </TabsTrigger>
-              ))}
+              <TabsTrigger className="px-2.5" value="outgoing">
+                <ArrowUpFromLine aria-hidden />
+                Outgoing Pays
+              </TabsTrigger>
+              <TabsTrigger className="px-2.5" value="incoming">
+                <ArrowDownToLine aria-hidden />
+                Incoming Payments
+              </TabsTrigger>
               <TabsTrigger className="px-2.5" value="chats">
                 <MessagesSquare aria-hidden />
                 User Chats
@@ -129,11 +117,12 @@ export default function AdminPage() {
             <TabsContent value="kyc">
               <KycApplicationsTab />
             </TabsContent>
-            {LATER_TABS.map(({ value, label, icon, description }) => (
-              <TabsContent key={value} value={value}>
-                <ComingSoonTab icon={icon} title={`${label} — coming soon`} description={description} />
-              </TabsContent>
-            ))}
+            <TabsContent value="outgoing">
+              <OutgoingPaysTab />
+            </TabsContent>
+            <TabsContent value="incoming">
+              <IncomingPaymentsTab />
+            </TabsContent>
             <TabsContent value="chats">
               <AdminChatsTab />
             </TabsContent>

@@ -1,44 +1,107 @@
-import { ArrowLeft, LayoutTemplate } from "lucide-react";
+import { AlertCircle, ArrowLeft } from "lucide-react";
+import { useLocation } from "wouter";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
 import { Container } from "@/web/components/ui/container";
+import { LogoMark } from "@/web/components/ui/logo";
 import { Skeleton } from "@/web/components/ui/skeleton";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
+import { useDashboardContent } from "@/web/features/admin/dashboard-edit/api/get-dashboard-content";
+import { DashboardContentEditor } from "@/web/features/admin/dashboard-edit/dashboard-content-editor";
+import { useAdminGate } from "@/web/features/admin/dashboard-edit/use-admin-gate";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { formatHandle } from "@/web/lib/format";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
-/** Opened in its own tab from User Details, so "Back to Admin" closes the tab. */
+function EditorSkeleton() {
+  return (
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" aria-busy="true">
+      <span className="sr-only">Loading dashboard content</span>
+      <Card className="grid gap-4 p-6">
+        <Skeleton className="h-5 w-40" />
+        {[0, 1, 2, 3, 4, 5].map((i) => (
+          <div key={i} className="grid gap-1.5">
+            <Skeleton className="h-3.5 w-28" />
+            <Skeleton className="h-10 w-full" />
+          </div>
+        ))}
+      </Card>
+      <Skeleton className="h-[28rem] w-full rounded-card" />
+    </div>
+  );
+}
+
+/** Spec §2 /dashboard-edit/{userId}: opened in its own tab from User Details, so "Back to Admin" closes it. */
 export default function DashboardEditPage({ params }: { params: { userId: string } }) {
   const { data: me } = useCurrentUser();
-  const target = useAdminUser(params.userId, { enabled: me?.isAdmin === true });
+  const isAdmin = me?.isAdmin === true;
+  useAdminGate(isAdmin);
+  const [, navigate] = useLocation();
+  const target = useAdminUser(params.userId, { enabled: isAdmin });
+  const content = useDashboardContent(params.userId, { enabled: isAdmin });
   useDocumentTitle("Dashboard Content Editor");
+  if (!isAdmin) return <FullScreenSpinner />;
+
+  const onBack = () => {
+    window.close();
+    // Opened directly (not as its own tab) the browser keeps the window open: go to the back office instead.
+    setTimeout(() => {
+      if (!window.closed) navigate("/admin");
+    }, 150);
+  };
+  const isError = target.isError || content.isError;
+
   return (
-    <main className="min-h-dvh bg-canvas py-10">
-      <Container className="grid max-w-3xl gap-6">
-        <Button variant="ghost" className="-ml-3 justify-self-start" onClick={() => window.close()}>
-          <ArrowLeft aria-hidden />
-          Back to Admin
-        </Button>
-        <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-            <LayoutTemplate className="size-6" aria-hidden />
-          </span>
-          <h1 className="text-2xl font-semibold tracking-tight text-ink">Dashboard Content Editor</h1>
-          {target.isPending && me?.isAdmin ? (
-            <Skeleton className="h-4 w-48" />
-          ) : target.data ? (
-            <p className="text-sm text-ink-muted">
-              {target.data.firstName} {target.data.lastName} · {formatHandle(target.data.pillarTag)}
-            </p>
-          ) : target.isError ? (
-            <p className="text-sm text-negative">We couldn't load this user.</p>
-          ) : null}
-          <p className="max-w-md text-sm text-ink-muted">
-            Editing this customer's dashboard titles, labels and card text with a live preview is coming soon.
-          </p>
-        </Card>
-      </Container>
-    </main>
+    <div className="min-h-dvh bg-canvas">
+      <header className="border-b border-line bg-surface">
+        <Container className="flex h-16 items-center justify-between gap-3">
+          <div className="flex min-w-0 items-center gap-3">
+            <LogoMark />
+            <div className="min-w-0">
+              <h1 className="truncate text-base font-semibold text-ink">Dashboard Content Editor</h1>
+              {target.data ? (
+                <p className="truncate text-xs text-ink-muted">
+                  {target.data.firstName} {target.data.lastName} · {formatHandle(target.data.pillarTag)}
+                </p>
+              ) : target.isPending ? (
+                <Skeleton className="mt-1 h-3 w-36" />
+              ) : null}
+            </div>
+          </div>
+          <Button variant="secondary" size="sm" onClick={onBack}>
+            <ArrowLeft aria-hidden />
+            <span className="hidden sm:inline">Back to Admin</span>
+            <span className="sm:hidden">Back</span>
+          </Button>
+        </Container>
+      </header>
+      <main>
+        <Container className="py-8">
+          {isError ? (
+            <Card className="flex flex-col items-start gap-3 p-6">
+              <p className="flex items-center gap-2 text-sm text-negative">
+                <AlertCircle className="size-4 shrink-0" aria-hidden />
+                We couldn't load this customer's dashboard content. The user may have been deleted.
+              </p>
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  void target.refetch();
+                  void content.refetch();
+                }}
+              >
+                Try again
+              </Button>
+            </Card>
+          ) : target.data && content.data ? (
+            <DashboardContentEditor key={target.data.id} user={target.data} content={content.data} />
+          ) : (
+            <EditorSkeleton />
+          )}
+        </Container>
+      </main>
+    </div>
   );
 }

@@ -13,6 +13,7 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
 
@@ -42,6 +43,7 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             {name} · {formatHandle(user.pillarTag)}
           </DialogDescription>
         </DialogHeader>
+        <BalanceEditor user={user} />
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label="First name">{user.firstName}</Field>
           <Field label="Last name">{user.lastName}</Field>
@@ -60,9 +62,6 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             ) : (
               <Badge tone="pending">Not verified</Badge>
             )}
-          </Field>
-          <Field label="Account balance">
-            <span className="tabular-nums">{user.accountBalance}</span>
           </Field>
           <Field label="Available balance">
             <span className="tabular-nums">{user.availableBalance}</span>

@@ -1,0 +1,128 @@
+import type { APIRequestContext, Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { newUser, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { PNG } from "@/tests/support/files";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The customer's onboarding through the API (its own journey is onboarding.e2e): two licence images and step 1. */
+async function applyThroughApi(request: APIRequestContext) {
+  const upload = async () => {
+    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
+    expect(put.status()).toBe(200);
+    return objectPath as string;
+  };
+  const res = await request.post("/api/kyc/create", {
+    data: {
+      accountType: "personal",
+      firstName: "Mona",
+      lastName: "Money",
+      street: "5 Wall St",
+      city: "New York",
+      state: "NY",
+      zipCode: "10005",
+      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
+      drivingLicenseFront: await upload(),
+      drivingLicenseBack: await upload(),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+describe("money journey", () => {
+  it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {
+    const customer = await openPage(browser);
+    const user = newUser("Mona");
+    await signUp(customer.page, user);
+    await signIn(customer.page, user.email);
+    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const api = admin.context.request;
+    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
+    expect(
+      (
+        await api.put(`/api/admin/account-requests/${accountRequest.id}`, { data: { status: "approved" } })
+      ).status(),
+    ).toBe(200);
+    const credit = await api.post("/api/admin/incoming-payments", {
+      data: { userId: kyc.userId, amount: "1000.00", description: "Payroll", status: "completed" },
+    });
+    expect(credit.status()).toBe(201);
+    expect((await credit.json()).userBalance).toBe("$1,000.00");
+
+    // The customer sees the money and sends $250.50 (fee $5.01, recipient gets $245.49).
+    await customer.page.goto("/dashboard");
+    await customer.page.getByText("$1,000.00").first().waitFor();
+    await customer.page.goto("/send-money");
+    await customer.page.getByLabel("Amount (USD)").fill("250.50");
+    await expect.poll(() => customer.page.getByLabel("Recipient gets (USDC)").inputValue()).toBe("245.49");
+    await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
+    await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
+    await customer.page.getByLabel("Transfer Purpose").fill("Groceries for the week");
+    await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).dblclick();
+    await customer.page.waitForURL("**/dashboard", { timeout: 15_000 });
+    await customer.page.getByText("$749.50").first().waitFor();
+    const pending = await customer.context.request.get("/api/account/summary");
+    expect(await pending.json()).toMatchObject({
+      totalBalance: "$1,000.00",
+      availableBalance: "$749.50",
+      pendingBalance: "$250.50",
+    });
+
+    // Exactly one transfer request despite the double click; the admin approves it from Outgoing Pays.
+    const queue = (await (await api.get("/api/admin/transfer-requests")).json()).filter(
+      (t: { userId: string }) => t.userId === kyc.userId,
+    );
+    expect(queue).toHaveLength(1);
+    await admin.page.goto("/admin");
+    await admin.page.getByRole("tab", { name: "Outgoing Pays" }).click();
+    await admin.page
+      .getByRole("button", { name: `Approve transfer request from ${user.firstName} Tester` })
+      .first()
+      .click();
+    await toastWith(admin.page, "Transfer request updated successfully").waitFor();
+
+    // Balances, history, analytics and the CSV agree to the cent.
+    await customer.page.reload();
+    await customer.page.getByText("Fee: $5.01").first().waitFor();
+    const settled = await (await customer.context.request.get("/api/account/summary")).json();
+    expect(settled).toMatchObject({
+      totalBalance: "$749.50",
+      availableBalance: "$749.50",
+      pendingBalance: "$0.00",
+    });
+    await customer.page.getByText("−$250.50").or(customer.page.getByText("-$250.50")).first().waitFor();
+
+    await customer.page.goto("/analytics");
+    await customer.page.getByRole("heading", { name: "Analytics" }).waitFor();
+    await customer.page.getByText("$749.50").first().waitFor();
+    await customer.page
+      .getByText(/−\$250\.50|-\$250\.50/)
+      .first()
+      .waitFor();
+
+    const csv = await (await customer.context.request.get("/api/transactions/export.csv")).text();
+    const rows = csv.trim().split("\r\n").slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r) => r.includes(",debit,"))).toMatch(/,completed,250\.50,5\.01,245\.49$/);
+    expect(rows.find((r) => r.includes(",incoming_payment,"))).toMatch(/,completed,1000\.00,0\.00,1000\.00$/);
+
+    const ledger = await (await api.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+    expect(customer.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+  });
+});

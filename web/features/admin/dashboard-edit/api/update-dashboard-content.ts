@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { DashboardContent, UpdateDashboardContentInput } from "@/contract/dashboard-content";
+import { dashboardContentQuery } from "@/web/features/admin/dashboard-edit/api/get-dashboard-content";
+import { apiRequest } from "@/web/lib/api";
+
+/** PUT /api/admin/dashboard-content/{userId}: any subset of fields; an empty string restores the default. */
+export function updateDashboardContent({
+  userId,
+  input,
+}: {
+  userId: string;
+  input: UpdateDashboardContentInput;
+}) {
+  return apiRequest<DashboardContent>(
+    "PUT",
+    `/api/admin/dashboard-content/${encodeURIComponent(userId)}`,
+    input,
+  );
+}
+
+export function useUpdateDashboardContent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateDashboardContent,
+    meta: { ignoreUnauthorized: true },
+    onSuccess: (saved, { userId }) => queryClient.setQueryData(dashboardContentQuery(userId).queryKey, saved),
+  });
+}

@@ -1,0 +1,109 @@
+import { Plus } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { parseMoney } from "@/contract/money";
+import { PAYMENT_MESSAGES } from "@/contract/payments";
+import { toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
+import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
+import {
+  EMPTY_TRANSACTION_DRAFT,
+  type TransactionDraft,
+  TransactionFields,
+} from "@/web/features/admin/payments/transaction-fields";
+
+/** Checks the spec's money rule once for both create dialogs; returns false after saying what is wrong. */
+export function isAmountValid(amount: string): boolean {
+  const cents = parseMoney(amount);
+  if (cents !== null && cents > 0) return true;
+  toastError(PAYMENT_MESSAGES.amountInvalid);
+  return false;
+}
+
+export function useCreateCredit(onCreated: () => void) {
+  const create = useCreateAdminTransaction();
+  const submit = (draft: TransactionDraft) =>
+    create.mutate(
+      {
+        userId: draft.userId,
+        type: "credit",
+        amount: draft.amount.trim(),
+        description: draft.description.trim(),
+        category: draft.category,
+        status: draft.status,
+      },
+      {
+        onSuccess: () => {
+          toast({ title: "Incoming transaction created successfully" });
+          onCreated();
+        },
+        onError: toastServerFailure("Failed to create transaction"),
+      },
+    );
+  return { submit, isPending: create.isPending };
+}
+
+/** Spec §2 'Add Incoming Transaction': an admin credit to one customer (credits only, spec §5). */
+export function AddIncomingTransactionDialog() {
+  const [isOpen, setOpen] = useState(false);
+  const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
+  const credit = useCreateCredit(() => setOpen(false));
+
+  const onOpenChange = (open: boolean) => {
+    if (open) setDraft(EMPTY_TRANSACTION_DRAFT);
+    setOpen(open);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.userId || !draft.amount.trim() || !draft.description.trim()) {
+      return toastError(`Missing Information: ${PAYMENT_MESSAGES.transactionMissing}`);
+    }
+    if (!isAmountValid(draft.amount)) return;
+    credit.submit(draft);
+  };
+
+  return (
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm">
+          <Plus aria-hidden />
+          Add Incoming Transaction
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add Incoming Transaction</DialogTitle>
+          <DialogDescription>Credit money to a customer's account.</DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+          <TransactionFields
+            idPrefix="add-transaction"
+            draft={draft}
+            onChange={setDraft}
+            disabled={credit.isPending}
+          />
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={credit.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={credit.isPending}>
+              {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
+              Create Transaction
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
+import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+
+/** The create and update answers: the payment, plus the customer's new balance when money moved. */
+export interface IncomingPaymentResult {
+  payment: IncomingPayment;
+  userBalance?: string;
+}
+
+/** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
+export function createIncomingPayment(input: CreateIncomingPaymentInput) {
+  return apiRequest<IncomingPaymentResult>("POST", "/api/admin/incoming-payments", input);
+}
+
+export function useCreateIncomingPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createIncomingPayment,
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => invalidateAdminMoney(queryClient),
+  });
+}

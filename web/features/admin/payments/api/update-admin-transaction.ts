@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { UpdateAdminTransactionInput } from "@/contract/payments";
+import type { Transaction } from "@/contract/transactions";
+import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+
+/** PUT /api/admin/transactions/{id}: status and notes of an admin credit; completed posts the money. */
+export function updateAdminTransaction({ id, input }: { id: string; input: UpdateAdminTransactionInput }) {
+  return apiRequest<Transaction>("PUT", `/api/admin/transactions/${encodeURIComponent(id)}`, input);
+}
+
+export function useUpdateAdminTransaction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateAdminTransaction,
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => invalidateAdminMoney(queryClient),
+  });
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { UpdateIncomingPaymentInput } from "@/contract/payments";
+import type { IncomingPaymentResult } from "@/web/features/admin/payments/api/create-incoming-payment";
+import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+
+/** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
+export function updateIncomingPayment({ id, input }: { id: string; input: UpdateIncomingPaymentInput }) {
+  return apiRequest<IncomingPaymentResult>(
+    "PUT",
+    `/api/admin/incoming-payments/${encodeURIComponent(id)}`,
+    input,
+  );
+}
+
+export function useUpdateIncomingPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateIncomingPayment,
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => invalidateAdminMoney(queryClient),
+  });
+}

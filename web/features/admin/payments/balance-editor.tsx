@@ -1,0 +1,102 @@
+import { Check, Pencil, X } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import type { AdminUser } from "@/contract/admin";
+import { Button } from "@/web/components/ui/button";
+import { Input } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useUpdateUserBalance } from "@/web/features/admin/payments/api/update-user-balance";
+import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+
+/**
+ * Spec §5 balance edit in User Details: free text like $1000.00, non-empty after trimming. The server
+ * books the difference as an adjustment, so the ledger keeps the history.
+ */
+export function BalanceEditor({ user }: { user: AdminUser }) {
+  const [isEditing, setEditing] = useState(false);
+  const [value, setValue] = useState(user.accountBalance);
+  const update = useUpdateUserBalance();
+  const id = `balance-${user.id}`;
+  const trimmed = value.trim();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!trimmed) return;
+    update.mutate(
+      { userId: user.id, accountBalance: trimmed },
+      {
+        onSuccess: () => {
+          toast({ title: "User balance updated successfully" });
+          setEditing(false);
+        },
+        onError: toastFixedFailure("Failed to update user balance"),
+      },
+    );
+  };
+
+  if (!isEditing) {
+    return (
+      <div className="flex items-end justify-between gap-3 rounded-lg bg-canvas p-4">
+        <div className="grid gap-0.5">
+          <p className="text-xs text-ink-muted">Account balance</p>
+          <p className="text-2xl font-semibold text-ink tabular-nums">{user.accountBalance}</p>
+        </div>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => {
+            setValue(user.accountBalance);
+            setEditing(true);
+          }}
+        >
+          <Pencil aria-hidden />
+          Edit Balance
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <form className="grid gap-2 rounded-lg bg-canvas p-4" onSubmit={onSubmit} noValidate>
+      <Label htmlFor={id}>New account balance</Label>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Input
+          id={id}
+          // Focus the field the admin just asked to edit.
+          autoFocus
+          inputMode="decimal"
+          placeholder="$1000.00"
+          className="text-right tabular-nums sm:flex-1"
+          aria-describedby={`${id}-hint`}
+          value={value}
+          disabled={update.isPending}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <div className="flex gap-2">
+          <Button type="submit" disabled={!trimmed || update.isPending} className="flex-1 sm:flex-none">
+            {update.isPending ? (
+              <Spinner className="size-4 text-white" label="Saving" />
+            ) : (
+              <Check aria-hidden />
+            )}
+            Save
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={update.isPending}
+            className="flex-1 sm:flex-none"
+            onClick={() => setEditing(false)}
+          >
+            <X aria-hidden />
+            Cancel
+          </Button>
+        </div>
+      </div>
+      <p id={`${id}-hint`} className="text-xs text-ink-subtle">
+        Currently {user.accountBalance}. The difference is recorded as a balance adjustment; it cannot go
+        below what pending transfers hold.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,207 @@
+import { Plus } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { parseMoney } from "@/contract/money";
+import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/payments";
+import { FormField } from "@/web/components/form-field";
+import { toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { Input, Textarea } from "@/web/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
+import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
+import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+import { UserSelect } from "@/web/features/admin/payments/user-select";
+
+type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
+
+const EMPTY = {
+  userId: "",
+  amount: "",
+  description: "",
+  paymentFor: "",
+  fromAccount: "",
+  fromRouting: "",
+  toAccount: "",
+  toRouting: "",
+  recipientName: "",
+  adminNotes: "",
+  status: "pending" as Status,
+};
+type Draft = typeof EMPTY;
+type TextField = Exclude<keyof Draft, "userId" | "status">;
+
+/** Blank text fields are sent as null so the server applies the spec's defaults (the placeholders show them). */
+const orNull = (value: string) => value.trim() || null;
+const digits = (value: string) => value.replace(/\D/g, "");
+
+/** Spec §2 'Create Incoming Payment': user and amount required; everything else falls back to a default. */
+export function CreateIncomingPaymentDialog() {
+  const [isOpen, setOpen] = useState(false);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const create = useCreateIncomingPayment();
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+    setDraft((d) => ({ ...d, [field]: value }));
+
+  const onOpenChange = (open: boolean) => {
+    if (open) setDraft(EMPTY);
+    setOpen(open);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.userId || !draft.amount.trim()) return toastError(`Error: ${PAYMENT_MESSAGES.createMissing}`);
+    const cents = parseMoney(draft.amount);
+    if (cents === null || cents <= 0) return toastError(PAYMENT_MESSAGES.amountInvalid);
+    create.mutate(
+      {
+        userId: draft.userId,
+        amount: draft.amount.trim(),
+        description: orNull(draft.description),
+        paymentFor: orNull(draft.paymentFor),
+        fromAccount: orNull(draft.fromAccount),
+        fromRouting: orNull(draft.fromRouting),
+        toAccount: orNull(draft.toAccount),
+        toRouting: orNull(draft.toRouting),
+        recipientName: orNull(draft.recipientName),
+        adminNotes: orNull(draft.adminNotes),
+        status: draft.status,
+      },
+      {
+        onSuccess: ({ userBalance }) => {
+          toast({
+            title: "Incoming payment created successfully",
+            description: userBalance ? `User balance: ${userBalance}` : undefined,
+          });
+          setOpen(false);
+        },
+        onError: toastFixedFailure("Failed to create incoming payment"),
+      },
+    );
+  };
+
+  const text = (
+    field: TextField,
+    label: string,
+    placeholder: string,
+    extra: { numeric?: boolean; wide?: boolean } = {},
+  ) => (
+    <FormField
+      id={`create-payment-${field}`}
+      label={label}
+      className={extra.wide ? "sm:col-span-2" : undefined}
+    >
+      <Input
+        id={`create-payment-${field}`}
+        placeholder={placeholder}
+        inputMode={extra.numeric ? "numeric" : undefined}
+        maxLength={extra.numeric ? 20 : 200}
+        className={extra.numeric ? "tabular-nums" : undefined}
+        value={draft[field]}
+        disabled={create.isPending}
+        onChange={(e) => set(field, extra.numeric ? digits(e.target.value) : e.target.value)}
+      />
+    </FormField>
+  );
+
+  return (
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button size="sm">
+          <Plus aria-hidden />
+          Create Incoming Payment
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Create Incoming Payment</DialogTitle>
+          <DialogDescription>
+            Money arriving for a customer. Blank fields use the defaults shown in grey.
+          </DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
+          <FormField id="create-payment-user" label="User" className="sm:col-span-2">
+            <UserSelect
+              id="create-payment-user"
+              value={draft.userId}
+              onValueChange={(v) => set("userId", v)}
+              disabled={create.isPending}
+            />
+          </FormField>
+          <FormField id="create-payment-amount" label="Amount (USD)">
+            <Input
+              id="create-payment-amount"
+              type="number"
+              inputMode="decimal"
+              step="0.01"
+              min="0"
+              placeholder="0.00"
+              className="text-right tabular-nums"
+              value={draft.amount}
+              disabled={create.isPending}
+              onChange={(e) => set("amount", e.target.value)}
+            />
+          </FormField>
+          <FormField
+            id="create-payment-status"
+            label="Status"
+            hint={draft.status === "completed" ? "Completed credits the balance right away." : undefined}
+          >
+            <Select
+              value={draft.status}
+              onValueChange={(v) => set("status", v as Status)}
+              disabled={create.isPending}
+            >
+              <SelectTrigger id="create-payment-status">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {INCOMING_PAYMENT_STATUSES.map((s) => (
+                  <SelectItem key={s} value={s}>
+                    {INCOMING_PAYMENT_STATUS_BADGES[s].label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </FormField>
+          {text("description", "Description", INCOMING_PAYMENT_DEFAULTS.description)}
+          {text("paymentFor", "Payment for", INCOMING_PAYMENT_DEFAULTS.paymentFor)}
+          {text("recipientName", "Recipient name", INCOMING_PAYMENT_DEFAULTS.recipientName, { wide: true })}
+          {text("fromAccount", "From account", INCOMING_PAYMENT_DEFAULTS.fromAccount)}
+          {text("fromRouting", "From routing", INCOMING_PAYMENT_DEFAULTS.fromRouting, { numeric: true })}
+          {text("toAccount", "To account", "Customer's account number", { numeric: true })}
+          {text("toRouting", "To routing", "Customer's routing number", { numeric: true })}
+          <FormField id="create-payment-notes" label="Admin notes" className="sm:col-span-2">
+            <Textarea
+              id="create-payment-notes"
+              rows={2}
+              maxLength={2000}
+              placeholder="Internal only"
+              value={draft.adminNotes}
+              disabled={create.isPending}
+              onChange={(e) => set("adminNotes", e.target.value)}
+            />
+          </FormField>
+          <DialogFooter className="sm:col-span-2">
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
+              Create Payment
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,182 @@
+import { Pencil } from "lucide-react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { formatMoney } from "@/contract/money";
+import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/payments";
+import { FormField } from "@/web/components/form-field";
+import { toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { Input, Textarea } from "@/web/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
+import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
+import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+
+type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
+
+/** ISO → the value a datetime-local input shows, in the admin's own time zone. */
+function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid min-w-0 gap-0.5">
+      <dt className="text-xs text-ink-muted">{label}</dt>
+      <dd className="text-sm break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+/** Spec §2 'Edit Incoming Payment': status (required), notes and date; completing it credits the customer. */
+export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPayment }) {
+  const [isOpen, setOpen] = useState(false);
+  const [status, setStatus] = useState<Status | "">(payment.status);
+  const [notes, setNotes] = useState(payment.adminNotes ?? "");
+  const [date, setDate] = useState(() => toLocalInput(payment.created_at));
+  const update = useUpdateIncomingPayment();
+  const customer = payment.user ? `${payment.user.firstName} ${payment.user.lastName}` : "Deleted user";
+  const id = `payment-${payment.id}`;
+
+  const onOpenChange = (open: boolean) => {
+    if (open) {
+      setStatus(payment.status);
+      setNotes(payment.adminNotes ?? "");
+      setDate(toLocalInput(payment.created_at));
+    }
+    setOpen(open);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!status) return toastError(PAYMENT_MESSAGES.statusRequired);
+    const isDateChanged = date && date !== toLocalInput(payment.created_at);
+    update.mutate(
+      {
+        id: payment.id,
+        input: {
+          status,
+          adminNotes: notes.trim() || null,
+          ...(isDateChanged ? { created_at: new Date(date).toISOString() } : {}),
+        },
+      },
+      {
+        onSuccess: ({ userBalance }) => {
+          toast({
+            title: userBalance
+              ? `Payment updated successfully. User balance: ${userBalance}`
+              : "Payment updated successfully",
+          });
+          setOpen(false);
+        },
+        onError: toastFixedFailure("Failed to update incoming payment"),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm" aria-label={`Edit incoming payment for ${customer}`}>
+          <Pencil aria-hidden />
+          Edit
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Incoming Payment</DialogTitle>
+          <DialogDescription>
+            {customer}
+            {payment.user ? ` · ${payment.user.email}` : ""}
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-1 rounded-lg bg-canvas p-4">
+          <p className="text-xs text-ink-muted">Amount</p>
+          <p className="text-2xl font-semibold text-ink tabular-nums">+{formatMoney(payment.amountCents)}</p>
+          <p className="truncate text-xs text-ink-muted">
+            {payment.description} · for {payment.paymentFor}
+          </p>
+        </div>
+        <dl className="grid gap-3 sm:grid-cols-2">
+          <Detail label="From">
+            <span className="tabular-nums">
+              {payment.fromAccount} · {payment.fromRouting}
+            </span>
+          </Detail>
+          <Detail label="To">
+            <span className="tabular-nums">
+              {payment.toAccount.accountNumber ?? "—"} · {payment.toAccount.routingNumber ?? "—"}
+            </span>
+          </Detail>
+          <Detail label="Recipient">{payment.recipientName}</Detail>
+        </dl>
+        <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField
+              id={`${id}-status`}
+              label="Status"
+              hint={
+                payment.status !== "completed" && status === "completed"
+                  ? "Completing credits the balance."
+                  : undefined
+              }
+            >
+              <Select value={status} onValueChange={(v) => setStatus(v as Status)}>
+                <SelectTrigger id={`${id}-status`}>
+                  <SelectValue placeholder="Select a status" />
+                </SelectTrigger>
+                <SelectContent>
+                  {INCOMING_PAYMENT_STATUSES.map((s) => (
+                    <SelectItem key={s} value={s}>
+                      {INCOMING_PAYMENT_STATUS_BADGES[s].label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </FormField>
+            <FormField id={`${id}-date`} label="Date">
+              <Input
+                id={`${id}-date`}
+                type="datetime-local"
+                className="tabular-nums"
+                value={date}
+                onChange={(e) => setDate(e.target.value)}
+              />
+            </FormField>
+          </div>
+          <FormField id={`${id}-notes`} label="Admin notes">
+            <Textarea
+              id={`${id}-notes`}
+              rows={3}
+              maxLength={2000}
+              placeholder="Internal only"
+              value={notes}
+              onChange={(e) => setNotes(e.target.value)}
+            />
+          </FormField>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
+              Update Payment
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

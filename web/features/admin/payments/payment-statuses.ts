@@ -1,0 +1,29 @@
+import type { ADMIN_TRANSACTION_STATUSES, INCOMING_PAYMENT_STATUSES } from "@/contract/payments";
+import type { TRANSACTION_STATUSES } from "@/contract/transactions";
+import type { BadgeProps } from "@/web/components/ui/badge";
+
+type Tone = NonNullable<BadgeProps["tone"]>;
+type IncomingPaymentStatus = (typeof INCOMING_PAYMENT_STATUSES)[number];
+export type AdminTransactionStatus = (typeof ADMIN_TRANSACTION_STATUSES)[number];
+type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** Spec §4 status colours: green done, red failed, amber on its way, grey stopped. */
+export const TRANSACTION_STATUS_BADGES: Record<TransactionStatus, { label: string; tone: Tone }> = {
+  initiated: { label: "Initiated", tone: "pending" },
+  pending: { label: "Pending", tone: "pending" },
+  in_review: { label: "In Review", tone: "pending" },
+  processing: { label: "Processing", tone: "pending" },
+  completed: { label: "Completed", tone: "positive" },
+  failed: { label: "Failed", tone: "negative" },
+  cancelled: { label: "Cancelled", tone: "neutral" },
+};
+
+export const INCOMING_PAYMENT_STATUS_BADGES: Record<IncomingPaymentStatus, { label: string; tone: Tone }> =
+  TRANSACTION_STATUS_BADGES;
+
+export const ADMIN_TRANSACTION_STATUS_LABELS: Record<AdminTransactionStatus, string> = {
+  initiated: "Initiated",
+  pending: "Pending",
+  in_review: "In Review",
+  completed: "Completed",
+};

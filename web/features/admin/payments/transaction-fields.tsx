@@ -1,0 +1,119 @@
+import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
+import { CATEGORIES, type Category } from "@/contract/transactions";
+import { FormField } from "@/web/components/form-field";
+import { Input } from "@/web/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import {
+  ADMIN_TRANSACTION_STATUS_LABELS,
+  type AdminTransactionStatus,
+} from "@/web/features/admin/payments/payment-statuses";
+import { UserSelect } from "@/web/features/admin/payments/user-select";
+
+export interface TransactionDraft {
+  userId: string;
+  amount: string;
+  description: string;
+  category: Category;
+  status: AdminTransactionStatus;
+}
+
+export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
+  userId: "",
+  amount: "",
+  description: "",
+  category: "other",
+  status: "completed",
+};
+
+/** The fields of an admin credit, shared by Add Incoming Transaction and Create Transaction with Preview. */
+export function TransactionFields({
+  idPrefix,
+  draft,
+  onChange,
+  disabled,
+}: {
+  idPrefix: string;
+  draft: TransactionDraft;
+  onChange: (draft: TransactionDraft) => void;
+  disabled?: boolean;
+}) {
+  const set = <K extends keyof TransactionDraft>(field: K, value: TransactionDraft[K]) =>
+    onChange({ ...draft, [field]: value });
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <FormField id={`${idPrefix}-user`} label="User" className="sm:col-span-2">
+        <UserSelect
+          id={`${idPrefix}-user`}
+          value={draft.userId}
+          onValueChange={(v) => set("userId", v)}
+          disabled={disabled}
+        />
+      </FormField>
+      <FormField id={`${idPrefix}-amount`} label="Amount (USD)">
+        <Input
+          id={`${idPrefix}-amount`}
+          type="number"
+          inputMode="decimal"
+          step="0.01"
+          min="0"
+          placeholder="0.00"
+          className="text-right tabular-nums"
+          value={draft.amount}
+          disabled={disabled}
+          onChange={(e) => set("amount", e.target.value)}
+        />
+      </FormField>
+      <FormField id={`${idPrefix}-category`} label="Category">
+        <Select
+          value={draft.category}
+          onValueChange={(v) => set("category", v as Category)}
+          disabled={disabled}
+        >
+          <SelectTrigger id={`${idPrefix}-category`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {(Object.keys(CATEGORIES) as Category[]).map((key) => (
+              <SelectItem key={key} value={key}>
+                {CATEGORIES[key].label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </FormField>
+      <FormField id={`${idPrefix}-description`} label="Description" className="sm:col-span-2">
+        <Input
+          id={`${idPrefix}-description`}
+          maxLength={200}
+          placeholder="e.g. Payroll deposit from Acme Inc."
+          value={draft.description}
+          disabled={disabled}
+          onChange={(e) => set("description", e.target.value)}
+        />
+      </FormField>
+      <FormField
+        id={`${idPrefix}-status`}
+        label="Status"
+        className="sm:col-span-2"
+        hint="Completed credits the customer's balance now; any other status waits until you complete it."
+      >
+        <Select
+          value={draft.status}
+          onValueChange={(v) => set("status", v as AdminTransactionStatus)}
+          disabled={disabled}
+        >
+          <SelectTrigger id={`${idPrefix}-status`} aria-describedby={`${idPrefix}-status-hint`}>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {ADMIN_TRANSACTION_STATUSES.map((s) => (
+              <SelectItem key={s} value={s}>
+                {ADMIN_TRANSACTION_STATUS_LABELS[s]}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </FormField>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { RefreshCw } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { formatMoney } from "@/contract/money";
+import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
+import { toastError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { Textarea } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import type { AdminTransaction } from "@/web/features/admin/payments/api/get-admin-transactions";
+import { useUpdateAdminTransaction } from "@/web/features/admin/payments/api/update-admin-transaction";
+import {
+  ADMIN_TRANSACTION_STATUS_LABELS,
+  type AdminTransactionStatus,
+} from "@/web/features/admin/payments/payment-statuses";
+import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
+
+const isAdminStatus = (s: string): s is AdminTransactionStatus =>
+  (ADMIN_TRANSACTION_STATUSES as readonly string[]).includes(s);
+
+/** Spec §2 'Update Transaction Status': initiated, pending, in review or completed; notes optional. */
+export function UpdateTransactionStatusDialog({ transaction }: { transaction: AdminTransaction }) {
+  const [isOpen, setOpen] = useState(false);
+  const [status, setStatus] = useState<AdminTransactionStatus | "">("");
+  const [notes, setNotes] = useState("");
+  const update = useUpdateAdminTransaction();
+  const id = `transaction-${transaction.id}`;
+
+  const onOpenChange = (open: boolean) => {
+    if (open) {
+      setStatus(isAdminStatus(transaction.status) ? transaction.status : "");
+      setNotes("");
+    }
+    setOpen(open);
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!status) return toastError("Please select a transaction status");
+    update.mutate(
+      { id: transaction.id, input: { status, adminNotes: notes.trim() || null } },
+      {
+        onSuccess: () => {
+          toast({ title: "Transaction status updated successfully" });
+          setOpen(false);
+        },
+        onError: toastServerFailure("Failed to update transaction status"),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm" aria-label={`Update status of ${transaction.description}`}>
+          <RefreshCw aria-hidden />
+          Status
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Update Transaction Status</DialogTitle>
+          <DialogDescription>
+            {transaction.description} ·{" "}
+            <span className="tabular-nums">+{formatMoney(transaction.amountCents)}</span>
+            {transaction.userEmail ? ` · ${transaction.userEmail}` : ""}
+          </DialogDescription>
+        </DialogHeader>
+        <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-status`}>Status</Label>
+            <Select value={status} onValueChange={(v) => setStatus(v as AdminTransactionStatus)}>
+              <SelectTrigger id={`${id}-status`} aria-describedby={`${id}-status-hint`}>
+                <SelectValue placeholder="Select a status" />
+              </SelectTrigger>
+              <SelectContent>
+                {ADMIN_TRANSACTION_STATUSES.map((s) => (
+                  <SelectItem key={s} value={s}>
+                    {ADMIN_TRANSACTION_STATUS_LABELS[s]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <p id={`${id}-status-hint`} className="text-xs text-ink-subtle">
+              Completed credits the customer's balance; after that the status is final.
+            </p>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-notes`}>Admin notes (optional)</Label>
+            <Textarea
+              id={`${id}-notes`}
+              rows={3}
+              maxLength={2000}
+              placeholder="Internal only"
+              value={notes}
+              onChange={(e) => setNotes(e.target.value)}
+            />
+          </div>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
+              Update Status
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

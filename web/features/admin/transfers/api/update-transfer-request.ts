@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
+import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+
+/** PUT /api/admin/transfer-requests/{id}: one of the five statuses, or the quick approved/rejected. */
+export function updateTransferRequest({ id, input }: { id: string; input: UpdateTransferInput }) {
+  return apiRequest<TransferRequest>("PUT", `/api/admin/transfer-requests/${encodeURIComponent(id)}`, input);
+}
+
+export function useUpdateTransferRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateTransferRequest,
+    // The tab shows the spec's session-expired toast itself.
+    meta: { ignoreUnauthorized: true },
+    onSuccess: () => invalidateAdminMoney(queryClient),
+  });
+}

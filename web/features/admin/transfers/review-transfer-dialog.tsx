@@ -1,0 +1,165 @@
+import { ClipboardCheck } from "lucide-react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { formatMoney } from "@/contract/money";
+import { CATEGORIES, type Category } from "@/contract/transactions";
+import { TERMINAL_TRANSFER_STATUSES, TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/web/components/ui/dialog";
+import { Textarea } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import { Spinner } from "@/web/components/ui/spinner";
+import type { AdminTransferRequest } from "@/web/features/admin/transfers/api/get-transfer-requests";
+import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
+import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
+import { toastTransferFailed, toastTransferUpdated } from "@/web/features/admin/transfers/transfer-toasts";
+import { formatDateTime } from "@/web/lib/format";
+
+function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={wide ? "grid min-w-0 gap-0.5 sm:col-span-2" : "grid min-w-0 gap-0.5"}>
+      <dt className="text-xs text-ink-muted">{label}</dt>
+      <dd className="text-sm break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+const categoryLabel = (key: string) => CATEGORIES[key as Category]?.label ?? "Other";
+
+/** Spec §2 'Review Transfer Request': the request in full, any of the five statuses, admin notes. */
+export function ReviewTransferDialog({ request }: { request: AdminTransferRequest }) {
+  const [isOpen, setOpen] = useState(false);
+  const [status, setStatus] = useState<TransferStatus>(request.status);
+  const [notes, setNotes] = useState(request.adminNotes ?? "");
+  const update = useUpdateTransferRequest();
+  const isFinal = TERMINAL_TRANSFER_STATUSES.includes(request.status);
+  const customer = request.user ? `${request.user.firstName} ${request.user.lastName}` : "Deleted user";
+  const id = `transfer-${request.id}`;
+
+  const onOpenChange = (open: boolean) => {
+    if (open) {
+      setStatus(request.status);
+      setNotes(request.adminNotes ?? "");
+    }
+    setOpen(open);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate(
+      { id: request.id, input: { status, adminNotes: notes.trim() || null } },
+      {
+        onSuccess: () => {
+          toastTransferUpdated();
+          setOpen(false);
+        },
+        onError: toastTransferFailed,
+      },
+    );
+  };
+
+  return (
+    <Dialog open={isOpen} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm" aria-label={`Review transfer request from ${customer}`}>
+          <ClipboardCheck aria-hidden />
+          Review
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Review Transfer Request</DialogTitle>
+          <DialogDescription>
+            {customer}
+            {request.user ? ` · ${request.user.email}` : ""} · {formatDateTime(request.createdAt)}
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-1 rounded-lg bg-canvas p-4">
+          <p className="text-xs text-ink-muted">Amount</p>
+          <p className="text-2xl font-semibold text-ink tabular-nums">−{formatMoney(request.amountCents)}</p>
+          <p className="text-xs text-ink-muted tabular-nums">
+            Fee {formatMoney(request.feeCents)} · recipient gets {formatMoney(request.netAmountCents)} USDC
+          </p>
+        </div>
+        <dl className="grid gap-3 sm:grid-cols-2">
+          <Field label="Recipient">{request.recipientName}</Field>
+          <Field label="Status">
+            <Badge tone={TRANSFER_STATUS_BADGES[request.status].tone}>
+              {TRANSFER_STATUS_BADGES[request.status].label}
+            </Badge>
+          </Field>
+          <Field label="Purpose">{request.purpose}</Field>
+          <Field label="Category">{categoryLabel(request.category)}</Field>
+          <Field label="Method">{request.paymentMethod === "crypto" ? "USDC (crypto)" : "ACH"}</Field>
+          {request.paymentMethod === "crypto" ? (
+            <Field label="Wallet address" wide>
+              <span className="font-mono text-xs break-all">{request.cryptoAddress}</span>
+            </Field>
+          ) : (
+            <Field label="Account · routing">
+              <span className="tabular-nums">
+                {request.recipientAccount ?? "—"} · {request.recipientRouting}
+              </span>
+            </Field>
+          )}
+        </dl>
+        <form className="grid gap-4" onSubmit={onSubmit} noValidate>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-status`}>Status</Label>
+            <Select value={status} onValueChange={(v) => setStatus(v as TransferStatus)} disabled={isFinal}>
+              <SelectTrigger id={`${id}-status`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {TRANSFER_STATUSES.map((s) => (
+                  <SelectItem key={s} value={s}>
+                    {TRANSFER_STATUS_BADGES[s].label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            {isFinal ? (
+              <p className="text-xs text-ink-subtle">This transfer is final and can no longer change.</p>
+            ) : (
+              <p className="text-xs text-ink-subtle">
+                Completed sends the money; failed or cancelled releases the held amount to the customer.
+              </p>
+            )}
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-notes`}>Admin notes</Label>
+            <Textarea
+              id={`${id}-notes`}
+              rows={3}
+              maxLength={2000}
+              placeholder="Internal only"
+              value={notes}
+              disabled={isFinal}
+              onChange={(e) => setNotes(e.target.value)}
+            />
+          </div>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
+              {isFinal ? "Close" : "Cancel"}
+            </Button>
+            {isFinal ? null : (
+              <Button type="submit" disabled={update.isPending}>
+                {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
+                Update Request
+              </Button>
+            )}
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
