@@ -54,5 +54,6 @@ describe("the server process", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-  });
+    // A cold PGlite start with migrations takes ~20 s on a busy 2-core machine: wait as long as the loop does.
+  }, 90_000);
 });

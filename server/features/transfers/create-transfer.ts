@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { createHash, randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { guessCategory } from "@/contract/transactions";
 import {
@@ -12,12 +12,14 @@ import {
   type TransferRequest,
 } from "@/contract/transfers";
 import type { Db, Tx } from "@/server/db/client";
-import { idempotencyKeys, transactions, transferRequests } from "@/server/db/schema";
+import type { transferRequests } from "@/server/db/schema";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { assertCanSendMoney } from "@/server/features/transfers/send-money-gate";
+import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
-import { lockWallet, placeHold } from "@/server/lib/ledger";
+import { lockWallet, placeHoldWith } from "@/server/lib/ledger";
+
+type TransferRow = typeof transferRequests.$inferSelect;
 
 export interface CreateTransferResult {
   statusCode: number;
@@ -48,19 +50,49 @@ function validate(input: CreateTransferInput) {
   return { amount, address };
 }
 
-/** Sum of today's (New York day) transfers that count against the limit: pending, processing and completed. */
-async function usedToday(tx: Tx, userId: string, day: string): Promise<number> {
-  const [row] = await tx
-    .select({ total: sql<string>`coalesce(sum(${transferRequests.amount}), 0)::text` })
-    .from(transferRequests)
-    .where(
-      and(
-        eq(transferRequests.userId, userId),
-        eq(transferRequests.limitDay, day),
-        inArray(transferRequests.status, ["pending", "processing", "completed"]),
-      ),
-    );
-  return Number(row.total);
+interface TransferContext {
+  previous: { requestHash: string; statusCode: number; response: CreateTransferResult["body"] } | null;
+  canSend: boolean;
+  usedToday: number;
+}
+
+/**
+ * Everything the checks need, in one query under the wallet lock: the idempotency record, the send-money
+ * gate, and today's (New York day) pending, processing and completed total that counts against the limit.
+ */
+async function readTransferContext(
+  tx: Tx,
+  userId: string,
+  idempotencyKey: string | undefined,
+  day: string,
+): Promise<TransferContext> {
+  const result = await tx.execute(sql`
+    select ik.request_hash, ik.status_code, ik.response,
+           ${canSendMoney(userId)} as can_send,
+           (select coalesce(sum(t.amount), 0)::text from transfer_requests t
+             where t.user_id = ${userId} and t.limit_day = ${day}
+               and t.status in ('pending', 'processing', 'completed')) as used_today
+    from (select 1) as one
+    left join idempotency_keys ik on ik.user_id = ${userId} and ik.key = ${idempotencyKey ?? null}`);
+  const [row] = (
+    result as unknown as {
+      rows: {
+        request_hash: string | null;
+        status_code: number | null;
+        response: CreateTransferResult["body"] | null;
+        can_send: boolean;
+        used_today: string;
+      }[];
+    }
+  ).rows;
+  return {
+    previous:
+      row.request_hash === null
+        ? null
+        : { requestHash: row.request_hash, statusCode: row.status_code!, response: row.response! },
+    canSend: row.can_send,
+    usedToday: Number(row.used_today),
+  };
 }
 
 /**
@@ -84,24 +116,15 @@ export async function createTransfer(
   return db.transaction(async (tx) => {
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
+    const day = limitDayOf(now);
+    const { previous, canSend, usedToday } = await readTransferContext(tx, user.id, idempotencyKey, day);
 
-    if (idempotencyKey !== undefined) {
-      const [previous] = await tx
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
-      if (previous) {
-        if (previous.requestHash !== hash)
-          throw new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
-        return {
-          statusCode: previous.statusCode,
-          body: previous.response as CreateTransferResult["body"],
-          replayed: true,
-        };
-      }
+    if (previous) {
+      if (previous.requestHash !== hash)
+        throw new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
+      return { statusCode: previous.statusCode, body: previous.response, replayed: true };
     }
-
-    await assertCanSendMoney(tx, user.id);
+    if (!canSend) throw setupIncompleteError();
     const available = wallet.balance - wallet.held;
     if (amount > available) {
       throw new AppError("UNPROCESSABLE", insufficientFundsMessage(formatMoney(Math.max(available, 0))), {
@@ -109,67 +132,60 @@ export async function createTransfer(
         availableBalance: formatMoney(Math.max(available, 0)),
       });
     }
-    const day = limitDayOf(now);
-    const used = await usedToday(tx, user.id, day);
-    if (used + amount > DAILY_LIMIT_CENTS) {
+    if (usedToday + amount > DAILY_LIMIT_CENTS) {
       throw new AppError("UNPROCESSABLE", TRANSFER_MESSAGES.dailyLimit, {
         withdrawalLimitExceeded: true,
-        remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - used, 0)),
+        remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - usedToday, 0)),
       });
     }
 
     const fee = feeFor(amount);
-    const category = input.category ? input.category : guessCategory(input.purpose);
-    const [request] = await tx
-      .insert(transferRequests)
-      .values({
-        userId: user.id,
-        amount,
-        fee,
-        netAmount: amount - fee,
-        recipientName: input.recipientName,
-        recipientAccount: input.recipientAccount?.trim() || null,
-        recipientRouting: "CRYPTO",
-        purpose: input.purpose,
-        category,
-        paymentMethod: "crypto",
-        cryptoAddress: address,
-        limitDay: day,
-        createdAt: now,
-      })
-      .returning();
-    const holdId = await placeHold(tx, wallet, amount, { type: "transfer_request", id: request.id });
-    const [debit] = await tx
-      .insert(transactions)
-      .values({
-        userId: user.id,
-        type: "debit",
-        amount,
-        fee,
-        netAmount: amount - fee,
-        description: `USDC transfer to ${input.recipientName}`,
-        category,
-        status: "pending",
-        sourceType: "transfer_request",
-        sourceId: request.id,
-        createdAt: now,
-      })
-      .returning({ id: transactions.id });
-    const [saved] = await tx
-      .update(transferRequests)
-      .set({ holdId, transactionId: debit.id })
-      .where(eq(transferRequests.id, request.id))
-      .returning();
-
+    const transfer: TransferRow = {
+      id: randomUUID(),
+      userId: user.id,
+      amount,
+      fee,
+      netAmount: amount - fee,
+      recipientName: input.recipientName,
+      recipientAccount: input.recipientAccount?.trim() || null,
+      recipientRouting: "CRYPTO",
+      purpose: input.purpose,
+      category: input.category ? input.category : guessCategory(input.purpose),
+      paymentMethod: "crypto",
+      cryptoAddress: address,
+      status: "pending",
+      adminNotes: null,
+      holdId: null,
+      transactionId: randomUUID(),
+      limitDay: day,
+      createdAt: now,
+      updatedAt: now,
+    };
     const body = {
       message: "Transfer request submitted successfully",
-      transferRequest: toTransferRequest(saved),
+      transferRequest: toTransferRequest(transfer),
     };
-    if (idempotencyKey !== undefined) {
-      await tx
-        .insert(idempotencyKeys)
-        .values({ userId: user.id, key: idempotencyKey, requestHash: hash, statusCode: 201, response: body });
-    }
+    // The hold, the pending debit in the history, the request and its idempotency record: one statement.
+    await placeHoldWith(tx, wallet, amount, { type: "transfer_request", id: transfer.id }, [
+      sql`insert into transactions
+            (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at)
+          values (${transfer.transactionId}, ${user.id}, 'debit', ${amount}, ${fee}, ${transfer.netAmount},
+                  ${`USDC transfer to ${input.recipientName}`}, ${transfer.category}, 'pending',
+                  'transfer_request', ${transfer.id}, ${now})`,
+      sql`insert into transfer_requests
+            (id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose,
+             category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at)
+          values (${transfer.id}, ${user.id}, ${amount}, ${fee}, ${transfer.netAmount}, ${transfer.recipientName},
+                  ${transfer.recipientAccount}, ${transfer.recipientRouting}, ${transfer.purpose}, ${transfer.category},
+                  ${transfer.paymentMethod}, ${address}, 'pending', (select id from hold), ${transfer.transactionId},
+                  ${day}, ${now}, ${now})`,
+      ...(idempotencyKey === undefined
+        ? []
+        : [
+            sql`insert into idempotency_keys (user_id, key, request_hash, status_code, response)
+                values (${user.id}, ${idempotencyKey}, ${hash}, 201, ${JSON.stringify(body)}::jsonb)`,
+          ]),
+    ]);
     return { statusCode: 201, body, replayed: false };
   });
 }
