@@ -2,15 +2,18 @@
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
 
 const USAGE = `usage: npm run cli -- <command>
 
 commands:
   admin:grant <email>   make a verified account an admin
-  ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)`;
+  ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)
+  housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys and sent mail now
+                        (the server also does this at start and every 15 minutes)`;
 
-const COMMANDS = new Set(["admin:grant", "ledger:verify"]);
+const COMMANDS = new Set(["admin:grant", "ledger:verify", "housekeeping:sweep"]);
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -41,6 +44,14 @@ async function main(argv: string[]) {
           report.ok ? "Ledger verified: no drift." : `${report.problems.length} problem(s) found.`,
         );
         return report.ok ? 0 : 1;
+      }
+      case "housekeeping:sweep": {
+        const report = await sweepExpired(database.db);
+        console.info(
+          `Deleted ${report.sessions} expired session(s), ${report.oneTimeCodes} one-time code(s), ` +
+            `${report.idempotencyKeys} idempotency key(s) and ${report.sentMail} sent e-mail(s).`,
+        );
+        return 0;
       }
       default:
         return 2;

@@ -1,6 +1,7 @@
 import { buildApp } from "@/server/app";
 import { ConfigError, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
+import { startHousekeeping } from "@/server/lib/housekeeping";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -17,6 +18,7 @@ async function main() {
   const database = await createDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, database });
+  let housekeeping: { stop(): void } | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -26,6 +28,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
+      housekeeping?.stop();
       await app.close();
       await database.close();
       process.exit(0);
@@ -38,6 +41,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  housekeeping = startHousekeeping(database.db, app.log);
   app.log.info(
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`})`,
   );

@@ -40,6 +40,12 @@ describe("operator CLI", () => {
     expect(result.code).toBe(0);
   });
 
+  it("sweeps expired rows on demand", async () => {
+    const result = await cli("housekeeping:sweep");
+    expect(result.out).toMatch(/Deleted \d+ expired session\(s\), \d+ one-time code\(s\)/);
+    expect(result.code).toBe(0);
+  });
+
   it.runIf(Boolean(process.env.DATABASE_URL))(
     "exits 1 and names the account when a cached balance drifts",
     async () => {

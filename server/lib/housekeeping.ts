@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { DbOrTx } from "@/server/db/client";
+import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
+
+/** How long rows outlive their use. Idempotency keys: a client retrying within a week still gets its first answer. */
+export const RETENTION = {
+  idempotencyKeyDays: 7,
+  /** Spent or expired codes stay a day: resend limits and audits look back at recent ones. */
+  oneTimeCodeDays: 1,
+  /** Delivered mail carries codes and links in plain text; keep it only as long as support may ask. */
+  sentMailDays: 7,
+} as const;
+
+export interface SweepReport {
+  sessions: number;
+  oneTimeCodes: number;
+  idempotencyKeys: number;
+  sentMail: number;
+}
+
+const count = (result: unknown) => {
+  const r = result as { rowCount?: number | null; affectedRows?: number };
+  return r.rowCount ?? r.affectedRows ?? 0;
+};
+
+/**
+ * Deletes what can never be used again: sessions past their absolute or idle expiry, old one-time codes,
+ * old idempotency records and old delivered mail. Idempotent, so every instance may run it.
+ */
+export async function sweepExpired(db: DbOrTx): Promise<SweepReport> {
+  const sessions = await db.execute(sql`
+    delete from sessions
+    where expires_at < now() or last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`);
+  const oneTimeCodes = await db.execute(sql`
+    delete from one_time_codes where expires_at < now() - make_interval(days => ${RETENTION.oneTimeCodeDays})`);
+  const idempotencyKeys = await db.execute(sql`
+    delete from idempotency_keys where created_at < now() - make_interval(days => ${RETENTION.idempotencyKeyDays})`);
+  const sentMail = await db.execute(sql`
+    delete from mail_outbox
+    where status = 'sent' and sent_at < now() - make_interval(days => ${RETENTION.sentMailDays})`);
+  return {
+    sessions: count(sessions),
+    oneTimeCodes: count(oneTimeCodes),
+    idempotencyKeys: count(idempotencyKeys),
+    sentMail: count(sentMail),
+  };
+}
+
+/** Runs the sweep now and then every `intervalMs`; a failed sweep is logged and retried at the next tick. */
+export function startHousekeeping(db: DbOrTx, log: FastifyBaseLogger, intervalMs = 15 * 60_000) {
+  const run = () =>
+    sweepExpired(db).then(
+      (report) => log.info({ swept: report }, "housekeeping: expired rows deleted"),
+      (err: unknown) => log.warn({ err }, "housekeeping: sweep failed; retrying at the next interval"),
+    );
+  void run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
