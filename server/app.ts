@@ -21,6 +21,7 @@ import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
+import { registerMetrics } from "@/server/lib/metrics";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
@@ -78,6 +79,7 @@ export async function buildApp(
   registerErrorHandler(app);
   await app.register(sessionPlugin);
   registerMail(app, options.mailWorker);
+  registerMetrics(app);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
