@@ -22,6 +22,7 @@ import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
+import { registerOpenApi } from "@/server/lib/openapi";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
@@ -80,6 +81,7 @@ export async function buildApp(
   await app.register(sessionPlugin);
   registerMail(app, options.mailWorker);
   registerMetrics(app);
+  await registerOpenApi(app, deps.config);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
