@@ -23,6 +23,7 @@ import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
+import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
@@ -79,6 +80,7 @@ export async function buildApp(
   await app.register(rateLimit, { global: false });
   registerErrorHandler(app);
   await app.register(sessionPlugin);
+  registerRequestLog(app);
   registerMail(app, options.mailWorker);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);
