@@ -21,6 +21,9 @@ import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
+import { registerMetrics } from "@/server/lib/metrics";
+import { registerOpenApi } from "@/server/lib/openapi";
+import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
@@ -77,7 +80,10 @@ export async function buildApp(
   await app.register(rateLimit, { global: false });
   registerErrorHandler(app);
   await app.register(sessionPlugin);
+  registerRequestLog(app);
   registerMail(app, options.mailWorker);
+  registerMetrics(app);
+  await registerOpenApi(app, deps.config);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

@@ -41,6 +41,12 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads METRICS_TOKEN and refuses one too short to be a secret", () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).metricsToken).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: "a".repeat(32) }).metricsToken).toBe("a".repeat(32));
+    expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
   it("reads admin e-mails case-insensitively", () => {
     const config = loadConfig({ DATA_DIR: tmp(), ADMIN_EMAILS: " Boss@Pillar.test, ops@pillar.test ," });
     expect(config.adminEmails).toEqual(["boss@pillar.test", "ops@pillar.test"]);

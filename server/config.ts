@@ -55,6 +55,9 @@ const envSchema = z.object({
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
   REDIS_URL: optionalString,
+  METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
+    message: "METRICS_TOKEN must be at least 16 characters",
+  }),
 });
 
 export type Config = {
@@ -86,6 +89,8 @@ export type Config = {
   publicUrl?: string;
   logLevel: string;
   redisUrl?: string;
+  /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
+  metricsToken?: string;
 };
 
 export class ConfigError extends Error {
@@ -163,5 +168,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
   };
 }

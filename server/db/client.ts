@@ -15,6 +15,12 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** A service function takes either the database or an open transaction. */
 export type DbOrTx = Db | Tx;
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   kind: "pg" | "pglite";
@@ -24,6 +30,8 @@ export interface Database {
   close(): Promise<void>;
   /** Runs one statement outside Drizzle (tests, CLI). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Connections open, idle, and requests waiting for one (for /metrics). */
+  poolStats(): PoolStats;
 }
 
 export function createPgDatabase(url: string, poolSize = 10): Database {
@@ -51,6 +59,9 @@ export function createPgDatabase(url: string, poolSize = 10): Database {
     async query(text, params) {
       return (await pool.query(text, params as unknown[])).rows;
     },
+    poolStats() {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    },
   };
 }
 
@@ -70,6 +81,10 @@ export function wrapPglite(client: PGlite): Database {
     },
     async query<T>(text: string, params?: unknown[]) {
       return (await client.query<T>(text, params as unknown[])).rows;
+    },
+    // One embedded connection that queues its own queries: there is no pool to report on.
+    poolStats() {
+      return { total: 1, idle: 1, waiting: 0 };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError, isUnavailableError } from "@/server/lib/errors";
+import { AppError, type ErrorCode, isUnavailableError } from "@/server/lib/errors";
 
 interface ZodLikeIssue {
   message: string;
@@ -20,6 +20,16 @@ function describeValidation(issues: ZodLikeIssue[]): string {
     return `${field}: ${message}`;
   return message;
 }
+
+/** Stable codes for Fastify's own 4xx (body parsing, routing), so clients never have to read the message. */
+const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
 
 /** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -64,7 +74,7 @@ export function registerErrorHandler(app: FastifyInstance) {
                 : err.message;
       return reply
         .status(status)
-        .send({ message, code: status === 415 ? "UNSUPPORTED_MEDIA_TYPE" : "BAD_REQUEST", requestId });
+        .send({ message, code: CLIENT_ERROR_CODES[status] ?? "BAD_REQUEST", requestId });
     }
     request.log.error({ err }, "unhandled error");
     return reply

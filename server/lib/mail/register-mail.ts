@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { onMailQueued } from "@/server/lib/mail/outbox";
 import { type MailWorker, startMailWorker } from "@/server/lib/mail/worker";
+import { currentLog } from "@/server/lib/request-log";
 
 /**
  * With SMTP_URL: the outbox worker starts when the app is ready and stops on close.
@@ -13,7 +14,8 @@ export function registerMail(
   const { config, database } = app.deps;
   if (!config.smtpUrl) {
     const unsubscribe = onMailQueued((message) => {
-      app.log.info(
+      // Queued while serving a request: log through its logger so the line carries the request id.
+      currentLog(app.log).info(
         { to: message.to, kind: message.kind, subject: message.subject, code: message.code },
         "dev mailbox: mail kept in the outbox (SMTP_URL not set)",
       );
@@ -25,7 +27,9 @@ export function registerMail(
   const smtpUrl = config.smtpUrl;
   let worker: MailWorker | undefined;
   app.addHook("onReady", async () => {
-    worker = startMailWorker({ database, smtpUrl, from: config.mailFrom, log: app.log, ...options });
+    // The worker runs outside any request: its lines are told apart by component instead of a request id.
+    const log = app.log.child({ component: "mail-worker" });
+    worker = startMailWorker({ database, smtpUrl, from: config.mailFrom, log, ...options });
   });
   app.addHook("onClose", async () => {
     await worker?.stop();

@@ -1,0 +1,108 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { AppError } from "@/server/lib/errors";
+
+/** Route label for requests no route matched, so scanners probing random paths cannot grow the label set. */
+const UNMATCHED_ROUTE = "unmatched";
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest();
+
+/** Compares digests, so neither the token's content nor its length leaks through timing. */
+function isSameToken(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return address === "::1" || (isIP(v4) === 4 && v4.startsWith("127."));
+}
+
+/**
+ * With METRICS_TOKEN: a matching bearer token, from anywhere. Without it: anyone outside production,
+ * and in production only a direct scrape over loopback. The socket address is used rather than
+ * request.ip (which trusts X-Forwarded-For there), and a forwarded request is refused, so a reverse
+ * proxy on the same host cannot expose /metrics to the internet.
+ */
+function checkMetricsAccess(request: FastifyRequest, token: string | undefined, isProduction: boolean) {
+  if (token) {
+    const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? "");
+    if (!match || !isSameToken(match[1], token)) {
+      throw new AppError("UNAUTHORIZED", "A valid metrics token is required");
+    }
+    return;
+  }
+  if (!isProduction) return;
+  const isForwarded = Boolean(request.headers["x-forwarded-for"] || request.headers.forwarded);
+  if (isForwarded || !isLoopback(request.socket.remoteAddress)) {
+    throw new AppError("FORBIDDEN", "Metrics are served only over loopback unless METRICS_TOKEN is set");
+  }
+}
+
+/** Prometheus metrics on a per-app registry: request latency by route pattern, DB pool, mail outbox backlog, process. */
+export function registerMetrics(app: FastifyInstance) {
+  const { database, config } = app.deps;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: "db_pool_connections",
+    help: "Database pool connections by state (total, idle) and requests waiting for one",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const stats = database.poolStats();
+      this.set({ state: "total" }, stats.total);
+      this.set({ state: "idle" }, stats.idle);
+      this.set({ state: "waiting" }, stats.waiting);
+    },
+  });
+
+  new Gauge({
+    name: "mail_outbox_undelivered",
+    help: "Mail outbox rows not delivered: pending (backlog, still retried) and failed (given up)",
+    labelNames: ["status"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        const rows = await database.query<{ status: string; count: number }>(
+          "select status, count(*)::int as count from mail_outbox where status <> 'sent' group by status",
+        );
+        this.set({ status: "pending" }, 0);
+        this.set({ status: "failed" }, 0);
+        for (const row of rows) this.set({ status: row.status }, row.count);
+      } catch (err) {
+        // A scrape during a database outage still reports the process and the pool; the backlog is left out.
+        app.log.warn({ err }, "metrics: could not count the mail outbox");
+      }
+    },
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    requestDuration.observe(
+      {
+        method: request.method,
+        route: request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+    checkMetricsAccess(request, config.metricsToken, config.isProduction);
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
