@@ -237,6 +237,58 @@ describe("fuzzing every route that takes input", () => {
     }
   });
 
+  it("refuses negative, fractional-cent, non-finite and odd-looking amounts on every money route, writing nothing", async () => {
+    const amounts: unknown[] = [
+      "-1",
+      "-0.01",
+      "0.001",
+      "1.005",
+      "NaN",
+      "Infinity",
+      "-Infinity",
+      "1e309",
+      "",
+      " ",
+      "0x10",
+      "１２",
+      "1.2.3",
+      "--1",
+      -5,
+      0.001,
+      1.005,
+      null,
+      [],
+      {},
+      true,
+    ];
+    const moneyRoutes: [string, string][] = [
+      ["POST /api/transfer/request", "amount"],
+      ["POST /api/admin/incoming-payments", "amount"],
+      ["POST /api/admin/transactions", "amount"],
+      ["PUT /api/admin/users/:userId/balance", "accountBalance"],
+      ["POST /api/admin/send-payment-notification", "amount"],
+    ];
+    for (const [key, field] of moneyRoutes) {
+      const route = CATALOGUE[key]!;
+      const base = await route.build(w, roleFor(route));
+      for (const amount of [...amounts, ...(key.includes("balance") ? [] : ["0", 0])]) {
+        const auth = await signedInAs(w, roleFor(route));
+        const before = await snapshot(w);
+        const res = await w.t.app.inject({
+          method: key.split(" ")[0] as "POST",
+          url: base.url,
+          headers: auth,
+          payload: { ...(base.payload as Json), [field]: amount },
+        });
+        const context = `${key} ${field}=${JSON.stringify(amount)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, context).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, context).toBeLessThan(500);
+        expect(typeof res.json().message, context).toBe("string");
+        expect(await snapshot(w), context).toEqual(before);
+      }
+    }
+  });
+
   it("left no polluted prototype and no customer turned admin", async () => {
     expect(({} as Json).polluted).toBeUndefined();
     expect(({} as Json).isAdmin).toBeUndefined();
