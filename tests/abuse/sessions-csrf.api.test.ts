@@ -228,3 +228,44 @@ describe("rate limits at production values", () => {
     expect(await count()).toBe(stored);
   });
 });
+
+describe("in production", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(64),
+      DATA_KEY: "b".repeat(64),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("uses a __Host- cookie, Secure, that a plain sid cookie cannot stand in for", async () => {
+    const { email, password, cookie } = await createVerifiedUser(t.database);
+    const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password } });
+    expect(res.statusCode).toBe(200);
+    const raw = [res.headers["set-cookie"]].flat().find((c) => c?.startsWith("__Host-sid="))!;
+    expect(raw).toMatch(/;\s*Secure/i);
+    expect(raw).toMatch(/;\s*HttpOnly/i);
+    expect(raw).not.toMatch(/;\s*Domain=/i);
+    // createVerifiedUser's `sid=` cookie names a live session, but not under the production name.
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie } })).statusCode,
+    ).toBe(401);
+    const hostCookie = sessionCookieFrom(res.headers["set-cookie"]);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie: hostCookie } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it("hides the dev mailbox", async () => {
+    for (const url of ["/dev/mailbox", "/dev/mailbox.json"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode).toBe(404);
+      expect(typeof res.json().message).toBe("string");
+    }
+  });
+});
