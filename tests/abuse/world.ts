@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
@@ -39,6 +41,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   const t = await createTestApp(
     { RATE_LIMIT_SCALE: "1000", ...env },
     {
+      // No built SPA, whether or not dist/web exists: its static files would register a route each.
+      webDir: path.join(os.tmpdir(), "pillar-abuse-no-web"),
       onRoute: (route) => {
         for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
       },
