@@ -49,6 +49,8 @@ export interface BuildAppOptions {
   webDir?: string;
   /** Mail outbox worker (runs only when SMTP_URL is set): false to not start it, or its timings. */
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
+  /** Called for every route as it is registered (the abuse tests' route inventory). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 const DEFAULT_WEB_DIR = path.resolve(fileURLToPath(new URL("../dist/web", import.meta.url)));
@@ -73,6 +75,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("deps", deps);
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   if (!given.storage) app.addHook("onClose", () => deps.storage.close());
 
   await registerSecurity(app, { secureCookies: deps.config.cookieSecure });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError, type ErrorCode, isUnavailableError } from "@/server/lib/errors";
+import { AppError, type ErrorCode, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
 
 interface ZodLikeIssue {
   message: string;
@@ -31,6 +31,12 @@ const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
 };
 
+/**
+ * Input PostgreSQL cannot store (a NUL byte: 22021 character_not_in_repertoire, 22P05 untranslatable_character)
+ * is the client's mistake, not ours.
+ */
+const PG_BAD_INPUT_CODES = new Set(["22021", "22P05"]);
+
 /** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -41,6 +47,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.status(400).send({
         message: describeValidation(err.validation as ZodLikeIssue[]),
+        code: "VALIDATION",
+        requestId,
+      });
+    }
+    if (PG_BAD_INPUT_CODES.has(pgErrorCode(err) ?? "")) {
+      return reply.status(400).send({
+        message: "Text must not contain NUL or invalid characters",
         code: "VALIDATION",
         requestId,
       });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type App, buildApp } from "@/server/app";
+import { type App, type BuildAppOptions, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -14,11 +14,14 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database, spoken to over HTTP with app.inject. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Omit<BuildAppOptions, "logger"> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-test-"));
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "silent", ...env });
   const database = await createTestDatabase();
-  const app = await buildApp({ config, database }, { logger: false });
+  const app = await buildApp({ config, database }, { ...options, logger: false });
   return {
     app,
     database,

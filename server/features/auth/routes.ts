@@ -114,7 +114,8 @@ export async function authRoutes(fastify: FastifyInstance) {
     {
       schema: { body: changePasswordInput, response: { 200: messageResponse } },
       config: perIpLimit(app, 10),
-      preHandler: [requireUser, perUser("change-password", 10)],
+      preValidation: requireUser,
+      preHandler: perUser("change-password", 10),
     },
     (request) => changePassword(deps, signedInUser(request), request.session!, request.body),
   );
@@ -133,7 +134,10 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.put(
     "/api/user/phone",
-    { schema: { body: updatePhoneInput, response: { 200: updatePhoneResponse } }, preHandler: requireUser },
+    {
+      schema: { body: updatePhoneInput, response: { 200: updatePhoneResponse } },
+      preValidation: requireUser,
+    },
     (request) => updatePhone(deps.database.db, signedInUser(request).id, request.body.phoneNumber),
   );
 
@@ -145,7 +149,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.delete(
     "/api/auth/sessions/:id",
-    { schema: { params: sessionIdParams, response: { 200: messageResponse } }, preHandler: requireUser },
+    { schema: { params: sessionIdParams, response: { 200: messageResponse } }, preValidation: requireUser },
     async (request, reply) => {
       const { wasCurrent, message } = await deleteUserSession(
         deps.database.db,

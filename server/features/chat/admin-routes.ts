@@ -21,7 +21,7 @@ import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 export async function adminChatRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
-  app.addHook("preHandler", requireAdmin);
+  app.addHook("onRequest", requireAdmin);
 
   app.get("/", { schema: { response: { 200: chatConversationList } } }, async (request, reply) => {
     const result = await findConversations(db, { ifNoneMatch: request.headers["if-none-match"] });

@@ -19,7 +19,7 @@ export async function chatRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { database, config } = app.deps;
   const { db } = database;
-  app.addHook("preHandler", requireUser);
+  app.addHook("onRequest", requireUser);
 
   app.get(
     "/messages",

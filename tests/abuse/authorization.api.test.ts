@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGUE } from "@/tests/abuse/catalogue";
+import { createWorld, expectLedgerOk, ROLES, signedInAs, snapshot, type World } from "@/tests/abuse/world";
+
+// Every registered route × {signed out, customer A, customer B with A's ids, admin}: the exact status, and
+// no write at all whenever the answer is a refusal.
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+});
+afterAll(async () => {
+  await w?.t.close();
+});
+
+describe("route inventory", () => {
+  it("knows every route the app registers, and nothing it does not", () => {
+    const registered = w.routes.filter((r) => !r.startsWith("HEAD "));
+    expect(registered.length).toBeGreaterThan(50);
+    expect(new Set(registered).size).toBe(registered.length);
+    // A failure here means a route was added or removed: describe it in tests/abuse/catalogue.ts.
+    expect([...registered].sort()).toEqual(Object.keys(CATALOGUE).sort());
+  });
+
+  it("has only HEAD routes that mirror a GET route", () => {
+    for (const head of w.routes.filter((r) => r.startsWith("HEAD "))) {
+      // Fastify adds "HEAD /prefix/" next to a prefixed "/" route without reporting the GET twice.
+      expect(w.routes, head).toContain(head.replace(/^HEAD /, "GET ").replace(/(.)\/$/, "$1"));
+    }
+  });
+});
+
+describe("authorization matrix", () => {
+  for (const [key, route] of Object.entries(CATALOGUE)) {
+    const method = key.split(" ")[0]!;
+    for (const role of ROLES) {
+      const expected = route.expect[role];
+      it(`${key} as ${role} → ${expected}`, async () => {
+        const { headers, ...request } = await route.build(w, role);
+        const auth = await signedInAs(w, role);
+        const before = expected >= 400 ? await snapshot(w, route.refusalWrites) : null;
+        const res = await w.t.app.inject({
+          method: method as "GET",
+          ...request,
+          headers: { ...headers, ...auth },
+        });
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(expected);
+        if ((role === "otherUser" || role === "signedOut") && route.access !== "dev") {
+          // Whatever B (or a stranger) is told, nothing in it belongs to A (the dev mailbox is 404 in production).
+          for (const secret of [w.a.user.id, w.a.email, ...Object.values(w.ids)])
+            expect(res.body, `${key} leaks ${secret}`).not.toContain(secret);
+        }
+        if (expected >= 400) {
+          expect(res.headers["content-type"]).toMatch(/^application\/json/);
+          expect(typeof res.json().message).toBe("string");
+          // Refused means refused: not one row anywhere changed.
+          expect(await snapshot(w, route.refusalWrites)).toEqual(before);
+        }
+        if (method === "GET") {
+          const head = await w.t.app.inject({
+            method: "HEAD",
+            url: request.url,
+            headers: { ...headers, ...(await signedInAs(w, role)) },
+          });
+          expect(head.statusCode).toBe(expected);
+        }
+      });
+    }
+  }
+
+  it("leaves the ledger balanced", async () => {
+    await expectLedgerOk(w);
+  });
+});

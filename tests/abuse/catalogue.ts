@@ -1,0 +1,406 @@
+import { freshCookie, type Request, type Role, type Table, victim, type World } from "@/tests/abuse/world";
+import { ETH_ADDRESS } from "@/tests/support/money";
+import { TEST_PASSWORD } from "@/tests/support/users";
+
+/**
+ * Every route the app registers, with one well-formed request and the exact status each role gets.
+ * "user" is customer A, who owns every id in the request; "otherUser" is customer B sending A's ids (IDOR);
+ * "admin" is an administrator. A route missing from here fails the inventory test.
+ */
+export interface RouteCase {
+  /** Who the route is for. */
+  access: "public" | "user" | "admin" | "dev";
+  /** A well-formed request; `role` lets a destructive route pick a target of its own. */
+  build(w: World, role: Role): Promise<Omit<Request, "method">> | Omit<Request, "method">;
+  expect: Record<Role, number>;
+  /** Tables a refusal deliberately writes (a wrong one-time code uses up one of its attempts). */
+  refusalWrites?: Table[];
+  /** Fuzzed by fuzz.api.test.ts: which parts carry client input. */
+  input?: { body?: boolean; query?: boolean; params?: boolean };
+}
+
+const PUBLIC_OK = { signedOut: 200, user: 200, otherUser: 200, admin: 200 };
+const USER_OK = { signedOut: 401, user: 200, otherUser: 200, admin: 200 };
+const ADMIN_OK = { signedOut: 401, user: 403, otherUser: 403, admin: 200 };
+const url = (u: string) => ({ url: u });
+
+export const CATALOGUE: Record<string, RouteCase> = {
+  // Health and the dev mailbox (404 in production) are public.
+  "GET /healthz": { access: "public", build: () => url("/healthz"), expect: PUBLIC_OK },
+  "GET /readyz": { access: "public", build: () => url("/readyz"), expect: PUBLIC_OK },
+  "GET /dev/mailbox.json": { access: "dev", build: () => url("/dev/mailbox.json"), expect: PUBLIC_OK },
+  "GET /dev/mailbox": { access: "dev", build: () => url("/dev/mailbox"), expect: PUBLIC_OK },
+
+  // Auth: public forms answer the same to everyone; a wrong code or password is 400/401, never a leak.
+  "POST /api/auth/register": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/auth/register", payload: {} }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
+  "POST /api/auth/verify-email": {
+    access: "public",
+    input: { body: true },
+    build: (w) => ({ url: "/api/auth/verify-email", payload: { email: w.a.email, otp: "000000" } }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
+  "POST /api/auth/resend-verification": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/auth/resend-verification", payload: { email: "nobody@example.com" } }),
+    expect: PUBLIC_OK,
+  },
+  "POST /api/auth/login": {
+    access: "public",
+    input: { body: true },
+    build: (w) => ({ url: "/api/auth/login", payload: { email: w.a.email, password: "Not-the-password-1" } }),
+    expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
+  },
+  "POST /api/auth/forgot-password": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/auth/forgot-password", payload: { email: "nobody@example.com" } }),
+    expect: PUBLIC_OK,
+  },
+  "POST /api/auth/reset-password": {
+    access: "public",
+    input: { body: true },
+    build: (w) => ({
+      url: "/api/auth/reset-password",
+      payload: { email: w.a.email, resetCode: "000000", newPassword: TEST_PASSWORD },
+    }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
+  "GET /api/logout": {
+    access: "public",
+    build: () => url("/api/logout"),
+    expect: { signedOut: 302, user: 302, otherUser: 302, admin: 302 },
+  },
+
+  // The signed-in user's own account.
+  "POST /api/auth/send-password-otp": {
+    access: "user",
+    build: () => url("/api/auth/send-password-otp"),
+    expect: USER_OK,
+  },
+  "POST /api/auth/change-password": {
+    access: "user",
+    input: { body: true },
+    build: () => ({
+      url: "/api/auth/change-password",
+      payload: {
+        currentPassword: TEST_PASSWORD,
+        otpCode: "000000",
+        newPassword: "Another-Quartz-92-river",
+      },
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+    refusalWrites: ["one_time_codes"],
+  },
+  "GET /api/auth/user": { access: "user", build: () => url("/api/auth/user"), expect: USER_OK },
+  "PUT /api/user/phone": {
+    access: "user",
+    input: { body: true },
+    // Everyone here already has a phone number, which is then locked.
+    build: () => ({ url: "/api/user/phone", payload: { phoneNumber: "+1 212 555 0100" } }),
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
+  },
+  "GET /api/auth/sessions": { access: "user", build: () => url("/api/auth/sessions"), expect: USER_OK },
+  "DELETE /api/auth/sessions/:id": {
+    access: "user",
+    input: { params: true },
+    // A's other session: A may end it; B, and even an admin here, get the same 404 as for a made-up id.
+    build: async (w) => {
+      const cookie = await freshCookie(w, w.a);
+      const list = await w.t.app.inject({ method: "GET", url: "/api/auth/sessions", headers: { cookie } });
+      const current = (list.json() as { id: string; current: boolean }[]).find((s) => s.current);
+      return url(`/api/auth/sessions/${encodeURIComponent(current!.id)}`);
+    },
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "DELETE /api/auth/sessions": { access: "user", build: () => url("/api/auth/sessions"), expect: USER_OK },
+
+  // Chat (the user's own conversation; ids only on the admin side).
+  "GET /api/chat/messages": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/chat/messages"),
+    expect: USER_OK,
+  },
+  "GET /api/chat/unread": { access: "user", build: () => url("/api/chat/unread"), expect: USER_OK },
+  "POST /api/chat/send": {
+    access: "user",
+    input: { body: true },
+    build: () => ({ url: "/api/chat/send", payload: { message: "Is anyone there?" } }),
+    expect: USER_OK,
+  },
+
+  // Onboarding. A and B are approved already, so a second application is refused (409), not created.
+  "GET /api/kyc/status": { access: "user", build: () => url("/api/kyc/status"), expect: USER_OK },
+  "POST /api/kyc/create": {
+    access: "user",
+    input: { body: true },
+    build: (w) => ({
+      url: "/api/kyc/create",
+      payload: {
+        firstName: "Ada",
+        lastName: "Lovelace",
+        street: "1 Main St",
+        city: "New York",
+        state: "NY",
+        zipCode: "10001",
+        ssn: "123-45-6789",
+        drivingLicenseFront: w.ids.spareObjectPath,
+        drivingLicenseBack: w.ids.spareObjectPath,
+      },
+    }),
+    // B and the admin name A's upload as their licence: "not found", exactly as for a made-up path.
+    expect: { signedOut: 401, user: 409, otherUser: 400, admin: 400 },
+  },
+  "POST /api/kyc/upload-document": {
+    access: "user",
+    input: { body: true },
+    // A and B are approved (409 before any document is looked at); the admin has no application (404).
+    // The same attack on an open application is in idor.api.test.ts.
+    build: (w) => ({
+      url: "/api/kyc/upload-document",
+      payload: { documentType: "einDocument", documentUrl: w.ids.spareObjectPath },
+    }),
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 404 },
+  },
+  "POST /api/objects/upload": { access: "user", build: () => url("/api/objects/upload"), expect: USER_OK },
+  "PUT /api/objects/upload/:token": {
+    access: "user",
+    input: { params: true },
+    // A's upload URL: B is refused with 403 (the token names its owner; nothing secret is revealed).
+    build: (w, role) => ({
+      url: role === "user" ? w.ids.uploadURL : w.ids.uploadURL,
+      headers: { "content-type": "image/png" },
+      payload: Buffer.from("not really a png"),
+    }),
+    expect: { signedOut: 401, user: 415, otherUser: 403, admin: 403 },
+  },
+  "GET /objects/*": {
+    access: "user",
+    input: { params: true },
+    // The owner and admins may read a file; anyone else gets the 404 of a path that does not exist.
+    build: (w) => url(w.ids.objectPath),
+    expect: { signedOut: 404, user: 200, otherUser: 404, admin: 200 },
+  },
+
+  // Money, the user's own.
+  "GET /api/account/summary": { access: "user", build: () => url("/api/account/summary"), expect: USER_OK },
+  "GET /api/transactions/recent": {
+    access: "user",
+    build: () => url("/api/transactions/recent"),
+    expect: USER_OK,
+  },
+  "GET /api/transactions": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/transactions?limit=5"),
+    expect: USER_OK,
+  },
+  "GET /api/transactions/export.csv": {
+    access: "user",
+    build: () => url("/api/transactions/export.csv"),
+    expect: USER_OK,
+  },
+  "GET /api/dashboard-content": {
+    access: "user",
+    build: () => url("/api/dashboard-content"),
+    expect: USER_OK,
+  },
+  "POST /api/transfer/request": {
+    access: "user",
+    input: { body: true },
+    // More than anyone holds: the full validation runs, nothing is created. Admins never send money.
+    build: () => ({
+      url: "/api/transfer/request",
+      payload: {
+        amount: "9999999.00",
+        recipientName: "Grace Hopper",
+        purpose: "Rent",
+        paymentMethod: "crypto",
+        cryptoAddress: ETH_ADDRESS,
+      },
+    }),
+    expect: { signedOut: 401, user: 422, otherUser: 422, admin: 403 },
+  },
+  "GET /api/transfer/limits": { access: "user", build: () => url("/api/transfer/limits"), expect: USER_OK },
+
+  // The back office: 401 signed out, 403 for every customer, whatever the id.
+  "GET /api/admin/chats": { access: "admin", build: () => url("/api/admin/chats"), expect: ADMIN_OK },
+  "GET /api/admin/chats/:userId": {
+    access: "admin",
+    input: { params: true, query: true },
+    build: (w) => url(`/api/admin/chats/${w.a.user.id}`),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/chats/:userId/customer": {
+    access: "admin",
+    input: { params: true },
+    build: (w) => url(`/api/admin/chats/${w.a.user.id}/customer`),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/chats/:userId/reply": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/chats/${w.a.user.id}/reply`,
+      payload: { message: "Hello from support" },
+    }),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/kyc-applications": {
+    access: "admin",
+    build: () => url("/api/admin/kyc-applications"),
+    expect: ADMIN_OK,
+  },
+  "PUT /api/admin/kyc/:id/approve": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/approve`, payload: {} }),
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "PUT /api/admin/kyc/:id/reject": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/reject`, payload: { notes: "Blurry photo" } }),
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "PUT /api/admin/kyc/:id/reset": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/reset`, payload: {} }),
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "GET /api/admin/account-requests": {
+    access: "admin",
+    build: () => url("/api/admin/account-requests"),
+    expect: ADMIN_OK,
+  },
+  "PUT /api/admin/account-requests/:id": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/account-requests/${w.ids.accountRequestId}`,
+      payload: { status: "approved" },
+    }),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/stats": { access: "admin", build: () => url("/api/admin/stats"), expect: ADMIN_OK },
+  "GET /api/admin/users": { access: "admin", build: () => url("/api/admin/users"), expect: ADMIN_OK },
+  "GET /api/admin/users/:userId": {
+    access: "admin",
+    input: { params: true },
+    build: (w) => url(`/api/admin/users/${w.a.user.id}`),
+    expect: ADMIN_OK,
+  },
+  "DELETE /api/admin/users/:userId": {
+    access: "admin",
+    input: { params: true },
+    build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}`),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/test-email": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({ url: "/api/admin/test-email", payload: { email: "ops@example.com", firstName: "Ops" } }),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/send-payment-notification": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({
+      url: "/api/admin/send-payment-notification",
+      payload: { email: "ops@example.com", recipientName: "Ops", fromName: "Pillar", amount: "1.00" },
+    }),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/transfer-requests": {
+    access: "admin",
+    build: () => url("/api/admin/transfer-requests"),
+    expect: ADMIN_OK,
+  },
+  "PUT /api/admin/transfer-requests/:id": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/transfer-requests/${w.ids.transferId}`,
+      payload: { status: "processing" },
+    }),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/incoming-payments": {
+    access: "admin",
+    build: () => url("/api/admin/incoming-payments"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/incoming-payments": {
+    access: "admin",
+    input: { body: true },
+    build: (w) => ({ url: "/api/admin/incoming-payments", payload: { userId: w.a.user.id, amount: "1.00" } }),
+    expect: { ...ADMIN_OK, admin: 201 },
+  },
+  "PUT /api/admin/incoming-payments/:id": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/incoming-payments/${w.ids.incomingPaymentId}`,
+      payload: { status: "completed", adminNotes: "checked" },
+    }),
+    // Completed payments are final, so even the admin's well-formed change is refused.
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "GET /api/admin/transactions": {
+    access: "admin",
+    build: () => url("/api/admin/transactions"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/transactions": {
+    access: "admin",
+    input: { body: true },
+    build: (w) => ({
+      url: "/api/admin/transactions",
+      payload: { userId: w.a.user.id, amount: "1.00", description: "Goodwill credit", status: "pending" },
+    }),
+    expect: { ...ADMIN_OK, admin: 201 },
+  },
+  "PUT /api/admin/transactions/:id": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/transactions/${w.ids.transactionId}`,
+      payload: { status: "completed" },
+    }),
+    // A's first transaction came from an incoming payment, which only the payment desk may change.
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "PUT /api/admin/users/:userId/balance": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/users/${w.b.user.id}/balance`,
+      payload: { accountBalance: "5000.00" },
+    }),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/ledger/verify": {
+    access: "admin",
+    build: () => url("/api/admin/ledger/verify"),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/dashboard-content/:userId": {
+    access: "admin",
+    input: { params: true },
+    build: (w) => url(`/api/admin/dashboard-content/${w.a.user.id}`),
+    expect: ADMIN_OK,
+  },
+  "PUT /api/admin/dashboard-content/:userId": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({ url: `/api/admin/dashboard-content/${w.a.user.id}`, payload: { welcomeTitle: "Hi" } }),
+    expect: ADMIN_OK,
+  },
+};

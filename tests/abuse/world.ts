@@ -1,0 +1,190 @@
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { InjectOptions } from "fastify";
+import { expect } from "vitest";
+import { verifyLedger } from "@/server/lib/ledger";
+import { createSession } from "@/server/lib/session";
+import { PNG, uploadFile } from "@/tests/support/files";
+import { createApprovedCustomer, ETH_ADDRESS, fundCustomer } from "@/tests/support/money";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+/**
+ * The abuse tests' shared fixture: the real app, an admin, and two approved, funded customers. Customer A owns
+ * one of everything that has an id (transfer, KYC application, account request, upload, chat, incoming payment,
+ * credit); customer B is the attacker who tries those ids.
+ */
+export interface World {
+  t: TestApp;
+  /** Every "METHOD url" the app registered, in registration order. */
+  routes: string[];
+  admin: SignedInUser;
+  a: SignedInUser;
+  b: SignedInUser;
+  ids: {
+    transferId: string;
+    kycId: string;
+    accountRequestId: string;
+    incomingPaymentId: string;
+    transactionId: string;
+    objectPath: string;
+    /** A's still unused upload URL (local back end: /api/objects/upload/<token>). */
+    uploadURL: string;
+    /** Path of an upload A asked for and then filled, but never attached to anything. */
+    spareObjectPath: string;
+  };
+}
+
+export async function createWorld(env: Record<string, string> = {}): Promise<World> {
+  const routes: string[] = [];
+  const t = await createTestApp(
+    { RATE_LIMIT_SCALE: "1000", ...env },
+    {
+      // No built SPA, whether or not dist/web exists: its static files would register a route each.
+      webDir: path.join(os.tmpdir(), "pillar-abuse-no-web"),
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+      },
+    },
+  );
+  const admin = await createAdminUser(t.database);
+  const a = await createApprovedCustomer(t.database);
+  const b = await createApprovedCustomer(t.database);
+  await fundCustomer(t, admin, a.user.id, "5000.00");
+  await fundCustomer(t, admin, b.user.id, "5000.00");
+
+  const transfer = await t.app.inject({
+    method: "POST",
+    url: "/api/transfer/request",
+    headers: { cookie: a.cookie },
+    payload: {
+      amount: "10.00",
+      recipientName: "Grace Hopper",
+      purpose: "Rent",
+      paymentMethod: "crypto",
+      cryptoAddress: ETH_ADDRESS,
+    },
+  });
+  expect(transfer.statusCode, transfer.body).toBe(201);
+
+  const chat = await t.app.inject({
+    method: "POST",
+    url: "/api/chat/send",
+    headers: { cookie: a.cookie },
+    payload: { message: "Hello, support" },
+  });
+  expect(chat.statusCode, chat.body).toBeLessThan(300);
+
+  const upload = await uploadFile(t.app, a.cookie, PNG);
+  expect(upload.putStatus, upload.putBody).toBe(200);
+  const spare = await uploadFile(t.app, a.cookie, PNG);
+  const pending = await t.app.inject({
+    method: "POST",
+    url: "/api/objects/upload",
+    headers: { cookie: a.cookie },
+  });
+  const first = async (table: string) => {
+    const found = await rows<{ id: string }>(
+      t,
+      `select id from ${table} where user_id = '${a.user.id}' order by created_at limit 1`,
+    );
+    expect(found, table).toHaveLength(1);
+    return found[0]!.id;
+  };
+  expect(await rows(t, "select id from chat_messages")).toHaveLength(1);
+  expect((await rows(t, "select id from uploads")).length).toBe(3);
+  return {
+    t,
+    routes,
+    admin,
+    a,
+    b,
+    ids: {
+      transferId: await first("transfer_requests"),
+      kycId: await first("kyc_applications"),
+      accountRequestId: await first("account_requests"),
+      incomingPaymentId: await first("incoming_payments"),
+      transactionId: await first("transactions"),
+      objectPath: upload.objectPath,
+      uploadURL: (pending.json() as { uploadURL: string }).uploadURL,
+      spareObjectPath: spare.objectPath,
+    },
+  };
+}
+
+export type Role = "signedOut" | "user" | "otherUser" | "admin";
+export const ROLES: Role[] = ["signedOut", "user", "otherUser", "admin"];
+
+/** A new session for `who`, so routes that end sessions (logout, password change) never spoil the fixture. */
+export async function freshCookie(w: World, who: SignedInUser): Promise<string> {
+  const { token } = await createSession(w.t.database.db, {
+    userId: who.user.id,
+    userAgent: "abuse",
+    ip: "127.0.0.1",
+  });
+  return `sid=${token}`;
+}
+
+/** The acting user for a role: "user" is A (the owner of the ids), "otherUser" is B. */
+export function actor(w: World, role: Role): SignedInUser | null {
+  return role === "user" ? w.a : role === "otherUser" ? w.b : role === "admin" ? w.admin : null;
+}
+
+const TABLES = [
+  "users",
+  "sessions",
+  "one_time_codes",
+  "mail_outbox",
+  "audit_log",
+  "chat_conversations",
+  "chat_messages",
+  "uploads",
+  "kyc_applications",
+  "account_requests",
+  "ledger_accounts",
+  "journal_entries",
+  "postings",
+  "holds",
+  "transactions",
+  "transfer_requests",
+  "incoming_payments",
+  "idempotency_keys",
+  "dashboard_content",
+] as const;
+export type Table = (typeof TABLES)[number];
+
+/**
+ * A digest of every row of every table (sessions without last_seen_at, which reads may touch): equal digests
+ * mean nothing was written.
+ */
+/** Raw SQL rows, on PostgreSQL and PGlite alike. */
+export async function rows<T = Record<string, unknown>>(t: TestApp, query: string): Promise<T[]> {
+  return ((await t.database.db.execute(sql.raw(query))) as unknown as { rows: T[] }).rows;
+}
+
+export async function snapshot(w: World, except: readonly Table[] = []): Promise<Record<string, string>> {
+  const parts = TABLES.filter((table) => !except.includes(table)).map(
+    (table) =>
+      `select '${table}' as name, count(*)::int as rows, md5(coalesce(string_agg((to_jsonb(t) - 'last_seen_at')::text, '|' order by (to_jsonb(t) - 'last_seen_at')::text), '')) as digest from "${table}" t`,
+  );
+  const result = await rows<{ name: string; rows: number; digest: string }>(w.t, parts.join(" union all "));
+  return Object.fromEntries(result.map((r) => [r.name, `${r.rows}:${r.digest}`]));
+}
+
+export async function expectLedgerOk(w: World) {
+  const report = await verifyLedger(w.t.database.db);
+  expect(report.problems).toEqual([]);
+}
+
+export async function signedInAs(w: World, role: Role): Promise<Record<string, string>> {
+  const who = actor(w, role);
+  return who ? { cookie: await freshCookie(w, who) } : {};
+}
+
+export type Request = Omit<InjectOptions, "method"> & { method: string; url: string };
+
+/** Fresh extra users for routes that destroy their target (DELETE /api/admin/users/:userId). */
+export async function victim(w: World) {
+  return createVerifiedUser(w.t.database);
+}
