@@ -6,7 +6,12 @@ export interface TcpProxy {
   isUp(): boolean;
   /** Simulates the target going away: open connections are destroyed and new ones are refused. */
   cut(): Promise<void>;
-  /** Listens again on the same port and forwards new connections. */
+  /**
+   * Simulates a network partition or a frozen server: connections stay open but nothing passes, and new
+   * ones are accepted and never answered. Only a timeout on the app's side gets it out of this.
+   */
+  stall(): Promise<void>;
+  /** Forwards again: after cut(), listens on the same port; after stall(), drops the stalled connections. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -16,6 +21,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
+  let stalled = false;
 
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -26,6 +32,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   const listen = async () => {
     const s = net.createServer((client) => {
+      if (stalled) {
+        track(client);
+        client.pause();
+        return;
+      }
       const upstream = net.connect(target.port, target.host);
       track(client);
       track(upstream);
@@ -57,7 +68,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     isUp: () => server !== undefined,
     cut: stop,
+    async stall() {
+      stalled = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
     async restore() {
+      if (stalled) {
+        // Like a partition healing after the peers gave up: the frozen connections are gone.
+        stalled = false;
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+      }
       if (!server) await listen();
     },
     close: stop,
