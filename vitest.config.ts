@@ -44,7 +44,7 @@ export default defineConfig({
           name: "faults",
           include: ["tests/faults/**/*.faults.test.ts"],
           fileParallelism: false,
-          testTimeout: 120_000,
+          testTimeout: 180_000,
           hookTimeout: 120_000,
         },
       },
