@@ -37,6 +37,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Real processes against real PostgreSQL: one file at a time, generous time for a loaded machine.
+          name: "faults",
+          include: ["tests/faults/**/*.faults.test.ts"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

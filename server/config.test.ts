@@ -15,6 +15,7 @@ describe("loadConfig", () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.storage.kind).toBe("local");
     expect(config.rateLimitScale).toBe(1);
+    expect(config.databaseQueryTimeoutMs).toBe(15_000);
     expect(config.dataKey).toHaveLength(32);
   });
 
@@ -29,6 +30,12 @@ describe("loadConfig", () => {
   it("fails fast naming a bad PORT", () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), PORT: "abc" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATA_DIR: tmp(), PORT: "abc" })).toThrow(/PORT: PORT must be a number/);
+  });
+
+  it("fails fast naming a bad DATABASE_QUERY_TIMEOUT_MS", () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_QUERY_TIMEOUT_MS: "soon" })).toThrow(
+      /DATABASE_QUERY_TIMEOUT_MS must be a number/,
+    );
   });
 
   it("refuses a DATABASE_URL that is not PostgreSQL", () => {

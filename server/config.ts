@@ -28,6 +28,15 @@ const envSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.coerce.number().int().min(1).max(200).default(10),
   ),
+  DATABASE_QUERY_TIMEOUT_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "DATABASE_QUERY_TIMEOUT_MS must be a number" })
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(15_000),
+  ),
   SMTP_URL: optionalString.refine((v) => !v || /^smtps?:\/\//.test(v), {
     message: "SMTP_URL must start with smtp:// or smtps://",
   }),
@@ -68,6 +77,8 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
+  /** How long one query may wait for PostgreSQL before the request fails with 503 instead of hanging. */
+  databaseQueryTimeoutMs: number;
   smtpUrl?: string;
   mailFrom: string;
   storage: {
@@ -145,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     storage: {

@@ -34,8 +34,20 @@ export interface Database {
   poolStats(): PoolStats;
 }
 
-export function createPgDatabase(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+const CONNECT_TIMEOUT_MS = 5000;
+/** /readyz must answer quickly when PostgreSQL does not: probes usually give up after a few seconds. */
+const PING_TIMEOUT_MS = 2000;
+
+export function createPgDatabase(url: string, poolSize = 10, queryTimeoutMs = 15_000): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A partitioned or frozen PostgreSQL answers nothing: without a client-side timeout a request would
+    // hang for as long as TCP keeps the dead connection open. The error maps to 503 (isUnavailableError).
+    query_timeout: queryTimeoutMs,
+    keepAlive: true,
+  });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -43,14 +55,26 @@ export function createPgDatabase(url: string, poolSize = 10): Database {
     db,
     kind: "pg",
     async ping() {
-      await pool.query("select 1");
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error("Database ping timeout")), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([pool.query("select 1"), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async migrate() {
-      const client = await pool.connect();
+      // Its own connection without the query timeout: waiting for another instance's migration lock, or a
+      // long index build, is expected here.
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      client.on("error", () => {});
+      await client.connect();
       try {
         await runMigrations(client as SqlClient, { lock: true });
       } finally {
-        client.release();
+        await client.end();
       }
     },
     async close() {
@@ -99,9 +123,10 @@ export async function createPgliteDatabase(dataDir: string): Promise<Database> {
 export async function createDatabase(config: {
   databaseUrl?: string;
   databasePoolSize: number;
+  databaseQueryTimeoutMs?: number;
   dataDir: string;
 }) {
   return config.databaseUrl
-    ? createPgDatabase(config.databaseUrl, config.databasePoolSize)
+    ? createPgDatabase(config.databaseUrl, config.databasePoolSize, config.databaseQueryTimeoutMs)
     : createPgliteDatabase(config.dataDir);
 }
