@@ -6,6 +6,7 @@ import type { DbOrTx } from "@/server/db/client";
 import { transactions, transferRequests } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
 
@@ -34,6 +35,28 @@ export async function findRecentTransactions(db: DbOrTx, userId: string): Promis
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(RECENT_TRANSACTIONS);
   return rows.map(toTransaction);
+}
+
+/**
+ * What the recent list's ETag hangs on: a digest of exactly the rows it shows, whole, so any change to
+ * one of them (status, notes, amounts) or a new one moves it. One small row back instead of fifty.
+ */
+export async function recentTransactionsVersion(db: DbOrTx, userId: string): Promise<string> {
+  const result = await db.execute<{ v: string | null }>(sql`
+    select md5(string_agg(t::text, ',' order by t.created_at desc, t.id desc)) as v
+    from (select * from ${transactions} where ${transactions.userId} = ${userId}
+          order by ${transactions.createdAt} desc, ${transactions.id} desc limit ${RECENT_TRANSACTIONS}) t`);
+  return (result as unknown as { rows: { v: string | null }[] }).rows[0]?.v ?? "none";
+}
+
+/** GET /api/transactions/recent as a conditional request. */
+export async function findRecentTransactionsIfChanged(
+  db: DbOrTx,
+  userId: string,
+  ifNoneMatch: string | undefined,
+): Promise<Conditional<Transaction[]>> {
+  const etag = userEtag("recent", userId, await recentTransactionsVersion(db, userId));
+  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId));
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {

@@ -74,12 +74,3 @@ export function conversationEtag(
   const supportUnread = view === "admin" ? s.unreadBySupport : 0;
   return `"chat-${view}-${s.lastMessageId}-${supportUnread}-${s.unreadByUser}-${after ?? 0}"`;
 }
-
-/** True when an If-None-Match header names this ETag (weak or strong, in a list, or "*"). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(",")
-    .map((t) => t.trim().replace(/^W\//, ""))
-    .some((t) => t === etag || t === "*");
-}

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { KycStatusResponse } from "@/contract/kyc";
 import type { DbOrTx } from "@/server/db/client";
 import { accountRequests, kycApplications } from "@/server/db/schema";
@@ -8,6 +8,7 @@ import {
   toAccountRequest,
   toKycApplication,
 } from "@/server/features/kyc/kyc-views";
+import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 
 /** The user's current application and account request (the ones not superseded by a newer submission). */
 export async function findCurrentOnboarding(
@@ -31,4 +32,35 @@ export async function getKycStatus(db: DbOrTx, userId: string): Promise<KycStatu
     kyc: current.kyc ? toKycApplication(current.kyc) : null,
     accountRequest: current.accountRequest ? toAccountRequest(current.accountRequest) : null,
   };
+}
+
+/**
+ * One query for the ETag of everything the onboarding views show: a digest of the whole current KYC
+ * and account-request rows (and, for the summary, the wallet's balance and held), so any change moves it.
+ */
+export async function onboardingVersion(
+  db: DbOrTx,
+  userId: string,
+  { withWallet }: { withWallet: boolean },
+): Promise<string> {
+  const result = await db.execute(sql`
+    select concat_ws('/',
+             ${withWallet ? sql`coalesce(w.balance::text || ':' || w.held::text, '-')` : sql`'-'`},
+             coalesce(md5(k::text), '-'),
+             coalesce(md5(a::text), '-')) as v
+    from (select ${userId}::uuid as id) u
+    ${withWallet ? sql`left join ledger_accounts w on w.user_id = u.id` : sql``}
+    left join kyc_applications k on k.user_id = u.id and k.superseded_at is null
+    left join account_requests a on a.user_id = u.id and a.superseded_at is null`);
+  return (result as unknown as { rows: { v: string }[] }).rows[0]!.v;
+}
+
+/** GET /api/kyc/status as a conditional request: a current copy costs one small query and a 304. */
+export async function getKycStatusIfChanged(
+  db: DbOrTx,
+  userId: string,
+  ifNoneMatch: string | undefined,
+): Promise<Conditional<KycStatusResponse>> {
+  const etag = userEtag("kyc", userId, await onboardingVersion(db, userId, { withWallet: false }));
+  return loadConditional(ifNoneMatch, etag, () => getKycStatus(db, userId));
 }
