@@ -6,10 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { freePort, rssMiB, runNode, startServer, stopProcess } from "./bench/processes.mjs";
+import { cpuSeconds, freePort, rssMiB, runNode, startServer, stopProcess } from "./bench/processes.mjs";
 import { BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The checkout whose server is measured: this one, or another (e.g. an older commit) for before/after. */
+const appRoot = path.resolve(process.env.BENCH_APP_ROOT ?? root);
 const baseUrl = process.env.DATABASE_URL;
 if (!baseUrl) {
   console.error(
@@ -25,11 +27,13 @@ const USERS = Number(process.env.BENCH_USERS ?? 10_000);
 const TRANSACTIONS_PER_USER = 50;
 const SESSION_USERS = Math.min(1_000, USERS - 10);
 const LOGIN_USERS = 5;
+/** Signed-in users polling: few enough that each comes back many times within a run (the repeat poll). */
+const POLL_USERS = Number(process.env.BENCH_POLL_USERS ?? 200);
 const ALL = ["baseline", "poll", "transfer-spread", "transfer-hot", "login"];
 const SCENARIOS = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : ALL;
 const LABELS = {
   baseline: "baseline: bare Fastify, fixed JSON",
-  poll: "poll mix (recent, summary, KYC, chat)",
+  poll: `poll mix (recent, summary, KYC, chat; ${POLL_USERS} users)`,
   "transfer-spread": "transfers over 1,000 users",
   "transfer-hot": "transfers on one wallet",
   login: `login (argon2id, ${LOGIN_USERS} users)`,
@@ -61,6 +65,8 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
     JSON.stringify({ scenario, url, duration: DURATION, connections: CONNECTIONS, ...extra }),
   );
   let peak = 0;
+  const cpuBefore = cpuSeconds(serverPid);
+  const startedAt = Date.now();
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMiB(serverPid) ?? 0);
   }, 250);
@@ -70,6 +76,10 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
   });
   clearInterval(sampler);
   peak = Math.max(peak, rssMiB(serverPid) ?? 0);
+  const cpuAfter = cpuSeconds(serverPid);
+  // Share of one core the server process used while the load ran (a Node process runs JS on one).
+  const cpu =
+    cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / ((Date.now() - startedAt) / 1000);
   if (run.code !== 0) throw new Error(`load run ${scenario} failed:\n${run.stderr}`);
   const result = JSON.parse(run.stdout);
   const failed =
@@ -78,7 +88,7 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
       .reduce((sum, [, n]) => sum + n, 0) +
     result.errors +
     result.timeouts;
-  return { scenario, ...result, failed, rss: peak };
+  return { scenario, ...result, failed, rss: peak, cpu };
 }
 
 const fmt = (n, digits = 0) =>
@@ -86,8 +96,8 @@ const fmt = (n, digits = 0) =>
 
 function table(rows, baseline) {
   const lines = [
-    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | vs baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
@@ -96,7 +106,7 @@ function table(rows, baseline) {
       .map(([code, n]) => `${n}×${code}`)
       .join(", ");
     lines.push(
-      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${ratio} |`,
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${ratio} |`,
     );
   }
   return lines.join("\n");
@@ -145,9 +155,9 @@ async function main() {
     const serverArgs = ["--import", "tsx", ...(process.env.BENCH_NODE_ARGS?.split(" ") ?? [])];
     server = await startServer({
       name: "app server",
-      args: [...serverArgs.filter(Boolean), path.join(root, "server/main.ts")],
+      args: [...serverArgs.filter(Boolean), path.join(appRoot, "server/main.ts")],
       env,
-      cwd: root,
+      cwd: appRoot,
       readyUrl: `${url}/readyz`,
     });
     console.info(`seeding ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions…`);
@@ -167,7 +177,7 @@ async function main() {
       password: BENCH_PASSWORD,
     }));
     const extras = {
-      poll: { tokens: spread, cookieName },
+      poll: { tokens: spread.slice(0, POLL_USERS), cookieName },
       "transfer-spread": { tokens: spread, cookieName },
       "transfer-hot": { tokens: hot, cookieName },
       login: { logins },
@@ -180,10 +190,13 @@ async function main() {
     server = undefined;
 
     if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
-      const verify = await runNode(["--import", "tsx", path.join(root, "scripts/cli.ts"), "ledger:verify"], {
-        cwd: root,
-        env: { ...env, LOG_LEVEL: "warn" },
-      });
+      const verify = await runNode(
+        ["--import", "tsx", path.join(appRoot, "scripts/cli.ts"), "ledger:verify"],
+        {
+          cwd: appRoot,
+          env: { ...env, LOG_LEVEL: "warn" },
+        },
+      );
       drift = verify.code === 0 ? "none" : "found";
       if (verify.code !== 0) console.error(verify.stdout + verify.stderr);
     }
