@@ -57,6 +57,18 @@ async function admin(sql) {
   }
 }
 
+/** CPU seconds used so far by the PostgreSQL backends serving the scratch database (same machine only). */
+async function databaseCpuSeconds() {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select pid from pg_stat_activity where datname = $1", [dbName]);
+    return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+  } finally {
+    await client.end();
+  }
+}
+
 /** Runs one scenario in a load process while sampling the server's memory; returns the figures. */
 async function runLoad(scenario, { url, serverPid, extra = {} }) {
   const specFile = path.join(tmp, `${scenario}.json`);
@@ -66,6 +78,7 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
   );
   let peak = 0;
   const cpuBefore = cpuSeconds(serverPid);
+  const dbBefore = await databaseCpuSeconds();
   const startedAt = Date.now();
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMiB(serverPid) ?? 0);
@@ -77,6 +90,8 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
   clearInterval(sampler);
   peak = Math.max(peak, rssMiB(serverPid) ?? 0);
   const cpuAfter = cpuSeconds(serverPid);
+  let dbSeconds = 0;
+  for (const [pid, after] of await databaseCpuSeconds()) dbSeconds += (after ?? 0) - (dbBefore.get(pid) ?? 0);
   // Share of one core the server process used while the load ran (a Node process runs JS on one).
   const cpu =
     cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / ((Date.now() - startedAt) / 1000);
@@ -88,7 +103,8 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
       .reduce((sum, [, n]) => sum + n, 0) +
     result.errors +
     result.timeouts;
-  return { scenario, ...result, failed, rss: peak, cpu };
+  const elapsed = (Date.now() - startedAt) / 1000;
+  return { scenario, ...result, failed, rss: peak, cpu, dbCpu: dbSeconds / elapsed };
 }
 
 const fmt = (n, digits = 0) =>
@@ -96,8 +112,8 @@ const fmt = (n, digits = 0) =>
 
 function table(rows, baseline) {
   const lines = [
-    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | vs baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
@@ -106,7 +122,7 @@ function table(rows, baseline) {
       .map(([code, n]) => `${n}×${code}`)
       .join(", ");
     lines.push(
-      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${ratio} |`,
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${ratio} |`,
     );
   }
   return lines.join("\n");
