@@ -2,7 +2,8 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { transactions, transferRequests } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
@@ -41,17 +42,24 @@ export async function findRecentTransactions(db: DbOrTx, userId: string): Promis
  * What the recent list's ETag hangs on: a digest of exactly the rows it shows, whole, so any change to
  * one of them (status, notes, amounts) or a new one moves it. One small row back instead of fifty.
  */
-export async function recentTransactionsVersion(db: DbOrTx, userId: string): Promise<string> {
-  const result = await db.execute<{ v: string | null }>(sql`
-    select md5(string_agg(t::text, ',' order by t.created_at desc, t.id desc)) as v
-    from (select * from ${transactions} where ${transactions.userId} = ${userId}
-          order by ${transactions.createdAt} desc, ${transactions.id} desc limit ${RECENT_TRANSACTIONS}) t`);
-  return (result as unknown as { rows: { v: string | null }[] }).rows[0]?.v ?? "none";
+const recentTransactionsVersionQuery = preparedPerDatabase((db) =>
+  db
+    .select({ v: sql<string | null>`md5(string_agg(t::text, ',' order by t.created_at desc, t.id desc))` })
+    .from(
+      sql`(select * from ${transactions} where ${transactions.userId} = ${sql.placeholder("userId")}
+           order by ${transactions.createdAt} desc, ${transactions.id} desc limit ${sql.raw(String(RECENT_TRANSACTIONS))}) t`,
+    )
+    .prepare("recent_transactions_version"),
+);
+
+export async function recentTransactionsVersion(db: Db, userId: string): Promise<string> {
+  const [row] = await recentTransactionsVersionQuery(db).execute({ userId });
+  return row?.v ?? "none";
 }
 
 /** GET /api/transactions/recent as a conditional request. */
 export async function findRecentTransactionsIfChanged(
-  db: DbOrTx,
+  db: Db,
   userId: string,
   ifNoneMatch: string | undefined,
 ): Promise<Conditional<Transaction[]>> {

@@ -1,5 +1,5 @@
 import type { AccountSummary } from "@/contract/transactions";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx } from "@/server/db/client";
 import { getBalances } from "@/server/features/accounts/account-queries";
 import { getKycStatus, onboardingVersion } from "@/server/features/kyc/get-kyc-status";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
@@ -12,7 +12,7 @@ export async function getAccountSummary(db: DbOrTx, userId: string): Promise<Acc
 
 /** GET /api/account/summary as a conditional request: a current copy costs one small query and a 304. */
 export async function getAccountSummaryIfChanged(
-  db: DbOrTx,
+  db: Db,
   userId: string,
   ifNoneMatch: string | undefined,
 ): Promise<Conditional<AccountSummary>> {
