@@ -1,3 +1,250 @@
 #!/usr/bin/env node
-// `npm run bench`: the load benchmarks arrive with the production-readiness issue; nothing is measured yet.
-console.info("no benchmarks yet");
+// `npm run bench`: load benchmarks against a scratch PostgreSQL database (see bench/RESULTS.md).
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { cpuSeconds, freePort, rssMiB, runNode, startServer, stopProcess } from "./bench/processes.mjs";
+import { BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The checkout whose server is measured: this one, or another (e.g. an older commit) for before/after. */
+const appRoot = path.resolve(process.env.BENCH_APP_ROOT ?? root);
+const baseUrl = process.env.DATABASE_URL;
+if (!baseUrl) {
+  console.error(
+    "npm run bench needs PostgreSQL: set DATABASE_URL (e.g. postgres://root@127.0.0.1:5432/postgres).\n" +
+      "It creates a scratch database there, seeds it, runs the load and drops it again.",
+  );
+  process.exit(1);
+}
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const USERS = Number(process.env.BENCH_USERS ?? 10_000);
+const TRANSACTIONS_PER_USER = 50;
+const SESSION_USERS = Math.min(1_000, USERS - 10);
+const LOGIN_USERS = 5;
+/** Signed-in users polling: few enough that each comes back many times within a run (the repeat poll). */
+const POLL_USERS = Number(process.env.BENCH_POLL_USERS ?? 200);
+const ALL = ["baseline", "poll", "transfer-spread", "transfer-hot", "login"];
+const SCENARIOS = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : ALL;
+const LABELS = {
+  baseline: "baseline: bare Fastify, fixed JSON",
+  poll: `poll mix (recent, summary, KYC, chat; ${POLL_USERS} users)`,
+  "transfer-spread": "transfers over 1,000 users",
+  "transfer-hot": "transfers on one wallet",
+  login: `login (argon2id, ${LOGIN_USERS} users)`,
+};
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-bench-"));
+const dbName = `pillar_bench_${Date.now()}_${process.pid}`;
+const scratchUrl = (() => {
+  const u = new URL(baseUrl);
+  u.pathname = `/${dbName}`;
+  return u.toString();
+})();
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds used so far by the PostgreSQL backends serving the scratch database (same machine only). */
+async function databaseCpuSeconds() {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select pid from pg_stat_activity where datname = $1", [dbName]);
+    return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs one scenario in a load process while sampling the server's memory; returns the figures. */
+async function runLoad(scenario, { url, serverPid, extra = {} }) {
+  const specFile = path.join(tmp, `${scenario}.json`);
+  fs.writeFileSync(
+    specFile,
+    JSON.stringify({ scenario, url, duration: DURATION, connections: CONNECTIONS, ...extra }),
+  );
+  let peak = 0;
+  const cpuBefore = cpuSeconds(serverPid);
+  const dbBefore = await databaseCpuSeconds();
+  const startedAt = Date.now();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB(serverPid) ?? 0);
+  }, 250);
+  const run = await runNode([path.join(root, "scripts/bench/load.mjs"), specFile], {
+    cwd: root,
+    env: process.env,
+  });
+  clearInterval(sampler);
+  peak = Math.max(peak, rssMiB(serverPid) ?? 0);
+  const cpuAfter = cpuSeconds(serverPid);
+  let dbSeconds = 0;
+  for (const [pid, after] of await databaseCpuSeconds()) dbSeconds += (after ?? 0) - (dbBefore.get(pid) ?? 0);
+  // Share of one core the server process used while the load ran (a Node process runs JS on one).
+  const cpu =
+    cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / ((Date.now() - startedAt) / 1000);
+  if (run.code !== 0) throw new Error(`load run ${scenario} failed:\n${run.stderr}`);
+  const result = JSON.parse(run.stdout);
+  const failed =
+    Object.entries(result.statusCodes)
+      .filter(([code]) => Number(code) >= 400)
+      .reduce((sum, [, n]) => sum + n, 0) +
+    result.errors +
+    result.timeouts;
+  const elapsed = (Date.now() - startedAt) / 1000;
+  return { scenario, ...result, failed, rss: peak, cpu, dbCpu: dbSeconds / elapsed };
+}
+
+const fmt = (n, digits = 0) =>
+  n == null ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
+
+function table(rows, baseline) {
+  const lines = [
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of rows) {
+    const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
+    const codes = Object.entries(r.statusCodes)
+      .filter(([code]) => Number(code) >= 400)
+      .map(([code, n]) => `${n}×${code}`)
+      .join(", ");
+    lines.push(
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${ratio} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main() {
+  const started = Date.now();
+  const results = [];
+  let drift = "not run";
+  let server;
+  let baselineServer;
+  await admin(`create database "${dbName}"`);
+  try {
+    if (SCENARIOS.includes("baseline")) {
+      const port = await freePort();
+      baselineServer = await startServer({
+        name: "baseline server",
+        args: [path.join(root, "scripts/bench/baseline-server.mjs")],
+        env: { ...process.env, PORT: String(port) },
+        cwd: root,
+        readyUrl: `http://127.0.0.1:${port}/`,
+      });
+      console.info("baseline…");
+      results.push(
+        await runLoad("baseline", { url: `http://127.0.0.1:${port}`, serverPid: baselineServer.child.pid }),
+      );
+      await stopProcess(baselineServer.child);
+    }
+
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // Production mode: real cookie name and logging, secrets made up for this run only.
+    const env = {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: scratchUrl,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: tmp,
+      SESSION_SECRET: randomBytes(32).toString("hex"),
+      DATA_KEY: randomBytes(32).toString("hex"),
+      RATE_LIMIT_SCALE: "1000000",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    };
+    console.info("starting the app (migrations run at start)…");
+    const serverArgs = ["--import", "tsx", ...(process.env.BENCH_NODE_ARGS?.split(" ") ?? [])];
+    server = await startServer({
+      name: "app server",
+      args: [...serverArgs.filter(Boolean), path.join(appRoot, "server/main.ts")],
+      env,
+      cwd: appRoot,
+      readyUrl: `${url}/readyz`,
+    });
+    console.info(`seeding ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions…`);
+    const seedStart = Date.now();
+    const { tokens } = await seed({
+      url: scratchUrl,
+      users: USERS,
+      transactionsPerUser: TRANSACTIONS_PER_USER,
+      sessionUsers: SESSION_USERS + 1,
+    });
+    console.info(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+    const cookieName = "__Host-sid";
+    const spread = tokens.slice(1);
+    const hot = tokens.slice(0, 1);
+    const logins = Array.from({ length: LOGIN_USERS }, (_, i) => ({
+      email: benchEmail(USERS - 1 - i),
+      password: BENCH_PASSWORD,
+    }));
+    const extras = {
+      poll: { tokens: spread.slice(0, POLL_USERS), cookieName },
+      "transfer-spread": { tokens: spread, cookieName },
+      "transfer-hot": { tokens: hot, cookieName },
+      login: { logins },
+    };
+    for (const scenario of SCENARIOS.filter((s) => s !== "baseline")) {
+      console.info(`${scenario}…`);
+      results.push(await runLoad(scenario, { url, serverPid: server.child.pid, extra: extras[scenario] }));
+    }
+    await stopProcess(server.child);
+    server = undefined;
+
+    if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
+      const verify = await runNode(
+        ["--import", "tsx", path.join(appRoot, "scripts/cli.ts"), "ledger:verify"],
+        {
+          cwd: appRoot,
+          env: { ...env, LOG_LEVEL: "warn" },
+        },
+      );
+      drift = verify.code === 0 ? "none" : "found";
+      if (verify.code !== 0) console.error(verify.stdout + verify.stderr);
+    }
+  } finally {
+    await stopProcess(server?.child);
+    await stopProcess(baselineServer?.child);
+    await admin(`drop database if exists "${dbName}" with (force)`).catch((err) =>
+      console.error(`could not drop ${dbName}: ${err.message}`),
+    );
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const baseline = results.find((r) => r.scenario === "baseline")?.requestsPerSecond;
+  const report = [
+    "# Benchmark results",
+    "",
+    `- date: ${new Date().toISOString()}`,
+    `- cores: ${os.cpus().length} (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}`,
+    `- ${DURATION} s per scenario, ${CONNECTIONS} connections; ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions on PostgreSQL; the app in production mode (LOG_LEVEL=${process.env.LOG_LEVEL ?? "warn"})`,
+    `- ledger verify after the transfer runs: drift = ${drift}`,
+    "",
+    table(results, baseline),
+    "",
+  ].join("\n");
+  console.info(`\n${report}`);
+  console.info(`total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+  fs.writeFileSync(path.join(root, "bench/RESULTS.md"), report);
+  if (drift === "found") process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

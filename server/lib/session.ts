@@ -64,6 +64,56 @@ export const activeSessionCondition = () =>
     gt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`),
   );
 
+/**
+ * Dashboard polls send several requests a second per user; a lookup is kept in this process for a few
+ * seconds so most of them skip the session query. Every write that ends a session or changes the user
+ * row forgets the entries it affects here; another instance may serve a revoked session for at most
+ * this long (the README's "Several instances" note).
+ */
+export const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MAX = 20_000;
+
+interface CachedSession {
+  found: { user: SessionUser; session: SessionRef };
+  cachedAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+const sessionCache = new Map<string, CachedSession>();
+
+function cachedSession(idHash: string, now: number): CachedSession["found"] | null {
+  const hit = sessionCache.get(idHash);
+  if (!hit) return null;
+  const isFresh =
+    now - hit.cachedAt < SESSION_CACHE_MS &&
+    now < hit.expiresAt &&
+    now - hit.lastSeenAt < SESSION_IDLE_SECONDS * 1000;
+  if (isFresh) return hit.found;
+  sessionCache.delete(idHash);
+  return null;
+}
+
+function cacheSession(idHash: string, entry: CachedSession): void {
+  // Oldest first in a Map: dropping the first key keeps memory bounded under a flood of distinct cookies.
+  if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.delete(sessionCache.keys().next().value!);
+  sessionCache.set(idHash, entry);
+}
+
+/** Forgets this process's cached lookups for one session, or for every session of a user. */
+export function forgetCachedSessions(target: { idHash?: string; userId?: string }): void {
+  if (target.idHash) sessionCache.delete(target.idHash);
+  if (target.userId) {
+    for (const [idHash, entry] of sessionCache) {
+      if (entry.found.user.id === target.userId) sessionCache.delete(idHash);
+    }
+  }
+}
+
+/** Tests that age or delete session rows behind the app's back start the next request from the database. */
+export function clearSessionCache(): void {
+  sessionCache.clear();
+}
+
 /** The user behind a cookie value, or null when unknown, idle too long or past its absolute end. */
 export async function findSessionUser(
   db: DbOrTx,
@@ -71,15 +121,24 @@ export async function findSessionUser(
 ): Promise<{ user: SessionUser; session: SessionRef } | null> {
   if (token.length < 20 || token.length > 100) return null;
   const idHash = hashSessionToken(token);
+  const now = Date.now();
+  const cached = cachedSession(idHash, now);
+  if (cached) return cached;
   const { passwordHash: _omit, ...userColumns } = getTableColumns(users);
   const [row] = await db
-    .select({ ...userColumns, publicId: sessions.publicId, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      ...userColumns,
+      publicId: sessions.publicId,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, idHash), activeSessionCondition(), eq(users.isEmailVerified, true)));
   if (!row) return null;
-  const { publicId, lastSeenAt, ...user } = row;
-  if (Date.now() - lastSeenAt.getTime() > SESSION_TOUCH_SECONDS * 1000) {
+  const { publicId, lastSeenAt, expiresAt, ...user } = row;
+  let seenAt = lastSeenAt.getTime();
+  if (now - seenAt > SESSION_TOUCH_SECONDS * 1000) {
     // Conditional, so concurrent polls touch the row once.
     await db
       .update(sessions)
@@ -90,8 +149,11 @@ export async function findSessionUser(
           lt(sessions.lastSeenAt, sql`now() - make_interval(secs => ${SESSION_TOUCH_SECONDS})`),
         ),
       );
+    seenAt = now;
   }
-  return { user, session: { idHash, publicId } };
+  const found = { user, session: { idHash, publicId } };
+  cacheSession(idHash, { found, cachedAt: now, lastSeenAt: seenAt, expiresAt: expiresAt.getTime() });
+  return found;
 }
 
 /** Expired rows are dropped at the user's next login, so the table does not grow with dead sessions. */
@@ -110,10 +172,15 @@ export async function deleteExpiredSessions(db: DbOrTx, userId: string): Promise
 }
 
 export async function deleteSessionByToken(db: DbOrTx, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.idHash, hashSessionToken(token)));
+  const idHash = hashSessionToken(token);
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+  forgetCachedSessions({ idHash });
 }
 
-/** Signs the user out everywhere, or everywhere but the session given. */
+/**
+ * Signs the user out everywhere, or everywhere but the session given. Inside a transaction the caller
+ * forgets the user's cached sessions again after commit, so a request racing the commit cannot re-cache them.
+ */
 export async function deleteUserSessions(
   db: DbOrTx,
   userId: string,
@@ -127,5 +194,6 @@ export async function deleteUserSessions(
         : eq(sessions.userId, userId),
     )
     .returning({ publicId: sessions.publicId });
+  forgetCachedSessions({ userId });
   return rows.length;
 }

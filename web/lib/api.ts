@@ -44,6 +44,22 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The last body of each GET that came with an ETag. API responses are `no-store`, so the browser keeps
+ * nothing itself: a poll sends the ETag back as If-None-Match and a 304 reuses this copy. Bounded, oldest
+ * dropped first; the server's ETags carry the user, so another account's copy never validates.
+ */
+const conditionalCopies = new Map<string, { etag: string; body: unknown }>();
+const CONDITIONAL_COPIES_MAX = 50;
+
+function keepConditionalCopy(url: string, etag: string, body: unknown): void {
+  conditionalCopies.delete(url);
+  if (conditionalCopies.size >= CONDITIONAL_COPIES_MAX) {
+    conditionalCopies.delete(conditionalCopies.keys().next().value!);
+  }
+  conditionalCopies.set(url, { etag, body });
+}
+
 /** Every call sends cookies; a JSON content type only when there is a body on POST, PUT or PATCH (spec §7). */
 export async function apiRequest<T = unknown>(
   method: string,
@@ -53,17 +69,26 @@ export async function apiRequest<T = unknown>(
 ): Promise<T> {
   const upper = method.toUpperCase();
   const hasBody = body !== undefined && BODY_METHODS.has(upper);
+  const copy = upper === "GET" ? conditionalCopies.get(url) : undefined;
   const res = await fetch(url, {
     method: upper,
     credentials: "include",
-    headers: { ...(hasBody ? { "Content-Type": "application/json" } : {}), ...options.headers },
+    headers: {
+      ...(hasBody ? { "Content-Type": "application/json" } : {}),
+      ...(copy ? { "If-None-Match": copy.etag } : {}),
+      ...options.headers,
+    },
     body: hasBody ? JSON.stringify(body) : undefined,
     signal: options.signal,
   });
+  if (res.status === 304 && copy) return copy.body as T;
   await throwIfNotOk(res);
   if (res.status === 204) return undefined as T;
   const type = res.headers.get("content-type") ?? "";
-  return (type.includes("application/json") ? await res.json() : await res.text()) as T;
+  const parsed = (type.includes("application/json") ? await res.json() : await res.text()) as T;
+  const etag = res.headers.get("etag");
+  if (upper === "GET" && etag) keepConditionalCopy(url, etag, parsed);
+  return parsed;
 }
 
 export type UnauthorizedBehavior = "returnNull" | "throw";

@@ -2,10 +2,12 @@ import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { transactions, transferRequests } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
 
@@ -34,6 +36,35 @@ export async function findRecentTransactions(db: DbOrTx, userId: string): Promis
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(RECENT_TRANSACTIONS);
   return rows.map(toTransaction);
+}
+
+/**
+ * What the recent list's ETag hangs on: a digest of exactly the rows it shows, whole, so any change to
+ * one of them (status, notes, amounts) or a new one moves it. One small row back instead of fifty.
+ */
+const recentTransactionsVersionQuery = preparedPerDatabase((db) =>
+  db
+    .select({ v: sql<string | null>`md5(string_agg(t::text, ',' order by t.created_at desc, t.id desc))` })
+    .from(
+      sql`(select * from ${transactions} where ${transactions.userId} = ${sql.placeholder("userId")}
+           order by ${transactions.createdAt} desc, ${transactions.id} desc limit ${sql.raw(String(RECENT_TRANSACTIONS))}) t`,
+    )
+    .prepare("recent_transactions_version"),
+);
+
+export async function recentTransactionsVersion(db: Db, userId: string): Promise<string> {
+  const [row] = await recentTransactionsVersionQuery(db).execute({ userId });
+  return row?.v ?? "none";
+}
+
+/** GET /api/transactions/recent as a conditional request. */
+export async function findRecentTransactionsIfChanged(
+  db: Db,
+  userId: string,
+  ifNoneMatch: string | undefined,
+): Promise<Conditional<Transaction[]>> {
+  const etag = userEtag("recent", userId, await recentTransactionsVersion(db, userId));
+  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId));
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {

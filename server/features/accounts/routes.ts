@@ -9,11 +9,12 @@ import {
 } from "@/contract/transactions";
 import {
   exportTransactionsCsv,
-  findRecentTransactions,
+  findRecentTransactionsIfChanged,
   findTransactionPage,
 } from "@/server/features/accounts/account-queries";
-import { getAccountSummary } from "@/server/features/accounts/get-account-summary";
+import { getAccountSummaryIfChanged } from "@/server/features/accounts/get-account-summary";
 import { getDashboardContent } from "@/server/features/content/dashboard-content";
+import { sendConditionalResult } from "@/server/lib/conditional-reply";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** A customer's own balances, history and dashboard texts. Every query is scoped to the signed-in user. */
@@ -22,12 +23,22 @@ export async function accountRoutes(instance: FastifyInstance) {
   const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
 
-  app.get("/api/account/summary", { schema: { response: { 200: accountSummary } } }, (request) =>
-    getAccountSummary(db, signedInUser(request).id),
+  // The dashboard polls these two every few seconds: a current copy is answered 304 after one small query.
+  app.get("/api/account/summary", { schema: { response: { 200: accountSummary } } }, async (request, reply) =>
+    sendConditionalResult(
+      reply,
+      await getAccountSummaryIfChanged(db, signedInUser(request).id, request.headers["if-none-match"]),
+    ),
   );
 
-  app.get("/api/transactions/recent", { schema: { response: { 200: transactionList } } }, (request) =>
-    findRecentTransactions(db, signedInUser(request).id),
+  app.get(
+    "/api/transactions/recent",
+    { schema: { response: { 200: transactionList } } },
+    async (request, reply) =>
+      sendConditionalResult(
+        reply,
+        await findRecentTransactionsIfChanged(db, signedInUser(request).id, request.headers["if-none-match"]),
+      ),
   );
 
   app.get(

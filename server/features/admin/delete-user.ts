@@ -5,6 +5,7 @@ import { incomingPayments, transferRequests, users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
+import { forgetCachedSessions } from "@/server/lib/session";
 
 /**
  * Deletes a customer and everything hanging off the account (sessions, codes). Never an admin, never
@@ -49,4 +50,6 @@ export async function deleteUser(db: Db, actorId: string, userId: string): Promi
       after: null,
     });
   });
+  // The cascade removed their sessions; this process must not keep serving them from its cache.
+  forgetCachedSessions({ userId });
 }

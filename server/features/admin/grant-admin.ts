@@ -2,10 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { auditLog, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
+import { forgetCachedSessions } from "@/server/lib/session";
 
 /** Makes an existing account an admin (CLI `admin:grant`); audit-logged with no actor. */
 export async function grantAdmin(db: DbOrTx, email: string): Promise<{ id: string; email: string }> {
-  return db.transaction(async (tx) => {
+  const granted = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ id: users.id, email: users.email, isAdmin: users.isAdmin })
       .from(users)
@@ -25,4 +26,7 @@ export async function grantAdmin(db: DbOrTx, email: string): Promise<{ id: strin
     }
     return { id: user.id, email: user.email };
   });
+  // Signed-in sessions carry isAdmin: this process sees the grant at once, others within the cache TTL.
+  forgetCachedSessions({ userId: granted.id });
+  return granted;
 }

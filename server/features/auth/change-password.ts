@@ -14,7 +14,12 @@ import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { passwordChangedMail } from "@/server/lib/mail/templates";
 import { CODE_TTL_SECONDS, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword, verifyPassword } from "@/server/lib/passwords";
-import { deleteUserSessions, type SessionRef, type SessionUser } from "@/server/lib/session";
+import {
+  deleteUserSessions,
+  forgetCachedSessions,
+  type SessionRef,
+  type SessionUser,
+} from "@/server/lib/session";
 
 export async function sendPasswordChangeCode(deps: AppDeps, user: SessionUser): Promise<SendCodeResponse> {
   await sendCode(deps, user, "change_password");
@@ -62,6 +67,7 @@ export async function changePassword(
     },
   );
   if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  forgetCachedSessions({ userId: user.id });
   wakeMailWorker();
   return { message: AUTH_SERVER_MESSAGES.passwordChanged };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@/contract/auth";
+import { clearSessionCache } from "@/server/lib/session";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import {
@@ -116,6 +117,7 @@ describe("session", () => {
       "update sessions set last_seen_at = now() - interval '31 minutes' where user_id = $1",
       [user.id],
     );
+    clearSessionCache();
     expect((await me(cookie)).statusCode).toBe(401);
     // The dead row is cleared at the next login.
     await logIn(t.app, user.email, TEST_PASSWORD);
@@ -129,6 +131,7 @@ describe("session", () => {
       "update sessions set expires_at = now() - interval '1 second' where user_id = $1",
       [user.id],
     );
+    clearSessionCache();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 
@@ -149,6 +152,7 @@ describe("session", () => {
       "update sessions set last_seen_at = now() - interval '2 minutes' where user_id = $1",
       [user.id],
     );
+    clearSessionCache();
     const stale = await seen();
     await me(cookie);
     expect(await seen()).not.toBe(stale);

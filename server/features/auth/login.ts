@@ -6,7 +6,12 @@ import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail, isAdminEmail, toCurrentUser } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
-import { createSession, deleteExpiredSessions, deleteSessionByToken } from "@/server/lib/session";
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSessionByToken,
+  forgetCachedSessions,
+} from "@/server/lib/session";
 
 export interface LoginContext {
   userAgent?: string;
@@ -42,5 +47,6 @@ export async function login(
     if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
     return createSession(tx, { userId: user.id, userAgent: context.userAgent, ip: context.ip });
   });
+  if (isAdmin !== user.isAdmin) forgetCachedSessions({ userId: user.id });
   return { message: AUTH_SERVER_MESSAGES.loggedIn, user: toCurrentUser({ ...user, isAdmin }), token };
 }

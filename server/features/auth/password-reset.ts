@@ -13,7 +13,7 @@ import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
-import { deleteUserSessions } from "@/server/lib/session";
+import { deleteUserSessions, forgetCachedSessions } from "@/server/lib/session";
 
 /** The same answer whether or not the e-mail exists, so the form cannot be used to find customers. */
 export async function requestPasswordReset(deps: AppDeps, input: EmailOnlyInput): Promise<MessageResponse> {
@@ -47,5 +47,6 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
     },
   );
   if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  forgetCachedSessions({ userId: user.id });
   return { message: AUTH_SERVER_MESSAGES.passwordReset };
 }

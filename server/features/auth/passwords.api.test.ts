@@ -43,6 +43,9 @@ describe("forgot and reset password", () => {
   it("sets the password with a valid code and signs out every session", async () => {
     const { email, password, cookie } = await createVerifiedUser(t.database);
     const other = await logIn(t.app, email, password);
+    // Both sessions used once, so this process holds them in its session cache.
+    expect((await me(cookie)).statusCode).toBe(200);
+    expect((await me(other)).statusCode).toBe(200);
     await post("/api/auth/forgot-password", { email });
     const mail = await sink.waitForMail(email, (m) => /reset/i.test(m.subject));
     const res = await post("/api/auth/reset-password", {
@@ -122,6 +125,7 @@ describe("change password", () => {
   it("changes the password with the current one and the code, keeps this session, ends the others, and tells the owner", async () => {
     const { email, password, cookie } = await createVerifiedUser(t.database);
     const other = await logIn(t.app, email, password);
+    expect((await me(other)).statusCode).toBe(200);
     const otpCode = await codeFor(email, cookie);
     const res = await post(
       "/api/auth/change-password",

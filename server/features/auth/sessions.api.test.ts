@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
+import { grantAdmin } from "@/server/features/admin/grant-admin";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, logIn } from "@/tests/support/users";
@@ -146,6 +147,53 @@ describe("requireUser and requireAdmin hooks", () => {
   it("never gives an unverified account a session, even with a stored one", async () => {
     const { cookie, user } = await createVerifiedUser(t.database);
     await t.database.query("update users set is_email_verified = false where id = $1", [user.id]);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+});
+
+describe("the in-process session cache", () => {
+  it("drops a session at logout even right after it was used", async () => {
+    const { cookie } = await createVerifiedUser(t.database);
+    expect((await me(cookie)).statusCode).toBe(200);
+    await t.app.inject({ method: "GET", url: "/api/logout", headers: { cookie } });
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it("drops the other sessions at once when the user signs them out", async () => {
+    const { email, password, cookie } = await createVerifiedUser(t.database);
+    const other = await logIn(t.app, email, password);
+    expect((await me(other)).statusCode).toBe(200);
+    await del("/api/auth/sessions", cookie);
+    expect((await me(other)).statusCode).toBe(401);
+  });
+
+  it("shows a new phone number on the next request", async () => {
+    const { cookie } = await createVerifiedUser(t.database, { phoneNumber: null });
+    expect((await me(cookie)).json().phoneNumber ?? null).toBeNull();
+    const res = await t.app.inject({
+      method: "PUT",
+      url: "/api/user/phone",
+      payload: { phoneNumber: "+15555550123" },
+      headers: { cookie },
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await me(cookie)).json().phoneNumber).toBe("+15555550123");
+  });
+
+  it("lets a newly granted admin in on the next request", async () => {
+    const { cookie, email } = await createVerifiedUser(t.database);
+    const adminOnly = () => t.app.inject({ method: "GET", url: "/api/test/admin-only", headers: { cookie } });
+    expect((await adminOnly()).statusCode).toBe(403);
+    await grantAdmin(t.database.db, email);
+    expect((await adminOnly()).statusCode).toBe(200);
+  });
+
+  it("signs a deleted customer out at once", async () => {
+    const admin = await createAdminUser(t.database);
+    const { cookie, user } = await createVerifiedUser(t.database);
+    expect((await me(cookie)).statusCode).toBe(200);
+    const res = await del(`/api/admin/users/${user.id}`, admin.cookie);
+    expect(res.statusCode).toBe(200);
     expect((await me(cookie)).statusCode).toBe(401);
   });
 });

@@ -3,7 +3,12 @@ import { AUTH_SERVER_MESSAGES, type MessageResponse, type SessionInfo } from "@/
 import type { DbOrTx } from "@/server/db/client";
 import { sessions } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
-import { activeSessionCondition, deleteUserSessions, type SessionRef } from "@/server/lib/session";
+import {
+  activeSessionCondition,
+  deleteUserSessions,
+  forgetCachedSessions,
+  type SessionRef,
+} from "@/server/lib/session";
 import { describeBrowser } from "@/server/lib/session-browser";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,6 +49,7 @@ export async function deleteUserSession(
     .where(and(eq(sessions.publicId, publicId.toLowerCase()), eq(sessions.userId, userId)))
     .returning({ idHash: sessions.idHash });
   if (!row) throw new AppError("NOT_FOUND", AUTH_SERVER_MESSAGES.sessionNotFound);
+  forgetCachedSessions({ idHash: row.idHash });
   return { message: AUTH_SERVER_MESSAGES.sessionRevoked, wasCurrent: row.idHash === current.idHash };
 }
 

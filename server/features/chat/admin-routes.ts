@@ -9,11 +9,11 @@ import {
   chatUserParams,
   replyChatInput,
 } from "@/contract/chat";
-import { sendConditional } from "@/server/features/chat/conditional-reply";
 import { findAdminChatMessages } from "@/server/features/chat/find-chat-messages";
 import { findConversations } from "@/server/features/chat/find-conversations";
 import { getChatCustomer } from "@/server/features/chat/get-chat-customer";
 import { replyToChat } from "@/server/features/chat/reply-to-chat";
+import { sendConditional } from "@/server/lib/conditional-reply";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { chatConversations, chatMessages } from "@/server/db/schema";
 
 export type ConversationState = Pick<
@@ -10,15 +11,20 @@ export type ConversationState = Pick<
 const EMPTY: ConversationState = { lastMessageId: 0, unreadBySupport: 0, unreadByUser: 0 };
 
 /** One primary-key read: what every poll looks at first. */
-export async function getConversationState(db: Db, userId: string): Promise<ConversationState | null> {
-  const [row] = await db
+const conversationStateQuery = preparedPerDatabase((db) =>
+  db
     .select({
       lastMessageId: chatConversations.lastMessageId,
       unreadBySupport: chatConversations.unreadBySupport,
       unreadByUser: chatConversations.unreadByUser,
     })
     .from(chatConversations)
-    .where(eq(chatConversations.userId, userId));
+    .where(eq(chatConversations.userId, sql.placeholder("userId")))
+    .prepare("chat_conversation_state"),
+);
+
+export async function getConversationState(db: Db, userId: string): Promise<ConversationState | null> {
+  const [row] = await conversationStateQuery(db).execute({ userId });
   return row ?? null;
 }
 
@@ -73,13 +79,4 @@ export function conversationEtag(
   const s = state ?? EMPTY;
   const supportUnread = view === "admin" ? s.unreadBySupport : 0;
   return `"chat-${view}-${s.lastMessageId}-${supportUnread}-${s.unreadByUser}-${after ?? 0}"`;
-}
-
-/** True when an If-None-Match header names this ETag (weak or strong, in a list, or "*"). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(",")
-    .map((t) => t.trim().replace(/^W\//, ""))
-    .some((t) => t === etag || t === "*");
 }

@@ -6,10 +6,10 @@ import { toAdminChatMessage, toChatMessage } from "@/server/features/chat/append
 import {
   type ConversationState,
   conversationEtag,
-  etagMatches,
   getConversationState,
   markConversationRead,
 } from "@/server/features/chat/conversation-state";
+import { etagMatches } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 
 export interface PollOptions {

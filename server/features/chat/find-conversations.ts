@@ -3,7 +3,7 @@ import type { ChatConversation } from "@/contract/chat";
 import type { Db } from "@/server/db/client";
 import { chatConversations, chatMessages, users } from "@/server/db/schema";
 import { toChatMessage } from "@/server/features/chat/append-chat-message";
-import { etagMatches } from "@/server/features/chat/conversation-state";
+import { etagMatches } from "@/server/lib/conditional-reply";
 
 export type ConversationsResult =
   | { etag: string; notModified: true }

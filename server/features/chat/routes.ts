@@ -7,10 +7,10 @@ import {
   sendChatMessageInput,
   unreadRepliesResponse,
 } from "@/contract/chat";
-import { sendConditional } from "@/server/features/chat/conditional-reply";
 import { countUnreadReplies, findUserChatMessages } from "@/server/features/chat/find-chat-messages";
 import { type ReplyNotifier, startReplyNotifier } from "@/server/features/chat/reply-notifier";
 import { sendChatMessage } from "@/server/features/chat/send-chat-message";
+import { sendConditional } from "@/server/lib/conditional-reply";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 

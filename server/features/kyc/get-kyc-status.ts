@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { KycStatusResponse } from "@/contract/kyc";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { accountRequests, kycApplications } from "@/server/db/schema";
 import {
   type AccountRequestRow,
@@ -8,6 +9,7 @@ import {
   toAccountRequest,
   toKycApplication,
 } from "@/server/features/kyc/kyc-views";
+import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 
 /** The user's current application and account request (the ones not superseded by a newer submission). */
 export async function findCurrentOnboarding(
@@ -31,4 +33,46 @@ export async function getKycStatus(db: DbOrTx, userId: string): Promise<KycStatu
     kyc: current.kyc ? toKycApplication(current.kyc) : null,
     accountRequest: current.accountRequest ? toAccountRequest(current.accountRequest) : null,
   };
+}
+
+/**
+ * One query for the ETag of everything the onboarding views show: a digest of the whole current KYC
+ * and account-request rows (and, for the summary, the wallet's balance and held), so any change moves it.
+ */
+function onboardingVersionQuery(db: Db, withWallet: boolean) {
+  return db
+    .select({
+      v: sql<string>`concat_ws('/',
+           ${withWallet ? sql`coalesce(w.balance::text || ':' || w.held::text, '-')` : sql`'-'`},
+           coalesce(md5(k::text), '-'),
+           coalesce(md5(a::text), '-'))`,
+    })
+    .from(
+      sql`(select ${sql.placeholder("userId")}::uuid as id) u
+          ${withWallet ? sql`left join ledger_accounts w on w.user_id = u.id` : sql``}
+          left join kyc_applications k on k.user_id = u.id and k.superseded_at is null
+          left join account_requests a on a.user_id = u.id and a.superseded_at is null`,
+    )
+    .prepare(withWallet ? "account_summary_version" : "kyc_status_version");
+}
+const summaryVersionQuery = preparedPerDatabase((db) => onboardingVersionQuery(db, true));
+const kycVersionQuery = preparedPerDatabase((db) => onboardingVersionQuery(db, false));
+
+export async function onboardingVersion(
+  db: Db,
+  userId: string,
+  { withWallet }: { withWallet: boolean },
+): Promise<string> {
+  const [row] = await (withWallet ? summaryVersionQuery : kycVersionQuery)(db).execute({ userId });
+  return row!.v;
+}
+
+/** GET /api/kyc/status as a conditional request: a current copy costs one small query and a 304. */
+export async function getKycStatusIfChanged(
+  db: Db,
+  userId: string,
+  ifNoneMatch: string | undefined,
+): Promise<Conditional<KycStatusResponse>> {
+  const etag = userEtag("kyc", userId, await onboardingVersion(db, userId, { withWallet: false }));
+  return loadConditional(ifNoneMatch, etag, () => getKycStatus(db, userId));
 }

@@ -8,8 +8,9 @@ import {
   uploadDocumentResponse,
 } from "@/contract/kyc";
 import { createKycApplication, phoneRequiredError } from "@/server/features/kyc/create-kyc-application";
-import { getKycStatus } from "@/server/features/kyc/get-kyc-status";
+import { getKycStatusIfChanged } from "@/server/features/kyc/get-kyc-status";
 import { uploadKycDocument } from "@/server/features/kyc/upload-kyc-document";
+import { sendConditionalResult } from "@/server/lib/conditional-reply";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
@@ -28,7 +29,15 @@ export async function kycRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/kyc/status",
     { schema: { response: { 200: kycStatusResponse } }, preHandler: requireUser },
-    (request) => getKycStatus(deps.database.db, signedInUser(request).id),
+    async (request, reply) =>
+      sendConditionalResult(
+        reply,
+        await getKycStatusIfChanged(
+          deps.database.db,
+          signedInUser(request).id,
+          request.headers["if-none-match"],
+        ),
+      ),
   );
 
   app.post(

@@ -1,0 +1,107 @@
+// One load run, in its own process so the load generator never shares a CPU queue with the server.
+// Usage: node scripts/bench/load.mjs <spec.json>; prints the autocannon summary as JSON on stdout.
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import autocannon from "autocannon";
+
+const spec = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const { scenario, url, duration, connections, tokens = [], cookieName = "sid", logins = [] } = spec;
+
+const cookie = (token) => `${cookieName}=${token}`;
+const ADDRESS = `0x${"b".repeat(40)}`;
+const runId = randomBytes(4).toString("hex");
+let counter = 0;
+let nextUser = 0;
+
+/** What the browser keeps between polls: the last ETag per session and URL, sent back as If-None-Match. */
+const etags = new Map();
+function pollRequest(path, isFirst) {
+  return {
+    method: "GET",
+    path,
+    setupRequest(req, context) {
+      if (isFirst) context.token = tokens[nextUser++ % tokens.length];
+      const etag = etags.get(`${context.token} ${path}`);
+      return {
+        ...req,
+        headers: { cookie: cookie(context.token), ...(etag ? { "if-none-match": etag } : {}) },
+      };
+    },
+    onResponse(status, _body, context, headers) {
+      if (status === 200 && headers?.etag) etags.set(`${context.token} ${path}`, headers.etag);
+    },
+  };
+}
+
+function transferRequest(pickToken) {
+  return {
+    method: "POST",
+    path: "/api/transfer/request",
+    setupRequest(req) {
+      counter += 1;
+      return {
+        ...req,
+        headers: {
+          cookie: cookie(pickToken()),
+          "content-type": "application/json",
+          "idempotency-key": `bench-${runId}-${counter}`,
+        },
+        body: JSON.stringify({
+          amount: "0.01",
+          recipientName: "Bench Recipient",
+          purpose: "Benchmark transfer",
+          paymentMethod: "crypto",
+          cryptoAddress: ADDRESS,
+        }),
+      };
+    },
+  };
+}
+
+const SCENARIOS = {
+  // The signed-in dashboard's polls (web/lib/recent-transactions.ts, account-summary.ts,
+  // features/dashboard/api/get-kyc-status.ts) and /contact's chat poll, one session after another.
+  poll: () => [
+    pollRequest("/api/transactions/recent", true),
+    pollRequest("/api/account/summary", false),
+    pollRequest("/api/kyc/status", false),
+    pollRequest("/api/chat/messages", false),
+  ],
+  "transfer-spread": () => [transferRequest(() => tokens[nextUser++ % tokens.length])],
+  "transfer-hot": () => [transferRequest(() => tokens[0])],
+  login: () => [
+    {
+      method: "POST",
+      path: "/api/auth/login",
+      setupRequest(req) {
+        const { email, password } = logins[nextUser++ % logins.length];
+        return {
+          ...req,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password }),
+        };
+      },
+    },
+  ],
+  baseline: () => [{ method: "GET", path: "/" }],
+};
+
+const result = await autocannon({
+  url,
+  duration,
+  connections,
+  requests: SCENARIOS[scenario](),
+});
+const statusCodes = result.statusCodeStats ?? {};
+process.stdout.write(
+  JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(statusCodes).map(([code, s]) => [code, s.count])),
+  }),
+);

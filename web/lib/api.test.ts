@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { apiRequest } from "@/web/lib/api";
+
+const json = (body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json", ...headers },
+  });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("apiRequest conditional GETs", () => {
+  it("sends the held ETag as If-None-Match and reuses the held body on 304", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json([{ id: 1 }], { etag: '"recent-a"' }))
+      .mockResolvedValueOnce(new Response(null, { status: 304, headers: { etag: '"recent-a"' } }));
+    vi.stubGlobal("fetch", fetchMock);
+    const first = await apiRequest("GET", "/api/test/conditional-a");
+    const second = await apiRequest("GET", "/api/test/conditional-a");
+    expect(second).toBe(first);
+    expect(fetchMock.mock.calls[0]![1].headers).not.toHaveProperty("If-None-Match");
+    expect(fetchMock.mock.calls[1]![1].headers).toMatchObject({ "If-None-Match": '"recent-a"' });
+  });
+
+  it("replaces the held copy when the server sends a new one", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json({ v: 1 }, { etag: '"s-1"' }))
+      .mockResolvedValueOnce(json({ v: 2 }, { etag: '"s-2"' }))
+      .mockResolvedValueOnce(new Response(null, { status: 304 }));
+    vi.stubGlobal("fetch", fetchMock);
+    await apiRequest("GET", "/api/test/conditional-b");
+    expect(await apiRequest("GET", "/api/test/conditional-b")).toEqual({ v: 2 });
+    expect(await apiRequest("GET", "/api/test/conditional-b")).toEqual({ v: 2 });
+    expect(fetchMock.mock.calls[2]![1].headers).toMatchObject({ "If-None-Match": '"s-2"' });
+  });
+
+  it("never sends If-None-Match on a mutation or for a response without an ETag", async () => {
+    const fetchMock = vi.fn().mockImplementation(async () => json({ ok: true }));
+    vi.stubGlobal("fetch", fetchMock);
+    await apiRequest("GET", "/api/test/plain");
+    await apiRequest("GET", "/api/test/plain");
+    await apiRequest("POST", "/api/test/plain", { a: 1 });
+    for (const [, init] of fetchMock.mock.calls) expect(init.headers).not.toHaveProperty("If-None-Match");
+  });
+});
