@@ -199,7 +199,26 @@ async function audit(chrome, url, formFactor, cookie) {
     .flatMap((c) => c.auditRefs.filter((r) => r.weight > 0).map((r) => lhr.audits[r.id]))
     .filter((a) => a && a.score !== null && a.score < 0.9)
     .map((a) => a.id);
+  // What to fix, for the accessibility and best-practices audits that fail: a few elements or messages each.
+  const details = ["accessibility", "best-practices"]
+    .flatMap((c) => lhr.categories[c].auditRefs.map((r) => lhr.audits[r.id]))
+    .filter((a) => a && a.score !== null && a.score < 1 && a.details?.items?.length)
+    .map(
+      (a) =>
+        `${a.id}: ${a.details.items
+          .slice(0, 3)
+          .map(
+            (i) =>
+              i.node?.snippet ??
+              i.description ??
+              (i.issueType && `${i.issueType} ${(i.subItems?.items ?? []).map((u) => u.url).join(" ")}`) ??
+              i.source?.url ??
+              JSON.stringify(i).slice(0, 120),
+          )
+          .join(" | ")}`,
+    );
   return {
+    details,
     performance: score("performance"),
     accessibility: score("accessibility"),
     bestPractices: score("best-practices"),
@@ -230,6 +249,7 @@ try {
         `${page.padEnd(11)} ${formFactor.padEnd(8)} perf ${r.performance}  a11y ${r.accessibility}  best ${r.bestPractices}  FCP ${r.fcp}  LCP ${r.lcp}  TBT ${r.tbt}  CLS ${r.cls}`,
       );
       if (r.failing.length) console.info(`            below 90: ${r.failing.join(", ")}`);
+      for (const d of r.details) console.info(`            ${d}`);
     }
   }
   const low = rows.filter((r) => r.performance < 95 || r.accessibility < 95);
