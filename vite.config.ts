@@ -1,12 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import zlib, { constants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
+const gzip = promisify(zlib.gzip);
+const brotliCompress = promisify(zlib.brotliCompress);
 
 /**
  * Writes .vite/chunk-modules.json (output file → source modules it contains, relative to the repository) so
@@ -42,20 +45,28 @@ function precompress(): Plugin {
   return {
     name: "pillar:precompress",
     apply: "build",
-    writeBundle(options, bundle) {
-      for (const file of Object.keys(bundle)) {
-        if (!/\.(js|css|svg|html|json)$/.test(file) || file.startsWith(".vite/")) continue;
-        const full = path.join(options.dir ?? "", file);
-        const data = fs.readFileSync(full);
-        if (data.length < 1024) continue;
-        fs.writeFileSync(`${full}.gz`, gzipSync(data, { level: 9 }));
-        // The lazily loaded password dictionaries are ~1.6 MB: quality 9 keeps the build fast for them.
-        const quality = data.length > 500_000 ? 9 : constants.BROTLI_MAX_QUALITY;
-        fs.writeFileSync(
-          `${full}.br`,
-          brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
-        );
-      }
+    async writeBundle(options, bundle) {
+      const files = Object.keys(bundle).filter(
+        (f) => /\.(js|css|svg|html|json)$/.test(f) && !f.startsWith(".vite/"),
+      );
+      // The async zlib calls run on libuv's thread pool, so the files compress in parallel.
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(options.dir ?? "", file);
+          const data = await fs.promises.readFile(full);
+          if (data.length < 1024) return;
+          // Chunks over 300 KB are lazy (charts, password dictionaries): quality 9 keeps the build fast for them.
+          const quality = data.length > 300_000 ? 9 : constants.BROTLI_MAX_QUALITY;
+          const [gz, br] = await Promise.all([
+            gzip(data, { level: 9 }),
+            brotliCompress(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+          ]);
+          await Promise.all([
+            fs.promises.writeFile(`${full}.gz`, gz),
+            fs.promises.writeFile(`${full}.br`, br),
+          ]);
+        }),
+      );
     },
   };
 }
