@@ -21,8 +21,9 @@ const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
 const LIGHTHOUSE_VERSION = JSON.parse(
   fs.readFileSync(path.join(root, "node_modules/lighthouse/package.json"), "utf8"),
 ).version;
-const PAGES = ["/", "/dashboard"];
-const FORM_FACTORS = ["mobile", "desktop"];
+// BENCH_WEB_PAGES=/dashboard BENCH_WEB_FORM_FACTORS=mobile narrows a run while investigating one case.
+const PAGES = process.env.BENCH_WEB_PAGES?.split(",") ?? ["/", "/dashboard"];
+const FORM_FACTORS = process.env.BENCH_WEB_FORM_FACTORS?.split(",") ?? ["mobile", "desktop"];
 
 function newestMtime(dir) {
   let newest = 0;
@@ -217,6 +218,13 @@ async function audit(chrome, url, formFactor, cookie) {
           )
           .join(" | ")}`,
     );
+  // Where the main thread went, when performance misses the goal: the three costliest scripts.
+  if (score("performance") < 95) {
+    const scripts = (lhr.audits["bootup-time"]?.details?.items ?? [])
+      .slice(0, 3)
+      .map((i) => `${String(i.url).replace(/^https?:\/\/[^/]+/, "")} ${Math.round(i.total)} ms`);
+    if (scripts.length) details.push(`bootup-time: ${scripts.join(" | ")}`);
+  }
   return {
     details,
     performance: score("performance"),
