@@ -1,14 +1,104 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import zlib, { constants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
+const gzip = promisify(zlib.gzip);
+const brotliCompress = promisify(zlib.brotliCompress);
+
+/**
+ * Writes .vite/chunk-modules.json (output file → source modules it contains, relative to the repository) so
+ * scripts/report-bundle.mjs can prove admin code never lands in a chunk a non-admin route loads eagerly —
+ * the manifest alone names only each chunk's entry module, not what was merged into shared chunks.
+ */
+function chunkModulesManifest(): Plugin {
+  return {
+    name: "pillar:chunk-modules",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const modules: Record<string, string[]> = {};
+      for (const [file, output] of Object.entries(bundle)) {
+        if (output.type !== "chunk") continue;
+        modules[file] = output.moduleIds
+          .filter((id) => id.startsWith(root))
+          .map((id) => path.relative(root, id).split(path.sep).join("/"));
+      }
+      this.emitFile({
+        type: "asset",
+        fileName: ".vite/chunk-modules.json",
+        source: JSON.stringify(modules, null, 1),
+      });
+    },
+  };
+}
+
+/**
+ * Writes .br and .gz next to every compressible output file, served by @fastify/static's preCompressed
+ * (server/lib/spa.ts): the server never compresses on the fly, and brotli at full quality costs only build time.
+ */
+function precompress(): Plugin {
+  return {
+    name: "pillar:precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const files = Object.keys(bundle).filter(
+        (f) => /\.(js|css|svg|html|json)$/.test(f) && !f.startsWith(".vite/"),
+      );
+      // The async zlib calls run on libuv's thread pool, so the files compress in parallel.
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(options.dir ?? "", file);
+          const data = await fs.promises.readFile(full);
+          if (data.length < 1024) return;
+          // Chunks over 300 KB are lazy (charts, password dictionaries): quality 9 keeps the build fast for them.
+          const quality = data.length > 300_000 ? 9 : constants.BROTLI_MAX_QUALITY;
+          const [gz, br] = await Promise.all([
+            gzip(data, { level: 9 }),
+            brotliCompress(data, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
+          ]);
+          await Promise.all([
+            fs.promises.writeFile(`${full}.gz`, gz),
+            fs.promises.writeFile(`${full}.br`, br),
+          ]);
+        }),
+      );
+    },
+  };
+}
+
+/** Preloads Inter's latin subset, which every page needs, so text does not wait for the CSS to discover it. */
+function preloadFont(): Plugin {
+  return {
+    name: "pillar:preload-font",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const font = Object.keys(ctx.bundle ?? {}).find((f) =>
+          /inter-latin-wght-normal-[^/]*\.woff2$/.test(f),
+        );
+        if (!font) return [];
+        return [
+          {
+            tag: "link",
+            attrs: { rel: "preload", href: `/${font}`, as: "font", type: "font/woff2", crossorigin: "" },
+            injectTo: "head",
+          },
+        ];
+      },
+    },
+  };
+}
 
 export default defineConfig({
   root: "web",
   publicDir: "public",
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), chunkModulesManifest(), preloadFont(), precompress()],
   resolve: { alias: { "@": root } },
   build: {
     outDir: "../dist/web",

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Prints the gzip size of the JavaScript each route needs on first load, and fails the build over a budget
-// or when a signed-out page would download signed-in code or the chart library.
+// or when a signed-out page would download signed-in code or the chart library, or a non-admin page admin code.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { findAdminCode, staticClosure } from "./bundle-checks.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(root, "dist/web");
 const manifest = JSON.parse(fs.readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8"));
+// Written by vite.config.ts's chunk-modules plugin: what each output file contains.
+const chunkModules = JSON.parse(fs.readFileSync(path.join(outDir, ".vite/chunk-modules.json"), "utf8"));
 
 const KB = 1000;
 const ROUTES = [
@@ -35,7 +38,13 @@ const ROUTES = [
   { route: "/send-money", source: "features/money/send-money-page.tsx", budget: 200 * KB },
   { route: "/analytics", source: "features/money/analytics-page.tsx", budget: 350 * KB },
   { route: "/contact", source: "features/chat/contact-page.tsx", budget: 200 * KB },
-  { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB },
+  { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB, admin: true },
+  {
+    route: "/dashboard-edit/:id",
+    source: "features/admin/dashboard-edit-page.tsx",
+    budget: 300 * KB,
+    admin: true,
+  },
 ];
 const SIGNED_IN_SOURCES = /^features\/(dashboard|settings|admin|kyc|money|chat)\//;
 
@@ -45,28 +54,24 @@ function gzipSize(file) {
   return gzipCache.get(file);
 }
 
-/** Static-import closure: what the browser must download before the route renders. */
-function closure(keys) {
-  const seen = new Set();
-  const stack = [...keys];
-  while (stack.length) {
-    const key = stack.pop();
-    if (seen.has(key) || !manifest[key]) continue;
-    seen.add(key);
-    stack.push(...(manifest[key].imports ?? []));
-  }
-  return seen;
-}
-
 let failures = 0;
 const rows = [];
-for (const { route, source, budget, signedOut } of ROUTES) {
-  if (!manifest[source]) continue;
-  const keys = closure(["index.html", source]);
+for (const { route, source, budget, signedOut, admin } of ROUTES) {
+  if (!manifest[source]) {
+    // A page missing from the manifest would silently skip every check below.
+    rows.push([route, "-", `${(budget / KB).toFixed(0)} KB`, `no chunk for ${source}`]);
+    failures += 1;
+    continue;
+  }
+  const keys = staticClosure(manifest, ["index.html", source]);
   const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith(".js"));
   const bytes = files.reduce((sum, f) => sum + gzipSize(f), 0);
   const problems = [];
   if (bytes > budget) problems.push(`over budget ${(budget / KB).toFixed(0)} KB`);
+  if (!admin) {
+    const adminCode = findAdminCode(manifest, chunkModules, source);
+    if (adminCode.length) problems.push(`loads admin code: ${adminCode.join(", ")}`);
+  }
   if (signedOut) {
     const leaked = [...keys].filter((k) => SIGNED_IN_SOURCES.test(k));
     if (leaked.length) problems.push(`loads signed-in code: ${leaked.join(", ")}`);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
@@ -18,6 +19,9 @@ beforeAll(async () => {
     '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>',
   );
   fs.writeFileSync(path.join(webDir, "assets/app-abc123.js"), "console.log('app')");
+  // What vite.config.ts's precompress plugin writes beside each asset.
+  fs.writeFileSync(path.join(webDir, "assets/app-abc123.js.br"), brotliCompressSync("console.log('app')"));
+  fs.writeFileSync(path.join(webDir, "assets/app-abc123.js.gz"), gzipSync("console.log('app')"));
   fs.writeFileSync(path.join(webDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" });
@@ -34,6 +38,29 @@ describe("serving the built web app", () => {
     const res = await app.inject({ method: "GET", url: "/assets/app-abc123.js" });
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("serves the build's precompressed brotli or gzip copy to browsers that accept it", async () => {
+    const br = await app.inject({
+      method: "GET",
+      url: "/assets/app-abc123.js",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.rawPayload.equals(brotliCompressSync("console.log('app')"))).toBe(true);
+
+    const gz = await app.inject({
+      method: "GET",
+      url: "/assets/app-abc123.js",
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+
+    const plain = await app.inject({ method: "GET", url: "/assets/app-abc123.js" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe("console.log('app')");
   });
 
   it("serves the app shell, never cached, for every client route", async () => {

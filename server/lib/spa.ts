@@ -15,6 +15,8 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
       root: webDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.config.ts); serve those to browsers that accept them.
+      preCompressed: true,
       setHeaders(res, filePath) {
         res.header(
           "cache-control",

@@ -98,18 +98,18 @@ describe("support chat journey", () => {
 
     // Back on the dashboard, a second reply shows on the support shortcut until the customer reads it.
     await page.getByRole("link", { name: "Pillar dashboard" }).click();
-    await page.getByRole("link", { name: "Contact Support", exact: true }).waitFor();
+    await page.getByRole("link", { name: "Contact Support Live chat with our team" }).waitFor();
     const followUp = "Is there anything else I can help with?";
     await admin.page.getByLabel(`Reply to ${name}`).fill(followUp);
     await admin.page.getByLabel(`Reply to ${name}`).press("Enter");
     await toastWith(admin.page, "Reply sent successfully").waitFor();
-    const shortcut = page.getByRole("link", { name: "Contact Support, 1 new reply from support" });
+    const shortcut = page.getByRole("link", { name: "Contact Support 1 new reply from support" });
     await shortcut.waitFor({ timeout: 15_000 });
     await shot(page, "dashboard-support-unread");
     await shortcut.click();
     await log.getByText(followUp, { exact: true }).waitFor();
     await page.goBack();
-    await page.getByRole("link", { name: "Contact Support", exact: true }).waitFor();
+    await page.getByRole("link", { name: "Contact Support Live chat with our team" }).waitFor();
     // Support sees the replies as read.
     await thread.getByText("Read by customer").first().waitFor({ state: "attached", timeout: 12_000 });
 

@@ -4,7 +4,11 @@ import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { useCurrentUser } from "@/web/lib/current-user";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
-const LandingPage = lazy(() => import("@/web/features/marketing/landing-page"));
+const loadLandingPage = () => import("@/web/features/marketing/landing-page");
+// Most first visits to / are signed out: fetch the landing chunk while /api/auth/user is still in flight
+// instead of after it (a signed-in visitor only downloads a little marketing code for nothing).
+if (window.location.pathname === "/") void loadLandingPage();
+const LandingPage = lazy(loadLandingPage);
 const AboutPage = lazy(() => import("@/web/features/marketing/about-page"));
 const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page"));
 const NotFoundPage = lazy(() => import("@/web/features/marketing/not-found-page"));

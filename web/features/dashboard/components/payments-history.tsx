@@ -174,6 +174,7 @@ export function PaymentsHistory({ title }: { title: string }) {
             />
             <Input
               type="search"
+              name="search"
               aria-label="Search transactions"
               placeholder="Search description or amount"
               className="pl-9"
@@ -182,6 +183,7 @@ export function PaymentsHistory({ title }: { title: string }) {
             />
           </div>
           <NativeSelect
+            name="status"
             aria-label="Filter by status"
             value={filters.status}
             onChange={(e) => setFilters((f) => ({ ...f, status: e.target.value as StatusFilter }))}
@@ -193,6 +195,7 @@ export function PaymentsHistory({ title }: { title: string }) {
             ))}
           </NativeSelect>
           <NativeSelect
+            name="type"
             aria-label="Filter by type"
             value={filters.type}
             onChange={(e) => setFilters((f) => ({ ...f, type: e.target.value as TypeFilter }))}

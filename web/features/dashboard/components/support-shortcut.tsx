@@ -15,7 +15,6 @@ export function SupportShortcut({ className }: { className?: string }) {
       <Link
         href="/contact"
         className="flex items-center gap-3 px-6 py-4 transition-colors hover:bg-brand-50/60"
-        aria-label={unread > 0 ? `Contact Support, ${unreadText}` : "Contact Support"}
       >
         <span className="relative flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
           <LifeBuoy className="size-5" aria-hidden />

@@ -21,6 +21,7 @@ import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/money/api/create-transfer";
 import { grossForNet, netFor } from "@/web/features/money/transfer-math";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { cn } from "@/web/lib/cn";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 
 type Method = "crypto" | "ach";
@@ -76,9 +77,19 @@ function MoneyInput({
   );
 }
 
-function Row({ label, children, strong }: { label: string; children: ReactNode; strong?: boolean }) {
+function Row({
+  label,
+  children,
+  strong,
+  className,
+}: {
+  label: string;
+  children: ReactNode;
+  strong?: boolean;
+  className?: string;
+}) {
   return (
-    <div className="flex items-baseline justify-between gap-3">
+    <div className={cn("flex items-baseline justify-between gap-3", className)}>
       <dt className="text-ink-muted">{label}</dt>
       <dd className={strong ? "font-semibold text-ink tabular-nums" : "text-ink tabular-nums"}>{children}</dd>
     </div>
@@ -295,13 +306,12 @@ export function TransferForm({
                 <Row label="Recipient gets" strong>
                   {validAmount !== null ? `${formatMoney(validAmount - fee)} USDC` : "—"}
                 </Row>
-                <div className="border-t border-line pt-2">
-                  <Row label="Remaining today">
-                    {limits
-                      ? `${limits.remainingToday} of ${limits.dailyLimit}`
-                      : formatMoney(DAILY_LIMIT_CENTS)}
-                  </Row>
-                </div>
+                {/* A <dl> may only hold dt/dd groups in divs, so the divider is the row's own border. */}
+                <Row label="Remaining today" className="border-t border-line pt-2">
+                  {limits
+                    ? `${limits.remainingToday} of ${limits.dailyLimit}`
+                    : formatMoney(DAILY_LIMIT_CENTS)}
+                </Row>
               </dl>
 
               {isOverLimit ? (

@@ -1,0 +1,152 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { APIRequestContext, Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage, type TrackedPage } from "@/tests/e2e/support/browser";
+import { newUser, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { PNG } from "@/tests/support/files";
+
+// Evaluated through the DevTools protocol rather than a <script> tag, which the app's CSP rightly refuses.
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core on the page as it is now and fails on serious or critical violations, naming each rule and
+ * the elements it flagged. Minor and moderate findings (heading order, say) are left to Lighthouse's report.
+ */
+async function expectAccessible(page: Page, what: string) {
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const report = serious
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+          .slice(0, 6)
+          .map(
+            (n) =>
+              `    ${n.target.join(" ")} — ${(n.failureSummary ?? "").split("\n").slice(1, 2).join("").trim()}`,
+          )
+          .join("\n")}`,
+    )
+    .join("\n");
+  expect.soft(serious.length, `axe on ${what}:\n${report}`).toBe(0);
+}
+
+/** The customer's onboarding through the API (as in money.e2e): two licence images, then the application. */
+async function applyThroughApi(request: APIRequestContext) {
+  const upload = async () => {
+    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
+    expect(put.status()).toBe(200);
+    return objectPath as string;
+  };
+  const res = await request.post("/api/kyc/create", {
+    data: {
+      accountType: "personal",
+      firstName: "Alex",
+      lastName: "Access",
+      street: "5 Wall St",
+      city: "New York",
+      state: "NY",
+      zipCode: "10005",
+      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
+      drivingLicenseFront: await upload(),
+      drivingLicenseBack: await upload(),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+let browser: Browser;
+let visitor: TrackedPage;
+let customer: TrackedPage;
+let admin: TrackedPage;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  visitor = await openPage(browser);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("accessibility (axe-core: no serious or critical violations)", () => {
+  it("landing page", async () => {
+    await visitor.page.goto("/");
+    await visitor.page.getByRole("heading", { level: 1 }).waitFor();
+    await expectAccessible(visitor.page, "/");
+  });
+
+  it("sign-in and register forms", async () => {
+    await visitor.page.goto("/auth");
+    await visitor.page.getByRole("button", { name: "Sign In" }).waitFor();
+    await expectAccessible(visitor.page, "/auth (Sign In)");
+    await visitor.page.getByRole("tab", { name: "Get Started" }).click();
+    await visitor.page.getByLabel("Confirm password").waitFor();
+    await expectAccessible(visitor.page, "/auth (Get Started)");
+  });
+
+  it("signed-in customer pages: dashboard, send money, analytics, contact", async () => {
+    customer = await openPage(browser);
+    const user = newUser("Alex");
+    await signUp(customer.page, user);
+    await signIn(customer.page, user.email);
+    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const api = admin.context.request;
+    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
+    const approve = await api.put(`/api/admin/account-requests/${accountRequest.id}`, {
+      data: { status: "approved" },
+    });
+    expect(approve.status()).toBe(200);
+    const credit = await api.post("/api/admin/incoming-payments", {
+      data: { userId: kyc.userId, amount: "320.00", description: "Payroll", status: "completed" },
+    });
+    expect(credit.status()).toBe(201);
+
+    const { page } = customer;
+    await page.goto("/dashboard");
+    await page.getByText("$320.00").first().waitFor();
+    await expectAccessible(page, "/dashboard");
+
+    await page.goto("/send-money");
+    await page.getByLabel("Amount (USD)").waitFor();
+    await expectAccessible(page, "/send-money");
+
+    await page.goto("/analytics");
+    await page.getByRole("heading", { name: "Analytics", level: 1 }).waitFor();
+    await expectAccessible(page, "/analytics");
+
+    await page.goto("/contact");
+    await page.getByRole("heading", { name: "Contact Support", level: 1 }).waitFor();
+    await expectAccessible(page, "/contact");
+    expect(customer.errors).toEqual([]);
+  });
+
+  it("admin dashboard tabs", async () => {
+    const { page } = admin;
+    await page.goto("/admin");
+    await page.getByRole("tab", { name: "User Management" }).waitFor();
+    await expectAccessible(page, "/admin (User Management)");
+    await page.getByRole("tab", { name: "Outgoing Pays" }).click();
+    await expectAccessible(page, "/admin (Outgoing Pays)");
+    expect(admin.errors).toEqual([]);
+  });
+
+  it("saw no console errors as a visitor", () => {
+    expect(visitor.errors).toEqual([]);
+  });
+});
