@@ -30,6 +30,10 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "GET /readyz": { access: "public", build: () => url("/readyz"), expect: PUBLIC_OK },
   "GET /dev/mailbox.json": { access: "dev", build: () => url("/dev/mailbox.json"), expect: PUBLIC_OK },
   "GET /dev/mailbox": { access: "dev", build: () => url("/dev/mailbox"), expect: PUBLIC_OK },
+  // Operations: metrics are open outside production without METRICS_TOKEN (metrics.api.test.ts covers the
+  // token and production's loopback rule); the OpenAPI document is public, like the web bundle.
+  "GET /metrics": { access: "public", build: () => url("/metrics"), expect: PUBLIC_OK },
+  "GET /api/docs": { access: "public", build: () => url("/api/docs"), expect: PUBLIC_OK },
 
   // Auth: public forms answer the same to everyone; a wrong code or password is 400/401, never a leak.
   "POST /api/auth/register": {
