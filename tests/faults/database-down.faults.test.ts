@@ -52,7 +52,9 @@ afterAll(async () => {
 
 describe("PostgreSQL becoming unreachable", () => {
   it("answers 503 while the database is gone and recovers without a restart once it is back", async () => {
-    const me = () => timedFetch(`${server.url}/api/auth/user`, { headers: { cookie: customer.cookie } });
+    // The account summary always reads the database (the session itself may come from the 5 s cache).
+    const me = () =>
+      timedFetch(`${server.url}/api/account/summary`, { headers: { cookie: customer.cookie } });
     expect((await me()).status).toBe(200);
 
     await proxy.cut();
@@ -79,12 +81,14 @@ describe("PostgreSQL becoming unreachable", () => {
       async () => (await timedFetch(`${server.url}/readyz`)).status === 200,
     );
     await waitFor("the API to answer again", async () => (await me()).status === 200);
-    expect((await me()).json()).toMatchObject({ id: customer.user.id });
+    expect((await me()).json()).toHaveProperty("balanceCents");
     expect(server.child.exitCode).toBeNull();
   });
 
   it("does not hang when PostgreSQL stops answering (a partition or a frozen server)", async () => {
-    const me = () => timedFetch(`${server.url}/api/auth/user`, { headers: { cookie: customer.cookie } });
+    // The account summary always reads the database (the session itself may come from the 5 s cache).
+    const me = () =>
+      timedFetch(`${server.url}/api/account/summary`, { headers: { cookie: customer.cookie } });
     await waitFor("the API to answer", async () => (await me()).status === 200);
 
     await proxy.stall();
