@@ -1,6 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
 import { AUTH_MESSAGES } from "@/contract/auth";
-import { checkPasswordStrength } from "@/contract/password-strength";
 import { AppError } from "@/server/lib/errors";
 
 // Algorithm.Argon2id is a const enum (2) that isolatedModules cannot inline; OWASP's argon2id minimum: 19 MiB, t=2, p=1.
@@ -28,8 +27,13 @@ export async function spendPasswordCheck(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password);
 }
 
-/** Refuses passwords a guessing attack would find quickly (zxcvbn score 0 or 1). */
-export function assertPasswordNotCommon(password: string, userInputs: string[] = []): void {
+/**
+ * Refuses passwords a guessing attack would find quickly (zxcvbn score 0 or 1). The dictionaries cost
+ * ~65 MB of memory once built, so they load on the first password set, not at start: an instance that
+ * only serves polls and transfers never holds them.
+ */
+export async function assertPasswordNotCommon(password: string, userInputs: string[] = []): Promise<void> {
+  const { checkPasswordStrength } = await import("@/contract/password-strength");
   if (checkPasswordStrength(password, userInputs).isTooCommon) {
     throw new AppError("VALIDATION", AUTH_MESSAGES.commonPassword, { commonPassword: true });
   }

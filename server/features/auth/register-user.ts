@@ -28,7 +28,7 @@ const handleTaken = () =>
  */
 export async function registerUser(deps: AppDeps, input: RegisterInput): Promise<RegisterResponse> {
   const email = normaliseEmail(input.email);
-  assertPasswordNotCommon(input.password, [email, input.firstName, input.lastName, input.pillarTag]);
+  await assertPasswordNotCommon(input.password, [email, input.firstName, input.lastName, input.pillarTag]);
 
   const existing = await findUserByEmail(deps.database.db, email);
   if (existing) {
