@@ -49,7 +49,12 @@ export async function changePassword(
   if (input.newPassword === input.currentPassword) {
     throw new AppError("BAD_REQUEST", AUTH_SERVER_MESSAGES.samePassword);
   }
-  await assertPasswordNotCommon(input.newPassword, [user.email, user.firstName, user.lastName, user.pillarTag]);
+  await assertPasswordNotCommon(input.newPassword, [
+    user.email,
+    user.firstName,
+    user.lastName,
+    user.pillarTag,
+  ]);
   const passwordHash = await hashPassword(input.newPassword);
 
   const result = await redeemCode(

@@ -26,7 +26,12 @@ export async function requestPasswordReset(deps: AppDeps, input: EmailOnlyInput)
 export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<MessageResponse> {
   const user = await findUserByEmail(deps.database.db, input.email);
   if (!user) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
-  await assertPasswordNotCommon(input.newPassword, [user.email, user.firstName, user.lastName, user.pillarTag]);
+  await assertPasswordNotCommon(input.newPassword, [
+    user.email,
+    user.firstName,
+    user.lastName,
+    user.pillarTag,
+  ]);
   const passwordHash = await hashPassword(input.newPassword);
 
   const result = await redeemCode(
