@@ -85,6 +85,12 @@ export type LoginInput = z.infer<typeof loginInput>;
 export const verifyEmailInput = z.object({
   email: email(AUTH_MESSAGES.emailRequired),
   otp: otp(AUTH_MESSAGES.codeInvalid),
+  /**
+   * The password the person typed when they signed up (or signed in unverified). When given, the code only
+   * verifies a registration holding that password, so a stranger who re-registered the address in between
+   * cannot have their password confirmed by the owner's code.
+   */
+  password: z.string().max(PASSWORD_MAX).optional(),
 });
 export type VerifyEmailInput = z.infer<typeof verifyEmailInput>;
 
@@ -179,6 +185,9 @@ export const AUTH_SERVER_MESSAGES = {
   handleTaken: `This ${BRAND.handleLabel} is already taken`,
   registered: "Registration successful. Please check your email for the verification code.",
   verified: "Email verified successfully. You can now log in.",
+  registrationChanged:
+    "This email was registered again after your code was sent. Sign up again to get a new code for your details.",
+  adminNeedsVerifiedEmail: "This account has not verified its email yet, so it cannot be made an admin",
   verificationResent: "If this email needs verification, a new code is on its way.",
   loggedIn: "Login successful",
   resetRequested: "If an account exists for this email, we sent a password reset code.",

@@ -30,6 +30,14 @@ export const users = pgTable(
     isAdmin: boolean("is_admin").notNull().default(false),
     isEmailVerified: boolean("is_email_verified").notNull().default(false),
     status: text("status").notNull().default("active"),
+    /** When the current password was chosen; ADMIN_EMAILS only counts a proof of the e-mail made after it. */
+    passwordSetAt: timestamp("password_set_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Last time the owner proved the e-mail (verification, reset or change code). */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    /** Set by "This wasn't me": no new transfers until staff lift it. */
+    frozenAt: timestamp("frozen_at", { withTimezone: true }),
+    /** After a freeze the owner must reset the password before signing in again. */
+    passwordResetRequired: boolean("password_reset_required").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -72,6 +80,119 @@ export const oneTimeCodes = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("one_time_codes_user_purpose_idx").on(t.userId, t.purpose)],
+);
+
+/** A TOTP authenticator (RFC 6238). Unconfirmed until the first code is entered; the secret is sealed with DATA_KEY. */
+export const totpFactors = pgTable("totp_factors", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretSealed: text("secret_sealed").notNull(),
+  confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  /** The last 30-second step accepted: a code of that step or earlier is never accepted again. */
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+  createdAt: createdAt(),
+});
+
+/** Ten single-use recovery codes per user, stored hashed. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+/** WebAuthn credentials (passkeys). */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url credential id as the authenticator reports it. */
+    credentialId: text("credential_id").notNull().unique(),
+    /** base64url COSE public key. */
+    publicKey: text("public_key").notNull(),
+    counter: bigint("counter", { mode: "number" }).notNull().default(0),
+    transports: jsonb("transports").$type<string[]>(),
+    deviceType: text("device_type"),
+    backedUp: boolean("backed_up").notNull().default(false),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+/**
+ * Short-lived, single-use challenges: a half-done login waiting for its second factor (5 minutes), a
+ * WebAuthn registration or assertion, a step-up. Only the hash of the token the client holds is stored.
+ */
+export const authChallenges = pgTable(
+  "auth_challenges",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenHash: text("token_hash").unique(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", {
+      enum: ["login", "passkey_register", "passkey_login", "step_up", "transfer"],
+    }).notNull(),
+    /** WebAuthn challenge (base64url), when the purpose has one. */
+    challenge: text("challenge"),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("auth_challenges_user_idx").on(t.userId),
+    index("auth_challenges_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/** Browsers that have signed in to an account: new-device alerts and login throttling exemptions. */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the long-lived device cookie. */
+    tokenHash: text("token_hash").notNull(),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("known_devices_user_token_key").on(t.userId, t.tokenHash)],
+);
+
+/** Single-use "This wasn't me" links (7 days) mailed with security events; using one freezes the account. */
+export const freezeLinks = pgTable(
+  "freeze_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** What the mail was about: new_device, password_changed, second_factor, transfer. */
+    reason: text("reason").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("freeze_links_user_idx").on(t.userId)],
 );
 
 /** Transactional outbox: mail is written with what caused it and delivered by a worker. */
@@ -406,6 +527,8 @@ export const transferRequests = pgTable(
       .notNull()
       .default("pending"),
     adminNotes: text("admin_notes"),
+    /** Set when the customer froze the account while this transfer was pending: staff must look first. */
+    flaggedAt: timestamp("flagged_at", { withTimezone: true }),
     holdId: uuid("hold_id").references(() => holds.id),
     transactionId: uuid("transaction_id").references(() => transactions.id),
     /** The America/New_York calendar day it was requested on: the daily limit's bucket. */

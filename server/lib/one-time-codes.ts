@@ -27,7 +27,18 @@ export function generateCode(): string {
  */
 export async function issueCode(
   tx: Tx,
-  { userId, purpose, secret }: { userId: string; purpose: CodePurpose; secret: string },
+  {
+    userId,
+    purpose,
+    secret,
+    skipResendInterval = false,
+  }: {
+    userId: string;
+    purpose: CodePurpose;
+    secret: string;
+    /** The earlier codes were burnt for a reason (their registration was replaced): only the hourly cap applies. */
+    skipResendInterval?: boolean;
+  },
 ): Promise<string> {
   // Lock the user row: two concurrent resends must not both pass the limit check.
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
@@ -39,7 +50,11 @@ export async function issueCode(
     })
     .from(oneTimeCodes)
     .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, purpose)));
-  if (recent?.sinceLast != null && Number(recent.sinceLast) < RESEND_INTERVAL_SECONDS) {
+  if (
+    !skipResendInterval &&
+    recent?.sinceLast != null &&
+    Number(recent.sinceLast) < RESEND_INTERVAL_SECONDS
+  ) {
     const wait = Math.ceil(RESEND_INTERVAL_SECONDS - Number(recent.sinceLast));
     throw new AppError("RATE_LIMITED", AUTH_SERVER_MESSAGES.codeTooSoon, { retryAfterSeconds: wait });
   }
@@ -47,6 +62,19 @@ export async function issueCode(
     throw new AppError("RATE_LIMITED", AUTH_SERVER_MESSAGES.tooManyCodes, { retryAfterSeconds: 3600 });
   }
 
+  await burnOutstandingCodes(tx, userId, purpose);
+  const code = generateCode();
+  await tx.insert(oneTimeCodes).values({
+    userId,
+    purpose,
+    codeHash: hashCode(secret, userId, purpose, code),
+    expiresAt: sql`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
+  });
+  return code;
+}
+
+/** Every unspent code of this purpose stops working (a newer one was sent, or what it was for changed). */
+export async function burnOutstandingCodes(tx: Tx, userId: string, purpose: CodePurpose): Promise<void> {
   await tx
     .update(oneTimeCodes)
     .set({ consumedAt: sql`now()` })
@@ -57,14 +85,6 @@ export async function issueCode(
         isNull(oneTimeCodes.consumedAt),
       ),
     );
-  const code = generateCode();
-  await tx.insert(oneTimeCodes).values({
-    userId,
-    purpose,
-    codeHash: hashCode(secret, userId, purpose, code),
-    expiresAt: sql`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
-  });
-  return code;
 }
 
 export type RedeemResult<T> = { ok: true; value: T } | { ok: false };

@@ -60,6 +60,7 @@ export async function createVerifiedUser(
   input: TestUserInput = {},
 ): Promise<SignedInUser> {
   const body = signupBody(input);
+  const verifiedAt = new Date();
   const [user] = await database.db
     .insert(users)
     .values({
@@ -70,6 +71,8 @@ export async function createVerifiedUser(
       phoneNumber: input.phoneNumber === null ? null : body.phoneNumber,
       passwordHash: await hashPassword(body.password),
       isEmailVerified: true,
+      passwordSetAt: verifiedAt,
+      emailVerifiedAt: verifiedAt,
       isAdmin: input.isAdmin ?? false,
     })
     .returning();

@@ -66,7 +66,11 @@ export async function changePassword(
       secret: deps.config.sessionSecret,
     },
     async (tx) => {
-      await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+      // The code came through the inbox, so this is a fresh proof of the e-mail as well.
+      await tx
+        .update(users)
+        .set({ passwordHash, passwordSetAt: sql`now()`, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(eq(users.id, user.id));
       await deleteUserSessions(tx, user.id, { exceptIdHash: session.idHash });
       await enqueueMail(tx, passwordChangedMail(user.email, user.firstName));
     },

@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES, type LoginInput, type LoginRespons
 import type { AppDeps } from "@/server/app";
 import { users } from "@/server/db/schema";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
-import { findUserByEmail, isAdminEmail, toCurrentUser } from "@/server/features/auth/users";
+import { earnsAdminByEmail, findUserByEmail, toCurrentUser } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
 import {
@@ -40,7 +40,7 @@ export async function login(
     throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyEmailFirst, { emailNotVerified: true });
   }
 
-  const isAdmin = user.isAdmin || isAdminEmail(deps.config, user.email);
+  const isAdmin = user.isAdmin || earnsAdminByEmail(deps.config, user);
   const { token } = await deps.database.db.transaction(async (tx) => {
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);

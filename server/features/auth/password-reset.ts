@@ -46,7 +46,13 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
       // Reading the code from the inbox proves the address as well as a verification code would.
       await tx
         .update(users)
-        .set({ passwordHash, isEmailVerified: true, updatedAt: sql`now()` })
+        .set({
+          passwordHash,
+          passwordSetAt: sql`now()`,
+          isEmailVerified: true,
+          emailVerifiedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
         .where(eq(users.id, user.id));
       await deleteUserSessions(tx, user.id);
     },

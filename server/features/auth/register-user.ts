@@ -2,11 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type RegisterInput, type RegisterResponse } from "@/contract/auth";
 import type { AppDeps } from "@/server/app";
 import { users } from "@/server/db/schema";
-import { sendCodeIfAllowed, sendCodeInTx } from "@/server/features/auth/send-code";
+import { sendCodeInTx } from "@/server/features/auth/send-code";
 import { findUserByEmail, normaliseEmail } from "@/server/features/auth/users";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
 import { openWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
+import { burnOutstandingCodes } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
 
 function constraintName(err: unknown): string | undefined {
@@ -22,27 +23,29 @@ const handleTaken = () =>
   new AppError("CONFLICT", AUTH_SERVER_MESSAGES.handleTaken, { pillarTagTaken: true });
 
 /**
- * Creates an unverified account and e-mails its code. An e-mail that exists unverified gets a fresh
- * code and a 409 with emailNotVerified, and its details stay as they were: whoever typed the address
- * again has not proved they own it.
+ * Creates an unverified account and e-mails its code. An e-mail that exists unverified is a pending
+ * registration nobody has proved: the latest registrant's details replace it, every code sent for the
+ * old details dies, and a fresh code goes to the inbox (409 with emailNotVerified, as the spec's web
+ * expects). So whoever proves the e-mail decides the password — never a stranger who typed it first.
  */
 export async function registerUser(deps: AppDeps, input: RegisterInput): Promise<RegisterResponse> {
   const email = normaliseEmail(input.email);
   await assertPasswordNotCommon(input.password, [email, input.firstName, input.lastName, input.pillarTag]);
 
   const existing = await findUserByEmail(deps.database.db, email);
-  if (existing) {
-    if (existing.isEmailVerified) throw emailTaken();
-    await sendCodeIfAllowed(deps, existing, "verify_email");
-    throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailNotVerified, { emailNotVerified: true });
-  }
+  if (existing?.isEmailVerified) throw emailTaken();
   const [tagOwner] = await deps.database.db
     .select({ id: users.id })
     .from(users)
     .where(eq(sql`lower(${users.pillarTag})`, input.pillarTag));
-  if (tagOwner) throw handleTaken();
+  if (tagOwner && tagOwner.id !== existing?.id) throw handleTaken();
 
   const passwordHash = await hashPassword(input.password);
+  if (existing) {
+    await replacePendingRegistration(deps, { ...existing, firstName: input.firstName }, input, passwordHash);
+    wakeMailWorker();
+    throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailNotVerified, { emailNotVerified: true });
+  }
   try {
     await deps.database.db.transaction(async (tx) => {
       const [user] = await tx
@@ -69,4 +72,44 @@ export async function registerUser(deps: AppDeps, input: RegisterInput): Promise
   }
   wakeMailWorker();
   return { message: AUTH_SERVER_MESSAGES.registered, email, requiresVerification: true };
+}
+
+/** Overwrites a still-unverified registration and burns the codes sent for it, under the row lock. */
+async function replacePendingRegistration(
+  deps: AppDeps,
+  user: { id: string; email: string; firstName: string },
+  input: RegisterInput,
+  passwordHash: string,
+): Promise<void> {
+  const userId = user.id;
+  try {
+    await deps.database.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ isEmailVerified: users.isEmailVerified })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for("update");
+      // Verified between our read and the lock: the owner has decided the account.
+      if (!row || row.isEmailVerified) throw emailTaken();
+      await tx
+        .update(users)
+        .set({
+          firstName: input.firstName,
+          lastName: input.lastName,
+          pillarTag: input.pillarTag,
+          phoneNumber: input.phoneNumber,
+          passwordHash,
+          passwordSetAt: sql`now()`,
+          isAdmin: false,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, userId));
+      await burnOutstandingCodes(tx, userId, "verify_email");
+      // The burnt codes were the only way in, so a new one goes out now; the hourly cap still applies.
+      await sendCodeInTx(deps, tx, user, "verify_email", { skipResendInterval: true });
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === "23505") throw handleTaken();
+    throw err;
+  }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES } from "@/contract/auth";
+import { grantAdmin } from "@/server/features/admin/grant-admin";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { sessionCookieFrom, signUpAndVerify, signupBody } from "@/tests/support/users";
@@ -8,7 +9,11 @@ let t: TestApp;
 let sink: SmtpSink;
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100", ADMIN_EMAILS: "boss@example.com" });
+  t = await createTestApp({
+    SMTP_URL: sink.url,
+    RATE_LIMIT_SCALE: "100",
+    ADMIN_EMAILS: "boss@example.com,owner-boss@example.com",
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -75,22 +80,184 @@ describe("sign-up", () => {
     expect(sameTag.json().message).toBe("This Pillar tag is already taken");
   });
 
-  it("answers a repeat sign-up of an unverified e-mail with emailNotVerified and a new code, without overwriting", async () => {
+  it("lets the latest registrant of an unverified e-mail replace the pending details, with a fresh code", async () => {
     const first = signupBody({ firstName: "Original" });
     expect((await post("/api/auth/register", first)).statusCode).toBe(200);
-    await codeMail(first.email);
-    const again = await post("/api/auth/register", {
-      ...signupBody({ firstName: "Intruder", password: "Another-Strong-Pass-93" }),
+    const firstMail = await codeMail(first.email);
+    const second = {
+      ...signupBody({ firstName: "Latest", password: "Another-Strong-Pass-93" }),
       email: first.email,
-    });
+    };
+    const again = await post("/api/auth/register", second);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ emailNotVerified: true });
     expect(again.json().message).toBe(AUTH_SERVER_MESSAGES.emailNotVerified);
-    const [row] = await t.database.query<{ first_name: string }>(
-      "select first_name from users where email = $1",
+    const [row] = await t.database.query<{ first_name: string; pillar_tag: string }>(
+      "select first_name, pillar_tag from users where email = $1",
       [first.email],
     );
-    expect(row!.first_name).toBe("Original");
+    expect(row).toEqual({ first_name: "Latest", pillar_tag: second.pillarTag });
+
+    // The code sent for the replaced details is dead; the new one (sent at once, no resend wait) works.
+    const stale = await post("/api/auth/verify-email", { email: first.email, otp: firstMail.code });
+    expect(stale.statusCode).toBe(400);
+    const fresh = await codeMail(first.email);
+    expect(fresh.code).not.toBe(firstMail.code);
+    expect((await post("/api/auth/verify-email", { email: first.email, otp: fresh.code })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("never lets a stranger's pre-registration keep its password once the owner signs up and verifies", async () => {
+    const victimEmail = `victim.${Date.now()}@example.com`;
+    const attacker = {
+      ...signupBody({ firstName: "Mallory", password: "Attacker-Chosen-Pass-61" }),
+      email: victimEmail,
+    };
+    expect((await post("/api/auth/register", attacker)).statusCode).toBe(200);
+    await codeMail(victimEmail); // lands in the victim's inbox; the attacker never sees it
+
+    // The attacker cannot use the unverified account at all.
+    const early = await post("/api/auth/login", { email: victimEmail, password: attacker.password });
+    expect(early.statusCode).toBe(403);
+    expect(early.headers["set-cookie"]).toBeUndefined();
+
+    const victim = {
+      ...signupBody({ firstName: "Victoria", password: "Owner-Chosen-Pass-28" }),
+      email: victimEmail,
+    };
+    const reg = await post("/api/auth/register", victim);
+    expect(reg.statusCode).toBe(409);
+    expect(reg.json().emailNotVerified).toBe(true);
+    const mail = await codeMail(victimEmail);
+    const ok = await post("/api/auth/verify-email", {
+      email: victimEmail,
+      otp: mail.code,
+      password: victim.password,
+    });
+    expect(ok.statusCode).toBe(200);
+
+    const asAttacker = await post("/api/auth/login", { email: victimEmail, password: attacker.password });
+    expect(asAttacker.statusCode).toBe(401);
+    expect(asAttacker.headers["set-cookie"]).toBeUndefined();
+    const asVictim = await post("/api/auth/login", { email: victimEmail, password: victim.password });
+    expect(asVictim.statusCode).toBe(200);
+    expect(asVictim.json().user).toMatchObject({ firstName: "Victoria", pillarTag: victim.pillarTag });
+  });
+
+  it("refuses to confirm a registration that was replaced after the owner's code was sent", async () => {
+    const email = `race.${Date.now()}@example.com`;
+    const owner = { ...signupBody({ password: "Owner-Chosen-Pass-28" }), email };
+    expect((await post("/api/auth/register", owner)).statusCode).toBe(200);
+    await codeMail(email);
+    const attacker = { ...signupBody({ password: "Attacker-Chosen-Pass-61" }), email };
+    expect((await post("/api/auth/register", attacker)).statusCode).toBe(409);
+    // The newest code in the owner's inbox now belongs to the attacker's details: the web sends the
+    // owner's password with it, and the server refuses instead of confirming the attacker's password.
+    const latest = await codeMail(email);
+    const refused = await post("/api/auth/verify-email", {
+      email,
+      otp: latest.code,
+      password: owner.password,
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      registrationChanged: true,
+      message: AUTH_SERVER_MESSAGES.registrationChanged,
+    });
+    const [row] = await t.database.query<{ is_email_verified: boolean }>(
+      "select is_email_verified from users where email = $1",
+      [email],
+    );
+    expect(row!.is_email_verified).toBe(false);
+    // Signing up again puts the owner's details back, and their code then works.
+    expect((await post("/api/auth/register", owner)).statusCode).toBe(409);
+    const mine = await codeMail(email);
+    expect(
+      (await post("/api/auth/verify-email", { email, otp: mine.code, password: owner.password })).statusCode,
+    ).toBe(200);
+    expect((await post("/api/auth/login", { email, password: owner.password })).statusCode).toBe(200);
+    expect((await post("/api/auth/login", { email, password: attacker.password })).statusCode).toBe(401);
+  });
+
+  it("gives an ADMIN_EMAILS address no admin session when a stranger registers it first", async () => {
+    const attacker = {
+      ...signupBody({ password: "Attacker-Chosen-Pass-61" }),
+      email: "owner-boss@example.com",
+    };
+    expect((await post("/api/auth/register", attacker)).statusCode).toBe(200);
+    await codeMail("owner-boss@example.com");
+    const login = await post("/api/auth/login", {
+      email: "owner-boss@example.com",
+      password: attacker.password,
+    });
+    expect(login.statusCode).toBe(403);
+    expect(login.headers["set-cookie"]).toBeUndefined();
+    const [row] = await t.database.query<{ is_admin: boolean }>(
+      "select is_admin from users where email = $1",
+      ["owner-boss@example.com"],
+    );
+    expect(row!.is_admin).toBe(false);
+    const stats = await t.app.inject({ method: "GET", url: "/api/admin/stats" });
+    expect(stats.statusCode).toBe(401);
+
+    // The real owner signs up, reads the code, and only they become admin.
+    const owner = { ...signupBody({ password: "Owner-Chosen-Pass-28" }), email: "owner-boss@example.com" };
+    expect((await post("/api/auth/register", owner)).statusCode).toBe(409);
+    const mail = await codeMail("owner-boss@example.com");
+    expect((await post("/api/auth/verify-email", { email: owner.email, otp: mail.code })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await post("/api/auth/login", { email: owner.email, password: attacker.password })).statusCode,
+    ).toBe(401);
+    const ownerLogin = await post("/api/auth/login", { email: owner.email, password: owner.password });
+    expect(ownerLogin.statusCode).toBe(200);
+    expect(ownerLogin.json().user.isAdmin).toBe(true);
+  });
+
+  it("grants admin by ADMIN_EMAILS only when the e-mail was proved after the current password was set", async () => {
+    const email = "boss2@example.com";
+    const app2 = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100", ADMIN_EMAILS: email });
+    try {
+      const body = { ...signupBody(), email };
+      expect(
+        (await app2.app.inject({ method: "POST", url: "/api/auth/register", payload: body })).statusCode,
+      ).toBe(200);
+      const mail = await codeMail(email);
+      await app2.app.inject({
+        method: "POST",
+        url: "/api/auth/verify-email",
+        payload: { email, otp: mail.code },
+      });
+      // A password that changed later without a fresh proof of the inbox (only possible behind the app's back).
+      await app2.database.query(
+        "update users set is_admin = false, password_set_at = email_verified_at + interval '1 minute' where email = $1",
+        [email],
+      );
+      const login = await app2.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { email, password: body.password },
+      });
+      expect(login.statusCode).toBe(200);
+      expect(login.json().user.isAdmin).toBe(false);
+    } finally {
+      await app2.close();
+    }
+  });
+
+  it("refuses admin:grant for an account that has not verified its e-mail", async () => {
+    const body = signupBody();
+    expect((await post("/api/auth/register", body)).statusCode).toBe(200);
+    await expect(grantAdmin(t.database.db, body.email)).rejects.toMatchObject({
+      message: AUTH_SERVER_MESSAGES.adminNeedsVerifiedEmail,
+    });
+    const [row] = await t.database.query<{ is_admin: boolean }>(
+      "select is_admin from users where email = $1",
+      [body.email],
+    );
+    expect(row!.is_admin).toBe(false);
   });
 
   it("stores SQL and HTML in names verbatim and returns them as data", async () => {

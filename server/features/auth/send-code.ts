@@ -27,8 +27,19 @@ export async function sendCode(deps: AppDeps, user: CodeRecipient, purpose: Code
   wakeMailWorker();
 }
 
-export async function sendCodeInTx(deps: AppDeps, tx: Tx, user: CodeRecipient, purpose: CodePurpose) {
-  const code = await issueCode(tx, { userId: user.id, purpose, secret: deps.config.sessionSecret });
+export async function sendCodeInTx(
+  deps: AppDeps,
+  tx: Tx,
+  user: CodeRecipient,
+  purpose: CodePurpose,
+  options: { skipResendInterval?: boolean } = {},
+) {
+  const code = await issueCode(tx, {
+    userId: user.id,
+    purpose,
+    secret: deps.config.sessionSecret,
+    ...options,
+  });
   await enqueueMail(tx, TEMPLATES[purpose](user.email, user.firstName, code));
 }
 

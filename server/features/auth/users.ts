@@ -22,6 +22,22 @@ export function isAdminEmail(config: Pick<Config, "adminEmails">, email: string)
   return config.adminEmails.includes(normaliseEmail(email));
 }
 
+/**
+ * ADMIN_EMAILS makes an account admin only when its e-mail was proved after its current password was
+ * chosen: a password set by anyone who never read the inbox never carries admin rights.
+ */
+export function earnsAdminByEmail(
+  config: Pick<Config, "adminEmails">,
+  user: Pick<UserRow, "email" | "isEmailVerified" | "emailVerifiedAt" | "passwordSetAt">,
+): boolean {
+  return (
+    isAdminEmail(config, user.email) &&
+    user.isEmailVerified &&
+    user.emailVerifiedAt !== null &&
+    user.emailVerifiedAt.getTime() >= user.passwordSetAt.getTime()
+  );
+}
+
 /** The spec's User shape for GET /api/auth/user (isVerified mirrors isEmailVerified). */
 export function toCurrentUser(user: SessionUser): CurrentUser {
   return {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import {
   AUTH_MESSAGES,
   AUTH_SERVER_MESSAGES,
@@ -12,21 +12,41 @@ import { sendCode } from "@/server/features/auth/send-code";
 import { findUserByEmail, isAdminEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { redeemCode } from "@/server/lib/one-time-codes";
+import { verifyPassword } from "@/server/lib/passwords";
 
 const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
 
-/** Marks the e-mail verified (and admin when listed in ADMIN_EMAILS). No session: the user logs in next. */
+/**
+ * Marks the e-mail verified (and admin when listed in ADMIN_EMAILS: the proof comes after the current
+ * password was set). No session: the user logs in next. With `password`, the code only confirms a
+ * registration that still holds that password.
+ */
 export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promise<MessageResponse> {
   const user = await findUserByEmail(deps.database.db, input.email);
   if (!user || user.isEmailVerified) throw invalidCode();
+  if (input.password !== undefined && !(await verifyPassword(user.passwordHash, input.password))) {
+    throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.registrationChanged, { registrationChanged: true });
+  }
   const result = await redeemCode(
     deps.database.db,
     { userId: user.id, purpose: "verify_email", code: input.otp, secret: deps.config.sessionSecret },
     async (tx) => {
-      await tx
+      // Only the registration this code was sent for: a re-registration in between burnt the code.
+      const verified = await tx
         .update(users)
-        .set({ isEmailVerified: true, isAdmin: user.isAdmin || isAdminEmail(deps.config, user.email) })
-        .where(eq(users.id, user.id));
+        .set({
+          isEmailVerified: true,
+          emailVerifiedAt: sql`now()`,
+          isAdmin: isAdminEmail(deps.config, user.email),
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+        .returning({ id: users.id });
+      if (verified.length === 0) {
+        throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.registrationChanged, {
+          registrationChanged: true,
+        });
+      }
     },
   );
   if (!result.ok) throw invalidCode();

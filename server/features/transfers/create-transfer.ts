@@ -155,6 +155,7 @@ export async function createTransfer(
       cryptoAddress: address,
       status: "pending",
       adminNotes: null,
+      flaggedAt: null,
       holdId: null,
       transactionId: randomUUID(),
       limitDay: day,

@@ -12,6 +12,12 @@ type Tab = "signin" | "signup";
 export default function AuthPage() {
   const [tab, setTab] = useState<Tab>("signin");
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
+  // Kept in memory only while the code view is open, so the code confirms the registration typed here.
+  const [verifyPassword, setVerifyPassword] = useState<string | undefined>();
+  const onNeedsVerification = (email: string, password: string) => {
+    setVerifyEmail(email);
+    setVerifyPassword(password);
+  };
   const [signInEmail, setSignInEmail] = useState("");
   useDocumentTitle(verifyEmail ? "Verify your email" : "Sign in");
 
@@ -19,6 +25,7 @@ export default function AuthPage() {
     const backToLogin = () => {
       setSignInEmail(verifyEmail);
       setVerifyEmail(null);
+      setVerifyPassword(undefined);
       setTab("signin");
     };
     return (
@@ -27,7 +34,12 @@ export default function AuthPage() {
         title="Verify your email"
         description="Enter the code from your inbox to activate your account."
       >
-        <VerifyEmailForm email={verifyEmail} onVerified={backToLogin} onBack={backToLogin} />
+        <VerifyEmailForm
+          email={verifyEmail}
+          password={verifyPassword}
+          onVerified={backToLogin}
+          onBack={backToLogin}
+        />
       </AuthShell>
     );
   }
@@ -46,10 +58,14 @@ export default function AuthPage() {
           <TabsTrigger value="signup">Get Started</TabsTrigger>
         </TabsList>
         <TabsContent value="signin" className="mt-6">
-          <SignInForm key={signInEmail} initialEmail={signInEmail} onNeedsVerification={setVerifyEmail} />
+          <SignInForm
+            key={signInEmail}
+            initialEmail={signInEmail}
+            onNeedsVerification={onNeedsVerification}
+          />
         </TabsContent>
         <TabsContent value="signup" className="mt-6">
-          <SignUpForm onNeedsVerification={setVerifyEmail} />
+          <SignUpForm onNeedsVerification={onNeedsVerification} />
         </TabsContent>
       </Tabs>
     </AuthShell>

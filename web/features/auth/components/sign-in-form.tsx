@@ -17,7 +17,7 @@ export function SignInForm({
   onNeedsVerification,
 }: {
   initialEmail: string;
-  onNeedsVerification: (email: string) => void;
+  onNeedsVerification: (email: string, password: string) => void;
 }) {
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
@@ -44,7 +44,7 @@ export function SignInForm({
           const message = errorMessage(error, "");
           if (message.toLowerCase().includes("verify your email")) {
             toast({ title: "Email verification required", description: message, variant: "destructive" });
-            onNeedsVerification(trimmedEmail);
+            onNeedsVerification(trimmedEmail, password);
             return;
           }
           toast({

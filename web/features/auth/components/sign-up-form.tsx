@@ -34,7 +34,11 @@ const EMPTY = {
   phoneNumber: "",
 };
 
-export function SignUpForm({ onNeedsVerification }: { onNeedsVerification: (email: string) => void }) {
+export function SignUpForm({
+  onNeedsVerification,
+}: {
+  onNeedsVerification: (email: string, password: string) => void;
+}) {
   const [form, setForm] = useState(EMPTY);
   const [hasAcceptedTerms, setAcceptedTerms] = useState(false);
   const register = useRegister();
@@ -61,12 +65,12 @@ export function SignUpForm({ onNeedsVerification }: { onNeedsVerification: (emai
       onSuccess: () => {
         toast({ title: "Account created", description: `We sent a 6-digit code to ${input.email}.` });
         setForm(EMPTY);
-        onNeedsVerification(input.email);
+        onNeedsVerification(input.email, input.password);
       },
       onError: (error) => {
         if (error instanceof ApiError && error.hasFlag("emailNotVerified")) {
           toast({ title: "Account needs verification", description: error.message, variant: "destructive" });
-          onNeedsVerification(input.email);
+          onNeedsVerification(input.email, input.password);
           return;
         }
         toast({

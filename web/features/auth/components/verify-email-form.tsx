@@ -9,6 +9,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useResendVerification } from "@/web/features/auth/api/resend-verification";
 import { useVerifyEmail } from "@/web/features/auth/api/verify-email";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { ApiError } from "@/web/lib/api";
 
 /** Spec §5: the code input keeps digits only, up to 6. */
 export function cleanCode(value: string): string {
@@ -17,10 +18,13 @@ export function cleanCode(value: string): string {
 
 export function VerifyEmailForm({
   email,
+  password,
   onVerified,
   onBack,
 }: {
   email: string;
+  /** What the person typed to sign up or sign in: the code then only confirms a registration holding it. */
+  password?: string;
   onVerified: () => void;
   onBack: () => void;
 }) {
@@ -34,16 +38,19 @@ export function VerifyEmailForm({
     const { AUTH_MESSAGES, CODE_PATTERN } = await loadAuthRules();
     if (!CODE_PATTERN.test(code)) return toastError(AUTH_MESSAGES.codeInvalid);
     verify.mutate(
-      { email, otp: code },
+      { email, otp: code, password },
       {
         onSuccess: () => {
           toast({ title: "Email verified", description: "Your account is ready. Please sign in." });
           onVerified();
         },
-        onError: () => {
+        onError: (error) => {
           toast({
             title: "Verification failed",
-            description: AUTH_MESSAGES.invalidCode,
+            description:
+              error instanceof ApiError && error.hasFlag("registrationChanged")
+                ? error.message
+                : AUTH_MESSAGES.invalidCode,
             variant: "destructive",
           });
         },
