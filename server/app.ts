@@ -27,6 +27,7 @@ import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
+import { registerTextGuard } from "@/server/lib/text-guard";
 import { createStorage } from "@/server/lib/storage/create-storage";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
 
@@ -82,6 +83,7 @@ export async function buildApp(
   await app.register(cookie, { secret: deps.config.sessionSecret });
   await app.register(rateLimit, { global: false });
   registerErrorHandler(app);
+  registerTextGuard(app);
   await app.register(sessionPlugin);
   registerRequestLog(app);
   registerMail(app, options.mailWorker);

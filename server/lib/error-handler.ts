@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
+import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
 
 interface ZodLikeIssue {
   message: string;
@@ -53,7 +54,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (PG_BAD_INPUT_CODES.has(pgErrorCode(err) ?? "")) {
       return reply.status(400).send({
-        message: "Text must not contain NUL or invalid characters",
+        message: INVALID_TEXT_MESSAGE,
         code: "VALIDATION",
         requestId,
       });

@@ -237,6 +237,42 @@ describe("fuzzing every route that takes input", () => {
     }
   });
 
+  it("refuses a lone UTF-16 surrogate in any text field of any body or query with 400, writing nothing", async () => {
+    const lone = ["\ud800", "x\udfff", "\udc00\ud800"];
+    for (const [key, route] of Object.entries(CATALOGUE)) {
+      if (!route.input?.body && !route.input?.query) continue;
+      const [method] = key.split(" ") as [string];
+      const base = await route.build(w, roleFor(route));
+      const valid = (base.payload ?? {}) as Json;
+      const requests: FuzzRequest[] = [];
+      for (const field of route.input.body ? Object.keys(valid) : []) {
+        if (typeof valid[field] !== "string") continue;
+        for (const bad of lone) {
+          requests.push({
+            method: method as "POST",
+            url: base.url,
+            // Money routes store the request under its Idempotency-Key (a JSON column): the case that gave 500.
+            headers: {
+              "content-type": "application/json",
+              "idempotency-key": `surrogate-${field}-${bad.length}`,
+            },
+            payload: JSON.stringify({ ...valid, [field]: `${valid[field]}${bad}` }),
+          });
+        }
+      }
+      if (route.input.query) {
+        const separator = base.url.includes("?") ? "&" : "?";
+        requests.push({ method: method as "GET", url: `${base.url}${separator}search=%ED%A0%80` });
+      }
+      for (const request of requests) {
+        await expectSafe(key, route, request);
+        const auth = await signedInAs(w, roleFor(route));
+        const res = await w.t.app.inject({ ...request, headers: { ...request.headers, ...auth } });
+        if (request.payload) expect(res.statusCode, `${key} ${request.payload}`).toBe(400);
+      }
+    }
+  });
+
   it("refuses negative, fractional-cent, non-finite and odd-looking amounts on every money route, writing nothing", async () => {
     const amounts: unknown[] = [
       "-1",
