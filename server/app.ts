@@ -27,9 +27,9 @@ import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
-import { registerTextGuard } from "@/server/lib/text-guard";
 import { createStorage } from "@/server/lib/storage/create-storage";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
+import { registerTextGuard } from "@/server/lib/text-guard";
 
 export interface AppDeps {
   config: Config;
@@ -57,6 +57,16 @@ export interface BuildAppOptions {
 const DEFAULT_WEB_DIR = path.resolve(fileURLToPath(new URL("../dist/web", import.meta.url)));
 const ONE_MEBIBYTE = 1024 * 1024;
 
+/**
+ * Fastify refuses hop counts outright (they cannot vouch for the immediate peer), so a count becomes "trust
+ * the first n addresses from the right"; an address list is checked by proxy-addr. The README says to prefer
+ * the list when the app can be reached without the proxy.
+ */
+function trustProxyOption(trust: Config["trustProxy"]): FastifyServerOptions["trustProxy"] {
+  if (typeof trust === "number") return (_address: string, hop: number) => hop < trust;
+  return trust;
+}
+
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
 export async function buildApp(
   given: Omit<AppDeps, "storage"> & Partial<AppDeps>,
@@ -70,7 +80,7 @@ export async function buildApp(
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: deps.config.isProduction,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

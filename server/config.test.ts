@@ -19,6 +19,21 @@ describe("loadConfig", () => {
     expect(config.dataKey).toHaveLength(32);
   });
 
+  it("trusts no proxy unless TRUST_PROXY names hops or proxy addresses", () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: "10.0.0.0/8, 127.0.0.1,::1" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "127.0.0.1",
+      "::1",
+    ]);
+    for (const bad of ["true", "yes", "11", "10.0.0.0/33", "proxy.internal", "10.0.0.1/8/1"]) {
+      expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it("keeps generated secrets across restarts", () => {
     const dir = tmp();
     const first = loadConfig({ DATA_DIR: dir });

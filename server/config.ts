@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -64,6 +65,10 @@ const envSchema = z.object({
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
   REDIS_URL: optionalString,
+  TRUST_PROXY: optionalString.refine((v) => v === undefined || parseTrustProxy(v) !== null, {
+    message:
+      "TRUST_PROXY must be a hop count (0-10) or a comma list of proxy IPs/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)",
+  }),
   METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
@@ -100,9 +105,36 @@ export type Config = {
   publicUrl?: string;
   logLevel: string;
   redisUrl?: string;
+  /**
+   * Which proxies may tell us the client's address: false (none: the socket's peer is the client), a hop
+   * count, or proxy addresses/CIDRs. Either way X-Forwarded-For is read from the right, never the leftmost
+   * entry a client can forge.
+   */
+  trustProxy: false | number | string[];
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
 };
+
+/** "2" → 2 hops; "10.0.0.0/8, 127.0.0.1" → that list; anything else (including "true") → null. */
+export function parseTrustProxy(value: string): false | number | string[] | null {
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    return hops <= 10 ? hops || false : null;
+  }
+  const entries = trimmed
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const isAddressOrCidr = (entry: string) => {
+    const [address, bits, ...rest] = entry.split("/");
+    const family = isIP(address ?? "");
+    if (!family || rest.length > 0) return false;
+    if (bits === undefined) return true;
+    return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  return entries.length > 0 && entries.every(isAddressOrCidr) ? entries : null;
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -180,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
+    trustProxy: e.TRUST_PROXY === undefined ? false : (parseTrustProxy(e.TRUST_PROXY) ?? false),
     metricsToken: e.METRICS_TOKEN,
   };
 }
