@@ -19,7 +19,7 @@ import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
-import { registerErrorHandler } from "@/server/lib/error-handler";
+import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
@@ -81,6 +81,7 @@ export async function buildApp(
       return typeof given === "string" && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     trustProxy: trustProxyOption(deps.config.trustProxy),
+    frameworkErrors: routerErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -103,6 +103,20 @@ describe("bad input gets a 4xx JSON error and the server keeps serving", () => {
     expect(res.json().code).toBe("NOT_FOUND");
   });
 
+  it("answers an over-long path parameter with 414 and an undecodable URL with 400, in the usual error shape", async () => {
+    const long = await t.app.inject({ method: "GET", url: `/api/admin/users/${"a".repeat(200)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({
+      message: "The address is too long",
+      code: "URI_TOO_LONG",
+      requestId: long.headers["x-request-id"],
+    });
+    expect(long.body).not.toContain("aaaa");
+    const bad = await t.app.inject({ method: "GET", url: "/api/admin/users/%E0%A4%A" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "BAD_REQUEST", message: "The address is not valid" });
+  });
+
   it("still serves after all of the above", async () => {
     const res = await t.app.inject({ method: "GET", url: "/healthz" });
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
 import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
@@ -37,6 +37,23 @@ const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
  * is the client's mistake, not ours.
  */
 const PG_BAD_INPUT_CODES = new Set(["22021", "22P05"]);
+
+/**
+ * Fastify's router answers an over-long path parameter (414) or an undecodable URL (400) before any hook
+ * runs; this gives them the same `{ message, code, requestId }` shape as every other error.
+ */
+export function routerErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const tooLong = err.code === "FST_ERR_MAX_PARAM_LENGTH";
+  void reply
+    .code(tooLong ? 414 : 400)
+    .header("x-request-id", request.id)
+    .header("cache-control", "no-store")
+    .send({
+      message: tooLong ? "The address is too long" : "The address is not valid",
+      code: tooLong ? "URI_TOO_LONG" : "BAD_REQUEST",
+      requestId: request.id,
+    });
+}
 
 /** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
 export function registerErrorHandler(app: FastifyInstance) {
