@@ -67,7 +67,12 @@ export async function createAdminTransaction(
   const category = input.category && input.category in CATEGORIES ? input.category : "other";
   const status = input.status ?? "completed";
   const row = await db.transaction(async (tx) => {
-    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId));
+    const [owner] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, input.userId))
+      // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
+      .for("share");
     if (!owner) throw new AppError("NOT_FOUND", "User not found");
     const [created] = await tx
       .insert(transactions)
@@ -156,7 +161,12 @@ export async function adjustBalance(
   const target = parseMoney(text);
   if (target === null || target < 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.balanceInvalid);
   return db.transaction(async (tx) => {
-    const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    const [owner] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, userId))
+      // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
+      .for("share");
     if (!owner) throw new AppError("NOT_FOUND", "User not found");
     const wallet = await lockWallet(tx, userId);
     const diff = target - wallet.balance;

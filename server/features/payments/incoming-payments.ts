@@ -119,7 +119,12 @@ export async function createIncomingPayment(db: Db, actorId: string, input: Crea
   const amount = parseMoney(input.amount);
   if (amount === null || amount <= 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.amountInvalid);
   const result = await db.transaction(async (tx) => {
-    const [owner] = await tx.select(ownerColumns).from(users).where(eq(users.id, input.userId));
+    const [owner] = await tx
+      .select(ownerColumns)
+      .from(users)
+      .where(eq(users.id, input.userId))
+      // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
+      .for("share");
     if (!owner) throw new AppError("NOT_FOUND", "User not found");
     const [payment] = await tx
       .insert(incomingPayments)
