@@ -415,6 +415,8 @@ export const ledgerAccounts = pgTable(
   (t) => [
     check("ledger_accounts_available_not_negative", sql`${t.balance} - ${t.held} >= 0`),
     check("ledger_accounts_held_not_negative", sql`${t.held} >= 0`),
+    // MAX_CENTS ($10 billion): repeated credits can never carry a cached balance toward 2^53 cents.
+    check("ledger_accounts_balance_within_cap", sql`${t.balance} <= 1000000000000`),
   ],
 );
 

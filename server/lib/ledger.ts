@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { assertCents } from "@/contract/money";
+import { assertCents, formatMoney, MAX_CENTS } from "@/contract/money";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
-import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 
 export const SYSTEM_ACCOUNTS = ["external_funding", "usdc_clearing", "fee_revenue", "adjustments"] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
@@ -133,6 +133,11 @@ export async function postEntry(tx: Tx, entry: EntryInput): Promise<string> {
         .where(and(eq(ledgerAccounts.id, id), eq(ledgerAccounts.kind, "wallet")));
     }
   } catch (err) {
+    if (pgErrorCode(err) === "23514" && pgConstraint(err) === "ledger_accounts_balance_within_cap") {
+      throw new AppError("UNPROCESSABLE", `A wallet can hold at most ${formatMoney(MAX_CENTS)}`, {
+        walletLimitExceeded: true,
+      });
+    }
     if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this movement");
     throw err;
   }

@@ -4,19 +4,11 @@ import type { AppDeps } from "@/server/app";
 import { users } from "@/server/db/schema";
 import { sendCodeInTx } from "@/server/features/auth/send-code";
 import { findUserByEmail, normaliseEmail } from "@/server/features/auth/users";
-import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 import { openWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { burnOutstandingCodes } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
-
-function constraintName(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const name = (e as { constraint?: unknown }).constraint;
-    if (typeof name === "string") return name;
-  }
-  return undefined;
-}
 
 const emailTaken = () => new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailTaken, { emailTaken: true });
 const handleTaken = () =>
@@ -66,7 +58,7 @@ export async function registerUser(deps: AppDeps, input: RegisterInput): Promise
   } catch (err) {
     // Two sign-ups racing past the checks above: the unique indexes decide, with the same clear answers.
     if (pgErrorCode(err) === "23505") {
-      throw constraintName(err) === "users_pillar_tag_lower_key" ? handleTaken() : emailTaken();
+      throw pgConstraint(err) === "users_pillar_tag_lower_key" ? handleTaken() : emailTaken();
     }
     throw err;
   }

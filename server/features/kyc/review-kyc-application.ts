@@ -3,9 +3,8 @@ import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/ad
 import type { Db } from "@/server/db/client";
 import { kycApplications, users } from "@/server/db/schema";
 import { type KycRow, toAdminKycApplication } from "@/server/features/kyc/kyc-views";
-import { pgConstraint } from "@/server/features/kyc/pg-constraint";
 import { writeAudit } from "@/server/lib/audit";
-import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 import { kycApprovedMail, kycRejectedMail } from "@/server/lib/mail/onboarding-templates";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import type { MailMessage } from "@/server/lib/mail/templates";

@@ -23,6 +23,35 @@ const as = (who: SignedInUser, url: string) =>
   t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
 const balanceOf = async (who: SignedInUser) => (await as(who, "/api/account/summary")).json().totalBalance;
 
+describe("the wallet cap", () => {
+  it("refuses with 422 a credit that would take a wallet past $10,000,000,000.00, writing nothing", async () => {
+    const customer = await createVerifiedUser(t.database);
+    await fundCustomer(t, admin, customer.user.id, "9999999999.00");
+    for (const [url, payload] of [
+      ["/api/admin/incoming-payments", { userId: customer.user.id, amount: "1.01", status: "completed" }],
+      ["/api/admin/transactions", { userId: customer.user.id, type: "credit", amount: "1.01", description: "Over" }],
+    ] as const) {
+      const before = await t.database.query<{ n: number }>("select count(*)::int as n from journal_entries");
+      const res = await asAdmin("POST", url, payload);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({
+        message: "A wallet can hold at most $10,000,000,000.00",
+        walletLimitExceeded: true,
+      });
+      const after = await t.database.query<{ n: number }>("select count(*)::int as n from journal_entries");
+      expect(after[0]!.n).toBe(before[0]!.n);
+    }
+    // Up to the cap exactly is fine.
+    const exact = await asAdmin("POST", "/api/admin/incoming-payments", {
+      userId: customer.user.id,
+      amount: "1.00",
+      status: "completed",
+    });
+    expect(exact.statusCode).toBe(201);
+    expect(await balanceOf(customer)).toBe("$10,000,000,000.00");
+  });
+});
+
 describe("incoming payments", () => {
   it("starts pending with the spec's blank defaults and credits once on completed", async () => {
     const customer = await createVerifiedUser(t.database);

@@ -1,0 +1,1 @@
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_balance_within_cap" CHECK ("ledger_accounts"."balance" <= 1000000000000);
