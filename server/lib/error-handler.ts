@@ -55,6 +55,10 @@ export function routerErrors(err: FastifyError, request: FastifyRequest, reply: 
     });
 }
 
+function isClientAbort(err: FastifyError, request: FastifyRequest): boolean {
+  return err.code === "ECONNRESET" && (request.raw.readableAborted || request.raw.destroyed);
+}
+
 /** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -75,6 +79,11 @@ export function registerErrorHandler(app: FastifyInstance) {
         code: "VALIDATION",
         requestId,
       });
+    }
+    if (isClientAbort(err, request)) {
+      // The client hung up mid-request: nothing of ours failed and nobody is left to answer.
+      request.log.info({ reason: err.message }, "client aborted the request");
+      return reply.status(400).send({ message: "Request aborted", code: "BAD_REQUEST", requestId });
     }
     if (isUnavailableError(err)) {
       request.log.error({ err }, "backing service unavailable");
