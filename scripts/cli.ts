@@ -4,6 +4,7 @@ import { createDatabase } from "@/server/db/client";
 import { grantAdmin } from "@/server/features/admin/grant-admin";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
+import { createStorage } from "@/server/lib/storage/create-storage";
 
 const USAGE = `usage: npm run cli -- <command>
 
@@ -46,10 +47,13 @@ async function main(argv: string[]) {
         return report.ok ? 0 : 1;
       }
       case "housekeeping:sweep": {
-        const report = await sweepExpired(database.db);
+        const storage = createStorage(config);
+        const report = await sweepExpired(database.db, storage).finally(() => storage.close());
         console.info(
           `Deleted ${report.sessions} expired session(s), ${report.oneTimeCodes} one-time code(s), ` +
-            `${report.idempotencyKeys} idempotency key(s) and ${report.sentMail} sent e-mail(s).`,
+            `${report.idempotencyKeys} idempotency key(s), ${report.sentMail} sent e-mail(s), ` +
+            `${report.authChallenges} sign-in challenge(s), ${report.freezeLinks} expired freeze link(s) ` +
+            `and ${report.partialUploads} half-written upload(s).`,
         );
         return 0;
       }

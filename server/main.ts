@@ -41,7 +41,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  housekeeping = startHousekeeping(database.db, app.log);
+  housekeeping = startHousekeeping(database.db, app.deps.storage, app.log);
   app.log.info(
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`})`,
   );

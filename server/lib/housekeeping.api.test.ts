@@ -1,17 +1,26 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/server/db/client";
 import { sweepExpired } from "@/server/lib/housekeeping";
+import { createLocalStorage } from "@/server/lib/storage/local-storage";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 let database: Database;
 let customer: SignedInUser;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-housekeeping-"));
+const storage = createLocalStorage(dataDir);
 
 beforeAll(async () => {
   database = await createTestDatabase();
   customer = await createVerifiedUser(database);
 });
-afterAll(() => database.close());
+afterAll(async () => {
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 const ids = async (text: string) => (await database.query<{ id: string }>(text)).map((r) => r.id).sort();
 
@@ -45,12 +54,44 @@ describe("housekeeping sweep", () => {
          ('a@example.com', 'old pending', 't', 'h', 'test', 'pending', null, now() - interval '8 days')`,
     );
 
-    expect(await sweepExpired(database.db)).toEqual({
+    await database.query(
+      `insert into auth_challenges (purpose, user_id, expires_at) values
+         ('login', $1, now() - interval '25 hours'),
+         ('login', $1, now() - interval '1 minute'),
+         ('step_up', $1, now() + interval '5 minutes')`,
+      [userId],
+    );
+    await database.query(
+      `insert into freeze_links (user_id, token_hash, reason, expires_at, used_at) values
+         ($1, 'dead', 'new_device', now() - interval '25 hours', null),
+         ($1, 'used', 'new_device', now() - interval '25 hours', now() - interval '3 days'),
+         ($1, 'live', 'transfer', now() + interval '6 days', null)`,
+      [userId],
+    );
+    const uploads = path.join(dataDir, "objects", "uploads");
+    fs.mkdirSync(uploads, { recursive: true });
+    const leftover = path.join(uploads, "11111111-2222-4333-8444-555555555555.abc123.tmp");
+    const writing = path.join(uploads, "11111111-2222-4333-8444-666666666666.def456.tmp");
+    const stored = path.join(uploads, "11111111-2222-4333-8444-777777777777");
+    for (const file of [leftover, writing, stored]) fs.writeFileSync(file, "x");
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    fs.utimesSync(leftover, twoHoursAgo, twoHoursAgo);
+    fs.utimesSync(stored, twoHoursAgo, twoHoursAgo);
+
+    expect(await sweepExpired(database.db, storage)).toEqual({
       sessions: 2,
       oneTimeCodes: 1,
       idempotencyKeys: 1,
       sentMail: 1,
+      authChallenges: 1,
+      freezeLinks: 1,
+      partialUploads: 1,
     });
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(fs.existsSync(writing)).toBe(true);
+    expect(fs.existsSync(stored)).toBe(true);
+    // A used link is the record of a freeze: it stays.
+    expect(await ids("select token_hash as id from freeze_links")).toEqual(["live", "used"]);
 
     const sessionIds = await ids(
       "select id_hash as id from sessions where id_hash in ('expired', 'idle', 'fresh')",
@@ -62,11 +103,14 @@ describe("housekeeping sweep", () => {
     // The fixture's own live session survives.
     expect(await ids("select user_id as id from sessions where id_hash not in ('fresh')")).toEqual([userId]);
 
-    expect(await sweepExpired(database.db)).toEqual({
+    expect(await sweepExpired(database.db, storage)).toEqual({
       sessions: 0,
       oneTimeCodes: 0,
       idempotencyKeys: 0,
       sentMail: 0,
+      authChallenges: 0,
+      freezeLinks: 0,
+      partialUploads: 0,
     });
   });
 });

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { DbOrTx } from "@/server/db/client";
 import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
+import type { ObjectStorage } from "@/server/lib/storage/storage";
 
 /** How long rows outlive their use. Idempotency keys: a client retrying within a week still gets its first answer. */
 export const RETENTION = {
@@ -10,6 +11,10 @@ export const RETENTION = {
   oneTimeCodeDays: 1,
   /** Delivered mail carries codes and links in plain text; keep it only as long as support may ask. */
   sentMailDays: 7,
+  /** Half-done logins, WebAuthn and step-up challenges, and dead "This wasn't me" links: a day past their end. */
+  challengeDays: 1,
+  /** A `.tmp` older than this was left by a process that died mid-upload (a live write takes seconds). */
+  partialWriteMs: 60 * 60_000,
 } as const;
 
 export interface SweepReport {
@@ -17,6 +22,9 @@ export interface SweepReport {
   oneTimeCodes: number;
   idempotencyKeys: number;
   sentMail: number;
+  authChallenges: number;
+  freezeLinks: number;
+  partialUploads: number;
 }
 
 const count = (result: unknown) => {
@@ -28,7 +36,7 @@ const count = (result: unknown) => {
  * Deletes what can never be used again: sessions past their absolute or idle expiry, old one-time codes,
  * old idempotency records and old delivered mail. Idempotent, so every instance may run it.
  */
-export async function sweepExpired(db: DbOrTx): Promise<SweepReport> {
+export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise<SweepReport> {
   const sessions = await db.execute(sql`
     delete from sessions
     where expires_at < now() or last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`);
@@ -39,18 +47,31 @@ export async function sweepExpired(db: DbOrTx): Promise<SweepReport> {
   const sentMail = await db.execute(sql`
     delete from mail_outbox
     where status = 'sent' and sent_at < now() - make_interval(days => ${RETENTION.sentMailDays})`);
+  const authChallenges = await db.execute(sql`
+    delete from auth_challenges where expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
+  const freezeLinks = await db.execute(sql`
+    delete from freeze_links
+    where used_at is null and expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
   return {
     sessions: count(sessions),
     oneTimeCodes: count(oneTimeCodes),
     idempotencyKeys: count(idempotencyKeys),
     sentMail: count(sentMail),
+    authChallenges: count(authChallenges),
+    freezeLinks: count(freezeLinks),
+    partialUploads: storage ? await storage.sweepPartialWrites(RETENTION.partialWriteMs) : 0,
   };
 }
 
 /** Runs the sweep now and then every `intervalMs`; a failed sweep is logged and retried at the next tick. */
-export function startHousekeeping(db: DbOrTx, log: FastifyBaseLogger, intervalMs = 15 * 60_000) {
+export function startHousekeeping(
+  db: DbOrTx,
+  storage: ObjectStorage,
+  log: FastifyBaseLogger,
+  intervalMs = 15 * 60_000,
+) {
   const run = () =>
-    sweepExpired(db).then(
+    sweepExpired(db, storage).then(
       (report) => log.info({ swept: report }, "housekeeping: expired rows deleted"),
       (err: unknown) => log.warn({ err }, "housekeeping: sweep failed; retrying at the next interval"),
     );

@@ -29,7 +29,10 @@ describe("the wallet cap", () => {
     await fundCustomer(t, admin, customer.user.id, "9999999999.00");
     for (const [url, payload] of [
       ["/api/admin/incoming-payments", { userId: customer.user.id, amount: "1.01", status: "completed" }],
-      ["/api/admin/transactions", { userId: customer.user.id, type: "credit", amount: "1.01", description: "Over" }],
+      [
+        "/api/admin/transactions",
+        { userId: customer.user.id, type: "credit", amount: "1.01", description: "Over" },
+      ],
     ] as const) {
       const before = await t.database.query<{ n: number }>("select count(*)::int as n from journal_entries");
       const res = await asAdmin("POST", url, payload);

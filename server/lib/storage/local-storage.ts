@@ -61,6 +61,28 @@ export function createLocalStorage(dataDir: string): ObjectStorage {
     async delete(key) {
       await fs.promises.rm(fileFor(key), { force: true });
     },
+    async sweepPartialWrites(olderThanMs) {
+      // A kill -9 between writeFile and rename leaves `<key>.<random>.tmp`; nothing ever reads those.
+      const dir = path.join(root, "uploads");
+      let names: string[];
+      try {
+        names = await fs.promises.readdir(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") return 0;
+        throw err;
+      }
+      let removed = 0;
+      for (const name of names) {
+        if (!name.endsWith(".tmp")) continue;
+        const file = path.join(dir, name);
+        const stat = await statFile(file);
+        if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+          await fs.promises.rm(file, { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
     async close() {},
   };
 }

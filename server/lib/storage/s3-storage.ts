@@ -105,6 +105,10 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: s3Key(key) }));
     },
+    async sweepPartialWrites() {
+      // A PUT to S3 is atomic: an interrupted upload leaves no object behind.
+      return 0;
+    },
     async close() {
       client.destroy();
     },

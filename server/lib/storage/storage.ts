@@ -29,5 +29,7 @@ export interface ObjectStorage {
   /** The whole object as a stream; null when it is gone or (with `ifMatch`) was replaced since it was checked. */
   open(key: string, options?: { ifMatch?: string | null }): Promise<OpenedObject | null>;
   delete(key: string): Promise<void>;
+  /** Removes half-written files an interrupted process left behind (older than `olderThanMs`); returns how many. */
+  sweepPartialWrites(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
 }
