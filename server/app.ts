@@ -23,6 +23,8 @@ import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
+import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
+import { connectRedis } from "@/server/lib/redis";
 import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { sessionPlugin } from "@/server/lib/session-plugin";
@@ -92,7 +94,16 @@ export async function buildApp(
 
   await registerSecurity(app, { secureCookies: deps.config.cookieSecure });
   await app.register(cookie, { secret: deps.config.sessionSecret });
-  await app.register(rateLimit, { global: false });
+  if (deps.config.redisUrl) {
+    const redis = connectRedis(deps.config.redisUrl, app.log);
+    app.addHook("onClose", async () => {
+      redis.disconnect();
+    });
+    const store = sharedRateLimitStore(redis, `${deps.config.redisKeyPrefix}rl:`, app.log);
+    await app.register(rateLimit, { global: false, store });
+  } else {
+    await app.register(rateLimit, { global: false });
+  }
   registerErrorHandler(app);
   registerTextGuard(app);
   await app.register(sessionPlugin);

@@ -64,7 +64,10 @@ const envSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
-  REDIS_URL: optionalString,
+  REDIS_URL: optionalString.refine((v) => !v || /^rediss?:\/\//.test(v), {
+    message: "REDIS_URL must start with redis:// or rediss://",
+  }),
+  REDIS_KEY_PREFIX: optionalString.default("pillar:"),
   TRUST_PROXY: optionalString.refine((v) => v === undefined || parseTrustProxy(v) !== null, {
     message:
       "TRUST_PROXY must be a hop count (0-10) or a comma list of proxy IPs/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)",
@@ -105,6 +108,8 @@ export type Config = {
   publicUrl?: string;
   logLevel: string;
   redisUrl?: string;
+  /** Prepended to every Redis key, so several deployments (or test files) can share one Redis. */
+  redisKeyPrefix: string;
   /**
    * Which proxies may tell us the client's address: false (none: the socket's peer is the client), a hop
    * count, or proxy addresses/CIDRs. Either way X-Forwarded-For is read from the right, never the leftmost
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     trustProxy: e.TRUST_PROXY === undefined ? false : (parseTrustProxy(e.TRUST_PROXY) ?? false),
     metricsToken: e.METRICS_TOKEN,
   };
