@@ -27,6 +27,7 @@ import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
 import { connectRedis } from "@/server/lib/redis";
 import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
+import { startSessionBroadcast } from "@/server/lib/session-broadcast";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
 import { createStorage } from "@/server/lib/storage/create-storage";
@@ -107,6 +108,8 @@ export async function buildApp(
   registerErrorHandler(app);
   registerTextGuard(app);
   await app.register(sessionPlugin);
+  const sessionBroadcast = startSessionBroadcast(deps.database, app.log);
+  app.addHook("onClose", () => sessionBroadcast.close());
   registerRequestLog(app);
   registerMail(app, options.mailWorker);
   registerMetrics(app);

@@ -24,6 +24,8 @@ export interface PoolStats {
 export interface Database {
   db: Db;
   kind: "pg" | "pglite";
+  /** The PostgreSQL connection string (pg only): a listener connection for cross-instance notifications. */
+  url?: string;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   migrate(): Promise<void>;
@@ -54,6 +56,7 @@ export function createPgDatabase(url: string, poolSize = 10, queryTimeoutMs = 15
   return {
     db,
     kind: "pg",
+    url,
     async ping() {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_resolve, reject) => {

@@ -99,8 +99,25 @@ function cacheSession(idHash: string, entry: CachedSession): void {
   sessionCache.set(idHash, entry);
 }
 
-/** Forgets this process's cached lookups for one session, or for every session of a user. */
-export function forgetCachedSessions(target: { idHash?: string; userId?: string }): void {
+export interface CacheTarget {
+  idHash?: string;
+  userId?: string;
+}
+
+/** Tells the other instances to forget the same entries (session-broadcast.ts registers one per app). */
+const broadcasters = new Set<(target: CacheTarget) => void>();
+
+export function addSessionCacheBroadcaster(broadcast: (target: CacheTarget) => void): () => void {
+  broadcasters.add(broadcast);
+  return () => broadcasters.delete(broadcast);
+}
+
+/**
+ * Forgets the cached lookups for one session, or for every session of a user, in this process and (unless
+ * the call comes from another instance's notice) in every other instance sharing the database.
+ */
+export function forgetCachedSessions(target: CacheTarget, { broadcast = true } = {}): void {
+  if (broadcast) for (const send of broadcasters) send(target);
   if (target.idHash) sessionCache.delete(target.idHash);
   if (target.userId) {
     for (const [idHash, entry] of sessionCache) {
