@@ -21,6 +21,8 @@ export function readClientData(clientDataJSON: string): { challenge: string; ori
     if (!parsed || typeof parsed !== "object") return null;
     const { challenge, origin } = parsed as { challenge?: unknown; origin?: unknown };
     if (typeof challenge !== "string" || typeof origin !== "string") return null;
+    // The challenge goes into a query: only what we could have issued (base64url) gets that far.
+    if (!/^[A-Za-z0-9_-]{16,128}$/.test(challenge) || origin.length > 2048) return null;
     return { challenge, origin };
   } catch {
     return null;
