@@ -127,7 +127,7 @@ export function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
           <div className="grid min-w-0 flex-1 gap-0.5">
             <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
               <span className="truncate">{passkey.name}</span>
-              {passkey.backedUp ? <Badge tone="brand">Synced</Badge> : <Badge>This device</Badge>}
+              {passkey.backedUp ? <Badge tone="brand">Synced</Badge> : <Badge>Single device</Badge>}
             </p>
             <p className="text-xs text-ink-muted">
               Added {formatDate(passkey.createdAt)} ·{" "}
