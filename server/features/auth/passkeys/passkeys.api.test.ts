@@ -534,3 +534,25 @@ describe("relying party from PUBLIC_URL", () => {
     }
   });
 });
+
+describe("rate limits", () => {
+  it("limits passwordless attempts per IP with a 429 JSON answer", async () => {
+    const app = await createTestApp({ RATE_LIMIT_SCALE: "1" });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await app.app.inject({
+          method: "POST",
+          url: "/api/auth/passkey-login",
+          payload: { challengeId: crypto.randomUUID(), response: {} },
+          remoteAddress: "198.51.100.23",
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+      expect(statuses[10]).toBe(429);
+    } finally {
+      await app.close();
+    }
+  });
+});
