@@ -5,11 +5,12 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   verifyAuthenticationResponse,
 } from "@simplewebauthn/server";
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { authenticationResponse, PASSKEY_MESSAGES } from "@/contract/passkeys";
 import type { AppDeps } from "@/server/app";
 import type { DbOrTx } from "@/server/db/client";
 import { authChallenges, passkeys } from "@/server/db/schema";
+import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
 import { relyingParty } from "@/server/features/auth/passkeys/relying-party";
 import {
   boundChallenge,
@@ -73,6 +74,25 @@ export async function startPasskeyProof(
   return { challengeId: row!.id, options };
 }
 
+/** Consumes the challenge and moves the counter in one transaction, both conditional so a race has one winner. */
+async function spendAssertion(db: DbOrTx, challengeId: string, passkeyId: string, newCounter: number) {
+  await db.transaction(async (tx) => {
+    if (!(await consumeChallenge(tx, challengeId))) throw new PasskeyAssertionError("expired");
+    const moved = await tx
+      .update(passkeys)
+      .set({ counter: newCounter, lastUsedAt: sql`now()` })
+      .where(
+        and(
+          eq(passkeys.id, passkeyId),
+          // Synced passkeys report 0 every time; anything else must move forwards.
+          newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
+        ),
+      )
+      .returning({ id: passkeys.id });
+    if (moved.length === 0) throw new PasskeyAssertionError("invalid");
+  });
+}
+
 /**
  * Checks an assertion against a stored challenge and, only when it verifies, consumes the challenge and
  * moves the credential's counter in one transaction. Throws PasskeyAssertionError on any failure.
@@ -96,17 +116,11 @@ export async function checkPasskeyAssertion(
   if (typeof input.challengeId !== "string" || !isUuid(input.challengeId))
     throw new PasskeyAssertionError("expired");
 
-  const [challenge] = await db
-    .select()
-    .from(authChallenges)
-    .where(
-      and(
-        eq(authChallenges.id, input.challengeId.toLowerCase()),
-        eq(authChallenges.purpose, ROW_PURPOSE[input.purpose]),
-        isNull(authChallenges.consumedAt),
-        gt(authChallenges.expiresAt, sql`now()`),
-      ),
-    );
+  const challenge = await findOpenChallenge(
+    db,
+    eq(authChallenges.id, input.challengeId.toLowerCase()),
+    eq(authChallenges.purpose, ROW_PURPOSE[input.purpose]),
+  );
   if (!challenge) throw new PasskeyAssertionError("expired");
   // A challenge made for one account (or for passwordless) is never spent by another caller's flow.
   if (challenge.userId !== input.userId) throw new PasskeyAssertionError("expired");
@@ -144,32 +158,7 @@ export async function checkPasskeyAssertion(
     throw new PasskeyAssertionError("invalid");
   }
 
-  await db.transaction(async (tx) => {
-    const consumed = await tx
-      .update(authChallenges)
-      .set({ consumedAt: sql`now()` })
-      .where(
-        and(
-          eq(authChallenges.id, challenge.id),
-          isNull(authChallenges.consumedAt),
-          gt(authChallenges.expiresAt, sql`now()`),
-        ),
-      )
-      .returning({ id: authChallenges.id });
-    if (consumed.length === 0) throw new PasskeyAssertionError("expired");
-    // Conditional too: two assertions racing with one counter value cannot both pass.
-    const moved = await tx
-      .update(passkeys)
-      .set({ counter: newCounter, lastUsedAt: sql`now()` })
-      .where(
-        and(
-          eq(passkeys.id, passkey.id),
-          newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter),
-        ),
-      )
-      .returning({ id: passkeys.id });
-    if (moved.length === 0) throw new PasskeyAssertionError("invalid");
-  });
+  await spendAssertion(db, challenge.id, passkey.id, newCounter);
   return { userId: passkey.userId, passkeyId: passkey.id };
 }
 

@@ -5,10 +5,11 @@ import {
   type RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { type CreatePasskeyInput, PASSKEY_MESSAGES, type PasskeyInfo } from "@/contract/passkeys";
 import type { AppDeps } from "@/server/app";
 import { authChallenges, passkeys } from "@/server/db/schema";
+import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
 import { toPasskeyInfo } from "@/server/features/auth/passkeys/manage-passkeys";
 import { notifyPasskeyChange } from "@/server/features/auth/passkeys/passkey-mail";
 import { relyingParty } from "@/server/features/auth/passkeys/relying-party";
@@ -91,18 +92,12 @@ export async function registerPasskey(
   const clientData = readClientData(response.response.clientDataJSON);
   if (!clientData) throw registrationFailed();
 
-  const [challenge] = await db
-    .select({ id: authChallenges.id })
-    .from(authChallenges)
-    .where(
-      and(
-        eq(authChallenges.userId, user.id),
-        eq(authChallenges.purpose, "passkey_register"),
-        eq(authChallenges.challenge, clientData.challenge),
-        isNull(authChallenges.consumedAt),
-        gt(authChallenges.expiresAt, sql`now()`),
-      ),
-    );
+  const challenge = await findOpenChallenge(
+    db,
+    eq(authChallenges.userId, user.id),
+    eq(authChallenges.purpose, "passkey_register"),
+    eq(authChallenges.challenge, clientData.challenge),
+  );
   if (!challenge) throw challengeExpired();
   if (!rp.isAllowedOrigin(clientData.origin)) throw registrationFailed();
 
@@ -131,18 +126,7 @@ export async function registerPasskey(
   let row: typeof passkeys.$inferSelect;
   try {
     row = await db.transaction(async (tx) => {
-      const consumed = await tx
-        .update(authChallenges)
-        .set({ consumedAt: sql`now()` })
-        .where(
-          and(
-            eq(authChallenges.id, challenge.id),
-            isNull(authChallenges.consumedAt),
-            gt(authChallenges.expiresAt, sql`now()`),
-          ),
-        )
-        .returning({ id: authChallenges.id });
-      if (consumed.length === 0) throw challengeExpired();
+      if (!(await consumeChallenge(tx, challenge.id))) throw challengeExpired();
       // Counted inside the transaction as well: parallel registrations must not pass the cap together.
       const [{ total } = { total: 0 }] = await tx
         .select({ total: count() })
