@@ -220,6 +220,28 @@ describe("registering and managing passkeys", () => {
     }
   });
 
+  it("caps an account at 20 passkeys", async () => {
+    const ada = await createVerifiedUser(t.database);
+    const options = await registrationOptions(ada.cookie);
+    await t.database.db.insert(passkeys).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        userId: ada.user.id,
+        credentialId: `cap-${ada.user.id}-${i}`,
+        publicKey: "pQECAyYgASFYIA",
+        name: `Key ${i}`,
+      })),
+    );
+    const more = await inject("POST", "/api/auth/passkeys/registration-options", ada.cookie);
+    expect(more.statusCode).toBe(409);
+    expect(more.json()).toMatchObject({ tooManyPasskeys: true });
+    // Options fetched before the cap was reached do not get around it.
+    const { response } = new SoftwareAuthenticator().register(options);
+    expect(
+      (await inject("POST", "/api/auth/passkeys", ada.cookie, { name: "21st", response })).statusCode,
+    ).toBe(400);
+    expect(await list(ada.cookie)).toHaveLength(20);
+  });
+
   it("needs a session for everything but passwordless sign-in", async () => {
     expect((await inject("GET", "/api/auth/passkeys")).statusCode).toBe(401);
     expect((await inject("POST", "/api/auth/passkeys/registration-options")).statusCode).toBe(401);

@@ -8,7 +8,7 @@ import {
 import { count, eq, sql } from "drizzle-orm";
 import { type CreatePasskeyInput, PASSKEY_MESSAGES, type PasskeyInfo } from "@/contract/passkeys";
 import type { AppDeps } from "@/server/app";
-import { authChallenges, passkeys } from "@/server/db/schema";
+import { authChallenges, passkeys, users } from "@/server/db/schema";
 import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
 import { toPasskeyInfo } from "@/server/features/auth/passkeys/manage-passkeys";
 import { notifyPasskeyChange } from "@/server/features/auth/passkeys/passkey-mail";
@@ -24,6 +24,7 @@ import type { SessionUser } from "@/server/lib/session";
 
 /** Plenty for phones, laptops and security keys, and a bound on what one account can store. */
 export const MAX_PASSKEYS = 20;
+const MAX_CREDENTIAL_ID_CHARS = 1364;
 // ES256, RS256, EdDSA: what platform authenticators and security keys use.
 const ALGORITHMS = [-7, -257, -8];
 
@@ -31,6 +32,10 @@ const registrationFailed = () =>
   new AppError("BAD_REQUEST", PASSKEY_MESSAGES.registrationFailed, { passkeyInvalid: true });
 const challengeExpired = () =>
   new AppError("BAD_REQUEST", PASSKEY_MESSAGES.challengeExpired, { passkeyInvalid: true });
+const tooManyPasskeys = () =>
+  new AppError("CONFLICT", `You can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`, {
+    tooManyPasskeys: true,
+  });
 const alreadyRegistered = () =>
   new AppError("CONFLICT", PASSKEY_MESSAGES.alreadyRegistered, { passkeyExists: true });
 
@@ -46,9 +51,7 @@ export async function createRegistrationOptions(
     .from(passkeys)
     .where(eq(passkeys.userId, user.id));
   if (existing.length >= MAX_PASSKEYS) {
-    throw new AppError("CONFLICT", `You can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`, {
-      tooManyPasskeys: true,
-    });
+    throw tooManyPasskeys();
   }
   const options = await generateRegistrationOptions({
     rpName: rp.rpName,
@@ -117,6 +120,8 @@ export async function registerPasskey(
     throw registrationFailed();
   }
   const { credential } = info;
+  // WebAuthn ids are at most 1023 bytes; a longer one would not fit the unique index anyway.
+  if (credential.id.length > MAX_CREDENTIAL_ID_CHARS) throw registrationFailed();
   const [taken] = await db
     .select({ id: passkeys.id })
     .from(passkeys)
@@ -127,12 +132,13 @@ export async function registerPasskey(
   try {
     row = await db.transaction(async (tx) => {
       if (!(await consumeChallenge(tx, challenge.id))) throw challengeExpired();
-      // Counted inside the transaction as well: parallel registrations must not pass the cap together.
+      // The user row is locked so parallel registrations are counted one after the other against the cap.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
       const [{ total } = { total: 0 }] = await tx
         .select({ total: count() })
         .from(passkeys)
         .where(eq(passkeys.userId, user.id));
-      if (total >= MAX_PASSKEYS) throw registrationFailed();
+      if (total >= MAX_PASSKEYS) throw tooManyPasskeys();
       const [inserted] = await tx
         .insert(passkeys)
         .values({
