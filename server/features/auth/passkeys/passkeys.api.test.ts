@@ -238,7 +238,7 @@ describe("registering and managing passkeys", () => {
     const { response } = new SoftwareAuthenticator().register(options);
     expect(
       (await inject("POST", "/api/auth/passkeys", ada.cookie, { name: "21st", response })).statusCode,
-    ).toBe(400);
+    ).toBe(409);
     expect(await list(ada.cookie)).toHaveLength(20);
   });
 
