@@ -9,6 +9,7 @@ import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
+import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
@@ -117,6 +118,7 @@ export async function buildApp(
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(passkeyRoutes);
   await app.register(devMailboxRoutes);
   await app.register(chatRoutes, { prefix: "/api/chat" });
   await app.register(adminChatRoutes, { prefix: "/api/admin/chats" });

@@ -1,5 +1,7 @@
+import { passkeys } from "@/server/db/schema";
 import { freshCookie, type Request, type Role, type Table, victim, type World } from "@/tests/abuse/world";
 import { ETH_ADDRESS } from "@/tests/support/money";
+import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { TEST_PASSWORD } from "@/tests/support/users";
 
 /**
@@ -23,6 +25,40 @@ const PUBLIC_OK = { signedOut: 200, user: 200, otherUser: 200, admin: 200 };
 const USER_OK = { signedOut: 401, user: 200, otherUser: 200, admin: 200 };
 const ADMIN_OK = { signedOut: 401, user: 403, otherUser: 403, admin: 200 };
 const url = (u: string) => ({ url: u });
+
+/** A passkey of A's written straight to the table: the target of rename/delete (only A may touch it). */
+async function passkeyOfA(w: World): Promise<string> {
+  const [row] = await w.t.database.db
+    .insert(passkeys)
+    .values({
+      userId: w.a.user.id,
+      credentialId: `abuse-${crypto.randomUUID()}`,
+      publicKey: "pQECAyYgASFYIA",
+      name: "A's laptop",
+    })
+    .returning({ id: passkeys.id });
+  return row!.id;
+}
+
+/** A's fresh registration options answered by a software authenticator: the body only A may submit. */
+async function registrationOfA(w: World) {
+  const cookie = await freshCookie(w, w.a);
+  const res = await w.t.app.inject({
+    method: "POST",
+    url: "/api/auth/passkeys/registration-options",
+    headers: { cookie },
+  });
+  return { name: "Abuse key", response: new SoftwareAuthenticator().register(res.json()).response };
+}
+
+/** A passwordless attempt by a credential no one registered. */
+async function strangerAssertion(w: World) {
+  const res = await w.t.app.inject({ method: "POST", url: "/api/auth/passkey-login/options" });
+  const { challengeId, options } = res.json();
+  const stranger = new SoftwareAuthenticator();
+  stranger.register({ challenge: "x", rp: { id: "localhost" }, user: { id: "AAAA" } });
+  return { challengeId, response: stranger.assert(options) };
+}
 
 export const CATALOGUE: Record<string, RouteCase> = {
   // Health and the dev mailbox (404 in production) are public.
@@ -406,5 +442,42 @@ export const CATALOGUE: Record<string, RouteCase> = {
     input: { params: true, body: true },
     build: (w) => ({ url: `/api/admin/dashboard-content/${w.a.user.id}`, payload: { welcomeTitle: "Hi" } }),
     expect: ADMIN_OK,
+  },
+  // Passkeys, last: they leave A with a passkey, which step-up rules on the routes above must not see.
+  "GET /api/auth/passkeys": { access: "user", build: () => url("/api/auth/passkeys"), expect: USER_OK },
+  "POST /api/auth/passkeys/registration-options": {
+    access: "user",
+    build: () => url("/api/auth/passkeys/registration-options"),
+    expect: USER_OK,
+  },
+  "POST /api/auth/passkeys": {
+    access: "user",
+    input: { body: true },
+    // A's attestation answers A's challenge; B and the admin have no such challenge (400, nothing stored).
+    build: async (w) => ({ url: "/api/auth/passkeys", payload: await registrationOfA(w) }),
+    expect: { signedOut: 401, user: 200, otherUser: 400, admin: 400 },
+  },
+  "PATCH /api/auth/passkeys/:id": {
+    access: "user",
+    input: { params: true, body: true },
+    build: async (w) => ({ url: `/api/auth/passkeys/${await passkeyOfA(w)}`, payload: { name: "Renamed" } }),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "DELETE /api/auth/passkeys/:id": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/auth/passkeys/${await passkeyOfA(w)}`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "POST /api/auth/passkey-login/options": {
+    access: "public",
+    build: () => url("/api/auth/passkey-login/options"),
+    expect: PUBLIC_OK,
+  },
+  "POST /api/auth/passkey-login": {
+    access: "public",
+    input: { body: true },
+    build: async (w) => ({ url: "/api/auth/passkey-login", payload: await strangerAssertion(w) }),
+    expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },
 };

@@ -151,6 +151,8 @@ const TABLES = [
   "incoming_payments",
   "idempotency_keys",
   "dashboard_content",
+  "passkeys",
+  "auth_challenges",
 ] as const;
 export type Table = (typeof TABLES)[number];
 

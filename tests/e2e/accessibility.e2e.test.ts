@@ -91,7 +91,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
   it("sign-in and register forms", async () => {
     await visitor.page.goto("/auth");
-    await visitor.page.getByRole("button", { name: "Sign In" }).waitFor();
+    await visitor.page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
     await expectAccessible(visitor.page, "/auth (Sign In)");
     await visitor.page.getByRole("tab", { name: "Get Started" }).click();
     await visitor.page.getByLabel("Confirm password").waitFor();

@@ -98,3 +98,39 @@ export function paymentNotificationMail(
     }),
   };
 }
+
+function securityNoticeMail(
+  to: string,
+  kind: string,
+  { subject, heading, lines }: { subject: string; heading: string; lines: string[] },
+): MailMessage {
+  return {
+    to,
+    kind,
+    subject,
+    text: `${heading}\n\n${lines.join("\n\n")}\n\n— ${BRAND.name}`,
+    html: renderLayout({ heading, bodyHtml: lines.map(paragraph).join("") }),
+  };
+}
+
+export function passkeyAddedMail(to: string, firstName: string, passkeyName: string): MailMessage {
+  return securityNoticeMail(to, "passkey_added", {
+    subject: `A passkey was added to your ${BRAND.name} account`,
+    heading: "A passkey was added to your account",
+    lines: [
+      `Hello ${firstName}, a passkey named "${passkeyName}" was just added to your ${BRAND.name} account. It can now be used to sign in.`,
+      `If this was not you, remove it in Settings, change your password and contact ${BRAND.supportEmail}.`,
+    ],
+  });
+}
+
+export function passkeyRemovedMail(to: string, firstName: string, passkeyName: string): MailMessage {
+  return securityNoticeMail(to, "passkey_removed", {
+    subject: `A passkey was removed from your ${BRAND.name} account`,
+    heading: "A passkey was removed from your account",
+    lines: [
+      `Hello ${firstName}, the passkey named "${passkeyName}" was just removed from your ${BRAND.name} account and can no longer be used to sign in.`,
+      `If this was not you, change your password now and contact ${BRAND.supportEmail}.`,
+    ],
+  });
+}

@@ -26,10 +26,24 @@ export interface TrackedPage {
   errors: string[];
 }
 
+/**
+ * The app's address as http://localhost:PORT: WebAuthn refuses IP addresses as relying-party ids, so passkey
+ * journeys browse by name (the server listens on 127.0.0.1, which localhost reaches).
+ */
+export function localhostBaseUrl(): string {
+  const url = new URL(inject("baseUrl"));
+  url.hostname = "localhost";
+  return url.origin;
+}
+
 /** A fresh browser context (its own cookies) whose console errors are collected. */
-export async function openPage(browser: Browser, width = 1280): Promise<TrackedPage> {
+export async function openPage(
+  browser: Browser,
+  width = 1280,
+  baseURL: string = inject("baseUrl"),
+): Promise<TrackedPage> {
   const context = await browser.newContext({
-    baseURL: inject("baseUrl"),
+    baseURL,
     viewport: { width, height: width < 600 ? 812 : 900 },
   });
   const page = await context.newPage();

@@ -39,7 +39,7 @@ export async function signUp(page: Page, user: NewUser, password = PASSWORD) {
   expect(mail.code).toMatch(/^\d{6}$/);
   await page.getByLabel("Verification code").fill(mail.code!);
   await page.getByRole("button", { name: "Verify Email" }).click();
-  await page.getByRole("button", { name: "Sign In" }).waitFor();
+  await page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
 }
 
 /** Signs in through /auth and waits for the signed-in header. */
@@ -47,7 +47,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/auth");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page
     .getByRole("link", { name: /settings/i })
     .first()

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { BRAND } from "@/contract/brand";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
+import { PasskeySignIn } from "@/web/features/auth/components/passkey-sign-in";
 import { SignInForm } from "@/web/features/auth/components/sign-in-form";
 import { SignUpForm } from "@/web/features/auth/components/sign-up-form";
 import { VerifyEmailForm } from "@/web/features/auth/components/verify-email-form";
@@ -63,6 +64,7 @@ export default function AuthPage() {
             initialEmail={signInEmail}
             onNeedsVerification={onNeedsVerification}
           />
+          <PasskeySignIn />
         </TabsContent>
         <TabsContent value="signup" className="mt-6">
           <SignUpForm onNeedsVerification={onNeedsVerification} />

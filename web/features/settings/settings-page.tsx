@@ -5,6 +5,7 @@ import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { ChangePasswordCard } from "@/web/features/settings/components/change-password-card";
 import { IdentityVerificationDetails } from "@/web/features/settings/components/identity-verification-details";
+import { PasskeysSection } from "@/web/features/settings/components/passkeys-section";
 import { ProfileCard } from "@/web/features/settings/components/profile-card";
 import { SessionsCard } from "@/web/features/settings/components/sessions-card";
 import { SettingsQuickActions } from "@/web/features/settings/components/settings-quick-actions";
@@ -33,6 +34,7 @@ export default function SettingsPage() {
             <div className="grid gap-6 lg:col-span-2">
               <ProfileCard user={user} />
               <ChangePasswordCard />
+              <PasskeysSection />
               <SessionsCard />
             </div>
             <div className="grid gap-6">

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { loginResponse, messageResponse } from "@/contract/auth";
+import {
+  createPasskeyInput,
+  passkeyIdParams,
+  passkeyInfo,
+  passkeyList,
+  passkeyLoginInput,
+  passkeyLoginOptionsResponse,
+  renamePasskeyInput,
+  webauthnOptions,
+} from "@/contract/passkeys";
+import {
+  deletePasskey,
+  findUserPasskeys,
+  renamePasskey,
+} from "@/server/features/auth/passkeys/manage-passkeys";
+import { loginWithPasskey } from "@/server/features/auth/passkeys/passkey-login";
+import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
+import { createRegistrationOptions, registerPasskey } from "@/server/features/auth/passkeys/register-passkey";
+import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
+import { sessionCookieName } from "@/server/lib/session";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** Passkeys: the user's list, registration, rename and removal, and passwordless sign-in. */
+export async function passkeyRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+  const cookieName = sessionCookieName(deps.config);
+  const perUser = (name: string, max: number) =>
+    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
+
+  app.get(
+    "/api/auth/passkeys",
+    { schema: { response: { 200: passkeyList } }, preHandler: requireUser },
+    (request) => findUserPasskeys(deps.database.db, signedInUser(request).id),
+  );
+
+  app.post(
+    "/api/auth/passkeys/registration-options",
+    {
+      schema: { response: { 200: webauthnOptions } },
+      config: perIpLimit(app, 20),
+      preHandler: [requireUser, perUser("passkey-options", 10)],
+    },
+    async (request) => ({ ...(await createRegistrationOptions(deps, signedInUser(request))) }),
+  );
+
+  app.post(
+    "/api/auth/passkeys",
+    {
+      schema: { body: createPasskeyInput, response: { 200: passkeyInfo } },
+      config: perIpLimit(app, 20),
+      preValidation: requireUser,
+      preHandler: perUser("passkey-register", 10),
+    },
+    (request) => registerPasskey(deps, signedInUser(request), request.body),
+  );
+
+  app.patch(
+    "/api/auth/passkeys/:id",
+    {
+      schema: { params: passkeyIdParams, body: renamePasskeyInput, response: { 200: passkeyInfo } },
+      preValidation: requireUser,
+    },
+    (request) =>
+      renamePasskey(deps.database.db, signedInUser(request).id, request.params.id, request.body.name),
+  );
+
+  app.delete(
+    "/api/auth/passkeys/:id",
+    { schema: { params: passkeyIdParams, response: { 200: messageResponse } }, preValidation: requireUser },
+    (request) => deletePasskey(deps, signedInUser(request), request.params.id),
+  );
+
+  app.post(
+    "/api/auth/passkey-login/options",
+    { schema: { response: { 200: passkeyLoginOptionsResponse } }, config: perIpLimit(app, 20) },
+    async () => {
+      const { challengeId, options } = await startPasskeyProof(deps, { userId: null, purpose: "login" });
+      return { challengeId, options: { ...options } };
+    },
+  );
+
+  app.post(
+    "/api/auth/passkey-login",
+    { schema: { body: passkeyLoginInput, response: { 200: loginResponse } }, config: perIpLimit(app, 10) },
+    async (request, reply) => {
+      const { token, ...result } = await loginWithPasskey(deps, request.body, {
+        userAgent: request.headers["user-agent"],
+        ip: request.ip,
+        previousToken: request.cookies[cookieName],
+      });
+      reply.setSessionCookie(token);
+      return result;
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, localhostBaseUrl, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { newUser, shot, signIn, signUp } from "@/tests/e2e/support/journeys";
+import { waitForMail } from "@/tests/e2e/support/mail";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Chromium's built-in virtual authenticator: a platform passkey with a resident key and user verification. */
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
+}
+
+describe("passkeys journey", () => {
+  it("adds a passkey in Settings, signs out and signs back in with it alone", async () => {
+    const { page, errors } = await openPage(browser, 1280, localhostBaseUrl());
+    const authenticator = await addVirtualAuthenticator(page);
+    const user = newUser("Passkey");
+    await signUp(page, user);
+    await signIn(page, user.email);
+
+    await page.goto("/settings");
+    const section = page.getByRole("heading", { name: "Passkeys" });
+    await section.waitFor();
+    await page.getByText("No passkeys yet").waitFor();
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    const name = page.getByLabel("Passkey name");
+    await expect.poll(() => name.inputValue()).toMatch(/Chrome on Linux|on Linux/);
+    await name.fill("E2E laptop");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await toastWith(page, "Passkey added").waitFor();
+    await page.getByRole("list", { name: "Your passkeys" }).getByText("E2E laptop").waitFor();
+    await page.getByText("Not used yet").waitFor();
+    expect(await authenticator.credentials()).toHaveLength(1);
+    await waitForMail(user.email, (m) => /passkey was added/i.test(m.subject));
+    await shot(page, "passkeys-settings-one");
+
+    await page
+      .getByRole("button", { name: /log ?out/i })
+      .or(page.getByRole("link", { name: /log ?out/i }))
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === "/");
+
+    await page.goto("/auth");
+    await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+    // A full load of "/", which is the dashboard once signed in, as after a password sign-in.
+    await page.waitForURL((url) => url.pathname === "/");
+    await page
+      .getByRole("link", { name: /settings/i })
+      .first()
+      .waitFor();
+    await shot(page, "passkeys-dashboard-after-passkey");
+    const me = await page.request.get("/api/auth/user");
+    expect((await me.json()).email).toBe(user.email);
+
+    await page.goto("/settings");
+    await page.getByText(/Last used/).waitFor();
+    expect(errors).toEqual([]);
+  });
+});
