@@ -3,21 +3,20 @@ import { AppError } from "@/server/lib/errors";
 
 export const INVALID_TEXT_MESSAGE = "Text must not contain NUL or invalid characters";
 
-// A NUL, or a UTF-16 surrogate without its partner: PostgreSQL can store neither (22021, 22P02 in JSON).
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// A UTF-16 surrogate without its partner: PostgreSQL cannot store it (22P02 in a JSON column), nor a NUL (22021).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isUnstorable = (text: string) => text.includes("\0") || LONE_SURROGATE.test(text);
 const MAX_DEPTH = 32;
 
 /** True when any string (or object key) in a parsed JSON value holds text PostgreSQL cannot store. */
 export function hasUnstorableText(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return UNSTORABLE.test(value);
+  if (typeof value === "string") return isUnstorable(value);
   if (depth > MAX_DEPTH || value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) return value.some((item) => hasUnstorableText(item, depth + 1));
   // Buffers (upload bodies) are bytes, not text.
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null)
     return false;
-  return Object.entries(value).some(
-    ([key, item]) => UNSTORABLE.test(key) || hasUnstorableText(item, depth + 1),
-  );
+  return Object.entries(value).some(([key, item]) => isUnstorable(key) || hasUnstorableText(item, depth + 1));
 }
 
 /**
