@@ -64,6 +64,7 @@ const envSchema = z.object({
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   ),
   REDIS_URL: optionalString,
+  ADMIN_REQUIRE_2FA: flag,
   METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
@@ -100,6 +101,8 @@ export type Config = {
   publicUrl?: string;
   logLevel: string;
   redisUrl?: string;
+  /** Admins must enrol a second factor before any /api/admin call succeeds (off only outside production). */
+  adminRequire2fa: boolean;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
 };
@@ -143,6 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && (!e.SESSION_SECRET || !e.DATA_KEY)) {
     throw new ConfigError("Invalid configuration:\n  SESSION_SECRET and DATA_KEY are required in production");
   }
+  if (isProduction && e.ADMIN_REQUIRE_2FA !== undefined && !isOn(e.ADMIN_REQUIRE_2FA)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  ADMIN_REQUIRE_2FA cannot be turned off in production: staff must use a second factor",
+    );
+  }
   if (e.STORAGE === "s3" && !e.S3_BUCKET) {
     throw new ConfigError("Invalid configuration:\n  S3_BUCKET is required when STORAGE=s3");
   }
@@ -181,5 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,
+    // Tests and the e2e server run with NODE_ENV=test, where staff fixtures have no factor unless a test turns it on.
+    adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }
