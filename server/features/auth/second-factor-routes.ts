@@ -58,7 +58,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/login/verify",
     {
       schema: { body: loginVerifyInput, response: { 200: loginResponse } },
-      config: perIpLimit(app, 20),
+      config: perIpLimit(app, 30),
       preHandler: perPendingLogin("login-verify", 10),
     },
     async (request, reply) => {
@@ -81,7 +81,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/login/passkey-options",
     {
       schema: { response: { 200: passkeyOptionsResponse } },
-      config: perIpLimit(app, 20),
+      config: perIpLimit(app, 30),
       preHandler: perPendingLogin("login-passkey-options", 10),
     },
     (request) => startLoginPasskey(deps, pendingToken(request)),
@@ -91,7 +91,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/step-up",
     {
       schema: { body: stepUpInput, response: { 200: stepUpResponse } },
-      config: perIpLimit(app, 20),
+      config: perIpLimit(app, 30),
       preValidation: requireUser,
       preHandler: perUser("step-up", 10),
     },
@@ -102,7 +102,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/step-up/passkey-options",
     {
       schema: { response: { 200: passkeyOptionsResponse } },
-      config: perIpLimit(app, 20),
+      config: perIpLimit(app, 30),
       preHandler: [requireUser, perUser("step-up-passkey", 10)],
     },
     (request) => startStepUpPasskey(deps, signedInUser(request)),
@@ -118,7 +118,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/totp/enroll",
     {
       schema: { response: { 200: totpEnrollResponse } },
-      config: perIpLimit(app, 10),
+      config: perIpLimit(app, 30),
       preHandler: [requireUser, perUser("totp-enroll", 10), requireFreshStepUp],
     },
     (request) => enrollTotp(deps, signedInUser(request)),
@@ -128,7 +128,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/totp/confirm",
     {
       schema: { body: totpConfirmInput, response: { 200: recoveryCodesResponse } },
-      config: perIpLimit(app, 10),
+      config: perIpLimit(app, 30),
       preValidation: requireUser,
       preHandler: perUser("totp-confirm", 10),
     },
@@ -139,7 +139,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/totp/disable",
     {
       schema: { body: totpDisableInput, response: { 200: messageResponse } },
-      config: perIpLimit(app, 10),
+      config: perIpLimit(app, 30),
       preValidation: requireUser,
       preHandler: perUser("totp-disable", 5),
     },
@@ -150,7 +150,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     "/api/auth/recovery-codes",
     {
       schema: { response: { 200: recoveryCodesResponse } },
-      config: perIpLimit(app, 10),
+      config: perIpLimit(app, 30),
       preHandler: [requireUser, perUser("recovery-codes", 5), requireFreshStepUp],
     },
     (request) => regenerateRecoveryCodes(deps, signedInUser(request)),
