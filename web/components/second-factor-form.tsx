@@ -133,6 +133,7 @@ export function SecondFactorForm({
           <Button
             type="button"
             variant="link"
+            className="px-0"
             onClick={() => {
               setMode(mode === "totp" ? "recovery" : "totp");
               setCode("");

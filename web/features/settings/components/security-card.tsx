@@ -100,7 +100,7 @@ export function SecurityCard() {
               <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
                 <Smartphone className="size-4" aria-hidden />
               </span>
-              <div className="grid min-w-0 flex-1 gap-0.5">
+              <div className="grid min-w-48 flex-1 gap-0.5">
                 <h3 id="security-totp-title" className="text-sm font-medium text-ink">
                   Authenticator app
                 </h3>
@@ -127,7 +127,7 @@ export function SecurityCard() {
                 aria-labelledby="security-recovery-title"
                 className="flex flex-wrap items-start gap-3 border-t border-line pt-5"
               >
-                <div className="grid min-w-0 flex-1 gap-0.5">
+                <div className="grid min-w-48 flex-1 gap-0.5">
                   <h3 id="security-recovery-title" className="text-sm font-medium text-ink">
                     Recovery codes
                   </h3>
