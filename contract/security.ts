@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currentUser } from "@/contract/auth";
 
 /** Second factors: TOTP (RFC 6238), single-use recovery codes and passkeys (WebAuthn). */
 export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
@@ -71,6 +72,17 @@ export const loginSecondFactorResponse = z.object({
   methods: secondFactorMethods,
 });
 export type LoginSecondFactorResponse = z.infer<typeof loginSecondFactorResponse>;
+
+/**
+ * POST /api/auth/login's 200 as one object (so the OpenAPI document keeps `user`): either signed in with
+ * `user`, or `secondFactorRequired` with the `methods` to offer and no session yet.
+ */
+export const loginResult = z.object({
+  message: z.string(),
+  user: currentUser.optional(),
+  secondFactorRequired: z.literal(true).optional(),
+  methods: secondFactorMethods.optional(),
+});
 
 export const loginVerifyInput = z.object({ secondFactor: secondFactorProof });
 export type LoginVerifyInput = z.infer<typeof loginVerifyInput>;

@@ -143,5 +143,15 @@ describe("second factor journey", () => {
     await page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
     const summary = await customer.context.request.get("/api/account/summary");
     expect(await summary.json()).toMatchObject({ availableBalance: "$460.00", pendingBalance: "$40.00" });
+
+    // New recovery codes are a security change: the step-up dialog asks for a code, then the codes show.
+    await page.goto("/settings#security");
+    await page.getByRole("button", { name: "Create new codes" }).click();
+    const stepUp = page.getByRole("dialog", { name: "Verify it's you" });
+    await stepUp.waitFor();
+    await shot(page, "settings-step-up");
+    await stepUp.getByLabel("Authentication code").fill(await nextCode());
+    await stepUp.getByRole("button", { name: "Verify", exact: true }).click();
+    await expect.poll(() => codes.count()).toBe(10);
   });
 });

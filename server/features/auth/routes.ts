@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   changePasswordInput,
   currentUser,
@@ -18,7 +17,7 @@ import {
   updatePhoneResponse,
   verifyEmailInput,
 } from "@/contract/auth";
-import { loginSecondFactorResponse } from "@/contract/security";
+import { loginResult } from "@/contract/security";
 import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
 import { login } from "@/server/features/auth/login";
 import {
@@ -72,7 +71,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     "/api/auth/login",
     {
-      schema: { body: loginInput, response: { 200: z.union([loginResponse, loginSecondFactorResponse]) } },
+      schema: { body: loginInput, response: { 200: loginResult } },
       config: perIpLimit(app, 10),
       preHandler: keyedLimit(app, { name: "login-email", max: 10, key: bodyEmail }),
     },
