@@ -5,7 +5,6 @@ import {
   currentUser,
   emailOnlyInput,
   loginInput,
-  loginResponse,
   messageResponse,
   registerInput,
   registerResponse,
