@@ -9,8 +9,6 @@ import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
 
-export type { LoginContext } from "@/server/features/auth/open-session";
-
 export type LoginResult =
   | (LoginResponse & { token: string; pendingToken?: undefined })
   | (LoginSecondFactorResponse & { pendingToken: string; token?: undefined });
