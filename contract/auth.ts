@@ -138,6 +138,8 @@ export const currentUser = z.object({
   isVerified: z.boolean(),
   status: z.string(),
   createdAt: z.string(),
+  /** An authenticator app or a passkey is enrolled: money out and security changes ask for it. */
+  secondFactorEnabled: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

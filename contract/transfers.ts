@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { secondFactorProof } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transactions";
 
 export const DAILY_LIMIT_CENTS = 200_000;
@@ -47,6 +48,8 @@ export const createTransferInput = z.object({
     .nullable(),
   paymentMethod: z.enum(["crypto", "ach"], { error: "paymentMethod must be crypto or ach" }),
   cryptoAddress: z.string().trim().max(100).optional().nullable(),
+  /** Required when the sender has a second factor: a TOTP/recovery code, or a passkey assertion over this transfer. */
+  secondFactor: secondFactorProof.optional(),
 });
 export type CreateTransferInput = z.infer<typeof createTransferInput>;
 

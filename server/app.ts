@@ -11,6 +11,7 @@ import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
+import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
@@ -119,6 +120,7 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(passkeyRoutes);
+  await app.register(secondFactorRoutes);
   await app.register(devMailboxRoutes);
   await app.register(chatRoutes, { prefix: "/api/chat" });
   await app.register(adminChatRoutes, { prefix: "/api/admin/chats" });

@@ -69,6 +69,25 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
   });
 
+  it("requires a second factor for admins by default, and refuses turning that off in production", () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).adminRequire2fa).toBe(true);
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: "test" }).adminRequire2fa).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), ADMIN_REQUIRE_2FA: "0" }).adminRequire2fa).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: "test", ADMIN_REQUIRE_2FA: "1" }).adminRequire2fa).toBe(
+      true,
+    );
+    const production = {
+      DATA_DIR: tmp(),
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(64),
+      DATA_KEY: "b".repeat(64),
+    };
+    expect(loadConfig(production).adminRequire2fa).toBe(true);
+    expect(() => loadConfig({ ...production, ADMIN_REQUIRE_2FA: "false" })).toThrow(
+      /ADMIN_REQUIRE_2FA cannot be turned off in production/,
+    );
+  });
+
   it("reads admin e-mails case-insensitively", () => {
     const config = loadConfig({ DATA_DIR: tmp(), ADMIN_EMAILS: " Boss@Pillar.test, ops@pillar.test ," });
     expect(config.adminEmails).toEqual(["boss@pillar.test", "ops@pillar.test"]);

@@ -72,6 +72,7 @@ const envSchema = z.object({
     message:
       "TRUST_PROXY must be a hop count (0-10) or a comma list of proxy IPs/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)",
   }),
+  ADMIN_REQUIRE_2FA: flag,
   METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
@@ -116,6 +117,8 @@ export type Config = {
    * entry a client can forge.
    */
   trustProxy: false | number | string[];
+  /** Admins must enrol a second factor before any /api/admin call succeeds (off only outside production). */
+  adminRequire2fa: boolean;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
 };
@@ -180,6 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (isProduction && (!e.SESSION_SECRET || !e.DATA_KEY)) {
     throw new ConfigError("Invalid configuration:\n  SESSION_SECRET and DATA_KEY are required in production");
   }
+  if (isProduction && e.ADMIN_REQUIRE_2FA !== undefined && !isOn(e.ADMIN_REQUIRE_2FA)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  ADMIN_REQUIRE_2FA cannot be turned off in production: staff must use a second factor",
+    );
+  }
   if (e.STORAGE === "s3" && !e.S3_BUCKET) {
     throw new ConfigError("Invalid configuration:\n  S3_BUCKET is required when STORAGE=s3");
   }
@@ -220,5 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     trustProxy: e.TRUST_PROXY === undefined ? false : (parseTrustProxy(e.TRUST_PROXY) ?? false),
     metricsToken: e.METRICS_TOKEN,
+    // Tests and the e2e server run with NODE_ENV=test, where staff fixtures have no factor unless a test turns it on.
+    adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }

@@ -16,7 +16,7 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
-export type ErrorFlags = Record<string, string | number | boolean | null>;
+export type ErrorFlags = Record<string, string | number | boolean | null | readonly string[]>;
 
 /** A failure the client should see: one code mapped once to a status, the spec's message, and optional flags. */
 export class AppError extends Error {

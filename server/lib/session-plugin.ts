@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
+import { SECURITY_MESSAGES } from "@/contract/security";
+import type { DbOrTx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import {
   findSessionUser,
@@ -61,10 +64,42 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
 }
 
-/** preHandler for /api/admin/*: 401 when signed out, 403 for a signed-in non-admin. */
+/** Admins known to have a factor, for a few seconds: the back office polls, and each call need not re-ask. */
+const ADMIN_FACTOR_CACHE_MS = 5_000;
+const adminsWithFactor = new Map<string, number>();
+
+/** Called when a factor is removed, so this instance stops trusting the cached answer at once. */
+export function forgetAdminSecondFactor(userId: string): void {
+  adminsWithFactor.delete(userId);
+}
+
+async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
+  const cachedAt = adminsWithFactor.get(userId);
+  if (cachedAt !== undefined && Date.now() - cachedAt < ADMIN_FACTOR_CACHE_MS) return true;
+  const result = await db.execute(sql`
+    select (exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null)
+            or exists (select 1 from passkeys where user_id = ${userId})) as has_factor`);
+  const hasFactor = (result as unknown as { rows: { has_factor: boolean }[] }).rows[0]?.has_factor === true;
+  if (hasFactor) {
+    if (adminsWithFactor.size > 1_000) adminsWithFactor.clear();
+    adminsWithFactor.set(userId, Date.now());
+  }
+  return hasFactor;
+}
+
+/**
+ * preHandler for /api/admin/*: 401 when signed out, 403 for a signed-in non-admin, and with
+ * ADMIN_REQUIRE_2FA 403 `secondFactorRequired` for an admin who has not enrolled a second factor yet.
+ */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
   if (!request.user.isAdmin) throw new AppError("FORBIDDEN", AUTH_SERVER_MESSAGES.forbidden);
+  const { config, database } = request.server.deps;
+  if (config.adminRequire2fa && !(await adminHasSecondFactor(database.db, request.user.id))) {
+    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.adminSecondFactorRequired, {
+      secondFactorRequired: true,
+    });
+  }
 }
 
 /** For handlers behind requireUser: the user, typed as present. */

@@ -1,5 +1,13 @@
 import { passkeys } from "@/server/db/schema";
-import { freshCookie, type Request, type Role, type Table, victim, type World } from "@/tests/abuse/world";
+import {
+  actor,
+  freshCookie,
+  type Request,
+  type Role,
+  type Table,
+  victim,
+  type World,
+} from "@/tests/abuse/world";
 import { ETH_ADDRESS } from "@/tests/support/money";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { TEST_PASSWORD } from "@/tests/support/users";
@@ -160,6 +168,72 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "DELETE /api/auth/sessions": { access: "user", build: () => url("/api/auth/sessions"), expect: USER_OK },
 
+  // Second factors. Nobody in the world has one: the half-done-login routes answer 401 loginExpired without
+  // the pending cookie, step-up has nothing to check (400), and turning off or regenerating is a 409.
+  "POST /api/auth/login/verify": {
+    access: "public",
+    input: { body: true },
+    build: () => ({
+      url: "/api/auth/login/verify",
+      payload: { secondFactor: { method: "totp", code: "000000" } },
+    }),
+    expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
+  },
+  "POST /api/auth/login/passkey-options": {
+    access: "public",
+    build: () => url("/api/auth/login/passkey-options"),
+    expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
+  },
+  "POST /api/auth/step-up": {
+    access: "user",
+    input: { body: true },
+    build: () => ({
+      url: "/api/auth/step-up",
+      payload: { secondFactor: { method: "totp", code: "000000" } },
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "POST /api/auth/step-up/passkey-options": {
+    access: "user",
+    build: () => url("/api/auth/step-up/passkey-options"),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "GET /api/auth/second-factor": {
+    access: "user",
+    build: () => url("/api/auth/second-factor"),
+    expect: USER_OK,
+  },
+  "POST /api/auth/totp/enroll": {
+    access: "user",
+    build: () => url("/api/auth/totp/enroll"),
+    expect: USER_OK,
+  },
+  "POST /api/auth/totp/confirm": {
+    access: "user",
+    input: { body: true },
+    // A setup is pending for the caller, and the code is wrong.
+    build: async (w, role) => {
+      const who = actor(w, role);
+      if (who) {
+        const cookie = await freshCookie(w, who);
+        await w.t.app.inject({ method: "POST", url: "/api/auth/totp/enroll", headers: { cookie } });
+      }
+      return { url: "/api/auth/totp/confirm", payload: { code: "000000" } };
+    },
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "POST /api/auth/totp/disable": {
+    access: "user",
+    input: { body: true },
+    build: () => ({ url: "/api/auth/totp/disable", payload: { password: TEST_PASSWORD, code: "000000" } }),
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
+  },
+  "POST /api/auth/recovery-codes": {
+    access: "user",
+    build: () => url("/api/auth/recovery-codes"),
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
+  },
+
   // Chat (the user's own conversation; ids only on the admin side).
   "GET /api/chat/messages": {
     access: "user",
@@ -268,6 +342,21 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 422, otherUser: 422, admin: 403 },
   },
   "GET /api/transfer/limits": { access: "user", build: () => url("/api/transfer/limits"), expect: USER_OK },
+  "POST /api/transfer/passkey-options": {
+    access: "user",
+    input: { body: true },
+    // No passkey enrolled: nothing to sign with. Admins never send money.
+    build: () => ({
+      url: "/api/transfer/passkey-options",
+      payload: {
+        amount: "10.00",
+        recipientName: "Grace Hopper",
+        cryptoAddress: ETH_ADDRESS,
+        idempotencyKey: "k-1",
+      },
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
+  },
 
   // The back office: 401 signed out, 403 for every customer, whatever the id.
   "GET /api/admin/chats": { access: "admin", build: () => url("/api/admin/chats"), expect: ADMIN_OK },

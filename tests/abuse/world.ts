@@ -151,6 +151,8 @@ const TABLES = [
   "incoming_payments",
   "idempotency_keys",
   "dashboard_content",
+  "totp_factors",
+  "recovery_codes",
   "passkeys",
   "auth_challenges",
 ] as const;

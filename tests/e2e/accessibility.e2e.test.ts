@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import { generateSync } from "otplib";
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, type TrackedPage } from "@/tests/e2e/support/browser";
-import { newUser, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { newUser, PASSWORD, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { PNG } from "@/tests/support/files";
 
 // Evaluated through the DevTools protocol rather than a <script> tag, which the app's CSP rightly refuses.
@@ -134,6 +135,30 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await page.getByRole("heading", { name: "Contact Support", level: 1 }).waitFor();
     await expectAccessible(page, "/contact");
     expect(customer.errors).toEqual([]);
+  });
+
+  it("second factor screens: authenticator setup, recovery codes, the sign-in verify step", async () => {
+    const page = (await openPage(browser)).page;
+    const user = newUser("Sam");
+    await signUp(page, user);
+    await signIn(page, user.email);
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Set up authenticator app" }).click();
+    await page.getByRole("img", { name: /QR code/ }).waitFor();
+    await expectAccessible(page, "/settings (authenticator setup)");
+    const secret = (await page.getByTestId("totp-manual-key").innerText()).replace(/\s/g, "");
+    await page.getByLabel("2. Enter the 6-digit code from the app").fill(generateSync({ secret }));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByRole("list", { name: "Recovery codes" }).waitFor();
+    await expectAccessible(page, "/settings (recovery codes)");
+    await page.getByRole("button", { name: "I saved them" }).click();
+    await page.goto("/api/logout");
+    await page.goto("/auth");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
+    await expectAccessible(page, "/auth (verify it's you)");
   });
 
   it("admin dashboard tabs", async () => {

@@ -1,33 +1,25 @@
-import { eq } from "drizzle-orm";
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES, type LoginInput, type LoginResponse } from "@/contract/auth";
+import { type LoginSecondFactorResponse, SECURITY_MESSAGES } from "@/contract/security";
 import type { AppDeps } from "@/server/app";
-import { users } from "@/server/db/schema";
+import { startPendingLogin } from "@/server/features/auth/login-second-factor";
+import { type LoginContext, openSession } from "@/server/features/auth/open-session";
+import { getSecondFactorState } from "@/server/features/auth/second-factor";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
-import { earnsAdminByEmail, findUserByEmail, toCurrentUser } from "@/server/features/auth/users";
+import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
-import {
-  createSession,
-  deleteExpiredSessions,
-  deleteSessionByToken,
-  forgetCachedSessions,
-} from "@/server/lib/session";
 
-export interface LoginContext {
-  userAgent?: string;
-  ip?: string;
-  /** The cookie the browser came with, if any: it is ended so a planted id never becomes signed in. */
-  previousToken?: string;
-}
+export type LoginResult =
+  | (LoginResponse & { token: string; pendingToken?: undefined })
+  | (LoginSecondFactorResponse & { pendingToken: string; token?: undefined });
 
 const invalidCredentials = () => new AppError("UNAUTHORIZED", AUTH_MESSAGES.invalidCredentials);
 
-/** Checks the password and opens a brand-new session; unverified accounts get a fresh code instead. */
-export async function login(
-  deps: AppDeps,
-  input: LoginInput,
-  context: LoginContext,
-): Promise<LoginResponse & { token: string }> {
+/**
+ * Checks the password. Without a second factor it opens a brand-new session; with one it only starts a
+ * five-minute pending login that POST /api/auth/login/verify finishes. Unverified accounts get a fresh code.
+ */
+export async function login(deps: AppDeps, input: LoginInput, context: LoginContext): Promise<LoginResult> {
   const user = await findUserByEmail(deps.database.db, input.email);
   if (!user) {
     await spendPasswordCheck(input.password);
@@ -40,13 +32,16 @@ export async function login(
     throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyEmailFirst, { emailNotVerified: true });
   }
 
-  const isAdmin = user.isAdmin || earnsAdminByEmail(deps.config, user);
-  const { token } = await deps.database.db.transaction(async (tx) => {
-    if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
-    await deleteExpiredSessions(tx, user.id);
-    if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
-    return createSession(tx, { userId: user.id, userAgent: context.userAgent, ip: context.ip });
-  });
-  if (isAdmin !== user.isAdmin) forgetCachedSessions({ userId: user.id });
-  return { message: AUTH_SERVER_MESSAGES.loggedIn, user: toCurrentUser({ ...user, isAdmin }), token };
+  const factors = await getSecondFactorState(deps.database.db, user.id);
+  if (factors.enabled) {
+    const pendingToken = await startPendingLogin(deps.database.db, user.id);
+    return {
+      message: SECURITY_MESSAGES.secondFactorRequired,
+      secondFactorRequired: true,
+      methods: factors.methods,
+      pendingToken,
+    };
+  }
+  const { token, user: currentUser } = await openSession(deps, user, context, { secondFactorEnabled: false });
+  return { message: AUTH_SERVER_MESSAGES.loggedIn, user: currentUser, token };
 }

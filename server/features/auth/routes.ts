@@ -5,7 +5,6 @@ import {
   currentUser,
   emailOnlyInput,
   loginInput,
-  loginResponse,
   messageResponse,
   registerInput,
   registerResponse,
@@ -17,11 +16,18 @@ import {
   updatePhoneResponse,
   verifyEmailInput,
 } from "@/contract/auth";
+import { loginResult } from "@/contract/security";
 import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
 import { login } from "@/server/features/auth/login";
+import {
+  pendingLoginCookieName,
+  pendingLoginCookieOptions,
+} from "@/server/features/auth/login-second-factor";
 import { requestPasswordReset, resetPassword } from "@/server/features/auth/password-reset";
 import { registerUser } from "@/server/features/auth/register-user";
+import { getSecondFactorState } from "@/server/features/auth/second-factor";
 import { deleteOtherSessions, deleteUserSession, findUserSessions } from "@/server/features/auth/sessions";
+import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { updatePhone } from "@/server/features/auth/update-phone";
 import { normaliseEmail, toCurrentUser } from "@/server/features/auth/users";
 import { resendVerification, verifyEmail } from "@/server/features/auth/verify-email";
@@ -39,6 +45,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
   const cookieName = sessionCookieName(deps.config);
+  const pendingCookie = pendingLoginCookieName(deps.config);
   const perUser = (name: string, max: number) =>
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
@@ -63,17 +70,19 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post(
     "/api/auth/login",
     {
-      schema: { body: loginInput, response: { 200: loginResponse } },
+      schema: { body: loginInput, response: { 200: loginResult } },
       config: perIpLimit(app, 10),
       preHandler: keyedLimit(app, { name: "login-email", max: 10, key: bodyEmail }),
     },
     async (request, reply) => {
-      const { token, ...result } = await login(deps, request.body, {
+      const { token, pendingToken, ...result } = await login(deps, request.body, {
         userAgent: request.headers["user-agent"],
         ip: request.ip,
         previousToken: request.cookies[cookieName],
       });
-      reply.setSessionCookie(token);
+      // With a second factor on, no session yet: only the five-minute pending-login cookie.
+      if (pendingToken) reply.setCookie(pendingCookie, pendingToken, pendingLoginCookieOptions(deps.config));
+      else reply.setSessionCookie(token!);
       return result;
     },
   );
@@ -115,7 +124,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: { body: changePasswordInput, response: { 200: messageResponse } },
       config: perIpLimit(app, 10),
       preValidation: requireUser,
-      preHandler: perUser("change-password", 10),
+      preHandler: [perUser("change-password", 10), requireFreshStepUp],
     },
     (request) => changePassword(deps, signedInUser(request), request.session!, request.body),
   );
@@ -123,7 +132,11 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/auth/user",
     { schema: { response: { 200: currentUser } }, preHandler: requireUser },
-    (request) => toCurrentUser(signedInUser(request)),
+    async (request) => {
+      const user = signedInUser(request);
+      const factors = await getSecondFactorState(deps.database.db, user.id);
+      return toCurrentUser(user, factors.enabled);
+    },
   );
 
   app.get("/api/logout", async (request, reply) => {

@@ -39,7 +39,7 @@ export function earnsAdminByEmail(
 }
 
 /** The spec's User shape for GET /api/auth/user (isVerified mirrors isEmailVerified). */
-export function toCurrentUser(user: SessionUser): CurrentUser {
+export function toCurrentUser(user: SessionUser, secondFactorEnabled: boolean): CurrentUser {
   return {
     id: user.id,
     email: user.email,
@@ -52,5 +52,6 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
     isVerified: user.isEmailVerified,
     status: user.status,
     createdAt: user.createdAt.toISOString(),
+    secondFactorEnabled,
   };
 }

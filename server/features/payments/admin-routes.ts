@@ -13,6 +13,7 @@ import {
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
 import { transferRequest, updateTransferInput } from "@/contract/transfers";
+import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
 import {
   adjustBalance,
@@ -40,6 +41,10 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   app.addHook("onRequest", requireAdmin);
+  // Money in by hand (credits, completed payments, balance edits) needs a fresh second-factor proof.
+  const stepUpWhenCompleting = requireFreshStepUpWhen(
+    (request) => (request.body as { status?: unknown } | undefined)?.status === "completed",
+  );
 
   app.get(
     "/transfer-requests",
@@ -55,32 +60,42 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   app.get("/incoming-payments", { schema: { response: { 200: z.array(incomingPayment) } } }, () =>
     findIncomingPayments(db),
   );
-  app.post("/incoming-payments", { schema: { body: createIncomingPaymentInput } }, async (request, reply) => {
-    const result = await createIncomingPayment(db, signedInUser(request).id, request.body);
-    return reply.status(201).send(result);
-  });
+  app.post(
+    "/incoming-payments",
+    { schema: { body: createIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
+    async (request, reply) => {
+      const result = await createIncomingPayment(db, signedInUser(request).id, request.body);
+      return reply.status(201).send(result);
+    },
+  );
   app.put(
     "/incoming-payments/:id",
-    { schema: { params: idParams, body: updateIncomingPaymentInput } },
+    { schema: { params: idParams, body: updateIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
     (request) => updateIncomingPayment(db, signedInUser(request).id, request.params.id, request.body),
   );
 
   app.get("/transactions", () => findAllTransactions(db));
   app.post(
     "/transactions",
-    { schema: { body: createAdminTransactionInput, response: { 201: transaction } } },
+    {
+      schema: { body: createAdminTransactionInput, response: { 201: transaction } },
+      preHandler: requireFreshStepUp,
+    },
     async (request, reply) =>
       reply.status(201).send(await createAdminTransaction(db, signedInUser(request).id, request.body)),
   );
   app.put(
     "/transactions/:id",
-    { schema: { params: idParams, body: updateAdminTransactionInput, response: { 200: transaction } } },
+    {
+      schema: { params: idParams, body: updateAdminTransactionInput, response: { 200: transaction } },
+      preHandler: stepUpWhenCompleting,
+    },
     (request) => updateAdminTransaction(db, signedInUser(request).id, request.params.id, request.body),
   );
 
   app.put(
     "/users/:userId/balance",
-    { schema: { params: userIdParams, body: adjustBalanceInput } },
+    { schema: { params: userIdParams, body: adjustBalanceInput }, preHandler: requireFreshStepUp },
     (request) =>
       adjustBalance(db, signedInUser(request).id, request.params.userId, request.body.accountBalance),
   );

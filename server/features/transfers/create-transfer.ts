@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
+import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transactions";
 import {
   type CreateTransferInput,
@@ -11,10 +12,20 @@ import {
   TRANSFER_MESSAGES,
   type TransferRequest,
 } from "@/contract/transfers";
-import type { Db, Tx } from "@/server/db/client";
-import type { transferRequests } from "@/server/db/schema";
+import type { AppDeps } from "@/server/app";
+import type { Tx } from "@/server/db/client";
+import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
+import {
+  getSecondFactorState,
+  hasSecondFactorSql,
+  secondFactorInvalid,
+  spendCodeProof,
+  stepUpRequired,
+  verifySecondFactor,
+} from "@/server/features/auth/second-factor";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
+import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet, placeHoldWith } from "@/server/lib/ledger";
@@ -29,9 +40,11 @@ export interface CreateTransferResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** The proof is left out: an answered key replays without a new proof, and a proof never changes the transfer. */
 function requestHash(input: CreateTransferInput): string {
   const canonical = JSON.stringify(
     Object.keys(input)
+      .filter((k) => k !== "secondFactor")
       .sort()
       .map((k) => [k, input[k as keyof CreateTransferInput] ?? null]),
   );
@@ -54,6 +67,7 @@ interface TransferContext {
   previous: { requestHash: string; statusCode: number; response: CreateTransferResult["body"] } | null;
   canSend: boolean;
   usedToday: number;
+  hasSecondFactor: boolean;
 }
 
 /**
@@ -69,6 +83,7 @@ async function readTransferContext(
   const result = await tx.execute(sql`
     select ik.request_hash, ik.status_code, ik.response,
            ${canSendMoney(userId)} as can_send,
+           ${hasSecondFactorSql(userId)} as has_second_factor,
            (select coalesce(sum(t.amount), 0)::text from transfer_requests t
              where t.user_id = ${userId} and t.limit_day = ${day}
                and t.status in ('pending', 'processing', 'completed')) as used_today
@@ -81,6 +96,7 @@ async function readTransferContext(
         status_code: number | null;
         response: CreateTransferResult["body"] | null;
         can_send: boolean;
+        has_second_factor: boolean;
         used_today: string;
       }[];
     }
@@ -92,7 +108,78 @@ async function readTransferContext(
         : { requestHash: row.request_hash, statusCode: row.status_code!, response: row.response! },
     canSend: row.can_send,
     usedToday: Number(row.used_today),
+    hasSecondFactor: row.has_second_factor,
   };
+}
+
+/** The fields a passkey signs for this transfer; shared with the options route so both compute the same. */
+export function bindingFor(
+  input: Pick<CreateTransferInput, "amount" | "cryptoAddress" | "recipientName">,
+  idempotencyKey: string,
+): string {
+  const { amount, address } = validate({ ...input, paymentMethod: "crypto" } as CreateTransferInput);
+  return transferBinding({
+    amountCents: amount,
+    feeCents: feeFor(amount),
+    cryptoAddress: address,
+    recipientName: input.recipientName.trim(),
+    idempotencyKey,
+  });
+}
+
+/**
+ * A passkey proof is checked before the transaction (the passkeys feature uses its own connection) against
+ * the binding recomputed from the submitted fields; an already-answered key needs no proof and is skipped.
+ */
+async function verifyPasskeyBeforeTransaction(
+  deps: AppDeps,
+  userId: string,
+  input: CreateTransferInput,
+  idempotencyKey: string | undefined,
+): Promise<boolean> {
+  const proof = input.secondFactor;
+  if (proof?.method !== "passkey") return false;
+  if (idempotencyKey === undefined) {
+    throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
+      idempotencyKeyRequired: true,
+    });
+  }
+  const [answered] = await deps.database.db
+    .select({ key: idempotencyKeys.key })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, idempotencyKey)));
+  if (answered) return false;
+  await verifySecondFactor(deps, deps.database.db, userId, proof, {
+    purpose: "transfer",
+    binding: bindingFor(input, idempotencyKey),
+  });
+  return true;
+}
+
+/**
+ * When the sender has a second factor, the transfer needs its own proof: a TOTP or recovery code spent in
+ * this transaction (so it is used only if the transfer is made), or a passkey already checked against it.
+ */
+async function checkSecondFactor(
+  deps: AppDeps,
+  tx: Tx,
+  userId: string,
+  input: CreateTransferInput,
+  idempotencyKey: string | undefined,
+  passkeyVerified: boolean,
+): Promise<void> {
+  const proof = input.secondFactor;
+  if (!proof) throw stepUpRequired((await getSecondFactorState(tx, userId)).methods);
+  if (idempotencyKey === undefined) {
+    throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
+      idempotencyKeyRequired: true,
+    });
+  }
+  if (proof.method === "passkey") {
+    if (!passkeyVerified) throw secondFactorInvalid("passkey");
+    return;
+  }
+  await spendCodeProof(deps, tx, userId, proof);
 }
 
 /**
@@ -100,7 +187,7 @@ async function readTransferContext(
  * wallet lock. With an Idempotency-Key, a replay of the same body returns the first response unchanged.
  */
 export async function createTransfer(
-  db: Db,
+  deps: AppDeps,
   user: { id: string; isAdmin: boolean },
   input: CreateTransferInput,
   idempotencyKey: string | undefined,
@@ -112,12 +199,18 @@ export async function createTransfer(
   }
   const { amount, address } = validate(input);
   const hash = requestHash(input);
+  const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
 
-  return db.transaction(async (tx) => {
+  return deps.database.db.transaction(async (tx) => {
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
     const day = limitDayOf(now);
-    const { previous, canSend, usedToday } = await readTransferContext(tx, user.id, idempotencyKey, day);
+    const { previous, canSend, usedToday, hasSecondFactor } = await readTransferContext(
+      tx,
+      user.id,
+      idempotencyKey,
+      day,
+    );
 
     if (previous) {
       if (previous.requestHash !== hash)
@@ -125,6 +218,7 @@ export async function createTransfer(
       return { statusCode: previous.statusCode, body: previous.response, replayed: true };
     }
     if (!canSend) throw setupIncompleteError();
+    if (hasSecondFactor) await checkSecondFactor(deps, tx, user.id, input, idempotencyKey, passkeyVerified);
     const available = wallet.balance - wallet.held;
     if (amount > available) {
       throw new AppError("UNPROCESSABLE", insufficientFundsMessage(formatMoney(Math.max(available, 0))), {

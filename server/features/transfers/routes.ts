@@ -1,9 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
 import { createTransferInput, transferLimits, transferRequest } from "@/contract/transfers";
 import { getTransferLimits } from "@/server/features/accounts/account-queries";
 import { createTransfer } from "@/server/features/transfers/create-transfer";
+import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
+import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 const createTransferResponse = z.object({ message: z.string(), transferRequest });
@@ -11,16 +14,29 @@ const createTransferResponse = z.object({ message: z.string(), transferRequest }
 /** /api/transfer/*: a customer's outgoing USDC transfers. */
 export async function transferRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.deps.database;
+  const { deps } = app;
+  const { db } = deps.database;
   app.addHook("onRequest", requireUser);
+  // Only requests carrying a proof are counted, so guessing codes is slow and plain transfers pay nothing.
+  const proofLimit = keyedLimit(app, {
+    name: "transfer-proof",
+    max: 10,
+    key: (request) =>
+      (request.body as { secondFactor?: unknown } | undefined)?.secondFactor
+        ? (request.user?.id ?? null)
+        : null,
+  });
 
   app.post(
     "/request",
-    { schema: { body: createTransferInput, response: { 201: createTransferResponse } } },
+    {
+      schema: { body: createTransferInput, response: { 201: createTransferResponse } },
+      preHandler: proofLimit,
+    },
     async (request, reply) => {
       const key = request.headers["idempotency-key"];
       const result = await createTransfer(
-        db,
+        deps,
         signedInUser(request),
         request.body,
         Array.isArray(key) ? key[0] : key,
@@ -28,6 +44,19 @@ export async function transferRoutes(instance: FastifyInstance) {
       if (result.replayed) reply.header("idempotent-replayed", "true");
       return reply.status(result.statusCode as 201).send(result.body);
     },
+  );
+
+  app.post(
+    "/passkey-options",
+    {
+      schema: { body: transferPasskeyOptionsInput, response: { 200: passkeyOptionsResponse } },
+      preHandler: keyedLimit(app, {
+        name: "transfer-passkey",
+        max: 10,
+        key: (request) => request.user?.id ?? null,
+      }),
+    },
+    (request) => startTransferPasskey(deps, signedInUser(request), request.body),
   );
 
   app.get("/limits", { schema: { response: { 200: transferLimits } } }, (request) =>

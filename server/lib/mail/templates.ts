@@ -113,6 +113,43 @@ function securityNoticeMail(
   };
 }
 
+export type SecondFactorEvent = "totp_enabled" | "totp_disabled" | "recovery_codes_regenerated";
+
+const SECOND_FACTOR_EVENTS: Record<SecondFactorEvent, { subject: string; heading: string; line: string }> = {
+  totp_enabled: {
+    subject: "Two-step verification is on",
+    heading: "Authenticator app added",
+    line: "an authenticator app was added to your account. Signing in, sending money and security changes now ask for a code from it.",
+  },
+  totp_disabled: {
+    subject: "Two-step verification was turned off",
+    heading: "Authenticator app removed",
+    line: "the authenticator app was removed from your account, so its codes no longer work.",
+  },
+  recovery_codes_regenerated: {
+    subject: "New recovery codes were created",
+    heading: "New recovery codes",
+    line: "new recovery codes were created for your account. The previous codes no longer work.",
+  },
+};
+
+/** Every change to a second factor is told to the owner, so a change they did not make does not go unnoticed. */
+export function secondFactorChangedMail(
+  to: string,
+  firstName: string,
+  event: SecondFactorEvent,
+): MailMessage {
+  const { subject, heading, line } = SECOND_FACTOR_EVENTS[event];
+  return securityNoticeMail(to, `second_factor_${event}`, {
+    subject: `${BRAND.name}: ${subject.charAt(0).toLowerCase()}${subject.slice(1)}`,
+    heading,
+    lines: [
+      `Hello ${firstName}, ${line}`,
+      `If this was not you, reset your password now and contact ${BRAND.supportEmail}.`,
+    ],
+  });
+}
+
 export function passkeyAddedMail(to: string, firstName: string, passkeyName: string): MailMessage {
   return securityNoticeMail(to, "passkey_added", {
     subject: `A passkey was added to your ${BRAND.name} account`,

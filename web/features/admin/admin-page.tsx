@@ -17,13 +17,16 @@ import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
+import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
+import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
 import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
 import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
 import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
+import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -50,7 +53,12 @@ export default function AdminPage() {
   const isAdmin = user?.isAdmin === true;
   useAdminGate(isAdmin);
   useDocumentTitle("Admin");
-  if (!isAdmin) return <FullScreenSpinner />;
+  // The stats card's own query: when the server says a second factor is missing, nothing else is mounted.
+  const stats = useAdminStats({ enabled: isAdmin });
+  // Wait for it, so the tabs' own calls never run into the same refusal.
+  if (!isAdmin || stats.isPending) return <FullScreenSpinner />;
+  if (stats.error instanceof ApiError && stats.error.hasFlag("secondFactorRequired"))
+    return <SecondFactorRequired />;
 
   return (
     <div className="min-h-dvh bg-canvas">

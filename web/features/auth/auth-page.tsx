@@ -1,11 +1,13 @@
 import { useState } from "react";
 import { BRAND } from "@/contract/brand";
+import type { SecondFactorMethod } from "@/contract/security";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
 import { PasskeySignIn } from "@/web/features/auth/components/passkey-sign-in";
 import { SignInForm } from "@/web/features/auth/components/sign-in-form";
 import { SignUpForm } from "@/web/features/auth/components/sign-up-form";
 import { VerifyEmailForm } from "@/web/features/auth/components/verify-email-form";
+import { VerifySecondFactorForm } from "@/web/features/auth/components/verify-second-factor-form";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type Tab = "signin" | "signup";
@@ -20,7 +22,36 @@ export default function AuthPage() {
     setVerifyPassword(password);
   };
   const [signInEmail, setSignInEmail] = useState("");
-  useDocumentTitle(verifyEmail ? "Verify your email" : "Sign in");
+  const [secondFactor, setSecondFactor] = useState<{ email: string; methods: SecondFactorMethod[] } | null>(
+    null,
+  );
+  useDocumentTitle(verifyEmail ? "Verify your email" : secondFactor ? "Verify it's you" : "Sign in");
+
+  if (secondFactor) {
+    const backToPassword = () => {
+      setSignInEmail(secondFactor.email);
+      setSecondFactor(null);
+      setTab("signin");
+    };
+    return (
+      <AuthShell
+        back={{ label: "Back to sign in", onClick: backToPassword }}
+        title="Verify it's you"
+        description={
+          secondFactor.methods.includes("totp")
+            ? "Enter the code from your authenticator app."
+            : "Use your passkey or a recovery code."
+        }
+      >
+        <VerifySecondFactorForm
+          email={secondFactor.email}
+          methods={secondFactor.methods}
+          onExpired={backToPassword}
+          onBack={backToPassword}
+        />
+      </AuthShell>
+    );
+  }
 
   if (verifyEmail) {
     const backToLogin = () => {
@@ -63,6 +94,7 @@ export default function AuthPage() {
             key={signInEmail}
             initialEmail={signInEmail}
             onNeedsVerification={onNeedsVerification}
+            onSecondFactor={(email, methods) => setSecondFactor({ email, methods })}
           />
           <PasskeySignIn />
         </TabsContent>

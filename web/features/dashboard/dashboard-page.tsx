@@ -8,6 +8,7 @@ import { useDashboardContent } from "@/web/features/dashboard/api/get-dashboard-
 import { AccountStatusCards } from "@/web/features/dashboard/components/account-status-cards";
 import { BalanceCard } from "@/web/features/dashboard/components/balance-card";
 import { PaymentsHistory } from "@/web/features/dashboard/components/payments-history";
+import { SecondFactorBanner } from "@/web/features/dashboard/components/second-factor-banner";
 import { SupportShortcut } from "@/web/features/dashboard/components/support-shortcut";
 import { QuickActionsCard } from "@/web/features/dashboard/quick-actions-card";
 import { useSignedInUser } from "@/web/lib/current-user";
@@ -54,6 +55,7 @@ export default function DashboardPage() {
               </>
             )}
           </div>
+          {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
           <BalanceCard labels={content} />
           <AccountStatusCards statusTitle={content.statusTitle} statusMessage={content.statusMessage} />
           <QuickActionsCard title={content.quickActionTitle} />

@@ -1,4 +1,5 @@
 import { ArrowLeft } from "lucide-react";
+import { useEffect } from "react";
 import { Link } from "wouter";
 import { AppHeader } from "@/web/components/app-header";
 import { Button } from "@/web/components/ui/button";
@@ -7,6 +8,7 @@ import { ChangePasswordCard } from "@/web/features/settings/components/change-pa
 import { IdentityVerificationDetails } from "@/web/features/settings/components/identity-verification-details";
 import { PasskeysSection } from "@/web/features/settings/components/passkeys-section";
 import { ProfileCard } from "@/web/features/settings/components/profile-card";
+import { SecurityCard } from "@/web/features/settings/components/security-card";
 import { SessionsCard } from "@/web/features/settings/components/sessions-card";
 import { SettingsQuickActions } from "@/web/features/settings/components/settings-quick-actions";
 import { useSignedInUser } from "@/web/lib/current-user";
@@ -15,6 +17,10 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 export default function SettingsPage() {
   const user = useSignedInUser();
   useDocumentTitle("Account Settings");
+  // /settings#security (from the dashboard banner or the back office) lands on the Security card.
+  useEffect(() => {
+    if (window.location.hash === "#security") document.getElementById("security")?.scrollIntoView();
+  }, []);
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
@@ -33,6 +39,7 @@ export default function SettingsPage() {
           <div className="grid items-start gap-6 lg:grid-cols-3">
             <div className="grid gap-6 lg:col-span-2">
               <ProfileCard user={user} />
+              <SecurityCard />
               <ChangePasswordCard />
               <PasskeysSection />
               <SessionsCard />

@@ -9,6 +9,7 @@ import { isUuid } from "@/server/features/auth/passkeys/webauthn-data";
 import { AppError } from "@/server/lib/errors";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import type { SessionUser } from "@/server/lib/session";
+import { forgetAdminSecondFactor } from "@/server/lib/session-plugin";
 
 type PasskeyRow = typeof passkeys.$inferSelect;
 
@@ -67,6 +68,8 @@ export async function deletePasskey(
     if (!row) throw notFound();
     await notifyPasskeyChange(tx, user, { kind: "removed", passkeyName: row.name });
   });
+  // An admin whose last factor this was must not keep passing the back office's cached check.
+  forgetAdminSecondFactor(user.id);
   wakeMailWorker();
   return { message: PASSKEY_MESSAGES.removed };
 }

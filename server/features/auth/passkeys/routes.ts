@@ -19,6 +19,7 @@ import {
 import { loginWithPasskey } from "@/server/features/auth/passkeys/passkey-login";
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { createRegistrationOptions, registerPasskey } from "@/server/features/auth/passkeys/register-passkey";
+import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -42,7 +43,8 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
     {
       schema: { response: { 200: webauthnOptions } },
       config: perIpLimit(app, 20),
-      preHandler: [requireUser, perUser("passkey-options", 10)],
+      // Adding a factor to an account that already has one needs a fresh proof of an existing one.
+      preHandler: [requireUser, perUser("passkey-options", 10), requireFreshStepUp],
     },
     async (request) => ({ ...(await createRegistrationOptions(deps, signedInUser(request))) }),
   );
@@ -70,7 +72,11 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
 
   app.delete(
     "/api/auth/passkeys/:id",
-    { schema: { params: passkeyIdParams, response: { 200: messageResponse } }, preValidation: requireUser },
+    {
+      schema: { params: passkeyIdParams, response: { 200: messageResponse } },
+      preValidation: requireUser,
+      preHandler: requireFreshStepUp,
+    },
     (request) => deletePasskey(deps, signedInUser(request), request.params.id),
   );
 

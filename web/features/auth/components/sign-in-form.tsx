@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
+import type { SecondFactorMethod } from "@/contract/security";
 import { FormField } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
@@ -15,9 +16,12 @@ import { PasswordInput } from "@/web/features/auth/components/password-input";
 export function SignInForm({
   initialEmail,
   onNeedsVerification,
+  onSecondFactor,
 }: {
   initialEmail: string;
   onNeedsVerification: (email: string, password: string) => void;
+  /** The password was right and a second factor is on: the verify step comes next. */
+  onSecondFactor: (email: string, methods: SecondFactorMethod[]) => void;
 }) {
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
@@ -37,7 +41,11 @@ export function SignInForm({
       { email: trimmedEmail, password },
       {
         // A full load, so the router starts again with the new session (spec §4).
-        onSuccess: () => {
+        onSuccess: (data) => {
+          if ("secondFactorRequired" in data) {
+            onSecondFactor(trimmedEmail, data.methods);
+            return;
+          }
           window.location.href = "/";
         },
         onError: (error) => {
@@ -57,7 +65,7 @@ export function SignInForm({
     );
   };
 
-  const isBusy = login.isPending || login.isSuccess;
+  const isBusy = login.isPending || (login.isSuccess && !("secondFactorRequired" in login.data));
   return (
     <form className="grid gap-4" onSubmit={onSubmit} noValidate>
       <FormField id="signin-email" label="Email">

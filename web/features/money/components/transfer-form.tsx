@@ -1,8 +1,10 @@
 import { AlertTriangle, Info, Landmark, Send, Wallet } from "lucide-react";
 import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
 import { CATEGORIES, CATEGORY_KEYS, type Category, guessCategory } from "@/contract/transactions";
 import {
+  type CreateTransferInput,
   DAILY_LIMIT_CENTS,
   feeFor,
   isUsdcAddress,
@@ -12,6 +14,7 @@ import {
 } from "@/contract/transfers";
 import { FormField } from "@/web/components/form-field";
 import { NativeSelect } from "@/web/components/native-select";
+import { StepUpDialog } from "@/web/components/step-up-dialog";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input, Textarea } from "@/web/components/ui/input";
@@ -19,10 +22,12 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/money/api/create-transfer";
+import { getTransferPasskeyOptions } from "@/web/features/money/api/get-transfer-passkey-options";
 import { grossForNet, netFor } from "@/web/features/money/transfer-math";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
+import { methodsOf } from "@/web/lib/step-up";
 
 type Method = "crypto" | "ach";
 
@@ -96,6 +101,32 @@ function Row({
   );
 }
 
+/** The existing refusals of a transfer, as toasts or the over-limit note. */
+function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
+  if (isUnauthorized(error)) return;
+  if (
+    error instanceof ApiError &&
+    (error.hasFlag("withdrawalLimitExceeded") || /withdrawal limit/i.test(error.message))
+  ) {
+    setOverLimit(true);
+  } else if (error instanceof ApiError && error.hasFlag("insufficientFunds")) {
+    const available = error.flags.availableBalance;
+    toast({
+      title: "Insufficient Funds",
+      description: `Your available balance is ${typeof available === "string" ? available : formatMoney(availableCents)}`,
+      variant: "destructive",
+    });
+  } else if (error instanceof ApiError && error.hasFlag("accountSetupIncomplete")) {
+    toast({ title: "Feature Unavailable", description: error.message, variant: "destructive" });
+  } else {
+    toast({
+      title: "Transfer Failed",
+      description: error.message || "Failed to submit transfer request",
+      variant: "destructive",
+    });
+  }
+}
+
 export function TransferForm({
   availableCents,
   limits,
@@ -109,6 +140,9 @@ export function TransferForm({
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [isOverLimit, setOverLimit] = useState(false);
   const transfer = useCreateTransfer();
+  const [isConfirmOpen, setConfirmOpen] = useState(false);
+  // The factors the server offered when it asked for a proof.
+  const [stepUpMethods, setStepUpMethods] = useState<SecondFactorMethod[]>([]);
   // One key per submission of these exact fields: a double click or a retry after a lost answer reuses it.
   const idempotencyKey = useRef<string | null>(null);
   const isSubmitting = useRef(false);
@@ -181,59 +215,70 @@ export function TransferForm({
       return;
     }
 
+    // With a second factor on, the server answers 403 stepUpRequired (writing nothing) with the methods to
+    // offer, and the confirm step asks for one; the proof then travels in this transfer's own body.
+    void send(amountCents);
+  };
+
+  const inputFor = (cents: number): CreateTransferInput => ({
+    amount: Number(centsToDecimal(cents)),
+    recipientName: fields.recipientName.trim(),
+    // A crypto transfer has no bank account; the wallet address travels in cryptoAddress.
+    recipientAccount: null,
+    recipientRouting: "CRYPTO",
+    purpose: fields.purpose.trim(),
+    category: fields.category || guessed,
+    paymentMethod: "crypto",
+    cryptoAddress: fields.cryptoAddress.trim(),
+  });
+
+  /** Sends the transfer; a wrong second-factor code is thrown back to the confirm dialog, which shows it. */
+  const send = (cents: number, secondFactor?: SecondFactorProof) =>
+    new Promise<void>((resolve, reject) => {
+      if (isSubmitting.current) return resolve();
+      idempotencyKey.current ??= newIdempotencyKey();
+      isSubmitting.current = true;
+      transfer.mutate(
+        { idempotencyKey: idempotencyKey.current, input: { ...inputFor(cents), secondFactor } },
+        {
+          onSuccess: (data) => {
+            dismissToast();
+            setConfirmOpen(false);
+            onSuccess(data.transferRequest);
+            resolve();
+          },
+          onError: (error) => {
+            // A definite refusal ends this submission; a lost answer keeps the key so a retry cannot double-send.
+            if (error instanceof ApiError && error.status < 500) idempotencyKey.current = null;
+            if (error instanceof ApiError && error.hasFlag("secondFactorInvalid") && secondFactor) {
+              reject(error);
+              return;
+            }
+            if (error instanceof ApiError && error.hasFlag("stepUpRequired")) {
+              setStepUpMethods(methodsOf(error));
+              setConfirmOpen(true);
+              resolve();
+              return;
+            }
+            setConfirmOpen(false);
+            resolve();
+            showTransferError(error, availableCents, setOverLimit);
+          },
+          onSettled: () => {
+            isSubmitting.current = false;
+          },
+        },
+      );
+    });
+
+  const transferPasskeyOptions = () => {
     idempotencyKey.current ??= newIdempotencyKey();
-    isSubmitting.current = true;
-    transfer.mutate(
-      {
-        idempotencyKey: idempotencyKey.current,
-        input: {
-          amount: Number(centsToDecimal(amountCents)),
-          recipientName: fields.recipientName.trim(),
-          // A crypto transfer has no bank account; the wallet address travels in cryptoAddress.
-          recipientAccount: null,
-          recipientRouting: "CRYPTO",
-          purpose: fields.purpose.trim(),
-          category: fields.category || guessed,
-          paymentMethod: "crypto",
-          cryptoAddress: fields.cryptoAddress.trim(),
-        },
-      },
-      {
-        onSuccess: (data) => {
-          dismissToast();
-          onSuccess(data.transferRequest);
-        },
-        onError: (error) => {
-          // A definite refusal ends this submission; a lost answer keeps the key so a retry cannot double-send.
-          if (error instanceof ApiError && error.status < 500) idempotencyKey.current = null;
-          if (isUnauthorized(error)) return;
-          if (
-            error instanceof ApiError &&
-            (error.hasFlag("withdrawalLimitExceeded") || /withdrawal limit/i.test(error.message))
-          ) {
-            setOverLimit(true);
-          } else if (error instanceof ApiError && error.hasFlag("insufficientFunds")) {
-            const available = error.flags.availableBalance;
-            toast({
-              title: "Insufficient Funds",
-              description: `Your available balance is ${typeof available === "string" ? available : formatMoney(availableCents)}`,
-              variant: "destructive",
-            });
-          } else if (error instanceof ApiError && error.hasFlag("accountSetupIncomplete")) {
-            toast({ title: "Feature Unavailable", description: error.message, variant: "destructive" });
-          } else {
-            toast({
-              title: "Transfer Failed",
-              description: error.message || "Failed to submit transfer request",
-              variant: "destructive",
-            });
-          }
-        },
-        onSettled: () => {
-          isSubmitting.current = false;
-        },
-      },
-    );
+    return getTransferPasskeyOptions({
+      amount: Number(centsToDecimal(amountCents ?? 0)),
+      recipientName: fields.recipientName.trim(),
+      cryptoAddress: fields.cryptoAddress.trim(),
+      idempotencyKey: idempotencyKey.current,
+    });
   };
 
   const fee = validAmount !== null ? feeFor(validAmount) : 0;
@@ -405,6 +450,31 @@ export function TransferForm({
           </TabsContent>
         </Tabs>
       </CardContent>
+      <StepUpDialog
+        open={isConfirmOpen}
+        onOpenChange={setConfirmOpen}
+        methods={stepUpMethods}
+        title="Confirm this transfer"
+        description={
+          stepUpMethods.includes("totp")
+            ? "Enter a code from your authenticator app to send this money."
+            : "Confirm with your passkey or a recovery code to send this money."
+        }
+        submitLabel="Confirm and send"
+        getPasskeyOptions={transferPasskeyOptions}
+        onProof={(proof) => send(amountCents ?? 0, proof)}
+      >
+        {validAmount !== null ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
+            <dt className="text-ink-muted">Amount</dt>
+            <dd className="text-right font-medium tabular-nums">{formatMoney(validAmount)}</dd>
+            <dt className="text-ink-muted">To</dt>
+            <dd className="truncate text-right">{fields.recipientName.trim()}</dd>
+            <dt className="text-ink-muted">Wallet</dt>
+            <dd className="truncate text-right font-mono text-xs">{fields.cryptoAddress.trim()}</dd>
+          </dl>
+        ) : null}
+      </StepUpDialog>
     </Card>
   );
 }

@@ -2,10 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ChangePasswordInput, MessageResponse } from "@/contract/auth";
 import { SESSIONS_KEY } from "@/web/features/settings/api/get-sessions";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
-/** POST /api/auth/change-password with the current password and the e-mailed code. */
+/** POST /api/auth/change-password with the current password and the e-mailed code (and a step-up when 2FA is on). */
 export function changePassword(input: ChangePasswordInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/change-password", input);
+  return withStepUp(() => apiRequest<MessageResponse>("POST", "/api/auth/change-password", input));
 }
 
 export function useChangePassword() {

@@ -3,10 +3,11 @@ import type { CreateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/admin/transactions: an admin credit (the only type an admin may create). */
 export function createAdminTransaction(input: CreateAdminTransactionInput) {
-  return apiRequest<Transaction>("POST", "/api/admin/transactions", input);
+  return withStepUp(() => apiRequest<Transaction>("POST", "/api/admin/transactions", input));
 }
 
 export function useCreateAdminTransaction() {

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
 /** The create and update answers: the payment, plus the customer's new balance when money moved. */
 export interface IncomingPaymentResult {
@@ -11,7 +12,7 @@ export interface IncomingPaymentResult {
 
 /** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
 export function createIncomingPayment(input: CreateIncomingPaymentInput) {
-  return apiRequest<IncomingPaymentResult>("POST", "/api/admin/incoming-payments", input);
+  return withStepUp(() => apiRequest<IncomingPaymentResult>("POST", "/api/admin/incoming-payments", input));
 }
 
 export function useCreateIncomingPayment() {

@@ -3,10 +3,13 @@ import type { UpdateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
 /** PUT /api/admin/transactions/{id}: status and notes of an admin credit; completed posts the money. */
 export function updateAdminTransaction({ id, input }: { id: string; input: UpdateAdminTransactionInput }) {
-  return apiRequest<Transaction>("PUT", `/api/admin/transactions/${encodeURIComponent(id)}`, input);
+  return withStepUp(() =>
+    apiRequest<Transaction>("PUT", `/api/admin/transactions/${encodeURIComponent(id)}`, input),
+  );
 }
 
 export function useUpdateAdminTransaction() {

@@ -1,16 +1,17 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
 /**
  * PUT /api/admin/users/{userId}/balance: the new balance as typed ("$1000.00"). The server posts the
  * difference as an adjustment, never overwrites, and refuses to go below the amount held.
  */
 export function updateUserBalance({ userId, accountBalance }: { userId: string; accountBalance: string }) {
-  return apiRequest<{ accountBalance: string }>(
-    "PUT",
-    `/api/admin/users/${encodeURIComponent(userId)}/balance`,
-    { accountBalance },
+  return withStepUp(() =>
+    apiRequest<{ accountBalance: string }>("PUT", `/api/admin/users/${encodeURIComponent(userId)}/balance`, {
+      accountBalance,
+    }),
   );
 }
 

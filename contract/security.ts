@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { currentUser } from "@/contract/auth";
+
+/** Second factors: TOTP (RFC 6238), single-use recovery codes and passkeys (WebAuthn). */
+export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+
+export const TOTP_CODE_PATTERN = /^\d{6}$/;
+/** Ten codes of 10 base32 characters, shown as `xxxxx-xxxxx`; the dash and case are ignored on entry. */
+export const RECOVERY_CODE_COUNT = 10;
+export const RECOVERY_CODE_PATTERN = /^[a-z2-7]{5}-?[a-z2-7]{5}$/i;
+/** A half-done login and a step-up each last five minutes. */
+export const PENDING_LOGIN_SECONDS = 5 * 60;
+export const STEP_UP_SECONDS = 5 * 60;
+
+export const SECURITY_MESSAGES = {
+  codeRequired: "Enter the 6-digit code from your authenticator app",
+  recoveryCodeRequired: "Enter one of your recovery codes",
+  secondFactorInvalid: "That code is not right. Check your authenticator app and try again.",
+  recoveryCodeInvalid: "That recovery code is not valid or was already used",
+  loginExpired: "Your sign-in timed out. Please enter your password again.",
+  secondFactorRequired: "Verify it's you to finish signing in",
+  stepUpRequired: "Confirm it's you with your second factor to continue",
+  steppedUp: "Verified",
+  adminSecondFactorRequired:
+    "Set up a second factor (an authenticator app or a passkey) before using the back office",
+  totpAlreadyEnabled: "Two-step verification with an authenticator app is already on",
+  totpNotPending: "Start the authenticator setup again: there is no setup waiting for a code",
+  totpNotEnabled: "Two-step verification with an authenticator app is not on",
+  totpEnabled: "Authenticator app added. Save your recovery codes now: they are shown only once.",
+  totpDisabled: "Authenticator app removed",
+  recoveryCodesRegenerated: "New recovery codes created. The old ones no longer work.",
+  passwordWrong: "Password is incorrect",
+  passkeysUnavailable: "Passkeys are not available yet",
+  idempotencyKeyRequired:
+    "An Idempotency-Key header is required to confirm a transfer with your second factor",
+} as const;
+
+export const totpCode = z
+  .string({ error: SECURITY_MESSAGES.codeRequired })
+  .trim()
+  .regex(TOTP_CODE_PATTERN, SECURITY_MESSAGES.codeRequired);
+
+export const recoveryCode = z
+  .string({ error: SECURITY_MESSAGES.recoveryCodeRequired })
+  .trim()
+  .regex(RECOVERY_CODE_PATTERN, SECURITY_MESSAGES.recoveryCodeInvalid);
+
+/** One proof of a second factor: a TOTP code, a recovery code, or a WebAuthn assertion for a challenge. */
+export const secondFactorProof = z.discriminatedUnion(
+  "method",
+  [
+    z.object({ method: z.literal("totp"), code: totpCode }),
+    z.object({ method: z.literal("recovery"), code: recoveryCode }),
+    z.object({
+      method: z.literal("passkey"),
+      challengeId: z.uuid({ error: "Invalid passkey challenge" }),
+      // AuthenticationResponseJSON, checked by the WebAuthn verifier rather than here.
+      response: z.looseObject({}),
+    }),
+  ],
+  { error: "Choose a way to verify it's you: totp, recovery or passkey" },
+);
+export type SecondFactorProof = z.infer<typeof secondFactorProof>;
+
+export const secondFactorMethods = z.array(z.enum(SECOND_FACTOR_METHODS));
+
+/** POST /api/auth/login when a second factor is on: no session yet, a pending-login cookie instead. */
+export const loginSecondFactorResponse = z.object({
+  message: z.string(),
+  secondFactorRequired: z.literal(true),
+  methods: secondFactorMethods,
+});
+export type LoginSecondFactorResponse = z.infer<typeof loginSecondFactorResponse>;
+
+/**
+ * POST /api/auth/login's 200 as one object (so the OpenAPI document keeps `user`): either signed in with
+ * `user`, or `secondFactorRequired` with the `methods` to offer and no session yet.
+ */
+export const loginResult = z.object({
+  message: z.string(),
+  user: currentUser.optional(),
+  secondFactorRequired: z.literal(true).optional(),
+  methods: secondFactorMethods.optional(),
+});
+
+export const loginVerifyInput = z.object({ secondFactor: secondFactorProof });
+export type LoginVerifyInput = z.infer<typeof loginVerifyInput>;
+
+export const stepUpInput = z.object({ secondFactor: secondFactorProof });
+export type StepUpInput = z.infer<typeof stepUpInput>;
+export const stepUpResponse = z.object({ message: z.string(), expiresInSeconds: z.number().int() });
+export type StepUpResponse = z.infer<typeof stepUpResponse>;
+
+/** WebAuthn request options for the browser (PublicKeyCredentialRequestOptionsJSON), with the challenge's id. */
+export const passkeyOptionsResponse = z.object({
+  challengeId: z.string(),
+  options: z.looseObject({ challenge: z.string() }),
+});
+export type PasskeyOptionsResponse = z.infer<typeof passkeyOptionsResponse>;
+
+/** GET /api/auth/second-factor: what the Security card shows. */
+export const secondFactorStatus = z.object({
+  enabled: z.boolean(),
+  totp: z.object({ enabled: z.boolean(), confirmedAt: z.string().nullable() }),
+  passkeyCount: z.number().int(),
+  recoveryCodesLeft: z.number().int(),
+  methods: secondFactorMethods,
+});
+export type SecondFactorStatus = z.infer<typeof secondFactorStatus>;
+
+/** POST /api/auth/totp/enroll: the secret as a manual key and as an otpauth:// URI for the QR code. */
+export const totpEnrollResponse = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type TotpEnrollResponse = z.infer<typeof totpEnrollResponse>;
+
+export const totpConfirmInput = z.object({ code: totpCode });
+export type TotpConfirmInput = z.infer<typeof totpConfirmInput>;
+
+export const recoveryCodesResponse = z.object({
+  message: z.string(),
+  recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT),
+});
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+
+/** Disabling needs the password and a current code (authenticator or recovery code) in the same request. */
+export const totpDisableInput = z.object({
+  password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(128),
+  code: z
+    .string({ error: SECURITY_MESSAGES.codeRequired })
+    .trim()
+    .refine(
+      (v) => TOTP_CODE_PATTERN.test(v) || RECOVERY_CODE_PATTERN.test(v),
+      SECURITY_MESSAGES.codeRequired,
+    ),
+});
+export type TotpDisableInput = z.infer<typeof totpDisableInput>;
+
+/** The body of the transfer passkey-options call: the transfer's own fields, which the signature will cover. */
+export const transferPasskeyOptionsInput = z.object({
+  amount: z.union([z.number(), z.string()], { error: "Amount is required" }),
+  recipientName: z.string().trim().min(1).max(100),
+  cryptoAddress: z.string().trim().min(1).max(100),
+  idempotencyKey: z.string().min(1).max(255),
+});
+export type TransferPasskeyOptionsInput = z.infer<typeof transferPasskeyOptionsInput>;

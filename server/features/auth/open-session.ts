@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import type { CurrentUser } from "@/contract/auth";
+import type { AppDeps } from "@/server/app";
+import type { Tx } from "@/server/db/client";
+import { users } from "@/server/db/schema";
+import { earnsAdminByEmail, toCurrentUser } from "@/server/features/auth/users";
+import {
+  createSession,
+  deleteExpiredSessions,
+  deleteSessionByToken,
+  forgetCachedSessions,
+  type UserRow,
+} from "@/server/lib/session";
+
+export interface LoginContext {
+  userAgent?: string;
+  ip?: string;
+  /** The cookie the browser came with, if any: it is ended so a planted id never becomes signed in. */
+  previousToken?: string;
+}
+
+export interface OpenedSession {
+  token: string;
+  publicId: string;
+  user: CurrentUser;
+}
+
+/**
+ * Opens a brand-new session for a user whose identity is already proved (password, plus the second
+ * factor when one is on). `inTransaction` runs first in the same transaction (e.g. spending the proof),
+ * so a failure there opens nothing.
+ */
+export async function openSession(
+  deps: AppDeps,
+  user: UserRow,
+  context: LoginContext,
+  options: { secondFactorEnabled: boolean; inTransaction?: (tx: Tx) => Promise<void> },
+): Promise<OpenedSession> {
+  const isAdmin = user.isAdmin || earnsAdminByEmail(deps.config, user);
+  const { token, publicId } = await deps.database.db.transaction(async (tx) => {
+    if (options.inTransaction) await options.inTransaction(tx);
+    if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
+    await deleteExpiredSessions(tx, user.id);
+    if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
+    return createSession(tx, { userId: user.id, userAgent: context.userAgent, ip: context.ip });
+  });
+  if (isAdmin !== user.isAdmin) forgetCachedSessions({ userId: user.id });
+  return { token, publicId, user: toCurrentUser({ ...user, isAdmin }, options.secondFactorEnabled) };
+}

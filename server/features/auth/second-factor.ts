@@ -1,0 +1,110 @@
+import { sql } from "drizzle-orm";
+import {
+  type PasskeyOptionsResponse,
+  SECURITY_MESSAGES,
+  type SecondFactorMethod,
+  type SecondFactorProof,
+} from "@/contract/security";
+import type { AppDeps } from "@/server/app";
+import type { DbOrTx } from "@/server/db/client";
+import { type PasskeyPurpose, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
+import { spendRecoveryCode } from "@/server/features/auth/recovery-codes";
+import { spendTotpCode } from "@/server/features/auth/totp";
+import { AppError } from "@/server/lib/errors";
+
+export interface SecondFactorState {
+  hasTotp: boolean;
+  passkeyCount: number;
+  recoveryCodesLeft: number;
+  /** True when any factor is enrolled: sign-in, money out and security changes then need a proof. */
+  enabled: boolean;
+  methods: SecondFactorMethod[];
+}
+
+/** SQL for "this user has a confirmed authenticator or a passkey": reusable inside other reads. */
+export function hasSecondFactorSql(userId: string) {
+  return sql<boolean>`(exists (select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)
+    or exists (select 1 from passkeys p where p.user_id = ${userId}))`;
+}
+
+export function methodsFor(state: Pick<SecondFactorState, "hasTotp" | "passkeyCount" | "recoveryCodesLeft">) {
+  const methods: SecondFactorMethod[] = [];
+  if (state.hasTotp) methods.push("totp");
+  if (state.recoveryCodesLeft > 0) methods.push("recovery");
+  if (state.passkeyCount > 0) methods.push("passkey");
+  return methods;
+}
+
+/** One query on three primary-key/indexed lookups. */
+export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<SecondFactorState> {
+  const result = await db.execute(sql`
+    select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
+           (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
+           (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left`);
+  const [row] = (
+    result as unknown as { rows: { has_totp: boolean; passkey_count: number; recovery_left: number }[] }
+  ).rows;
+  const state = {
+    hasTotp: row!.has_totp,
+    passkeyCount: Number(row!.passkey_count),
+    // Recovery codes stand in for a lost authenticator; without any factor they prove nothing.
+    recoveryCodesLeft: row!.has_totp || Number(row!.passkey_count) > 0 ? Number(row!.recovery_left) : 0,
+  };
+  return { ...state, enabled: state.hasTotp || state.passkeyCount > 0, methods: methodsFor(state) };
+}
+
+export function secondFactorInvalid(method: SecondFactorProof["method"] = "totp"): AppError {
+  return new AppError(
+    "BAD_REQUEST",
+    method === "recovery" ? SECURITY_MESSAGES.recoveryCodeInvalid : SECURITY_MESSAGES.secondFactorInvalid,
+    { secondFactorInvalid: true },
+  );
+}
+
+export function stepUpRequired(methods: readonly SecondFactorMethod[]): AppError {
+  return new AppError("FORBIDDEN", SECURITY_MESSAGES.stepUpRequired, { stepUpRequired: true, methods });
+}
+
+/**
+ * Checks a TOTP or recovery-code proof and spends it on `db` (pass the caller's transaction so the code
+ * is spent only if what it guards is committed). Throws 400 secondFactorInvalid on any failure.
+ */
+export async function spendCodeProof(
+  deps: AppDeps,
+  db: DbOrTx,
+  userId: string,
+  proof: Extract<SecondFactorProof, { method: "totp" | "recovery" }>,
+): Promise<void> {
+  const ok =
+    proof.method === "totp"
+      ? await spendTotpCode(db, deps.config, { userId, code: proof.code })
+      : await spendRecoveryCode(db, deps.config.sessionSecret, { userId, code: proof.code });
+  if (!ok) throw secondFactorInvalid(proof.method);
+}
+
+/**
+ * Checks any proof for this user. Passkey proofs go through the passkeys feature on their own
+ * connection, so call this outside a transaction when the proof may be a passkey.
+ */
+export async function verifySecondFactor(
+  deps: AppDeps,
+  db: DbOrTx,
+  userId: string,
+  proof: SecondFactorProof,
+  passkey: { purpose: PasskeyPurpose; binding?: string },
+): Promise<void> {
+  if (proof.method !== "passkey") return spendCodeProof(deps, db, userId, proof);
+  const verified = await verifyPasskeyProof(deps, {
+    challengeId: proof.challengeId,
+    userId,
+    purpose: passkey.purpose,
+    binding: passkey.binding,
+    response: proof.response,
+  });
+  if (verified.userId !== userId) throw secondFactorInvalid("passkey");
+}
+
+/** The WebAuthn options typed as the contract's loose object (the contract does not depend on WebAuthn types). */
+export function asOptionsResponse(started: { challengeId: string; options: object }): PasskeyOptionsResponse {
+  return started as PasskeyOptionsResponse;
+}

@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import {
+  type PasskeyOptionsResponse,
+  SECURITY_MESSAGES,
+  type SecondFactorProof,
+  STEP_UP_SECONDS,
+  type StepUpResponse,
+} from "@/contract/security";
+import type { AppDeps } from "@/server/app";
+import type { DbOrTx } from "@/server/db/client";
+import { startPasskeyProof, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
+import {
+  asOptionsResponse,
+  getSecondFactorState,
+  methodsFor,
+  secondFactorInvalid,
+  spendCodeProof,
+  stepUpRequired,
+} from "@/server/features/auth/second-factor";
+import { AppError } from "@/server/lib/errors";
+import type { SessionRef, SessionUser } from "@/server/lib/session";
+import { signedInUser } from "@/server/lib/session-plugin";
+
+/**
+ * A step-up marks this one session as freshly proved for five minutes. It is an auth_challenges row whose
+ * token_hash is the session's own id hash, so it dies with the session and never moves to another one.
+ */
+async function markSteppedUp(db: DbOrTx, userId: string, session: SessionRef): Promise<void> {
+  await db.execute(sql`
+    insert into auth_challenges (token_hash, user_id, purpose, expires_at)
+    values (${session.idHash}, ${userId}, 'step_up', now() + make_interval(secs => ${STEP_UP_SECONDS}))
+    on conflict (token_hash) do update
+      set expires_at = excluded.expires_at, consumed_at = null
+      where auth_challenges.purpose = 'step_up' and auth_challenges.user_id = excluded.user_id`);
+}
+
+const noFactor = () =>
+  new AppError("BAD_REQUEST", "Turn on two-step verification first: there is no second factor to check", {
+    noSecondFactor: true,
+  });
+
+/** POST /api/auth/step-up: checks a proof and marks the session stepped-up. */
+export async function stepUp(
+  deps: AppDeps,
+  user: SessionUser,
+  session: SessionRef,
+  proof: SecondFactorProof,
+): Promise<StepUpResponse> {
+  const { db } = deps.database;
+  const state = await getSecondFactorState(db, user.id);
+  if (!state.enabled) throw noFactor();
+  if (proof.method === "passkey") {
+    const verified = await verifyPasskeyProof(deps, {
+      challengeId: proof.challengeId,
+      userId: user.id,
+      purpose: "step_up",
+      response: proof.response,
+    });
+    if (verified.userId !== user.id) throw secondFactorInvalid("passkey");
+    await markSteppedUp(db, user.id, session);
+  } else {
+    await db.transaction(async (tx) => {
+      await spendCodeProof(deps, tx, user.id, proof);
+      await markSteppedUp(tx, user.id, session);
+    });
+  }
+  return { message: SECURITY_MESSAGES.steppedUp, expiresInSeconds: STEP_UP_SECONDS };
+}
+
+export async function startStepUpPasskey(deps: AppDeps, user: SessionUser): Promise<PasskeyOptionsResponse> {
+  const state = await getSecondFactorState(deps.database.db, user.id);
+  if (state.passkeyCount === 0) throw noFactor();
+  return asOptionsResponse(await startPasskeyProof(deps, { userId: user.id, purpose: "step_up" }));
+}
+
+/** Whether the user has a factor, which ones, and whether this session proved one in the last five minutes. */
+export async function getStepUpState(db: DbOrTx, userId: string, session: SessionRef) {
+  const result = await db.execute(sql`
+    select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
+           (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
+           (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left,
+           exists (select 1 from auth_challenges
+                   where token_hash = ${session.idHash} and purpose = 'step_up' and user_id = ${userId}
+                     and consumed_at is null and expires_at > now()) as fresh`);
+  const [row] = (
+    result as unknown as {
+      rows: { has_totp: boolean; passkey_count: number; recovery_left: number; fresh: boolean }[];
+    }
+  ).rows;
+  const state = {
+    hasTotp: row!.has_totp,
+    passkeyCount: Number(row!.passkey_count),
+    recoveryCodesLeft: Number(row!.recovery_left),
+  };
+  const enabled = state.hasTotp || state.passkeyCount > 0;
+  return {
+    enabled,
+    fresh: row!.fresh,
+    methods: methodsFor(enabled ? state : { ...state, recoveryCodesLeft: 0 }),
+  };
+}
+
+/**
+ * preHandler for security changes and staff money moves: when the user has a second factor, this session
+ * must have stepped up in the last five minutes (403 stepUpRequired otherwise). Users without a factor pass.
+ */
+export async function requireFreshStepUp(request: FastifyRequest): Promise<void> {
+  const user = signedInUser(request);
+  const state = await getStepUpState(request.server.deps.database.db, user.id, request.session!);
+  if (state.enabled && !state.fresh) throw stepUpRequired(state.methods);
+}
+
+/** The same guard for routes where only some bodies move money (e.g. completing a payment). */
+export function requireFreshStepUpWhen(needsStepUp: (request: FastifyRequest) => boolean) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (needsStepUp(request)) await requireFreshStepUp(request);
+  };
+}
