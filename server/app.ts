@@ -18,6 +18,7 @@ import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
+import { securityRoutes } from "@/server/features/security/routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
@@ -97,6 +98,7 @@ export async function buildApp(
   await app.register(objectRoutes);
   await app.register(kycAdminRoutes, { prefix: "/api/admin" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(securityRoutes);
   await app.register(accountRoutes);
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });

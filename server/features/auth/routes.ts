@@ -25,6 +25,11 @@ import { deleteOtherSessions, deleteUserSession, findUserSessions } from "@/serv
 import { updatePhone } from "@/server/features/auth/update-phone";
 import { normaliseEmail, toCurrentUser } from "@/server/features/auth/users";
 import { resendVerification, verifyEmail } from "@/server/features/auth/verify-email";
+import {
+  deviceCookieName,
+  deviceCookieOptions,
+  findKnownDeviceHash,
+} from "@/server/features/security/known-devices";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { deleteSessionByToken, sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -39,6 +44,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
   const cookieName = sessionCookieName(deps.config);
+  const deviceCookie = deviceCookieName(deps.config);
   const perUser = (name: string, max: number) =>
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
@@ -65,15 +71,28 @@ export async function authRoutes(fastify: FastifyInstance) {
     {
       schema: { body: loginInput, response: { 200: loginResponse } },
       config: perIpLimit(app, 10),
-      preHandler: keyedLimit(app, { name: "login-email", max: 10, key: bodyEmail }),
+      // Per account, but a browser that signed in to this account before counts on its own: failures from
+      // elsewhere cannot lock the owner out. Decided on the server only; every answer stays the same.
+      preHandler: keyedLimit(app, {
+        name: "login",
+        max: 10,
+        key: async (request) => {
+          const email = bodyEmail(request);
+          if (email === null) return null;
+          const known = await findKnownDeviceHash(deps.database.db, email, request.cookies[deviceCookie]);
+          return known ? `known-device:${known}` : `email:${email}`;
+        },
+      }),
     },
     async (request, reply) => {
-      const { token, ...result } = await login(deps, request.body, {
+      const { token, deviceToken, ...result } = await login(deps, request.body, {
         userAgent: request.headers["user-agent"],
         ip: request.ip,
         previousToken: request.cookies[cookieName],
+        deviceToken: request.cookies[deviceCookie],
       });
       reply.setSessionCookie(token);
+      reply.setCookie(deviceCookie, deviceToken, deviceCookieOptions(deps.config));
       return result;
     },
   );

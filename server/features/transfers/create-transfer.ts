@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
+import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transactions";
 import {
   type CreateTransferInput,
@@ -11,13 +12,17 @@ import {
   TRANSFER_MESSAGES,
   type TransferRequest,
 } from "@/contract/transfers";
+import type { Config } from "@/server/config";
 import type { Db, Tx } from "@/server/db/client";
 import type { transferRequests } from "@/server/db/schema";
+import { insertFreezeLinkSql, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet, placeHoldWith } from "@/server/lib/ledger";
+import { enqueueMailSql, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { transferRequestedMail } from "@/server/lib/mail/security-templates";
 
 type TransferRow = typeof transferRequests.$inferSelect;
 
@@ -53,6 +58,7 @@ function validate(input: CreateTransferInput) {
 interface TransferContext {
   previous: { requestHash: string; statusCode: number; response: CreateTransferResult["body"] } | null;
   canSend: boolean;
+  isFrozen: boolean;
   usedToday: number;
 }
 
@@ -69,6 +75,7 @@ async function readTransferContext(
   const result = await tx.execute(sql`
     select ik.request_hash, ik.status_code, ik.response,
            ${canSendMoney(userId)} as can_send,
+           (select u.frozen_at is not null from users u where u.id = ${userId}) as is_frozen,
            (select coalesce(sum(t.amount), 0)::text from transfer_requests t
              where t.user_id = ${userId} and t.limit_day = ${day}
                and t.status in ('pending', 'processing', 'completed')) as used_today
@@ -81,6 +88,7 @@ async function readTransferContext(
         status_code: number | null;
         response: CreateTransferResult["body"] | null;
         can_send: boolean;
+        is_frozen: boolean;
         used_today: string;
       }[];
     }
@@ -91,6 +99,7 @@ async function readTransferContext(
         ? null
         : { requestHash: row.request_hash, statusCode: row.status_code!, response: row.response! },
     canSend: row.can_send,
+    isFrozen: row.is_frozen === true,
     usedToday: Number(row.used_today),
   };
 }
@@ -101,7 +110,8 @@ async function readTransferContext(
  */
 export async function createTransfer(
   db: Db,
-  user: { id: string; isAdmin: boolean },
+  user: { id: string; isAdmin: boolean; email: string; firstName: string },
+  config: Pick<Config, "publicUrl" | "host" | "port">,
   input: CreateTransferInput,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
@@ -113,16 +123,24 @@ export async function createTransfer(
   const { amount, address } = validate(input);
   const hash = requestHash(input);
 
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<CreateTransferResult> => {
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
     const day = limitDayOf(now);
-    const { previous, canSend, usedToday } = await readTransferContext(tx, user.id, idempotencyKey, day);
+    const { previous, canSend, isFrozen, usedToday } = await readTransferContext(
+      tx,
+      user.id,
+      idempotencyKey,
+      day,
+    );
 
     if (previous) {
       if (previous.requestHash !== hash)
         throw new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
       return { statusCode: previous.statusCode, body: previous.response, replayed: true };
+    }
+    if (isFrozen) {
+      throw new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
     }
     if (!canSend) throw setupIncompleteError();
     const available = wallet.balance - wallet.held;
@@ -166,7 +184,17 @@ export async function createTransfer(
       message: "Transfer request submitted successfully",
       transferRequest: toTransferRequest(transfer),
     };
-    // The hold, the pending debit in the history, the request and its idempotency record: one statement.
+    const freezeLink = newFreezeLink(config);
+    const mail = transferRequestedMail(user.email, {
+      firstName: user.firstName,
+      when: now,
+      amount: formatMoney(amount),
+      recipientName: input.recipientName,
+      address,
+      freezeUrl: freezeLink.url,
+    });
+    // The hold, the pending debit, the request, its idempotency record and the "Transfer requested" mail with
+    // its "This wasn't me" link: one statement, so the alert costs this hot path no extra round trip.
     await placeHoldWith(tx, wallet, amount, { type: "transfer_request", id: transfer.id }, [
       sql`insert into transactions
             (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at)
@@ -186,7 +214,11 @@ export async function createTransfer(
             sql`insert into idempotency_keys (user_id, key, request_hash, status_code, response)
                 values (${user.id}, ${idempotencyKey}, ${hash}, 201, ${JSON.stringify(body)}::jsonb)`,
           ]),
+      insertFreezeLinkSql(freezeLink, user.id, "transfer"),
+      enqueueMailSql(mail),
     ]);
     return { statusCode: 201, body, replayed: false };
   });
+  if (!result.replayed) wakeMailWorker();
+  return result;
 }

@@ -22,6 +22,7 @@ export async function transferRoutes(instance: FastifyInstance) {
       const result = await createTransfer(
         db,
         signedInUser(request),
+        app.deps.config,
         request.body,
         Array.isArray(key) ? key[0] : key,
       );
