@@ -6,13 +6,14 @@ import type { DbOrTx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { forgetCachedSessions } from "@/server/lib/session";
 
 /**
  * Staff lift a freeze once they have spoken to the customer. The password reset the freeze asked for stays
  * required: only the owner's inbox can clear that.
  */
 export async function unfreezeUser(db: DbOrTx, adminId: string, userId: string): Promise<MessageResponse> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ frozenAt: users.frozenAt })
       .from(users)
@@ -31,4 +32,7 @@ export async function unfreezeUser(db: DbOrTx, adminId: string, userId: string):
     });
     return { message: SECURITY_MESSAGES.unfrozen };
   });
+  // The customer's open sessions carry the user row: drop this process's copy so the banner goes at once.
+  forgetCachedSessions({ userId });
+  return result;
 }

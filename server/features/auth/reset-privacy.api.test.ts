@@ -62,7 +62,9 @@ describe("reset-password reveals nothing about accounts", () => {
     // Interleaved so machine load hits both alike; four wrong tries keep the code alive (five burn it).
     for (let i = 0; i < 4; i++) {
       known.push(await timed({ email, resetCode: wrongCode, newPassword: NEW_PASSWORD }));
-      unknown.push(await timed({ email: `ghost${i}@example.com`, resetCode: wrongCode, newPassword: NEW_PASSWORD }));
+      unknown.push(
+        await timed({ email: `ghost${i}@example.com`, resetCode: wrongCode, newPassword: NEW_PASSWORD }),
+      );
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const ratio = median(unknown) / median(known);
@@ -79,7 +81,10 @@ describe("reset-password reveals nothing about accounts", () => {
 
     const weakRightCode = await reset({ email, resetCode: code, newPassword: "password1" });
     expect(weakRightCode.statusCode).toBe(400);
-    expect(weakRightCode.json()).toMatchObject({ message: AUTH_MESSAGES.commonPassword, commonPassword: true });
+    expect(weakRightCode.json()).toMatchObject({
+      message: AUTH_MESSAGES.commonPassword,
+      commonPassword: true,
+    });
     await logIn(t.app, email, password);
 
     const ok = await reset({ email, resetCode: code, newPassword: NEW_PASSWORD });

@@ -137,7 +137,9 @@ describe("login throttling that never locks the owner out", () => {
     // browser not yet known, counted in it too).
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await browser(CHROME_WINDOWS, `10.31.0.${i}`).login(email, `Guess-${i}-wrong`)).statusCode);
+      statuses.push(
+        (await browser(CHROME_WINDOWS, `10.31.0.${i}`).login(email, `Guess-${i}-wrong`)).statusCode,
+      );
     }
     expect(statuses).toEqual([...Array(9).fill(401), 429, 429]);
     // A stranger's browser with the right password is still refused: per-account throttling stays.
