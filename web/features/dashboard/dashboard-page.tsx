@@ -7,6 +7,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useDashboardContent } from "@/web/features/dashboard/api/get-dashboard-content";
 import { AccountStatusCards } from "@/web/features/dashboard/components/account-status-cards";
 import { BalanceCard } from "@/web/features/dashboard/components/balance-card";
+import { FrozenBanner } from "@/web/features/dashboard/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/dashboard/components/payments-history";
 import { SupportShortcut } from "@/web/features/dashboard/components/support-shortcut";
 import { QuickActionsCard } from "@/web/features/dashboard/quick-actions-card";
@@ -54,6 +55,7 @@ export default function DashboardPage() {
               </>
             )}
           </div>
+          {user.isFrozen ? <FrozenBanner /> : null}
           <BalanceCard labels={content} />
           <AccountStatusCards statusTitle={content.statusTitle} statusMessage={content.statusMessage} />
           <QuickActionsCard title={content.quickActionTitle} />

@@ -64,7 +64,11 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
         <div className="flex min-w-0 items-center gap-2">
           <p className="truncate text-sm font-medium text-ink">{name}</p>
           {request.flaggedAt ? (
-            <Badge tone="negative" className="shrink-0 gap-1" title={`Flagged ${formatDateTime(request.flaggedAt)}`}>
+            <Badge
+              tone="negative"
+              className="shrink-0 gap-1"
+              title={`Flagged ${formatDateTime(request.flaggedAt)}`}
+            >
               <ShieldAlert className="size-3" aria-hidden="true" />
               Flagged<span className="sr-only">: the customer reported "This wasn't me"</span>
             </Badge>
