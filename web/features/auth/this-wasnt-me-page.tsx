@@ -99,9 +99,20 @@ function Notice({
 /** "This wasn't me": opened from a security e-mail, signed in or not; one button freezes the account. */
 export default function ThisWasntMePage() {
   useDocumentTitle("This wasn't me");
-  const [token] = useState(readToken);
+  const [token, setToken] = useState(readToken);
   const [outcome] = useState(readOutcome);
   const freeze = useFreezeAccount();
+  const { reset } = freeze;
+
+  // A second link opened in the same tab changes only the fragment: start over with its token.
+  useEffect(() => {
+    const onHashChange = () => {
+      setToken(readToken());
+      reset();
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, [reset]);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const failure = freeze.isError ? failureOf(freeze.error) : null;
 
