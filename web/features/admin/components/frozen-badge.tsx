@@ -6,7 +6,7 @@ import { formatDateTime } from "@/web/lib/format";
 export function FrozenBadge({ frozenAt, showTime = false }: { frozenAt: string; showTime?: boolean }) {
   const when = formatDateTime(frozenAt);
   return (
-    <Badge tone="negative" title={`Frozen ${when}`}>
+    <Badge tone="negative" className="whitespace-nowrap" title={`Frozen ${when}`}>
       <Snowflake className="size-3" aria-hidden />
       {showTime ? `Frozen ${when}` : "Frozen"}
       {showTime ? null : <span className="sr-only"> since {when}</span>}

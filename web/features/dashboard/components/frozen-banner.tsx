@@ -14,9 +14,9 @@ export function FrozenBanner() {
           Your account is frozen
         </h2>
         <p>
-          Someone reported a sign-in or change with the “This wasn't me” link, so new transfers are stopped
-          and pending ones are under review. Your balance is safe. Our support team will contact you to lift
-          the freeze.
+          You reported a sign-in or change with the “This wasn't me” link, so new transfers are stopped and
+          pending ones are under review. Your balance is safe. Our support team will contact you to lift the
+          freeze.
         </p>
         <Link href="/contact" className="w-fit font-medium text-brand-700 hover:underline">
           Message support
