@@ -54,7 +54,7 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
               <h3 id={`frozen-${user.id}`} className="font-semibold">
                 Account frozen
               </h3>
-              <FrozenBadge frozenAt={user.frozenAt} showTime />
+              <FrozenBadge frozenAt={user.frozenAt} />
             </div>
             <p>
               The customer used “This wasn't me”: every session was ended, new transfers are refused and

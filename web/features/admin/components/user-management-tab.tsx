@@ -35,7 +35,7 @@ function UserRow({ user }: { user: AdminUser }) {
             {user.firstName} {user.lastName}
           </span>
           {user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
-          {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} showTime /> : null}
+          {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly /> : null}
         </p>
         <p className="truncate text-xs text-ink-muted">
           {user.email} · {formatHandle(user.pillarTag)}
