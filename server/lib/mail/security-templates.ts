@@ -152,3 +152,25 @@ export function transferRequestedMail(
     freezeUrl,
   });
 }
+
+/** For the second-factor work (TOTP, passkeys): `change` says what happened, e.g. "A passkey was added". */
+export function secondFactorChangedMail(
+  to: string,
+  {
+    firstName,
+    when,
+    change,
+    freezeUrl,
+  }: { firstName: string; when: Date; change: string; freezeUrl: string },
+): MailMessage {
+  return securityMail(to, "second_factor_changed", {
+    subject: `${BRAND.name}: your sign-in security changed`,
+    heading: "Your sign-in security changed",
+    intro: `Hello ${firstName}, ${change.charAt(0).toLowerCase()}${change.slice(1)} on your ${BRAND.name} account.`,
+    details: [
+      ["Change", change],
+      ["Time", formatSecurityTime(when)],
+    ],
+    freezeUrl,
+  });
+}
