@@ -21,6 +21,10 @@ export const adminUser = z.object({
   isEmailVerified: z.boolean(),
   isVerified: z.boolean(),
   status: z.string(),
+  /** Set when the customer used "This wasn't me"; staff lift it with POST /api/admin/users/:userId/unfreeze. */
+  frozenAt: z.string().nullable(),
+  /** The customer must reset the password before signing in again. */
+  passwordResetRequired: z.boolean(),
   accountBalance: z.string(),
   availableBalance: z.string(),
   pendingBalance: z.string(),

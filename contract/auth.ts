@@ -137,6 +137,8 @@ export const currentUser = z.object({
   isEmailVerified: z.boolean(),
   isVerified: z.boolean(),
   status: z.string(),
+  /** "This wasn't me" froze the account: new transfers are refused until staff lift it. */
+  isFrozen: z.boolean(),
   createdAt: z.string(),
   /** An authenticator app or a passkey is enrolled: money out and security changes ask for it. */
   secondFactorEnabled: z.boolean(),

@@ -79,6 +79,15 @@ export const transferRequest = z.object({
 });
 export type TransferRequest = z.infer<typeof transferRequest>;
 
+/** The back office's view adds when "This wasn't me" flagged the request (null when it never was). */
+export const adminTransferRequest = transferRequest.extend({
+  user: z
+    .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
+    .nullable(),
+  flaggedAt: z.string().nullable(),
+});
+export type AdminTransferRequest = z.infer<typeof adminTransferRequest>;
+
 export const transferLimits = z.object({
   dailyLimit: z.string(),
   usedToday: z.string(),

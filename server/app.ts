@@ -20,6 +20,7 @@ import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
+import { securityRoutes } from "@/server/features/security/routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerMail } from "@/server/lib/mail/register-mail";
@@ -128,6 +129,7 @@ export async function buildApp(
   await app.register(objectRoutes);
   await app.register(kycAdminRoutes, { prefix: "/api/admin" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(securityRoutes);
   await app.register(accountRoutes);
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });

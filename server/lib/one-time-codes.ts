@@ -89,6 +89,55 @@ export async function burnOutstandingCodes(tx: Tx, userId: string, purpose: Code
 
 export type RedeemResult<T> = { ok: true; value: T } | { ok: false };
 
+interface CodeCheck {
+  userId: string;
+  purpose: CodePurpose;
+  code: string;
+  secret: string;
+}
+
+/**
+ * The newest live code, locked, when `code` matches it; null otherwise. A wrong code commits its failed
+ * try with the caller's transaction, and the 5th wrong try burns the code.
+ */
+async function matchCode(tx: Tx, { userId, purpose, code, secret }: CodeCheck) {
+  const [row] = await tx
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, userId),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, sql`now()`),
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.createdAt))
+    .limit(1)
+    .for("update");
+  if (!row || row.attempts >= MAX_CODE_ATTEMPTS) return null;
+
+  const expected = Buffer.from(row.codeHash, "hex");
+  const given = Buffer.from(hashCode(secret, userId, purpose, code), "hex");
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    const attempts = row.attempts + 1;
+    await tx
+      .update(oneTimeCodes)
+      .set(attempts >= MAX_CODE_ATTEMPTS ? { attempts, consumedAt: sql`now()` } : { attempts })
+      .where(eq(oneTimeCodes.id, row.id));
+    return null;
+  }
+  return row;
+}
+
+/**
+ * True when the code is right, without spending it: a form can then judge the rest of its input (the new
+ * password) and answer about it only to someone holding the code. A wrong code counts as a try.
+ */
+export async function checkCode(db: DbOrTx, check: CodeCheck): Promise<boolean> {
+  return db.transaction(async (tx) => (await matchCode(tx, check)) !== null);
+}
+
 /**
  * Checks a code and, when right, consumes it and runs `onValid` in the same transaction, so the code is
  * spent exactly when the change it authorises is written. A wrong code still commits its failed try,
@@ -96,36 +145,12 @@ export type RedeemResult<T> = { ok: true; value: T } | { ok: false };
  */
 export async function redeemCode<T>(
   db: DbOrTx,
-  { userId, purpose, code, secret }: { userId: string; purpose: CodePurpose; code: string; secret: string },
+  check: CodeCheck,
   onValid: (tx: Tx) => Promise<T>,
 ): Promise<RedeemResult<T>> {
   return db.transaction(async (tx): Promise<RedeemResult<T>> => {
-    const [row] = await tx
-      .select()
-      .from(oneTimeCodes)
-      .where(
-        and(
-          eq(oneTimeCodes.userId, userId),
-          eq(oneTimeCodes.purpose, purpose),
-          isNull(oneTimeCodes.consumedAt),
-          gt(oneTimeCodes.expiresAt, sql`now()`),
-        ),
-      )
-      .orderBy(desc(oneTimeCodes.createdAt))
-      .limit(1)
-      .for("update");
-    if (!row || row.attempts >= MAX_CODE_ATTEMPTS) return { ok: false };
-
-    const expected = Buffer.from(row.codeHash, "hex");
-    const given = Buffer.from(hashCode(secret, userId, purpose, code), "hex");
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      const attempts = row.attempts + 1;
-      await tx
-        .update(oneTimeCodes)
-        .set(attempts >= MAX_CODE_ATTEMPTS ? { attempts, consumedAt: sql`now()` } : { attempts })
-        .where(eq(oneTimeCodes.id, row.id));
-      return { ok: false };
-    }
+    const row = await matchCode(tx, check);
+    if (!row) return { ok: false };
     await tx.update(oneTimeCodes).set({ consumedAt: sql`now()` }).where(eq(oneTimeCodes.id, row.id));
     return { ok: true, value: await onValid(tx) };
   });

@@ -14,7 +14,8 @@ export function perIpLimit(app: FastifyInstance, max: number, timeWindow: string
 
 /**
  * A second, keyed limit (e.g. per e-mail) as a preHandler. @fastify/rate-limit runs only one hook per
- * request, so this one uses its createRateLimit counter and throws our own 429.
+ * request, so this one uses its createRateLimit counter and throws our own 429. `key` may look something
+ * up (the login limiter asks whether the browser is known); null skips the limit.
  */
 export function keyedLimit(
   app: FastifyInstance,
@@ -27,16 +28,19 @@ export function keyedLimit(
     name: string;
     max: number;
     timeWindow?: string | number;
-    key: (request: FastifyRequest) => string | null;
+    key: (request: FastifyRequest) => string | null | Promise<string | null>;
   },
 ) {
+  const keys = new WeakMap<FastifyRequest, string>();
   const limiter = app.createRateLimit({
     max: scaledMax(app, max),
     timeWindow,
-    keyGenerator: (request) => `${name}:${key(request) ?? ""}`,
+    keyGenerator: (request) => `${name}:${keys.get(request) ?? ""}`,
   });
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (key(request) === null) return;
+    const value = await key(request);
+    if (value === null) return;
+    keys.set(request, value);
     const result = await limiter(request);
     if (!result.isAllowed && result.isExceeded) {
       reply.header("retry-after", String(result.ttlInSeconds));

@@ -2,6 +2,7 @@ import { passkeys } from "@/server/db/schema";
 import {
   actor,
   freshCookie,
+  frozenVictim,
   type Request,
   type Role,
   type Table,
@@ -117,6 +118,13 @@ export const CATALOGUE: Record<string, RouteCase> = {
       url: "/api/auth/reset-password",
       payload: { email: w.a.email, resetCode: "000000", newPassword: TEST_PASSWORD },
     }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
+  // "This wasn't me" needs no sign-in; an unknown token is 400 for everyone and freezes nothing.
+  "POST /api/account/freeze": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/account/freeze", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   "GET /api/logout": {
@@ -430,6 +438,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "admin",
     input: { params: true },
     build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}`),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/users/:userId/unfreeze": {
+    access: "admin",
+    input: { params: true },
+    build: async (w) => url(`/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`),
     expect: ADMIN_OK,
   },
   "POST /api/admin/test-email": {

@@ -155,6 +155,8 @@ const TABLES = [
   "recovery_codes",
   "passkeys",
   "auth_challenges",
+  "known_devices",
+  "freeze_links",
 ] as const;
 export type Table = (typeof TABLES)[number];
 
@@ -198,4 +200,14 @@ export type Request = Omit<InjectOptions, "method"> & { method: string; url: str
 /** Fresh extra users for routes that destroy their target (DELETE /api/admin/users/:userId). */
 export async function victim(w: World) {
   return createVerifiedUser(w.t.database);
+}
+
+/** A fresh customer whose account "This wasn't me" froze (POST /api/admin/users/:userId/unfreeze lifts it). */
+export async function frozenVictim(w: World) {
+  const frozen = await createVerifiedUser(w.t.database);
+  await w.t.database.query(
+    "update users set frozen_at = now(), password_reset_required = true where id = $1",
+    [frozen.user.id],
+  );
+  return frozen;
 }

@@ -14,6 +14,7 @@ const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page")
 const NotFoundPage = lazy(() => import("@/web/features/marketing/not-found-page"));
 const AuthPage = lazy(() => import("@/web/features/auth/auth-page"));
 const ForgotPasswordPage = lazy(() => import("@/web/features/auth/forgot-password-page"));
+const ThisWasntMePage = lazy(() => import("@/web/features/auth/this-wasnt-me-page"));
 
 const DashboardPage = lazy(() => import("@/web/features/dashboard/dashboard-page"));
 const SettingsPage = lazy(() => import("@/web/features/settings/settings-page"));
@@ -30,6 +31,7 @@ function SignedOutRoutes() {
       <Route path="/" component={LandingPage} />
       <Route path="/auth" component={AuthPage} />
       <Route path="/forgot-password" component={ForgotPasswordPage} />
+      <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/features" component={FeaturesPage} />
       <Route component={NotFoundPage} />
@@ -49,6 +51,8 @@ function SignedInRoutes() {
       <Route path="/send-money" component={SendMoneyPage} />
       <Route path="/analytics" component={AnalyticsPage} />
       <Route path="/contact" component={ContactPage} />
+      {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
+      <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

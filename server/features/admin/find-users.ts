@@ -23,6 +23,8 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
     isEmailVerified: row.isEmailVerified,
     isVerified: row.isEmailVerified,
     status: row.status,
+    frozenAt: row.frozenAt ? row.frozenAt.toISOString() : null,
+    passwordResetRequired: row.passwordResetRequired,
     accountBalance: formatMoney(balance),
     availableBalance: formatMoney(balance - held),
     pendingBalance: formatMoney(held),

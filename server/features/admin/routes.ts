@@ -13,6 +13,7 @@ import { messageResponse } from "@/contract/auth";
 import { deleteUser } from "@/server/features/admin/delete-user";
 import { findUsers, getAdminStats, getUser } from "@/server/features/admin/find-users";
 import { sendPaymentNotification, sendTestEmail } from "@/server/features/admin/send-admin-mail";
+import { unfreezeUser } from "@/server/features/admin/unfreeze-user";
 import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -42,6 +43,12 @@ export async function adminRoutes(instance: FastifyInstance) {
       await deleteUser(db, signedInUser(request).id, request.params.userId);
       return { message: "User deleted successfully" };
     },
+  );
+
+  app.post(
+    "/users/:userId/unfreeze",
+    { schema: { params: userIdParams, response: { 200: messageResponse } } },
+    (request) => unfreezeUser(db, signedInUser(request).id, request.params.userId),
   );
 
   app.post(

@@ -9,9 +9,10 @@ import {
 import type { AppDeps } from "@/server/app";
 import { users } from "@/server/db/schema";
 import { sendCode } from "@/server/features/auth/send-code";
+import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { AppError } from "@/server/lib/errors";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
-import { passwordChangedMail } from "@/server/lib/mail/templates";
+import { passwordChangedMail } from "@/server/lib/mail/security-templates";
 import { CODE_TTL_SECONDS, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword, verifyPassword } from "@/server/lib/passwords";
 import {
@@ -72,7 +73,11 @@ export async function changePassword(
         .set({ passwordHash, passwordSetAt: sql`now()`, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
         .where(eq(users.id, user.id));
       await deleteUserSessions(tx, user.id, { exceptIdHash: session.idHash });
-      await enqueueMail(tx, passwordChangedMail(user.email, user.firstName));
+      const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "password_changed" });
+      await enqueueMail(
+        tx,
+        passwordChangedMail(user.email, { firstName: user.firstName, when: new Date(), freezeUrl }),
+      );
     },
   );
   if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });

@@ -100,7 +100,7 @@ export async function verifyPendingLogin(
   token: string | undefined,
   proof: SecondFactorProof,
   context: LoginContext,
-): Promise<LoginResponse & { token: string }> {
+): Promise<LoginResponse & { token: string; deviceToken: string }> {
   const { db } = deps.database;
   const { challengeId, user } = await findPendingLogin(db, token);
   try {
@@ -126,7 +126,12 @@ export async function verifyPendingLogin(
         if (proof.method !== "passkey") await spendCodeProof(deps, tx, user.id, proof);
       },
     });
-    return { message: AUTH_SERVER_MESSAGES.loggedIn, user: opened.user, token: opened.token };
+    return {
+      message: AUTH_SERVER_MESSAGES.loggedIn,
+      user: opened.user,
+      token: opened.token,
+      deviceToken: opened.deviceToken,
+    };
   } catch (error) {
     if (error instanceof AppError && error.flags.secondFactorInvalid)
       await countFailedAttempt(db, challengeId);

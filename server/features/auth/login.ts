@@ -10,8 +10,8 @@ import { AppError } from "@/server/lib/errors";
 import { spendPasswordCheck, verifyPassword } from "@/server/lib/passwords";
 
 export type LoginResult =
-  | (LoginResponse & { token: string; pendingToken?: undefined })
-  | (LoginSecondFactorResponse & { pendingToken: string; token?: undefined });
+  | (LoginResponse & { token: string; deviceToken: string; pendingToken?: undefined })
+  | (LoginSecondFactorResponse & { pendingToken: string; token?: undefined; deviceToken?: undefined });
 
 const invalidCredentials = () => new AppError("UNAUTHORIZED", AUTH_MESSAGES.invalidCredentials);
 
@@ -31,6 +31,10 @@ export async function login(deps: AppDeps, input: LoginInput, context: LoginCont
     await sendCodeIfAllowed(deps, user, "verify_email");
     throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyEmailFirst, { emailNotVerified: true });
   }
+  // Only after the right password: the flag must never tell a guesser that the account exists or was frozen.
+  if (user.passwordResetRequired) {
+    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.passwordResetRequired, { passwordResetRequired: true });
+  }
 
   const factors = await getSecondFactorState(deps.database.db, user.id);
   if (factors.enabled) {
@@ -42,6 +46,11 @@ export async function login(deps: AppDeps, input: LoginInput, context: LoginCont
       pendingToken,
     };
   }
-  const { token, user: currentUser } = await openSession(deps, user, context, { secondFactorEnabled: false });
-  return { message: AUTH_SERVER_MESSAGES.loggedIn, user: currentUser, token };
+  const opened = await openSession(deps, user, context, { secondFactorEnabled: false });
+  return {
+    message: AUTH_SERVER_MESSAGES.loggedIn,
+    user: opened.user,
+    token: opened.token,
+    deviceToken: opened.deviceToken,
+  };
 }

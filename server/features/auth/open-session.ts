@@ -4,6 +4,8 @@ import type { AppDeps } from "@/server/app";
 import type { Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { earnsAdminByEmail, toCurrentUser } from "@/server/features/auth/users";
+import { recordSignInDevice } from "@/server/features/security/known-devices";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import {
   createSession,
   deleteExpiredSessions,
@@ -17,12 +19,16 @@ export interface LoginContext {
   ip?: string;
   /** The cookie the browser came with, if any: it is ended so a planted id never becomes signed in. */
   previousToken?: string;
+  /** The browser's device cookie, if any: a browser new to this account gets the owner an alert. */
+  deviceToken?: string;
 }
 
 export interface OpenedSession {
   token: string;
   publicId: string;
   user: CurrentUser;
+  /** The browser's renewed device cookie value: set it with deviceCookieOptions. */
+  deviceToken: string;
 }
 
 /**
@@ -37,13 +43,31 @@ export async function openSession(
   options: { secondFactorEnabled: boolean; inTransaction?: (tx: Tx) => Promise<void> },
 ): Promise<OpenedSession> {
   const isAdmin = user.isAdmin || earnsAdminByEmail(deps.config, user);
-  const { token, publicId } = await deps.database.db.transaction(async (tx) => {
+  const { session, device } = await deps.database.db.transaction(async (tx) => {
     if (options.inTransaction) await options.inTransaction(tx);
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);
     if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
-    return createSession(tx, { userId: user.id, userAgent: context.userAgent, ip: context.ip });
+    const session = await createSession(tx, {
+      userId: user.id,
+      userAgent: context.userAgent,
+      ip: context.ip,
+    });
+    // Every way in (password, second factor, passkey) records the browser and alerts on a new one.
+    const device = await recordSignInDevice(deps, tx, {
+      user,
+      deviceToken: context.deviceToken,
+      userAgent: context.userAgent,
+      ip: context.ip,
+    });
+    return { session, device };
   });
   if (isAdmin !== user.isAdmin) forgetCachedSessions({ userId: user.id });
-  return { token, publicId, user: toCurrentUser({ ...user, isAdmin }, options.secondFactorEnabled) };
+  if (device.isNew) wakeMailWorker();
+  return {
+    token: session.token,
+    publicId: session.publicId,
+    user: toCurrentUser({ ...user, isAdmin }, options.secondFactorEnabled),
+    deviceToken: device.deviceToken,
+  };
 }

@@ -11,7 +11,7 @@ import { users } from "@/server/db/schema";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
-import { redeemCode } from "@/server/lib/one-time-codes";
+import { checkCode, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
 import { deleteUserSessions, forgetCachedSessions } from "@/server/lib/session";
 
@@ -22,42 +22,50 @@ export async function requestPasswordReset(deps: AppDeps, input: EmailOnlyInput)
   return { message: AUTH_SERVER_MESSAGES.resetRequested };
 }
 
-/** Sets the new password and signs the account out everywhere, in the transaction that spends the code. */
+// Stands in for the user id of an unknown e-mail, so that answer runs the same code query as a known one.
+const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Sets the new password and signs the account out everywhere, in the transaction that spends the code.
+ * An unknown e-mail gets the same answer after the same work (one argon2 hash, one code lookup), and the
+ * new password is judged only once the code is known to be right, without spending the code on a refusal.
+ */
 export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<MessageResponse> {
-  const user = await findUserByEmail(deps.database.db, input.email);
-  if (!user) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  const { db } = deps.database;
+  const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  const user = await findUserByEmail(db, input.email);
+  const passwordHash = await hashPassword(input.newPassword);
+  const check = {
+    userId: user?.id ?? NO_USER_ID,
+    purpose: "reset_password" as const,
+    code: input.resetCode,
+    secret: deps.config.sessionSecret,
+  };
+  if (!(await checkCode(db, check)) || !user) throw invalidCode();
   await assertPasswordNotCommon(input.newPassword, [
     user.email,
     user.firstName,
     user.lastName,
     user.pillarTag,
   ]);
-  const passwordHash = await hashPassword(input.newPassword);
 
-  const result = await redeemCode(
-    deps.database.db,
-    {
-      userId: user.id,
-      purpose: "reset_password",
-      code: input.resetCode,
-      secret: deps.config.sessionSecret,
-    },
-    async (tx) => {
-      // Reading the code from the inbox proves the address as well as a verification code would.
-      await tx
-        .update(users)
-        .set({
-          passwordHash,
-          passwordSetAt: sql`now()`,
-          isEmailVerified: true,
-          emailVerifiedAt: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, user.id));
-      await deleteUserSessions(tx, user.id);
-    },
-  );
-  if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  const result = await redeemCode(db, check, async (tx) => {
+    // Reading the code from the inbox proves the address as well as a verification code would; it is also
+    // the proof a frozen account needs before it may sign in again (the freeze itself stays for staff).
+    await tx
+      .update(users)
+      .set({
+        passwordHash,
+        passwordSetAt: sql`now()`,
+        isEmailVerified: true,
+        emailVerifiedAt: sql`now()`,
+        passwordResetRequired: false,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(users.id, user.id));
+    await deleteUserSessions(tx, user.id);
+  });
+  if (!result.ok) throw invalidCode();
   forgetCachedSessions({ userId: user.id });
   return { message: AUTH_SERVER_MESSAGES.passwordReset };
 }

@@ -31,6 +31,11 @@ import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { updatePhone } from "@/server/features/auth/update-phone";
 import { normaliseEmail, toCurrentUser } from "@/server/features/auth/users";
 import { resendVerification, verifyEmail } from "@/server/features/auth/verify-email";
+import {
+  deviceCookieName,
+  deviceCookieOptions,
+  findKnownDeviceHash,
+} from "@/server/features/security/known-devices";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { deleteSessionByToken, sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -46,6 +51,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const { deps } = app;
   const cookieName = sessionCookieName(deps.config);
   const pendingCookie = pendingLoginCookieName(deps.config);
+  const deviceCookie = deviceCookieName(deps.config);
   const perUser = (name: string, max: number) =>
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
@@ -72,17 +78,32 @@ export async function authRoutes(fastify: FastifyInstance) {
     {
       schema: { body: loginInput, response: { 200: loginResult } },
       config: perIpLimit(app, 10),
-      preHandler: keyedLimit(app, { name: "login-email", max: 10, key: bodyEmail }),
+      // Per account, but a browser that signed in to this account before counts on its own: failures from
+      // elsewhere cannot lock the owner out. Decided on the server only; every answer stays the same.
+      preHandler: keyedLimit(app, {
+        name: "login",
+        max: 10,
+        key: async (request) => {
+          const email = bodyEmail(request);
+          if (email === null) return null;
+          const known = await findKnownDeviceHash(deps.database.db, email, request.cookies[deviceCookie]);
+          return known ? `known-device:${known}` : `email:${email}`;
+        },
+      }),
     },
     async (request, reply) => {
-      const { token, pendingToken, ...result } = await login(deps, request.body, {
+      const { token, pendingToken, deviceToken, ...result } = await login(deps, request.body, {
         userAgent: request.headers["user-agent"],
         ip: request.ip,
         previousToken: request.cookies[cookieName],
+        deviceToken: request.cookies[deviceCookie],
       });
       // With a second factor on, no session yet: only the five-minute pending-login cookie.
       if (pendingToken) reply.setCookie(pendingCookie, pendingToken, pendingLoginCookieOptions(deps.config));
-      else reply.setSessionCookie(token!);
+      else {
+        reply.setSessionCookie(token!);
+        reply.setCookie(deviceCookie, deviceToken!, deviceCookieOptions(deps.config));
+      }
       return result;
     },
   );

@@ -27,6 +27,7 @@ import {
   getSecondFactorStatus,
   regenerateRecoveryCodes,
 } from "@/server/features/auth/totp-enrollment";
+import { deviceCookieName, deviceCookieOptions } from "@/server/features/security/known-devices";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -62,7 +63,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
       preHandler: perPendingLogin("login-verify", 10),
     },
     async (request, reply) => {
-      const { token, ...result } = await verifyPendingLogin(
+      const { token, deviceToken, ...result } = await verifyPendingLogin(
         deps,
         pendingToken(request),
         request.body.secondFactor,
@@ -70,8 +71,10 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
           userAgent: request.headers["user-agent"],
           ip: request.ip,
           previousToken: request.cookies[cookieName],
+          deviceToken: request.cookies[deviceCookieName(deps.config)],
         },
       );
+      reply.setCookie(deviceCookieName(deps.config), deviceToken, deviceCookieOptions(deps.config));
       reply.setSessionCookie(token).clearCookie(pendingCookie, clearPendingOptions);
       return result;
     },

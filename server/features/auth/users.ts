@@ -51,6 +51,7 @@ export function toCurrentUser(user: SessionUser, secondFactorEnabled: boolean): 
     isEmailVerified: user.isEmailVerified,
     isVerified: user.isEmailVerified,
     status: user.status,
+    isFrozen: user.frozenAt !== null,
     createdAt: user.createdAt.toISOString(),
     secondFactorEnabled,
   };

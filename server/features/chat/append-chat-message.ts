@@ -17,7 +17,7 @@ export async function appendChatMessage(
     authorId,
     isFromUser,
     message,
-  }: { userId: string; authorId: string; isFromUser: boolean; message: string },
+  }: { userId: string; authorId: string | null; isFromUser: boolean; message: string },
 ): Promise<ChatMessageRow> {
   const bump = (column: PgColumn) => sql`${column} + 1`;
   await tx

@@ -12,7 +12,7 @@ import {
   updateIncomingPaymentInput,
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
-import { transferRequest, updateTransferInput } from "@/contract/transfers";
+import { adminTransferRequest, transferRequest, updateTransferInput } from "@/contract/transfers";
 import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
 import {
@@ -32,9 +32,6 @@ import { verifyLedger } from "@/server/lib/ledger";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
-const owner = z
-  .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
-  .nullable();
 
 /** The admin money desk under /api/admin: transfers, incoming payments, credits, balances, ledger, content. */
 export async function adminMoneyRoutes(instance: FastifyInstance) {
@@ -46,10 +43,8 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     (request) => (request.body as { status?: unknown } | undefined)?.status === "completed",
   );
 
-  app.get(
-    "/transfer-requests",
-    { schema: { response: { 200: z.array(transferRequest.extend({ user: owner })) } } },
-    () => findTransferRequests(db),
+  app.get("/transfer-requests", { schema: { response: { 200: z.array(adminTransferRequest) } } }, () =>
+    findTransferRequests(db),
   );
   app.put(
     "/transfer-requests/:id",

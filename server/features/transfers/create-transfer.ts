@@ -23,12 +23,15 @@ import {
   stepUpRequired,
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
+import { insertFreezeLinkSql, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet, placeHoldWith } from "@/server/lib/ledger";
+import { enqueueMailSql, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { transferRequestedMail } from "@/server/lib/mail/security-templates";
 
 type TransferRow = typeof transferRequests.$inferSelect;
 
@@ -68,6 +71,7 @@ interface TransferContext {
   canSend: boolean;
   usedToday: number;
   hasSecondFactor: boolean;
+  isFrozen: boolean;
 }
 
 /**
@@ -84,6 +88,7 @@ async function readTransferContext(
     select ik.request_hash, ik.status_code, ik.response,
            ${canSendMoney(userId)} as can_send,
            ${hasSecondFactorSql(userId)} as has_second_factor,
+           (select u.frozen_at is not null from users u where u.id = ${userId}) as is_frozen,
            (select coalesce(sum(t.amount), 0)::text from transfer_requests t
              where t.user_id = ${userId} and t.limit_day = ${day}
                and t.status in ('pending', 'processing', 'completed')) as used_today
@@ -97,6 +102,7 @@ async function readTransferContext(
         response: CreateTransferResult["body"] | null;
         can_send: boolean;
         has_second_factor: boolean;
+        is_frozen: boolean;
         used_today: string;
       }[];
     }
@@ -109,6 +115,7 @@ async function readTransferContext(
     canSend: row.can_send,
     usedToday: Number(row.used_today),
     hasSecondFactor: row.has_second_factor,
+    isFrozen: row.is_frozen === true,
   };
 }
 
@@ -188,7 +195,7 @@ async function checkSecondFactor(
  */
 export async function createTransfer(
   deps: AppDeps,
-  user: { id: string; isAdmin: boolean },
+  user: { id: string; isAdmin: boolean; email: string; firstName: string },
   input: CreateTransferInput,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
@@ -201,11 +208,11 @@ export async function createTransfer(
   const hash = requestHash(input);
   const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
 
-  return deps.database.db.transaction(async (tx) => {
+  const result = await deps.database.db.transaction(async (tx): Promise<CreateTransferResult> => {
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
     const day = limitDayOf(now);
-    const { previous, canSend, usedToday, hasSecondFactor } = await readTransferContext(
+    const { previous, canSend, usedToday, hasSecondFactor, isFrozen } = await readTransferContext(
       tx,
       user.id,
       idempotencyKey,
@@ -216,6 +223,9 @@ export async function createTransfer(
       if (previous.requestHash !== hash)
         throw new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
       return { statusCode: previous.statusCode, body: previous.response, replayed: true };
+    }
+    if (isFrozen) {
+      throw new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
     }
     if (!canSend) throw setupIncompleteError();
     if (hasSecondFactor) await checkSecondFactor(deps, tx, user.id, input, idempotencyKey, passkeyVerified);
@@ -260,7 +270,17 @@ export async function createTransfer(
       message: "Transfer request submitted successfully",
       transferRequest: toTransferRequest(transfer),
     };
-    // The hold, the pending debit in the history, the request and its idempotency record: one statement.
+    const freezeLink = newFreezeLink(deps.config);
+    const mail = transferRequestedMail(user.email, {
+      firstName: user.firstName,
+      when: now,
+      amount: formatMoney(amount),
+      recipientName: input.recipientName,
+      address,
+      freezeUrl: freezeLink.url,
+    });
+    // The hold, the pending debit, the request, its idempotency record and the "Transfer requested" mail with
+    // its "This wasn't me" link: one statement, so the alert costs this hot path no extra round trip.
     await placeHoldWith(tx, wallet, amount, { type: "transfer_request", id: transfer.id }, [
       sql`insert into transactions
             (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at)
@@ -280,7 +300,11 @@ export async function createTransfer(
             sql`insert into idempotency_keys (user_id, key, request_hash, status_code, response)
                 values (${user.id}, ${idempotencyKey}, ${hash}, 201, ${JSON.stringify(body)}::jsonb)`,
           ]),
+      insertFreezeLinkSql(freezeLink, user.id, "transfer"),
+      enqueueMailSql(mail),
     ]);
     return { statusCode: 201, body, replayed: false };
   });
+  if (!result.replayed) wakeMailWorker();
+  return result;
 }

@@ -1,13 +1,11 @@
 import { desc, eq } from "drizzle-orm";
-import type { TransferRequest } from "@/contract/transfers";
+import type { AdminTransferRequest } from "@/contract/transfers";
 import type { DbOrTx } from "@/server/db/client";
 import { transferRequests, users } from "@/server/db/schema";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 
-type Owner = { id: string; firstName: string; lastName: string; email: string } | null;
-
 /** The admin queue: newest first, each with its customer. */
-export async function findTransferRequests(db: DbOrTx): Promise<(TransferRequest & { user: Owner })[]> {
+export async function findTransferRequests(db: DbOrTx): Promise<AdminTransferRequest[]> {
   const rows = await db
     .select({
       request: transferRequests,
@@ -17,5 +15,9 @@ export async function findTransferRequests(db: DbOrTx): Promise<(TransferRequest
     .leftJoin(users, eq(users.id, transferRequests.userId))
     .orderBy(desc(transferRequests.createdAt), desc(transferRequests.id))
     .limit(500);
-  return rows.map((r) => ({ ...toTransferRequest(r.request), user: r.user }));
+  return rows.map((r) => ({
+    ...toTransferRequest(r.request),
+    user: r.user,
+    flaggedAt: r.request.flaggedAt ? r.request.flaggedAt.toISOString() : null,
+  }));
 }

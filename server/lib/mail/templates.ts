@@ -65,21 +65,6 @@ export function testCodeMail(to: string, firstName: string, code: string): MailM
   });
 }
 
-export function passwordChangedMail(to: string, firstName: string): MailMessage {
-  const heading = "Your password was changed";
-  const lines = [
-    `Hello ${firstName}, the password of your ${BRAND.name} account was just changed and your other sessions were signed out.`,
-    `If this was not you, reset your password now and contact ${BRAND.supportEmail}.`,
-  ];
-  return {
-    to,
-    kind: "password_changed",
-    subject: `Your ${BRAND.name} password was changed`,
-    text: `${heading}\n\n${lines.join("\n\n")}\n\n— ${BRAND.name}`,
-    html: renderLayout({ heading, bodyHtml: lines.map(paragraph).join("") }),
-  };
-}
-
 /** `amount` is already formatted for display (e.g. "$1,234.56"). */
 export function paymentNotificationMail(
   to: string,

@@ -7,6 +7,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useDashboardContent } from "@/web/features/dashboard/api/get-dashboard-content";
 import { AccountStatusCards } from "@/web/features/dashboard/components/account-status-cards";
 import { BalanceCard } from "@/web/features/dashboard/components/balance-card";
+import { FrozenBanner } from "@/web/features/dashboard/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/dashboard/components/payments-history";
 import { SecondFactorBanner } from "@/web/features/dashboard/components/second-factor-banner";
 import { SupportShortcut } from "@/web/features/dashboard/components/support-shortcut";
@@ -55,6 +56,7 @@ export default function DashboardPage() {
               </>
             )}
           </div>
+          {user.isFrozen ? <FrozenBanner /> : null}
           {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
           <BalanceCard labels={content} />
           <AccountStatusCards statusTitle={content.statusTitle} statusMessage={content.statusMessage} />

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type LoginResponse } from "@/contract/auth";
 import { PASSKEY_MESSAGES, type PasskeyLoginInput } from "@/contract/passkeys";
+import { SECURITY_MESSAGES } from "@/contract/security";
 import type { AppDeps } from "@/server/app";
 import { users } from "@/server/db/schema";
 import { type LoginContext, openSession } from "@/server/features/auth/open-session";
@@ -18,7 +19,7 @@ export async function loginWithPasskey(
   deps: AppDeps,
   input: PasskeyLoginInput,
   context: LoginContext,
-): Promise<LoginResponse & { token: string }> {
+): Promise<LoginResponse & { token: string; deviceToken: string }> {
   let proven: { userId: string };
   try {
     proven = await checkPasskeyAssertion(deps, {
@@ -37,8 +38,16 @@ export async function loginWithPasskey(
   }
   const [user] = await deps.database.db.select().from(users).where(eq(users.id, proven.userId));
   if (!user?.isEmailVerified) throw loginFailed();
-  if (user.frozenAt) throw new AppError("FORBIDDEN", PASSKEY_MESSAGES.accountFrozen, { accountFrozen: true });
+  // As with a password: after "This wasn't me" only a reset through the inbox lets the owner back in.
+  if (user.passwordResetRequired) {
+    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.passwordResetRequired, { passwordResetRequired: true });
+  }
   // A passkey is itself a strong factor, and the account has one by definition.
   const opened = await openSession(deps, user, context, { secondFactorEnabled: true });
-  return { message: AUTH_SERVER_MESSAGES.loggedIn, user: opened.user, token: opened.token };
+  return {
+    message: AUTH_SERVER_MESSAGES.loggedIn,
+    user: opened.user,
+    token: opened.token,
+    deviceToken: opened.deviceToken,
+  };
 }

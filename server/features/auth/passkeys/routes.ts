@@ -20,6 +20,7 @@ import { loginWithPasskey } from "@/server/features/auth/passkeys/passkey-login"
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { createRegistrationOptions, registerPasskey } from "@/server/features/auth/passkeys/register-passkey";
 import { requireFreshStepUp } from "@/server/features/auth/step-up";
+import { deviceCookieName, deviceCookieOptions } from "@/server/features/security/known-devices";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -93,11 +94,13 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
     "/api/auth/passkey-login",
     { schema: { body: passkeyLoginInput, response: { 200: loginResponse } }, config: perIpLimit(app, 10) },
     async (request, reply) => {
-      const { token, ...result } = await loginWithPasskey(deps, request.body, {
+      const { token, deviceToken, ...result } = await loginWithPasskey(deps, request.body, {
         userAgent: request.headers["user-agent"],
         ip: request.ip,
         previousToken: request.cookies[cookieName],
+        deviceToken: request.cookies[deviceCookieName(deps.config)],
       });
+      reply.setCookie(deviceCookieName(deps.config), deviceToken, deviceCookieOptions(deps.config));
       reply.setSessionCookie(token);
       return result;
     },

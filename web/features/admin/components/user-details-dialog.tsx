@@ -12,6 +12,8 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
+import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
+import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
 import { cn } from "@/web/lib/cn";
@@ -43,6 +45,27 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             {name} · {formatHandle(user.pillarTag)}
           </DialogDescription>
         </DialogHeader>
+        {user.frozenAt ? (
+          <section
+            aria-labelledby={`frozen-${user.id}`}
+            className="grid gap-3 rounded-lg border border-negative/30 bg-negative-soft p-4 text-sm text-ink"
+          >
+            <div className="flex flex-wrap items-center gap-2">
+              <h3 id={`frozen-${user.id}`} className="font-semibold">
+                Account frozen
+              </h3>
+              <FrozenBadge frozenAt={user.frozenAt} />
+            </div>
+            <p>
+              The customer used “This wasn't me”: every session was ended, new transfers are refused and
+              pending ones are flagged.
+              {user.passwordResetRequired ? " They must reset their password before signing in." : ""}
+            </p>
+            <div>
+              <LiftFreezeButton user={user} />
+            </div>
+          </section>
+        ) : null}
         <BalanceEditor user={user} />
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label="First name">{user.firstName}</Field>

@@ -9,6 +9,7 @@ import { Label } from "@/web/components/ui/label";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { DeleteUserButton } from "@/web/features/admin/components/delete-user-button";
+import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { formatHandle, initials } from "@/web/lib/format";
@@ -34,6 +35,7 @@ function UserRow({ user }: { user: AdminUser }) {
             {user.firstName} {user.lastName}
           </span>
           {user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
+          {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly /> : null}
         </p>
         <p className="truncate text-xs text-ink-muted">
           {user.email} · {formatHandle(user.pillarTag)}

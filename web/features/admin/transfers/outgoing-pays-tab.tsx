@@ -1,16 +1,13 @@
-import { ArrowUpFromLine, Check, X } from "lucide-react";
+import { ArrowUpFromLine, Check, ShieldAlert, X } from "lucide-react";
 import { useMemo, useState } from "react";
 import { formatMoney } from "@/contract/money";
-import { TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
+import { type AdminTransferRequest, TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
-import {
-  type AdminTransferRequest,
-  useTransferRequests,
-} from "@/web/features/admin/transfers/api/get-transfer-requests";
+import { useTransferRequests } from "@/web/features/admin/transfers/api/get-transfer-requests";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { ReviewTransferDialog } from "@/web/features/admin/transfers/review-transfer-dialog";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
@@ -64,7 +61,19 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
   return (
     <li className="grid gap-3 py-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)_8.5rem_19.5rem] lg:items-center lg:gap-5">
       <div className="grid min-w-0 gap-0.5">
-        <p className="truncate text-sm font-medium text-ink">{name}</p>
+        <div className="flex min-w-0 items-center gap-2">
+          <p className="truncate text-sm font-medium text-ink">{name}</p>
+          {request.flaggedAt ? (
+            <Badge
+              tone="negative"
+              className="shrink-0 gap-1"
+              title={`Flagged ${formatDateTime(request.flaggedAt)}`}
+            >
+              <ShieldAlert className="size-3" aria-hidden="true" />
+              Flagged<span className="sr-only">: the customer reported "This wasn't me"</span>
+            </Badge>
+          ) : null}
+        </div>
         <p className="truncate text-xs text-ink-muted">
           {request.user?.email ?? "—"} · {formatDateTime(request.createdAt)}
         </p>

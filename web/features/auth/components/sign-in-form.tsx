@@ -1,3 +1,4 @@
+import { ShieldAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import type { SecondFactorMethod } from "@/contract/security";
@@ -12,6 +13,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
+import { ApiError } from "@/web/lib/api";
 
 export function SignInForm({
   initialEmail,
@@ -26,6 +28,7 @@ export function SignInForm({
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState("");
   const [isRemembered, setRemembered] = useState(false);
+  const [resetRequired, setResetRequired] = useState<string | null>(null);
   const login = useLogin();
   useAuthRules();
 
@@ -37,6 +40,7 @@ export function SignInForm({
       toastError(AUTH_MESSAGES.loginMissing);
       return;
     }
+    setResetRequired(null);
     login.mutate(
       { email: trimmedEmail, password },
       {
@@ -50,6 +54,11 @@ export function SignInForm({
         },
         onError: (error) => {
           const message = errorMessage(error, "");
+          // A frozen account: said in the form, with the way out, rather than in a toast that fades.
+          if (error instanceof ApiError && error.hasFlag("passwordResetRequired")) {
+            setResetRequired(message);
+            return;
+          }
           if (message.toLowerCase().includes("verify your email")) {
             toast({ title: "Email verification required", description: message, variant: "destructive" });
             onNeedsVerification(trimmedEmail, password);
@@ -101,6 +110,18 @@ export function SignInForm({
           Forgot password?
         </Link>
       </div>
+      {resetRequired ? (
+        <div role="alert" className="flex items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-ink">
+          <ShieldAlert aria-hidden className="mt-0.5 size-5 shrink-0 text-negative" />
+          <div className="grid gap-1">
+            <p className="font-medium">Reset your password to sign in</p>
+            <p>{resetRequired}</p>
+            <Link href="/forgot-password" className="font-medium text-brand-600 hover:underline">
+              Reset my password
+            </Link>
+          </div>
+        </div>
+      ) : null}
       <Button type="submit" size="lg" disabled={isBusy}>
         {isBusy ? <Spinner className="size-4 text-white" label="Signing in" /> : null}
         Sign In

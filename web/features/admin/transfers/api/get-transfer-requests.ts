@@ -1,10 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { IncomingPayment } from "@/contract/payments";
-import type { TransferRequest } from "@/contract/transfers";
+import type { AdminTransferRequest } from "@/contract/transfers";
 import { apiRequest } from "@/web/lib/api";
-
-/** The list joins each request's customer; the owner shape is the one incoming payments carry. */
-export type AdminTransferRequest = TransferRequest & { user: IncomingPayment["user"] };
 
 export const ADMIN_TRANSFER_REQUESTS_KEY = ["/api/admin/transfer-requests"] as const;
 

@@ -1,0 +1,103 @@
+import { sql } from "drizzle-orm";
+import {
+  type FreezeAccountInput,
+  type FreezeAccountResponse,
+  type FreezeReason,
+  SECURITY_MESSAGES,
+} from "@/contract/security";
+import type { AppDeps } from "@/server/app";
+import { appendChatMessage } from "@/server/features/chat/append-chat-message";
+import { FREEZE_TOKEN_PATTERN, hashFreezeToken } from "@/server/features/security/freeze-links";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError } from "@/server/lib/errors";
+import { deleteUserSessions, forgetCachedSessions } from "@/server/lib/session";
+
+const REPORTED: Record<FreezeReason, string> = {
+  new_device: "a sign-in from a new browser",
+  password_changed: "a password change",
+  second_factor: "a change to my second factor",
+  transfer: "a transfer request",
+};
+
+/** What support reads in the customer's chat: written as the customer's own report, so it counts as unread. */
+export function freezeChatMessage(reason: FreezeReason, flaggedTransfers: number): string {
+  const flagged =
+    flaggedTransfers === 0
+      ? "No transfers were pending."
+      : `${flaggedTransfers} pending transfer${flaggedTransfers === 1 ? " is" : "s are"} flagged for review.`;
+  return `Security alert (sent automatically): I reported ${REPORTED[reason] ?? "a change"} I did not make via the "This wasn't me" link. My account is frozen and every device was signed out. ${flagged}`;
+}
+
+interface LinkRow {
+  link_id: string;
+  user_id: string;
+  reason: FreezeReason;
+  is_expired: boolean;
+  used_at: string | null;
+  frozen_at: string | null;
+}
+
+const invalidLink = () =>
+  new AppError("BAD_REQUEST", SECURITY_MESSAGES.linkInvalid, { freezeLinkInvalid: true });
+
+/**
+ * "This wasn't me", no sign-in needed: in one transaction the link is spent, the account frozen (and a
+ * password reset required), every session and known browser dropped, pending transfers flagged, and an
+ * audit row and a chat message written. A frozen account answers "already frozen" and writes nothing.
+ */
+export async function freezeAccount(
+  deps: AppDeps,
+  input: FreezeAccountInput,
+): Promise<FreezeAccountResponse> {
+  if (!FREEZE_TOKEN_PATTERN.test(input.token)) throw invalidLink();
+  const tokenHash = hashFreezeToken(input.token);
+
+  const result = await deps.database.db.transaction(async (tx) => {
+    // Lock the link and its user: two clicks at once must freeze once, the second seeing it done.
+    const found = (
+      (await tx.execute(sql`
+        select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
+        from freeze_links l join users u on u.id = l.user_id
+        where l.token_hash = ${tokenHash}
+        for update`)) as unknown as { rows: LinkRow[] }
+    ).rows[0];
+    if (!found) throw invalidLink();
+    if (found.frozen_at !== null) return { userId: found.user_id, alreadyFrozen: true };
+    if (found.used_at !== null)
+      throw new AppError("GONE", SECURITY_MESSAGES.linkUsed, { freezeLinkUsed: true });
+    if (found.is_expired)
+      throw new AppError("GONE", SECURITY_MESSAGES.linkExpired, { freezeLinkExpired: true });
+
+    await tx.execute(sql`update freeze_links set used_at = now() where id = ${found.link_id}`);
+    await tx.execute(sql`
+      update users set frozen_at = now(), password_reset_required = true, updated_at = now()
+      where id = ${found.user_id}`);
+    const sessionsEnded = await deleteUserSessions(tx, found.user_id);
+    // A browser the intruder used is "known" now; forgetting every browser brings back alerts and the shared limit.
+    await tx.execute(sql`delete from known_devices where user_id = ${found.user_id}`);
+    const flagged = (
+      (await tx.execute(sql`
+        update transfer_requests set flagged_at = now(), updated_at = now()
+        where user_id = ${found.user_id} and status in ('pending', 'processing') and flagged_at is null
+        returning id`)) as unknown as { rows: { id: string }[] }
+    ).rows.map((r) => r.id);
+    await writeAudit(tx, {
+      actorId: null,
+      action: "user.freeze",
+      targetType: "user",
+      targetId: found.user_id,
+      after: { reason: found.reason, sessionsEnded, flaggedTransferIds: flagged },
+    });
+    await appendChatMessage(tx, {
+      userId: found.user_id,
+      authorId: null,
+      isFromUser: true,
+      message: freezeChatMessage(found.reason, flagged.length),
+    });
+    return { userId: found.user_id, alreadyFrozen: false };
+  });
+  forgetCachedSessions({ userId: result.userId });
+  return result.alreadyFrozen
+    ? { message: SECURITY_MESSAGES.alreadyFrozen, alreadyFrozen: true }
+    : { message: SECURITY_MESSAGES.frozen, alreadyFrozen: false };
+}
