@@ -32,6 +32,7 @@ export const SECURITY_MESSAGES = {
   recoveryCodesRegenerated: "New recovery codes created. The old ones no longer work.",
   passwordWrong: "Password is incorrect",
   passkeysUnavailable: "Passkeys are not available yet",
+  noPasskey: "There is no passkey on this account to confirm with. Use your authenticator app instead.",
   idempotencyKeyRequired:
     "An Idempotency-Key header is required to confirm a transfer with your second factor",
   // "This wasn't me", frozen accounts and new-device alerts.

@@ -3,12 +3,13 @@ import { AppError } from "@/server/lib/errors";
 
 export const INVALID_TEXT_MESSAGE = "Text must not contain NUL or invalid characters";
 
-// A UTF-16 surrogate without its partner: PostgreSQL cannot store it (22P02 in a JSON column), nor a NUL (22021).
+// A UTF-16 surrogate without its partner: PostgreSQL cannot store it (22P02 in a JSON column, 500 before). A NUL
+// stays each route's business: chat strips it, elsewhere PostgreSQL's 22021 maps to the same 400.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const isUnstorable = (text: string) => text.includes("\0") || LONE_SURROGATE.test(text);
+const isUnstorable = (text: string) => LONE_SURROGATE.test(text);
 const MAX_DEPTH = 32;
 
-/** True when any string (or object key) in a parsed JSON value holds text PostgreSQL cannot store. */
+/** True when any string (or object key) in a parsed JSON value holds a lone surrogate. */
 export function hasUnstorableText(value: unknown, depth = 0): boolean {
   if (typeof value === "string") return isUnstorable(value);
   if (depth > MAX_DEPTH || value === null || typeof value !== "object") return false;
