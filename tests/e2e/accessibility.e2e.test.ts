@@ -118,7 +118,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await page.goto("/auth");
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
     await expectAccessible(page, "/auth (verify it's you)");
   });

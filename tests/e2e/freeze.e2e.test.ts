@@ -58,7 +58,7 @@ describe("This wasn't me", () => {
     await phone.page.goto("/auth");
     await phone.page.getByLabel("Email").fill(user.email);
     await phone.page.getByLabel("Password", { exact: true }).fill("Harbor-Lantern-91-quietly");
-    await phone.page.getByRole("button", { name: "Sign In" }).click();
+    await phone.page.getByRole("button", { name: "Sign In", exact: true }).click();
     const alert = phone.page.getByRole("alert").filter({ hasText: "Reset your password to sign in" });
     await alert.waitFor();
     await expectAccessible(phone.page, "/auth (reset required)");

@@ -121,7 +121,7 @@ describe("second factor journey", () => {
     await page.goto("/auth");
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
     expect((await customer.context.cookies()).some((c) => c.name === "sid")).toBe(false);
     await shot(page, "auth-verify");
