@@ -82,7 +82,7 @@ export async function confirmTotp(
       .returning({ userId: totpFactors.userId });
     if (confirmed.length !== 1) throw secondFactorInvalid();
     const fresh = await replaceRecoveryCodes(tx, deps.config.sessionSecret, user.id);
-    await enqueueSecondFactorMail(tx, user, "totp_enabled");
+    await enqueueSecondFactorMail(tx, deps, user, "totp_enabled");
     return fresh;
   });
   wakeMailWorker();
@@ -116,7 +116,7 @@ export async function disableTotp(
     await tx.delete(totpFactors).where(eq(totpFactors.userId, user.id));
     // Recovery codes stand in for a lost factor; with no factor left there is nothing for them to recover.
     if (state.passkeyCount === 0) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
-    await enqueueSecondFactorMail(tx, user, "totp_disabled");
+    await enqueueSecondFactorMail(tx, deps, user, "totp_disabled");
   });
   forgetAdminSecondFactor(user.id);
   wakeMailWorker();
@@ -134,7 +134,7 @@ export async function regenerateRecoveryCodes(
     throw new AppError("CONFLICT", SECURITY_MESSAGES.totpNotEnabled, { totpNotEnabled: true });
   const codes = await db.transaction(async (tx) => {
     const fresh = await replaceRecoveryCodes(tx, deps.config.sessionSecret, user.id);
-    await enqueueSecondFactorMail(tx, user, "recovery_codes_regenerated");
+    await enqueueSecondFactorMail(tx, deps, user, "recovery_codes_regenerated");
     return fresh;
   });
   wakeMailWorker();

@@ -62,6 +62,14 @@ describe("authenticator app (TOTP) setup", () => {
     expect(me.json().secondFactorEnabled).toBe(true);
     const mail = await sink.waitForMail(email, (m) => /two-step verification is on/i.test(m.subject));
     expect(mail.text).toMatch(/authenticator app was added/);
+    // The owner can undo a change they did not make: the mail's single-use link freezes the account.
+    const token = /this-wasnt-me#token=([\w-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeDefined();
+    const freeze = await t.app.inject({ method: "POST", url: "/api/account/freeze", payload: { token } });
+    expect(freeze.statusCode, freeze.body).toBe(200);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie } })).statusCode,
+    ).toBe(401);
   });
 
   it("replaces a pending setup when started again, so the first key stops working", async () => {

@@ -153,20 +153,21 @@ export function transferRequestedMail(
   });
 }
 
-/** For the second-factor work (TOTP, passkeys): `change` says what happened, e.g. "A passkey was added". */
+/** A second factor was added, removed or renewed: `change` says what happened, `subject` names it in the inbox. */
 export function secondFactorChangedMail(
   to: string,
   {
     firstName,
     when,
+    subject,
     change,
     freezeUrl,
-  }: { firstName: string; when: Date; change: string; freezeUrl: string },
+  }: { firstName: string; when: Date; subject: string; change: string; freezeUrl: string },
 ): MailMessage {
   return securityMail(to, "second_factor_changed", {
-    subject: `${BRAND.name}: your sign-in security changed`,
+    subject: `${BRAND.name}: ${subject}`,
     heading: "Your sign-in security changed",
-    intro: `Hello ${firstName}, ${change.charAt(0).toLowerCase()}${change.slice(1)} on your ${BRAND.name} account.`,
+    intro: `Hello ${firstName}, ${change.charAt(0).toLowerCase()}${change.slice(1)}`,
     details: [
       ["Change", change],
       ["Time", formatSecurityTime(when)],

@@ -40,8 +40,8 @@ export default function SettingsPage() {
             <div className="grid gap-6 lg:col-span-2">
               <ProfileCard user={user} />
               <SecurityCard />
-              <ChangePasswordCard />
               <PasskeysSection />
+              <ChangePasswordCard />
               <SessionsCard />
             </div>
             <div className="grid gap-6">

@@ -66,7 +66,7 @@ export async function deletePasskey(
       .where(and(eq(passkeys.id, passkeyId.toLowerCase()), eq(passkeys.userId, user.id)))
       .returning({ name: passkeys.name });
     if (!row) throw notFound();
-    await notifyPasskeyChange(tx, user, { kind: "removed", passkeyName: row.name });
+    await notifyPasskeyChange(tx, deps, user, { kind: "removed", passkeyName: row.name });
   });
   // An admin whose last factor this was must not keep passing the back office's cached check.
   forgetAdminSecondFactor(user.id);

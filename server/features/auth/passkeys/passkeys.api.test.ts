@@ -101,6 +101,7 @@ describe("registering and managing passkeys", () => {
     await addPasskey(ada, phone, "iPhone");
     const added = await sink.waitForMail(ada.email, (m) => /passkey was added/i.test(m.subject));
     expect(added.text).toContain('"Chrome on Linux"');
+    expect(added.text).toMatch(/This wasn't me: \S+\/this-wasnt-me#token=/);
 
     const items = await list(ada.cookie);
     expect(items).toHaveLength(2);

@@ -152,7 +152,7 @@ export async function registerPasskey(
           name: input.name,
         })
         .returning();
-      await notifyPasskeyChange(tx, user, { kind: "added", passkeyName: input.name });
+      await notifyPasskeyChange(tx, deps, user, { kind: "added", passkeyName: input.name });
       return inserted!;
     });
   } catch (err) {

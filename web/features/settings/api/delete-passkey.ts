@@ -1,11 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "@/contract/auth";
 import { PASSKEYS_KEY } from "@/web/features/settings/api/get-passkeys";
+import { SECOND_FACTOR_KEY } from "@/web/features/settings/api/get-second-factor";
 import { apiRequest } from "@/web/lib/api";
+import { CURRENT_USER_KEY } from "@/web/lib/current-user";
+import { withStepUp } from "@/web/lib/step-up";
 
 /** DELETE /api/auth/passkeys/:id: the passkey stops working at once. */
 export function deletePasskey(id: string) {
-  return apiRequest<MessageResponse>("DELETE", `/api/auth/passkeys/${encodeURIComponent(id)}`);
+  return withStepUp(() =>
+    apiRequest<MessageResponse>("DELETE", `/api/auth/passkeys/${encodeURIComponent(id)}`),
+  );
 }
 
 export function useDeletePasskey() {
@@ -14,6 +19,8 @@ export function useDeletePasskey() {
     mutationFn: deletePasskey,
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
+      void queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_KEY });
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     },
   });
 }

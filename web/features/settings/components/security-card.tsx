@@ -22,7 +22,7 @@ type View =
   | { step: "setup"; enrolment: TotpEnrollResponse }
   | { step: "codes"; codes: string[] };
 
-/** Settings → Security: two-step verification status, the authenticator app, recovery codes (and passkeys). */
+/** Settings → Security: two-step verification status, the authenticator app and recovery codes (passkeys follow in their own card). */
 export function SecurityCard() {
   const status = useSecondFactor();
   const enroll = useEnrollTotp();
@@ -121,7 +121,6 @@ export function SecurityCard() {
                 </Button>
               )}
             </section>
-            {/* Passkeys: the passkeys feature mounts its <PasskeysSection /> here. */}
             {isOn ? (
               <section
                 aria-labelledby="security-recovery-title"
