@@ -126,6 +126,10 @@ describe("passkey transfer journey", () => {
     await dialog.waitFor();
     await dialog.getByText("$40.00").waitFor();
     await shot(page, "passkey-transfer-confirm");
+    // The rest at a phone's width: the signed summary and the passkey button must fit 375 px.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await dialog.getByText(ADDRESS).waitFor();
+    await shot(page, "passkey-transfer-confirm-375");
     await dialog.getByRole("button", { name: "Use a passkey" }).click();
     await page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
     await shot(page, "passkey-transfer-success");
