@@ -119,9 +119,15 @@ export function SecondFactorForm({
         </Button>
       ) : null}
       {canPasskey ? (
-        <Button type="button" variant="secondary" onClick={onPasskey} disabled={busy !== null}>
+        <Button
+          type="button"
+          // With no code to type, the passkey is the one action, so it looks like one.
+          variant={hasCodes ? "secondary" : "primary"}
+          onClick={onPasskey}
+          disabled={busy !== null}
+        >
           {busy === "passkey" ? (
-            <Spinner className="size-4" label="Waiting for your passkey" />
+            <Spinner className={hasCodes ? "size-4" : "size-4 text-white"} label="Waiting for your passkey" />
           ) : (
             <KeyRound aria-hidden />
           )}

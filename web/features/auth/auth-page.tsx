@@ -40,7 +40,9 @@ export default function AuthPage() {
         description={
           secondFactor.methods.includes("totp")
             ? "Enter the code from your authenticator app."
-            : "Use your passkey or a recovery code."
+            : secondFactor.methods.includes("recovery")
+              ? "Use your passkey or a recovery code."
+              : "Use your passkey."
         }
       >
         <VerifySecondFactorForm

@@ -101,6 +101,22 @@ function Row({
   );
 }
 
+/** The confirm step's prompt, naming only the factors this customer has. */
+function confirmPrompt(methods: readonly SecondFactorMethod[]): string {
+  const hasPasskey = methods.includes("passkey");
+  if (methods.includes("totp")) {
+    return hasPasskey
+      ? "Enter a code from your authenticator app, or use your passkey, to send this money."
+      : "Enter a code from your authenticator app to send this money.";
+  }
+  if (hasPasskey) {
+    return methods.includes("recovery")
+      ? "Confirm with your passkey or a recovery code to send this money."
+      : "Confirm with your passkey to send this money. It signs this exact amount and address.";
+  }
+  return "Enter one of your recovery codes to send this money.";
+}
+
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
 function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
   if (isUnauthorized(error)) return;
@@ -455,11 +471,7 @@ export function TransferForm({
         onOpenChange={setConfirmOpen}
         methods={stepUpMethods}
         title="Confirm this transfer"
-        description={
-          stepUpMethods.includes("totp")
-            ? "Enter a code from your authenticator app to send this money."
-            : "Confirm with your passkey or a recovery code to send this money."
-        }
+        description={confirmPrompt(stepUpMethods)}
         submitLabel="Confirm and send"
         getPasskeyOptions={transferPasskeyOptions}
         onProof={(proof) => send(amountCents ?? 0, proof)}
@@ -468,10 +480,15 @@ export function TransferForm({
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
             <dt className="text-ink-muted">Amount</dt>
             <dd className="text-right font-medium tabular-nums">{formatMoney(validAmount)}</dd>
+            <dt className="text-ink-muted">Fee (2%)</dt>
+            <dd className="text-right tabular-nums">{formatMoney(fee)}</dd>
+            <dt className="text-ink-muted">Recipient gets</dt>
+            <dd className="text-right tabular-nums">{formatMoney(validAmount - fee)} USDC</dd>
             <dt className="text-ink-muted">To</dt>
             <dd className="truncate text-right">{fields.recipientName.trim()}</dd>
             <dt className="text-ink-muted">Wallet</dt>
-            <dd className="truncate text-right font-mono text-xs">{fields.cryptoAddress.trim()}</dd>
+            {/* The whole address, never cut: it is what the proof is about to sign. */}
+            <dd className="text-right font-mono text-xs break-all">{fields.cryptoAddress.trim()}</dd>
           </dl>
         ) : null}
       </StepUpDialog>
