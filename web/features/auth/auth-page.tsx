@@ -49,7 +49,6 @@ export default function AuthPage() {
           email={secondFactor.email}
           methods={secondFactor.methods}
           onExpired={backToPassword}
-          onBack={backToPassword}
         />
       </AuthShell>
     );

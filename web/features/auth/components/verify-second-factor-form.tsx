@@ -10,13 +10,11 @@ export function VerifySecondFactorForm({
   email,
   methods,
   onExpired,
-  onBack,
 }: {
   email: string;
   methods: SecondFactorMethod[];
   /** The five minutes ran out (or the attempts): back to the password. */
   onExpired: () => void;
-  onBack: () => void;
 }) {
   return (
     <div className="grid gap-5">
@@ -44,8 +42,6 @@ export function VerifySecondFactorForm({
           // A full load, so the router starts again with the new session (spec §4).
           window.location.href = "/";
         }}
-        onCancel={onBack}
-        cancelLabel="Back to sign in"
       />
     </div>
   );
