@@ -12,8 +12,8 @@ import type { Config } from "@/server/config";
 import type { DbOrTx } from "@/server/db/client";
 import { authChallenges, users } from "@/server/db/schema";
 import { type LoginContext, openSession } from "@/server/features/auth/open-session";
-import { startPasskeyProof, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
-import { asOptionsResponse, secondFactorInvalid, spendCodeProof } from "@/server/features/auth/second-factor";
+import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
+import { asOptionsResponse, spendCodeProof, verifySecondFactor } from "@/server/features/auth/second-factor";
 import { AppError } from "@/server/lib/errors";
 
 /** Five wrong proofs burn the pending login: the password has to be typed again. */
@@ -104,15 +104,8 @@ export async function verifyPendingLogin(
   const { db } = deps.database;
   const { challengeId, user } = await findPendingLogin(db, token);
   try {
-    if (proof.method === "passkey") {
-      const verified = await verifyPasskeyProof(deps, {
-        challengeId: proof.challengeId,
-        userId: user.id,
-        purpose: "login",
-        response: proof.response,
-      });
-      if (verified.userId !== user.id) throw secondFactorInvalid("passkey");
-    }
+    // A passkey is checked (and its challenge spent) up front; codes are spent inside the session's transaction.
+    if (proof.method === "passkey") await verifySecondFactor(deps, db, user.id, proof, { purpose: "login" });
     const opened = await openSession(deps, user, context, {
       secondFactorEnabled: true,
       inTransaction: async (tx) => {

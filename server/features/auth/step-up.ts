@@ -9,14 +9,14 @@ import {
 } from "@/contract/security";
 import type { AppDeps } from "@/server/app";
 import type { DbOrTx } from "@/server/db/client";
-import { startPasskeyProof, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
+import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import {
   asOptionsResponse,
   getSecondFactorState,
   methodsFor,
-  secondFactorInvalid,
   spendCodeProof,
   stepUpRequired,
+  verifySecondFactor,
 } from "@/server/features/auth/second-factor";
 import { AppError } from "@/server/lib/errors";
 import type { SessionRef, SessionUser } from "@/server/lib/session";
@@ -51,13 +51,7 @@ export async function stepUp(
   const state = await getSecondFactorState(db, user.id);
   if (!state.enabled) throw noFactor();
   if (proof.method === "passkey") {
-    const verified = await verifyPasskeyProof(deps, {
-      challengeId: proof.challengeId,
-      userId: user.id,
-      purpose: "step_up",
-      response: proof.response,
-    });
-    if (verified.userId !== user.id) throw secondFactorInvalid("passkey");
+    await verifySecondFactor(deps, db, user.id, proof, { purpose: "step_up" });
     await markSteppedUp(db, user.id, session);
   } else {
     await db.transaction(async (tx) => {
