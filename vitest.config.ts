@@ -48,6 +48,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Three app processes behind HAProxy, PostgreSQL and Redis (npm run test:cluster): one file at a time.
+          name: "cluster",
+          include: ["tests/cluster/**/*.cluster.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });

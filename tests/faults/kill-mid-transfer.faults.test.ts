@@ -1,11 +1,9 @@
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
-import { verifyLedger } from "@/server/lib/ledger";
 import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer } from "@/tests/support/server-process";
+import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 
 const CUSTOMERS = 4;
@@ -148,36 +146,6 @@ describe("a server killed with SIGKILL while transfers are in flight", () => {
     );
     expect(new Set(keyed.map((k) => k.transfer_id))).toEqual(new Set(transfers.map((t) => t.id)));
     expect(new Set(keyed.map((k) => k.key))).toEqual(new Set(attempts.map((a) => a.key)));
-    const orphans = await database.query<{ problem: string; id: string }>(`
-      select 'transfer without hold or debit' as problem, t.id::text from transfer_requests t
-        left join holds h on h.id = t.hold_id and h.reference_type = 'transfer_request' and h.reference_id = t.id::text
-        left join transactions x on x.id = t.transaction_id and x.source_type = 'transfer_request' and x.source_id = t.id
-        where h.id is null or x.id is null
-      union all
-      select 'hold without transfer', h.id::text from holds h
-        where h.reference_type = 'transfer_request'
-          and not exists (select 1 from transfer_requests t where t.hold_id = h.id)
-      union all
-      select 'debit without transfer', x.id::text from transactions x
-        where x.source_type = 'transfer_request'
-          and not exists (select 1 from transfer_requests t where t.transaction_id = x.id)`);
-    expect(orphans).toEqual([]);
-    // Every pending transfer's amount is held on its wallet, no more and no less.
-    const heldDrift = await database.query<{ code: string; held: string; pending: string }>(`
-      select a.code, a.held::text,
-             coalesce((select sum(t.amount) from transfer_requests t
-                       where t.user_id = a.user_id and t.status = 'pending'), 0)::text as pending
-      from ledger_accounts a where a.kind = 'wallet'`);
-    for (const w of heldDrift) expect(w.held, w.code).toBe(w.pending);
-
-    const report = await verifyLedger(database.db);
-    expect(report.problems).toEqual([]);
-    const cli = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "ledger:verify"], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, DATABASE_URL: scratch.url },
-      encoding: "utf8",
-    });
-    expect(cli.status, cli.stdout + cli.stderr).toBe(0);
-    expect(cli.stdout).toContain("Ledger verified: no drift.");
+    await expectTransfersConsistent(database, scratch.url);
   });
 });

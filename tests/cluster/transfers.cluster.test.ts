@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseMoney } from "@/contract/money";
+import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
+import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
+import { type ClientReply, request } from "@/tests/support/http-client";
+import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";
+import { waitFor } from "@/tests/support/server-process";
+import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
+import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+
+let cluster: Cluster;
+let admin: SignedInUser;
+
+beforeAll(async () => {
+  cluster = await startCluster(3);
+  admin = await createAdminUser(cluster.scratch.database);
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+interface Attempt {
+  key: string;
+  customer: SignedInUser;
+  amount: string;
+  /** The first answer the app itself gave (not the balancer's 502). */
+  answer?: ClientReply;
+  tries: number;
+}
+
+async function fundedCustomer(amount: string): Promise<SignedInUser> {
+  const customer = await createApprovedCustomer(cluster.scratch.database);
+  await createIncomingPayment(cluster.scratch.database.db, admin.user.id, {
+    userId: customer.user.id,
+    amount,
+    status: "completed",
+  });
+  return customer;
+}
+
+const transferBody = (amount: string) => ({
+  amount,
+  recipientName: "Grace Hopper",
+  purpose: "Cluster test",
+  paymentMethod: "crypto",
+  cryptoAddress: ETH_ADDRESS,
+});
+
+function postTransfer(attempt: Attempt) {
+  return request(cluster.lb.url, "/api/transfer/request", {
+    method: "POST",
+    headers: { cookie: cluster.cookieFor(tokenOf(attempt.customer.cookie)), "idempotency-key": attempt.key },
+    body: transferBody(attempt.amount),
+  });
+}
+
+/** A careful client: on a dropped connection or the balancer's own 5xx it sends the same key again. */
+async function sendUntilAnswered(attempt: Attempt): Promise<ClientReply> {
+  for (;;) {
+    attempt.tries++;
+    try {
+      const reply = await postTransfer(attempt);
+      if (reply.fromApp) return reply;
+    } catch {
+      // Connection reset by the balancer: the outcome is unknown, so the key is retried.
+    }
+    if (attempt.tries >= 30) throw new Error(`${attempt.key}: no answer after ${attempt.tries} tries`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const cents = (amount: string) => parseMoney(amount)!;
+const transferId = (reply: ClientReply) =>
+  (reply.body as { transferRequest: { id: string } }).transferRequest.id;
+
+function attemptsFor(
+  customer: SignedInUser,
+  count: number,
+  tag: string,
+  amountOf: (i: number) => string,
+): Attempt[] {
+  return Array.from({ length: count }, (_, i) => ({
+    key: `${tag}-${i}-${customer.user.id.slice(0, 8)}`,
+    customer,
+    amount: amountOf(i),
+    tries: 0,
+  }));
+}
+
+/** Checks one wallet's race: refusals only where the cap really was reached, and the rows match the answers. */
+async function expectRaceHeld(attempts: Attempt[], capCents: number, refusalFlag: string) {
+  const accepted = attempts.filter((a) => a.answer?.status === 201);
+  const refused = attempts.filter((a) => a.answer?.status !== 201);
+  expect(accepted.length).toBeGreaterThan(0);
+  expect(refused.length, "the race should exhaust the wallet").toBeGreaterThan(0);
+  const acceptedCents = accepted.reduce((sum, a) => sum + cents(a.amount), 0);
+  expect(acceptedCents).toBeLessThanOrEqual(capCents);
+  for (const a of refused) {
+    expect(a.answer?.status, a.key).toBe(422);
+    expect((a.answer!.body as Record<string, unknown>)[refusalFlag], a.key).toBe(true);
+    // Refused only if it really did not fit: the total at that moment was at most the final total.
+    expect(acceptedCents + cents(a.amount), a.key).toBeGreaterThan(capCents);
+  }
+
+  const { database } = cluster.scratch;
+  const userId = attempts[0]!.customer.user.id;
+  const rows = await database.query<{ id: string }>("select id from transfer_requests where user_id = $1", [
+    userId,
+  ]);
+  expect(new Set(rows.map((r) => r.id))).toEqual(new Set(accepted.map((a) => transferId(a.answer!))));
+  const keys = await database.query<{ key: string }>("select key from idempotency_keys where user_id = $1", [
+    userId,
+  ]);
+  expect(new Set(keys.map((k) => k.key))).toEqual(new Set(accepted.map((a) => a.key)));
+  const [wallet] = await database.query<{ held: string }>(
+    "select held::text from ledger_accounts where user_id = $1 and kind = 'wallet'",
+    [userId],
+  );
+  expect(Number(wallet!.held)).toBe(acceptedCents);
+}
+
+describe("three instances behind HAProxy on one PostgreSQL", () => {
+  it("lets 100 racing transfers on one wallet, spread over every instance, never pass the daily limit or the balance", async () => {
+    // $10.xx to $59.xx each: about $3,500 asked of each wallet.
+    const amountOf = (i: number) => `${10 + ((i * 37) % 50)}.${String(i).padStart(2, "0")}`;
+    const limited = attemptsFor(await fundedCustomer("5000.00"), 100, "limit", amountOf);
+    const thin = attemptsFor(await fundedCustomer("1000.00"), 100, "funds", amountOf);
+
+    await Promise.all(
+      [...limited, ...thin].map(async (a) => {
+        a.answer = await sendUntilAnswered(a);
+      }),
+    );
+
+    const servedBy = new Set([...limited, ...thin].map((a) => a.answer?.servedBy));
+    expect(servedBy).toEqual(new Set(cluster.instances.map((x) => x.name)));
+    await expectRaceHeld(limited, DAILY_LIMIT_CENTS, "withdrawalLimitExceeded");
+    await expectRaceHeld(thin, 100_000, "insufficientFunds");
+    await expectTransfersConsistent(cluster.scratch.database, cluster.scratch.url);
+  });
+
+  it("loses nothing when one instance is SIGKILLed mid-load: retried keys replay and HAProxy routes around it", async () => {
+    const customers = [];
+    for (let c = 0; c < 4; c++) customers.push(await fundedCustomer("1000.00"));
+    const attempts = customers.flatMap((customer, c) =>
+      attemptsFor(customer, 20, `kill${c}`, (i) => `${1 + i}.${String(c).padStart(2, "0")}`),
+    );
+    const victim = cluster.instances[1]!;
+
+    // Kill once a third has answered, so some requests are done and the rest are in flight on every instance.
+    let answered = 0;
+    let onThird: () => void = () => {};
+    const third = new Promise<void>((resolve) => (onThird = resolve));
+    const load = Promise.all(
+      attempts.map(async (a) => {
+        a.answer = await sendUntilAnswered(a);
+        if (++answered >= attempts.length / 3) onThird();
+      }),
+    );
+    await Promise.race([third, load]);
+    await victim.server.crash();
+    await load;
+
+    for (const a of attempts)
+      expect(a.answer?.status, `${a.key}: ${JSON.stringify(a.answer?.body)}`).toBe(201);
+    const retried = attempts.filter((a) => a.tries > 1);
+    expect(retried.length, "the kill should cut some requests off").toBeGreaterThan(0);
+    console.info(
+      `SIGKILL of ${victim.name}: ${retried.length} of ${attempts.length} transfers needed a retry`,
+    );
+
+    await waitFor(
+      `HAProxy to mark ${victim.name} down`,
+      async () => (await cluster.lb.backendStatus())[victim.name]?.startsWith("DOWN"),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    // Every key replays its first answer through the balancer, from the instances still alive.
+    for (const a of attempts) {
+      const again = await postTransfer(a);
+      expect(again.status, a.key).toBe(201);
+      expect(again.headers["idempotent-replayed"]).toBe("true");
+      expect(transferId(again)).toBe(transferId(a.answer!));
+      expect(again.servedBy).not.toBe(victim.name);
+    }
+
+    const { database } = cluster.scratch;
+    const userIds = customers.map((c) => c.user.id);
+    const rows = await database.query<{ id: string }>(
+      "select id from transfer_requests where user_id = any($1::uuid[])",
+      [userIds],
+    );
+    expect(rows).toHaveLength(attempts.length);
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(attempts.map((a) => transferId(a.answer!))));
+    await expectTransfersConsistent(database, cluster.scratch.url);
+  });
+});

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, waitFor } from "@/tests/support/server-process";
+
+/** Debian's package (`apt-get install -y haproxy`); HAPROXY names another binary. */
+export const HAPROXY_BIN = process.env.HAPROXY ?? "/usr/sbin/haproxy";
+
+export interface Backend {
+  name: string;
+  port: number;
+}
+
+export interface LoadBalancer {
+  url: string;
+  port: number;
+  /** Each backend's state as HAProxy's health checks see it ("UP", "DOWN", "UP 1/2"…), from its CSV stats. */
+  backendStatus(): Promise<Record<string, string>>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The production shape in front of the app: round-robin, X-Forwarded-For added, health checks on /healthz,
+ * a connection refused by a dead backend redispatched to a live one. Requests that reached a backend are
+ * never retried by the balancer (POSTs are not idempotent to it): the client retries with its Idempotency-Key.
+ * Each answer names its backend in X-Served-By so tests can see the spread.
+ */
+export function haproxyConfig(frontendPort: number, statsPort: number, backends: Backend[]): string {
+  return [
+    "global",
+    "  maxconn 4096",
+    "defaults",
+    "  mode http",
+    "  timeout connect 2s",
+    "  timeout client 60s",
+    "  timeout server 60s",
+    "  retries 3",
+    "  option redispatch",
+    "  option forwardfor",
+    "frontend web",
+    `  bind 127.0.0.1:${frontendPort}`,
+    "  default_backend apps",
+    "backend apps",
+    "  balance roundrobin",
+    "  option httpchk GET /healthz",
+    "  http-check expect status 200",
+    "  default-server inter 300ms fastinter 200ms downinter 500ms fall 2 rise 2",
+    "  http-response set-header X-Served-By %[srv_name]",
+    ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
+    "listen stats",
+    `  bind 127.0.0.1:${statsPort}`,
+    "  stats enable",
+    "  stats uri /stats",
+    "",
+  ].join("\n");
+}
+
+function parseStats(csv: string): Record<string, string> {
+  const [header, ...rows] = csv.trim().split("\n");
+  const columns = header!.replace(/^# /, "").split(",");
+  const at = (name: string) => columns.indexOf(name);
+  const status: Record<string, string> = {};
+  for (const row of rows) {
+    const cells = row.split(",");
+    if (cells[at("pxname")] === "apps" && !["FRONTEND", "BACKEND"].includes(cells[at("svname")]!)) {
+      status[cells[at("svname")]!] = cells[at("status")]!;
+    }
+  }
+  return status;
+}
+
+/** Starts HAProxy in the foreground with a generated config and waits until every backend is UP. */
+export async function startHaproxy(backends: Backend[], port?: number): Promise<LoadBalancer> {
+  const frontendPort = port ?? (await freePort());
+  const statsPort = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-haproxy-"));
+  const configFile = path.join(dir, "haproxy.cfg");
+  fs.writeFileSync(configFile, haproxyConfig(frontendPort, statsPort, backends));
+  const check = spawnSync(HAPROXY_BIN, ["-c", "-q", "-f", configFile], { encoding: "utf8" });
+  if (check.status !== 0) throw new Error(`haproxy refused its config:\n${check.stdout}${check.stderr}`);
+
+  const child: ChildProcess = spawn(HAPROXY_BIN, ["-db", "-f", configFile]);
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+
+  const backendStatus = async () =>
+    parseStats(await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text());
+  await waitFor(
+    "HAProxy to see every backend UP",
+    async () => {
+      if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`);
+      const status = await backendStatus();
+      return backends.every((b) => status[b.name] === "UP");
+    },
+    { timeoutMs: 20_000, intervalMs: 200 },
+  ).catch((err) => {
+    child.kill("SIGKILL");
+    throw err;
+  });
+
+  return {
+    url: `http://127.0.0.1:${frontendPort}`,
+    port: frontendPort,
+    backendStatus,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
