@@ -50,6 +50,15 @@ export function sharedRateLimitStore(
     log.warn({ err }, "rate limits: Redis unreachable, counting per instance until it returns");
   };
 
+  // A frozen Redis (partition, paused process) keeps the socket open, so the connection still looks ready
+  // and every counted request would wait out the command timeout. Dropping it makes ioredis reconnect: the
+  // status stays short of "ready" until Redis answers again, and meanwhile requests count locally at once.
+  const dropIfFrozen = (err: Error) => {
+    if (!/timed out/i.test(err.message) || redis.status !== "ready") return;
+    log.warn("rate limits: Redis stopped answering; reconnecting, counting per instance meanwhile");
+    redis.disconnect(true);
+  };
+
   class FallbackStore implements CounterStore {
     constructor(
       private readonly shared: CounterStore,
@@ -67,6 +76,7 @@ export function sharedRateLimitStore(
         (err, result) => {
           if (!err) return cb(null, result);
           warn(err);
+          dropIfFrozen(err);
           this.local.incr(key, cb, timeWindow, max);
         },
         timeWindow,

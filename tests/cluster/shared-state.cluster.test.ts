@@ -173,4 +173,22 @@ describe("state shared by three instances behind HAProxy", () => {
     const after = await failedLogins(`127.0.2.${probe}`, 3);
     expect(after.map((r) => r.status)).toEqual([429, 429, 429]);
   });
+
+  it("treats a frozen Redis (a partition: connections open, nothing answers) like a down one", async () => {
+    await cluster.redis.stall();
+    try {
+      // The first counted request on each instance waits out Redis's command timeout; the instance then drops
+      // the frozen connection, so the rest count locally without waiting for Redis at all.
+      const replies = await failedLogins("127.0.0.5", 33);
+      for (const r of replies) expect(r.fromApp, JSON.stringify(r.body)).toBe(true);
+      expect(replies.map((r) => r.status)).toEqual([...Array(30).fill(401), 429, 429, 429]);
+      for (const x of cluster.instances) {
+        await waitFor(`${x.name} to drop the frozen Redis connection`, () =>
+          x.server.output().includes("rate limits: Redis stopped answering; reconnecting"),
+        );
+      }
+    } finally {
+      await cluster.redis.restore();
+    }
+  });
 });
