@@ -23,6 +23,7 @@ import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
+import { registerGracefulClose } from "@/server/lib/graceful-close";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
@@ -96,6 +97,7 @@ export async function buildApp(
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   if (!given.storage) app.addHook("onClose", () => deps.storage.close());
 
+  registerGracefulClose(app);
   await registerSecurity(app, { secureCookies: deps.config.cookieSecure });
   await app.register(cookie, { secret: deps.config.sessionSecret });
   if (deps.config.redisUrl) {

@@ -194,4 +194,42 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(attempts.map((a) => transferId(a.answer!))));
     await expectTransfersConsistent(database, cluster.scratch.url);
   });
+
+  it("drains an instance stopped with SIGTERM mid-load (a rolling deploy): every transfer answered once, none lost", async () => {
+    const customers = [];
+    for (let c = 0; c < 2; c++) customers.push(await fundedCustomer("1000.00"));
+    const attempts = customers.flatMap((customer, c) =>
+      attemptsFor(customer, 20, `drain${c}`, (i) => `${1 + i}.${String(c).padStart(2, "0")}`),
+    );
+    const leaving = cluster.instances[2]!;
+
+    let answered = 0;
+    let onThird: () => void = () => {};
+    const third = new Promise<void>((resolve) => (onThird = resolve));
+    const load = Promise.all(
+      attempts.map(async (a) => {
+        a.answer = await sendUntilAnswered(a);
+        if (++answered >= attempts.length / 3) onThird();
+      }),
+    );
+    await Promise.race([third, load]);
+    const stopped = leaving.server.stop();
+    await load;
+    await stopped;
+    expect(await leaving.server.exited, leaving.server.output()).toBe(0);
+
+    for (const a of attempts)
+      expect(a.answer?.status, `${a.key}: ${JSON.stringify(a.answer?.body)}`).toBe(201);
+    console.info(
+      `SIGTERM drain: ${attempts.filter((a) => a.tries > 1).length} of ${attempts.length} retried`,
+    );
+    const { database } = cluster.scratch;
+    const rows = await database.query<{ id: string }>(
+      "select id from transfer_requests where user_id = any($1::uuid[])",
+      [customers.map((c) => c.user.id)],
+    );
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(attempts.map((a) => transferId(a.answer!))));
+    expect(rows).toHaveLength(attempts.length);
+    await expectTransfersConsistent(database, cluster.scratch.url);
+  });
 });
