@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { signupBody } from "@/tests/support/users";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-process-"));
@@ -56,4 +58,46 @@ describe("the server process", () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     // A cold PGlite start with migrations takes ~20 s on a busy 2-core machine: wait as long as the loop does.
   }, 90_000);
+
+  it("exits 0 on SIGTERM once the requests in flight on keep-alive connections are answered", async () => {
+    const port = await freePort();
+    const { child, exited, output } = start({ PORT: String(port) });
+    await waitUntilReady(port);
+    // Like a load balancer's pool: each socket stays open after its response unless the server closes it.
+    const agent = new http.Agent({ keepAlive: true });
+    const register = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { host: "127.0.0.1", port, path: "/api/auth/register", method: "POST", agent },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.setHeader("content-type", "application/json");
+        req.end(JSON.stringify(signupBody()));
+      });
+    const replies = Array.from({ length: 6 }, register);
+    await Promise.race(replies);
+    child.kill("SIGTERM");
+    expect(await Promise.all(replies)).toEqual(Array(6).fill(200));
+    // Without Connection: close on those answers the server would wait out the keep-alive timeout and be
+    // killed by its shutdown deadline (exit 1).
+    expect(await exited, output()).toBe(0);
+    agent.destroy();
+  }, 90_000);
 });
+
+async function waitUntilReady(port: number) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("the server did not become ready within 60 s");
+}
