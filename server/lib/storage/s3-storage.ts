@@ -59,10 +59,36 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
         expiresIn: expiresInSeconds,
       });
     },
-    async put(key, body, contentType) {
-      await client.send(
-        new PutObjectCommand({ Bucket, Key: s3Key(key), Body: body, ContentType: contentType }),
-      );
+    async put(key, body, contentType, size) {
+      const length = Buffer.isBuffer(body) ? body.length : size;
+      // A single PUT of known length streams the body through; S3 stores it whole or not at all, so a
+      // stream that fails midway leaves no object behind.
+      if (length === undefined) throw new Error("S3 put of a stream needs its size");
+      // The SDK pipes the body into its request and never hears of the body's own failure (too large, client
+      // gone): abort the request then, or it waits for bytes that never come.
+      const abort = new AbortController();
+      let failure: unknown;
+      const onError = (err: unknown) => {
+        failure = err;
+        abort.abort();
+      };
+      if (!Buffer.isBuffer(body)) body.once("error", onError);
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key: s3Key(key),
+            Body: body,
+            ContentType: contentType,
+            ContentLength: length,
+          }),
+          { abortSignal: abort.signal },
+        );
+      } catch (err) {
+        throw failure ?? err;
+      } finally {
+        if (!Buffer.isBuffer(body)) body.off("error", onError);
+      }
     },
     async stat(key) {
       try {
