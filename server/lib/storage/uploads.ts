@@ -63,7 +63,9 @@ export async function ensureUploadVerified(
       ? new AppError("BAD_REQUEST", KYC_MESSAGES.uploadExpired)
       : new AppError(
           "BAD_REQUEST",
-          upload.status === "pending" ? KYC_MESSAGES.uploadIncomplete : KYC_MESSAGES.documentNotFound,
+          upload.status === "pending" || upload.status === "receiving"
+            ? KYC_MESSAGES.uploadIncomplete
+            : KYC_MESSAGES.documentNotFound,
         );
 
   if (storage.kind === "local") {
