@@ -3,7 +3,6 @@ import type { Server } from "node:http";
 import { BlockList, isIP, type Socket } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "@/server/config";
-import { noteResourceError } from "@/server/lib/process-health";
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) counts as `10.0.0.1`. */
 const plainAddress = (address: string) => (address.startsWith("::ffff:") ? address.slice(7) : address);
@@ -61,7 +60,9 @@ export function effectiveMaxConnections(
  * thousands of half-sent requests must not use up the process's file descriptors (and with them the
  * database pool). Over a cap the socket is destroyed at once; nothing is read from it or written to it, so
  * refusing costs no more than accepting. The count is by the socket's peer, not X-Forwarded-For: behind a
- * load balancer that peer is the balancer, which TRUST_PROXY exempts from the per-IP cap.
+ * load balancer that peer is the balancer, which TRUST_PROXY exempts from the per-IP cap. (When the
+ * process is out of descriptors, libuv accepts and drops pending connections itself, silently: the cap below
+ * the descriptor limit is what keeps that from happening.)
  */
 export function limitConnections(
   server: Server,
@@ -105,11 +106,5 @@ export function limitConnections(
       if (left > 0) perAddress.set(address, left);
       else perAddress.delete(address);
     });
-  });
-
-  // Out of file descriptors, accept() fails on the listening socket: remember it (so /healthz says so)
-  // rather than letting the error event bring the process down.
-  server.on("error", (err) => {
-    if (noteResourceError(err)) log.error({ err }, "cannot accept connections: out of file descriptors");
   });
 }
