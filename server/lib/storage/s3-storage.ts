@@ -19,6 +19,8 @@ export interface S3StorageOptions {
   forcePathStyle: boolean;
 }
 
+const QUIET_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
+
 const isMissing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404;
@@ -45,6 +47,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     // understood by every S3-compatible server.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    // Without a logger the SDK writes to the console when a streamed PUT fails (as ours does on purpose when
+    // an upload is refused midway); every failure is thrown to the caller anyway.
+    logger: QUIET_LOGGER,
   });
   const Bucket = options.bucket;
   const s3Key = (key: string) => {
@@ -85,6 +90,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
           { abortSignal: abort.signal },
         );
       } catch (err) {
+        // S3 keeps nothing of a PUT that did not complete; some S3-compatible servers keep what arrived. The
+        // key is this upload's own (written once), so removing it can only remove the broken write.
+        await client.send(new DeleteObjectCommand({ Bucket, Key: s3Key(key) })).catch(() => {});
         throw failure ?? err;
       } finally {
         if (!Buffer.isBuffer(body)) body.off("error", onError);
