@@ -11,7 +11,7 @@ const USAGE = `usage: npm run cli -- <command>
 commands:
   admin:grant <email>   make a verified account an admin
   ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)
-  housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys and sent mail now
+  housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys, sent mail and unused uploads now
                         (the server also does this at start and every 15 minutes)`;
 
 const COMMANDS = new Set(["admin:grant", "ledger:verify", "housekeeping:sweep"]);
@@ -53,7 +53,7 @@ async function main(argv: string[]) {
           `Deleted ${report.sessions} expired session(s), ${report.oneTimeCodes} one-time code(s), ` +
             `${report.idempotencyKeys} idempotency key(s), ${report.sentMail} sent e-mail(s), ` +
             `${report.authChallenges} sign-in challenge(s), ${report.freezeLinks} expired freeze link(s) ` +
-            `and ${report.partialUploads} half-written upload(s).`,
+            `${report.partialUploads} half-written upload(s) and ${report.unattachedUploads} upload(s) no application used.`,
         );
         return 0;
       }

@@ -22,6 +22,7 @@ import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
+import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
 import { registerMail } from "@/server/lib/mail/register-mail";
@@ -63,6 +64,8 @@ export interface BuildAppOptions {
 
 const DEFAULT_WEB_DIR = path.resolve(fileURLToPath(new URL("../dist/web", import.meta.url)));
 const ONE_MEBIBYTE = 1024 * 1024;
+/** Descriptors kept free of client sockets (besides the database pool): storage, logs, Redis, listeners. */
+const RESERVED_DESCRIPTORS = 64;
 
 /**
  * Fastify refuses hop counts outright (they cannot vouch for the immediate peer), so a count becomes "trust
@@ -80,6 +83,7 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ) {
   const deps: AppDeps = { ...given, storage: given.storage ?? createStorage(given.config) };
+  const { http } = deps.config;
   const app = Fastify({
     logger: options.logger ?? { level: deps.config.logLevel },
     bodyLimit: ONE_MEBIBYTE,
@@ -89,7 +93,26 @@ export async function buildApp(
     },
     trustProxy: trustProxyOption(deps.config.trustProxy),
     frameworkErrors: routerErrors,
+    // A client trickling a body or headers is cut off (408) instead of holding a socket for ever.
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: http.requestTimeoutMs,
+      headersTimeout: http.headersTimeoutMs,
+      // Node checks both timeouts on this interval (30 s by default, longer than a short timeout itself).
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(5000, Math.floor(Math.min(http.requestTimeoutMs, http.headersTimeoutMs) / 4)),
+      ),
+    },
   }).withTypeProvider<ZodTypeProvider>();
+  limitConnections(
+    app.server,
+    http,
+    deps.config.trustProxy,
+    app.log,
+    deps.config.databasePoolSize + RESERVED_DESCRIPTORS,
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

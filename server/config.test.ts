@@ -53,6 +53,23 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads hostile-client limits, with defaults, and refuses headers allowed longer than the request", () => {
+    const config = loadConfig({ DATA_DIR: tmp(), MAX_CONNECTIONS_PER_IP: "8" });
+    expect(config.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 15_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 4096,
+      maxConnectionsPerIp: 8,
+    });
+    expect(() => loadConfig({ DATA_DIR: tmp(), MAX_CONNECTIONS: "0" })).toThrow(
+      /MAX_CONNECTIONS: MAX_CONNECTIONS must be at least 1/,
+    );
+    expect(() =>
+      loadConfig({ DATA_DIR: tmp(), REQUEST_TIMEOUT_MS: "1000", HEADERS_TIMEOUT_MS: "2000" }),
+    ).toThrow(/HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS/);
+  });
+
   it("refuses a DATABASE_URL that is not PostgreSQL", () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
   });

@@ -11,6 +11,18 @@ const flag = z.preprocess(
 );
 const isOn = (v: string | undefined) => v === "1" || v === "true" || v === "yes";
 
+/** A whole number in [min, max] with a default; the error names the variable. */
+const intSetting = (name: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: `${name} must be a number` })
+      .int({ error: `${name} must be a whole number` })
+      .min(min, { error: `${name} must be at least ${min}` })
+      .max(max, { error: `${name} must be at most ${max}` })
+      .default(fallback),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
     (v) => (v === "" ? undefined : v),
@@ -37,6 +49,19 @@ const envSchema = z.object({
       .min(100)
       .max(600_000)
       .default(15_000),
+  ),
+  DATABASE_CONNECT_TIMEOUT_MS: intSetting("DATABASE_CONNECT_TIMEOUT_MS", 50, 60_000, 5000),
+  REQUEST_TIMEOUT_MS: intSetting("REQUEST_TIMEOUT_MS", 100, 600_000, 30_000),
+  HEADERS_TIMEOUT_MS: intSetting("HEADERS_TIMEOUT_MS", 100, 600_000, 15_000),
+  KEEP_ALIVE_TIMEOUT_MS: intSetting("KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 65_000),
+  MAX_CONNECTIONS: intSetting("MAX_CONNECTIONS", 1, 1_000_000, 4096),
+  MAX_CONNECTIONS_PER_IP: intSetting("MAX_CONNECTIONS_PER_IP", 1, 1_000_000, 128),
+  MAX_CONCURRENT_UPLOADS_PER_USER: intSetting("MAX_CONCURRENT_UPLOADS_PER_USER", 1, 100, 3),
+  UPLOAD_DAILY_BYTES_PER_USER: intSetting(
+    "UPLOAD_DAILY_BYTES_PER_USER",
+    1,
+    1_000_000_000_000,
+    100 * 1024 * 1024,
   ),
   SMTP_URL: optionalString.refine((v) => !v || /^smtps?:\/\//.test(v), {
     message: "SMTP_URL must start with smtp:// or smtps://",
@@ -88,6 +113,22 @@ export type Config = {
   databasePoolSize: number;
   /** How long one query may wait for PostgreSQL before the request fails with 503 instead of hanging. */
   databaseQueryTimeoutMs: number;
+  /** How long a request waits for a pool connection (or a new connection) before it fails with 503. */
+  databaseConnectTimeoutMs: number;
+  /** Hostile-client limits on the HTTP server: slow bodies and headers are cut off, connections are capped. */
+  http: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerIp: number;
+  };
+  uploads: {
+    /** Uploads one user may stream through this instance at once. */
+    maxConcurrentPerUser: number;
+    /** Bytes one user may upload in 24 hours, counted in the database across instances. */
+    dailyBytesPerUser: number;
+  };
   smtpUrl?: string;
   mailFrom: string;
   storage: {
@@ -191,6 +232,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.STORAGE === "s3" && !e.S3_BUCKET) {
     throw new ConfigError("Invalid configuration:\n  S3_BUCKET is required when STORAGE=s3");
   }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      "Invalid configuration:\n  HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (headers are part of the request)",
+    );
+  }
   const generated = !e.SESSION_SECRET || !e.DATA_KEY ? loadOrCreateSecrets(dataDir) : undefined;
 
   return {
@@ -202,6 +248,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    http: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.MAX_CONNECTIONS,
+      maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
+    },
+    uploads: {
+      maxConcurrentPerUser: e.MAX_CONCURRENT_UPLOADS_PER_USER,
+      dailyBytesPerUser: e.UPLOAD_DAILY_BYTES_PER_USER,
+    },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     storage: {

@@ -40,11 +40,18 @@ const CONNECT_TIMEOUT_MS = 5000;
 /** /readyz must answer quickly when PostgreSQL does not: probes usually give up after a few seconds. */
 const PING_TIMEOUT_MS = 2000;
 
-export function createPgDatabase(url: string, poolSize = 10, queryTimeoutMs = 15_000): Database {
+export function createPgDatabase(
+  url: string,
+  poolSize = 10,
+  queryTimeoutMs = 15_000,
+  connectTimeoutMs = CONNECT_TIMEOUT_MS,
+): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Waiting for a free pool connection (or a new one) gives up too: an exhausted pool answers 503 quickly
+    // instead of queueing every request until the client or the load balancer gives up.
+    connectionTimeoutMillis: connectTimeoutMs,
     // A partitioned or frozen PostgreSQL answers nothing: without a client-side timeout a request would
     // hang for as long as TCP keeps the dead connection open. The error maps to 503 (isUnavailableError).
     query_timeout: queryTimeoutMs,
@@ -127,9 +134,15 @@ export async function createDatabase(config: {
   databaseUrl?: string;
   databasePoolSize: number;
   databaseQueryTimeoutMs?: number;
+  databaseConnectTimeoutMs?: number;
   dataDir: string;
 }) {
   return config.databaseUrl
-    ? createPgDatabase(config.databaseUrl, config.databasePoolSize, config.databaseQueryTimeoutMs)
+    ? createPgDatabase(
+        config.databaseUrl,
+        config.databasePoolSize,
+        config.databaseQueryTimeoutMs,
+        config.databaseConnectTimeoutMs,
+      )
     : createPgliteDatabase(config.dataDir);
 }

@@ -290,7 +290,8 @@ export const uploads = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     objectKey: text("object_key").notNull().unique(),
-    status: text("status", { enum: ["pending", "complete", "rejected"] })
+    /** `receiving`: bytes are streaming in through the app right now (one PUT per link at a time). */
+    status: text("status", { enum: ["pending", "receiving", "complete", "rejected"] })
       .notNull()
       .default("pending"),
     contentType: text("content_type"),
@@ -303,7 +304,10 @@ export const uploads = pgTable(
   },
   (t) => [
     index("uploads_user_id_idx").on(t.userId),
-    check("uploads_status_check", sql`${t.status} in ('pending', 'complete', 'rejected')`),
+    // Today's bytes per user (the daily upload cap) and the sweep of old unattached uploads.
+    index("uploads_user_completed_idx").on(t.userId, t.completedAt),
+    index("uploads_created_at_idx").on(t.createdAt),
+    check("uploads_status_check", sql`${t.status} in ('pending', 'receiving', 'complete', 'rejected')`),
     check("uploads_size_check", sql`${t.sizeBytes} is null or ${t.sizeBytes} between 1 and 10485760`),
   ],
 );

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, type ErrorCode, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
+import { noteResourceError } from "@/server/lib/process-health";
 import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
 
 interface ZodLikeIssue {
@@ -86,6 +87,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(400).send({ message: "Request aborted", code: "BAD_REQUEST", requestId });
     }
     if (isUnavailableError(err)) {
+      noteResourceError(err);
       request.log.error({ err }, "backing service unavailable");
       return reply.status(503).send({
         message: "The service is temporarily unavailable. Please try again shortly.",

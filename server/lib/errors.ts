@@ -42,6 +42,11 @@ const UNAVAILABLE_CODES = new Set([
   "ETIMEDOUT",
   "ENOTFOUND",
   "EPIPE",
+  // Out of file descriptors or local ports: no new connection to the database can be opened.
+  "EMFILE",
+  "ENFILE",
+  "EADDRNOTAVAIL",
+  "53300", // too_many_connections: PostgreSQL's own connection slots are full
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/server/db/client";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { createLocalStorage } from "@/server/lib/storage/local-storage";
+import { PNG } from "@/tests/support/files";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
@@ -86,6 +88,7 @@ describe("housekeeping sweep", () => {
       authChallenges: 1,
       freezeLinks: 1,
       partialUploads: 1,
+      unattachedUploads: 0,
     });
     expect(fs.existsSync(leftover)).toBe(false);
     expect(fs.existsSync(writing)).toBe(true);
@@ -111,6 +114,65 @@ describe("housekeeping sweep", () => {
       authChallenges: 0,
       freezeLinks: 0,
       partialUploads: 0,
+      unattachedUploads: 0,
     });
+  });
+});
+
+describe("unattached uploads", () => {
+  /** A stored upload (row and file) asked for `hoursAgo` hours ago. */
+  async function storedUpload(hoursAgo: number) {
+    const id = randomUUID();
+    const key = `uploads/${id}`;
+    await storage.put(key, PNG, "image/png");
+    await database.query(
+      `insert into uploads (id, user_id, object_key, status, content_type, size_bytes, expires_at, completed_at, created_at)
+       values ($1, $2, $3, 'complete', 'image/png', $4,
+               now() - make_interval(hours => $5) + interval '15 minutes',
+               now() - make_interval(hours => $5), now() - make_interval(hours => $5))`,
+      [id, customer.user.id, key, PNG.length, hoursAgo],
+    );
+    return { key, objectPath: `/objects/${key}` };
+  }
+  const rowExists = async (key: string) =>
+    (await database.query("select 1 from uploads where object_key = $1", [key])).length === 1;
+  const fileExists = async (key: string) => (await storage.stat(key)) !== null;
+
+  it("deletes uploads no KYC application took within a day, object and row, and keeps every attached one", async () => {
+    const abandoned = await storedUpload(25);
+    const recent = await storedUpload(2);
+    const [front, back, superseded] = [
+      await storedUpload(48),
+      await storedUpload(48),
+      await storedUpload(72),
+    ];
+    const pendingLink = randomUUID();
+    await database.query(
+      `insert into uploads (id, user_id, object_key, expires_at, created_at)
+       values ($1, $2, $3, now() - interval '30 hours', now() - interval '30 hours')`,
+      [pendingLink, customer.user.id, `uploads/${pendingLink}`],
+    );
+    const application = (documents: string[], supersededAt: string | null) =>
+      database.query(
+        `insert into kyc_applications (user_id, account_type, first_name, last_name, street, city, state, zip_code,
+           address, ssn_ciphertext, ssn_index, ssn_last4, driving_license_front, driving_license_back, status,
+           superseded_at)
+         values ($1, 'personal', 'Ada', 'Lovelace', '1 Way', 'New York', 'NY', '10001', '1 Way, New York, NY 10001',
+           'c', $2, '1234', $3, $4, 'rejected', $5)`,
+        [customer.user.id, randomUUID(), documents[0], documents[1] ?? null, supersededAt],
+      );
+    await application([superseded.objectPath], new Date().toISOString());
+    await application([front.objectPath, back.objectPath], null);
+
+    const report = await sweepExpired(database.db, storage);
+    expect(report.unattachedUploads).toBe(2);
+    expect(await rowExists(abandoned.key)).toBe(false);
+    expect(await fileExists(abandoned.key)).toBe(false);
+    expect(await rowExists(`uploads/${pendingLink}`)).toBe(false);
+    for (const kept of [recent, front, back, superseded]) {
+      expect(await rowExists(kept.key), kept.key).toBe(true);
+      expect(await fileExists(kept.key), kept.key).toBe(true);
+    }
+    expect((await sweepExpired(database.db, storage)).unattachedUploads).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { DbOrTx } from "@/server/db/client";
 import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
+import { sweepUnattachedUploads } from "@/server/lib/storage/uploads";
 
 /** How long rows outlive their use. Idempotency keys: a client retrying within a week still gets its first answer. */
 export const RETENTION = {
@@ -25,6 +26,7 @@ export interface SweepReport {
   authChallenges: number;
   freezeLinks: number;
   partialUploads: number;
+  unattachedUploads: number;
 }
 
 const count = (result: unknown) => {
@@ -34,7 +36,8 @@ const count = (result: unknown) => {
 
 /**
  * Deletes what can never be used again: sessions past their absolute or idle expiry, old one-time codes,
- * old idempotency records and old delivered mail. Idempotent, so every instance may run it.
+ * old idempotency records, old delivered mail, and (given the storage) half-written files and uploads no KYC
+ * application took within a day. Idempotent, so every instance may run it.
  */
 export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise<SweepReport> {
   const sessions = await db.execute(sql`
@@ -60,6 +63,7 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
     authChallenges: count(authChallenges),
     freezeLinks: count(freezeLinks),
     partialUploads: storage ? await storage.sweepPartialWrites(RETENTION.partialWriteMs) : 0,
+    unattachedUploads: storage ? await sweepUnattachedUploads(db, storage) : 0,
   };
 }
 

@@ -60,11 +60,20 @@ export interface ServerProcess {
  */
 export async function startServer(
   env: Record<string, string>,
-  { waitUntil = "ready" as "ready" | "live", timeoutMs = 90_000 } = {},
+  {
+    waitUntil = "ready" as "ready" | "live",
+    timeoutMs = 90_000,
+    fdLimit,
+  }: { waitUntil?: "ready" | "live"; timeoutMs?: number; fdLimit?: number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-faults-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const args = ["--import", "tsx", "server/main.ts"];
+  // `fdLimit`: the process starts with that few file descriptors (soft and hard), as a small container might.
+  const [command, commandArgs] = fdLimit
+    ? ["/bin/sh", ["-c", `ulimit -n ${fdLimit} && exec "$0" "$@"`, process.execPath, ...args]]
+    : [process.execPath, args];
+  const child = spawn(command as string, commandArgs as string[], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { EXHAUSTION_MEMORY_MS } from "@/server/lib/process-health";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 
 let t: TestApp;
@@ -39,5 +42,42 @@ describe("readiness without a database", () => {
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ status: "unavailable", message: "Database is not reachable" });
     await local.app.close();
+  });
+});
+
+describe("liveness when the process runs out of file descriptors", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("answers /healthz 503 JSON while no descriptor can be opened, and for a while after", async () => {
+    const held: number[] = [];
+    let res: Awaited<ReturnType<typeof t.app.inject>>;
+    try {
+      // Take every descriptor this test process may open, as a flood of sockets would.
+      for (;;) {
+        try {
+          held.push(fs.openSync(os.devNull, "r"));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "EMFILE") throw err;
+          break;
+        }
+      }
+      res = await t.app.inject({ method: "GET", url: "/healthz" });
+    } finally {
+      for (const fd of held) fs.closeSync(fd);
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      status: "unhealthy",
+      message: "The process cannot open files or sockets",
+      code: "UNAVAILABLE",
+      requestId: res.headers["x-request-id"],
+    });
+
+    // Descriptors free again, but the process was starved moments ago: still unhealthy.
+    expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(503);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + EXHAUSTION_MEMORY_MS + 1000 });
+    expect((await t.app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
   });
 });

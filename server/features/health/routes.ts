@@ -1,7 +1,33 @@
+import fs from "node:fs";
+import os from "node:os";
 import type { FastifyInstance } from "fastify";
+import { isResourceStarved, noteResourceError } from "@/server/lib/process-health";
+
+/** One open and close of the null device: proves the process can still get a file descriptor, in microseconds. */
+async function canOpenDescriptor(): Promise<boolean> {
+  try {
+    const handle = await fs.promises.open(os.devNull, "r");
+    await handle.close();
+    return true;
+  } catch (err) {
+    noteResourceError(err);
+    return false;
+  }
+}
 
 export async function healthRoutes(app: FastifyInstance) {
-  app.get("/healthz", async () => ({ status: "ok" }));
+  // Liveness: unhealthy only for what a restart fixes (out of file descriptors now or in the last 30 s, e.g.
+  // when the pool could not open a socket). A database that is down is /readyz's answer: restarting every
+  // instance during a database outage would not bring it back.
+  app.get("/healthz", async (request, reply) => {
+    if ((await canOpenDescriptor()) && !isResourceStarved()) return { status: "ok" };
+    return reply.status(503).send({
+      status: "unhealthy",
+      message: "The process cannot open files or sockets",
+      code: "UNAVAILABLE",
+      requestId: request.id,
+    });
+  });
 
   app.get("/readyz", async (_request, reply) => {
     try {

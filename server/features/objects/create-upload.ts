@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type CreateUploadResponse, MAX_UPLOAD_BYTES } from "@/contract/kyc";
 import type { AppDeps } from "@/server/app";
 import { uploads } from "@/server/db/schema";
+import { ensureDailyUploadAllowance } from "@/server/features/objects/upload-limits";
 import { signToken } from "@/server/lib/crypto";
 import { objectPathFor, UPLOAD_TTL_SECONDS } from "@/server/lib/storage/uploads";
 
@@ -17,6 +18,8 @@ export function uploadToken(secret: string, uploadId: string, userId: string, ex
  * own signed upload route. The row is written first, so only its owner can ever complete, attach or read it.
  */
 export async function createUpload(deps: AppDeps, userId: string): Promise<CreateUploadResponse> {
+  // With S3 the browser writes straight to the bucket, so this is where a user past the day's bytes is stopped.
+  await ensureDailyUploadAllowance(deps, userId);
   const id = randomUUID();
   const objectKey = `uploads/${id}`;
   const expiresAt = new Date(Date.now() + UPLOAD_TTL_SECONDS * 1000);

@@ -1,17 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  completeUploadResponse,
-  createUploadInput,
-  createUploadResponse,
-  KYC_MESSAGES,
-  MAX_UPLOAD_BYTES,
-} from "@/contract/kyc";
+import { completeUploadResponse, createUploadInput, createUploadResponse } from "@/contract/kyc";
 import { createUpload } from "@/server/features/objects/create-upload";
 import { openObject } from "@/server/features/objects/open-object";
 import { checkUploadToken, receiveUpload } from "@/server/features/objects/receive-upload";
-import { AppError } from "@/server/lib/errors";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
@@ -52,21 +45,16 @@ export async function objectRoutes(fastify: FastifyInstance) {
   await app.register(uploadReceiver);
 }
 
-/** The one route that takes a raw body: any content type, up to 10 MB, read as bytes and sniffed. */
+/**
+ * The one route that takes a raw body: any content type, never parsed or buffered here — the service streams
+ * it to storage, sniffing and counting as it goes.
+ */
 async function uploadReceiver(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) =>
-    done(null, body),
-  );
-  app.setErrorHandler((err: FastifyError) => {
-    // Thrown on to the app's error handler, which writes the JSON answer.
-    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE")
-      throw new AppError("PAYLOAD_TOO_LARGE", KYC_MESSAGES.fileTooLarge);
-    throw err;
-  });
+  app.addContentTypeParser("*", (_request, _payload, done) => done(null));
 
   const checkToken = async (request: FastifyRequest) => {
     const user = signedInUser(request);
@@ -76,7 +64,6 @@ async function uploadReceiver(fastify: FastifyInstance) {
   app.put(
     "/api/objects/upload/:token",
     {
-      bodyLimit: MAX_UPLOAD_BYTES,
       schema: { params: tokenParams, response: { 200: completeUploadResponse } },
       // Before the body is read: strangers and bad links never make the server buffer a file.
       onRequest: [requireUser, checkToken],
@@ -86,7 +73,15 @@ async function uploadReceiver(fastify: FastifyInstance) {
         key: (request) => request.user?.id ?? null,
       }),
     },
-    (request) =>
-      receiveUpload(deps, signedInUser(request).id, request.params.token, request.body as Buffer | undefined),
+    (request) => {
+      const length = request.headers["content-length"];
+      return receiveUpload(
+        deps,
+        signedInUser(request).id,
+        request.params.token,
+        request.raw,
+        length === undefined ? undefined : Number(length),
+      );
+    },
   );
 }

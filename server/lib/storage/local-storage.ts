@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { assertObjectKey, type ObjectStorage } from "@/server/lib/storage/storage";
 
 /** Files under `$DATA_DIR/objects/<key>`; uploads reach it through the app's signed PUT route. */
@@ -33,10 +34,16 @@ export function createLocalStorage(dataDir: string): ObjectStorage {
     async put(key, body) {
       const file = fileFor(key);
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      // Write then rename, so a reader never sees half a file.
+      // Write then rename, so a reader never sees half a file; a failed write removes its temporary file.
       const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-      await fs.promises.writeFile(temp, body, { mode: 0o600 });
-      await fs.promises.rename(temp, file);
+      try {
+        if (Buffer.isBuffer(body)) await fs.promises.writeFile(temp, body, { mode: 0o600 });
+        else await pipeline(body, fs.createWriteStream(temp, { mode: 0o600 }));
+        await fs.promises.rename(temp, file);
+      } catch (err) {
+        await fs.promises.rm(temp, { force: true });
+        throw err;
+      }
     },
     async stat(key) {
       const stat = await statFile(fileFor(key));

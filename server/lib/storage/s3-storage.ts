@@ -19,6 +19,8 @@ export interface S3StorageOptions {
   forcePathStyle: boolean;
 }
 
+const QUIET_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
+
 const isMissing = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404;
@@ -45,6 +47,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     // understood by every S3-compatible server.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    // Without a logger the SDK writes to the console when a streamed PUT fails (as ours does on purpose when
+    // an upload is refused midway); every failure is thrown to the caller anyway.
+    logger: QUIET_LOGGER,
   });
   const Bucket = options.bucket;
   const s3Key = (key: string) => {
@@ -59,10 +64,39 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
         expiresIn: expiresInSeconds,
       });
     },
-    async put(key, body, contentType) {
-      await client.send(
-        new PutObjectCommand({ Bucket, Key: s3Key(key), Body: body, ContentType: contentType }),
-      );
+    async put(key, body, contentType, size) {
+      const length = Buffer.isBuffer(body) ? body.length : size;
+      // A single PUT of known length streams the body through; S3 stores it whole or not at all, so a
+      // stream that fails midway leaves no object behind.
+      if (length === undefined) throw new Error("S3 put of a stream needs its size");
+      // The SDK pipes the body into its request and never hears of the body's own failure (too large, client
+      // gone): abort the request then, or it waits for bytes that never come.
+      const abort = new AbortController();
+      let failure: unknown;
+      const onError = (err: unknown) => {
+        failure = err;
+        abort.abort();
+      };
+      if (!Buffer.isBuffer(body)) body.once("error", onError);
+      try {
+        await client.send(
+          new PutObjectCommand({
+            Bucket,
+            Key: s3Key(key),
+            Body: body,
+            ContentType: contentType,
+            ContentLength: length,
+          }),
+          { abortSignal: abort.signal },
+        );
+      } catch (err) {
+        // S3 keeps nothing of a PUT that did not complete; some S3-compatible servers keep what arrived. The
+        // key is this upload's own (written once), so removing it can only remove the broken write.
+        await client.send(new DeleteObjectCommand({ Bucket, Key: s3Key(key) })).catch(() => {});
+        throw failure ?? err;
+      } finally {
+        if (!Buffer.isBuffer(body)) body.off("error", onError);
+      }
     },
     async stat(key) {
       try {

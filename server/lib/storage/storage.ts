@@ -22,7 +22,12 @@ export interface ObjectStorage {
   readonly kind: "local" | "s3";
   /** A URL the browser PUTs the bytes to directly, or null when uploads go through the app (local disk). */
   presignUpload(key: string, expiresInSeconds: number): Promise<string | null>;
-  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores the bytes under `key`, streaming a Readable through without holding it in memory. If the stream
+   * fails (too large, client gone), nothing is left behind under the key or beside it. S3 needs `size` for
+   * a stream (a PutObject of known length).
+   */
+  put(key: string, body: Readable | Buffer, contentType: string, size?: number): Promise<void>;
   stat(key: string): Promise<ObjectInfo | null>;
   /** Up to `bytes` bytes from the start of the object (for sniffing its type). */
   readStart(key: string, bytes: number): Promise<Buffer>;

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
 import type { DbOrTx } from "@/server/db/client";
 import { uploads } from "@/server/db/schema";
@@ -63,7 +63,9 @@ export async function ensureUploadVerified(
       ? new AppError("BAD_REQUEST", KYC_MESSAGES.uploadExpired)
       : new AppError(
           "BAD_REQUEST",
-          upload.status === "pending" ? KYC_MESSAGES.uploadIncomplete : KYC_MESSAGES.documentNotFound,
+          upload.status === "pending" || upload.status === "receiving"
+            ? KYC_MESSAGES.uploadIncomplete
+            : KYC_MESSAGES.documentNotFound,
         );
 
   if (storage.kind === "local") {
@@ -94,4 +96,40 @@ export async function ensureUploadVerified(
     .where(eq(uploads.id, upload.id))
     .returning();
   return row!;
+}
+
+/** Uploads never attached to a KYC application are deleted this long after they were asked for. */
+export const UNATTACHED_UPLOAD_HOURS = 24;
+const SWEEP_BATCH = 100;
+
+/**
+ * Deletes uploads older than a day that no KYC application (current, superseded or rejected) names, object
+ * and row: abandoned and abusive uploads stop taking disk. Each batch deletes its rows and then their objects
+ * in one transaction, so an object that cannot be deleted (storage down) keeps its row and is retried at the
+ * next sweep instead of being orphaned. Returns how many were deleted.
+ */
+export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const keys = await db.transaction(async (tx) => {
+      const result = await tx.execute(sql`
+        delete from uploads
+        where id in (
+          select u.id from uploads u
+          where u.created_at < now() - make_interval(hours => ${UNATTACHED_UPLOAD_HOURS})
+            and not exists (
+              select 1 from kyc_applications k
+              where '/objects/' || u.object_key in
+                (k.driving_license_front, k.driving_license_back, k.llc_document, k.ein_document))
+          order by u.created_at
+          limit ${SWEEP_BATCH}
+          for update skip locked)
+        returning object_key`);
+      const deleted = (result as unknown as { rows: { object_key: string }[] }).rows.map((r) => r.object_key);
+      for (const key of deleted) await storage.delete(key);
+      return deleted;
+    });
+    removed += keys.length;
+    if (keys.length < SWEEP_BATCH) return removed;
+  }
 }
