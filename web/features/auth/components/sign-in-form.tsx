@@ -14,6 +14,7 @@ import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { ApiError } from "@/web/lib/api";
+import { afterSignInPath } from "@/web/lib/return-path";
 
 export function SignInForm({
   initialEmail,
@@ -50,7 +51,7 @@ export function SignInForm({
             onSecondFactor(trimmedEmail, data.methods);
             return;
           }
-          window.location.href = "/";
+          window.location.href = afterSignInPath();
         },
         onError: (error) => {
           const message = errorMessage(error, "");
