@@ -16,7 +16,7 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function EditorSkeleton() {
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" aria-busy="true">
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_28rem]" aria-busy="true">
       <span className="sr-only">Loading dashboard content</span>
       <Card className="grid gap-4 p-6">
         <Skeleton className="h-5 w-40" />
