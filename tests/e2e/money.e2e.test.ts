@@ -111,6 +111,16 @@ describe("money journey", () => {
       .getByText(/−\$250\.50|-\$250\.50/)
       .first()
       .waitFor();
+    // Spending is a positive amount, and the chart's axis shows exact amounts, never "$1K".
+    const spending = customer.page
+      .locator("div", { has: customer.page.getByText("Total Spending", { exact: true }) })
+      .last();
+    await spending.getByText("$250.50", { exact: true }).waitFor();
+    const ticks = customer.page.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value");
+    await ticks.first().waitFor();
+    const tickTexts = await ticks.allTextContents();
+    expect(tickTexts.length).toBeGreaterThan(1);
+    for (const tick of tickTexts) expect(tick).toMatch(/^\$[\d,]+\.\d{2}$/);
 
     const csv = await (await customer.context.request.get("/api/transactions/export.csv")).text();
     const rows = csv.trim().split("\r\n").slice(1);
