@@ -24,15 +24,6 @@ export const AUTH_MESSAGES = {
   commonPassword: "This password is too common. Choose a less predictable password.",
 } as const;
 
-/**
- * A readable "signed in" hint the server sets beside the HttpOnly session cookie and clears on logout. It
- * carries no secret: the web only probes /api/auth/user when it is present, so signed-out visitors make no
- * request that answers 401.
- */
-export const SIGNED_IN_HINT_COOKIE = "pillar_signed_in";
-/** Where logout lands: the sign-in page says "You're signed out". */
-export const SIGNED_OUT_PATH = "/auth?signedOut=1";
-
 export const PASSWORD_MIN = 6;
 export const RESET_PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { AUTH_SERVER_MESSAGES, SIGNED_IN_HINT_COOKIE } from "@/contract/auth";
+import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
+import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 import type { DbOrTx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import {

@@ -1,4 +1,4 @@
-import { SIGNED_IN_HINT_COOKIE } from "@/contract/auth";
+import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 
 /**
  * Whether the server said this browser signed in (its readable hint beside the HttpOnly session cookie).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_MESSAGES, SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/auth";
+import { AUTH_MESSAGES } from "@/contract/auth";
+import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { clearSessionCache } from "@/server/lib/session";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";

@@ -9,8 +9,6 @@ import {
   registerInput,
   registerResponse,
   resetPasswordInput,
-  SIGNED_IN_HINT_COOKIE,
-  SIGNED_OUT_PATH,
   sendCodeResponse,
   sessionIdParams,
   sessionList,
@@ -19,6 +17,7 @@ import {
   verifyEmailInput,
 } from "@/contract/auth";
 import { loginResult } from "@/contract/security";
+import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
 import { login } from "@/server/features/auth/login";
 import {
