@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { newUser, PASSWORD, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { makePng } from "@/tests/support/files";
 
 let browser: Browser;
@@ -152,5 +152,36 @@ describe("onboarding journey", () => {
     await customer.context.close();
     await admin.context.close();
     await stranger.context.close();
+  });
+
+  it("logs out to a calm confirmation; Back asks to sign in and returns to the page afterwards", async () => {
+    const { page, errors, context } = await openPage(browser);
+    const user = newUser("Lena");
+    await signUp(page, user);
+    await signIn(page, user.email);
+    await page.goto("/send-money");
+    await page.goto("/dashboard");
+    await page.getByRole("link", { name: "Skip to content" }).waitFor({ state: "attached" });
+    await page
+      .getByRole("button", { name: /log ?out/i })
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("signedOut") === "1");
+    await page.getByText("You're signed out").waitFor();
+    expect((await context.cookies()).some((c) => c.name === "pillar_signed_in")).toBe(false);
+
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("next") === "/dashboard");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await page.getByRole("heading", { level: 1, name: `Welcome back, ${user.firstName}!` }).waitFor();
+
+    // Signed in, /auth goes to the dashboard; a hostile next never leaves the site.
+    await page.goto("/auth?next=%2F%2Fevil.example");
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -43,7 +43,7 @@ describe("public site", () => {
       await footer.getByText(service, { exact: true }).first().waitFor();
     }
     for (const name of ["Privacy Policy", "Terms of Service", "Security"]) {
-      await footer.getByRole("button", { name, exact: true }).waitFor();
+      await footer.getByRole("link", { name, exact: true }).waitFor();
     }
     expect(errors).toEqual([]);
     await context.close();
@@ -86,9 +86,63 @@ describe("public site", () => {
     await context.close();
   });
 
+  it("makes no session probe and logs no console error for a signed-out visitor", async () => {
+    const { page, context } = await openPage(browser);
+    const consoleErrors: string[] = [];
+    const probes: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/api/auth/user") probes.push(r.url());
+    });
+    await page.goto("/");
+    await page.getByRole("heading", { level: 1, name: "Modern Digital Banking for Everyone" }).waitFor();
+    await page.goto("/about");
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    expect(consoleErrors).toEqual([]);
+    expect(probes).toEqual([]);
+    await context.close();
+  });
+
+  it("sends a signed-out visitor on a signed-in page to sign-in, and keeps not-found for unknown paths", async () => {
+    const { page, errors, context } = await openPage(browser);
+    for (const path of ["/dashboard", "/send-money", "/settings"]) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("next") === path);
+      await page.getByText("Sign in to continue.").waitFor();
+    }
+    await page.goto("/dashboard-nope");
+    await page.getByRole("heading", { name: "Whoops! Page Not Found" }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("serves the trust pages from the footer, each with its own heading", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto("/");
+    for (const [name, path] of [
+      ["Privacy Policy", "/privacy"],
+      ["Terms of Service", "/terms"],
+      ["Security", "/security"],
+    ] as const) {
+      await page.locator("footer").getByRole("link", { name, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+    }
+    await page.getByText("AES-256-GCM").first().waitFor();
+    await page.goto("/privacy");
+    await page
+      .getByText(/30 minutes without activity or 12 hours/)
+      .first()
+      .waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("fits a 375 px phone without sideways scrolling", async () => {
     const { page, errors, context } = await openPage(browser, 375);
-    for (const path of ["/", "/about", "/features", "/nope"]) {
+    for (const path of ["/", "/about", "/features", "/nope", "/privacy", "/terms", "/security"]) {
       await page.goto(path);
       await page.getByRole("heading", { level: 1 }).first().waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

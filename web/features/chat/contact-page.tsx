@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { CHAT_MESSAGES } from "@/contract/chat";
 import { AppHeader } from "@/web/components/app-header";
+import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -56,7 +57,7 @@ export default function ContactPage() {
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           <div className="grid gap-2">
             <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">

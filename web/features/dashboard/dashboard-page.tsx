@@ -8,6 +8,7 @@ import {
   DashboardOverview,
   type Loadable,
 } from "@/web/components/dashboard/dashboard-overview";
+import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
@@ -68,7 +69,7 @@ export default function DashboardPage() {
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           {contentQuery.isPending ? (
             <div className="grid gap-1">
