@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
+import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -136,6 +136,42 @@ describe("public site", () => {
       .getByText(/30 minutes without activity or 12 hours/)
       .first()
       .waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows inline errors beside the toast, and at 375 px the toast never covers the field in error", async () => {
+    const { page, errors, context } = await openPage(browser, 375);
+    const overlaps = async (fieldId: string) => {
+      const toast = await toastWith(page, /./).first().boundingBox();
+      const field = await page.locator(`#${fieldId}`).boundingBox();
+      if (!toast || !field) throw new Error("toast or field not on screen");
+      return !(toast.y + toast.height <= field.y || field.y + field.height <= toast.y);
+    };
+    await page.goto("/auth");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await toastWith(page, "Missing information").waitFor();
+    await page.locator("#signin-email-error").waitFor();
+    expect(await page.locator("#signin-email").getAttribute("aria-invalid")).toBe("true");
+    expect(await overlaps("signin-email")).toBe(false);
+
+    await page.getByRole("tab", { name: "Get Started" }).click();
+    await page.getByLabel("First name").fill("Pat");
+    await page.getByLabel("Last name").fill("Lee");
+    await page.getByLabel("Email").fill("pat@example.com");
+    await page.getByLabel("Pillar tag").fill("pat_lee");
+    await page.getByLabel("Phone number").fill("+1 212 555 0142");
+    await page.getByLabel("Password", { exact: true }).fill("Harbor-Lantern-91");
+    await page.getByLabel("Confirm password").fill("Harbor-Lantern-91");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.getByText("Please agree to the Terms of Service and Privacy Policy").last().waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("signup-terms");
+    expect(await overlaps("signup-terms")).toBe(false);
+
+    await page.goto("/forgot-password");
+    await page.getByRole("button", { name: "Send Reset Code" }).click();
+    await page.locator("#forgot-email-error").waitFor();
+    expect(await overlaps("forgot-email")).toBe(false);
     expect(errors).toEqual([]);
     await context.close();
   });
