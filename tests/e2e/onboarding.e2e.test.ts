@@ -184,4 +184,71 @@ describe("onboarding journey", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("shows a rejected customer one timeline with the reason, and the admin's preview shows the same", async () => {
+    const customer = await openPage(browser);
+    const user = newUser("Jane");
+    await signUp(customer.page, user);
+    await signIn(customer.page, user.email);
+    const request = customer.context.request;
+    const upload = async () => {
+      const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+      await request.put(uploadURL, {
+        data: makePng(8, 8, [1, 2, 3]),
+        headers: { "content-type": "image/png" },
+      });
+      return objectPath as string;
+    };
+    const applied = await request.post("/api/kyc/create", {
+      data: {
+        accountType: "personal",
+        firstName: "Jane",
+        lastName: "Tester",
+        street: "5 Wall St",
+        city: "New York",
+        state: "NY",
+        zipCode: "10005",
+        ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
+        drivingLicenseFront: await upload(),
+        drivingLicenseBack: await upload(),
+      },
+    });
+    expect(applied.status(), await applied.text()).toBe(200);
+    const kycId = (await applied.json()).kyc.id as string;
+    const userId = (await (await request.get("/api/auth/user")).json()).id as string;
+
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const reason = "The licence photo is too blurred to read.";
+    expect(
+      (
+        await admin.context.request.put(`/api/admin/kyc/${kycId}/reject`, { data: { notes: reason } })
+      ).status(),
+    ).toBe(200);
+    const title = await admin.context.request.put(`/api/admin/dashboard-content/${userId}`, {
+      data: { welcomeTitle: "Good to see you, Jane" },
+    });
+    expect(title.status()).toBe(200);
+
+    await customer.page.goto("/dashboard");
+    await customer.page
+      .getByRole("heading", { level: 1, name: "Good to see you, Jane", exact: true })
+      .waitFor();
+    await customer.page.getByText(reason).waitFor();
+    await customer.page.getByText("Rejected", { exact: true }).waitFor();
+    const timeline = customer.page.getByRole("list").filter({ hasText: "Identity check" });
+    expect(await timeline.getByText(/Pending/).count()).toBe(0);
+    await customer.page.getByRole("link", { name: "Submit New Application" }).waitFor();
+    await shot(customer.page, "dashboard-rejected");
+
+    await admin.page.goto(`/dashboard-edit/${userId}`);
+    const preview = admin.page.getByRole("region", { name: "Dashboard preview" });
+    await preview.getByRole("heading", { name: "Good to see you, Jane", exact: true }).waitFor();
+    await preview.getByText(reason).waitFor();
+    expect(await preview.getByText("being reviewed").count()).toBe(0);
+    expect(customer.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+  });
 });
