@@ -34,7 +34,7 @@ export default function ForgotPasswordPage() {
       {
         onSuccess: () => {
           toast({
-            title: isResend ? "Code sent again" : "Reset code sent",
+            title: isResend ? "Check your inbox again" : "Check your inbox",
             description: `If an account exists for ${email.trim()}, a 6-digit code is on its way.`,
           });
           setStep("reset");
@@ -130,7 +130,7 @@ export default function ForgotPasswordPage() {
     <AuthShell
       back={{ label: "Back", onClick: () => setStep("email") }}
       title="Reset your password"
-      description="Enter the code we e-mailed you and choose a new password."
+      description="Enter the code from your e-mail and choose a new password."
     >
       <form className="grid gap-4" onSubmit={onResetSubmit} noValidate>
         <div className="flex items-start gap-3 rounded-lg bg-brand-50 p-4 text-sm text-brand-900">
