@@ -15,7 +15,11 @@ export const DASHBOARD_CONTENT_FIELDS = [
 ] as const;
 export type DashboardContentField = (typeof DASHBOARD_CONTENT_FIELDS)[number];
 
-/** Spec §3 defaults; cardName is the user's handle card, so it is filled per user. */
+/**
+ * Spec §3 defaults; cardName is the user's handle card, so it is filled per user. No card number by
+ * default (issue "A customer's trust"): cards are not issued yet, so a made-up number only misleads;
+ * it shows only when an admin sets one.
+ */
 export function defaultDashboardContent(pillarTag: string): Record<DashboardContentField, string> {
   return {
     welcomeTitle: "Welcome back!",
@@ -24,7 +28,7 @@ export function defaultDashboardContent(pillarTag: string): Record<DashboardCont
     availableLabel: "Available",
     pendingLabel: "Pending",
     cardName: `$${pillarTag}`,
-    cardNumber: "•••• •••• •••• 4532",
+    cardNumber: "",
     statusTitle: "Account Request Status",
     statusMessage: "Your account application is being reviewed",
     transactionTitle: "Recent Transactions",

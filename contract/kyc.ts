@@ -306,3 +306,55 @@ export type KycErrorFlags = {
   applicationExists?: true;
   kycNotEditable?: true;
 };
+
+/**
+ * One customer's onboarding as the dashboard's timeline shows it (identity check → account opened), for the
+ * customer and for the admin's dashboard preview. No SSN, documents or full account number: the preview
+ * must not become a way to read them.
+ */
+export const onboardingState = z.object({
+  kyc: z
+    .object({
+      status: z.enum(KYC_STATUSES),
+      /** The reviewer's note to the applicant: the rejection reason when rejected. */
+      adminNotes: z.string().nullable(),
+      submittedAt: z.string(),
+      reviewedAt: z.string().nullable(),
+    })
+    .nullable(),
+  accountRequest: z
+    .object({
+      accountType: z.enum(ACCOUNT_TYPES),
+      status: z.enum(ACCOUNT_REQUEST_STATUSES),
+      statusMessage: z.string().nullable(),
+      accountNumberLast4: z.string().nullable(),
+      createdAt: z.string(),
+      approvedAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type OnboardingState = z.infer<typeof onboardingState>;
+
+export function toOnboardingState(status: KycStatusResponse): OnboardingState {
+  const { kyc, accountRequest: request } = status;
+  return {
+    kyc: kyc
+      ? {
+          status: kyc.status,
+          adminNotes: kyc.adminNotes,
+          submittedAt: kyc.submittedAt,
+          reviewedAt: kyc.reviewedAt,
+        }
+      : null,
+    accountRequest: request
+      ? {
+          accountType: request.accountType,
+          status: request.status,
+          statusMessage: request.statusMessage,
+          accountNumberLast4: request.accountNumber ? request.accountNumber.slice(-4) : null,
+          createdAt: request.createdAt,
+          approvedAt: request.approvedAt,
+        }
+      : null,
+  };
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
+import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 import type { DbOrTx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import {
@@ -11,6 +12,7 @@ import {
   type SessionUser,
   sessionCookieName,
   sessionCookieOptions,
+  signedInHintCookieOptions,
 } from "@/server/lib/session";
 
 declare module "fastify" {
@@ -20,8 +22,12 @@ declare module "fastify" {
     session: SessionRef | null;
   }
   interface FastifyReply {
+    /** Sets the session cookie and its readable "signed in" hint. */
     setSessionCookie(token: string): FastifyReply;
+    /** Clears the session cookie and its hint. */
     clearSessionCookie(): FastifyReply;
+    /** Clears only the hint: the browser claimed a session the server does not know. */
+    clearSignedInHint(): FastifyReply;
   }
 }
 
@@ -34,15 +40,23 @@ export const sessionPlugin = fp(
     const { config, database } = app.deps;
     const cookieName = sessionCookieName(config);
     const cookieOptions = sessionCookieOptions(config);
+    const { maxAge: _hintMaxAge, ...hintClearOptions } = signedInHintCookieOptions(config);
 
     app.decorateRequest("user", null);
     app.decorateRequest("session", null);
     app.decorateReply("setSessionCookie", function (this: FastifyReply, token: string) {
-      return this.setCookie(cookieName, token, cookieOptions);
+      return this.setCookie(cookieName, token, cookieOptions).setCookie(
+        SIGNED_IN_HINT_COOKIE,
+        "1",
+        signedInHintCookieOptions(config),
+      );
     });
     app.decorateReply("clearSessionCookie", function (this: FastifyReply) {
       const { maxAge: _maxAge, ...rest } = cookieOptions;
-      return this.clearCookie(cookieName, rest);
+      return this.clearCookie(cookieName, rest).clearCookie(SIGNED_IN_HINT_COOKIE, hintClearOptions);
+    });
+    app.decorateReply("clearSignedInHint", function (this: FastifyReply) {
+      return this.clearCookie(SIGNED_IN_HINT_COOKIE, hintClearOptions);
     });
 
     app.addHook("onRequest", async (request) => {

@@ -34,6 +34,11 @@ export function sessionCookieOptions(config: Pick<Config, "cookieSecure">) {
   };
 }
 
+/** The readable hint beside the session cookie: same lifetime and scope, but no secret and not HttpOnly. */
+export function signedInHintCookieOptions(config: Pick<Config, "cookieSecure">) {
+  return { ...sessionCookieOptions(config), httpOnly: false };
+}
+
 export function hashSessionToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }

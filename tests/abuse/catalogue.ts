@@ -439,6 +439,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: (w) => url(`/api/admin/users/${w.a.user.id}`),
     expect: ADMIN_OK,
   },
+  "GET /api/admin/users/:userId/onboarding": {
+    access: "admin",
+    input: { params: true },
+    build: (w) => url(`/api/admin/users/${w.a.user.id}/onboarding`),
+    expect: ADMIN_OK,
+  },
   "DELETE /api/admin/users/:userId": {
     access: "admin",
     input: { params: true },

@@ -52,6 +52,24 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(visitor.page, "/");
   });
 
+  it("trust pages: privacy, terms, security", async () => {
+    for (const [path, title] of [
+      ["/privacy", "Privacy Policy"],
+      ["/terms", "Terms of Service"],
+      ["/security", "Security"],
+    ] as const) {
+      await visitor.page.goto(path);
+      await visitor.page.getByRole("heading", { level: 1, name: title }).waitFor();
+      await expectAccessible(visitor.page, path);
+    }
+  });
+
+  it("the signed-out confirmation after logout", async () => {
+    await visitor.page.goto("/auth?signedOut=1");
+    await visitor.page.getByText("You're signed out").waitFor();
+    await expectAccessible(visitor.page, "/auth?signedOut=1");
+  });
+
   it("sign-in and register forms", async () => {
     await visitor.page.goto("/auth");
     await visitor.page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
@@ -59,6 +77,10 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await visitor.page.getByRole("tab", { name: "Get Started" }).click();
     await visitor.page.getByLabel("Confirm password").waitFor();
     await expectAccessible(visitor.page, "/auth (Get Started)");
+    // The inline errors an empty submit shows are announced and labelled too.
+    await visitor.page.getByRole("button", { name: "Create Account" }).click();
+    await visitor.page.getByText("Please agree to the Terms of Service and Privacy Policy").waitFor();
+    await expectAccessible(visitor.page, "/auth (Get Started, with field errors)");
   });
 
   it("signed-in customer pages: dashboard, send money, analytics, contact", async () => {

@@ -48,8 +48,9 @@ describe("identity journey", () => {
       .or(page.getByRole("link", { name: /log ?out/i }))
       .first()
       .click();
-    await page.waitForURL((url) => url.pathname === "/");
-    await page.getByRole("heading", { level: 1, name: "Modern Digital Banking for Everyone" }).waitFor();
+    // Logout lands on the sign-in page's "You're signed out" confirmation (issue "A customer's trust").
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("signedOut") === "1");
+    await page.getByText("You're signed out").waitFor();
 
     await page.goto("/forgot-password");
     await page.getByLabel("Email").fill(email);

@@ -65,7 +65,14 @@ describe("money journey", () => {
     await customer.page.goto("/dashboard");
     await customer.page.getByText("$1,000.00").first().waitFor();
     await customer.page.goto("/send-money");
+    // An empty submit: the spec's toast, and each missing field says so inline, the first one focused.
+    await customer.page.locator("form button[type=submit]").click();
+    await toastWith(customer.page, "Missing Information").waitFor();
+    await customer.page.locator("#transfer-recipient-error").waitFor();
+    expect(await customer.page.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => customer.page.evaluate(() => document.activeElement?.id)).toBe("transfer-amount");
     await customer.page.getByLabel("Amount (USD)").fill("250.50");
+    expect(await customer.page.locator("#transfer-amount-error").count()).toBe(0);
     await expect.poll(() => customer.page.getByLabel("Recipient gets (USDC)").inputValue()).toBe("245.49");
     await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
     await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
@@ -111,6 +118,14 @@ describe("money journey", () => {
       .getByText(/−\$250\.50|-\$250\.50/)
       .first()
       .waitFor();
+    // Spending is a positive amount, and the chart's axis shows exact amounts, never "$1K".
+    // "$250.50" unsigned appears only as Total Spending (the change and the category read "−$250.50").
+    await customer.page.getByText("$250.50", { exact: true }).first().waitFor();
+    const ticks = customer.page.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    await ticks.first().waitFor();
+    const tickTexts = await ticks.allTextContents();
+    expect(tickTexts.length).toBeGreaterThan(1);
+    for (const tick of tickTexts) expect(tick).toMatch(/^\$[\d,]+\.\d{2}$/);
 
     const csv = await (await customer.context.request.get("/api/transactions/export.csv")).text();
     const rows = csv.trim().split("\r\n").slice(1);

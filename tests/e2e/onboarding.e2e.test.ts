@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { newUser, PASSWORD, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { makePng } from "@/tests/support/files";
 
 let browser: Browser;
@@ -152,5 +152,103 @@ describe("onboarding journey", () => {
     await customer.context.close();
     await admin.context.close();
     await stranger.context.close();
+  });
+
+  it("logs out to a calm confirmation; Back asks to sign in and returns to the page afterwards", async () => {
+    const { page, errors, context } = await openPage(browser);
+    const user = newUser("Lena");
+    await signUp(page, user);
+    await signIn(page, user.email);
+    await page.goto("/send-money");
+    await page.goto("/dashboard");
+    await page.getByRole("link", { name: "Skip to content" }).waitFor({ state: "attached" });
+    await page
+      .getByRole("button", { name: /log ?out/i })
+      .first()
+      .click();
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("signedOut") === "1");
+    await page.getByText("You're signed out").waitFor();
+    expect((await context.cookies()).some((c) => c.name === "pillar_signed_in")).toBe(false);
+
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("next") === "/dashboard");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await page.getByRole("heading", { level: 1, name: `Welcome back, ${user.firstName}!` }).waitFor();
+
+    // Signed in, /auth goes to the dashboard; a hostile next never leaves the site.
+    await page.goto("/auth?next=%2F%2Fevil.example");
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a rejected customer one timeline with the reason, and the admin's preview shows the same", async () => {
+    const customer = await openPage(browser);
+    const user = newUser("Jane");
+    await signUp(customer.page, user);
+    await signIn(customer.page, user.email);
+    const request = customer.context.request;
+    const upload = async () => {
+      const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+      await request.put(uploadURL, {
+        data: makePng(8, 8, [1, 2, 3]),
+        headers: { "content-type": "image/png" },
+      });
+      return objectPath as string;
+    };
+    const applied = await request.post("/api/kyc/create", {
+      data: {
+        accountType: "personal",
+        firstName: "Jane",
+        lastName: "Tester",
+        street: "5 Wall St",
+        city: "New York",
+        state: "NY",
+        zipCode: "10005",
+        ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
+        drivingLicenseFront: await upload(),
+        drivingLicenseBack: await upload(),
+      },
+    });
+    expect(applied.status(), await applied.text()).toBe(200);
+    const kycId = (await applied.json()).kyc.id as string;
+    const userId = (await (await request.get("/api/auth/user")).json()).id as string;
+
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const reason = "The licence photo is too blurred to read.";
+    expect(
+      (
+        await admin.context.request.put(`/api/admin/kyc/${kycId}/reject`, { data: { notes: reason } })
+      ).status(),
+    ).toBe(200);
+    const title = await admin.context.request.put(`/api/admin/dashboard-content/${userId}`, {
+      data: { welcomeTitle: "Good to see you, Jane" },
+    });
+    expect(title.status()).toBe(200);
+
+    await customer.page.goto("/dashboard");
+    await customer.page
+      .getByRole("heading", { level: 1, name: "Good to see you, Jane", exact: true })
+      .waitFor();
+    await customer.page.getByText(reason).waitFor();
+    await customer.page.getByText("Rejected", { exact: true }).waitFor();
+    const timeline = customer.page.getByRole("list").filter({ hasText: "Identity check" });
+    expect(await timeline.getByText(/Pending/).count()).toBe(0);
+    await customer.page.getByRole("link", { name: "Submit New Application" }).waitFor();
+    await shot(customer.page, "dashboard-rejected");
+
+    await admin.page.goto(`/dashboard-edit/${userId}`);
+    const preview = admin.page.getByRole("region", { name: "Dashboard preview" });
+    await preview.getByRole("heading", { name: "Good to see you, Jane", exact: true }).waitFor();
+    await preview.getByText(reason).waitFor();
+    expect(await preview.getByText("being reviewed").count()).toBe(0);
+    expect(customer.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
   });
 });

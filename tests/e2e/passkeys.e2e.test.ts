@@ -60,7 +60,7 @@ describe("passkeys journey", () => {
       .or(page.getByRole("link", { name: /log ?out/i }))
       .first()
       .click();
-    await page.waitForURL((url) => url.pathname === "/");
+    await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("signedOut") === "1");
 
     await page.goto("/auth");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();

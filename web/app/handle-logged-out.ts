@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "@/web/components/ui/use-toast";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
+import { isSignedInPath, signInPathFor } from "@/web/lib/return-path";
 
 /** Spec §9: unauthenticated redirects happen after 500 ms. */
 const REDIRECT_DELAY_MS = 500;
@@ -20,6 +21,8 @@ export function handleLoggedOut(client: QueryClient) {
   });
   // A full load, so every cached signed-in query is dropped and the router starts signed out.
   setTimeout(() => {
-    window.location.href = "/auth";
+    // Back to this page after signing in again, when it is one the sign-in can return to.
+    const { pathname, search } = window.location;
+    window.location.href = isSignedInPath(pathname) ? signInPathFor(pathname + search) : "/auth";
   }, REDIRECT_DELAY_MS);
 }

@@ -1,7 +1,13 @@
 import { lazy, Suspense } from "react";
-import { Route, Switch } from "wouter";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { useCurrentUser } from "@/web/lib/current-user";
+import {
+  afterSignInPath,
+  DEFAULT_SIGNED_IN_PATH,
+  isSignedInPath,
+  signInPathFor,
+} from "@/web/lib/return-path";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const loadLandingPage = () => import("@/web/features/marketing/landing-page");
@@ -24,6 +30,28 @@ const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-p
 const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
+const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
+
+/** The trust pages read the same signed out and signed in. */
+const TRUST_PATHS = ["/privacy", "/terms", "/security"] as const;
+
+/**
+ * A signed-out visitor on a signed-in page (a bookmark, a link, Back after Logout) is asked to sign in and
+ * brought back afterwards; any other unknown path is the not-found screen.
+ */
+function SignedOutFallback() {
+  const [pathname] = useLocation();
+  const search = useSearch();
+  if (isSignedInPath(pathname))
+    return <Redirect to={signInPathFor(search ? `${pathname}?${search}` : pathname)} replace />;
+  return <NotFoundPage />;
+}
+
+/** Signed in already: /auth has nothing to do, so go where a `next` pointed or to the dashboard. */
+function SignedInAuthRedirect() {
+  const target = afterSignInPath();
+  return <Redirect to={target === "/" ? DEFAULT_SIGNED_IN_PATH : target} replace />;
+}
 
 function SignedOutRoutes() {
   return (
@@ -34,7 +62,10 @@ function SignedOutRoutes() {
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route path="/about" component={AboutPage} />
       <Route path="/features" component={FeaturesPage} />
-      <Route component={NotFoundPage} />
+      {TRUST_PATHS.map((path) => (
+        <Route key={path} path={path} component={TrustPage} />
+      ))}
+      <Route component={SignedOutFallback} />
     </Switch>
   );
 }
@@ -53,6 +84,10 @@ function SignedInRoutes() {
       <Route path="/contact" component={ContactPage} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
+      <Route path="/auth" component={SignedInAuthRedirect} />
+      {TRUST_PATHS.map((path) => (
+        <Route key={path} path={path} component={TrustPage} />
+      ))}
       <Route component={NotFoundPage} />
     </Switch>
   );

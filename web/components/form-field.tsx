@@ -2,17 +2,39 @@ import type { ReactNode } from "react";
 import { Label } from "@/web/components/ui/label";
 import { cn } from "@/web/lib/cn";
 
-/** A label above its control, with an optional hint under it. */
+/** The ids a control names in aria-describedby: its hint and its error, when shown. */
+export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
+  return ids.length > 0 ? ids.join(" ") : undefined;
+}
+
+/**
+ * Brings a field in error to the middle of the screen and focuses it, so neither the toast (top or
+ * bottom of a phone screen) nor the keyboard hides it.
+ */
+export function focusFieldInError(id: string) {
+  requestAnimationFrame(() => {
+    const field = document.getElementById(id);
+    if (!field) return;
+    field.scrollIntoView({ block: "center" });
+    field.focus({ preventScroll: true });
+  });
+}
+
+/** A label above its control, with an optional hint and an inline error under it. */
 export function FormField({
   id,
   label,
   hint,
+  error,
   className,
   children,
 }: {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
+  /** Shown under the control in red; the control should set aria-invalid and describedBy(id, …). */
+  error?: string | null;
   className?: string;
   children: ReactNode;
 }) {
@@ -23,6 +45,11 @@ export function FormField({
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-ink-subtle">
           {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-negative">
+          {error}
         </p>
       ) : null}
     </div>

@@ -75,6 +75,8 @@ describe("sign-in with a second factor", () => {
     expect(ok.json().user).toMatchObject({ email, secondFactorEnabled: true });
     const cookie = sessionCookieFrom(ok.headers["set-cookie"] as string[]);
     expect(setCookies(ok).find((c) => c.startsWith("pillar_2fa="))).toMatch(/Expires=Thu, 01 Jan 1970/);
+    // Every way in sets the readable "signed in" hint the web probes by.
+    expect(setCookies(ok).find((c) => c.startsWith("pillar_signed_in="))).toMatch(/^pillar_signed_in=1;/);
     const me = await t.app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie } });
     expect(me.statusCode).toBe(200);
   });

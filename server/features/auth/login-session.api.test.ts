@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@/contract/auth";
+import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { clearSessionCache } from "@/server/lib/session";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
@@ -24,6 +25,9 @@ afterAll(async () => {
 
 const me = (cookie?: string) =>
   t.app.inject({ method: "GET", url: "/api/auth/user", headers: cookie ? { cookie } : {} });
+/** One cookie's Set-Cookie line among the reply's. */
+const cookieHeader = (header: string | string[] | undefined, name: string) =>
+  [header ?? []].flat().find((line) => line.startsWith(`${name}=`));
 const login = (payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: "POST", url: "/api/auth/login", payload: payload as object, headers });
 
@@ -158,15 +162,45 @@ describe("session", () => {
     expect(await seen()).not.toBe(stale);
   });
 
-  it("logs out: ends the session, clears the cookie and redirects to /", async () => {
+  it("logs out: ends the session, clears both cookies and lands on the signed-out confirmation", async () => {
     const { cookie } = await createVerifiedUser(t.database);
     const res = await t.app.inject({ method: "GET", url: "/api/logout", headers: { cookie } });
     expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe("/");
+    expect(res.headers.location).toBe(SIGNED_OUT_PATH);
     expect(String(res.headers["set-cookie"])).toMatch(/^sid=;/);
+    expect(cookieHeader(res.headers["set-cookie"], SIGNED_IN_HINT_COOKIE)).toMatch(
+      new RegExp(`^${SIGNED_IN_HINT_COOKIE}=;.*Expires=Thu, 01 Jan 1970`),
+    );
     expect((await me(cookie)).statusCode).toBe(401);
     const again = await t.app.inject({ method: "GET", url: "/api/logout" });
     expect(again.statusCode).toBe(302);
+  });
+});
+
+describe("signed-in hint cookie", () => {
+  it("is set readable beside the session cookie on login, carrying no secret", async () => {
+    const { email, password } = await createVerifiedUser(t.database);
+    const res = await login({ email, password });
+    const hint = cookieHeader(res.headers["set-cookie"], SIGNED_IN_HINT_COOKIE);
+    expect(hint).toMatch(new RegExp(`^${SIGNED_IN_HINT_COOKIE}=1;`));
+    expect(hint).not.toMatch(/HttpOnly/);
+    expect(hint).toMatch(/SameSite=Lax/);
+    expect(hint).toMatch(/Path=\//);
+    expect(hint).toMatch(/Max-Age=43200/);
+  });
+
+  it("is cleared when the probe finds no session behind it, and left alone when there is none", async () => {
+    const stale = await me(`${SIGNED_IN_HINT_COOKIE}=1`);
+    expect(stale.statusCode).toBe(401);
+    expect(cookieHeader(stale.headers["set-cookie"], SIGNED_IN_HINT_COOKIE)).toMatch(/^pillar_signed_in=;/);
+    const ended = await createVerifiedUser(t.database);
+    await t.app.inject({ method: "GET", url: "/api/logout", headers: { cookie: ended.cookie } });
+    const revoked = await me(`${ended.cookie}; ${SIGNED_IN_HINT_COOKIE}=1`);
+    expect(revoked.statusCode).toBe(401);
+    expect(cookieHeader(revoked.headers["set-cookie"], SIGNED_IN_HINT_COOKIE)).toMatch(/^pillar_signed_in=;/);
+    const bare = await me();
+    expect(bare.statusCode).toBe(401);
+    expect(bare.headers["set-cookie"]).toBeUndefined();
   });
 });
 

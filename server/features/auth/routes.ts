@@ -17,6 +17,7 @@ import {
   verifyEmailInput,
 } from "@/contract/auth";
 import { loginResult } from "@/contract/security";
+import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
 import { login } from "@/server/features/auth/login";
 import {
@@ -152,7 +153,14 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.get(
     "/api/auth/user",
-    { schema: { response: { 200: currentUser } }, preHandler: requireUser },
+    {
+      schema: { response: { 200: currentUser } },
+      // The web probes only while the hint cookie says "signed in"; a 401 here means the hint is stale.
+      preHandler: async (request, reply) => {
+        if (!request.user && request.cookies[SIGNED_IN_HINT_COOKIE]) reply.clearSignedInHint();
+        await requireUser(request);
+      },
+    },
     async (request) => {
       const user = signedInUser(request);
       const factors = await getSecondFactorState(deps.database.db, user.id);
@@ -163,7 +171,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.get("/api/logout", async (request, reply) => {
     const token = request.cookies[cookieName];
     if (token) await deleteSessionByToken(deps.database.db, token);
-    return reply.clearSessionCookie().redirect("/", 302);
+    return reply.clearSessionCookie().redirect(SIGNED_OUT_PATH, 302);
   });
 
   app.put(

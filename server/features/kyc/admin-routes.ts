@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { userIdParams } from "@/contract/admin";
 import {
   adminAccountRequestList,
   adminKycApplicationList,
@@ -9,7 +10,9 @@ import {
   updateAccountRequestInput,
   updateAccountRequestResponse,
 } from "@/contract/admin-onboarding";
+import { onboardingState } from "@/contract/kyc";
 import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
+import { getOnboardingState } from "@/server/features/kyc/get-kyc-status";
 import { type KycDecision, reviewKycApplication } from "@/server/features/kyc/review-kyc-application";
 import { updateAccountRequest } from "@/server/features/kyc/update-account-request";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
@@ -33,6 +36,12 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
         reviewKycApplication(db, signedInUser(request).id, request.params.id, decision, request.body.notes),
     );
   }
+
+  app.get(
+    "/users/:userId/onboarding",
+    { schema: { params: userIdParams, response: { 200: onboardingState } } },
+    (request) => getOnboardingState(db, request.params.userId),
+  );
 
   app.get("/account-requests", { schema: { response: { 200: adminAccountRequestList } } }, () =>
     findAccountRequests(db),

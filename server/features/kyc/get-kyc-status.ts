@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { KycStatusResponse } from "@/contract/kyc";
+import { type KycStatusResponse, type OnboardingState, toOnboardingState } from "@/contract/kyc";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
-import { accountRequests, kycApplications } from "@/server/db/schema";
+import { accountRequests, kycApplications, users } from "@/server/db/schema";
 import {
   type AccountRequestRow,
   type KycRow,
@@ -10,6 +10,7 @@ import {
   toKycApplication,
 } from "@/server/features/kyc/kyc-views";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
+import { AppError } from "@/server/lib/errors";
 
 /** The user's current application and account request (the ones not superseded by a newer submission). */
 export async function findCurrentOnboarding(
@@ -33,6 +34,13 @@ export async function getKycStatus(db: DbOrTx, userId: string): Promise<KycStatu
     kyc: current.kyc ? toKycApplication(current.kyc) : null,
     accountRequest: current.accountRequest ? toAccountRequest(current.accountRequest) : null,
   };
+}
+
+/** For the admin's dashboard preview: the customer's onboarding as their own timeline shows it. */
+export async function getOnboardingState(db: DbOrTx, userId: string): Promise<OnboardingState> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("NOT_FOUND", "User not found");
+  return toOnboardingState(await getKycStatus(db, userId));
 }
 
 /**

@@ -339,3 +339,49 @@ describe("PUT /api/admin/account-requests/{id}", () => {
     expect(numbers.size).toBe(5);
   });
 });
+
+describe("GET /api/admin/users/:userId/onboarding (the dashboard preview's real state)", () => {
+  it("shows a rejected customer's real state and reason, without SSN, documents or the account number", async () => {
+    const { user, kycId } = await applicant();
+    const url = `/api/admin/users/${user.user.id}/onboarding`;
+    const pending = await as(admin, "GET", url);
+    expect(pending.statusCode).toBe(200);
+    expect(pending.json()).toMatchObject({
+      kyc: { status: "pending", adminNotes: null, reviewedAt: null },
+      accountRequest: { status: "pending", accountNumberLast4: null },
+    });
+
+    const reason = "The licence photo is blurred";
+    expect((await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: reason })).statusCode).toBe(
+      200,
+    );
+    const rejected = await as(admin, "GET", url);
+    expect(rejected.json().kyc).toMatchObject({ status: "rejected", adminNotes: reason });
+    expect(Object.keys(rejected.json().kyc).sort()).toEqual([
+      "adminNotes",
+      "reviewedAt",
+      "status",
+      "submittedAt",
+    ]);
+    expect(rejected.body).not.toMatch(/ssn|drivingLicense|objects\//i);
+    // The customer's own status agrees with what the admin previews.
+    const own = await as(user, "GET", "/api/kyc/status");
+    expect(own.json().kyc.status).toBe("rejected");
+    expect(own.json().kyc.adminNotes).toBe(reason);
+  });
+
+  it("is for admins only, 404 for an unknown user and 400 for a malformed id", async () => {
+    const url = `/api/admin/users/${customer.user.id}/onboarding`;
+    expect((await as(null, "GET", url)).statusCode).toBe(401);
+    expect((await as(customer, "GET", url)).statusCode).toBe(403);
+    const none = await as(admin, "GET", url);
+    expect(none.json()).toEqual({ kyc: null, accountRequest: null });
+    const unknown = await as(
+      admin,
+      "GET",
+      "/api/admin/users/00000000-0000-4000-8000-000000000000/onboarding",
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect((await as(admin, "GET", "/api/admin/users/nope/onboarding")).statusCode).toBe(400);
+  });
+});

@@ -9,6 +9,7 @@ import {
 } from "@/contract/payments";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
+import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
@@ -126,6 +127,9 @@ export async function createIncomingPayment(db: Db, actorId: string, input: Crea
       // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
       .for("share");
     if (!owner) throw new AppError("NOT_FOUND", "User not found");
+    // Left blank, the payment goes to the customer's own open account: it shows their number, not "— · —".
+    const { accountRequest } = await findCurrentOnboarding(tx, owner.id);
+    const ownAccount = accountRequest?.status === "approved" ? accountRequest : null;
     const [payment] = await tx
       .insert(incomingPayments)
       .values({
@@ -135,8 +139,8 @@ export async function createIncomingPayment(db: Db, actorId: string, input: Crea
         paymentFor: input.paymentFor || INCOMING_PAYMENT_DEFAULTS.paymentFor,
         fromAccount: input.fromAccount || INCOMING_PAYMENT_DEFAULTS.fromAccount,
         fromRouting: input.fromRouting || INCOMING_PAYMENT_DEFAULTS.fromRouting,
-        toAccount: input.toAccount || null,
-        toRouting: input.toRouting || null,
+        toAccount: input.toAccount || ownAccount?.accountNumber || null,
+        toRouting: input.toRouting || ownAccount?.routingNumber || null,
         recipientName: input.recipientName || INCOMING_PAYMENT_DEFAULTS.recipientName,
         adminNotes: input.adminNotes || null,
         status: "pending",

@@ -34,6 +34,7 @@ export async function signUp(page: Page, user: NewUser, password = PASSWORD) {
   await page.getByLabel("Phone number").fill("+1 212 555 0142");
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).click();
   await page.getByRole("button", { name: "Create Account" }).click();
   const mail = await waitForMail(user.email, (m) => /verification/i.test(m.subject));
   expect(mail.code).toMatch(/^\d{6}$/);

@@ -1,5 +1,6 @@
 import { AlertCircle, ArrowLeft } from "lucide-react";
 import { useLocation } from "wouter";
+import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
 import { Container } from "@/web/components/ui/container";
@@ -16,7 +17,7 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function EditorSkeleton() {
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" aria-busy="true">
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_28rem]" aria-busy="true">
       <span className="sr-only">Loading dashboard content</span>
       <Card className="grid gap-4 p-6">
         <Skeleton className="h-5 w-40" />
@@ -54,6 +55,7 @@ export default function DashboardEditPage({ params }: { params: { userId: string
 
   return (
     <div className="min-h-dvh bg-canvas">
+      <SkipLink />
       <header className="border-b border-line bg-surface">
         <Container className="flex h-16 items-center justify-between gap-3">
           <div className="flex min-w-0 items-center gap-3">
@@ -76,7 +78,7 @@ export default function DashboardEditPage({ params }: { params: { userId: string
           </Button>
         </Container>
       </header>
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="py-8">
           {isError ? (
             <Card className="flex flex-col items-start gap-3 p-6">

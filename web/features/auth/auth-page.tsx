@@ -1,4 +1,6 @@
+import { CircleCheck, Lock } from "lucide-react";
 import { useState } from "react";
+import { useSearch } from "wouter";
 import { BRAND } from "@/contract/brand";
 import type { SecondFactorMethod } from "@/contract/security";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
@@ -12,8 +14,34 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type Tab = "signin" | "signup";
 
+/** Why the visitor is on /auth, when they did not come by choice: after Logout, or sent from a signed-in page. */
+function ArrivalNotice({ search }: { search: string }) {
+  const params = new URLSearchParams(search);
+  if (params.get("signedOut") === "1")
+    return (
+      <div role="status" className="mb-6 flex gap-3 rounded-card border border-line bg-brand-50 p-4 text-sm">
+        <CircleCheck aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
+        <div>
+          <p className="font-medium text-ink">You're signed out</p>
+          <p className="text-ink-muted">
+            Your session has ended on this device. On a shared computer, close this window too.
+          </p>
+        </div>
+      </div>
+    );
+  if (params.has("next"))
+    return (
+      <div role="status" className="mb-6 flex gap-3 rounded-card border border-line bg-brand-50 p-4 text-sm">
+        <Lock aria-hidden className="mt-0.5 size-5 shrink-0 text-brand-600" />
+        <p className="text-ink-muted">Sign in to continue. We'll take you back to the page you asked for.</p>
+      </div>
+    );
+  return null;
+}
+
 export default function AuthPage() {
   const [tab, setTab] = useState<Tab>("signin");
+  const search = useSearch();
   const [verifyEmail, setVerifyEmail] = useState<string | null>(null);
   // Kept in memory only while the code view is open, so the code confirms the registration typed here.
   const [verifyPassword, setVerifyPassword] = useState<string | undefined>();
@@ -85,6 +113,7 @@ export default function AuthPage() {
         tab === "signin" ? "Sign in to manage your money." : "No hidden fees. Takes about two minutes."
       }
     >
+      <ArrivalNotice search={search} />
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)}>
         <TabsList className="grid w-full grid-cols-2">
           <TabsTrigger value="signin">Sign In</TabsTrigger>

@@ -1,7 +1,7 @@
 import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -22,6 +22,7 @@ export default function ForgotPasswordPage() {
   const [resetCode, setResetCode] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<"email" | "code" | "new" | "confirm", string>>>({});
   const forgot = useForgotPassword();
   const reset = useResetPassword();
   const rules = useAuthRules();
@@ -33,7 +34,7 @@ export default function ForgotPasswordPage() {
       {
         onSuccess: () => {
           toast({
-            title: isResend ? "Code sent again" : "Reset code sent",
+            title: isResend ? "Check your inbox again" : "Check your inbox",
             description: `If an account exists for ${email.trim()}, a 6-digit code is on its way.`,
           });
           setStep("reset");
@@ -51,16 +52,34 @@ export default function ForgotPasswordPage() {
   const onEmailSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const { AUTH_MESSAGES } = await loadAuthRules();
-    if (!email.trim()) return toastError(AUTH_MESSAGES.emailRequired);
+    if (!email.trim()) {
+      setErrors({ email: AUTH_MESSAGES.emailRequired });
+      focusFieldInError("forgot-email");
+      return toastError(AUTH_MESSAGES.emailRequired);
+    }
+    setErrors({});
     sendCode(false);
   };
 
   const onResetSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const { AUTH_MESSAGES, RESET_PASSWORD_MIN } = await loadAuthRules();
-    if (!resetCode || !newPassword || !confirmPassword) return toastError(AUTH_MESSAGES.resetMissing);
-    if (newPassword !== confirmPassword) return toastError(AUTH_MESSAGES.passwordsDoNotMatch);
-    if (newPassword.length < RESET_PASSWORD_MIN) return toastError(AUTH_MESSAGES.resetPasswordTooShort);
+    const found: typeof errors = {};
+    let message: string | null = null;
+    if (!resetCode || !newPassword || !confirmPassword) {
+      message = AUTH_MESSAGES.resetMissing;
+      if (!resetCode) found.code = "Enter the 6-digit code";
+      if (!newPassword) found.new = "This field is required";
+      if (!confirmPassword) found.confirm = "This field is required";
+    } else if (newPassword !== confirmPassword) message = found.confirm = AUTH_MESSAGES.passwordsDoNotMatch;
+    else if (newPassword.length < RESET_PASSWORD_MIN)
+      message = found.new = AUTH_MESSAGES.resetPasswordTooShort;
+    setErrors(found);
+    if (message) {
+      const first = found.code ? "reset-code" : found.new ? "reset-new" : "reset-confirm";
+      focusFieldInError(first);
+      return toastError(message);
+    }
     reset.mutate(
       { email: email.trim(), resetCode, newPassword },
       {
@@ -86,9 +105,11 @@ export default function ForgotPasswordPage() {
         description="Enter your email and we'll send you a code to reset it."
       >
         <form className="grid gap-4" onSubmit={onEmailSubmit} noValidate>
-          <FormField id="forgot-email" label="Email">
+          <FormField id="forgot-email" label="Email" error={errors.email}>
             <Input
               id="forgot-email"
+              aria-invalid={errors.email ? true : undefined}
+              aria-describedby={describedBy("forgot-email", { error: errors.email })}
               type="email"
               autoComplete="email"
               placeholder="you@example.com"
@@ -109,19 +130,23 @@ export default function ForgotPasswordPage() {
     <AuthShell
       back={{ label: "Back", onClick: () => setStep("email") }}
       title="Reset your password"
-      description="Enter the code we e-mailed you and choose a new password."
+      description="Enter the code from your e-mail and choose a new password."
     >
       <form className="grid gap-4" onSubmit={onResetSubmit} noValidate>
         <div className="flex items-start gap-3 rounded-lg bg-brand-50 p-4 text-sm text-brand-900">
           <KeyRound className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden />
+          {/* Hedged like the toast: the server answers alike whether or not the address has an account. */}
           <p>
-            Code sent to <span className="font-semibold [overflow-wrap:anywhere]">{email.trim()}</span>. It
-            expires in 10 minutes.
+            If an account exists for{" "}
+            <span className="font-semibold [overflow-wrap:anywhere]">{email.trim()}</span>, we sent it a
+            6-digit code. It expires in 10 minutes.
           </p>
         </div>
-        <FormField id="reset-code" label="Reset code">
+        <FormField id="reset-code" label="Reset code" error={errors.code}>
           <Input
             id="reset-code"
+            aria-invalid={errors.code ? true : undefined}
+            aria-describedby={describedBy("reset-code", { error: errors.code })}
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="000000"
@@ -134,18 +159,22 @@ export default function ForgotPasswordPage() {
           id="reset-new"
           label="New password"
           hint={rules ? `At least ${rules.RESET_PASSWORD_MIN} characters.` : undefined}
+          error={errors.new}
         >
           <PasswordInput
             id="reset-new"
             autoComplete="new-password"
-            aria-describedby="reset-new-hint"
+            aria-invalid={errors.new ? true : undefined}
+            aria-describedby={describedBy("reset-new", { hint: rules, error: errors.new })}
             value={newPassword}
             onChange={(e) => setNewPassword(e.target.value)}
           />
         </FormField>
-        <FormField id="reset-confirm" label="Confirm new password">
+        <FormField id="reset-confirm" label="Confirm new password" error={errors.confirm}>
           <PasswordInput
             id="reset-confirm"
+            aria-invalid={errors.confirm ? true : undefined}
+            aria-describedby={describedBy("reset-confirm", { error: errors.confirm })}
             autoComplete="new-password"
             value={confirmPassword}
             onChange={(e) => setConfirmPassword(e.target.value)}

@@ -3,7 +3,7 @@ import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { CHAT_MESSAGES } from "@/contract/chat";
 import { AppHeader } from "@/web/components/app-header";
-import { Badge } from "@/web/components/ui/badge";
+import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Container } from "@/web/components/ui/container";
@@ -14,11 +14,13 @@ import { ChatComposer } from "@/web/features/chat/components/chat-composer";
 import { ChatMessageList } from "@/web/features/chat/components/chat-message-list";
 import { QuickHelpCard } from "@/web/features/chat/components/quick-help-card";
 import { SupportHoursCard } from "@/web/features/chat/components/support-hours-card";
+import { SupportStatusBadge, useSupportOpen } from "@/web/features/chat/components/support-status-badge";
 import { useSignedInUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 export default function ContactPage() {
   const user = useSignedInUser();
+  const isSupportOpen = useSupportOpen();
   useDocumentTitle("Contact Support");
   const messages = useChatMessages();
   const send = useSendChatMessage();
@@ -56,7 +58,7 @@ export default function ContactPage() {
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           <div className="grid gap-2">
             <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
@@ -75,11 +77,13 @@ export default function ContactPage() {
                   <MessageCircle className="size-5 text-brand-700" aria-hidden />
                   Live Chat
                 </CardTitle>
-                <Badge tone="positive">
-                  <span className="size-1.5 rounded-full bg-positive" aria-hidden />
-                  Online
-                </Badge>
+                <SupportStatusBadge isOpen={isSupportOpen} />
               </CardHeader>
+              {isSupportOpen ? null : (
+                <p className="-mt-2 px-6 pb-3 text-xs text-ink-muted">
+                  Leave a message any time; we reply during support hours.
+                </p>
+              )}
               <ChatMessageList
                 messages={messages.data}
                 isPending={messages.isPending}

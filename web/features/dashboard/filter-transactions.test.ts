@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Transaction } from "@/contract/transactions";
-import { filterTransactions } from "@/web/features/dashboard/filter-transactions";
+import { filterTransactions, matchCountText } from "@/web/features/dashboard/filter-transactions";
 
 function tx(overrides: Partial<Transaction>): Transaction {
   return {
@@ -63,5 +63,13 @@ describe("payment history filters", () => {
 
   it("treats initiated as processing", () => {
     expect(ids(filterTransactions(list, { search: "", status: "processing", type: "all" }))).toEqual(["c"]);
+  });
+});
+
+describe("match count", () => {
+  it("pluralises", () => {
+    expect(matchCountText(0)).toBe("0 transactions match your filters");
+    expect(matchCountText(1)).toBe("1 transaction matches your filters");
+    expect(matchCountText(2)).toBe("2 transactions match your filters");
   });
 });

@@ -45,3 +45,8 @@ export function filterTransactions(transactions: Transaction[], filters: Transac
     return matchesSearch(tx, filters.search);
   });
 }
+
+/** The screen-reader count after filtering: "1 transaction matches", "3 transactions match". */
+export function matchCountText(count: number): string {
+  return count === 1 ? "1 transaction matches your filters" : `${count} transactions match your filters`;
+}

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { canApply } from "@/contract/kyc";
 import { AppHeader } from "@/web/components/app-header";
+import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
 import { Container } from "@/web/components/ui/container";
@@ -121,7 +122,7 @@ export default function ApplyCheckingPage() {
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid max-w-3xl gap-6 py-8">
           <div className="grid gap-2">
             <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">

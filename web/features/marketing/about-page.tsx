@@ -227,7 +227,9 @@ export default function AboutPage() {
               </a>
             </ContactCard>
             <ContactCard icon={<Clock aria-hidden />} title="Support hours">
-              Available 24/7, every day of the year.
+              {/* Same hours as /contact states (and its Online badge follows): messages are taken 24/7. */}
+              Write to us 24/7. Live chat is staffed Monday–Friday 9:00 AM–6:00 PM and Saturday 10:00 AM–4:00
+              PM Eastern time.
             </ContactCard>
             <ContactCard icon={<MessageCircle aria-hidden />} title="Live chat">
               Customers can chat with our team from inside their account.

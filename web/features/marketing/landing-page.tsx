@@ -9,13 +9,14 @@ import { CtaBand } from "@/web/features/marketing/components/cta-band";
 import { LandingHero } from "@/web/features/marketing/components/landing-hero";
 import { MarketingLayout } from "@/web/features/marketing/components/marketing-layout";
 import { SectionHeading } from "@/web/features/marketing/components/section-heading";
+import { FootnoteRef } from "@/web/features/marketing/components/site-footer";
 
 const LANDING_TITLE = `${BRAND.name} - Modern Digital Banking Platform | Free Banking Services`;
 
-const HIGHLIGHTS = [
+const HIGHLIGHTS: { value: string; label: string; note?: { id: "fdic" | "apy"; n: 1 | 2 } }[] = [
   { value: "$0", label: "Monthly or hidden fees" },
-  { value: "2.5% APY", label: "On your savings" },
-  { value: "$250,000", label: "FDIC insurance protection" },
+  { value: "2.5% APY", label: "On your savings", note: { id: "apy", n: 2 } },
+  { value: "$250,000", label: "FDIC insurance protection", note: { id: "fdic", n: 1 } },
   { value: "24/7", label: "Customer support" },
 ];
 
@@ -96,6 +97,7 @@ export default function LandingPage() {
                 <dt className="order-2 text-sm text-ink-muted">{highlight.label}</dt>
                 <dd className="order-1 text-2xl font-semibold tracking-tight whitespace-nowrap text-ink tabular-nums lg:text-3xl">
                   {highlight.value}
+                  {highlight.note && <FootnoteRef {...highlight.note} />}
                 </dd>
               </div>
             ))}
@@ -193,7 +195,10 @@ export default function LandingPage() {
               {PRICING.map((row) => (
                 <div key={row.item} className="flex items-center justify-between gap-4 px-6 py-4">
                   <dt className="text-sm text-ink-muted">{row.item}</dt>
-                  <dd className="text-right text-sm font-semibold text-ink tabular-nums">{row.price}</dd>
+                  <dd className="text-right text-sm font-semibold text-ink tabular-nums">
+                    {row.price}
+                    {row.price.includes("APY") && <FootnoteRef id="apy" n={2} />}
+                  </dd>
                 </div>
               ))}
             </dl>

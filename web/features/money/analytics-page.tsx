@@ -183,7 +183,8 @@ function AnalyticsContent() {
         <StatCard
           title="Total Spending"
           icon={Receipt}
-          value={stats.totalSpendingCents > 0 ? `−${formatMoney(stats.totalSpendingCents)}` : formatMoney(0)}
+          // Spending is an amount spent, shown positive: "−$1,000.00 spent" reads as a refund.
+          value={formatMoney(stats.totalSpendingCents)}
           caption="Recent transactions"
         />
         <StatCard title="Transactions" icon={Hash} value={stats.count} caption="Total count" />

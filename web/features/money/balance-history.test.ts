@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveBalanceHistory } from "@/web/features/money/balance-history";
+import { balancePointHeading, deriveBalanceHistory } from "@/web/features/money/balance-history";
 
 const credit = (amountCents: number, status: "completed" | "pending" = "completed") =>
   ({ type: "credit", amountCents, status }) as const;
@@ -57,5 +57,32 @@ describe("balance history", () => {
   it("leaves the balance unchanged for transactions that have not completed", () => {
     const history = deriveBalanceHistory(10_000, [debit(3_000, "pending"), credit(4_000)]);
     expect(history.points.map((p) => p.balanceCents)).toEqual([6_000, 10_000, 10_000]);
+  });
+
+  it("gives each point the real date of the transaction it came just before, for the tooltip", () => {
+    const history = deriveBalanceHistory(18_000, [
+      {
+        type: "debit",
+        amountCents: 2_000,
+        status: "completed",
+        date: "2026-11-20T20:04:00.000Z",
+        description: "Coffee",
+      },
+      {
+        type: "credit",
+        amountCents: 10_000,
+        status: "completed",
+        date: "2026-11-02T14:00:00.000Z",
+        description: "Payroll",
+      },
+    ]);
+    expect(history.points.map((p) => p.before?.date)).toEqual([
+      "2026-11-02T14:00:00.000Z",
+      "2026-11-20T20:04:00.000Z",
+      undefined,
+    ]);
+    const [oldest, , today] = history.points;
+    expect(balancePointHeading(oldest!)).toMatch(/^2 days ago · before Payroll on Nov 2, /);
+    expect(balancePointHeading(today!)).toBe("Today");
   });
 });

@@ -1,8 +1,11 @@
 import type { Transaction } from "@/contract/transactions";
+import { formatDateTime } from "@/web/lib/format";
 
 export interface BalancePoint {
   label: string;
   balanceCents: number;
+  /** The transaction this point's balance came just before (its real date and description), if any. */
+  before?: { date: string; description: string };
 }
 
 export interface BalanceHistory {
@@ -16,7 +19,8 @@ export interface BalanceHistory {
 /** Spec §9: the history goes back over at most the 7 most recent transactions. */
 export const HISTORY_DEPTH = 7;
 
-type HistoryTransaction = Pick<Transaction, "type" | "amountCents" | "status">;
+type HistoryTransaction = Pick<Transaction, "type" | "amountCents" | "status"> &
+  Partial<Pick<Transaction, "date" | "description">>;
 
 /** What a transaction did to the balance: credits raised it, debits lowered it. */
 function effectOf(tx: HistoryTransaction): number {
@@ -46,11 +50,22 @@ export function deriveBalanceHistory(
     let running = currentCents;
     recent.forEach((tx, index) => {
       running = Math.max(0, running - effectOf(tx));
-      points.unshift({ label: daysAgo(index + 1), balanceCents: running });
+      const before = tx.date ? { date: tx.date, description: tx.description ?? "" } : undefined;
+      points.unshift({ label: daysAgo(index + 1), balanceCents: running, ...(before ? { before } : {}) });
     });
   }
   const previous = points[points.length - 2].balanceCents;
   const changeCents = currentCents - previous;
   const changePercent = previous > 0 ? (changeCents / previous) * 100 : 0;
   return { points, changeCents, changePercent };
+}
+
+/**
+ * The tooltip's heading for a point: the spec's label, then the real date of the transaction it precedes
+ * (the labels count transactions, not days, so "2 days ago" alone could mislead).
+ */
+export function balancePointHeading(point: BalancePoint): string {
+  if (!point.before) return point.label;
+  const what = point.before.description ? ` ${point.before.description}` : " a transaction";
+  return `${point.label} · before${what} on ${formatDateTime(point.before.date)}`;
 }

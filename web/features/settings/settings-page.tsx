@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
 import { Link } from "wouter";
 import { AppHeader } from "@/web/components/app-header";
+import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { ChangePasswordCard } from "@/web/features/settings/components/change-password-card";
@@ -24,7 +25,7 @@ export default function SettingsPage() {
   return (
     <div className="min-h-dvh bg-canvas">
       <AppHeader user={user} />
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           <div className="grid gap-2">
             <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">

@@ -298,6 +298,7 @@ describe("passwordless sign-in", () => {
       user: { id: ada.user.id, email: ada.email },
     });
     const cookie = sessionCookieFrom(res.headers["set-cookie"]);
+    expect(String(res.headers["set-cookie"])).toMatch(/pillar_signed_in=1;/);
     const me = await inject("GET", "/api/auth/user", cookie);
     expect(me.json().id).toBe(ada.user.id);
     expect((await list(ada.cookie))[0]!.lastUsedAt).not.toBeNull();

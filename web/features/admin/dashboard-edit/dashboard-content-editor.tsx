@@ -72,7 +72,7 @@ export function DashboardContentEditor({ user, content }: { user: AdminUser; con
   );
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+    <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_28rem]">
       <Card>
         <form onSubmit={onSubmit} noValidate>
           <CardHeader className="gap-3 sm:flex-row sm:items-start sm:justify-between">

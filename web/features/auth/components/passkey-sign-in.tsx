@@ -4,6 +4,7 @@ import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { usePasskeyLogin } from "@/web/features/auth/api/passkey-login";
+import { afterSignInPath } from "@/web/lib/return-path";
 import { isPasskeySupported, passkeyBrowserError } from "@/web/lib/webauthn";
 
 /** "Sign in with a passkey" under the password form: a passkey is a full sign-in on its own. */
@@ -14,7 +15,7 @@ export function PasskeySignIn() {
     login.mutate(undefined, {
       // A full load, like password sign-in, so the router starts again with the new session.
       onSuccess: () => {
-        window.location.href = "/";
+        window.location.href = afterSignInPath();
       },
       onError: (error) =>
         toast({

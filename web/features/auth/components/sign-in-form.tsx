@@ -2,7 +2,7 @@ import { ShieldAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import type { SecondFactorMethod } from "@/contract/security";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -14,6 +14,7 @@ import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { ApiError } from "@/web/lib/api";
+import { afterSignInPath } from "@/web/lib/return-path";
 
 export function SignInForm({
   initialEmail,
@@ -29,6 +30,7 @@ export function SignInForm({
   const [password, setPassword] = useState("");
   const [isRemembered, setRemembered] = useState(false);
   const [resetRequired, setResetRequired] = useState<string | null>(null);
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
   const login = useLogin();
   useAuthRules();
 
@@ -37,9 +39,13 @@ export function SignInForm({
     const { AUTH_MESSAGES } = await loadAuthRules();
     const trimmedEmail = email.trim();
     if (!trimmedEmail || !password) {
+      const required = "This field is required";
+      setMissing({ email: trimmedEmail ? undefined : required, password: password ? undefined : required });
+      focusFieldInError(trimmedEmail ? "signin-password" : "signin-email");
       toastError(AUTH_MESSAGES.loginMissing);
       return;
     }
+    setMissing({});
     setResetRequired(null);
     login.mutate(
       { email: trimmedEmail, password },
@@ -50,7 +56,7 @@ export function SignInForm({
             onSecondFactor(trimmedEmail, data.methods);
             return;
           }
-          window.location.href = "/";
+          window.location.href = afterSignInPath();
         },
         onError: (error) => {
           const message = errorMessage(error, "");
@@ -77,9 +83,11 @@ export function SignInForm({
   const isBusy = login.isPending || (login.isSuccess && !("secondFactorRequired" in login.data));
   return (
     <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-      <FormField id="signin-email" label="Email">
+      <FormField id="signin-email" label="Email" error={missing.email}>
         <Input
           id="signin-email"
+          aria-invalid={missing.email ? true : undefined}
+          aria-describedby={describedBy("signin-email", { error: missing.email })}
           type="email"
           autoComplete="email"
           placeholder="you@example.com"
@@ -87,9 +95,11 @@ export function SignInForm({
           onChange={(e) => setEmail(e.target.value)}
         />
       </FormField>
-      <FormField id="signin-password" label="Password">
+      <FormField id="signin-password" label="Password" error={missing.password}>
         <PasswordInput
           id="signin-password"
+          aria-invalid={missing.password ? true : undefined}
+          aria-describedby={describedBy("signin-password", { error: missing.password })}
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}

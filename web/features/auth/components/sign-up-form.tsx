@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { BRAND } from "@/contract/brand";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -24,6 +24,24 @@ function cleanHandle(value: string): string {
     .slice(0, HANDLE_MAX);
 }
 
+type Field = keyof typeof EMPTY | "terms";
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** Form order, so the first field in error is the one focused. */
+const FIELD_IDS: Record<Field, string> = {
+  firstName: "signup-first-name",
+  lastName: "signup-last-name",
+  email: "signup-email",
+  pillarTag: "signup-tag",
+  phoneNumber: "signup-phone",
+  password: "signup-password",
+  confirmPassword: "signup-confirm",
+  terms: "signup-terms",
+};
+
+const REQUIRED = "This field is required";
+const TERMS_REQUIRED = "Please agree to the Terms of Service and Privacy Policy";
+
 const EMPTY = {
   email: "",
   password: "",
@@ -41,9 +59,18 @@ export function SignUpForm({
 }) {
   const [form, setForm] = useState(EMPTY);
   const [hasAcceptedTerms, setAcceptedTerms] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
   const register = useRegister();
   useAuthRules();
-  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: keyof typeof EMPTY) => (value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    setErrors(({ [field]: _fixed, ...rest }) => rest);
+  };
+  /** Props a control needs to announce its own error. */
+  const invalid = (field: Field, hint?: string) => ({
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby": describedBy(FIELD_IDS[field], { hint, error: errors[field] }),
+  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -56,10 +83,27 @@ export function SignUpForm({
       pillarTag: form.pillarTag,
       phoneNumber: form.phoneNumber.trim(),
     };
-    if (Object.values(input).some((v) => !v)) return toastError(AUTH_MESSAGES.signupMissing);
-    if (form.password !== form.confirmPassword) return toastError(AUTH_MESSAGES.passwordsDoNotMatch);
-    if (form.password.length < PASSWORD_MIN) return toastError(AUTH_MESSAGES.passwordTooShort);
-    if (!HANDLE_PATTERN.test(input.pillarTag)) return toastError(AUTH_MESSAGES.handleInvalid);
+    const found: FieldErrors = {};
+    for (const [field, value] of Object.entries(input)) if (!value) found[field as Field] = REQUIRED;
+    let message: string | null = Object.keys(found).length > 0 ? AUTH_MESSAGES.signupMissing : null;
+    if (!message && form.password !== form.confirmPassword)
+      message = found.confirmPassword = AUTH_MESSAGES.passwordsDoNotMatch;
+    if (!message && form.password.length < PASSWORD_MIN)
+      message = found.password = AUTH_MESSAGES.passwordTooShort;
+    if (!message && !HANDLE_PATTERN.test(input.pillarTag))
+      message = found.pillarTag = AUTH_MESSAGES.handleInvalid;
+    // The terms are required (issue "A customer's trust"), beyond the spec's unenforced checkbox.
+    if (!hasAcceptedTerms) {
+      found.terms = TERMS_REQUIRED;
+      message ??= TERMS_REQUIRED;
+    }
+    setErrors(found);
+    if (message) {
+      toastError(message);
+      const first = (Object.keys(FIELD_IDS) as Field[]).find((field) => found[field]);
+      if (first) focusFieldInError(FIELD_IDS[first]);
+      return;
+    }
 
     register.mutate(input, {
       onSuccess: () => {
@@ -85,26 +129,29 @@ export function SignUpForm({
   return (
     <form className="grid gap-4" onSubmit={onSubmit} noValidate>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="signup-first-name" label="First name">
+        <FormField id="signup-first-name" error={errors.firstName} label="First name">
           <Input
             id="signup-first-name"
+            {...invalid("firstName")}
             autoComplete="given-name"
             value={form.firstName}
             onChange={(e) => set("firstName")(e.target.value)}
           />
         </FormField>
-        <FormField id="signup-last-name" label="Last name">
+        <FormField id="signup-last-name" error={errors.lastName} label="Last name">
           <Input
             id="signup-last-name"
             autoComplete="family-name"
+            {...invalid("lastName")}
             value={form.lastName}
             onChange={(e) => set("lastName")(e.target.value)}
           />
         </FormField>
       </div>
-      <FormField id="signup-email" label="Email">
+      <FormField id="signup-email" error={errors.email} label="Email">
         <Input
           id="signup-email"
+          {...invalid("email")}
           type="email"
           autoComplete="email"
           placeholder="you@example.com"
@@ -114,6 +161,7 @@ export function SignUpForm({
       </FormField>
       <FormField
         id="signup-tag"
+        error={errors.pillarTag}
         label={BRAND.handleLabel}
         hint="3-20 characters: letters, numbers and underscores."
       >
@@ -132,15 +180,16 @@ export function SignUpForm({
             spellCheck={false}
             maxLength={HANDLE_MAX}
             placeholder="yourtag"
-            aria-describedby="signup-tag-hint"
+            {...invalid("pillarTag", "hint")}
             value={form.pillarTag}
             onChange={(e) => set("pillarTag")(cleanHandle(e.target.value))}
           />
         </div>
       </FormField>
-      <FormField id="signup-phone" label="Phone number">
+      <FormField id="signup-phone" error={errors.phoneNumber} label="Phone number">
         <Input
           id="signup-phone"
+          {...invalid("phoneNumber")}
           type="tel"
           autoComplete="tel"
           placeholder="(555) 123-4567"
@@ -148,11 +197,14 @@ export function SignUpForm({
           onChange={(e) => set("phoneNumber")(e.target.value)}
         />
       </FormField>
-      <FormField id="signup-password" label="Password">
+      <FormField id="signup-password" label="Password" error={errors.password}>
         <PasswordInput
           id="signup-password"
           autoComplete="new-password"
-          aria-describedby="signup-password-strength"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={
+            errors.password ? "signup-password-strength signup-password-error" : "signup-password-strength"
+          }
           value={form.password}
           onChange={(e) => set("password")(e.target.value)}
         />
@@ -162,24 +214,50 @@ export function SignUpForm({
           userInputs={[form.email, form.firstName, form.lastName, form.pillarTag]}
         />
       </FormField>
-      <FormField id="signup-confirm" label="Confirm password">
+      <FormField id="signup-confirm" error={errors.confirmPassword} label="Confirm password">
         <PasswordInput
           id="signup-confirm"
+          {...invalid("confirmPassword")}
           autoComplete="new-password"
           value={form.confirmPassword}
           onChange={(e) => set("confirmPassword")(e.target.value)}
         />
       </FormField>
-      <div className="flex items-start gap-2">
-        <Checkbox
-          id="signup-terms"
-          className="mt-0.5"
-          checked={hasAcceptedTerms}
-          onCheckedChange={(v) => setAcceptedTerms(v === true)}
-        />
-        <Label htmlFor="signup-terms" className="font-normal text-ink-muted">
-          I agree to the Terms of Service and Privacy Policy
-        </Label>
+      <div className="grid gap-1.5">
+        <div className="flex items-start gap-2">
+          <Checkbox
+            id="signup-terms"
+            className="mt-0.5"
+            required
+            aria-required
+            {...invalid("terms")}
+            checked={hasAcceptedTerms}
+            onCheckedChange={(v) => {
+              setAcceptedTerms(v === true);
+              if (v === true) setErrors(({ terms: _fixed, ...rest }) => rest);
+            }}
+          />
+          <Label htmlFor="signup-terms" className="font-normal text-ink-muted">
+            {/* New tabs, so reading the terms never loses what was typed here. */}I agree to the{" "}
+            <a href="/terms" target="_blank" rel="noopener" className="font-medium text-brand-600 underline">
+              Terms of Service
+            </a>{" "}
+            and{" "}
+            <a
+              href="/privacy"
+              target="_blank"
+              rel="noopener"
+              className="font-medium text-brand-600 underline"
+            >
+              Privacy Policy
+            </a>
+          </Label>
+        </div>
+        {errors.terms ? (
+          <p id="signup-terms-error" className="text-sm text-negative">
+            {errors.terms}
+          </p>
+        ) : null}
       </div>
       <Button type="submit" size="lg" disabled={register.isPending}>
         {register.isPending ? <Spinner className="size-4 text-white" label="Creating account" /> : null}

@@ -4,6 +4,7 @@ import { SecondFactorForm } from "@/web/components/second-factor-form";
 import { toast } from "@/web/components/ui/use-toast";
 import { getLoginPasskeyOptions, verifyLogin } from "@/web/features/auth/api/verify-login";
 import { ApiError } from "@/web/lib/api";
+import { afterSignInPath } from "@/web/lib/return-path";
 
 /** Sign-in's second step: the password was right, now the authenticator, a recovery code or a passkey. */
 export function VerifySecondFactorForm({
@@ -40,7 +41,7 @@ export function VerifySecondFactorForm({
             throw error;
           }
           // A full load, so the router starts again with the new session (spec §4).
-          window.location.href = "/";
+          window.location.href = afterSignInPath();
         }}
       />
     </div>

@@ -11,6 +11,7 @@ import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import {
   filterTransactions,
+  matchCountText,
   STATUS_FILTERS,
   type StatusFilter,
   type TransactionFilters,
@@ -208,7 +209,7 @@ export function PaymentsHistory({ title }: { title: string }) {
           </NativeSelect>
         </div>
         <div aria-live="polite" className="sr-only">
-          {isFiltered && transactions.data ? `${visible.length} transactions match your filters` : ""}
+          {isFiltered && transactions.data ? matchCountText(visible.length) : ""}
         </div>
         {body}
       </CardContent>

@@ -5,6 +5,7 @@ import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { PhoneMockup } from "@/web/features/marketing/components/phone-mockup";
+import { FootnoteRef } from "@/web/features/marketing/components/site-footer";
 
 const HERO_POINTS = ["No hidden fees", "FDIC insured", "24/7 support"];
 
@@ -27,7 +28,9 @@ export function LandingHero({ onExplore }: { onExplore: () => void }) {
           </h1>
           <p className="max-w-xl text-lg leading-8 text-pretty text-ink-muted">
             Open a free account in minutes. Send money instantly, track every transaction in real time and
-            earn 2.5% APY on savings, with deposits protected by FDIC insurance up to $250,000.
+            earn 2.5% APY on savings
+            <FootnoteRef id="apy" n={2} />, with deposits protected by FDIC insurance up to $250,000.
+            <FootnoteRef id="fdic" n={1} />
           </p>
           <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
             <Button asChild size="lg">

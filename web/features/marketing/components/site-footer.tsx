@@ -22,7 +22,11 @@ const SERVICES = [
   "24/7 Support",
 ];
 
-const LEGAL_PAGES = ["Privacy Policy", "Terms of Service", "Security"];
+const LEGAL_PAGES = [
+  { href: "/privacy", label: "Privacy Policy" },
+  { href: "/terms", label: "Terms of Service" },
+  { href: "/security", label: "Security" },
+] as const;
 
 /** Pages and profiles that do not exist yet say so instead of leading nowhere. */
 function announceComingSoon(what: string) {
@@ -94,27 +98,50 @@ export function SiteFooter() {
       </Container>
 
       <div className="border-t border-white/10">
+        <Container className="flex flex-col gap-2 pt-6 text-xs leading-5 text-brand-100">
+          <h2 className="sr-only">Disclosures</h2>
+          <p id="fdic-note">
+            <sup>1</sup> FDIC insurance covers deposits up to $250,000 per depositor, per insured bank, for
+            each account ownership category, and only protects against the failure of the bank that holds
+            them. It does not cover USDC or other crypto assets, or money once a transfer has been sent.
+          </p>
+          <p id="apy-note">
+            <sup>2</sup> The 2.5% APY applies to savings, which is not open yet. The rate is variable and may
+            change before and after savings launch; we will show the rate in effect before you deposit.
+          </p>
+        </Container>
         <Container className="flex flex-col gap-4 py-6 text-xs md:flex-row md:items-center md:justify-between">
           <p>
             © {year} {BRAND.name}. All rights reserved. Deposits are FDIC-insured up to $250,000 per
             depositor.
+            <FootnoteRef id="fdic" n={1} />
           </p>
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {LEGAL_PAGES.map((page) => (
-              <li key={page}>
-                <button
-                  type="button"
+              <li key={page.href}>
+                <Link
+                  href={page.href}
                   className={`rounded-sm text-xs text-brand-100 transition-colors hover:text-white ${focusOnDark}`}
-                  onClick={() => announceComingSoon(page)}
                 >
-                  {page}
-                </button>
+                  {page.label}
+                </Link>
               </li>
             ))}
           </ul>
         </Container>
       </div>
     </footer>
+  );
+}
+
+/** A superscript pointing at a disclosure in the footer. */
+export function FootnoteRef({ id, n }: { id: "fdic" | "apy"; n: 1 | 2 }) {
+  return (
+    <sup>
+      <a href={`#${id}-note`} aria-label={`Note ${n}`} className="ml-0.5 underline-offset-2 hover:underline">
+        {n}
+      </a>
+    </sup>
   );
 }
 

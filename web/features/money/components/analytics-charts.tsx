@@ -12,13 +12,13 @@ import {
 } from "recharts";
 import { formatMoney } from "@/contract/money";
 import type { CategorySlice } from "@/web/features/money/analytics-summary";
-import type { BalancePoint } from "@/web/features/money/balance-history";
+import { type BalancePoint, balancePointHeading } from "@/web/features/money/balance-history";
 
 // Recharts is imported only here; the analytics page loads this module lazily so no other screen pays for it.
 
 const BRAND_LINE = "#1f6fb2";
-const compact = (cents: number) =>
-  `$${(cents / 100).toLocaleString("en-US", { notation: "compact", maximumFractionDigits: 1 })}`;
+// Exact amounts everywhere: "$2.3K" for $2,250.00 rounded a customer's money.
+const axisMoney = (cents: number) => formatMoney(Math.round(cents));
 
 /** Spec §2: the balance history area chart; the tooltip reads 'Balance' and the dollar amount. */
 export function BalanceHistoryChart({ points }: { points: BalancePoint[] }) {
@@ -39,13 +39,18 @@ export function BalanceHistoryChart({ points }: { points: BalancePoint[] }) {
             // At least $0–$100, so a zero balance still gets a readable axis instead of five "$0" ticks.
             domain={[0, (dataMax: number) => Math.max(dataMax, 10_000)]}
             allowDecimals={false}
-            tickFormatter={compact}
+            tickFormatter={axisMoney}
             tick={{ fontSize: 12, fill: "#64748b" }}
             tickLine={false}
             axisLine={false}
-            width={56}
+            width={88}
           />
           <Tooltip
+            separator=": "
+            labelFormatter={(label, payload) => {
+              const point = payload?.[0]?.payload as BalancePoint | undefined;
+              return point ? balancePointHeading(point) : String(label);
+            }}
             formatter={(value) => [formatMoney(Number(value)), "Balance"]}
             contentStyle={{ borderRadius: 8, borderColor: "#e2e8f0", fontSize: 13 }}
           />
@@ -86,6 +91,7 @@ export function SpendingDonut({ slices }: { slices: CategorySlice[] }) {
             ))}
           </Pie>
           <Tooltip
+            separator=": "
             formatter={(value, _name, item) => [
               `${formatMoney(Number(value))} (${item.payload.label})`,
               "Amount",

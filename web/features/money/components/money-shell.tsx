@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { BRAND } from "@/contract/brand";
 import { type AppTab, AppTabs } from "@/web/components/app-tabs";
+import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { Logo, LogoMark } from "@/web/components/ui/logo";
@@ -14,6 +15,7 @@ export function MoneyShell({ title, tab, children }: { title: string; tab: AppTa
   const user = useSignedInUser();
   return (
     <div className="min-h-dvh bg-canvas">
+      <SkipLink />
       <header className="sticky top-0 z-40 border-b border-line bg-surface/95 backdrop-blur supports-[backdrop-filter]:bg-surface/85">
         <Container className="flex h-16 items-center justify-between gap-3">
           <div className="flex min-w-0 items-center gap-3">
@@ -36,7 +38,7 @@ export function MoneyShell({ title, tab, children }: { title: string; tab: AppTa
           </Link>
         </Container>
       </header>
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid grid-cols-[minmax(0,1fr)] gap-6 py-6 sm:py-8">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <AppTabs active={tab} />

@@ -12,7 +12,7 @@ import {
   type TransferLimits,
   type TransferRequest,
 } from "@/contract/transfers";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { NativeSelect } from "@/web/components/native-select";
 import { StepUpDialog } from "@/web/components/step-up-dialog";
 import { Button } from "@/web/components/ui/button";
@@ -50,6 +50,15 @@ const EMPTY: Fields = {
 };
 
 /** Spec §5: the toast names what is missing. */
+const FIELD_IDS: Record<keyof Fields, string> = {
+  amount: "transfer-amount",
+  net: "transfer-net",
+  recipientName: "transfer-recipient",
+  cryptoAddress: "transfer-address",
+  purpose: "transfer-purpose",
+  category: "transfer-category",
+};
+
 const REQUIRED: [keyof Fields, string][] = [
   ["amount", "Amount"],
   ["recipientName", "Recipient Name"],
@@ -62,7 +71,10 @@ function MoneyInput({
   value,
   onChange,
   ...props
-}: { id: string; value: string; onChange: (value: string) => void } & Record<`aria-${string}`, string>) {
+}: { id: string; value: string; onChange: (value: string) => void } & Record<
+  `aria-${string}`,
+  string | boolean | undefined
+>) {
   return (
     <div className="relative">
       <span className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-sm text-ink-subtle">
@@ -155,6 +167,19 @@ export function TransferForm({
   const [method, setMethod] = useState<Method>("crypto");
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [isOverLimit, setOverLimit] = useState(false);
+  // Inline twins of the spec's toasts, so the field in error says so where the customer is looking.
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof Fields, string>>>({});
+  const flag = (errors: Partial<Record<keyof Fields, string>>) => {
+    setFieldErrors(errors);
+    const first = (["amount", "recipientName", "cryptoAddress", "purpose"] as const).find(
+      (key) => errors[key],
+    );
+    if (first) focusFieldInError(FIELD_IDS[first]);
+  };
+  const invalid = (key: keyof Fields, hint?: boolean) => ({
+    "aria-invalid": fieldErrors[key] ? true : undefined,
+    "aria-describedby": describedBy(FIELD_IDS[key], { hint, error: fieldErrors[key] }),
+  });
   const transfer = useCreateTransfer();
   const [isConfirmOpen, setConfirmOpen] = useState(false);
   // The factors the server offered when it asked for a proof.
@@ -172,6 +197,12 @@ export function TransferForm({
     idempotencyKey.current = null;
     setOverLimit(false);
     setFields((f) => ({ ...f, ...patch }));
+    setFieldErrors((errors) => {
+      const rest = { ...errors };
+      for (const key of Object.keys(patch) as (keyof Fields)[]) delete rest[key];
+      if ("net" in patch) delete rest.amount;
+      return rest;
+    });
   };
   const onAmount = (amount: string) => {
     const cents = parseMoney(amount);
@@ -187,6 +218,14 @@ export function TransferForm({
     if (isSubmitting.current) return;
     const missing = REQUIRED.filter(([key]) => fields[key].trim() === "").map(([, name]) => name);
     if (missing.length > 0) {
+      flag(
+        Object.fromEntries(
+          REQUIRED.filter(([key]) => fields[key].trim() === "").map(([key]) => [
+            key,
+            "This field is required",
+          ]),
+        ),
+      );
       toast({
         title: "Missing Information",
         description: `Please fill in: ${missing.join(", ")}`,
@@ -195,6 +234,7 @@ export function TransferForm({
       return;
     }
     if (amountCents === null) {
+      flag({ amount: TRANSFER_MESSAGES.amountInvalid });
       toast({
         title: "Invalid Amount",
         description: TRANSFER_MESSAGES.amountInvalid,
@@ -203,6 +243,7 @@ export function TransferForm({
       return;
     }
     if (amountCents <= 0) {
+      flag({ amount: TRANSFER_MESSAGES.amountPositive });
       toast({
         title: "Invalid Amount",
         description: TRANSFER_MESSAGES.amountPositive,
@@ -211,6 +252,7 @@ export function TransferForm({
       return;
     }
     if (!isUsdcAddress(fields.cryptoAddress.trim())) {
+      flag({ cryptoAddress: TRANSFER_MESSAGES.addressInvalid });
       toast({
         title: "Invalid Wallet Address",
         description: TRANSFER_MESSAGES.addressInvalid,
@@ -219,6 +261,7 @@ export function TransferForm({
       return;
     }
     if (amountCents > availableCents) {
+      flag({ amount: `Insufficient funds: your available balance is ${formatMoney(availableCents)}` });
       toast({
         title: "Insufficient Funds",
         description: `Your available balance is ${formatMoney(availableCents)}`,
@@ -343,12 +386,13 @@ export function TransferForm({
                   id="transfer-amount"
                   label="Amount (USD)"
                   hint="Step $0.01. The 2% fee is included."
+                  error={fieldErrors.amount}
                 >
                   <MoneyInput
                     id="transfer-amount"
                     value={fields.amount}
                     onChange={onAmount}
-                    aria-describedby="transfer-amount-hint"
+                    {...invalid("amount", true)}
                   />
                 </FormField>
                 <FormField id="transfer-net" label="Recipient gets (USDC)" hint="Amount minus the 2% fee.">
@@ -391,9 +435,10 @@ export function TransferForm({
                 </div>
               ) : null}
 
-              <FormField id="transfer-recipient" label="Recipient Name">
+              <FormField id="transfer-recipient" label="Recipient Name" error={fieldErrors.recipientName}>
                 <Input
                   id="transfer-recipient"
+                  {...invalid("recipientName")}
                   autoComplete="off"
                   maxLength={100}
                   value={fields.recipientName}
@@ -404,6 +449,7 @@ export function TransferForm({
                 id="transfer-address"
                 label="USDC Wallet Address"
                 hint="An Ethereum address (0x followed by 40 characters) or a Solana address."
+                error={fieldErrors.cryptoAddress}
               >
                 <Input
                   id="transfer-address"
@@ -414,12 +460,13 @@ export function TransferForm({
                   className="font-mono"
                   value={fields.cryptoAddress}
                   onChange={(e) => update({ cryptoAddress: e.target.value })}
-                  aria-describedby="transfer-address-hint"
+                  {...invalid("cryptoAddress", true)}
                 />
               </FormField>
-              <FormField id="transfer-purpose" label="Transfer Purpose">
+              <FormField id="transfer-purpose" label="Transfer Purpose" error={fieldErrors.purpose}>
                 <Textarea
                   id="transfer-purpose"
+                  {...invalid("purpose")}
                   maxLength={200}
                   placeholder="e.g. Dinner with friends"
                   value={fields.purpose}

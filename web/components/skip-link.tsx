@@ -1,0 +1,14 @@
+/** The first focusable element of a signed-in page: "Skip to content", visible only when focused. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only rounded-md bg-brand-800 px-4 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+/** Props for the page's `<main>`: the skip link's target, focusable so the jump moves keyboard focus too. */
+export const MAIN_PROPS = { id: "main", tabIndex: -1 } as const;

@@ -1,0 +1,10 @@
+import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
+
+/**
+ * Whether the server said this browser signed in (its readable hint beside the HttpOnly session cookie).
+ * Without it the session probe is skipped: a signed-out visitor then makes no request that answers 401.
+ * A stale hint (the session ended or was revoked) is cleared by the server's 401 answer to the probe.
+ */
+export function hasSignedInHint(cookies: string = document.cookie): boolean {
+  return cookies.split(";").some((part) => part.trim().startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
+}
