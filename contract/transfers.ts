@@ -22,6 +22,9 @@ export const TRANSFER_MESSAGES = {
   idempotencyKeyInvalid: "Idempotency-Key must be 1 to 255 visible characters",
 } as const;
 
+export const dailyCountLimitMessage = (limit: number) =>
+  `You can make at most ${limit} transfer requests per day. Please try again tomorrow.`;
+
 export const insufficientFundsMessage = (available: string) =>
   `Insufficient Funds: your available balance is ${available}`;
 
