@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { secondFactorProof } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transactions";
 
@@ -90,6 +91,9 @@ export const adminTransferRequest = transferRequest.extend({
   flaggedAt: z.string().nullable(),
 });
 export type AdminTransferRequest = z.infer<typeof adminTransferRequest>;
+export const adminTransferRequestPage = pageOf(adminTransferRequest);
+/** The desk opens on what needs a decision: pending requests, unless another status (or "all") is asked for. */
+export const transferRequestsQuery = pageQueryWithStatus(TRANSFER_STATUSES, "pending");
 
 export const transferLimits = z.object({
   dailyLimit: z.string(),

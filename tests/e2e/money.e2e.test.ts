@@ -81,7 +81,7 @@ describe("money journey", () => {
     });
 
     // Exactly one transfer request despite the double click; the admin approves it from Outgoing Pays.
-    const queue = (await (await api.get("/api/admin/transfer-requests")).json()).filter(
+    const queue = (await (await api.get("/api/admin/transfer-requests?status=all")).json()).items.filter(
       (t: { userId: string }) => t.userId === kyc.userId,
     );
     expect(queue).toHaveLength(1);
