@@ -118,6 +118,22 @@ describe("money journey", () => {
     expect(rows.find((r) => r.includes(",debit,"))).toMatch(/,completed,250\.50,5\.01,245\.49$/);
     expect(rows.find((r) => r.includes(",incoming_payment,"))).toMatch(/,completed,1000\.00,0\.00,1000\.00$/);
 
+    // The admin tables page from the server: 51 payments show 50, and "Load more" brings the last one.
+    const batch = `Batch ${Date.now()}`;
+    for (let i = 0; i < 51; i++) {
+      const made = await api.post("/api/admin/incoming-payments", {
+        data: { userId: kyc.userId, amount: "1.00", description: `${batch} #${i}` },
+      });
+      expect(made.status()).toBe(201);
+    }
+    await admin.page.getByRole("tab", { name: "Incoming Payments" }).click();
+    await admin.page.getByLabel("Search incoming payments").fill(batch);
+    const batchRows = admin.page.locator("li", { hasText: batch });
+    await expect.poll(() => batchRows.count()).toBe(50);
+    await admin.page.getByRole("button", { name: "Load more" }).first().click();
+    await expect.poll(() => batchRows.count()).toBe(51);
+    await admin.page.getByText(`${batch} #0`, { exact: true }).waitFor();
+
     const ledger = await (await api.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
     expect(customer.errors).toEqual([]);
