@@ -74,10 +74,12 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         disabled={reset.isPending}
         aria-label={`Reset application from ${name} to pending`}
         onClick={() =>
-          reset.mutate(application.id, {
-            onSuccess: () => toast({ title: "KYC status reset to pending successfully" }),
-            onError: onReviewError("Failed to reset KYC status"),
-          })
+          reset
+            .mutateAsync(application.id)
+            .then(
+              () => toast({ title: "KYC status reset to pending successfully" }),
+              onReviewError("Failed to reset KYC status"),
+            )
         }
       >
         {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
@@ -92,13 +94,12 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         disabled={approve.isPending}
         aria-label={`Approve application from ${name}`}
         onClick={() =>
-          approve.mutate(
-            { id: application.id, notes: null },
-            {
-              onSuccess: () => toast({ title: "KYC status updated successfully" }),
-              onError: onReviewError("Failed to update KYC status"),
-            },
-          )
+          approve
+            .mutateAsync({ id: application.id, notes: null })
+            .then(
+              () => toast({ title: "KYC status updated successfully" }),
+              onReviewError("Failed to update KYC status"),
+            )
         }
       >
         {approve.isPending ? (

@@ -21,7 +21,9 @@ export function adminListUrl(base: string, filter: AdminListFilter, cursor: stri
 
 /**
  * One admin list as an infinite query: pages follow the server's nextCursor. The key starts with the list's
- * path, so invalidating `[path]` after a change refreshes every filter's copy of it.
+ * path, so invalidating `[path]` after a change refreshes every filter's copy of it. A change can move a row out
+ * of the filtered list before mutate's per-call callbacks run (they never do once the row unmounted), so rows
+ * act with `mutateAsync(...).then(onDone, onFailed)`.
  */
 export function adminListQuery<T>(base: string, filter: AdminListFilter) {
   const normalized = { q: filter.q.trim(), status: filter.status ?? null };
