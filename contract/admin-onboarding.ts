@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ACCOUNT_REQUEST_STATUSES, accountRequest, kycApplication } from "@/contract/kyc";
+import { ACCOUNT_REQUEST_STATUSES, accountRequest, KYC_STATUSES, kycApplication } from "@/contract/kyc";
+import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 
 /** Spec §8 admin toasts and the server's refusals for the Account Requests and KYC Applications tabs. */
 export const ONBOARDING_ADMIN_MESSAGES = {
@@ -43,7 +44,8 @@ export const adminKycApplication = kycApplication.extend({
   isCurrent: z.boolean(),
 });
 export type AdminKycApplication = z.infer<typeof adminKycApplication>;
-export const adminKycApplicationList = z.array(adminKycApplication);
+export const adminKycApplicationPage = pageOf(adminKycApplication);
+export const kycApplicationsQuery = pageQueryWithStatus(KYC_STATUSES);
 
 /** GET /api/admin/account-requests item. */
 export const adminAccountRequest = accountRequest.extend({
@@ -52,7 +54,8 @@ export const adminAccountRequest = accountRequest.extend({
   isCurrent: z.boolean(),
 });
 export type AdminAccountRequest = z.infer<typeof adminAccountRequest>;
-export const adminAccountRequestList = z.array(adminAccountRequest);
+export const adminAccountRequestPage = pageOf(adminAccountRequest);
+export const accountRequestsQuery = pageQueryWithStatus(ACCOUNT_REQUEST_STATUSES);
 
 export const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 

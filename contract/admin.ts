@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "@/contract/pages";
 
 export const ADMIN_MESSAGES = {
   testEmailMissing: "Please enter both email and first name",
@@ -31,7 +32,7 @@ export const adminUser = z.object({
   createdAt: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUser>;
-export const adminUserList = z.array(adminUser);
+export const adminUserPage = pageOf(adminUser);
 
 /** Spec §3 Admin stats: display-ready figures. */
 export const adminStats = z.object({

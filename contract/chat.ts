@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "@/contract/pages";
 
 /** Spec §8 Chat texts, word for word; the server answers with the same ones. */
 export const CHAT_MESSAGES = {
@@ -78,7 +79,7 @@ export const chatConversation = z.object({
   unreadCount: z.number().int(),
 });
 export type ChatConversation = z.infer<typeof chatConversation>;
-export const chatConversationList = z.array(chatConversation);
+export const chatConversationPage = pageOf(chatConversation);
 
 export const chatUserParams = z.object({ userId: z.uuid({ error: "Invalid user id" }) });
 

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pageOf, pageQueryWithStatus } from "@/contract/pages";
+import { TRANSACTION_STATUSES, transaction } from "@/contract/transactions";
 
 export const INCOMING_PAYMENT_STATUSES = [
   "pending",
@@ -76,6 +78,15 @@ export const incomingPayment = z.object({
   formattedDate: z.string(),
 });
 export type IncomingPayment = z.infer<typeof incomingPayment>;
+export type IncomingPaymentStatus = (typeof INCOMING_PAYMENT_STATUSES)[number];
+export const incomingPaymentPage = pageOf(incomingPayment);
+export const incomingPaymentsQuery = pageQueryWithStatus(INCOMING_PAYMENT_STATUSES);
+
+/** GET /api/admin/transactions item: the customer's transaction plus whose it is. */
+export const adminTransaction = transaction.extend({ userEmail: z.string().nullable() });
+export type AdminTransaction = z.infer<typeof adminTransaction>;
+export const adminTransactionPage = pageOf(adminTransaction);
+export const adminTransactionsQuery = pageQueryWithStatus(TRANSACTION_STATUSES);
 
 export const createAdminTransactionInput = z.object({
   userId: z.uuid({ error: PAYMENT_MESSAGES.transactionMissing }),

@@ -37,6 +37,7 @@ export const TRANSACTION_STATUSES = [
   "failed",
   "cancelled",
 ] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Spec §3 Transaction. Amounts are decimal strings ("12.50") plus exact cents for arithmetic. */
 export const transaction = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { secondFactorProof } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transactions";
 
@@ -21,6 +22,9 @@ export const TRANSFER_MESSAGES = {
   idempotencyMismatch: "This Idempotency-Key was already used for a different transfer",
   idempotencyKeyInvalid: "Idempotency-Key must be 1 to 255 visible characters",
 } as const;
+
+export const dailyCountLimitMessage = (limit: number) =>
+  `You can make at most ${limit} transfer requests per day. Please try again tomorrow.`;
 
 export const insufficientFundsMessage = (available: string) =>
   `Insufficient Funds: your available balance is ${available}`;
@@ -87,6 +91,9 @@ export const adminTransferRequest = transferRequest.extend({
   flaggedAt: z.string().nullable(),
 });
 export type AdminTransferRequest = z.infer<typeof adminTransferRequest>;
+export const adminTransferRequestPage = pageOf(adminTransferRequest);
+/** The desk opens on what needs a decision: pending requests, unless another status (or "all") is asked for. */
+export const transferRequestsQuery = pageQueryWithStatus(TRANSFER_STATUSES, "pending");
 
 export const transferLimits = z.object({
   dailyLimit: z.string(),

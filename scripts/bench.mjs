@@ -165,6 +165,7 @@ async function main() {
       SESSION_SECRET: randomBytes(32).toString("hex"),
       DATA_KEY: randomBytes(32).toString("hex"),
       RATE_LIMIT_SCALE: "1000000",
+      TRANSFER_DAILY_COUNT_LIMIT: "1000000",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     };
     console.info("starting the app (migrations run at start)…");

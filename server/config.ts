@@ -83,6 +83,14 @@ const envSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.coerce.number({ error: "RATE_LIMIT_SCALE must be a number" }).positive().default(1),
   ),
+  TRANSFER_DAILY_COUNT_LIMIT: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "TRANSFER_DAILY_COUNT_LIMIT must be a number" })
+      .int("TRANSFER_DAILY_COUNT_LIMIT must be a whole number")
+      .positive("TRANSFER_DAILY_COUNT_LIMIT must be at least 1")
+      .default(50),
+  ),
   COOKIE_SECURE: flag,
   PUBLIC_URL: optionalString,
   LOG_LEVEL: z.preprocess(
@@ -146,6 +154,8 @@ export type Config = {
   dataKey: Buffer;
   adminEmails: string[];
   rateLimitScale: number;
+  /** Transfer requests one customer may create per New York day (a business cap, not scaled by RATE_LIMIT_SCALE). */
+  transferDailyCountLimit: number;
   cookieSecure: boolean;
   publicUrl?: string;
   logLevel: string;
@@ -279,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    transferDailyCountLimit: e.TRANSFER_DAILY_COUNT_LIMIT,
     cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,

@@ -44,6 +44,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
     uniqueIndex("users_pillar_tag_lower_key").on(sql`lower(${t.pillarTag})`),
+    // Admin lists page by keyset on (created_at, id), newest first.
+    index("users_created_id_idx").on(t.createdAt, t.id),
   ],
 );
 
@@ -352,6 +354,7 @@ export const kycApplications = pgTable(
   },
   (t) => [
     index("kyc_applications_user_id_idx").on(t.userId, t.createdAt),
+    index("kyc_applications_created_id_idx").on(t.createdAt, t.id),
     uniqueIndex("kyc_applications_user_current_key").on(t.userId).where(sql`${t.supersededAt} is null`),
     // One person, one account: a live (current, not rejected) application holds its SSN against everyone else.
     uniqueIndex("kyc_applications_ssn_live_key")
@@ -388,6 +391,7 @@ export const accountRequests = pgTable(
   },
   (t) => [
     index("account_requests_user_id_idx").on(t.userId, t.createdAt),
+    index("account_requests_created_id_idx").on(t.createdAt, t.id),
     uniqueIndex("account_requests_user_current_key").on(t.userId).where(sql`${t.supersededAt} is null`),
     check(
       "account_requests_status_check",
@@ -508,6 +512,7 @@ export const transactions = pgTable(
   },
   (t) => [
     index("transactions_user_created_idx").on(t.userId, t.createdAt, t.id),
+    index("transactions_created_id_idx").on(t.createdAt, t.id),
     check("transactions_amount_positive", sql`${t.amount} > 0`),
     check("transactions_fee_valid", sql`${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`),
   ],
@@ -544,7 +549,9 @@ export const transferRequests = pgTable(
   },
   (t) => [
     index("transfer_requests_user_day_idx").on(t.userId, t.limitDay),
-    index("transfer_requests_created_idx").on(t.createdAt),
+    index("transfer_requests_created_id_idx").on(t.createdAt, t.id),
+    // The admin desk opens on pending requests: one range scan however many settled ones there are.
+    index("transfer_requests_status_created_id_idx").on(t.status, t.createdAt, t.id),
     check(
       "transfer_requests_amounts_valid",
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`,
@@ -574,7 +581,7 @@ export const incomingPayments = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("incoming_payments_created_idx").on(t.createdAt),
+    index("incoming_payments_created_id_idx").on(t.createdAt, t.id),
     check("incoming_payments_amount_positive", sql`${t.amount} > 0`),
   ],
 );

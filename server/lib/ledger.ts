@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { assertCents, formatMoney, MAX_CENTS } from "@/contract/money";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
@@ -287,20 +287,4 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
     }
   }
   return { ok: problems.length === 0, entries: Number(grand.entries), accounts: drift.length, problems };
-}
-
-/** Balances of several wallets in one query (admin lists). */
-export async function findWallets(db: DbOrTx, userIds: string[]): Promise<Map<string, Wallet>> {
-  if (userIds.length === 0) return new Map();
-  const found = await db
-    .select({
-      id: ledgerAccounts.id,
-      userId: ledgerAccounts.userId,
-      balance: ledgerAccounts.balance,
-      held: ledgerAccounts.held,
-    })
-    .from(ledgerAccounts)
-    .where(inArray(ledgerAccounts.userId, userIds))
-    .orderBy(asc(ledgerAccounts.id));
-  return new Map(found.map((w) => [w.userId!, { ...w, userId: w.userId! }]));
 }

@@ -15,7 +15,9 @@ export function perIpLimit(app: FastifyInstance, max: number, timeWindow: string
 /**
  * A second, keyed limit (e.g. per e-mail) as a preHandler. @fastify/rate-limit runs only one hook per
  * request, so this one uses its createRateLimit counter and throws our own 429. `key` may look something
- * up (the login limiter asks whether the browser is known); null skips the limit.
+ * up (the login limiter asks whether the browser is known); null skips the limit. `exempt`, asked only once
+ * the limit is exceeded (so the common path pays nothing), lets through a request that must never be refused
+ * (an idempotent replay of an answered transfer).
  */
 export function keyedLimit(
   app: FastifyInstance,
@@ -24,11 +26,13 @@ export function keyedLimit(
     max,
     timeWindow = "1 minute",
     key,
+    exempt,
   }: {
     name: string;
     max: number;
     timeWindow?: string | number;
     key: (request: FastifyRequest) => string | null | Promise<string | null>;
+    exempt?: (request: FastifyRequest) => Promise<boolean>;
   },
 ) {
   const keys = new WeakMap<FastifyRequest, string>();
@@ -43,6 +47,7 @@ export function keyedLimit(
     keys.set(request, value);
     const result = await limiter(request);
     if (!result.isAllowed && result.isExceeded) {
+      if (exempt && (await exempt(request))) return;
       reply.header("retry-after", String(result.ttlInSeconds));
       throw new AppError("RATE_LIMITED", AUTH_SERVER_MESSAGES.tooManyAttempts, {
         retryAfterSeconds: result.ttlInSeconds,

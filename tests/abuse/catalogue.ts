@@ -372,7 +372,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
 
   // The back office: 401 signed out, 403 for every customer, whatever the id.
-  "GET /api/admin/chats": { access: "admin", build: () => url("/api/admin/chats"), expect: ADMIN_OK },
+  "GET /api/admin/chats": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/chats?limit=5"),
+    expect: ADMIN_OK,
+  },
   "GET /api/admin/chats/:userId": {
     access: "admin",
     input: { params: true, query: true },
@@ -396,7 +401,8 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "GET /api/admin/kyc-applications": {
     access: "admin",
-    build: () => url("/api/admin/kyc-applications"),
+    input: { query: true },
+    build: () => url("/api/admin/kyc-applications?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/kyc/:id/approve": {
@@ -419,7 +425,8 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "GET /api/admin/account-requests": {
     access: "admin",
-    build: () => url("/api/admin/account-requests"),
+    input: { query: true },
+    build: () => url("/api/admin/account-requests?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/account-requests/:id": {
@@ -432,7 +439,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/stats": { access: "admin", build: () => url("/api/admin/stats"), expect: ADMIN_OK },
-  "GET /api/admin/users": { access: "admin", build: () => url("/api/admin/users"), expect: ADMIN_OK },
+  "GET /api/admin/users": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/users?limit=5"),
+    expect: ADMIN_OK,
+  },
   "GET /api/admin/users/:userId": {
     access: "admin",
     input: { params: true },
@@ -474,7 +486,8 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "GET /api/admin/transfer-requests": {
     access: "admin",
-    build: () => url("/api/admin/transfer-requests"),
+    input: { query: true },
+    build: () => url("/api/admin/transfer-requests?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/transfer-requests/:id": {
@@ -488,7 +501,8 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "GET /api/admin/incoming-payments": {
     access: "admin",
-    build: () => url("/api/admin/incoming-payments"),
+    input: { query: true },
+    build: () => url("/api/admin/incoming-payments?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/incoming-payments": {
@@ -509,7 +523,8 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   "GET /api/admin/transactions": {
     access: "admin",
-    build: () => url("/api/admin/transactions"),
+    input: { query: true },
+    build: () => url("/api/admin/transactions?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/transactions": {

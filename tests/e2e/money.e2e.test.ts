@@ -88,7 +88,7 @@ describe("money journey", () => {
     });
 
     // Exactly one transfer request despite the double click; the admin approves it from Outgoing Pays.
-    const queue = (await (await api.get("/api/admin/transfer-requests")).json()).filter(
+    const queue = (await (await api.get("/api/admin/transfer-requests?status=all")).json()).items.filter(
       (t: { userId: string }) => t.userId === kyc.userId,
     );
     expect(queue).toHaveLength(1);
@@ -132,6 +132,22 @@ describe("money journey", () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.includes(",debit,"))).toMatch(/,completed,250\.50,5\.01,245\.49$/);
     expect(rows.find((r) => r.includes(",incoming_payment,"))).toMatch(/,completed,1000\.00,0\.00,1000\.00$/);
+
+    // The admin tables page from the server: 51 payments show 50, and "Load more" brings the last one.
+    const batch = `Batch ${Date.now()}`;
+    for (let i = 0; i < 51; i++) {
+      const made = await api.post("/api/admin/incoming-payments", {
+        data: { userId: kyc.userId, amount: "1.00", description: `${batch} #${i}` },
+      });
+      expect(made.status()).toBe(201);
+    }
+    await admin.page.getByRole("tab", { name: "Incoming Payments" }).click();
+    await admin.page.getByLabel("Search incoming payments").fill(batch);
+    const batchRows = admin.page.locator("li", { hasText: batch });
+    await expect.poll(() => batchRows.count()).toBe(50);
+    await admin.page.getByRole("button", { name: "Load more" }).first().click();
+    await expect.poll(() => batchRows.count()).toBe(51);
+    await admin.page.getByText(`${batch} #0`, { exact: true }).waitFor();
 
     const ledger = await (await api.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });

@@ -136,12 +136,11 @@ describe("passkey transfer journey", () => {
 
     const summary = await customer.context.request.get("/api/account/summary");
     expect(await summary.json()).toMatchObject({ availableBalance: "$460.00", pendingBalance: "$40.00" });
-    const transfers = (await (await admin.context.request.get("/api/admin/transfer-requests")).json()) as {
-      userId: string;
-      amountCents: number;
-      cryptoAddress: string;
-      recipientName: string;
-    }[];
+    const transfers = (
+      (await (await admin.context.request.get("/api/admin/transfer-requests?status=all")).json()) as {
+        items: { userId: string; amountCents: number; cryptoAddress: string; recipientName: string }[];
+      }
+    ).items;
     const mine = transfers.filter((t) => t.userId === kyc.userId);
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ amountCents: 4000, cryptoAddress: ADDRESS, recipientName: "Ana Ruiz" });

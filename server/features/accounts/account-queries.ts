@@ -137,26 +137,3 @@ export async function getTransferLimits(
     remainingTodayCents: remaining,
   };
 }
-
-const CSV_HEADER = "id,date,type,description,category,status,amount,fee,net_amount";
-
-/** A CSV cell that a spreadsheet cannot execute (leading =, +, -, @ are neutralised) and that quotes safely. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-export async function exportTransactionsCsv(db: DbOrTx, userId: string): Promise<string> {
-  const rows = await db
-    .select()
-    .from(transactions)
-    .where(eq(transactions.userId, userId))
-    .orderBy(desc(transactions.createdAt), desc(transactions.id));
-  const lines = rows.map((r) => {
-    const t = toTransaction(r);
-    return [t.id, t.date, t.type, t.description, t.category, t.status, t.amount, t.fee, t.netAmount]
-      .map(csvCell)
-      .join(",");
-  });
-  return `${[CSV_HEADER, ...lines].join("\r\n")}\r\n`;
-}

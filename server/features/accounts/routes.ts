@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { dashboardContent } from "@/contract/dashboard-content";
@@ -8,10 +9,10 @@ import {
   transactionPageQuery,
 } from "@/contract/transactions";
 import {
-  exportTransactionsCsv,
   findRecentTransactionsIfChanged,
   findTransactionPage,
 } from "@/server/features/accounts/account-queries";
+import { startTransactionsCsv } from "@/server/features/accounts/export-transactions-csv";
 import { getAccountSummaryIfChanged } from "@/server/features/accounts/get-account-summary";
 import { getDashboardContent } from "@/server/features/content/dashboard-content";
 import { sendConditionalResult } from "@/server/lib/conditional-reply";
@@ -47,12 +48,13 @@ export async function accountRoutes(instance: FastifyInstance) {
     (request) => findTransactionPage(db, signedInUser(request).id, request.query),
   );
 
+  // Streamed in batches with backpressure: a years-long history never sits whole in memory or holds a connection.
   app.get("/api/transactions/export.csv", async (request, reply) => {
-    const csv = await exportTransactionsCsv(db, signedInUser(request).id);
+    const chunks = await startTransactionsCsv(db, signedInUser(request).id);
     return reply
       .type("text/csv; charset=utf-8")
       .header("content-disposition", 'attachment; filename="pillar-transactions.csv"')
-      .send(csv);
+      .send(Readable.from(chunks, { objectMode: false }));
   });
 
   app.get("/api/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>

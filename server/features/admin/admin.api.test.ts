@@ -60,7 +60,7 @@ describe("users", () => {
   it("lists every account with $0.00 balances and counts customers only", async () => {
     const list = await as(admin, "GET", "/api/admin/users");
     expect(list.statusCode).toBe(200);
-    const found = list.json().find((u: { id: string }) => u.id === customer.user.id);
+    const found = list.json().items.find((u: { id: string }) => u.id === customer.user.id);
     expect(found).toMatchObject({
       email: customer.email,
       isAdmin: false,

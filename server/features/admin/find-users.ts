@@ -2,10 +2,12 @@ import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AdminStats, AdminUser } from "@/contract/admin";
 import { ADMIN_MESSAGES } from "@/contract/admin";
 import { formatMoney } from "@/contract/money";
+import type { Page, PageQuery } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
 import { accountRequests, ledgerAccounts, transactions, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
-import { findWallet, findWallets, type Wallet } from "@/server/lib/ledger";
+import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { findWallet, type Wallet } from "@/server/lib/ledger";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -32,14 +34,37 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
   };
 }
 
-/** Every account, newest first. */
-export async function findUsers(db: DbOrTx): Promise<AdminUser[]> {
-  const rows = await db.select().from(users).orderBy(desc(users.createdAt), desc(users.id));
-  const wallets = await findWallets(
-    db,
-    rows.map((r) => r.id),
+/**
+ * One page of accounts, newest first, searched by name, e-mail or Pillar tag ("$tag" works too). The wallet
+ * comes in the same query by a join: the old list bound every user id as a parameter, which failed past 65,535.
+ */
+export async function findUsers(db: DbOrTx, { cursor, limit, q }: PageQuery): Promise<Page<AdminUser>> {
+  const rows = await db
+    .select({
+      user: users,
+      key: exactTime(users.createdAt),
+      wallet: { id: ledgerAccounts.id, balance: ledgerAccounts.balance, held: ledgerAccounts.held },
+    })
+    .from(users)
+    .leftJoin(ledgerAccounts, and(eq(ledgerAccounts.userId, users.id), eq(ledgerAccounts.kind, "wallet")))
+    .where(
+      and(
+        beforeTimeKey(users.createdAt, users.id, cursor),
+        searchAny(q?.trim().replace(/^\$/, ""), [
+          users.email,
+          users.pillarTag,
+          sql`${users.firstName} || ' ' || ${users.lastName}`,
+        ]),
+      ),
+    )
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.user.id],
+    (r) => toAdminUser(r.user, r.wallet ? { ...r.wallet, userId: r.user.id } : undefined),
   );
-  return rows.map((r) => toAdminUser(r, wallets.get(r.id)));
 }
 
 export async function getUser(db: DbOrTx, userId: string): Promise<AdminUser> {

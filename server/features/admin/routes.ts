@@ -3,13 +3,14 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   adminStats,
   adminUser,
-  adminUserList,
+  adminUserPage,
   paymentNotificationInput,
   testEmailInput,
   testEmailResponse,
   userIdParams,
 } from "@/contract/admin";
 import { messageResponse } from "@/contract/auth";
+import { pageQuery } from "@/contract/pages";
 import { deleteUser } from "@/server/features/admin/delete-user";
 import { findUsers, getAdminStats, getUser } from "@/server/features/admin/find-users";
 import { sendPaymentNotification, sendTestEmail } from "@/server/features/admin/send-admin-mail";
@@ -30,7 +31,9 @@ export async function adminRoutes(instance: FastifyInstance) {
 
   app.get("/stats", { schema: { response: { 200: adminStats } } }, () => getAdminStats(db));
 
-  app.get("/users", { schema: { response: { 200: adminUserList } } }, () => findUsers(db));
+  app.get("/users", { schema: { querystring: pageQuery, response: { 200: adminUserPage } } }, (request) =>
+    findUsers(db, request.query),
+  );
 
   app.get("/users/:userId", { schema: { params: userIdParams, response: { 200: adminUser } } }, (request) =>
     getUser(db, request.params.userId),

@@ -62,12 +62,12 @@ describe("the admin chat routes are for admins only", () => {
 
 describe("the support inbox", () => {
   it("lists one row per customer with a conversation, newest activity first, with unread counts", async () => {
-    expect((await get("/api/admin/chats")).json()).toEqual([]);
+    expect((await get("/api/admin/chats")).json().items).toEqual([]);
     await send(ada, "First question from Ada");
     await send(bob, "Bob here");
     await send(ada, "Second question from Ada, which is rather long indeed");
 
-    const list = (await get("/api/admin/chats")).json();
+    const list = (await get("/api/admin/chats")).json().items;
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({
       userId: ada.user.id,
@@ -86,7 +86,7 @@ describe("the support inbox", () => {
       "Second question from Ada, which is rather long indeed",
     ]);
     expect(thread.json()[0].readAt).not.toBeNull();
-    const list = (await get("/api/admin/chats")).json();
+    const list = (await get("/api/admin/chats")).json().items;
     expect(list.find((c: { userId: string }) => c.userId === ada.user.id).unreadCount).toBe(0);
     expect(list.find((c: { userId: string }) => c.userId === bob.user.id).unreadCount).toBe(1);
   });
@@ -108,7 +108,7 @@ describe("the support inbox", () => {
     // Support sees that the customer has read the reply.
     const thread = (await get(`/api/admin/chats/${ada.user.id}`)).json();
     expect(thread.at(-1).readAt).not.toBeNull();
-    expect((await get("/api/admin/chats")).json()[0]).toMatchObject({
+    expect((await get("/api/admin/chats")).json().items[0]).toMatchObject({
       userId: ada.user.id,
       lastMessage: { message: "Happy to help!", isFromUser: false },
     });
@@ -126,7 +126,7 @@ describe("the support inbox", () => {
   it("keeps markup from either side as text on the admin side too", async () => {
     const script = "<script>document.cookie</script>";
     await send(bob, script);
-    const list = (await get("/api/admin/chats")).json();
+    const list = (await get("/api/admin/chats")).json().items;
     expect(list[0].lastMessage.message).toBe(script);
     const thread = (await get(`/api/admin/chats/${bob.user.id}`)).json();
     expect(thread.at(-1).message).toBe(script);
@@ -152,7 +152,7 @@ describe("the support inbox", () => {
     expect((await get(`/api/admin/chats/${carol.user.id}`)).json()).toEqual([]);
     const res = await post(`/api/admin/chats/${carol.user.id}/reply`, { message: "Welcome aboard" });
     expect(res.statusCode).toBe(200);
-    expect((await get("/api/admin/chats")).json()[0]).toMatchObject({
+    expect((await get("/api/admin/chats")).json().items[0]).toMatchObject({
       userId: carol.user.id,
       unreadCount: 0,
     });
@@ -175,7 +175,7 @@ describe("admin polling", () => {
     await get(`/api/admin/chats/${ada.user.id}`);
     const read = await get("/api/admin/chats", admin, { "if-none-match": unreadEtag });
     expect(read.statusCode).toBe(200);
-    expect(read.json()[0].unreadCount).toBe(0);
+    expect(read.json().items[0].unreadCount).toBe(0);
   });
 
   it("serves a conversation with ?after= and 304", async () => {
@@ -220,7 +220,7 @@ describe("deleting a customer", () => {
     const dan = await createVerifiedUser(t.database, { firstName: "Dan" });
     await send(dan, "bye");
     await t.database.query("delete from users where id = $1", [dan.user.id]);
-    const list = (await get("/api/admin/chats")).json() as { userId: string }[];
+    const list = (await get("/api/admin/chats")).json().items as { userId: string }[];
     expect(list.some((c) => c.userId === dan.user.id)).toBe(false);
   });
 });

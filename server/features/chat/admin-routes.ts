@@ -3,12 +3,13 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   adminChatMessage,
   adminChatMessageList,
-  chatConversationList,
+  chatConversationPage,
   chatCustomer,
   chatMessagesQuery,
   chatUserParams,
   replyChatInput,
 } from "@/contract/chat";
+import { pageQuery } from "@/contract/pages";
 import { findAdminChatMessages } from "@/server/features/chat/find-chat-messages";
 import { findConversations } from "@/server/features/chat/find-conversations";
 import { getChatCustomer } from "@/server/features/chat/get-chat-customer";
@@ -23,10 +24,19 @@ export async function adminChatRoutes(instance: FastifyInstance) {
   const { db } = app.deps.database;
   app.addHook("onRequest", requireAdmin);
 
-  app.get("/", { schema: { response: { 200: chatConversationList } } }, async (request, reply) => {
-    const result = await findConversations(db, { ifNoneMatch: request.headers["if-none-match"] });
-    return sendConditional(reply, result, () => (result.notModified ? [] : result.conversations));
-  });
+  app.get(
+    "/",
+    { schema: { querystring: pageQuery, response: { 200: chatConversationPage } } },
+    async (request, reply) => {
+      const result = await findConversations(db, {
+        ...request.query,
+        ifNoneMatch: request.headers["if-none-match"],
+      });
+      return sendConditional(reply, result, () =>
+        result.notModified ? { items: [], nextCursor: null } : result.page,
+      );
+    },
+  );
 
   app.get(
     "/:userId",

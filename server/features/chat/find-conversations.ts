@@ -1,21 +1,26 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { ChatConversation } from "@/contract/chat";
+import type { Page, PageQuery } from "@/contract/pages";
 import type { Db } from "@/server/db/client";
 import { chatConversations, chatMessages, users } from "@/server/db/schema";
 import { toChatMessage } from "@/server/features/chat/append-chat-message";
 import { etagMatches } from "@/server/lib/conditional-reply";
+import { beforeNumberKey, searchAny, toPage } from "@/server/lib/keyset-page";
 
 export type ConversationsResult =
   | { etag: string; notModified: true }
-  | { etag: string; notModified: false; conversations: ChatConversation[] };
+  | { etag: string; notModified: false; page: Page<ChatConversation> };
 
 /**
- * The admin inbox: one row per customer with a conversation, newest activity first. The ETag moves with
- * any new message (largest id), any read (total unread) and any conversation removed with its user.
+ * The admin inbox, one page at a time: one row per customer with a conversation, newest activity first
+ * (keyset on the conversation's last message id, which its index serves). The ETag moves with any new message
+ * (largest id), any read (total unread) and any conversation removed with its user, and names the page asked
+ * for, so each page's copy validates only for that page.
  */
 export async function findConversations(
   db: Db,
-  { ifNoneMatch }: { ifNoneMatch?: string },
+  { ifNoneMatch, cursor, limit, q }: PageQuery & { ifNoneMatch?: string },
 ): Promise<ConversationsResult> {
   const [summary] = await db
     .select({
@@ -24,7 +29,11 @@ export async function findConversations(
       unread: sql<string>`coalesce(sum(${chatConversations.unreadBySupport}), 0)::text`,
     })
     .from(chatConversations);
-  const etag = `"chats-${summary!.newest}-${summary!.total}-${summary!.unread}"`;
+  const pageId = createHash("sha256")
+    .update(JSON.stringify([cursor ?? "", limit, q ?? ""]))
+    .digest("base64url")
+    .slice(0, 16);
+  const etag = `"chats-${summary!.newest}-${summary!.total}-${summary!.unread}-${pageId}"`;
   if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
 
   const rows = await db
@@ -43,27 +52,43 @@ export async function findConversations(
     .from(chatConversations)
     .innerJoin(users, eq(users.id, chatConversations.userId))
     .innerJoin(chatMessages, eq(chatMessages.id, chatConversations.lastMessageId))
-    .orderBy(desc(chatConversations.lastMessageId));
+    .where(
+      and(
+        beforeNumberKey(chatConversations.lastMessageId, cursor),
+        searchAny(q?.trim().replace(/^\$/, ""), [
+          users.email,
+          users.pillarTag,
+          sql`${users.firstName} || ' ' || ${users.lastName}`,
+        ]),
+      ),
+    )
+    .orderBy(desc(chatConversations.lastMessageId))
+    .limit(limit + 1);
 
   return {
     etag,
     notModified: false,
-    conversations: rows.map((r) => ({
-      userId: r.userId,
-      user: {
-        id: r.userId,
-        firstName: r.firstName,
-        lastName: r.lastName,
-        email: r.email,
-        pillarTag: r.pillarTag,
-      },
-      lastMessage: toChatMessage({
-        id: r.messageId,
-        message: r.message,
-        isFromUser: r.isFromUser,
-        createdAt: r.createdAt,
+    page: toPage(
+      rows,
+      limit,
+      (r) => [String(r.messageId)],
+      (r) => ({
+        userId: r.userId,
+        user: {
+          id: r.userId,
+          firstName: r.firstName,
+          lastName: r.lastName,
+          email: r.email,
+          pillarTag: r.pillarTag,
+        },
+        lastMessage: toChatMessage({
+          id: r.messageId,
+          message: r.message,
+          isFromUser: r.isFromUser,
+          createdAt: r.createdAt,
+        }),
+        unreadCount: r.unreadCount,
       }),
-      unreadCount: r.unreadCount,
-    })),
+    ),
   };
 }

@@ -2,9 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { userIdParams } from "@/contract/admin";
 import {
-  adminAccountRequestList,
-  adminKycApplicationList,
+  accountRequestsQuery,
+  adminAccountRequestPage,
+  adminKycApplicationPage,
   idParams,
+  kycApplicationsQuery,
   reviewKycInput,
   reviewKycResponse,
   updateAccountRequestInput,
@@ -24,8 +26,10 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
   // onRequest, not preHandler: a customer or a stranger is refused before any body is even parsed.
   app.addHook("onRequest", requireAdmin);
 
-  app.get("/kyc-applications", { schema: { response: { 200: adminKycApplicationList } } }, () =>
-    findKycApplications(db),
+  app.get(
+    "/kyc-applications",
+    { schema: { querystring: kycApplicationsQuery, response: { 200: adminKycApplicationPage } } },
+    (request) => findKycApplications(db, request.query),
   );
 
   for (const decision of ["approve", "reject", "reset"] as const satisfies readonly KycDecision[]) {
@@ -43,8 +47,10 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
     (request) => getOnboardingState(db, request.params.userId),
   );
 
-  app.get("/account-requests", { schema: { response: { 200: adminAccountRequestList } } }, () =>
-    findAccountRequests(db),
+  app.get(
+    "/account-requests",
+    { schema: { querystring: accountRequestsQuery, response: { 200: adminAccountRequestPage } } },
+    (request) => findAccountRequests(db, request.query),
   );
 
   app.put(

@@ -1,25 +1,67 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { AdminAccountRequest, AdminKycApplication } from "@/contract/admin-onboarding";
+import type { Page, PageQuery } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
 import { accountRequests, kycApplications, users } from "@/server/db/schema";
 import { toAdminAccountRequest, toAdminKycApplication } from "@/server/features/kyc/kyc-views";
+import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 
-/** Every KYC application, newest first, with its applicant; SSNs masked. */
-export async function findKycApplications(db: DbOrTx): Promise<AdminKycApplication[]> {
+type StatusFilter<S extends string> = PageQuery & { status: S | "all" };
+
+const applicantColumns = [users.email, users.pillarTag, sql`${users.firstName} || ' ' || ${users.lastName}`];
+
+/** One page of KYC applications, newest first, with the applicant; SSNs masked. */
+export async function findKycApplications(
+  db: DbOrTx,
+  { cursor, limit, q, status }: StatusFilter<"pending" | "approved" | "rejected">,
+): Promise<Page<AdminKycApplication>> {
   const rows = await db
-    .select({ kyc: kycApplications, user: users })
+    .select({ kyc: kycApplications, user: users, key: exactTime(kycApplications.createdAt) })
     .from(kycApplications)
     .innerJoin(users, eq(users.id, kycApplications.userId))
-    .orderBy(desc(kycApplications.createdAt), desc(kycApplications.id));
-  return rows.map((r) => toAdminKycApplication(r.kyc, r.user));
+    .where(
+      and(
+        status === "all" ? undefined : eq(kycApplications.status, status),
+        beforeTimeKey(kycApplications.createdAt, kycApplications.id, cursor),
+        searchAny(q, [
+          ...applicantColumns,
+          sql`${kycApplications.firstName} || ' ' || ${kycApplications.lastName}`,
+          kycApplications.companyName,
+        ]),
+      ),
+    )
+    .orderBy(desc(kycApplications.createdAt), desc(kycApplications.id))
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.kyc.id],
+    (r) => toAdminKycApplication(r.kyc, r.user),
+  );
 }
 
-/** Every account request, newest first, with its applicant. */
-export async function findAccountRequests(db: DbOrTx): Promise<AdminAccountRequest[]> {
+/** One page of account requests, newest first, with the applicant. */
+export async function findAccountRequests(
+  db: DbOrTx,
+  { cursor, limit, q, status }: StatusFilter<"pending" | "in_review" | "approved" | "rejected">,
+): Promise<Page<AdminAccountRequest>> {
   const rows = await db
-    .select({ request: accountRequests, user: users })
+    .select({ request: accountRequests, user: users, key: exactTime(accountRequests.createdAt) })
     .from(accountRequests)
     .innerJoin(users, eq(users.id, accountRequests.userId))
-    .orderBy(desc(accountRequests.createdAt), desc(accountRequests.id));
-  return rows.map((r) => toAdminAccountRequest(r.request, r.user));
+    .where(
+      and(
+        status === "all" ? undefined : eq(accountRequests.status, status),
+        beforeTimeKey(accountRequests.createdAt, accountRequests.id, cursor),
+        searchAny(q, [...applicantColumns, accountRequests.accountNumber]),
+      ),
+    )
+    .orderBy(desc(accountRequests.createdAt), desc(accountRequests.id))
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.request.id],
+    (r) => toAdminAccountRequest(r.request, r.user),
+  );
 }

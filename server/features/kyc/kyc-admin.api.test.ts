@@ -99,7 +99,7 @@ describe("GET /api/admin/kyc-applications and /account-requests", () => {
     const { user, kycId, requestId } = await applicant("555-66-7777");
     const res = await as(admin, "GET", "/api/admin/kyc-applications");
     expect(res.statusCode).toBe(200);
-    const item = res.json().find((k: { id: string }) => k.id === kycId);
+    const item = res.json().items.find((k: { id: string }) => k.id === kycId);
     expect(item).toMatchObject({
       ssn: "***-**-7777",
       status: "pending",
@@ -111,7 +111,7 @@ describe("GET /api/admin/kyc-applications and /account-requests", () => {
 
     const requests = await as(admin, "GET", "/api/admin/account-requests");
     expect(requests.statusCode).toBe(200);
-    expect(requests.json()[0]).toMatchObject({
+    expect(requests.json().items[0]).toMatchObject({
       id: requestId,
       status: "pending",
       adminNotes: null,
@@ -216,7 +216,7 @@ describe("KYC decisions (spec §4 state machine)", () => {
     const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.superseded);
-    const list = (await as(admin, "GET", "/api/admin/kyc-applications")).json();
+    const list = (await as(admin, "GET", "/api/admin/kyc-applications")).json().items;
     expect(list.find((k: { id: string }) => k.id === kycId).isCurrent).toBe(false);
   });
 });
@@ -281,7 +281,7 @@ describe("PUT /api/admin/account-requests/{id}", () => {
     });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.accountNumberTaken);
-    const list = (await as(admin, "GET", "/api/admin/account-requests")).json();
+    const list = (await as(admin, "GET", "/api/admin/account-requests")).json().items;
     expect(list.find((r: { id: string }) => r.id === second.requestId).status).toBe("pending");
   });
 

@@ -5,14 +5,22 @@ import { userIdParams } from "@/contract/admin";
 import { dashboardContent, updateDashboardContentInput } from "@/contract/dashboard-content";
 import {
   adjustBalanceInput,
+  adminTransactionPage,
+  adminTransactionsQuery,
   createAdminTransactionInput,
   createIncomingPaymentInput,
-  incomingPayment,
+  incomingPaymentPage,
+  incomingPaymentsQuery,
   updateAdminTransactionInput,
   updateIncomingPaymentInput,
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
-import { adminTransferRequest, transferRequest, updateTransferInput } from "@/contract/transfers";
+import {
+  adminTransferRequestPage,
+  transferRequest,
+  transferRequestsQuery,
+  updateTransferInput,
+} from "@/contract/transfers";
 import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
 import {
@@ -43,8 +51,10 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     (request) => (request.body as { status?: unknown } | undefined)?.status === "completed",
   );
 
-  app.get("/transfer-requests", { schema: { response: { 200: z.array(adminTransferRequest) } } }, () =>
-    findTransferRequests(db),
+  app.get(
+    "/transfer-requests",
+    { schema: { querystring: transferRequestsQuery, response: { 200: adminTransferRequestPage } } },
+    (request) => findTransferRequests(db, request.query),
   );
   app.put(
     "/transfer-requests/:id",
@@ -52,8 +62,10 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     (request) => updateTransferStatus(db, signedInUser(request).id, request.params.id, request.body),
   );
 
-  app.get("/incoming-payments", { schema: { response: { 200: z.array(incomingPayment) } } }, () =>
-    findIncomingPayments(db),
+  app.get(
+    "/incoming-payments",
+    { schema: { querystring: incomingPaymentsQuery, response: { 200: incomingPaymentPage } } },
+    (request) => findIncomingPayments(db, request.query),
   );
   app.post(
     "/incoming-payments",
@@ -69,7 +81,11 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     (request) => updateIncomingPayment(db, signedInUser(request).id, request.params.id, request.body),
   );
 
-  app.get("/transactions", () => findAllTransactions(db));
+  app.get(
+    "/transactions",
+    { schema: { querystring: adminTransactionsQuery, response: { 200: adminTransactionPage } } },
+    (request) => findAllTransactions(db, request.query),
+  );
   app.post(
     "/transactions",
     {

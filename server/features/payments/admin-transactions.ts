@@ -1,32 +1,49 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
+import type { Page, PageQuery } from "@/contract/pages";
 import {
+  type AdminTransaction,
   type CreateAdminTransactionInput,
   PAYMENT_MESSAGES,
   type UpdateAdminTransactionInput,
 } from "@/contract/payments";
-import { CATEGORIES, type Transaction } from "@/contract/transactions";
+import { CATEGORIES, type Transaction, type TransactionStatus } from "@/contract/transactions";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { findWallet, lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
 import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type TransactionRow = typeof transactions.$inferSelect;
 
+/** One page of every customer's transactions, newest first, searched by customer e-mail or description. */
 export async function findAllTransactions(
   db: DbOrTx,
-): Promise<(Transaction & { userEmail: string | null })[]> {
+  { cursor, limit, q, status }: PageQuery & { status: TransactionStatus | "all" },
+): Promise<Page<AdminTransaction>> {
   const rows = await db
-    .select({ t: transactions, email: users.email })
+    .select({ t: transactions, email: users.email, key: exactTime(transactions.createdAt) })
     .from(transactions)
     .leftJoin(users, eq(users.id, transactions.userId))
+    .where(
+      and(
+        status === "all" ? undefined : eq(transactions.status, status),
+        beforeTimeKey(transactions.createdAt, transactions.id, cursor),
+        searchAny(q, [users.email, transactions.description]),
+      ),
+    )
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(500);
-  return rows.map((r) => ({ ...toTransaction(r.t), userEmail: r.email }));
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.t.id],
+    (r) => ({ ...toTransaction(r.t), userEmail: r.email }),
+  );
 }
 
 /** Posts an admin credit (external funding → wallet) the first time it reaches completed; never twice. */

@@ -1,9 +1,11 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import type { Page, PageQuery } from "@/contract/pages";
 import {
   type CreateIncomingPaymentInput,
   INCOMING_PAYMENT_DEFAULTS,
   type IncomingPayment,
+  type IncomingPaymentStatus,
   PAYMENT_MESSAGES,
   type UpdateIncomingPaymentInput,
 } from "@/contract/payments";
@@ -12,6 +14,7 @@ import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
 import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
@@ -54,14 +57,37 @@ const ownerColumns = {
   email: users.email,
 };
 
-export async function findIncomingPayments(db: DbOrTx): Promise<IncomingPayment[]> {
+/** One page of incoming payments, newest first, searched by customer, description, sender or recipient. */
+export async function findIncomingPayments(
+  db: DbOrTx,
+  { cursor, limit, q, status }: PageQuery & { status: IncomingPaymentStatus | "all" },
+): Promise<Page<IncomingPayment>> {
   const rows = await db
-    .select({ payment: incomingPayments, owner: ownerColumns })
+    .select({ payment: incomingPayments, owner: ownerColumns, key: exactTime(incomingPayments.createdAt) })
     .from(incomingPayments)
     .leftJoin(users, eq(users.id, incomingPayments.userId))
+    .where(
+      and(
+        status === "all" ? undefined : eq(incomingPayments.status, status),
+        beforeTimeKey(incomingPayments.createdAt, incomingPayments.id, cursor),
+        searchAny(q, [
+          users.email,
+          sql`${users.firstName} || ' ' || ${users.lastName}`,
+          incomingPayments.description,
+          incomingPayments.paymentFor,
+          incomingPayments.fromAccount,
+          incomingPayments.recipientName,
+        ]),
+      ),
+    )
     .orderBy(desc(incomingPayments.createdAt), desc(incomingPayments.id))
-    .limit(500);
-  return rows.map((r) => toIncomingPayment(r.payment, r.owner));
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.payment.id],
+    (r) => toIncomingPayment(r.payment, r.owner),
+  );
 }
 
 /** Posts external funding → the user's wallet once, with the credit the user sees in their history. */

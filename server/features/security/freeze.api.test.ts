@@ -109,7 +109,7 @@ describe("This wasn't me", () => {
     expect((await get("/api/auth/user", customer.cookie)).statusCode).toBe(401);
     expect((await get("/api/auth/user", other)).statusCode).toBe(401);
     // The pending transfer is flagged for the admin.
-    const queue = (await get("/api/admin/transfer-requests", admin.cookie)).json();
+    const queue = (await get("/api/admin/transfer-requests", admin.cookie)).json().items;
     const flagged = queue.find((r: { id: string }) => r.id === transferId);
     expect(flagged.flaggedAt).toEqual(expect.any(String));
     expect(flagged.status).toBe("pending");
@@ -124,7 +124,7 @@ describe("This wasn't me", () => {
       after: { reason: "transfer", flaggedTransferIds: [transferId] },
     });
     // Support sees it as an unread message in the customer's chat.
-    const chats = (await get("/api/admin/chats", admin.cookie)).json();
+    const chats = (await get("/api/admin/chats", admin.cookie)).json().items;
     const chat = chats.find((c: { userId: string }) => c.userId === customer.user.id);
     expect(chat.unreadCount).toBe(1);
     expect(chat.lastMessage.message).toMatch(/This wasn't me/);

@@ -6,6 +6,7 @@ import { guessCategory } from "@/contract/transactions";
 import {
   type CreateTransferInput,
   DAILY_LIMIT_CENTS,
+  dailyCountLimitMessage,
   feeFor,
   insufficientFundsMessage,
   isUsdcAddress,
@@ -13,7 +14,7 @@ import {
   type TransferRequest,
 } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app";
-import type { Tx } from "@/server/db/client";
+import type { DbOrTx, Tx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
@@ -70,13 +71,15 @@ interface TransferContext {
   previous: { requestHash: string; statusCode: number; response: CreateTransferResult["body"] } | null;
   canSend: boolean;
   usedToday: number;
+  countToday: number;
   hasSecondFactor: boolean;
   isFrozen: boolean;
 }
 
 /**
  * Everything the checks need, in one query under the wallet lock: the idempotency record, the send-money
- * gate, and today's (New York day) pending, processing and completed total that counts against the limit.
+ * gate, today's (New York day) pending, processing and completed total that counts against the limit, and
+ * how many requests were created today whatever became of them (the count cap is about creating them).
  */
 async function readTransferContext(
   tx: Tx,
@@ -91,7 +94,9 @@ async function readTransferContext(
            (select u.frozen_at is not null from users u where u.id = ${userId}) as is_frozen,
            (select coalesce(sum(t.amount), 0)::text from transfer_requests t
              where t.user_id = ${userId} and t.limit_day = ${day}
-               and t.status in ('pending', 'processing', 'completed')) as used_today
+               and t.status in ('pending', 'processing', 'completed')) as used_today,
+           (select count(*)::int from transfer_requests t
+             where t.user_id = ${userId} and t.limit_day = ${day}) as count_today
     from (select 1) as one
     left join idempotency_keys ik on ik.user_id = ${userId} and ik.key = ${idempotencyKey ?? null}`);
   const [row] = (
@@ -104,6 +109,7 @@ async function readTransferContext(
         has_second_factor: boolean;
         is_frozen: boolean;
         used_today: string;
+        count_today: number;
       }[];
     }
   ).rows;
@@ -114,9 +120,24 @@ async function readTransferContext(
         : { requestHash: row.request_hash, statusCode: row.status_code!, response: row.response! },
     canSend: row.can_send,
     usedToday: Number(row.used_today),
+    countToday: Number(row.count_today),
     hasSecondFactor: row.has_second_factor,
     isFrozen: row.is_frozen === true,
   };
+}
+
+/** Whether this key already holds an answer for this customer: its replay must never be rate limited. */
+export async function isAnsweredTransferKey(
+  db: DbOrTx,
+  userId: string,
+  idempotencyKey: string | undefined,
+): Promise<boolean> {
+  if (idempotencyKey === undefined || !IDEMPOTENCY_KEY.test(idempotencyKey)) return false;
+  const [answered] = await db
+    .select({ key: idempotencyKeys.key })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, idempotencyKey)));
+  return answered !== undefined;
 }
 
 /** The fields a passkey signs for this transfer; shared with the options route so both compute the same. */
@@ -151,11 +172,7 @@ async function verifyPasskeyBeforeTransaction(
       idempotencyKeyRequired: true,
     });
   }
-  const [answered] = await deps.database.db
-    .select({ key: idempotencyKeys.key })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, idempotencyKey)));
-  if (answered) return false;
+  if (await isAnsweredTransferKey(deps.database.db, userId, idempotencyKey)) return false;
   await verifySecondFactor(deps, deps.database.db, userId, proof, {
     purpose: "transfer",
     binding: bindingFor(input, idempotencyKey),
@@ -212,7 +229,7 @@ export async function createTransfer(
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
     const day = limitDayOf(now);
-    const { previous, canSend, usedToday, hasSecondFactor, isFrozen } = await readTransferContext(
+    const { previous, canSend, usedToday, countToday, hasSecondFactor, isFrozen } = await readTransferContext(
       tx,
       user.id,
       idempotencyKey,
@@ -228,6 +245,14 @@ export async function createTransfer(
       throw new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
     }
     if (!canSend) throw setupIncompleteError();
+    // Checked before the second factor, so a capped customer never spends a one-time code on a refusal.
+    const countLimit = deps.config.transferDailyCountLimit;
+    if (countToday >= countLimit) {
+      throw new AppError("UNPROCESSABLE", dailyCountLimitMessage(countLimit), {
+        dailyCountLimitExceeded: true,
+        dailyCountLimit: countLimit,
+      });
+    }
     if (hasSecondFactor) await checkSecondFactor(deps, tx, user.id, input, idempotencyKey, passkeyVerified);
     const available = wallet.balance - wallet.held;
     if (amount > available) {

@@ -1,23 +1,49 @@
-import { desc, eq } from "drizzle-orm";
-import type { AdminTransferRequest } from "@/contract/transfers";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "@/contract/pages";
+import type { AdminTransferRequest, TransferStatus } from "@/contract/transfers";
 import type { DbOrTx } from "@/server/db/client";
 import { transferRequests, users } from "@/server/db/schema";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
+import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 
-/** The admin queue: newest first, each with its customer. */
-export async function findTransferRequests(db: DbOrTx): Promise<AdminTransferRequest[]> {
+/**
+ * The admin queue, one page at a time, newest first, each with its customer. It pages to the end instead of
+ * stopping at a fixed row count, so a flood of one customer's requests can never hide another's pending one.
+ */
+export async function findTransferRequests(
+  db: DbOrTx,
+  { cursor, limit, q, status }: PageQuery & { status: TransferStatus | "all" },
+): Promise<Page<AdminTransferRequest>> {
   const rows = await db
     .select({
       request: transferRequests,
+      key: exactTime(transferRequests.createdAt),
       user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
     })
     .from(transferRequests)
     .leftJoin(users, eq(users.id, transferRequests.userId))
+    .where(
+      and(
+        status === "all" ? undefined : eq(transferRequests.status, status),
+        beforeTimeKey(transferRequests.createdAt, transferRequests.id, cursor),
+        searchAny(q, [
+          users.email,
+          sql`${users.firstName} || ' ' || ${users.lastName}`,
+          transferRequests.recipientName,
+          transferRequests.cryptoAddress,
+        ]),
+      ),
+    )
     .orderBy(desc(transferRequests.createdAt), desc(transferRequests.id))
-    .limit(500);
-  return rows.map((r) => ({
-    ...toTransferRequest(r.request),
-    user: r.user,
-    flaggedAt: r.request.flaggedAt ? r.request.flaggedAt.toISOString() : null,
-  }));
+    .limit(limit + 1);
+  return toPage(
+    rows,
+    limit,
+    (r) => [r.key, r.request.id],
+    (r) => ({
+      ...toTransferRequest(r.request),
+      user: r.user,
+      flaggedAt: r.request.flaggedAt ? r.request.flaggedAt.toISOString() : null,
+    }),
+  );
 }

@@ -1,15 +1,23 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
 import { createTransferInput, transferLimits, transferRequest } from "@/contract/transfers";
 import { getTransferLimits } from "@/server/features/accounts/account-queries";
-import { createTransfer } from "@/server/features/transfers/create-transfer";
+import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 const createTransferResponse = z.object({ message: z.string(), transferRequest });
+
+/** Per customer per minute, before RATE_LIMIT_SCALE; the daily count cap (TRANSFER_DAILY_COUNT_LIMIT) is separate. */
+const TRANSFERS_PER_MINUTE = 20;
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers["idempotency-key"];
+  return Array.isArray(key) ? key[0] : key;
+}
 
 /** /api/transfer/*: a customer's outgoing USDC transfers. */
 export async function transferRoutes(instance: FastifyInstance) {
@@ -27,19 +35,27 @@ export async function transferRoutes(instance: FastifyInstance) {
         : null,
   });
 
+  // Every customer's creations are counted (shared through Redis when configured): a script making hundreds of
+  // requests a second would otherwise flood the admin desk. A replay of an answered key is never refused.
+  const creationLimit = keyedLimit(app, {
+    name: "transfer-create",
+    max: TRANSFERS_PER_MINUTE,
+    key: (request) => request.user?.id ?? null,
+    exempt: (request) => isAnsweredTransferKey(db, signedInUser(request).id, idempotencyKeyOf(request)),
+  });
+
   app.post(
     "/request",
     {
       schema: { body: createTransferInput, response: { 201: createTransferResponse } },
-      preHandler: proofLimit,
+      preHandler: [proofLimit, creationLimit],
     },
     async (request, reply) => {
-      const key = request.headers["idempotency-key"];
       const result = await createTransfer(
         deps,
         signedInUser(request),
         request.body,
-        Array.isArray(key) ? key[0] : key,
+        idempotencyKeyOf(request),
       );
       if (result.replayed) reply.header("idempotent-replayed", "true");
       return reply.status(result.statusCode as 201).send(result.body);

@@ -1,9 +1,8 @@
-import { AlertCircle, Landmark } from "lucide-react";
-import { useMemo, useState } from "react";
+import { Landmark } from "lucide-react";
+import { useState } from "react";
 import type { AdminAccountRequest } from "@/contract/admin-onboarding";
 import { ACCOUNT_REQUEST_STATUSES, type AccountRequestStatus } from "@/contract/kyc";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
-import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAccountRequests } from "@/web/features/admin/account-requests/api/get-account-requests";
@@ -11,7 +10,9 @@ import {
   ACCOUNT_REQUEST_STATUS_LABELS,
   ManageAccountRequestDialog,
 } from "@/web/features/admin/account-requests/manage-account-request-dialog";
-import { cn } from "@/web/lib/cn";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
+import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
 import { formatDate } from "@/web/lib/format";
 
 type Filter = AccountRequestStatus | "all";
@@ -62,59 +63,42 @@ function RequestRow({ request }: { request: AdminAccountRequest }) {
   );
 }
 
-/** Spec §2 /admin 'Account Requests' tab: every checking-account request, each managed in a dialog. */
+/**
+ * Spec §2 /admin 'Account Requests' tab: checking-account requests, each managed in a dialog. Searched and
+ * filtered on the server, a page at a time ("Load more").
+ */
 export default function AccountRequestsTab() {
-  const requests = useAccountRequests();
   const [filter, setFilter] = useState<Filter>("all");
-  const counts = useMemo(() => {
-    const all = requests.data ?? [];
-    const result: Record<Filter, number> = {
-      all: all.length,
-      pending: 0,
-      in_review: 0,
-      approved: 0,
-      rejected: 0,
-    };
-    for (const r of all) result[r.status] += 1;
-    return result;
-  }, [requests.data]);
-  const visible = (requests.data ?? []).filter((r) => filter === "all" || r.status === filter);
+  const search = useSearch();
+  const { query: requests, items } = useAccountRequests({ q: search.q, status: filter });
   const label = (value: Filter) => (value === "all" ? "All" : ACCOUNT_REQUEST_STATUS_LABELS[value]);
+  const isFiltered = filter !== "all" || search.q !== "";
 
   return (
     <Card>
-      <CardHeader className="gap-4 lg:flex-row lg:items-end lg:justify-between">
+      <CardHeader className="gap-4">
         <div className="grid gap-1">
           <CardTitle>Account Requests</CardTitle>
-          <CardDescription>
-            {requests.data ? (
-              <span className="tabular-nums">
-                {counts.pending + counts.in_review} awaiting a decision · {counts.all} in all
-              </span>
-            ) : (
-              "Checking-account applications"
-            )}
-          </CardDescription>
+          <CardDescription>Checking-account applications, newest first</CardDescription>
         </div>
-        <fieldset className="flex flex-wrap gap-1">
-          <legend className="sr-only">Show requests</legend>
-          {(["all", ...ACCOUNT_REQUEST_STATUSES] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={filter === value ? "primary" : "ghost"}
-              aria-pressed={filter === value}
-              onClick={() => setFilter(value)}
-            >
-              {label(value)}
-              <span className={cn("tabular-nums", filter === value ? "text-white/80" : "text-ink-subtle")}>
-                {counts[value]}
-              </span>
-            </Button>
-          ))}
-        </fieldset>
+        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+          <StatusFilter
+            legend="Show requests"
+            options={["all", ...ACCOUNT_REQUEST_STATUSES] as const}
+            labelOf={label}
+            value={filter}
+            onChange={setFilter}
+          />
+          <ListSearch
+            id="admin-account-request-search"
+            label="Search account requests"
+            placeholder="Search name, email or account"
+            value={search.text}
+            onChange={search.setText}
+          />
+        </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {requests.isPending ? (
           <ul className="divide-y divide-line" aria-label="Loading account requests">
             {[0, 1, 2].map((i) => (
@@ -129,33 +113,32 @@ export default function AccountRequestsTab() {
             ))}
           </ul>
         ) : requests.isError ? (
-          <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load the account requests. Check your connection and try again.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => requests.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : visible.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-10 text-center">
-            <Landmark className="size-8 text-ink-subtle" aria-hidden />
-            <p className="text-sm font-medium text-ink">
-              {counts.all === 0 ? "No account requests yet" : `No ${label(filter).toLowerCase()} requests`}
-            </p>
-            <p className="text-sm text-ink-muted">
-              {counts.all === 0
+          <ListError what="account requests" onRetry={() => requests.refetch()} />
+        ) : items.length === 0 ? (
+          <ListEmpty
+            icon={Landmark}
+            title={
+              !isFiltered
+                ? "No account requests yet"
+                : search.q
+                  ? "No requests match your search"
+                  : `No ${label(filter).toLowerCase()} requests`
+            }
+            text={
+              !isFiltered
                 ? "Requests appear here when customers apply for a checking account."
-                : "Choose another filter to see the rest."}
-            </p>
-          </div>
+                : "Choose another filter to see the rest."
+            }
+          />
         ) : (
-          <ul className="-my-4 divide-y divide-line">
-            {visible.map((r) => (
-              <RequestRow key={r.id} request={r} />
-            ))}
-          </ul>
+          <>
+            <ul className="-my-4 divide-y divide-line">
+              {items.map((r) => (
+                <RequestRow key={r.id} request={r} />
+              ))}
+            </ul>
+            <LoadMore query={requests} what="account requests" />
+          </>
         )}
       </CardContent>
     </Card>

@@ -96,18 +96,15 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
       input.routingNumber = draft.routingNumber;
       input.approvedAt = new Date().toISOString();
     }
-    update.mutate(
-      { id: request.id, input },
-      {
-        onSuccess: () => {
-          toast({ title: "Account request updated successfully" });
-          setOpen(false);
-        },
-        onError: (error) => {
-          if (handleAdminSessionExpired(error)) return;
-          const detail = error instanceof Error && error.message ? error.message : undefined;
-          toast({ title: "Failed to update account request", description: detail, variant: "destructive" });
-        },
+    update.mutateAsync({ id: request.id, input }).then(
+      () => {
+        toast({ title: "Account request updated successfully" });
+        setOpen(false);
+      },
+      (error) => {
+        if (handleAdminSessionExpired(error)) return;
+        const detail = error instanceof Error && error.message ? error.message : undefined;
+        toast({ title: "Failed to update account request", description: detail, variant: "destructive" });
       },
     );
   };

@@ -1,19 +1,9 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminUser } from "@/contract/admin";
-import { apiRequest } from "@/web/lib/api";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
 
 export const ADMIN_USERS_KEY = ["/api/admin/users"] as const;
 
-/** GET /api/admin/users: every account, newest first as the server orders them. */
-export function getAdminUsers({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<AdminUser[]>("GET", "/api/admin/users", undefined, { signal });
-}
-
-export const adminUsersQuery = queryOptions({
-  queryKey: ADMIN_USERS_KEY,
-  queryFn: ({ signal }) => getAdminUsers({ signal }),
-});
-
-export function useAdminUsers({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...adminUsersQuery, enabled });
+/** GET /api/admin/users: accounts newest first, a page at a time, searched by name, e-mail or $tag. */
+export function useAdminUsers(filter: AdminListFilter, options: { enabled?: boolean } = {}) {
+  return useAdminList<AdminUser>(ADMIN_USERS_KEY[0], filter, options);
 }

@@ -1,11 +1,13 @@
 import { ArrowLeft, MessagesSquare } from "lucide-react";
 import { useState } from "react";
+import type { ChatConversation } from "@/contract/chat";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { useChatConversations } from "@/web/features/admin/chats/api/get-chat-conversations";
 import { ChatThread } from "@/web/features/admin/chats/components/chat-thread";
 import { ConversationList } from "@/web/features/admin/chats/components/conversation-list";
 import { CustomerPanel } from "@/web/features/admin/chats/components/customer-panel";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { cn } from "@/web/lib/cn";
 import { formatHandle } from "@/web/lib/format";
 
@@ -14,9 +16,12 @@ import { formatHandle } from "@/web/lib/format";
  * conversation with its reply box, and who the customer is. On a phone one column shows at a time.
  */
 export default function AdminChatsTab() {
-  const conversations = useChatConversations();
-  const [selectedUserId, setSelectedUserId] = useState<string | null>(null);
-  const selected = conversations.data?.find((c) => c.userId === selectedUserId) ?? null;
+  const search = useSearch();
+  const { query: conversations, items } = useChatConversations({ q: search.q });
+  // The open conversation stays open when a search or a later page no longer lists it; the list refreshes it.
+  const [chosen, setChosen] = useState<ChatConversation | null>(null);
+  const selected = chosen ? (items.find((c) => c.userId === chosen.userId) ?? chosen) : null;
+  const selectedUserId = selected?.userId ?? null;
   const name = selected ? `${selected.user.firstName} ${selected.user.lastName}` : "";
 
   return (
@@ -30,12 +35,14 @@ export default function AdminChatsTab() {
       <CardContent className="grid gap-6 lg:grid-cols-[18rem_minmax(0,1fr)] xl:grid-cols-[18rem_minmax(0,1fr)_16rem]">
         <div className={cn(selected ? "hidden lg:block" : "block")}>
           <ConversationList
-            conversations={conversations.data}
+            conversations={items}
             isPending={conversations.isPending}
             isError={conversations.isError}
             onRetry={() => conversations.refetch()}
             selectedUserId={selectedUserId}
-            onSelect={setSelectedUserId}
+            onSelect={setChosen}
+            search={search}
+            pages={conversations}
           />
         </div>
         {selected ? (
@@ -46,7 +53,7 @@ export default function AdminChatsTab() {
                   variant="ghost"
                   size="sm"
                   className="-ml-2 lg:hidden"
-                  onClick={() => setSelectedUserId(null)}
+                  onClick={() => setChosen(null)}
                   aria-label="Back to conversations"
                 >
                   <ArrowLeft aria-hidden />

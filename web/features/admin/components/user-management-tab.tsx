@@ -1,27 +1,17 @@
-import { AlertCircle, Search, Users } from "lucide-react";
-import { useMemo, useState } from "react";
+import { Users } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
 import { Badge } from "@/web/components/ui/badge";
-import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { DeleteUserButton } from "@/web/features/admin/components/delete-user-button";
 import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore } from "@/web/features/admin/lists/list-controls";
+import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
 import { formatHandle, initials } from "@/web/lib/format";
-
-/** Name, e-mail or tag, case-insensitive; "$tag" matches too. */
-function matches(user: AdminUser, query: string): boolean {
-  const q = query.trim().toLowerCase().replace(/^\$/, "");
-  if (!q) return true;
-  return [`${user.firstName} ${user.lastName}`, user.email, user.pillarTag].some((v) =>
-    v.toLowerCase().includes(q),
-  );
-}
 
 function UserRow({ user }: { user: AdminUser }) {
   return (
@@ -56,44 +46,25 @@ function UserRow({ user }: { user: AdminUser }) {
 }
 
 export function UserManagementTab() {
-  const users = useAdminUsers();
-  const [query, setQuery] = useState("");
-  const visible = useMemo(() => (users.data ?? []).filter((u) => matches(u, query)), [users.data, query]);
+  const search = useSearch();
+  const { query: users, items } = useAdminUsers({ q: search.q });
 
   return (
     <Card>
       <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
         <div className="grid gap-1">
           <CardTitle>User Management</CardTitle>
-          <CardDescription>
-            {users.data ? (
-              <span className="tabular-nums">
-                {users.data.length} {users.data.length === 1 ? "user" : "users"}
-              </span>
-            ) : (
-              "All registered accounts"
-            )}
-          </CardDescription>
+          <CardDescription>All registered accounts, newest first</CardDescription>
         </div>
-        <div className="relative w-full sm:max-w-xs">
-          <Label htmlFor="admin-user-search" className="sr-only">
-            Search users
-          </Label>
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-subtle"
-            aria-hidden
-          />
-          <Input
-            id="admin-user-search"
-            type="search"
-            placeholder="Search name, email or tag"
-            className="pl-9"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
+        <ListSearch
+          id="admin-user-search"
+          label="Search users"
+          placeholder="Search name, email or tag"
+          value={search.text}
+          onChange={search.setText}
+        />
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {users.isPending ? (
           <ul className="divide-y divide-line" aria-label="Loading users">
             {[0, 1, 2, 3].map((i) => (
@@ -108,33 +79,22 @@ export function UserManagementTab() {
             ))}
           </ul>
         ) : users.isError ? (
-          <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load the users. Check your connection and try again.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => users.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : visible.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-10 text-center">
-            <Users className="size-8 text-ink-subtle" aria-hidden />
-            <p className="text-sm font-medium text-ink">
-              {users.data.length === 0 ? "No users yet" : "No users match your search"}
-            </p>
-            <p className="text-sm text-ink-muted">
-              {users.data.length === 0
-                ? "New sign-ups will appear here."
-                : "Try a different name, email or tag."}
-            </p>
-          </div>
+          <ListError what="users" onRetry={() => users.refetch()} />
+        ) : items.length === 0 ? (
+          <ListEmpty
+            icon={Users}
+            title={search.q ? "No users match your search" : "No users yet"}
+            text={search.q ? "Try a different name, email or tag." : "New sign-ups will appear here."}
+          />
         ) : (
-          <ul className="divide-y divide-line">
-            {visible.map((u) => (
-              <UserRow key={u.id} user={u} />
-            ))}
-          </ul>
+          <>
+            <ul className="divide-y divide-line">
+              {items.map((u) => (
+                <UserRow key={u.id} user={u} />
+              ))}
+            </ul>
+            <LoadMore query={users} what="users" />
+          </>
         )}
       </CardContent>
     </Card>

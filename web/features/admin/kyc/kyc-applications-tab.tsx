@@ -1,5 +1,5 @@
-import { AlertCircle, CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
+import { type ReactNode, useState } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
 import { errorMessage } from "@/web/components/toast-error";
@@ -15,7 +15,9 @@ import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applica
 import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-application";
 import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
-import { cn } from "@/web/lib/cn";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
+import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
@@ -72,10 +74,12 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         disabled={reset.isPending}
         aria-label={`Reset application from ${name} to pending`}
         onClick={() =>
-          reset.mutate(application.id, {
-            onSuccess: () => toast({ title: "KYC status reset to pending successfully" }),
-            onError: onReviewError("Failed to reset KYC status"),
-          })
+          reset
+            .mutateAsync(application.id)
+            .then(
+              () => toast({ title: "KYC status reset to pending successfully" }),
+              onReviewError("Failed to reset KYC status"),
+            )
         }
       >
         {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
@@ -90,13 +94,12 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         disabled={approve.isPending}
         aria-label={`Approve application from ${name}`}
         onClick={() =>
-          approve.mutate(
-            { id: application.id, notes: null },
-            {
-              onSuccess: () => toast({ title: "KYC status updated successfully" }),
-              onError: onReviewError("Failed to update KYC status"),
-            },
-          )
+          approve
+            .mutateAsync({ id: application.id, notes: null })
+            .then(
+              () => toast({ title: "KYC status updated successfully" }),
+              onReviewError("Failed to update KYC status"),
+            )
         }
       >
         {approve.isPending ? (
@@ -170,55 +173,41 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
   );
 }
 
-/** Spec §2 /admin 'KYC Applications' tab: applications with their documents, approve / reject / reset. */
+/**
+ * Spec §2 /admin 'KYC Applications' tab: applications with their documents, approve / reject / reset. Searched
+ * and filtered on the server, a page at a time ("Load more").
+ */
 export default function KycApplicationsTab() {
-  const applications = useKycApplications();
   const [filter, setFilter] = useState<Filter>("all");
-  const counts = useMemo(() => {
-    const all = applications.data ?? [];
-    return {
-      all: all.length,
-      pending: all.filter((a) => a.status === "pending").length,
-      approved: all.filter((a) => a.status === "approved").length,
-      rejected: all.filter((a) => a.status === "rejected").length,
-    };
-  }, [applications.data]);
-  const visible = (applications.data ?? []).filter((a) => filter === "all" || a.status === filter);
+  const search = useSearch();
+  const { query: applications, items } = useKycApplications({ q: search.q, status: filter });
+  const isFiltered = filter !== "all" || search.q !== "";
 
   return (
     <Card>
-      <CardHeader className="gap-4 lg:flex-row lg:items-end lg:justify-between">
+      <CardHeader className="gap-4">
         <div className="grid gap-1">
           <CardTitle>KYC Applications</CardTitle>
-          <CardDescription>
-            {applications.data ? (
-              <span className="tabular-nums">
-                {counts.pending} pending review · {counts.all} in all
-              </span>
-            ) : (
-              "Identity verifications and their documents"
-            )}
-          </CardDescription>
+          <CardDescription>Identity verifications and their documents, newest first</CardDescription>
         </div>
-        <fieldset className="flex flex-wrap gap-1">
-          <legend className="sr-only">Show applications</legend>
-          {(["all", ...KYC_STATUSES] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={filter === value ? "primary" : "ghost"}
-              aria-pressed={filter === value}
-              onClick={() => setFilter(value)}
-            >
-              {FILTER_LABELS[value]}
-              <span className={cn("tabular-nums", filter === value ? "text-white/80" : "text-ink-subtle")}>
-                {counts[value]}
-              </span>
-            </Button>
-          ))}
-        </fieldset>
+        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+          <StatusFilter
+            legend="Show applications"
+            options={["all", ...KYC_STATUSES] as const}
+            labelOf={(value) => FILTER_LABELS[value]}
+            value={filter}
+            onChange={setFilter}
+          />
+          <ListSearch
+            id="admin-kyc-search"
+            label="Search KYC applications"
+            placeholder="Search name, email or tag"
+            value={search.text}
+            onChange={search.setText}
+          />
+        </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {applications.isPending ? (
           <ul className="divide-y divide-line" aria-label="Loading KYC applications">
             {[0, 1, 2].map((i) => (
@@ -233,35 +222,32 @@ export default function KycApplicationsTab() {
             ))}
           </ul>
         ) : applications.isError ? (
-          <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load the KYC applications. Check your connection and try again.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => applications.refetch()}>
-              Try again
-            </Button>
-          </div>
-        ) : visible.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-10 text-center">
-            <FileCheck2 className="size-8 text-ink-subtle" aria-hidden />
-            <p className="text-sm font-medium text-ink">
-              {counts.all === 0
+          <ListError what="KYC applications" onRetry={() => applications.refetch()} />
+        ) : items.length === 0 ? (
+          <ListEmpty
+            icon={FileCheck2}
+            title={
+              !isFiltered
                 ? "No KYC applications yet"
-                : `No ${FILTER_LABELS[filter].toLowerCase()} applications`}
-            </p>
-            <p className="text-sm text-ink-muted">
-              {counts.all === 0
+                : search.q
+                  ? "No applications match your search"
+                  : `No ${FILTER_LABELS[filter].toLowerCase()} applications`
+            }
+            text={
+              !isFiltered
                 ? "Applications appear here as soon as customers submit them."
-                : "Choose another filter to see the rest."}
-            </p>
-          </div>
+                : "Choose another filter to see the rest."
+            }
+          />
         ) : (
-          <ul className="-my-5 divide-y divide-line">
-            {visible.map((a) => (
-              <ApplicationItem key={a.id} application={a} />
-            ))}
-          </ul>
+          <>
+            <ul className="-my-5 divide-y divide-line">
+              {items.map((a) => (
+                <ApplicationItem key={a.id} application={a} />
+              ))}
+            </ul>
+            <LoadMore query={applications} what="KYC applications" />
+          </>
         )}
       </CardContent>
     </Card>

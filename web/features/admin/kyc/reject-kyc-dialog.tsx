@@ -35,21 +35,18 @@ export function RejectKycDialog({ application }: { application: AdminKycApplicat
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!trimmed) return;
-    reject.mutate(
-      { id: application.id, notes: trimmed },
-      {
-        onSuccess: () => {
-          toast({ title: "KYC status updated successfully" });
-          onOpenChange(false);
-        },
-        onError: (error) => {
-          if (handleAdminSessionExpired(error)) return;
-          toast({
-            title: "Error",
-            description: errorMessage(error, "Failed to update KYC status"),
-            variant: "destructive",
-          });
-        },
+    reject.mutateAsync({ id: application.id, notes: trimmed }).then(
+      () => {
+        toast({ title: "KYC status updated successfully" });
+        onOpenChange(false);
+      },
+      (error) => {
+        if (handleAdminSessionExpired(error)) return;
+        toast({
+          title: "Error",
+          description: errorMessage(error, "Failed to update KYC status"),
+          variant: "destructive",
+        });
       },
     );
   };

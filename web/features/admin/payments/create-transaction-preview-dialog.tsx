@@ -15,7 +15,7 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Spinner } from "@/web/components/ui/spinner";
-import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
+import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
 import {
   isAmountValid,
   useCreateCredit,
@@ -39,8 +39,8 @@ export function previewTransactionId(): string {
 
 /** The credit as the customer will see it, redrawn on every keystroke. */
 function PreviewCard({ draft, previewId }: { draft: TransactionDraft; previewId: string }) {
-  const users = useAdminUsers();
-  const user = users.data?.find((u) => u.id === draft.userId);
+  const selected = useAdminUser(draft.userId, { enabled: draft.userId !== "" });
+  const user = draft.userId ? selected.data : undefined;
   const parsed = parseMoney(draft.amount);
   const amount = parsed !== null && parsed > 0 ? parsed : 0;
   const balance = user ? parseMoney(user.accountBalance) : null;

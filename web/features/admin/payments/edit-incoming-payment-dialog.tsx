@@ -63,27 +63,23 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
     event.preventDefault();
     if (!status) return toastError(PAYMENT_MESSAGES.statusRequired);
     const isDateChanged = date && date !== toLocalInput(payment.created_at);
-    update.mutate(
-      {
+    update
+      .mutateAsync({
         id: payment.id,
         input: {
           status,
           adminNotes: notes.trim() || null,
           ...(isDateChanged ? { created_at: new Date(date).toISOString() } : {}),
         },
-      },
-      {
-        onSuccess: ({ userBalance }) => {
-          toast({
-            title: userBalance
-              ? `Payment updated successfully. User balance: ${userBalance}`
-              : "Payment updated successfully",
-          });
-          setOpen(false);
-        },
-        onError: toastFixedFailure("Failed to update incoming payment"),
-      },
-    );
+      })
+      .then(({ userBalance }) => {
+        toast({
+          title: userBalance
+            ? `Payment updated successfully. User balance: ${userBalance}`
+            : "Payment updated successfully",
+        });
+        setOpen(false);
+      }, toastFixedFailure("Failed to update incoming payment"));
   };
 
   return (

@@ -1,8 +1,11 @@
 import { ArrowDownToLine, ReceiptText } from "lucide-react";
-import type { IncomingPayment } from "@/contract/payments";
-import { CATEGORIES, type Category } from "@/contract/transactions";
+import { useState } from "react";
+import { INCOMING_PAYMENT_STATUSES, type IncomingPayment } from "@/contract/payments";
+import { CATEGORIES, type Category, TRANSACTION_STATUSES } from "@/contract/transactions";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore, StatusSelect } from "@/web/features/admin/lists/list-controls";
 import { AddIncomingTransactionDialog } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import {
   type AdminTransaction,
@@ -76,45 +79,70 @@ function PaymentRow({ payment }: { payment: IncomingPayment }) {
   );
 }
 
+const PAYMENT_FILTERS = ["all", ...INCOMING_PAYMENT_STATUSES] as const;
+const TRANSACTION_FILTERS = ["all", ...TRANSACTION_STATUSES] as const;
+const paymentLabel = (value: (typeof PAYMENT_FILTERS)[number]) =>
+  value === "all" ? "All statuses" : INCOMING_PAYMENT_STATUS_BADGES[value].label;
+const transactionLabel = (value: (typeof TRANSACTION_FILTERS)[number]) =>
+  value === "all" ? "All statuses" : TRANSACTION_STATUS_BADGES[value].label;
+
 function IncomingPaymentsCard() {
-  const payments = useIncomingPayments();
-  const open = (payments.data ?? []).filter(
-    (p) => p.status === "pending" || p.status === "processing",
-  ).length;
+  const [status, setStatus] = useState<(typeof PAYMENT_FILTERS)[number]>("all");
+  const search = useSearch();
+  const { query: payments, items } = useIncomingPayments({ q: search.q, status });
+  const isFiltered = status !== "all" || search.q !== "";
   return (
     <Card>
-      <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="grid gap-1">
-          <CardTitle>Incoming Payments</CardTitle>
-          <CardDescription>
-            {payments.data ? (
-              <span className="tabular-nums">
-                {open} waiting to complete · {payments.data.length} in all
-              </span>
-            ) : (
-              "Money arriving for customers from outside"
-            )}
-          </CardDescription>
+      <CardHeader className="gap-4">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div className="grid gap-1">
+            <CardTitle>Incoming Payments</CardTitle>
+            <CardDescription>Money arriving for customers from outside, newest first</CardDescription>
+          </div>
+          <CreateIncomingPaymentDialog />
         </div>
-        <CreateIncomingPaymentDialog />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+          <ListSearch
+            id="admin-payment-search"
+            label="Search incoming payments"
+            placeholder="Search customer, description or sender"
+            value={search.text}
+            onChange={search.setText}
+          />
+          <StatusSelect
+            id="admin-payment-status"
+            label="Show incoming payments with status"
+            options={PAYMENT_FILTERS}
+            labelOf={paymentLabel}
+            value={status}
+            onChange={setStatus}
+          />
+        </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {payments.isPending ? (
           <ListSkeleton label="Loading incoming payments" />
         ) : payments.isError ? (
           <ListError what="incoming payments" onRetry={() => payments.refetch()} />
-        ) : payments.data.length === 0 ? (
+        ) : items.length === 0 ? (
           <ListEmpty
             icon={ArrowDownToLine}
-            title="No incoming payments yet"
-            text="Create one when money arrives for a customer; completing it credits their balance."
+            title={isFiltered ? "No incoming payments match" : "No incoming payments yet"}
+            text={
+              isFiltered
+                ? "Try another search or status."
+                : "Create one when money arrives for a customer; completing it credits their balance."
+            }
           />
         ) : (
-          <ul className="-my-4 divide-y divide-line">
-            {payments.data.map((p) => (
-              <PaymentRow key={p.id} payment={p} />
-            ))}
-          </ul>
+          <>
+            <ul className="-my-4 divide-y divide-line">
+              {items.map((p) => (
+                <PaymentRow key={p.id} payment={p} />
+              ))}
+            </ul>
+            <LoadMore query={payments} what="incoming payments" />
+          </>
         )}
       </CardContent>
     </Card>
@@ -154,42 +182,65 @@ function TransactionRow({ transaction }: { transaction: AdminTransaction }) {
 }
 
 function TransactionsCard() {
-  const transactions = useAdminTransactions();
+  const [status, setStatus] = useState<(typeof TRANSACTION_FILTERS)[number]>("all");
+  const search = useSearch();
+  const { query: transactions, items } = useAdminTransactions({ q: search.q, status });
+  const isFiltered = status !== "all" || search.q !== "";
   return (
     <Card>
-      <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="grid gap-1">
-          <CardTitle>Transactions</CardTitle>
-          <CardDescription>
-            {transactions.data ? (
-              <span className="tabular-nums">Latest {transactions.data.length} across all customers</span>
-            ) : (
-              "Every customer's latest transactions"
-            )}
-          </CardDescription>
+      <CardHeader className="gap-4">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div className="grid gap-1">
+            <CardTitle>Transactions</CardTitle>
+            <CardDescription>Every customer's transactions, newest first</CardDescription>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <AddIncomingTransactionDialog />
+            <CreateTransactionPreviewDialog />
+          </div>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <AddIncomingTransactionDialog />
-          <CreateTransactionPreviewDialog />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+          <ListSearch
+            id="admin-transaction-search"
+            label="Search transactions"
+            placeholder="Search customer email or description"
+            value={search.text}
+            onChange={search.setText}
+          />
+          <StatusSelect
+            id="admin-transaction-status"
+            label="Show transactions with status"
+            options={TRANSACTION_FILTERS}
+            labelOf={transactionLabel}
+            value={status}
+            onChange={setStatus}
+          />
         </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {transactions.isPending ? (
           <ListSkeleton label="Loading transactions" />
         ) : transactions.isError ? (
           <ListError what="transactions" onRetry={() => transactions.refetch()} />
-        ) : transactions.data.length === 0 ? (
+        ) : items.length === 0 ? (
           <ListEmpty
             icon={ReceiptText}
-            title="No transactions yet"
-            text="Credits, payments and transfers of every customer appear here."
+            title={isFiltered ? "No transactions match" : "No transactions yet"}
+            text={
+              isFiltered
+                ? "Try another search or status."
+                : "Credits, payments and transfers of every customer appear here."
+            }
           />
         ) : (
-          <ul className="-my-4 divide-y divide-line">
-            {transactions.data.map((t) => (
-              <TransactionRow key={t.id} transaction={t} />
-            ))}
-          </ul>
+          <>
+            <ul className="-my-4 divide-y divide-line">
+              {items.map((t) => (
+                <TransactionRow key={t.id} transaction={t} />
+              ))}
+            </ul>
+            <LoadMore query={transactions} what="transactions" />
+          </>
         )}
       </CardContent>
     </Card>

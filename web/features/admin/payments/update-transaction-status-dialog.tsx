@@ -47,16 +47,12 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!status) return toastError("Please select a transaction status");
-    update.mutate(
-      { id: transaction.id, input: { status, adminNotes: notes.trim() || null } },
-      {
-        onSuccess: () => {
-          toast({ title: "Transaction status updated successfully" });
-          setOpen(false);
-        },
-        onError: toastServerFailure("Failed to update transaction status"),
-      },
-    );
+    update
+      .mutateAsync({ id: transaction.id, input: { status, adminNotes: notes.trim() || null } })
+      .then(() => {
+        toast({ title: "Transaction status updated successfully" });
+        setOpen(false);
+      }, toastServerFailure("Failed to update transaction status"));
   };
 
   return (

@@ -1,7 +1,13 @@
+import { useState } from "react";
+import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
 
-/** Picks the customer a payment or credit is for; admins are left out (they hold no customer money). */
+/**
+ * Picks the customer a payment or credit is for; admins are left out (they hold no customer money). The list
+ * is searched on the server (name, e-mail or $tag), so every customer can be found however many there are.
+ */
 export function UserSelect({
   id,
   value,
@@ -13,27 +19,55 @@ export function UserSelect({
   onValueChange: (userId: string) => void;
   disabled?: boolean;
 }) {
-  const users = useAdminUsers();
-  const customers = (users.data ?? []).filter((u) => !u.isAdmin);
+  const search = useSearch();
+  const { query: users, items } = useAdminUsers({ q: search.q });
+  // The chosen customer keeps its label when a later search no longer lists them.
+  const [chosen, setChosen] = useState<{ id: string; label: string } | null>(null);
+  const customers = items
+    .filter((u) => !u.isAdmin)
+    .map((u) => ({ id: u.id, label: `${u.firstName} ${u.lastName} · ${u.email}` }));
+  const options =
+    chosen && chosen.id === value && !customers.some((c) => c.id === value)
+      ? [chosen, ...customers]
+      : customers;
   const placeholder = users.isPending
     ? "Loading users…"
     : users.isError
       ? "Couldn't load users"
       : customers.length === 0
-        ? "No customers yet"
+        ? search.q
+          ? "No customers match"
+          : "No customers yet"
         : "Select a user";
   return (
-    <Select value={value} onValueChange={onValueChange} disabled={disabled || customers.length === 0}>
-      <SelectTrigger id={id}>
-        <SelectValue placeholder={placeholder} />
-      </SelectTrigger>
-      <SelectContent>
-        {customers.map((u) => (
-          <SelectItem key={u.id} value={u.id}>
-            {u.firstName} {u.lastName} · {u.email}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+    <div className="grid gap-2">
+      <Input
+        type="search"
+        aria-label="Search customers"
+        placeholder="Search name, email or tag"
+        value={search.text}
+        onChange={(e) => search.setText(e.target.value)}
+        disabled={disabled}
+      />
+      <Select
+        value={value}
+        onValueChange={(userId) => {
+          setChosen(options.find((o) => o.id === userId) ?? null);
+          onValueChange(userId);
+        }}
+        disabled={disabled || options.length === 0}
+      >
+        <SelectTrigger id={id}>
+          <SelectValue placeholder={placeholder} />
+        </SelectTrigger>
+        <SelectContent>
+          {options.map((u) => (
+            <SelectItem key={u.id} value={u.id}>
+              {u.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </div>
   );
 }

@@ -1,10 +1,12 @@
 import { ArrowUpFromLine, Check, ShieldAlert, X } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { formatMoney } from "@/contract/money";
 import { type AdminTransferRequest, TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
 import { useTransferRequests } from "@/web/features/admin/transfers/api/get-transfer-requests";
@@ -24,10 +26,12 @@ function QuickActions({ request, name }: { request: AdminTransferRequest; name: 
   if (request.status !== "pending") return null;
   const decide = (status: "approved" | "rejected") => {
     setSending(status);
-    update.mutate(
-      { id: request.id, input: { status, adminNotes: request.adminNotes } },
-      { onSuccess: toastTransferUpdated, onError: toastTransferFailed, onSettled: () => setSending(null) },
-    );
+    // mutateAsync: the refresh drops a decided request from the pending filter before mutate's own callbacks
+    // (which need this row mounted) would run, and the toast must still show.
+    update
+      .mutateAsync({ id: request.id, input: { status, adminNotes: request.adminNotes } })
+      .then(toastTransferUpdated, toastTransferFailed)
+      .finally(() => setSending(null));
   };
   return (
     <>
@@ -116,77 +120,73 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
   );
 }
 
-/** Spec §2 /admin 'Outgoing Pays': customers' USDC transfer requests, decided here. */
+const FILTERS = [...TRANSFER_STATUSES, "all"] as const;
+
+/**
+ * Spec §2 /admin 'Outgoing Pays': customers' USDC transfer requests, decided here. It opens on pending requests
+ * (what needs a decision) and pages to the end with "Load more", so no request is ever out of reach.
+ */
 export default function OutgoingPaysTab() {
-  const requests = useTransferRequests();
-  const [filter, setFilter] = useState<Filter>("all");
-  const counts = useMemo(() => {
-    const result = { all: 0, pending: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
-    for (const r of requests.data ?? []) {
-      result.all += 1;
-      result[r.status] += 1;
-    }
-    return result;
-  }, [requests.data]);
-  const visible = (requests.data ?? []).filter((r) => filter === "all" || r.status === filter);
+  const [filter, setFilter] = useState<Filter>("pending");
+  const search = useSearch();
+  const { query: requests, items } = useTransferRequests({ q: search.q, status: filter });
   const label = (value: Filter) => (value === "all" ? "All" : TRANSFER_STATUS_BADGES[value].label);
+  const isFiltered = filter !== "all" || search.q !== "";
 
   return (
     <Card>
-      <CardHeader className="gap-4 lg:flex-row lg:items-end lg:justify-between">
+      <CardHeader className="gap-4">
         <div className="grid gap-1">
           <CardTitle>Outgoing Pays</CardTitle>
-          <CardDescription>
-            {requests.data ? (
-              <span className="tabular-nums">
-                {counts.pending} awaiting approval · {counts.all} in all
-              </span>
-            ) : (
-              "Customers' USDC transfer requests"
-            )}
-          </CardDescription>
+          <CardDescription>Customers' USDC transfer requests, newest first</CardDescription>
         </div>
-        <fieldset className="flex flex-wrap gap-1">
-          <legend className="sr-only">Show transfer requests</legend>
-          {(["all", ...TRANSFER_STATUSES] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={filter === value ? "primary" : "ghost"}
-              aria-pressed={filter === value}
-              onClick={() => setFilter(value)}
-            >
-              {label(value)}
-              <span className={cn("tabular-nums", filter === value ? "text-white/80" : "text-ink-subtle")}>
-                {counts[value]}
-              </span>
-            </Button>
-          ))}
-        </fieldset>
+        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+          <StatusFilter
+            legend="Show transfer requests"
+            options={FILTERS}
+            labelOf={label}
+            value={filter}
+            onChange={setFilter}
+          />
+          <ListSearch
+            id="admin-transfer-search"
+            label="Search transfer requests"
+            placeholder="Search customer, recipient or address"
+            value={search.text}
+            onChange={search.setText}
+          />
+        </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {requests.isPending ? (
           <ListSkeleton label="Loading transfer requests" />
         ) : requests.isError ? (
           <ListError what="transfer requests" onRetry={() => requests.refetch()} />
-        ) : visible.length === 0 ? (
+        ) : items.length === 0 ? (
           <ListEmpty
             icon={ArrowUpFromLine}
             title={
-              counts.all === 0 ? "No transfer requests yet" : `No ${label(filter).toLowerCase()} requests`
+              !isFiltered
+                ? "No transfer requests yet"
+                : search.q
+                  ? "No requests match your search"
+                  : `No ${label(filter).toLowerCase()} requests`
             }
             text={
-              counts.all === 0
+              !isFiltered
                 ? "Requests appear here when customers send money out."
                 : "Choose another filter to see the rest."
             }
           />
         ) : (
-          <ul className="-my-4 divide-y divide-line">
-            {visible.map((r) => (
-              <TransferRow key={r.id} request={r} />
-            ))}
-          </ul>
+          <>
+            <ul className="-my-4 divide-y divide-line">
+              {items.map((r) => (
+                <TransferRow key={r.id} request={r} />
+              ))}
+            </ul>
+            <LoadMore query={requests} what="transfer requests" />
+          </>
         )}
       </CardContent>
     </Card>

@@ -55,16 +55,12 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate(
-      { id: request.id, input: { status, adminNotes: notes.trim() || null } },
-      {
-        onSuccess: () => {
-          toastTransferUpdated();
-          setOpen(false);
-        },
-        onError: toastTransferFailed,
-      },
-    );
+    // mutateAsync, not mutate's callbacks: the desk's refresh may drop this row (it left the pending filter)
+    // before they would run, and a callback of an unmounted component never fires.
+    update.mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } }).then(() => {
+      toastTransferUpdated();
+      setOpen(false);
+    }, toastTransferFailed);
   };
 
   return (

@@ -1,58 +1,30 @@
-import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
+import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { CHAT_POLL_MS, type ChatConversation } from "@/contract/chat";
-import { ApiError } from "@/web/lib/api";
+import type { Page } from "@/contract/pages";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
 
 export const CHAT_CONVERSATIONS_KEY = ["/api/admin/chats"] as const;
-
-export interface ChatInbox {
-  etag: string | null;
-  conversations: ChatConversation[];
-}
-
-async function toApiError(res: Response): Promise<ApiError> {
-  const text = await res.text();
-  try {
-    const { message, ...flags } = JSON.parse(text) as Record<string, unknown>;
-    return new ApiError(res.status, typeof message === "string" ? message : res.statusText, flags);
-  } catch {
-    return new ApiError(res.status, text || `${res.status}: ${res.statusText}`);
-  }
-}
+/** Every search's pages of the inbox, and not the threads (keyed ["/api/admin/chats", userId]). */
+export const CHAT_INBOX_PAGES_KEY = [CHAT_CONVERSATIONS_KEY[0], "page"] as const;
 
 /**
- * GET /api/admin/chats as a conditional request: the ETag of the copy held goes out as If-None-Match,
- * and a 304 keeps that copy, so an inbox left open polls for a few bytes while nothing changes.
+ * GET /api/admin/chats, a page at a time and polled while the tab is open. Each page is a conditional request
+ * (apiRequest sends the ETag it holds for that URL), so an idle inbox polls for a few bytes per page.
  */
-async function fetchChatInbox(client: QueryClient, signal: AbortSignal): Promise<ChatInbox> {
-  const current = client.getQueryData<ChatInbox>(CHAT_CONVERSATIONS_KEY);
-  const res = await fetch("/api/admin/chats", {
-    credentials: "include",
-    signal,
-    headers: current?.etag ? { "If-None-Match": current.etag } : {},
-  });
-  if (res.status === 304 && current) return current;
-  if (!res.ok) throw await toApiError(res);
-  return { etag: res.headers.get("etag"), conversations: (await res.json()) as ChatConversation[] };
+export function useChatConversations(filter: AdminListFilter) {
+  return useAdminList<ChatConversation>(CHAT_CONVERSATIONS_KEY[0], filter, { refetchInterval: CHAT_POLL_MS });
 }
 
-export const chatInboxQuery = queryOptions({
-  queryKey: CHAT_CONVERSATIONS_KEY,
-  queryFn: ({ client, signal }) => fetchChatInbox(client, signal),
-  refetchInterval: CHAT_POLL_MS,
-});
-
-export function useChatConversations() {
-  return useQuery({ ...chatInboxQuery, select: (inbox) => inbox.conversations });
-}
-
-/** The inbox shows a conversation as read the moment support has it open. */
-export function markConversationReadInCache(client: QueryClient, userId: string): boolean {
-  const inbox = client.getQueryData<ChatInbox>(CHAT_CONVERSATIONS_KEY);
-  if (!inbox?.conversations.some((c) => c.userId === userId && c.unreadCount > 0)) return false;
-  client.setQueryData<ChatInbox>(CHAT_CONVERSATIONS_KEY, {
-    // Drop the ETag: the next poll must fetch, since the server's counts just changed.
-    etag: null,
-    conversations: inbox.conversations.map((c) => (c.userId === userId ? { ...c, unreadCount: 0 } : c)),
+/** The inbox shows a conversation as read the moment support has it open, in every search's copy. */
+export function markConversationReadInCache(client: QueryClient, userId: string): void {
+  client.setQueriesData<InfiniteData<Page<ChatConversation>>>({ queryKey: CHAT_INBOX_PAGES_KEY }, (data) => {
+    if (!data?.pages.some((p) => p.items.some((c) => c.userId === userId && c.unreadCount > 0))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((p) => ({
+        ...p,
+        items: p.items.map((c) => (c.userId === userId ? { ...c, unreadCount: 0 } : c)),
+      })),
+    };
   });
-  return true;
 }

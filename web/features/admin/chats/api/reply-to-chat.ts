@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AdminChatMessage } from "@/contract/chat";
-import { CHAT_CONVERSATIONS_KEY } from "@/web/features/admin/chats/api/get-chat-conversations";
+import { CHAT_INBOX_PAGES_KEY } from "@/web/features/admin/chats/api/get-chat-conversations";
 import { chatThreadKey, mergeThread } from "@/web/features/admin/chats/api/get-chat-thread";
 import { apiRequest } from "@/web/lib/api";
 
@@ -19,7 +19,7 @@ export function useReplyToChat() {
       queryClient.setQueryData<AdminChatMessage[]>(chatThreadKey(userId), (current) =>
         mergeThread(current ?? [], [sent]),
       );
-      return queryClient.invalidateQueries({ queryKey: CHAT_CONVERSATIONS_KEY, exact: true });
+      return queryClient.invalidateQueries({ queryKey: CHAT_INBOX_PAGES_KEY });
     },
   });
 }

@@ -1,10 +1,10 @@
 import { AlertCircle, CornerUpLeft, Inbox, Search } from "lucide-react";
-import { useMemo, useState } from "react";
 import { CHAT_PREVIEW_LENGTH, type ChatConversation } from "@/contract/chat";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { formatChatTime } from "@/web/features/admin/chats/components/format-chat-time";
+import { LoadMore } from "@/web/features/admin/lists/list-controls";
 import { cn } from "@/web/lib/cn";
 import { formatHandle, initials } from "@/web/lib/format";
 
@@ -14,14 +14,6 @@ export function previewOf(message: string): string {
   return chars.length > CHAT_PREVIEW_LENGTH
     ? `${chars.slice(0, CHAT_PREVIEW_LENGTH).join("")}...`
     : chars.join("");
-}
-
-function matches(c: ChatConversation, query: string): boolean {
-  const q = query.trim().toLowerCase().replace(/^\$/, "");
-  if (!q) return true;
-  return [`${c.user.firstName} ${c.user.lastName}`, c.user.email, c.user.pillarTag].some((v) =>
-    v.toLowerCase().includes(q),
-  );
 }
 
 function ConversationButton({
@@ -82,6 +74,13 @@ function ConversationButton({
   );
 }
 
+interface PagedQuery {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  fetchNextPage: () => unknown;
+}
+
 export function ConversationList({
   conversations,
   isPending,
@@ -89,30 +88,24 @@ export function ConversationList({
   onRetry,
   selectedUserId,
   onSelect,
+  search,
+  pages,
 }: {
-  conversations: ChatConversation[] | undefined;
+  conversations: ChatConversation[];
   isPending: boolean;
   isError: boolean;
   onRetry: () => void;
   selectedUserId: string | null;
-  onSelect: (userId: string) => void;
+  onSelect: (conversation: ChatConversation) => void;
+  search: { text: string; setText: (text: string) => void; q: string };
+  pages: PagedQuery;
 }) {
-  const [query, setQuery] = useState("");
-  const visible = useMemo(
-    () => (conversations ?? []).filter((c) => matches(c, query)),
-    [conversations, query],
-  );
-  const totalUnread = (conversations ?? []).reduce((sum, c) => sum + c.unreadCount, 0);
-
   return (
     <section aria-labelledby="chat-inbox-heading" className="flex min-h-0 flex-col gap-3">
       <div className="flex items-center justify-between gap-2 px-1">
         <h3 id="chat-inbox-heading" className="text-sm font-semibold text-ink">
           Conversations
         </h3>
-        {totalUnread > 0 ? (
-          <span className="text-xs font-medium text-brand-700 tabular-nums">{totalUnread} unread</span>
-        ) : null}
       </div>
       <div className="relative">
         <label htmlFor="admin-chat-search" className="sr-only">
@@ -127,8 +120,8 @@ export function ConversationList({
           type="search"
           placeholder="Search name, email or tag"
           className="h-9 pl-9"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          value={search.text}
+          onChange={(e) => search.setText(e.target.value)}
         />
       </div>
       {isPending ? (
@@ -143,7 +136,7 @@ export function ConversationList({
             </li>
           ))}
         </ul>
-      ) : isError && !conversations ? (
+      ) : isError && conversations.length === 0 ? (
         <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
           <p className="flex items-center gap-2">
             <AlertCircle className="size-4" aria-hidden />
@@ -153,30 +146,31 @@ export function ConversationList({
             Try again
           </Button>
         </div>
-      ) : visible.length === 0 ? (
+      ) : conversations.length === 0 ? (
         <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
           <Inbox className="size-8 text-ink-subtle" aria-hidden />
           <p className="text-sm font-medium text-ink">
-            {conversations?.length ? "No conversations match your search" : "No conversations yet"}
+            {search.q ? "No conversations match your search" : "No conversations yet"}
           </p>
           <p className="text-sm text-ink-muted">
-            {conversations?.length
-              ? "Try a different name, email or tag."
-              : "Messages from customers will appear here."}
+            {search.q ? "Try a different name, email or tag." : "Messages from customers will appear here."}
           </p>
         </div>
       ) : (
-        <ul className="grid max-h-[32rem] gap-1 overflow-y-auto pr-1">
-          {visible.map((c) => (
-            <li key={c.userId}>
-              <ConversationButton
-                conversation={c}
-                selected={c.userId === selectedUserId}
-                onSelect={() => onSelect(c.userId)}
-              />
-            </li>
-          ))}
-        </ul>
+        <div className="grid max-h-[32rem] gap-3 overflow-y-auto pr-1">
+          <ul className="grid gap-1">
+            {conversations.map((c) => (
+              <li key={c.userId}>
+                <ConversationButton
+                  conversation={c}
+                  selected={c.userId === selectedUserId}
+                  onSelect={() => onSelect(c)}
+                />
+              </li>
+            ))}
+          </ul>
+          <LoadMore query={pages} what="conversations" />
+        </div>
       )}
     </section>
   );

@@ -1,22 +1,11 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Transaction } from "@/contract/transactions";
-import { apiRequest } from "@/web/lib/api";
+import type { AdminTransaction } from "@/contract/payments";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
 
-export type AdminTransaction = Transaction & { userEmail: string | null };
+export type { AdminTransaction };
 
 export const ADMIN_TRANSACTIONS_KEY = ["/api/admin/transactions"] as const;
 
-/** GET /api/admin/transactions: the latest transactions of every customer, newest first. */
-export function getAdminTransactions({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<AdminTransaction[]>("GET", "/api/admin/transactions", undefined, { signal });
-}
-
-export const adminTransactionsQuery = queryOptions({
-  queryKey: ADMIN_TRANSACTIONS_KEY,
-  queryFn: ({ signal }) => getAdminTransactions({ signal }),
-  staleTime: 0,
-});
-
-export function useAdminTransactions() {
-  return useQuery(adminTransactionsQuery);
+/** GET /api/admin/transactions: every customer's transactions with the customer's e-mail, a page at a time. */
+export function useAdminTransactions(filter: AdminListFilter) {
+  return useAdminList<AdminTransaction>(ADMIN_TRANSACTIONS_KEY[0], filter);
 }

@@ -1,20 +1,9 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { IncomingPayment } from "@/contract/payments";
-import { apiRequest } from "@/web/lib/api";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
 
 export const ADMIN_INCOMING_PAYMENTS_KEY = ["/api/admin/incoming-payments"] as const;
 
-/** GET /api/admin/incoming-payments: every incoming payment with its customer, newest first. */
-export function getIncomingPayments({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<IncomingPayment[]>("GET", "/api/admin/incoming-payments", undefined, { signal });
-}
-
-export const incomingPaymentsQuery = queryOptions({
-  queryKey: ADMIN_INCOMING_PAYMENTS_KEY,
-  queryFn: ({ signal }) => getIncomingPayments({ signal }),
-  staleTime: 0,
-});
-
-export function useIncomingPayments() {
-  return useQuery(incomingPaymentsQuery);
+/** GET /api/admin/incoming-payments: incoming payments with their customer, a page at a time. */
+export function useIncomingPayments(filter: AdminListFilter) {
+  return useAdminList<IncomingPayment>(ADMIN_INCOMING_PAYMENTS_KEY[0], filter);
 }

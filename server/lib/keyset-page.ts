@@ -1,0 +1,78 @@
+import { type AnyColumn, ilike, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { PAGE_MESSAGES, type Page } from "@/contract/pages";
+import { AppError } from "@/server/lib/errors";
+
+// The one keyset-paging helper every admin list uses. A cursor is base64url(JSON) of the last row's sort key,
+// opaque to clients; each list pages newest first on an index over its sort key, so a page costs one index
+// range scan however deep it is, and nothing binds one parameter per row.
+
+const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const DIGITS = /^\d{1,18}$/;
+
+export function encodeCursor(parts: string[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
+}
+
+/** The cursor's parts, each checked against its shape; anything else (forged, truncated, garbage) → 400. */
+export function decodeCursor(cursor: string, shapes: RegExp[]): string[] {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    parts = null;
+  }
+  const valid =
+    Array.isArray(parts) &&
+    parts.length === shapes.length &&
+    parts.every((p, i) => typeof p === "string" && shapes[i]!.test(p));
+  if (!valid) throw new AppError("VALIDATION", PAGE_MESSAGES.invalidCursor, { invalidCursor: true });
+  return parts as string[];
+}
+
+/**
+ * A timestamp as exact text (microseconds, UTC) for the cursor: a JS Date keeps only milliseconds, and rows
+ * created within one millisecond would be skipped by the next page.
+ */
+export const exactTime = (column: AnyColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Rows after the cursor in (createdAt, id) descending order: a row comparison the (created_at, id) index serves. */
+export function beforeTimeKey(
+  createdAt: AnyColumn,
+  id: AnyColumn,
+  cursor: string | undefined,
+): SQL | undefined {
+  if (!cursor) return undefined;
+  const [at, key] = decodeCursor(cursor, [MICROS_ISO, UUID]);
+  return sql`(${createdAt}, ${id}) < (${at}::timestamptz, ${key}::uuid)`;
+}
+
+/** Rows after the cursor for lists ordered by one unique bigint (descending). */
+export function beforeNumberKey(column: AnyColumn, cursor: string | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  const [value] = decodeCursor(cursor, [DIGITS]);
+  return sql`${column} < ${value}::bigint`;
+}
+
+/** Case-insensitive "contains" over the given columns; LIKE's own wildcards in the search are matched literally. */
+export function searchAny(q: string | undefined, columns: SQLWrapper[]): SQL | undefined {
+  const term = q?.trim() ?? "";
+  if (!term) return undefined;
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(...columns.map((c) => ilike(c as AnyColumn, pattern)));
+}
+
+/** The first `limit` rows (the query asked for limit + 1) and, when more exist, the cursor after the last. */
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => string[],
+  map: (row: R) => T,
+): Page<T> {
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map(map),
+    nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(keyOf(page[page.length - 1]!)) : null,
+  };
+}
