@@ -13,7 +13,9 @@ let cluster: Cluster;
 let admin: SignedInUser;
 
 beforeAll(async () => {
-  cluster = await startCluster(3);
+  // This file races one wallet against its balance and the $2,000 limit; the per-customer request rate and
+  // daily count limits (their own API tests) would refuse most of the 100 first, so they are raised here.
+  cluster = await startCluster(3, { RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "100000" });
   admin = await createAdminUser(cluster.scratch.database);
 });
 afterAll(async () => {

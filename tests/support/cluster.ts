@@ -31,7 +31,7 @@ export interface Cluster {
  * scratch PostgreSQL database, one Redis (a key prefix of their own) and a real SMTP sink, behind HAProxy.
  * They trust X-Forwarded-For from 127.0.0.1 only: the balancer's address on this machine.
  */
-export async function startCluster(size = 3): Promise<Cluster> {
+export async function startCluster(size = 3, extraEnv: Record<string, string> = {}): Promise<Cluster> {
   const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
   const sink = await startSmtpSink();
   const { hostname, port } = new URL(REDIS_URL);
@@ -51,6 +51,7 @@ export async function startCluster(size = 3): Promise<Cluster> {
     PUBLIC_URL: `http://localhost:${lbPort}`,
     SMTP_URL: sink.url,
     METRICS_TOKEN: randomBytes(16).toString("hex"),
+    ...extraEnv,
   };
   const started: ServerProcess[] = [];
   let lb: LoadBalancer | undefined;
