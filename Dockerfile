@@ -4,19 +4,20 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx vite build --logLevel warn
+# The web app (dist/web) and the compiled server and ops CLI (dist/server, esbuild; packages stay external).
+RUN npx vite build --logLevel warn && node scripts/build-server.mjs
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=5000 DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx runs the server from TypeScript (README, Design notes), so it stays a runtime dependency.
+# Runtime packages only: the server is plain JavaScript, so neither tsx nor TypeScript is installed.
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
-COPY contract ./contract
-COPY server ./server
-COPY tsconfig.json ./
+# The compiled server reads the committed migrations from here (server/lib/project-root.ts).
+COPY server/db/migrations ./server/db/migrations
 USER node
 EXPOSE 5000
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:5000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "server/main.ts"]
+# Ops commands: docker exec <container> node dist/server/cli.js ledger:verify
+CMD ["node", "--enable-source-maps", "dist/server/main.js"]

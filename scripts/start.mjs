@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app if it is missing or older than its sources, then runs the server.
+// `npm start`: builds the web app and the server if missing or older than their sources, then runs the
+// compiled server with plain node (no tsx at runtime, as in the Docker image).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildServer, newestSourceMtime, serverOutDir } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const builtIndex = path.join(root, "dist/web/index.html");
@@ -36,7 +38,13 @@ if (needsBuild()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+const serverMain = path.join(serverOutDir, "main.js");
+if (!fs.existsSync(serverMain) || newestSourceMtime() > fs.statSync(serverMain).mtimeMs) {
+  console.info("Building the server…");
+  await buildServer();
+}
+
+const server = spawn(process.execPath, ["--enable-source-maps", serverMain], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? "development" },

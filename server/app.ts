@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyServerOptions } from "fastify";
@@ -28,6 +27,7 @@ import { registerGracefulClose } from "@/server/lib/graceful-close";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
+import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
 import { connectRedis } from "@/server/lib/redis";
 import { registerRequestLog } from "@/server/lib/request-log";
@@ -62,7 +62,7 @@ export interface BuildAppOptions {
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
-const DEFAULT_WEB_DIR = path.resolve(fileURLToPath(new URL("../dist/web", import.meta.url)));
+const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
 const ONE_MEBIBYTE = 1024 * 1024;
 /** Descriptors kept free of client sockets (besides the database pool): storage, logs, Redis, listeners. */
 const RESERVED_DESCRIPTORS = 64;

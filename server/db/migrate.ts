@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { PROJECT_ROOT } from "@/server/lib/project-root";
 
 export interface SqlClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
@@ -9,7 +10,8 @@ interface Journal {
   entries: { idx: number; tag: string }[];
 }
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+// The compiled server (dist/server) reads the committed SQL from the source tree, so there is one copy.
+const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "server/db/migrations/");
 // Any fixed number: every instance takes the same lock, so only one applies migrations at a time.
 const MIGRATION_LOCK_KEY = 7_310_202;
 
