@@ -102,6 +102,8 @@ describe("money journey", () => {
       .slice(0, 8)
       .toUpperCase();
     await customer.page.getByText(firstReference).waitFor();
+    // Taken here, where the redirect is awaited anyway: the second transfer's success screen is left quickly.
+    await shots(customer.page, "transfer-success");
     await customer.page.waitForURL("**/dashboard", { timeout: 15_000 });
     await customer.page.getByText("$749.50").first().waitFor();
     const pending = await customer.context.request.get("/api/account/summary");
@@ -166,7 +168,6 @@ describe("money journey", () => {
     await customer.page.getByRole("button", { name: /^Send \$100\.00/ }).click();
     await review.getByRole("button", { name: "Confirm and send" }).click();
     await customer.page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
-    await shots(customer.page, "transfer-success");
     await customer.page.getByRole("link", { name: "View receipt" }).click();
     await customer.page.waitForURL("**/transfers/*");
     await customer.page.getByRole("heading", { name: "USDC transfer to Ana Ruiz" }).waitFor();

@@ -17,7 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
-import { TransferReview } from "@/web/features/money/components/transfer-review";
+import { SignedSummary, TransferReview } from "@/web/features/money/components/transfer-review";
 import { type Method, useTransferForm } from "@/web/features/money/use-transfer-form";
 import { cn } from "@/web/lib/cn";
 
@@ -286,19 +286,12 @@ export function TransferForm({
         onProof={f.stepUp.onProof}
       >
         {f.validAmount !== null ? (
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
-            <dt className="text-ink-muted">Amount</dt>
-            <dd className="text-right font-medium tabular-nums">{formatMoney(f.validAmount)}</dd>
-            <dt className="text-ink-muted">Fee (2%)</dt>
-            <dd className="text-right tabular-nums">{formatMoney(f.fee)}</dd>
-            <dt className="text-ink-muted">Recipient gets</dt>
-            <dd className="text-right tabular-nums">{formatMoney(f.validAmount - f.fee)} USDC</dd>
-            <dt className="text-ink-muted">To</dt>
-            <dd className="truncate text-right">{fields.recipientName.trim()}</dd>
-            <dt className="text-ink-muted">Wallet</dt>
-            {/* The whole address, never cut: it is what the proof is about to sign. */}
-            <dd className="text-right font-mono text-xs break-all">{fields.cryptoAddress.trim()}</dd>
-          </dl>
+          <SignedSummary
+            amountCents={f.validAmount}
+            feeCents={f.fee}
+            recipientName={fields.recipientName.trim()}
+            cryptoAddress={fields.cryptoAddress.trim()}
+          />
         ) : null}
       </StepUpDialog>
     </Card>

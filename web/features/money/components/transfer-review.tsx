@@ -84,3 +84,32 @@ export function TransferReview({
     </section>
   );
 }
+
+/** The confirm dialog's compact copy of the reviewed fields: exactly what a passkey is about to sign. */
+export function SignedSummary({
+  amountCents,
+  feeCents,
+  recipientName,
+  cryptoAddress,
+}: {
+  amountCents: number;
+  feeCents: number;
+  recipientName: string;
+  cryptoAddress: string;
+}) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
+      <dt className="text-ink-muted">Amount</dt>
+      <dd className="text-right font-medium tabular-nums">{formatMoney(amountCents)}</dd>
+      <dt className="text-ink-muted">Fee (2%)</dt>
+      <dd className="text-right tabular-nums">{formatMoney(feeCents)}</dd>
+      <dt className="text-ink-muted">Recipient gets</dt>
+      <dd className="text-right tabular-nums">{formatMoney(amountCents - feeCents)} USDC</dd>
+      <dt className="text-ink-muted">To</dt>
+      <dd className="truncate text-right">{recipientName}</dd>
+      <dt className="text-ink-muted">Wallet</dt>
+      {/* The whole address, never cut: it is what the proof is about to sign. */}
+      <dd className="text-right font-mono text-xs break-all">{cryptoAddress}</dd>
+    </dl>
+  );
+}
