@@ -54,6 +54,11 @@ export const transaction = z.object({
   category: z.string(),
   status: z.enum(TRANSACTION_STATUSES),
   date: z.string(),
+  /**
+   * The outgoing transfer this debit belongs to (its receipt is /transfers/{id}); null otherwise. Optional
+   * only so older fixtures and cached bodies still parse; the server always sends it.
+   */
+  transferRequestId: z.string().nullable().optional(),
 });
 export type Transaction = z.infer<typeof transaction>;
 export const transactionList = z.array(transaction);

@@ -111,3 +111,45 @@ export const updateTransferInput = z.object({
   adminNotes: z.string().trim().max(2000).optional().nullable(),
 });
 export type UpdateTransferInput = z.infer<typeof updateTransferInput>;
+
+/**
+ * The reference a customer quotes to support: the transfer id's first 8 characters, upper-cased. One function
+ * so the success screen, the receipt, the PDF and the back office always print the same thing.
+ */
+export function transferReference(transferId: string): string {
+  return transferId.replace(/-/g, "").slice(0, 8).toUpperCase();
+}
+
+export const RECEIPT_MESSAGES = {
+  notFound: "Transfer not found",
+  cannotCancel: (status: string) =>
+    `This transfer is already ${status === "processing" ? "under review" : status} and can no longer be cancelled`,
+} as const;
+
+/** One step of the receipt's timeline; `at` is null for a step not reached yet. */
+export const transferTimelineStep = z.object({
+  status: z.enum(["requested", "processing", "completed", "failed", "cancelled"]),
+  at: z.string().nullable(),
+});
+export type TransferTimelineStep = z.infer<typeof transferTimelineStep>;
+
+/** GET /api/transfers/{id}: the customer's own receipt. Figures are the request's, which the ledger holds. */
+export const transferReceipt = z.object({
+  id: z.string(),
+  reference: z.string(),
+  status: z.enum(TRANSFER_STATUSES),
+  amountCents: z.number().int(),
+  feeCents: z.number().int(),
+  netAmountCents: z.number().int(),
+  recipientName: z.string(),
+  cryptoAddress: z.string(),
+  purpose: z.string(),
+  createdAt: z.string(),
+  timeline: z.array(transferTimelineStep),
+  /** Only a pending transfer can still be cancelled by its sender. */
+  canCancel: z.boolean(),
+});
+export type TransferReceipt = z.infer<typeof transferReceipt>;
+
+export const cancelTransferResponse = z.object({ message: z.string(), receipt: transferReceipt });
+export type CancelTransferResponse = z.infer<typeof cancelTransferResponse>;

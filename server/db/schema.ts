@@ -544,6 +544,10 @@ export const transferRequests = pgTable(
     transactionId: uuid("transaction_id").references(() => transactions.id),
     /** The America/New_York calendar day it was requested on: the daily limit's bucket. */
     limitDay: text("limit_day").notNull(),
+    /** When staff first moved it to processing ("under review" on the receipt's timeline). */
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    /** When it reached completed, failed or cancelled: set in the same transaction as that move. */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -354,6 +354,44 @@ export const CATALOGUE: Record<string, RouteCase> = {
     }),
     expect: { signedOut: 401, user: 422, otherUser: 422, admin: 403 },
   },
+  "GET /api/transfers/:id": {
+    access: "user",
+    input: { params: true },
+    // Only the sender sees it: B and the admin are told it does not exist (404, never 403).
+    build: (w) => url(`/api/transfers/${w.ids.transferId}`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "POST /api/transfers/:id/cancel": {
+    access: "user",
+    input: { params: true },
+    // A gets a fresh $1 transfer of its own to cancel, so every pass has a pending one; B and the admin aim at A's.
+    build: async (w, role) => {
+      if (role !== "user") return url(`/api/transfers/${w.ids.transferId}/cancel`);
+      // A passkey on A would ask this fixture for a step-up: set A's passkeys aside while it sends, then put
+      // the very same rows back, so A's factors are as the other routes left them.
+      const { db } = w.t.database;
+      const keys = await db.select().from(passkeys).where(eq(passkeys.userId, w.a.user.id));
+      await db.delete(passkeys).where(eq(passkeys.userId, w.a.user.id));
+      const fresh = await w.t.app.inject({
+        method: "POST",
+        url: "/api/transfer/request",
+        headers: { cookie: await freshCookie(w, w.a) },
+        payload: {
+          amount: "1.00",
+          recipientName: "Grace Hopper",
+          purpose: "Rent",
+          paymentMethod: "crypto",
+          cryptoAddress: ETH_ADDRESS,
+        },
+      });
+      if (keys.length > 0) await db.insert(passkeys).values(keys);
+      if (fresh.statusCode !== 201) throw new Error(`fixture transfer: ${fresh.body}`);
+      return url(
+        `/api/transfers/${(fresh.json() as { transferRequest: { id: string } }).transferRequest.id}/cancel`,
+      );
+    },
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
   "GET /api/transfer/limits": { access: "user", build: () => url("/api/transfer/limits"), expect: USER_OK },
   "POST /api/transfer/passkey-options": {
     access: "user",

@@ -1,10 +1,20 @@
-import type { APIRequestContext, Browser } from "playwright-core";
+import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { PNG } from "@/tests/support/files";
 
 let browser: Browser;
+
+/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
+async function shots(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  await shot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await shot(page, `${name}-375`);
+  if (size) await page.setViewportSize(size);
+}
 beforeAll(async () => {
   browser = await launchBrowser();
 });
@@ -77,7 +87,30 @@ describe("money journey", () => {
     await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
     await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
     await customer.page.getByLabel("Transfer Purpose").fill("Groceries for the week");
-    await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).dblclick();
+    await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).click();
+    // The review step shows what will leave, and nothing is sent until it is confirmed.
+    const review = customer.page.getByRole("region", { name: "Review your transfer" });
+    await review.waitFor();
+    await review.getByText("−$5.01").waitFor();
+    await review.getByText("$245.49 USDC").waitFor();
+    await shots(customer.page, "transfer-review");
+    await review.getByRole("button", { name: "Back to edit" }).click();
+    await expect.poll(() => customer.page.getByLabel("Recipient Name").inputValue()).toBe("Ana Ruiz");
+    await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).click();
+    await review.getByRole("button", { name: "Confirm and send" }).dblclick();
+    // The success screen names the reference and links the receipt, then the spec's redirect still happens.
+    const receiptLink = customer.page.getByRole("link", { name: "View receipt" });
+    await receiptLink.waitFor();
+    const firstReceipt = (await receiptLink.getAttribute("href")) ?? "";
+    expect(firstReceipt).toMatch(/^\/transfers\/[0-9a-f-]{36}$/);
+    const firstReference = firstReceipt
+      .slice("/transfers/".length)
+      .replace(/-/g, "")
+      .slice(0, 8)
+      .toUpperCase();
+    await customer.page.getByText(firstReference).waitFor();
+    // Taken here, where the redirect is awaited anyway: the second transfer's success screen is left quickly.
+    await shots(customer.page, "transfer-success");
     await customer.page.waitForURL("**/dashboard", { timeout: 15_000 });
     await customer.page.getByText("$749.50").first().waitFor();
     const pending = await customer.context.request.get("/api/account/summary");
@@ -132,6 +165,46 @@ describe("money journey", () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.includes(",debit,"))).toMatch(/,completed,250\.50,5\.01,245\.49$/);
     expect(rows.find((r) => r.includes(",incoming_payment,"))).toMatch(/,completed,1000\.00,0\.00,1000\.00$/);
+
+    // The history's debit opens its receipt: completed, with its reference and the whole timeline.
+    await customer.page.goto("/dashboard");
+    await customer.page.locator(`a[href="${firstReceipt}"]`).first().click();
+    await customer.page.waitForURL(`**${firstReceipt}`);
+    await customer.page.getByText(firstReference).waitFor();
+    await customer.page.getByRole("list", { name: "Status" }).getByText("Completed").waitFor();
+    expect(await customer.page.getByRole("button", { name: "Cancel transfer" }).count()).toBe(0);
+
+    // A second transfer, cancelled from its receipt before staff look at it: the hold comes back.
+    await customer.page.goto("/send-money");
+    await customer.page.getByLabel("Amount (USD)").fill("100.00");
+    await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
+    await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
+    await customer.page.getByLabel("Transfer Purpose").fill("Second thoughts");
+    await customer.page.getByRole("button", { name: /^Send \$100\.00/ }).click();
+    await review.getByRole("button", { name: "Confirm and send" }).click();
+    await customer.page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
+    await customer.page.getByRole("link", { name: "View receipt" }).click();
+    await customer.page.waitForURL("**/transfers/*");
+    await customer.page.getByRole("heading", { name: "USDC transfer to Ana Ruiz" }).waitFor();
+    await customer.page.getByRole("list", { name: "Status" }).getByText("Not yet").first().waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await (await customer.context.request.get("/api/account/summary")).json()).availableBalance,
+      )
+      .toBe("$649.50");
+    await shots(customer.page, "transfer-receipt-pending");
+    await customer.page.getByRole("button", { name: "Cancel transfer" }).click();
+    const confirm = customer.page.getByRole("alertdialog", { name: "Cancel this transfer?" });
+    await confirm.getByText("The $100.00 hold is released to your available balance.").waitFor();
+    await confirm.getByRole("button", { name: "Cancel transfer" }).click();
+    await customer.page.getByRole("list", { name: "Status" }).getByText("Cancelled").waitFor();
+    await shots(customer.page, "transfer-receipt-cancelled");
+    expect(await (await customer.context.request.get("/api/account/summary")).json()).toMatchObject({
+      totalBalance: "$749.50",
+      availableBalance: "$749.50",
+      pendingBalance: "$0.00",
+    });
 
     // The admin tables page from the server: 51 payments show 50, and "Load more" brings the last one.
     const batch = `Batch ${Date.now()}`;

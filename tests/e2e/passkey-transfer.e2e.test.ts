@@ -122,6 +122,7 @@ describe("passkey transfer journey", () => {
     await page.getByLabel("USDC Wallet Address").fill(ADDRESS);
     await page.getByLabel("Transfer Purpose").fill("Rent share");
     await page.getByRole("button", { name: /^Send \$40\.00/ }).click();
+    await page.getByRole("button", { name: "Confirm and send" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm this transfer" });
     await dialog.waitFor();
     await dialog.getByText("$40.00").waitFor();

@@ -135,6 +135,7 @@ describe("second factor journey", () => {
     // Sending money asks for a fresh code in the confirm step.
     await fillTransfer(page);
     await page.getByRole("button", { name: /^Send \$40\.00/ }).click();
+    await page.getByRole("button", { name: "Confirm and send" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm this transfer" });
     await dialog.waitFor();
     await shot(page, "send-money-confirm");

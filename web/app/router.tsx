@@ -28,6 +28,7 @@ const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit-page"));
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
 const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"));
+const ReceiptPage = lazy(() => import("@/web/features/money/receipt-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
@@ -80,6 +81,7 @@ function SignedInRoutes() {
       <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
       <Route path="/apply-checking" component={ApplyCheckingPage} />
       <Route path="/send-money" component={SendMoneyPage} />
+      <Route path="/transfers/:id" component={ReceiptPage} />
       <Route path="/analytics" component={AnalyticsPage} />
       <Route path="/contact" component={ContactPage} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}

@@ -19,5 +19,6 @@ export function toTransaction(row: TransactionRow): Transaction {
     category: row.category,
     status: row.status,
     date: row.createdAt.toISOString(),
+    transferRequestId: row.sourceType === "transfer_request" ? row.sourceId : null,
   };
 }

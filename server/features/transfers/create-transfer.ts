@@ -288,6 +288,8 @@ export async function createTransfer(
       holdId: null,
       transactionId: randomUUID(),
       limitDay: day,
+      reviewedAt: null,
+      settledAt: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -22,6 +22,17 @@ function normalise(status: UpdateTransferInput["status"]): TransferStatus {
   return status;
 }
 
+/** What a customer's own move (cancel) adds to the staff's rules. */
+export interface StatusMoveRules {
+  /** Only this user's transfer; any other is not found. */
+  ownerId?: string;
+  /** The statuses it may move from (a customer may cancel only while it is still pending). */
+  onlyFrom?: readonly TransferStatus[];
+  auditAction?: string;
+  notFoundMessage?: string;
+  conflictMessage?: (status: TransferStatus) => string;
+}
+
 /**
  * Moves a transfer request along its state machine. Completed captures the hold (wallet → USDC clearing
  * net, wallet → fee revenue fee); failed or cancelled releases it. Terminal states never move again, and
@@ -32,13 +43,17 @@ export async function updateTransferStatus(
   actorId: string,
   transferId: string,
   input: UpdateTransferInput,
+  rules: StatusMoveRules = {},
 ): Promise<TransferRequest> {
   const next = normalise(input.status);
   const [found] = await db
     .select({ userId: transferRequests.userId })
     .from(transferRequests)
     .where(eq(transferRequests.id, transferId));
-  if (!found) throw new AppError("NOT_FOUND", "Transfer request not found");
+  // Someone else's transfer is "not found" too: its sender must not learn that it exists.
+  if (!found || (rules.ownerId !== undefined && found.userId !== rules.ownerId)) {
+    throw new AppError("NOT_FOUND", rules.notFoundMessage ?? "Transfer request not found");
+  }
 
   const { saved, mail } = await db.transaction(async (tx) => {
     // Same lock order as createTransfer (wallet, then request rows), so the two can never deadlock.
@@ -49,7 +64,17 @@ export async function updateTransferStatus(
       .where(eq(transferRequests.id, transferId))
       .for("update");
     if (TERMINAL_TRANSFER_STATUSES.includes(request.status)) {
-      throw new AppError("CONFLICT", `This transfer is already ${request.status} and can no longer change`);
+      throw new AppError(
+        "CONFLICT",
+        rules.conflictMessage?.(request.status) ??
+          `This transfer is already ${request.status} and can no longer change`,
+      );
+    }
+    if (rules.onlyFrom && !rules.onlyFrom.includes(request.status)) {
+      throw new AppError(
+        "CONFLICT",
+        rules.conflictMessage?.(request.status) ?? `This transfer is already ${request.status}`,
+      );
     }
     if (!wallet || !request.holdId || !request.transactionId) {
       throw new AppError("CONFLICT", "This transfer has no open hold to settle");
@@ -75,19 +100,27 @@ export async function updateTransferStatus(
       await releaseHold(tx, request.holdId);
     }
 
+    const now = new Date();
     const adminNotes = input.adminNotes === undefined ? request.adminNotes : input.adminNotes || null;
     const [saved] = await tx
       .update(transferRequests)
-      .set({ status: next, adminNotes, updatedAt: new Date() })
+      .set({
+        status: next,
+        adminNotes,
+        updatedAt: now,
+        // The receipt's timeline: first time under review, and the moment it settled.
+        ...(next === "processing" && !request.reviewedAt ? { reviewedAt: now } : {}),
+        ...(TERMINAL_TRANSFER_STATUSES.includes(next) ? { settledAt: now } : {}),
+      })
       .where(eq(transferRequests.id, request.id))
       .returning();
     await tx
       .update(transactions)
-      .set({ status: next, ...(entryId ? { entryId } : {}), updatedAt: new Date() })
+      .set({ status: next, ...(entryId ? { entryId } : {}), updatedAt: now })
       .where(eq(transactions.id, request.transactionId));
     await writeAudit(tx, {
       actorId,
-      action: "transfer.update_status",
+      action: rules.auditAction ?? "transfer.update_status",
       targetType: "transfer_request",
       targetId: request.id,
       before: { status: request.status, adminNotes: request.adminNotes },

@@ -1,5 +1,6 @@
 import { AlertCircle, ArrowDownLeft, ArrowUpRight, Download, Receipt, Search } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
+import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category, type Transaction } from "@/contract/transactions";
 import { Amount } from "@/web/components/amount";
@@ -58,7 +59,15 @@ function TransactionRow({ tx }: { tx: Transaction }) {
         <Icon className="size-4" aria-hidden />
       </span>
       <div className="grid min-w-0 flex-1 gap-1">
-        <p className="truncate text-sm font-medium text-ink">{tx.description}</p>
+        <p className="truncate text-sm font-medium text-ink">
+          {tx.transferRequestId ? (
+            <Link href={`/transfers/${tx.transferRequestId}`} className="hover:underline">
+              {tx.description}
+            </Link>
+          ) : (
+            tx.description
+          )}
+        </p>
         <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-ink-muted">
           <time dateTime={tx.date}>{formatDateTime(tx.date)}</time>
           <span aria-hidden>·</span>

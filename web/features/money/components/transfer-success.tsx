@@ -2,7 +2,7 @@ import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { formatMoney } from "@/contract/money";
-import type { TransferRequest } from "@/contract/transfers";
+import { type TransferRequest, transferReference } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
 
@@ -30,7 +30,17 @@ export function TransferSuccess({ transfer }: { transfer: TransferRequest }) {
           Your transfer to {transfer.recipientName} is pending review. Taking you back to your dashboard…
         </p>
       </div>
+      {/* First in the tab order, so the receipt is one key press away before the redirect. */}
+      <Button asChild>
+        <Link href={`/transfers/${transfer.id}`}>View receipt</Link>
+      </Button>
       <dl className="grid w-full gap-2 rounded-lg bg-canvas p-4 text-sm">
+        <div className="flex justify-between gap-3">
+          <dt className="text-ink-muted">Reference</dt>
+          <dd className="font-mono font-semibold tracking-wider text-ink">
+            {transferReference(transfer.id)}
+          </dd>
+        </div>
         <div className="flex justify-between gap-3">
           <dt className="text-ink-muted">Amount</dt>
           <dd className="font-medium text-ink tabular-nums">−{formatMoney(transfer.amountCents)}</dd>

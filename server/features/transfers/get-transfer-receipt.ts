@@ -1,0 +1,65 @@
+import { and, eq } from "drizzle-orm";
+import {
+  RECEIPT_MESSAGES,
+  TERMINAL_TRANSFER_STATUSES,
+  type TransferReceipt,
+  type TransferTimelineStep,
+  transferReference,
+} from "@/contract/transfers";
+import type { Db } from "@/server/db/client";
+import { transferRequests } from "@/server/db/schema";
+import { AppError } from "@/server/lib/errors";
+
+type TransferRow = typeof transferRequests.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Requested, then under review if staff looked at it (or it is still open), then where it ended or will end. */
+function timelineOf(row: TransferRow): TransferTimelineStep[] {
+  const steps: TransferTimelineStep[] = [{ status: "requested", at: row.createdAt.toISOString() }];
+  const settled = TERMINAL_TRANSFER_STATUSES.includes(row.status);
+  if (row.reviewedAt || !settled) {
+    steps.push({ status: "processing", at: row.reviewedAt?.toISOString() ?? null });
+  }
+  steps.push(
+    settled
+      ? {
+          status: row.status as TransferTimelineStep["status"],
+          at: (row.settledAt ?? row.updatedAt).toISOString(),
+        }
+      : { status: "completed", at: null },
+  );
+  return steps;
+}
+
+export function toTransferReceipt(row: TransferRow): TransferReceipt {
+  return {
+    id: row.id,
+    reference: transferReference(row.id),
+    status: row.status,
+    amountCents: row.amount,
+    feeCents: row.fee,
+    netAmountCents: row.netAmount,
+    recipientName: row.recipientName,
+    cryptoAddress: row.cryptoAddress,
+    purpose: row.purpose,
+    createdAt: row.createdAt.toISOString(),
+    timeline: timelineOf(row),
+    canCancel: row.status === "pending",
+  };
+}
+
+/** A customer's own transfer; a malformed id, a missing one and another customer's all answer the same 404. */
+export async function getTransferReceipt(
+  db: Db,
+  userId: string,
+  transferId: string,
+): Promise<TransferReceipt> {
+  if (!UUID.test(transferId)) throw new AppError("NOT_FOUND", RECEIPT_MESSAGES.notFound);
+  const [row] = await db
+    .select()
+    .from(transferRequests)
+    .where(and(eq(transferRequests.id, transferId), eq(transferRequests.userId, userId)));
+  if (!row) throw new AppError("NOT_FOUND", RECEIPT_MESSAGES.notFound);
+  return toTransferReceipt(row);
+}

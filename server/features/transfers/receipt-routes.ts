@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { cancelTransferResponse, transferReceipt } from "@/contract/transfers";
+import { cancelTransfer } from "@/server/features/transfers/cancel-transfer";
+import { getTransferReceipt } from "@/server/features/transfers/get-transfer-receipt";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+// Any string: a malformed id is answered 404 by the service, like a missing or someone else's one.
+const params = z.object({ id: z.string().max(100) });
+
+/** /api/transfers/{id}: a customer's receipt for one of their own transfers, and cancelling it while pending. */
+export async function transferReceiptRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireUser);
+
+  app.get("/:id", { schema: { params, response: { 200: transferReceipt } } }, (request) =>
+    getTransferReceipt(db, signedInUser(request).id, request.params.id),
+  );
+
+  app.post(
+    "/:id/cancel",
+    { schema: { params, response: { 200: cancelTransferResponse } } },
+    async (request) => ({
+      message: "Transfer cancelled",
+      receipt: await cancelTransfer(db, signedInUser(request).id, request.params.id),
+    }),
+  );
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { TransferReceipt } from "@/contract/transfers";
+import { apiRequest } from "@/web/lib/api";
+
+export const transferReceiptKey = (id: string) => ["/api/transfers", id] as const;
+
+/** GET /api/transfers/{id}: the signed-in customer's own transfer (404 for anyone else's). */
+export function getTransferReceipt(id: string, { signal }: { signal?: AbortSignal } = {}) {
+  return apiRequest<TransferReceipt>("GET", `/api/transfers/${encodeURIComponent(id)}`, undefined, {
+    signal,
+  });
+}
+
+export const transferReceiptQuery = (id: string) =>
+  queryOptions({
+    queryKey: transferReceiptKey(id),
+    queryFn: ({ signal }) => getTransferReceipt(id, { signal }),
+    // A 404 will not turn into a receipt by asking again.
+    retry: false,
+  });
+
+export function useTransferReceipt(id: string) {
+  return useQuery(transferReceiptQuery(id));
+}
