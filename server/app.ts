@@ -21,6 +21,7 @@ import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { statementRoutes } from "@/server/features/statements/routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
@@ -135,6 +136,7 @@ export async function buildApp(
   await app.register(accountRoutes);
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
+  await app.register(statementRoutes);
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
   return app;
