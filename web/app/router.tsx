@@ -23,6 +23,7 @@ const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
 const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
+const StatementsPage = lazy(() => import("@/web/features/money/statements-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 
 function SignedOutRoutes() {
@@ -50,6 +51,7 @@ function SignedInRoutes() {
       <Route path="/apply-checking" component={ApplyCheckingPage} />
       <Route path="/send-money" component={SendMoneyPage} />
       <Route path="/analytics" component={AnalyticsPage} />
+      <Route path="/statements" component={StatementsPage} />
       <Route path="/contact" component={ContactPage} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
