@@ -52,7 +52,7 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
         <CardTitle>{title}</CardTitle>
       </CardHeader>
       <CardContent>
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {ACTIONS.map(({ label, description, icon: Icon, href }) => {
             const body = (
               <>

@@ -47,11 +47,11 @@ function StatementList() {
   return (
     <ul className="divide-y divide-line rounded-lg border border-line">
       {months.data.months.map((month, index) => (
-        <li key={month} className="flex items-center justify-between gap-3 px-4 py-3">
-          <span className="flex min-w-0 items-center gap-3">
+        <li key={month} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+          <span className="flex min-w-44 flex-1 items-center gap-3">
             <FileText className="size-5 shrink-0 text-brand-700" aria-hidden />
             <span className="grid min-w-0">
-              <span className="truncate text-sm font-semibold text-ink">{monthName(month)}</span>
+              <span className="text-sm font-semibold text-ink">{monthName(month)}</span>
               <span className="text-xs text-ink-muted">
                 {index === 0 ? "Month to date" : "Monthly statement"}
               </span>
