@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { APIRequestContext, Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
@@ -117,6 +121,28 @@ describe("money journey", () => {
     expect(rows).toHaveLength(2);
     expect(rows.find((r) => r.includes(",debit,"))).toMatch(/,completed,250\.50,5\.01,245\.49$/);
     expect(rows.find((r) => r.includes(",incoming_payment,"))).toMatch(/,completed,1000\.00,0\.00,1000\.00$/);
+
+    // The month's PDF statement, downloaded from /statements as a customer would, says the same.
+    await customer.page.goto("/statements");
+    await customer.page.getByRole("heading", { name: "Monthly statements" }).waitFor();
+    const [download] = await Promise.all([
+      customer.page.waitForEvent("download"),
+      customer.page
+        .getByRole("link", { name: /Download PDF statement/ })
+        .first()
+        .click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^pillar-statement-\d{4}-\d{2}\.pdf$/);
+    const pdfFile = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), "pillar-e2e-statement-")),
+      "statement.pdf",
+    );
+    await download.saveAs(pdfFile);
+    const statement = execFileSync("pdftotext", ["-layout", pdfFile, "-"], { encoding: "utf8" });
+    expect(statement).toMatch(/Closing balance\s+\$749\.50/);
+    expect(statement).toMatch(/\+\$1,000\.00\s+\$1,000\.00/);
+    expect(statement).toMatch(/\$5\.01\s+-\$250\.50\s+\$749\.50/);
+    expect(statement).toMatch(/Ledger digest [0-9A-F]{4}(-[0-9A-F]{4}){3}/);
 
     const ledger = await (await api.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
