@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -143,6 +143,36 @@ describe("monthly statements", () => {
     for (const row of postingRows) hash.update(`${row.id}:${row.amount}\n`);
     expect(formatDigest(hash.digest("hex"))).toBe(printed);
   });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "npm run cli -- statement:verify accepts the printed digest and refuses another",
+    async () => {
+      const text = pdfText((await get(a, `/api/statements/${month}.pdf`)).rawPayload, "a-cli");
+      const printed = /Ledger digest ([0-9A-F-]{19})/.exec(text)![1]!;
+      const cli = (digest: string) =>
+        spawnSync(
+          process.execPath,
+          ["--import", "tsx", "scripts/cli.ts", "statement:verify", a.user.id, month, digest],
+          {
+            cwd: path.resolve(import.meta.dirname, "../../.."),
+            env: {
+              ...process.env,
+              DATABASE_URL: (t.database as { url?: string }).url,
+              DATA_DIR: outDir,
+              LOG_LEVEL: "silent",
+            },
+            encoding: "utf8",
+          },
+        );
+      const good = cli(printed);
+      expect(good.stdout).toContain("Statement verified: the digest matches the ledger.");
+      expect(good.stdout).toMatch(/opening \$0\.00, closing \$1,150\.50/);
+      expect(good.status).toBe(0);
+      const bad = cli("0000-0000-0000-0000");
+      expect(bad.stdout).toContain("Digest does NOT match the ledger.");
+      expect(bad.status).toBe(1);
+    },
+  );
 
   it("never shows another customer's rows: B's statement has only B's money", async () => {
     const text = pdfText((await get(b, `/api/statements/${month}.pdf`)).rawPayload, "b-statement");

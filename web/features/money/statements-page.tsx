@@ -1,7 +1,7 @@
 import { AlertCircle, Download, FileText } from "lucide-react";
 import { statementPdfPath } from "@/contract/statements";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useStatementMonths } from "@/web/features/money/api/find-statement-months";
 import { MoneyShell } from "@/web/features/money/components/money-shell";
@@ -79,13 +79,16 @@ export default function StatementsPage() {
   useDocumentTitle("Statements");
   return (
     <MoneyShell title="Statements" tab="/dashboard">
+      <div className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink">Statements</h1>
+        <p className="text-sm text-ink-muted">
+          One PDF per calendar month (New York time): opening and closing balance, every movement with its
+          running balance, fees, and pending transfers.
+        </p>
+      </div>
       <Card>
         <CardHeader>
           <CardTitle>Monthly statements</CardTitle>
-          <CardDescription>
-            Every completed movement with its running balance, fees and pending transfers, by calendar month
-            (New York time).
-          </CardDescription>
         </CardHeader>
         <CardContent>
           <StatementList />
