@@ -1,7 +1,9 @@
 // `npm run cli -- <command>`: operator commands against the configured database (DATABASE_URL or ./data).
+import { formatMoney } from "@/contract/money";
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createStorage } from "@/server/lib/storage/create-storage";
@@ -12,9 +14,12 @@ commands:
   admin:grant <email>   make a verified account an admin
   ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)
   housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys, sent mail and unused uploads now
-                        (the server also does this at start and every 15 minutes)`;
+                        (the server also does this at start and every 15 minutes)
+  statement:verify <userId> <YYYY-MM> <digest>
+                        recompute a monthly statement's ledger digest from the ledger and compare it with
+                        the one printed on a customer's copy (exit 1 when they differ)`;
 
-const COMMANDS = new Set(["admin:grant", "ledger:verify", "housekeeping:sweep"]);
+const COMMANDS = new Set(["admin:grant", "ledger:verify", "housekeeping:sweep", "statement:verify"]);
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -56,6 +61,23 @@ async function main(argv: string[]) {
             `${report.partialUploads} half-written upload(s) and ${report.unattachedUploads} upload(s) no application used.`,
         );
         return 0;
+      }
+      case "statement:verify": {
+        const [userId, month, printed] = args;
+        if (!userId || !month || !printed)
+          throw new Error("statement:verify needs <userId> <YYYY-MM> <digest>");
+        const { summary, digest } = await computeStatementDigest(database.db, userId, month);
+        console.info(
+          `${month}: opening ${formatMoney(summary.opening)}, closing ${formatMoney(summary.closing)}, ` +
+            `${summary.count} movement(s), digest ${digest}.`,
+        );
+        const matches = digest === printed.trim().toUpperCase();
+        console.info(
+          matches
+            ? "Statement verified: the digest matches the ledger."
+            : "Digest does NOT match the ledger.",
+        );
+        return matches ? 0 : 1;
       }
       default:
         return 2;

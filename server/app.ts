@@ -20,6 +20,7 @@ import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { statementRoutes } from "@/server/features/statements/routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { limitConnections } from "@/server/lib/connection-limits";
@@ -160,6 +161,7 @@ export async function buildApp(
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(transferReceiptRoutes, { prefix: "/api/transfers" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
+  await app.register(statementRoutes);
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
   return app;

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { passkeys } from "@/server/db/schema";
+import { monthOf } from "@/server/features/statements/statement-month";
 import {
   actor,
   freshCookie,
@@ -332,6 +333,25 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "user",
     build: () => url("/api/transactions/export.csv"),
     expect: USER_OK,
+  },
+  "GET /api/statements": {
+    access: "user",
+    build: () => url("/api/statements"),
+    expect: USER_OK,
+  },
+  // Always the caller's own month: B gets B's statement, never A's (no id in the URL). The fixture admin was
+  // written straight to the database and never opened a wallet, so it has no statement month at all.
+  "GET /api/statements/:month.pdf": {
+    access: "user",
+    input: { params: true },
+    build: () => url(`/api/statements/${monthOf(new Date())}.pdf`),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 404 },
+  },
+  "GET /api/transfers/:id/receipt.pdf": {
+    access: "user",
+    input: { params: true },
+    build: (w) => url(`/api/transfers/${w.ids.transferId}/receipt.pdf`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "GET /api/dashboard-content": {
     access: "user",

@@ -83,7 +83,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(visitor.page, "/auth (Get Started, with field errors)");
   });
 
-  it("signed-in customer pages: dashboard, send money, analytics, contact", async () => {
+  it("signed-in customer pages: dashboard, send money, analytics, statements, contact", async () => {
     customer = await openPage(browser);
     const user = newUser("Alex");
     await signUp(customer.page, user);
@@ -114,6 +114,14 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await page.goto("/analytics");
     await page.getByRole("heading", { name: "Analytics", level: 1 }).waitFor();
     await expectAccessible(page, "/analytics");
+
+    await page.goto("/statements");
+    await page.getByRole("heading", { name: "Statements", level: 1 }).waitFor();
+    await page
+      .getByRole("link", { name: /Download PDF statement/ })
+      .first()
+      .waitFor();
+    await expectAccessible(page, "/statements");
 
     await page.goto("/contact");
     await page.getByRole("heading", { name: "Contact Support", level: 1 }).waitFor();

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
@@ -205,6 +209,28 @@ describe("money journey", () => {
       availableBalance: "$749.50",
       pendingBalance: "$0.00",
     });
+
+    // The month's PDF statement, downloaded from /statements as a customer would, says the same.
+    await customer.page.goto("/statements");
+    await customer.page.getByRole("heading", { name: "Monthly statements" }).waitFor();
+    const [download] = await Promise.all([
+      customer.page.waitForEvent("download"),
+      customer.page
+        .getByRole("link", { name: /Download PDF statement/ })
+        .first()
+        .click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^pillar-statement-\d{4}-\d{2}\.pdf$/);
+    const pdfFile = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), "pillar-e2e-statement-")),
+      "statement.pdf",
+    );
+    await download.saveAs(pdfFile);
+    const statement = execFileSync("pdftotext", ["-layout", pdfFile, "-"], { encoding: "utf8" });
+    expect(statement).toMatch(/Closing balance\s+\$749\.50/);
+    expect(statement).toMatch(/\+\$1,000\.00\s+\$1,000\.00/);
+    expect(statement).toMatch(/\$5\.01\s+-\$250\.50\s+\$749\.50/);
+    expect(statement).toMatch(/Ledger digest [0-9A-F]{4}(-[0-9A-F]{4}){3}/);
 
     // The admin tables page from the server: 51 payments show 50, and "Load more" brings the last one.
     const batch = `Batch ${Date.now()}`;

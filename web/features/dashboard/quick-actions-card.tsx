@@ -1,4 +1,4 @@
-import { BarChart3, ChevronRight, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
+import { BarChart3, ChevronRight, FileText, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
 import type { MouseEvent } from "react";
 import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
@@ -23,6 +23,7 @@ const ACTIONS: QuickAction[] = [
   { label: "Send Money", description: "USDC transfers, 2% fee", icon: Send, href: "/send-money" },
   { label: "Pay Bills", description: "Utilities and more", icon: Receipt },
   { label: "Analytics", description: "Spending and trends", icon: BarChart3, href: "/analytics" },
+  { label: "Statements", description: "Monthly PDF statements", icon: FileText, href: "/statements" },
   { label: "Settings", description: "Profile and security", icon: Settings, href: "/settings" },
 ];
 
@@ -51,7 +52,7 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
         <CardTitle>{title}</CardTitle>
       </CardHeader>
       <CardContent>
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {ACTIONS.map(({ label, description, icon: Icon, href }) => {
             const body = (
               <>

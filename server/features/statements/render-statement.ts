@@ -1,0 +1,226 @@
+import { formatMoney } from "@/contract/money";
+import { transferReference } from "@/contract/transfers";
+import type { Db } from "@/server/db/client";
+import {
+  createFramedDocument,
+  fitText,
+  HAIRLINE,
+  INK,
+  MUTED,
+  PAGE,
+} from "@/server/features/statements/pdf-frame";
+import {
+  createStatementDigest,
+  findPendingLines,
+  iterateStatementLines,
+  type PendingLine,
+  type StatementOwner,
+  type StatementSummary,
+} from "@/server/features/statements/statement-data";
+import type { StatementPeriod } from "@/server/features/statements/statement-month";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
+
+const LEFT = PAGE.margin;
+const WIDTH = PAGE.width - 2 * PAGE.margin;
+const ROW = 16;
+/** Date, description, reference, fee, amount, balance: the three money columns right-aligned. */
+const COLUMNS = [
+  { title: "Date", width: 52, align: "left" },
+  { title: "Description", width: 204, align: "left" },
+  { title: "Reference", width: 66, align: "left" },
+  { title: "Fee", width: 56, align: "right" },
+  { title: "Amount", width: 68, align: "right" },
+  { title: "Balance", width: 70, align: "right" },
+] as const;
+
+const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+export function signed(cents: number): string {
+  return cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents);
+}
+
+function statementTitle(period: StatementPeriod): string {
+  return MONTH_NAME.format(new Date(`${period.month}-15T12:00:00Z`));
+}
+
+function shortDate(at: Date): string {
+  const [year, month, day] = limitDayOf(at).split("-");
+  return `${month}/${day}/${year!.slice(2)}`;
+}
+
+function drawRow(doc: PDFKit.PDFDocument, cells: string[], options: { bold?: boolean; color?: string } = {}) {
+  const y = doc.y;
+  let x = LEFT;
+  doc
+    .font(options.bold ? "Helvetica-Bold" : "Helvetica")
+    .fontSize(8.5)
+    .fillColor(options.color ?? INK);
+  COLUMNS.forEach((column, index) => {
+    const text = fitText(doc, cells[index] ?? "", column.width - 6);
+    doc.text(text, x, y + 4, { width: column.width, align: column.align, lineBreak: false });
+    x += column.width;
+  });
+  doc
+    .moveTo(LEFT, y + ROW)
+    .lineTo(LEFT + WIDTH, y + ROW)
+    .lineWidth(0.25)
+    .strokeColor(HAIRLINE)
+    .stroke();
+  doc.x = LEFT;
+  doc.y = y + ROW;
+}
+
+function drawTableHeader(doc: PDFKit.PDFDocument, heading: string) {
+  doc.font("Helvetica-Bold").fontSize(11).fillColor(INK).text(heading, LEFT, doc.y, { lineBreak: false });
+  doc.y += 18;
+  doc.rect(LEFT, doc.y, WIDTH, ROW).fill("#f1f5f9");
+  drawRow(
+    doc,
+    COLUMNS.map((column) => column.title),
+    { bold: true, color: MUTED },
+  );
+}
+
+/** Opens a new page (frame drawn by the page hook) when fewer than `rows` rows fit, repeating the header. */
+function ensureRoom(doc: PDFKit.PDFDocument, rows: number, heading: string) {
+  if (doc.y + rows * ROW <= PAGE.footerTop - 12) return;
+  doc.addPage();
+  drawTableHeader(doc, `${heading} (continued)`);
+}
+
+function drawSummary(doc: PDFKit.PDFDocument, summary: StatementSummary, period: StatementPeriod) {
+  const cells = [
+    ["Opening balance", formatMoney(summary.opening)],
+    ["Money in", signed(summary.moneyIn)],
+    ["Money out", signed(summary.moneyOut)],
+    ["Fees (in money out)", formatMoney(summary.fees)],
+    ["Closing balance", formatMoney(summary.closing)],
+  ];
+  const top = doc.y;
+  const cell = WIDTH / cells.length;
+  doc.roundedRect(LEFT, top, WIDTH, 52, 4).lineWidth(0.5).strokeColor(HAIRLINE).stroke();
+  cells.forEach(([label, value], index) => {
+    const x = LEFT + index * cell;
+    doc
+      .font("Helvetica")
+      .fontSize(8)
+      .fillColor(MUTED)
+      .text(label!, x + 10, top + 12, { width: cell - 20, lineBreak: false });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(12)
+      .fillColor(INK)
+      .text(value!, x + 10, top + 27, { width: cell - 20, lineBreak: false });
+  });
+  doc
+    .font("Helvetica")
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(
+      `Period ${shortDate(period.start)} to ${shortDate(new Date(period.end.getTime() - 1))}, America/New_York. ` +
+        `${summary.count} completed movement${summary.count === 1 ? "" : "s"}. Pending items are not included in balances.`,
+      LEFT,
+      top + 62,
+      { width: WIDTH, lineBreak: false },
+    );
+  doc.x = LEFT;
+  doc.y = top + 88;
+}
+
+function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
+  const heading = "Pending (not yet in your balance)";
+  doc.y += 16;
+  ensureRoom(doc, 3, heading);
+  drawTableHeader(doc, heading);
+  if (pending.length === 0)
+    drawRow(doc, ["", "No pending movements this month", "", "", "", ""], { color: MUTED });
+  for (const line of pending) {
+    ensureRoom(doc, 1, heading);
+    drawRow(doc, [
+      shortDate(line.at),
+      line.description,
+      transferReference(line.reference),
+      line.fee ? formatMoney(line.fee) : "",
+      signed(line.amount),
+      "Pending",
+    ]);
+  }
+}
+
+function drawVerification(doc: PDFKit.PDFDocument, digest: string) {
+  doc.y += 20;
+  if (doc.y + 56 > PAGE.footerTop - 12) doc.addPage();
+  const top = doc.y;
+  doc.roundedRect(LEFT, top, WIDTH, 44, 4).lineWidth(0.5).strokeColor(HAIRLINE).stroke();
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(9)
+    .fillColor(INK)
+    .text(`Ledger digest ${digest}`, LEFT + 10, top + 10, {
+      lineBreak: false,
+    });
+  doc
+    .font("Helvetica")
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(
+      "Support can recompute this digest from our ledger to confirm a copy of this statement is genuine and complete.",
+      LEFT + 10,
+      top + 25,
+      { width: WIDTH - 20, lineBreak: false },
+    );
+}
+
+/**
+ * Writes one monthly statement into a framed PDF as it reads the ledger: summary, every completed movement
+ * with its running balance, totals, pending movements, and the ledger digest. The caller streams `doc`.
+ */
+export async function writeStatement(
+  doc: PDFKit.PDFDocument,
+  db: Db,
+  owner: StatementOwner,
+  period: StatementPeriod,
+  summary: StatementSummary,
+) {
+  drawSummary(doc, summary, period);
+  const heading = "Account activity";
+  drawTableHeader(doc, heading);
+  drawRow(doc, [shortDate(period.start), "Opening balance", "", "", "", formatMoney(summary.opening)]);
+  const digest = createStatementDigest(owner, period, summary.opening);
+  let balance = summary.opening;
+  for await (const lines of iterateStatementLines(db, owner, period)) {
+    digest.add(lines);
+    for (const line of lines) {
+      balance += line.amount;
+      ensureRoom(doc, 1, heading);
+      drawRow(doc, [
+        shortDate(line.at),
+        line.description,
+        transferReference(line.reference),
+        line.fee ? formatMoney(line.fee) : "",
+        signed(line.amount),
+        formatMoney(balance),
+      ]);
+    }
+  }
+  ensureRoom(doc, 3, heading);
+  drawRow(doc, ["", "Total money in", "", "", signed(summary.moneyIn), ""], { bold: true });
+  drawRow(doc, ["", "Total money out", "", formatMoney(summary.fees), signed(summary.moneyOut), ""], {
+    bold: true,
+  });
+  drawRow(doc, ["", "Closing balance", "", "", "", formatMoney(balance)], { bold: true });
+  drawPending(doc, await findPendingLines(db, owner, period));
+  drawVerification(doc, digest.finish());
+  doc.end();
+}
+
+/** The framed document for one month, before any row is written. */
+export function createStatementDocument(owner: StatementOwner, period: StatementPeriod, now = new Date()) {
+  return createFramedDocument({
+    title: "Monthly statement",
+    subtitle: statementTitle(period),
+    customerName: owner.name,
+    address: owner.address,
+    generatedAt: now,
+  });
+}

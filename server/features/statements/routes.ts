@@ -1,0 +1,57 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { statementList } from "@/contract/statements";
+import { createStatementDocument, writeStatement } from "@/server/features/statements/render-statement";
+import {
+  findStatementMonths,
+  getStatementSummary,
+  openStatement,
+} from "@/server/features/statements/statement-data";
+import { findReceiptTransfer, renderTransferReceipt } from "@/server/features/statements/transfer-receipt";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** Statements and receipts: always the signed-in customer's own (no user id in any URL). */
+export async function statementRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireUser);
+
+  app.get("/api/statements", { schema: { response: { 200: statementList } } }, async (request) => ({
+    months: await findStatementMonths(db, signedInUser(request).id),
+  }));
+
+  app.get(
+    "/api/statements/:month.pdf",
+    { schema: { params: z.object({ month: z.string().max(16) }) } },
+    async (request, reply) => {
+      const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);
+      // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
+      const summary = await getStatementSummary(db, owner, period);
+      const doc = createStatementDocument(owner, period);
+      writeStatement(doc, db, owner, period, summary).catch((err: Error) => {
+        request.log.error({ err }, "statement stream failed");
+        doc.destroy(err);
+      });
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="pillar-statement-${period.month}.pdf"`)
+        .send(doc);
+    },
+  );
+
+  app.get(
+    "/api/transfers/:id/receipt.pdf",
+    { schema: { params: z.object({ id: z.string().max(64) }) } },
+    async (request, reply) => {
+      const transfer = await findReceiptTransfer(db, signedInUser(request).id, request.params.id);
+      return reply
+        .type("application/pdf")
+        .header(
+          "content-disposition",
+          `attachment; filename="pillar-receipt-${transfer.transfer.id.slice(0, 8)}.pdf"`,
+        )
+        .send(renderTransferReceipt(transfer));
+    },
+  );
+}

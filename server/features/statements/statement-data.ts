@@ -1,0 +1,247 @@
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "@/server/db/client";
+import {
+  journalEntries,
+  kycApplications,
+  ledgerAccounts,
+  postings,
+  transactions,
+  users,
+} from "@/server/db/schema";
+import {
+  monthOf,
+  monthsBetween,
+  parseStatementMonth,
+  type StatementPeriod,
+} from "@/server/features/statements/statement-month";
+import { AppError } from "@/server/lib/errors";
+
+/** Rows per query while a statement streams: memory stays flat however busy the month was. */
+export const STATEMENT_BATCH = 500;
+
+export interface StatementOwner {
+  userId: string;
+  walletId: string;
+  name: string;
+  address: string | null;
+  openedMonth: string;
+}
+
+export interface StatementSummary {
+  opening: number;
+  moneyIn: number;
+  moneyOut: number;
+  fees: number;
+  closing: number;
+  count: number;
+}
+
+export interface StatementLine {
+  postingId: number;
+  at: Date;
+  description: string;
+  reference: string;
+  /** The fee included in this movement (a transfer's 2%), 0 when none. */
+  fee: number;
+  amount: number;
+}
+
+export interface PendingLine {
+  at: Date;
+  description: string;
+  reference: string;
+  fee: number;
+  amount: number;
+}
+
+const NOT_FOUND = () => new AppError("NOT_FOUND", "No statement for that month");
+
+async function findOwner(db: Db, userId: string): Promise<StatementOwner | null> {
+  const [row] = await db
+    .select({
+      walletId: ledgerAccounts.id,
+      openedAt: ledgerAccounts.createdAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(ledgerAccounts)
+    .innerJoin(users, eq(users.id, ledgerAccounts.userId))
+    .where(eq(ledgerAccounts.userId, userId));
+  if (!row) return null;
+  const [kyc] = await db
+    .select({ address: kycApplications.address })
+    .from(kycApplications)
+    .where(and(eq(kycApplications.userId, userId), eq(kycApplications.status, "approved")))
+    .orderBy(desc(kycApplications.createdAt))
+    .limit(1);
+  return {
+    userId,
+    walletId: row.walletId,
+    name: `${row.firstName} ${row.lastName}`,
+    address: kyc?.address ?? null,
+    openedMonth: monthOf(row.openedAt),
+  };
+}
+
+/** GET /api/statements: the months the customer's account existed in, newest first. */
+export async function findStatementMonths(db: Db, userId: string, now = new Date()): Promise<string[]> {
+  const owner = await findOwner(db, userId);
+  return owner ? monthsBetween(owner.openedMonth, monthOf(now)) : [];
+}
+
+/** The owner and period of one statement; a malformed month is a 400, one outside the account's life a 404. */
+export async function openStatement(db: Db, userId: string, month: string, now = new Date()) {
+  const period = parseStatementMonth(month);
+  const owner = await findOwner(db, userId);
+  if (!owner || month < owner.openedMonth || month > monthOf(now)) throw NOT_FOUND();
+  return { owner, period };
+}
+
+/** Opening balance is every wallet posting before the month; closing adds the month's postings. */
+export async function getStatementSummary(
+  db: Db,
+  owner: StatementOwner,
+  period: StatementPeriod,
+): Promise<StatementSummary> {
+  const inMonth = sql`${postings.createdAt} >= ${period.start.toISOString()}`;
+  const [row] = await db
+    .select({
+      opening: sql<string>`coalesce(sum(${postings.amount}) filter (where ${postings.createdAt} < ${period.start.toISOString()}), 0)`,
+      moneyIn: sql<string>`coalesce(sum(${postings.amount}) filter (where ${inMonth} and ${postings.amount} > 0), 0)`,
+      moneyOut: sql<string>`coalesce(sum(${postings.amount}) filter (where ${inMonth} and ${postings.amount} < 0), 0)`,
+      count: sql<string>`count(*) filter (where ${inMonth})`,
+    })
+    .from(postings)
+    .where(and(eq(postings.accountId, owner.walletId), lt(postings.createdAt, period.end)));
+  const [feeRow] = await db
+    .select({ fees: sql<string>`coalesce(sum(${transactions.fee}), 0)` })
+    .from(postings)
+    .innerJoin(
+      transactions,
+      and(eq(transactions.entryId, postings.entryId), eq(transactions.userId, owner.userId)),
+    )
+    .where(monthPostings(owner, period));
+  const opening = Number(row!.opening);
+  const moneyIn = Number(row!.moneyIn);
+  const moneyOut = Number(row!.moneyOut);
+  return {
+    opening,
+    moneyIn,
+    moneyOut,
+    fees: Number(feeRow!.fees),
+    closing: opening + moneyIn + moneyOut,
+    count: Number(row!.count),
+  };
+}
+
+function monthPostings(owner: StatementOwner, period: StatementPeriod) {
+  return and(
+    eq(postings.accountId, owner.walletId),
+    gte(postings.createdAt, period.start),
+    lt(postings.createdAt, period.end),
+  );
+}
+
+/**
+ * The month's wallet postings in ledger order, fetched in keyset batches. Ordered by posting id (the order
+ * they were written), which is also the order the digest is computed in.
+ */
+export async function* iterateStatementLines(
+  db: Db,
+  owner: StatementOwner,
+  period: StatementPeriod,
+): AsyncGenerator<StatementLine[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .select({
+        postingId: postings.id,
+        at: postings.createdAt,
+        amount: postings.amount,
+        entryId: journalEntries.id,
+        description: journalEntries.description,
+        referenceType: journalEntries.referenceType,
+        referenceId: journalEntries.referenceId,
+        fee: sql<string | null>`(select ${transactions.fee} from ${transactions}
+          where ${transactions.entryId} = ${postings.entryId} and ${transactions.userId} = ${owner.userId} limit 1)`,
+      })
+      .from(postings)
+      .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
+      .where(and(monthPostings(owner, period), gt(postings.id, after)))
+      .orderBy(asc(postings.id))
+      .limit(STATEMENT_BATCH);
+    if (rows.length === 0) return;
+    yield rows.map((row) => ({
+      postingId: row.postingId,
+      at: row.at,
+      amount: row.amount,
+      description: row.description,
+      // An adjustment's reference is the customer themself: the entry's own id identifies it better.
+      reference: row.referenceType !== "user" && row.referenceId ? row.referenceId : row.entryId,
+      fee: Number(row.fee ?? 0),
+    }));
+    after = rows.at(-1)!.postingId;
+    if (rows.length < STATEMENT_BATCH) return;
+  }
+}
+
+/** Movements started in the month whose money has not moved yet (a held transfer): shown apart, not in balances. */
+export async function findPendingLines(
+  db: Db,
+  owner: StatementOwner,
+  period: StatementPeriod,
+): Promise<PendingLine[]> {
+  const rows = await db
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.userId, owner.userId),
+        isNull(transactions.entryId),
+        inArray(transactions.status, ["initiated", "pending", "in_review", "processing"]),
+        gte(transactions.createdAt, period.start),
+        lt(transactions.createdAt, period.end),
+      ),
+    )
+    .orderBy(asc(transactions.createdAt), asc(transactions.id));
+  return rows.map((row) => ({
+    at: row.createdAt,
+    description: row.description,
+    reference: row.sourceType === "transfer_request" && row.sourceId ? row.sourceId : row.id,
+    fee: row.fee,
+    amount: row.type === "debit" ? -row.amount : row.amount,
+  }));
+}
+
+/** What the digest covers; versioned so a future change of recipe cannot match an old copy by accident. */
+export function digestHeader(owner: StatementOwner, period: StatementPeriod, opening: number): string {
+  return `pillar-statement-v1\n${owner.walletId}\n${period.month}\n${opening}\n`;
+}
+
+/** A running SHA-256 over the month's postings (id:amount per line), fed as the statement streams. */
+export function createStatementDigest(owner: StatementOwner, period: StatementPeriod, opening: number) {
+  const hash = createHash("sha256").update(digestHeader(owner, period, opening));
+  return {
+    add(lines: StatementLine[]) {
+      for (const line of lines) hash.update(`${line.postingId}:${line.amount}\n`);
+    },
+    /** 16 hex characters in groups of four: short enough to read out on the phone. */
+    finish(): string {
+      return formatDigest(hash.digest("hex"));
+    },
+  };
+}
+
+export function formatDigest(hex: string): string {
+  return hex.slice(0, 16).toUpperCase().match(/.{4}/g)!.join("-");
+}
+
+/** Recomputes a statement's digest from the ledger (the CLI's statement:verify). */
+export async function computeStatementDigest(db: Db, userId: string, month: string) {
+  const { owner, period } = await openStatement(db, userId, month);
+  const summary = await getStatementSummary(db, owner, period);
+  const digest = createStatementDigest(owner, period, summary.opening);
+  for await (const lines of iterateStatementLines(db, owner, period)) digest.add(lines);
+  return { summary, digest: digest.finish() };
+}

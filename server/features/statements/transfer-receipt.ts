@@ -1,0 +1,127 @@
+import { and, eq } from "drizzle-orm";
+import { formatMoney } from "@/contract/money";
+import { transferReference } from "@/contract/transfers";
+import type { Db } from "@/server/db/client";
+import { kycApplications, transferRequests, users } from "@/server/db/schema";
+import {
+  createFramedDocument,
+  formatNewYorkTime,
+  HAIRLINE,
+  INK,
+  MUTED,
+  PAGE,
+} from "@/server/features/statements/pdf-frame";
+import { AppError } from "@/server/lib/errors";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STATUS_TEXT: Record<string, string> = {
+  pending: "Pending",
+  processing: "Processing",
+  completed: "Completed",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+/** The signed-in customer's own transfer; any other id (someone else's, unknown, malformed) is the same 404. */
+export async function findReceiptTransfer(db: Db, userId: string, transferId: string) {
+  const notFound = new AppError("NOT_FOUND", "Transfer not found");
+  if (!UUID.test(transferId)) throw notFound;
+  const [row] = await db
+    .select({ transfer: transferRequests, firstName: users.firstName, lastName: users.lastName })
+    .from(transferRequests)
+    .innerJoin(users, eq(users.id, transferRequests.userId))
+    .where(and(eq(transferRequests.id, transferId), eq(transferRequests.userId, userId)));
+  if (!row) throw notFound;
+  const [kyc] = await db
+    .select({ address: kycApplications.address })
+    .from(kycApplications)
+    .where(and(eq(kycApplications.userId, userId), eq(kycApplications.status, "approved")))
+    .limit(1);
+  return { ...row, address: kyc?.address ?? null };
+}
+
+type ReceiptTransfer = Awaited<ReturnType<typeof findReceiptTransfer>>;
+
+/** A one-page receipt for an outgoing USDC transfer, in the same frame as the statements. */
+export function renderTransferReceipt(
+  { transfer, firstName, lastName, address }: ReceiptTransfer,
+  now = new Date(),
+) {
+  const doc = createFramedDocument({
+    title: "Transfer receipt",
+    subtitle: `Reference ${transferReference(transfer.id)}`,
+    customerName: `${firstName} ${lastName}`,
+    address,
+    generatedAt: now,
+  });
+  const left = PAGE.margin;
+  const width = PAGE.width - 2 * PAGE.margin;
+  const isSettled = transfer.status !== "pending" && transfer.status !== "processing";
+
+  doc.font("Helvetica").fontSize(9).fillColor(MUTED).text("Amount sent", left, doc.y);
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(24)
+    .fillColor(INK)
+    .text(formatMoney(transfer.amount), left, doc.y + 2);
+  doc
+    .font("Helvetica")
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text(`USDC transfer to ${transfer.recipientName} · ${STATUS_TEXT[transfer.status]}`, left, doc.y + 2);
+  doc.y += 18;
+
+  const rows: [string, string][] = [
+    ["Reference", transferReference(transfer.id)],
+    ["Status", STATUS_TEXT[transfer.status] ?? transfer.status],
+    ["Requested", formatNewYorkTime(transfer.createdAt)],
+    [
+      isSettled ? `${STATUS_TEXT[transfer.status]}` : "Last updated",
+      formatNewYorkTime(transfer.settledAt ?? transfer.updatedAt),
+    ],
+    ["Amount", formatMoney(transfer.amount)],
+    ["Fee (2%)", formatMoney(transfer.fee)],
+    ["Recipient receives", formatMoney(transfer.netAmount)],
+    ["Recipient", transfer.recipientName],
+    ["USDC address", transfer.cryptoAddress],
+    ["Network", transfer.recipientRouting],
+    ["Purpose", transfer.purpose],
+    ["Transfer id", transfer.id],
+  ];
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc
+      .font("Helvetica")
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(label, left, y + 6, { width: 150, lineBreak: false });
+    doc
+      .font(label === "Recipient receives" ? "Helvetica-Bold" : "Helvetica")
+      .fillColor(INK)
+      .text(value, left + 150, y + 6, {
+        width: width - 150,
+        align: "right",
+        lineBreak: false,
+        ellipsis: true,
+      });
+    doc
+      .moveTo(left, y + 22)
+      .lineTo(left + width, y + 22)
+      .lineWidth(0.25)
+      .strokeColor(HAIRLINE)
+      .stroke();
+    doc.y = y + 22;
+  }
+  doc
+    .font("Helvetica")
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(
+      "The fee is 2% of the amount and is included in it. Quote the reference when you contact support.",
+      left,
+      doc.y + 16,
+      { width },
+    );
+  doc.end();
+  return doc;
+}
