@@ -19,14 +19,13 @@ export function WalletAddress({ address, className }: { address: string; classNa
         {groups.map((group) => (
           <span key={group.start}>
             {[...group.text].map((char, k) => {
+              // Characters repeat, so their position in the address is the key.
               const index = group.start + k;
               return isChecked(index) ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: characters repeat; their position is the identity.
                 <strong key={index} className="font-bold text-brand-800">
                   {char}
                 </strong>
               ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: as above.
                 <span key={index} className="text-ink-muted">
                   {char}
                 </span>
