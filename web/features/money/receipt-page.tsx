@@ -11,26 +11,12 @@ import { WalletAddress } from "@/web/components/wallet-address";
 import { useTransferReceipt } from "@/web/features/money/api/get-transfer-receipt";
 import { CancelTransferButton } from "@/web/features/money/components/cancel-transfer-button";
 import { MoneyShell } from "@/web/features/money/components/money-shell";
+import { SummaryLine } from "@/web/features/money/components/summary-line";
 import { TransferTimeline } from "@/web/features/money/components/transfer-timeline";
 import { ApiError } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 import { STATUS_VIEW } from "@/web/lib/transaction-display";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
-
-function Line({ label, children, strong }: { label: string; children: ReactNode; strong?: boolean }) {
-  return (
-    <div className="flex items-baseline justify-between gap-3 py-2">
-      <dt className="text-ink-muted">{label}</dt>
-      <dd
-        className={
-          strong ? "text-right font-semibold text-ink tabular-nums" : "text-right text-ink tabular-nums"
-        }
-      >
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 function Receipt({ receipt }: { receipt: TransferReceipt }) {
   const status = STATUS_VIEW[receipt.status];
@@ -52,19 +38,19 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
         </CardHeader>
         <CardContent className="grid gap-5">
           <dl className="grid divide-y divide-line rounded-lg border border-line px-4 text-sm">
-            <Line label="Amount">{formatMoney(receipt.amountCents)}</Line>
-            <Line label="Fee (2%)">−{formatMoney(receipt.feeCents)}</Line>
-            <Line label="Recipient gets" strong>
+            <SummaryLine label="Amount">{formatMoney(receipt.amountCents)}</SummaryLine>
+            <SummaryLine label="Fee (2%)">−{formatMoney(receipt.feeCents)}</SummaryLine>
+            <SummaryLine label="Recipient gets" strong>
               {formatMoney(receipt.netAmountCents)} USDC
-            </Line>
-            <Line label="Recipient">{receipt.recipientName}</Line>
+            </SummaryLine>
+            <SummaryLine label="Recipient">{receipt.recipientName}</SummaryLine>
             <div className="grid gap-1 py-2">
               <dt className="text-ink-muted">USDC wallet address</dt>
               <dd className="rounded-md bg-canvas p-3">
                 <WalletAddress address={receipt.cryptoAddress} />
               </dd>
             </div>
-            <Line label="Purpose">{receipt.purpose}</Line>
+            <SummaryLine label="Purpose">{receipt.purpose}</SummaryLine>
           </dl>
           <div className="flex flex-wrap gap-3">
             <Button asChild variant="secondary">

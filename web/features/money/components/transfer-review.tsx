@@ -1,25 +1,10 @@
 import { ArrowLeft, Send } from "lucide-react";
-import type { ReactNode } from "react";
 import { formatMoney } from "@/contract/money";
 import type { TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
-
-function Line({ label, children, strong }: { label: string; children: ReactNode; strong?: boolean }) {
-  return (
-    <div className="flex items-baseline justify-between gap-3 py-2">
-      <dt className="text-ink-muted">{label}</dt>
-      <dd
-        className={
-          strong ? "text-right font-semibold text-ink tabular-nums" : "text-right text-ink tabular-nums"
-        }
-      >
-        {children}
-      </dd>
-    </div>
-  );
-}
+import { SummaryLine } from "@/web/features/money/components/summary-line";
 
 /**
  * The last look before money leaves: exactly what will be sent (and, with a passkey, signed). Nothing is sent
@@ -55,21 +40,21 @@ export function TransferReview({
         </p>
       </div>
       <dl className="grid divide-y divide-line rounded-lg border border-line px-4 text-sm">
-        <Line label="Amount">{formatMoney(amountCents)}</Line>
-        <Line label="Fee (2%)">−{formatMoney(feeCents)}</Line>
-        <Line label="Recipient gets" strong>
+        <SummaryLine label="Amount">{formatMoney(amountCents)}</SummaryLine>
+        <SummaryLine label="Fee (2%)">−{formatMoney(feeCents)}</SummaryLine>
+        <SummaryLine label="Recipient gets" strong>
           {formatMoney(amountCents - feeCents)} USDC
-        </Line>
-        <Line label="To">{recipientName}</Line>
+        </SummaryLine>
+        <SummaryLine label="To">{recipientName}</SummaryLine>
         <div className="grid gap-1 py-2">
           <dt className="text-ink-muted">USDC wallet address</dt>
           <dd className="rounded-md bg-canvas p-3">
             <WalletAddress address={cryptoAddress} />
           </dd>
         </div>
-        <Line label="Remaining today">
+        <SummaryLine label="Remaining today">
           {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : "—"}
-        </Line>
+        </SummaryLine>
       </dl>
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         <Button type="button" variant="secondary" size="lg" onClick={onBack} disabled={isSending}>
