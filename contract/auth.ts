@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BRAND } from "@/contract/brand";
+import { staffRole } from "@/contract/staff";
 
 /** Spec §5 texts, word for word; the web shows them and the server answers with them. */
 export const AUTH_MESSAGES = {
@@ -133,7 +134,10 @@ export const currentUser = z.object({
   lastName: z.string(),
   pillarTag: z.string(),
   phoneNumber: z.string().nullable(),
+  /** Holds any staff role (see staffRoles). */
   isAdmin: z.boolean(),
+  /** Back-office roles; empty for customers. The web shows staff only what their roles allow. */
+  staffRoles: z.array(staffRole),
   isEmailVerified: z.boolean(),
   isVerified: z.boolean(),
   status: z.string(),

@@ -1,8 +1,10 @@
 // `npm run cli -- <command>`: operator commands against the configured database (DATABASE_URL or ./data).
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
+import { STAFF_ROLES, staffRole } from "@/contract/staff";
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
-import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -11,7 +13,9 @@ import { createStorage } from "@/server/lib/storage/create-storage";
 const USAGE = `usage: npm run cli -- <command>
 
 commands:
-  admin:grant <email>   make a verified account an admin
+  staff:grant <email> <role…>
+                        give a verified account back-office roles: support, compliance, finance, owner
+  admin:grant <email>   the same as staff:grant <email> owner
   ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)
   housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys, sent mail and unused uploads now
                         (the server also does this at start and every 15 minutes)
@@ -19,7 +23,13 @@ commands:
                         recompute a monthly statement's ledger digest from the ledger and compare it with
                         the one printed on a customer's copy (exit 1 when they differ)`;
 
-const COMMANDS = new Set(["admin:grant", "ledger:verify", "housekeeping:sweep", "statement:verify"]);
+const COMMANDS = new Set([
+  "staff:grant",
+  "admin:grant",
+  "ledger:verify",
+  "housekeeping:sweep",
+  "statement:verify",
+]);
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -36,10 +46,17 @@ async function main(argv: string[]) {
   try {
     await database.migrate();
     switch (command) {
+      case "staff:grant":
       case "admin:grant": {
-        if (!args[0]) throw new Error("admin:grant needs an e-mail address");
-        const user = await grantAdmin(database.db, args[0]);
-        console.info(`${user.email} is now an admin.`);
+        const [email, ...roleNames] = args;
+        if (!email) throw new Error(`${command} needs an e-mail address`);
+        const roles = command === "admin:grant" ? ["owner"] : roleNames;
+        const parsed = z.array(staffRole).min(1).safeParse(roles);
+        if (!parsed.success) {
+          throw new Error(`staff:grant needs one or more roles out of: ${STAFF_ROLES.join(", ")}`);
+        }
+        const user = await grantStaffRoles(database.db, email, parsed.data);
+        console.info(`${user.email} now holds: ${user.staffRoles.join(", ")}.`);
         return 0;
       }
       case "ledger:verify": {

@@ -20,6 +20,7 @@ import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { assertAdminRouteListed } from "@/server/features/staff/route-roles";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
@@ -145,6 +146,8 @@ export async function buildApp(
   registerMetrics(app);
   await registerOpenApi(app, deps.config);
 
+  // Every admin route must have a row in the role table before it can exist.
+  app.addHook("onRoute", (route) => assertAdminRouteListed(route.method, route.url));
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(passkeyRoutes);

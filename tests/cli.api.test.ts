@@ -65,6 +65,17 @@ describe("operator CLI", () => {
         user.id,
       ]);
       expect(row.is_admin).toBe(true);
+      const staff = await cli("staff:grant", "cli@example.com", "finance", "compliance");
+      expect(staff.code).toBe(0);
+      expect(staff.out).toContain("now holds: compliance, finance, owner");
+      const badRole = await cli("staff:grant", "cli@example.com", "janitor");
+      expect(badRole.code).toBe(1);
+      expect(badRole.out).toContain("one or more roles out of: support, compliance, finance, owner");
+      const [roles] = await database!.query<{ staff_roles: string[] }>(
+        "select staff_roles from users where id = $1",
+        [user.id],
+      );
+      expect(roles.staff_roles).toEqual(["compliance", "finance", "owner"]);
     },
   );
 

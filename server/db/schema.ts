@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { StaffRole } from "@/contract/staff";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -27,7 +28,10 @@ export const users = pgTable(
     pillarTag: text("pillar_tag").notNull(),
     phoneNumber: text("phone_number"),
     passwordHash: text("password_hash").notNull(),
-    isAdmin: boolean("is_admin").notNull().default(false),
+    /** Back-office roles (contract/staff.ts); empty for customers. */
+    staffRoles: text("staff_roles").array().$type<StaffRole[]>().notNull().default(sql`'{}'::text[]`),
+    /** Derived from staffRoles, never written: the spec's isAdmin means "holds any staff role". */
+    isAdmin: boolean("is_admin").notNull().generatedAlwaysAs(sql`cardinality(staff_roles) > 0`),
     isEmailVerified: boolean("is_email_verified").notNull().default(false),
     status: text("status").notNull().default("active"),
     /** When the current password was chosen; ADMIN_EMAILS only counts a proof of the e-mail made after it. */
@@ -46,6 +50,10 @@ export const users = pgTable(
     uniqueIndex("users_pillar_tag_lower_key").on(sql`lower(${t.pillarTag})`),
     // Admin lists page by keyset on (created_at, id), newest first.
     index("users_created_id_idx").on(t.createdAt, t.id),
+    check(
+      "users_staff_roles_known",
+      sql`${t.staffRoles} <@ array['support', 'compliance', 'finance', 'owner']::text[]`,
+    ),
   ],
 );
 

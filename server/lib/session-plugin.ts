@@ -4,7 +4,9 @@ import fp from "fastify-plugin";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
+import { holdsAnyRole, normaliseRoles, STAFF_MESSAGES } from "@/contract/staff";
 import type { DbOrTx } from "@/server/db/client";
+import { rolesForAdminRoute } from "@/server/features/staff/route-roles";
 import { AppError } from "@/server/lib/errors";
 import {
   findSessionUser,
@@ -102,8 +104,10 @@ async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean
 }
 
 /**
- * preHandler for /api/admin/*: 401 when signed out, 403 for a signed-in non-admin, and with
- * ADMIN_REQUIRE_2FA 403 `secondFactorRequired` for an admin who has not enrolled a second factor yet.
+ * preHandler for /api/admin/*: 401 when signed out, 403 for a signed-in non-admin, with
+ * ADMIN_REQUIRE_2FA 403 `secondFactorRequired` for staff who have not enrolled a second factor yet, and
+ * 403 `roleRequired` when the route's row in ADMIN_ROUTE_ROLES does not name one of their roles. An unknown
+ * admin path (no matched route) is left to the admin 404 handler.
  */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
@@ -112,6 +116,15 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (config.adminRequire2fa && !(await adminHasSecondFactor(database.db, request.user.id))) {
     throw new AppError("FORBIDDEN", SECURITY_MESSAGES.adminSecondFactorRequired, {
       secondFactorRequired: true,
+    });
+  }
+  const route = request.routeOptions.url;
+  if (route === undefined) return;
+  const allowed = rolesForAdminRoute(request.method, route) ?? [];
+  if (!holdsAnyRole(request.user.staffRoles, allowed)) {
+    throw new AppError("FORBIDDEN", STAFF_MESSAGES.roleRequired, {
+      roleRequired: true,
+      allowedRoles: normaliseRoles([...allowed, "owner"]),
     });
   }
 }

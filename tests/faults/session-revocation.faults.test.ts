@@ -54,7 +54,7 @@ describe("two instances on one PostgreSQL", () => {
     expect(await me(b, customer.cookie)).toBe(200);
     expect(await me(b, other.cookie)).toBe(200);
     // The admin path that removes every session of a user (delete) runs on A.
-    await scratch.database.query("update users set is_admin = true where id = $1", [other.user.id]);
+    await scratch.database.query("update users set staff_roles = '{owner}' where id = $1", [other.user.id]);
     const deleted = await fetch(`${a.url}/api/admin/users/${customer.user.id}`, {
       method: "DELETE",
       headers: { cookie: other.cookie, origin: a.url },

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { StaffRole } from "@/contract/staff";
 import type { App } from "@/server/app";
 import type { Database } from "@/server/db/client";
 import { users } from "@/server/db/schema";
@@ -16,7 +17,9 @@ export interface TestUserInput {
   lastName?: string;
   pillarTag?: string;
   phoneNumber?: string | null;
+  /** Shorthand for staffRoles ["owner"]. */
   isAdmin?: boolean;
+  staffRoles?: StaffRole[];
 }
 
 export interface SignedInUser {
@@ -73,7 +76,7 @@ export async function createVerifiedUser(
       isEmailVerified: true,
       passwordSetAt: verifiedAt,
       emailVerifiedAt: verifiedAt,
-      isAdmin: input.isAdmin ?? false,
+      staffRoles: input.staffRoles ?? (input.isAdmin ? ["owner"] : []),
     })
     .returning();
   const { token } = await createSession(database.db, {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { CurrentUser } from "@/contract/auth";
+import { normaliseRoles, type StaffRole } from "@/contract/staff";
 import type { AppDeps } from "@/server/app";
 import type { Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
@@ -42,12 +43,17 @@ export async function openSession(
   context: LoginContext,
   options: { secondFactorEnabled: boolean; inTransaction?: (tx: Tx) => Promise<void> },
 ): Promise<OpenedSession> {
-  const isAdmin = user.isAdmin || earnsAdminByEmail(deps.config, user);
+  // ADMIN_EMAILS names owners: a proved address gains the role at each sign-in (revoking it here is undone).
+  const staffRoles: StaffRole[] =
+    earnsAdminByEmail(deps.config, user) && !user.staffRoles.includes("owner")
+      ? normaliseRoles([...user.staffRoles, "owner"])
+      : user.staffRoles;
+  const rolesChanged = staffRoles !== user.staffRoles;
   const { session, device } = await deps.database.db.transaction(async (tx) => {
     if (options.inTransaction) await options.inTransaction(tx);
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);
-    if (isAdmin !== user.isAdmin) await tx.update(users).set({ isAdmin }).where(eq(users.id, user.id));
+    if (rolesChanged) await tx.update(users).set({ staffRoles }).where(eq(users.id, user.id));
     const session = await createSession(tx, {
       userId: user.id,
       userAgent: context.userAgent,
@@ -62,12 +68,12 @@ export async function openSession(
     });
     return { session, device };
   });
-  if (isAdmin !== user.isAdmin) forgetCachedSessions({ userId: user.id });
+  if (rolesChanged) forgetCachedSessions({ userId: user.id });
   if (device.isNew) wakeMailWorker();
   return {
     token: session.token,
     publicId: session.publicId,
-    user: toCurrentUser({ ...user, isAdmin }, options.secondFactorEnabled),
+    user: toCurrentUser({ ...user, staffRoles, isAdmin: staffRoles.length > 0 }, options.secondFactorEnabled),
     deviceToken: device.deviceToken,
   };
 }

@@ -92,7 +92,6 @@ async function replacePendingRegistration(
           phoneNumber: input.phoneNumber,
           passwordHash,
           passwordSetAt: sql`now()`,
-          isAdmin: false,
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, userId));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES } from "@/contract/auth";
-import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { sessionCookieFrom, signUpAndVerify, signupBody } from "@/tests/support/users";
@@ -232,7 +232,7 @@ describe("sign-up", () => {
       });
       // A password that changed later without a fresh proof of the inbox (only possible behind the app's back).
       await app2.database.query(
-        "update users set is_admin = false, password_set_at = email_verified_at + interval '1 minute' where email = $1",
+        "update users set staff_roles = '{}', password_set_at = email_verified_at + interval '1 minute' where email = $1",
         [email],
       );
       const login = await app2.app.inject({
@@ -250,7 +250,7 @@ describe("sign-up", () => {
   it("refuses admin:grant for an account that has not verified its e-mail", async () => {
     const body = signupBody();
     expect((await post("/api/auth/register", body)).statusCode).toBe(200);
-    await expect(grantAdmin(t.database.db, body.email)).rejects.toMatchObject({
+    await expect(grantStaffRoles(t.database.db, body.email, ["owner"])).rejects.toMatchObject({
       message: AUTH_SERVER_MESSAGES.adminNeedsVerifiedEmail,
     });
     const [row] = await t.database.query<{ is_admin: boolean }>(

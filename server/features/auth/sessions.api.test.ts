@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
-import { grantAdmin } from "@/server/features/admin/grant-admin";
+import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, logIn } from "@/tests/support/users";
@@ -184,7 +184,7 @@ describe("the in-process session cache", () => {
     const { cookie, email } = await createVerifiedUser(t.database);
     const adminOnly = () => t.app.inject({ method: "GET", url: "/api/test/admin-only", headers: { cookie } });
     expect((await adminOnly()).statusCode).toBe(403);
-    await grantAdmin(t.database.db, email);
+    await grantStaffRoles(t.database.db, email, ["owner"]);
     expect((await adminOnly()).statusCode).toBe(200);
   });
 

@@ -48,6 +48,7 @@ export function toCurrentUser(user: SessionUser, secondFactorEnabled: boolean): 
     pillarTag: user.pillarTag,
     phoneNumber: user.phoneNumber,
     isAdmin: user.isAdmin,
+    staffRoles: user.staffRoles,
     isEmailVerified: user.isEmailVerified,
     isVerified: user.isEmailVerified,
     status: user.status,

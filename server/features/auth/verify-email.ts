@@ -37,7 +37,7 @@ export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promi
         .set({
           isEmailVerified: true,
           emailVerifiedAt: sql`now()`,
-          isAdmin: isAdminEmail(deps.config, user.email),
+          staffRoles: isAdminEmail(deps.config, user.email) ? ["owner"] : [],
           updatedAt: sql`now()`,
         })
         .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))

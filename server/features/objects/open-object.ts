@@ -1,7 +1,9 @@
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
+import { holdsAnyRole } from "@/contract/staff";
 import type { AppDeps } from "@/server/app";
 import { uploads } from "@/server/db/schema";
+import { DOCUMENT_ROLES } from "@/server/features/staff/route-roles";
 import { AppError } from "@/server/lib/errors";
 import type { SessionUser } from "@/server/lib/session";
 import { ensureUploadVerified, objectKeyFromPath } from "@/server/lib/storage/uploads";
@@ -15,7 +17,7 @@ export interface OpenedDocument {
 const notFound = () => new AppError("NOT_FOUND", "Object not found");
 
 /**
- * An uploaded file for its owner or an admin. Everyone else, signed out included, gets the same 404 as for a
+ * An uploaded file for its owner or compliance staff (and owners). Everyone else, signed out included, gets the same 404 as for a
  * path that does not exist, so object ids cannot be probed.
  */
 export async function openObject(
@@ -27,7 +29,9 @@ export async function openObject(
   if (!user || !key) throw notFound();
   const { db } = deps.database;
   const [found] = await db.select().from(uploads).where(eq(uploads.objectKey, key));
-  if (!found || (found.userId !== user.id && !user.isAdmin)) throw notFound();
+  // Staff without a document role (support, finance) get the same 404 as a stranger.
+  if (!found || (found.userId !== user.id && !holdsAnyRole(user.staffRoles, DOCUMENT_ROLES)))
+    throw notFound();
   let upload = found;
   if (upload.status !== "complete") {
     // With S3 the owner may look at a file before attaching it; check it first, like attaching does.
