@@ -378,11 +378,13 @@ async function main() {
 
     // After the ledger check, so the drift figure is the app's own; the same database, seeded users and size.
     if (withPgbench) {
-      await preparePgbench(scratchUrl);
-      for (const [name, users] of [
-        ["spread", `1-${SESSION_USERS}`],
-        ["hot", String(SESSION_USERS)],
-      ]) {
+      const { hasFunction } = await preparePgbench(scratchUrl);
+      const runs = [
+        ["spread", `1-${SESSION_USERS}`, false],
+        ["hot", String(SESSION_USERS), false],
+        ...(hasFunction ? [["function", `1-${SESSION_USERS}`, true]] : []),
+      ];
+      for (const [name, users, viaFunction] of runs) {
         console.info(`pgbench: the transfer transaction, ${name}…`);
         pgbench[name] = await runPgbench({
           url: scratchUrl,
@@ -390,6 +392,7 @@ async function main() {
           clients: POOL_SIZE,
           duration: DURATION,
           users,
+          viaFunction,
         });
       }
     }
@@ -417,6 +420,12 @@ async function main() {
     pgbench.spread
       ? `pgbench, the same transfer transaction in SQL (scripts/bench/pgbench.mjs), ${POOL_SIZE} clients as the app's pool, ${DURATION} s: spread over ${SESSION_USERS.toLocaleString("en-US")} users ${fmt(pgbench.spread.tps)} tps (${fmt(pgbench.spread.latency, 1)} ms average), one wallet ${fmt(pgbench.hot?.tps)} tps (${fmt(pgbench.hot?.latency, 1)} ms)`
       : "pgbench: not run",
+    ...(pgbench.function
+      ? [
+          "",
+          `pgbench, the same transfer as one call of the app's create_transfer_request function, spread: ${fmt(pgbench.function.tps)} tps (${fmt(pgbench.function.latency, 1)} ms average); the goal below divides by the plain SQL transaction above, the same in every checkout`,
+        ]
+      : []),
     "",
     embedded
       ? `embedded default (\`npm start\`, PGlite, temp DATA_DIR), server RSS after ${IDLE_MS / 1000} s idle: first start (creates the database) ${fmt(embedded.fresh?.server)} MiB, next start ${fmt(embedded.existing?.server)} MiB (the \`npm start\` launcher process adds ${fmt(embedded.existing?.launcher)} MiB)`

@@ -42,11 +42,22 @@ INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES
 COMMIT;
 `;
 
+// The same transfer as one call of the app's create_transfer_request function (migration 0009), when the
+// measured checkout has it: the ceiling of the one-round-trip path itself.
+const FUNCTION_SCRIPT = String.raw`
+\set r random(1, 9000000000000000)
+SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
+SELECT outcome FROM create_transfer_request(:uid::uuid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text), to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 200000, 1000000, false, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 1, 0, 'Bench Recipient', NULL, 'Benchmark transfer', 'other', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'USDC transfer to Bench Recipient', now(), jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now())), md5(random()::text) || md5(random()::text), 604800, 'bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested');
+`;
+
 /** The helper table mapping pgbench's random number to a seeded user (bench-<n>@bench.test). */
 export async function preparePgbench(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    const { rows } = await client.query(
+      "select to_regproc('create_transfer_request') is not null as present",
+    );
     // Users with a session (the ones the app's scenarios sign in as), and one session each.
     await client.query(`create table if not exists pgbench_transfer_users as
       select distinct on (u.id) substring(u.email from 'bench-([0-9]+)@')::int as n, u.id as user_id, s.id_hash
@@ -55,6 +66,7 @@ export async function preparePgbench(url) {
       "create unique index if not exists pgbench_transfer_users_n on pgbench_transfer_users (n)",
     );
     await client.query("analyze pgbench_transfer_users");
+    return { hasFunction: rows[0].present };
   } finally {
     await client.end();
   }
@@ -64,11 +76,11 @@ export async function preparePgbench(url) {
  * Runs the transfer script for `duration` seconds with `clients` connections; `users` picks the user per
  * transaction: "n" fixed (one wallet) or "lo-hi" (spread). Resolves with tps and latency figures.
  */
-export function runPgbench({ url, tmp, clients, duration, users }) {
+export function runPgbench({ url, tmp, clients, duration, users, viaFunction = false }) {
   const [lo, hi] = users.split("-").map(Number);
-  const script = path.join(tmp, `pgbench-transfer-${users}.sql`);
+  const script = path.join(tmp, `pgbench-transfer-${users}${viaFunction ? "-function" : ""}.sql`);
   const pick = hi === undefined ? `\\set n ${lo}` : `\\set n random(${lo}, ${hi})`;
-  fs.writeFileSync(script, `${pick}\n${TRANSFER_SCRIPT.trim()}\n`);
+  fs.writeFileSync(script, `${pick}\n${(viaFunction ? FUNCTION_SCRIPT : TRANSFER_SCRIPT).trim()}\n`);
   const args = [
     "--no-vacuum",
     "--protocol=prepared",
