@@ -134,7 +134,7 @@ async function measureEmbedded() {
       });
       try {
         await new Promise((r) => setTimeout(r, IDLE_MS));
-        const serverPid = childPid(app.child.pid) ?? app.child.pid;
+        const serverPid = childPid(app.child.pid, "main.js") ?? app.child.pid;
         figures[start] = { server: rssMiB(serverPid), launcher: rssMiB(app.child.pid) };
       } finally {
         await stopProcess(app.child);

@@ -90,11 +90,18 @@ export function cpuSeconds(pid) {
   }
 }
 
-/** The first child process of `pid` (Linux), e.g. the server `npm start` spawns; null when there is none. */
-export function childPid(pid) {
+/**
+ * The child of `pid` whose command line contains `match` (Linux), e.g. the server `npm start` spawns
+ * beside a build's esbuild service; null when there is none.
+ */
+export function childPid(pid, match) {
   try {
-    const first = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)[0];
-    return first ? Number(first) : null;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+    for (const child of children.filter(Boolean)) {
+      const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, "utf8");
+      if (cmdline.includes(match)) return Number(child);
+    }
+    return null;
   } catch {
     return null;
   }
