@@ -181,7 +181,19 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
     result.errors +
     result.timeouts;
   const elapsed = (Date.now() - startedAt) / 1000;
-  return { scenario, ...result, failed, rss: peak, cpu, dbCpu: dbSeconds / elapsed };
+  // CPU milliseconds per answered request: steadier than req/s when other processes share the cores.
+  const perRequest = (seconds) =>
+    result.total > 0 && seconds != null ? (seconds * 1000) / result.total : null;
+  return {
+    scenario,
+    ...result,
+    failed,
+    rss: peak,
+    cpu,
+    dbCpu: dbSeconds / elapsed,
+    cpuMs: perRequest(cpu == null ? null : cpu * elapsed),
+    dbCpuMs: perRequest(dbSeconds),
+  };
 }
 
 const fmt = (n, digits = 0) =>
@@ -189,8 +201,8 @@ const fmt = (n, digits = 0) =>
 
 function table(rows, baseline) {
   const lines = [
-    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | vs baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | CPU ms/req server + PostgreSQL | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
@@ -199,7 +211,7 @@ function table(rows, baseline) {
       .map(([code, n]) => `${n}×${code}`)
       .join(", ");
     lines.push(
-      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${ratio} |`,
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${fmt(r.cpuMs, 2)}${r.scenario === "baseline" ? "" : ` + ${fmt(r.dbCpuMs, 2)}`} | ${ratio} |`,
     );
   }
   return lines.join("\n");
