@@ -6,7 +6,16 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { cpuSeconds, freePort, rssMiB, runNode, startServer, stopProcess } from "./bench/processes.mjs";
+import { ensurePgbench, preparePgbench, runPgbench } from "./bench/pgbench.mjs";
+import {
+  childPid,
+  cpuSeconds,
+  freePort,
+  rssMiB,
+  runNode,
+  startServer,
+  stopProcess,
+} from "./bench/processes.mjs";
 import { BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,7 +38,17 @@ const SESSION_USERS = Math.min(1_000, USERS - 10);
 const LOGIN_USERS = 5;
 /** Signed-in users polling: few enough that each comes back many times within a run (the repeat poll). */
 const POLL_USERS = Number(process.env.BENCH_POLL_USERS ?? 200);
-const ALL = ["baseline", "poll", "transfer-spread", "transfer-hot", "login"];
+const ALL = ["baseline", "poll", "transfer-spread", "transfer-hot", "login", "pgbench", "embedded"];
+/** Load scenarios against the app (the others are pgbench and the embedded start). */
+const LOAD = ["poll", "transfer-spread", "transfer-hot", "login"];
+/** How the server runs: the compiled bundle as in production and `npm start` (default), or tsx. */
+const RUNNER = process.env.BENCH_RUNNER === "tsx" ? "tsx" : "compiled";
+const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+const IDLE_MS = 5_000;
+const LOAD_AT_START = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(" / ");
 const SCENARIOS = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : ALL;
 const LABELS = {
   baseline: "baseline: bare Fastify, fixed JSON",
@@ -46,6 +65,19 @@ const scratchUrl = (() => {
   u.pathname = `/${dbName}`;
   return u.toString();
 })();
+
+/** dist/server/main.js of the measured checkout, built first when missing or older than its sources. */
+async function compiledServer(checkout) {
+  const { buildServer, newestSourceMtime, serverOutDir } = await import(
+    path.join(checkout, "scripts/build-server.mjs")
+  );
+  const main = path.join(serverOutDir, "main.js");
+  if (!fs.existsSync(main) || newestSourceMtime() > fs.statSync(main).mtimeMs) {
+    console.info("building the server…");
+    await buildServer();
+  }
+  return main;
+}
 
 async function admin(sql) {
   const client = new pg.Client({ connectionString: baseUrl });
@@ -67,6 +99,51 @@ async function databaseCpuSeconds() {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The embedded default: `npm start` (scripts/start.mjs, building first when needed) on PGlite with a temp
+ * DATA_DIR, twice — the first start creates the database, the second is the everyday start — and the server
+ * process's resident memory after IDLE_MS of idling each time.
+ */
+async function measureEmbedded() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-bench-embedded-"));
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    DATA_KEY: randomBytes(32).toString("hex"),
+  };
+  const figures = {};
+  try {
+    for (const start of ["fresh", "existing"]) {
+      const port = await freePort();
+      const { DATABASE_URL: _pg, ...rest } = process.env;
+      const app = await startServer({
+        name: "npm start (PGlite)",
+        args: [path.join(appRoot, "scripts/start.mjs")],
+        env: {
+          ...rest,
+          ...secrets,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          LOG_LEVEL: "warn",
+        },
+        cwd: appRoot,
+        readyUrl: `http://127.0.0.1:${port}/readyz`,
+        timeoutMs: 600_000,
+      });
+      try {
+        await new Promise((r) => setTimeout(r, IDLE_MS));
+        const serverPid = childPid(app.child.pid, "main.js") ?? app.child.pid;
+        figures[start] = { server: rssMiB(serverPid), launcher: rssMiB(app.child.pid) };
+      } finally {
+        await stopProcess(app.child);
+      }
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return figures;
 }
 
 /** Runs one scenario in a load process while sampling the server's memory; returns the figures. */
@@ -104,7 +181,19 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
     result.errors +
     result.timeouts;
   const elapsed = (Date.now() - startedAt) / 1000;
-  return { scenario, ...result, failed, rss: peak, cpu, dbCpu: dbSeconds / elapsed };
+  // CPU milliseconds per answered request: steadier than req/s when other processes share the cores.
+  const perRequest = (seconds) =>
+    result.total > 0 && seconds != null ? (seconds * 1000) / result.total : null;
+  return {
+    scenario,
+    ...result,
+    failed,
+    rss: peak,
+    cpu,
+    dbCpu: dbSeconds / elapsed,
+    cpuMs: perRequest(cpu == null ? null : cpu * elapsed),
+    dbCpuMs: perRequest(dbSeconds),
+  };
 }
 
 const fmt = (n, digits = 0) =>
@@ -112,8 +201,8 @@ const fmt = (n, digits = 0) =>
 
 function table(rows, baseline) {
   const lines = [
-    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | vs baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | CPU ms/req server + PostgreSQL | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
@@ -122,10 +211,78 @@ function table(rows, baseline) {
       .map(([code, n]) => `${n}×${code}`)
       .join(", ");
     lines.push(
-      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${ratio} |`,
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario === "baseline" ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${fmt(r.cpuMs, 2)}${r.scenario === "baseline" ? "" : ` + ${fmt(r.dbCpuMs, 2)}`} | ${ratio} |`,
     );
   }
   return lines.join("\n");
+}
+
+const status = (value, ok) =>
+  value == null || Number.isNaN(value) ? "not measured" : ok ? "met" : "not met";
+
+/** Each goal of issue 16 with what this run measured and whether it is met. */
+function goalTable(results, { drift, pgbench, embedded }) {
+  const rps = (name) => results.find((r) => r.scenario === name)?.requestsPerSecond;
+  const poll = results.find((r) => r.scenario === "poll");
+  const pollRatio = poll && rps("baseline") ? poll.requestsPerSecond / rps("baseline") : null;
+  const spreadRatio =
+    rps("transfer-spread") && pgbench.spread ? rps("transfer-spread") / pgbench.spread.tps : null;
+  const hotRatio =
+    rps("transfer-hot") && rps("transfer-spread") ? rps("transfer-hot") / rps("transfer-spread") : null;
+  const loads = results.filter((r) => LOAD.includes(r.scenario));
+  const rss = loads.length ? Math.max(...loads.map((r) => r.rss)) : null;
+  const idle = embedded?.existing?.server ?? null;
+  const ratio = (v) => (v == null ? "–" : v.toFixed(2));
+  const rows = [
+    [
+      "poll mix ÷ bare Fastify",
+      poll ? `${fmt(poll.requestsPerSecond)} ÷ ${fmt(rps("baseline"))} = ${ratio(pollRatio)}` : "–",
+      "≥ 0.30",
+      status(pollRatio, pollRatio >= 0.3),
+    ],
+    ["poll mix p99", poll ? `${fmt(poll.p99)} ms` : "–", "≤ 50 ms", status(poll?.p99, poll?.p99 <= 50)],
+    [
+      "transfers/s (spread) ÷ pgbench of the same transaction",
+      spreadRatio == null
+        ? "–"
+        : `${fmt(rps("transfer-spread"))} ÷ ${fmt(pgbench.spread.tps)} = ${ratio(spreadRatio)}`,
+      "≥ 0.30 (stretch 0.5)",
+      spreadRatio == null
+        ? "not measured"
+        : `${status(spreadRatio, spreadRatio >= 0.3)}${spreadRatio >= 0.5 ? " (stretch met)" : ""}`,
+    ],
+    [
+      "ledger drift after the transfer runs",
+      drift,
+      "0",
+      drift === "not run" ? "not measured" : status(0, drift === "none"),
+    ],
+    [
+      "transfers on one wallet ÷ spread",
+      hotRatio == null
+        ? "–"
+        : `${fmt(rps("transfer-hot"))} ÷ ${fmt(rps("transfer-spread"))} = ${ratio(hotRatio)}`,
+      "≥ 0.6",
+      status(hotRatio, hotRatio >= 0.6),
+    ],
+    [
+      "server RSS under every bench scenario (PostgreSQL), max",
+      rss == null ? "–" : `${fmt(rss)} MiB`,
+      "≤ 200 MiB",
+      status(rss, rss <= 200),
+    ],
+    [
+      "embedded default idle RSS after `npm start`",
+      idle == null ? "–" : `${fmt(idle)} MiB`,
+      "≤ 300 MiB",
+      status(idle, idle <= 300),
+    ],
+  ];
+  return [
+    "| goal | measured | target | status |",
+    "|---|---:|---|---|",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
 }
 
 async function main() {
@@ -134,6 +291,14 @@ async function main() {
   let drift = "not run";
   let server;
   let baselineServer;
+  let embedded = null;
+  const pgbench = {};
+  if (SCENARIOS.includes("embedded")) {
+    console.info("embedded default: npm start on PGlite, idle memory…");
+    embedded = await measureEmbedded();
+  }
+  const withPgbench = SCENARIOS.includes("pgbench") && ensurePgbench();
+  if (SCENARIOS.includes("pgbench") && !withPgbench) console.error("pgbench is not available: skipped");
   await admin(`create database "${dbName}"`);
   try {
     if (SCENARIOS.includes("baseline")) {
@@ -168,11 +333,16 @@ async function main() {
       TRANSFER_DAILY_COUNT_LIMIT: "1000000",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     };
-    console.info("starting the app (migrations run at start)…");
-    const serverArgs = ["--import", "tsx", ...(process.env.BENCH_NODE_ARGS?.split(" ") ?? [])];
+    console.info(`starting the app (${RUNNER}; migrations run at start)…`);
+    const serverArgs = [
+      ...(RUNNER === "tsx" ? ["--import", "tsx"] : ["--enable-source-maps"]),
+      ...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []),
+    ];
+    const serverMain =
+      RUNNER === "tsx" ? path.join(appRoot, "server/main.ts") : await compiledServer(appRoot);
     server = await startServer({
       name: "app server",
-      args: [...serverArgs.filter(Boolean), path.join(appRoot, "server/main.ts")],
+      args: [...serverArgs.filter(Boolean), serverMain],
       env,
       cwd: appRoot,
       readyUrl: `${url}/readyz`,
@@ -199,7 +369,7 @@ async function main() {
       "transfer-hot": { tokens: hot, cookieName },
       login: { logins },
     };
-    for (const scenario of SCENARIOS.filter((s) => s !== "baseline")) {
+    for (const scenario of SCENARIOS.filter((s) => LOAD.includes(s))) {
       console.info(`${scenario}…`);
       results.push(await runLoad(scenario, { url, serverPid: server.child.pid, extra: extras[scenario] }));
     }
@@ -217,6 +387,27 @@ async function main() {
       drift = verify.code === 0 ? "none" : "found";
       if (verify.code !== 0) console.error(verify.stdout + verify.stderr);
     }
+
+    // After the ledger check, so the drift figure is the app's own; the same database, seeded users and size.
+    if (withPgbench) {
+      const { hasFunction } = await preparePgbench(scratchUrl);
+      const runs = [
+        ["spread", `1-${SESSION_USERS}`, false],
+        ["hot", String(SESSION_USERS), false],
+        ...(hasFunction ? [["function", `1-${SESSION_USERS}`, true]] : []),
+      ];
+      for (const [name, users, viaFunction] of runs) {
+        console.info(`pgbench: the transfer transaction, ${name}…`);
+        pgbench[name] = await runPgbench({
+          url: scratchUrl,
+          tmp,
+          clients: POOL_SIZE,
+          duration: DURATION,
+          users,
+          viaFunction,
+        });
+      }
+    }
   } finally {
     await stopProcess(server?.child);
     await stopProcess(baselineServer?.child);
@@ -227,15 +418,34 @@ async function main() {
   }
 
   const baseline = results.find((r) => r.scenario === "baseline")?.requestsPerSecond;
+  const goals = goalTable(results, { drift, pgbench, embedded });
   const report = [
     "# Benchmark results",
     "",
     `- date: ${new Date().toISOString()}`,
-    `- cores: ${os.cpus().length} (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}`,
-    `- ${DURATION} s per scenario, ${CONNECTIONS} connections; ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions on PostgreSQL; the app in production mode (LOG_LEVEL=${process.env.LOG_LEVEL ?? "warn"})`,
+    `- cores: ${os.cpus().length} (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; load average at start ${LOAD_AT_START} (other processes share these cores: compare the ratios of one run, not absolute figures across runs)`,
+    `- ${DURATION} s per scenario, ${CONNECTIONS} connections; ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions on PostgreSQL; the app in production mode, ${RUNNER === "tsx" ? "through tsx" : "compiled (dist/server/main.js)"} (LOG_LEVEL=${process.env.LOG_LEVEL ?? "warn"})`,
     `- ledger verify after the transfer runs: drift = ${drift}`,
     "",
     table(results, baseline),
+    "",
+    pgbench.spread
+      ? `pgbench, the same transfer transaction in SQL (scripts/bench/pgbench.mjs), ${POOL_SIZE} clients as the app's pool, ${DURATION} s: spread over ${SESSION_USERS.toLocaleString("en-US")} users ${fmt(pgbench.spread.tps)} tps (${fmt(pgbench.spread.latency, 1)} ms average), one wallet ${fmt(pgbench.hot?.tps)} tps (${fmt(pgbench.hot?.latency, 1)} ms)`
+      : "pgbench: not run",
+    ...(pgbench.function
+      ? [
+          "",
+          `pgbench, the same transfer as one call of the app's create_transfer_request function, spread: ${fmt(pgbench.function.tps)} tps (${fmt(pgbench.function.latency, 1)} ms average); the goal below divides by the plain SQL transaction above, the same in every checkout`,
+        ]
+      : []),
+    "",
+    embedded
+      ? `embedded default (\`npm start\`, PGlite, temp DATA_DIR), server RSS after ${IDLE_MS / 1000} s idle: first start (creates the database) ${fmt(embedded.fresh?.server)} MiB, next start ${fmt(embedded.existing?.server)} MiB (the \`npm start\` launcher process adds ${fmt(embedded.existing?.launcher)} MiB)`
+      : "embedded default: not run",
+    "",
+    "## Goals (issue 16), ratios from this run",
+    "",
+    goals,
     "",
   ].join("\n");
   console.info(`\n${report}`);

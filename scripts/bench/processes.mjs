@@ -16,7 +16,7 @@ export function freePort() {
 }
 
 /** Starts a server process and resolves once `readyUrl` answers 200 (or rejects when it exits first). */
-export async function startServer({ args, env, readyUrl, cwd, name }) {
+export async function startServer({ args, env, readyUrl, cwd, name, timeoutMs = 60_000 }) {
   const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
   const keep = (chunk) => {
@@ -24,7 +24,7 @@ export async function startServer({ args, env, readyUrl, cwd, name }) {
   };
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${log}`);
     try {
@@ -36,7 +36,7 @@ export async function startServer({ args, env, readyUrl, cwd, name }) {
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGKILL");
-  throw new Error(`${name} did not become ready within 60 s:\n${log}`);
+  throw new Error(`${name} did not become ready within ${timeoutMs / 1000} s:\n${log}`);
 }
 
 export function stopProcess(child) {
@@ -85,6 +85,23 @@ export function cpuSeconds(pid) {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The child of `pid` whose command line contains `match` (Linux), e.g. the server `npm start` spawns
+ * beside a build's esbuild service; null when there is none.
+ */
+export function childPid(pid, match) {
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+    for (const child of children.filter(Boolean)) {
+      const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, "utf8");
+      if (cmdline.includes(match)) return Number(child);
+    }
+    return null;
   } catch {
     return null;
   }

@@ -32,6 +32,11 @@ export interface Database {
   close(): Promise<void>;
   /** Runs one statement outside Drizzle (tests, CLI). */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs one statement as a named prepared statement outside Drizzle (a hot path's single round trip): on
+   * PostgreSQL it is parsed and planned once per connection; PGlite runs it as an ordinary query.
+   */
+  prepared<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
   /** Connections open, idle, and requests waiting for one (for /metrics). */
   poolStats(): PoolStats;
 }
@@ -93,6 +98,9 @@ export function createPgDatabase(
     async query(text, params) {
       return (await pool.query(text, params as unknown[])).rows;
     },
+    async prepared(name, text, params) {
+      return (await pool.query({ name, text, values: params })).rows;
+    },
     poolStats() {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
@@ -115,6 +123,9 @@ export function wrapPglite(client: PGlite): Database {
     },
     async query<T>(text: string, params?: unknown[]) {
       return (await client.query<T>(text, params as unknown[])).rows;
+    },
+    async prepared<T>(_name: string, text: string, params: unknown[]) {
+      return (await client.query<T>(text, params)).rows;
     },
     // One embedded connection that queues its own queries: there is no pool to report on.
     poolStats() {

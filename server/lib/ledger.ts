@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { assertCents, formatMoney, MAX_CENTS } from "@/contract/money";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
@@ -167,40 +166,6 @@ export async function placeHold(
     .values({ accountId: wallet.id, amount, referenceType: reference.type, referenceId: reference.id })
     .returning({ id: holds.id });
   return hold.id;
-}
-
-/**
- * Places a hold on a locked wallet and writes the caller's rows in the same statement, so a transfer costs
- * one round trip instead of one per row. `alongside` are data-modifying CTE bodies (`insert …`) that may
- * reference the returned hold id: foreign keys are checked at the end of the statement.
- */
-export async function placeHoldWith(
-  tx: Tx,
-  wallet: Wallet,
-  amount: number,
-  reference: { type: string; id: string },
-  alongside: SQL[] = [],
-): Promise<string> {
-  assertCents(amount);
-  if (amount <= 0) throw new Error("A hold must be positive");
-  const holdId = randomUUID();
-  const companions = alongside.map((body, i) => sql`, ${sql.raw(`alongside_${i}`)} as (${body})`);
-  try {
-    const result = await tx.execute(sql`
-      with held as (
-        update ledger_accounts set held = held + ${amount} where id = ${wallet.id} returning id
-      ), hold as (
-        insert into holds (id, account_id, amount, reference_type, reference_id)
-        select ${holdId}, id, ${amount}, ${reference.type}, ${reference.id} from held returning id
-      )${sql.join(companions, sql``)}
-      select count(*)::int as placed from held`);
-    const [row] = (result as unknown as { rows: { placed: number }[] }).rows;
-    if (row?.placed !== 1) throw new Error(`Wallet ${wallet.id} was not found for the hold`);
-  } catch (err) {
-    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
-    throw err;
-  }
-  return holdId;
 }
 
 /** Closes an open hold exactly once: the row is locked and must still be open. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FreezeReason } from "@/contract/security";
 import type { AppDeps } from "@/server/app";
 import type { Config } from "@/server/config";
@@ -30,12 +30,6 @@ export interface NewFreezeLink {
 export function newFreezeLink(config: Pick<Config, "publicUrl" | "host" | "port">): NewFreezeLink {
   const token = randomBytes(32).toString("base64url");
   return { url: `${publicBaseUrl(config)}/this-wasnt-me#token=${token}`, tokenHash: hashFreezeToken(token) };
-}
-
-/** The link's row as an insert statement, for the transfer path's single data-modifying CTE. */
-export function insertFreezeLinkSql(link: NewFreezeLink, userId: string, reason: FreezeReason): SQL {
-  return sql`insert into freeze_links (user_id, token_hash, reason, expires_at)
-             values (${userId}, ${link.tokenHash}, ${reason}, now() + make_interval(secs => ${FREEZE_LINK_TTL_SECONDS}))`;
 }
 
 /**

@@ -18,20 +18,18 @@ import type { DbOrTx, Tx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
-  hasSecondFactorSql,
   secondFactorInvalid,
   spendCodeProof,
   stepUpRequired,
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
-import { insertFreezeLinkSql, newFreezeLink } from "@/server/features/security/freeze-links";
+import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
+import { setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
-import { AppError } from "@/server/lib/errors";
-import { lockWallet, placeHoldWith } from "@/server/lib/ledger";
-import { enqueueMailSql, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { announceQueuedMail, outboxFields, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { transferRequestedMail } from "@/server/lib/mail/security-templates";
 
 type TransferRow = typeof transferRequests.$inferSelect;
@@ -65,65 +63,6 @@ function validate(input: CreateTransferInput) {
   if (!address) throw new AppError("VALIDATION", "USDC wallet address is required");
   if (!isUsdcAddress(address)) throw new AppError("VALIDATION", TRANSFER_MESSAGES.addressInvalid);
   return { amount, address };
-}
-
-interface TransferContext {
-  previous: { requestHash: string; statusCode: number; response: CreateTransferResult["body"] } | null;
-  canSend: boolean;
-  usedToday: number;
-  countToday: number;
-  hasSecondFactor: boolean;
-  isFrozen: boolean;
-}
-
-/**
- * Everything the checks need, in one query under the wallet lock: the idempotency record, the send-money
- * gate, today's (New York day) pending, processing and completed total that counts against the limit, and
- * how many requests were created today whatever became of them (the count cap is about creating them).
- */
-async function readTransferContext(
-  tx: Tx,
-  userId: string,
-  idempotencyKey: string | undefined,
-  day: string,
-): Promise<TransferContext> {
-  const result = await tx.execute(sql`
-    select ik.request_hash, ik.status_code, ik.response,
-           ${canSendMoney(userId)} as can_send,
-           ${hasSecondFactorSql(userId)} as has_second_factor,
-           (select u.frozen_at is not null from users u where u.id = ${userId}) as is_frozen,
-           (select coalesce(sum(t.amount), 0)::text from transfer_requests t
-             where t.user_id = ${userId} and t.limit_day = ${day}
-               and t.status in ('pending', 'processing', 'completed')) as used_today,
-           (select count(*)::int from transfer_requests t
-             where t.user_id = ${userId} and t.limit_day = ${day}) as count_today
-    from (select 1) as one
-    left join idempotency_keys ik on ik.user_id = ${userId} and ik.key = ${idempotencyKey ?? null}`);
-  const [row] = (
-    result as unknown as {
-      rows: {
-        request_hash: string | null;
-        status_code: number | null;
-        response: CreateTransferResult["body"] | null;
-        can_send: boolean;
-        has_second_factor: boolean;
-        is_frozen: boolean;
-        used_today: string;
-        count_today: number;
-      }[];
-    }
-  ).rows;
-  return {
-    previous:
-      row.request_hash === null
-        ? null
-        : { requestHash: row.request_hash, statusCode: row.status_code!, response: row.response! },
-    canSend: row.can_send,
-    usedToday: Number(row.used_today),
-    countToday: Number(row.count_today),
-    hasSecondFactor: row.has_second_factor,
-    isFrozen: row.is_frozen === true,
-  };
 }
 
 /** Whether this key already holds an answer for this customer: its replay must never be rate limited. */
@@ -180,35 +119,122 @@ async function verifyPasskeyBeforeTransaction(
   return true;
 }
 
-/**
- * When the sender has a second factor, the transfer needs its own proof: a TOTP or recovery code spent in
- * this transaction (so it is used only if the transfer is made), or a passkey already checked against it.
- */
-async function checkSecondFactor(
-  deps: AppDeps,
-  tx: Tx,
-  userId: string,
-  input: CreateTransferInput,
-  idempotencyKey: string | undefined,
-  passkeyVerified: boolean,
-): Promise<void> {
-  const proof = input.secondFactor;
-  if (!proof) throw stepUpRequired((await getSecondFactorState(tx, userId)).methods);
-  if (idempotencyKey === undefined) {
-    throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
-      idempotencyKeyRequired: true,
-    });
+type Outcome =
+  | "created"
+  | "replayed"
+  | "idempotency_mismatch"
+  | "account_frozen"
+  | "setup_incomplete"
+  | "daily_count_limit"
+  | "second_factor_required"
+  | "insufficient_funds"
+  | "daily_limit";
+
+interface OutcomeRow {
+  outcome: Outcome;
+  status_code: number | null;
+  response: CreateTransferResult["body"] | null;
+  detail_cents: string | null;
+}
+
+const PARAMETER_TYPES = [
+  "uuid", // user id
+  "text", // idempotency key
+  "text", // request hash
+  "text", // limit day
+  "bigint", // daily limit
+  "integer", // daily count limit
+  "boolean", // second factor already proven
+  "uuid", // transfer id
+  "uuid", // transaction id
+  "uuid", // hold id
+  "bigint", // amount
+  "bigint", // fee
+  "text", // recipient name
+  "text", // recipient account
+  "text", // purpose
+  "text", // category
+  "text", // crypto address
+  "text", // description
+  "timestamptz", // now
+  "jsonb", // response body
+  "text", // freeze token hash
+  "integer", // freeze link TTL seconds
+  "text", // mail to
+  "text", // mail subject
+  "text", // mail text
+  "text", // mail html
+  "text", // mail kind
+];
+/** The whole transfer request as one statement (migration 0009): lock, checks and writes in one round trip. */
+const CREATE_TRANSFER_SQL = `select outcome, status_code, response, detail_cents from create_transfer_request(${PARAMETER_TYPES.map(
+  (type, i) => `$${i + 1}::${type}`,
+).join(", ")})`;
+const CREATE_TRANSFER_STATEMENT = "create_transfer_request";
+
+/** Runs the function on the pool (one autocommit round trip) or inside an open transaction. */
+async function callCreateTransfer(deps: AppDeps, tx: Tx | null, params: unknown[]): Promise<OutcomeRow> {
+  try {
+    if (!tx) {
+      const [row] = await deps.database.prepared<OutcomeRow>(
+        CREATE_TRANSFER_STATEMENT,
+        CREATE_TRANSFER_SQL,
+        params,
+      );
+      return row;
+    }
+    const bound = sql.join(
+      params.map((value, i) => sql`${value}::${sql.raw(PARAMETER_TYPES[i])}`),
+      sql`, `,
+    );
+    const result = await tx.execute(
+      sql`select outcome, status_code, response, detail_cents from create_transfer_request(${bound})`,
+    );
+    return (result as unknown as { rows: OutcomeRow[] }).rows[0];
+  } catch (err) {
+    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
+    throw err;
   }
-  if (proof.method === "passkey") {
-    if (!passkeyVerified) throw secondFactorInvalid("passkey");
-    return;
+}
+
+/** The function's refusals as the same errors the checks have always answered. */
+function refusal(deps: AppDeps, row: OutcomeRow): AppError {
+  switch (row.outcome) {
+    case "idempotency_mismatch":
+      return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
+    case "account_frozen":
+      return new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
+    case "setup_incomplete":
+      return setupIncompleteError();
+    case "daily_count_limit": {
+      const countLimit = deps.config.transferDailyCountLimit;
+      return new AppError("UNPROCESSABLE", dailyCountLimitMessage(countLimit), {
+        dailyCountLimitExceeded: true,
+        dailyCountLimit: countLimit,
+      });
+    }
+    case "insufficient_funds": {
+      const available = formatMoney(Math.max(Number(row.detail_cents), 0));
+      return new AppError("UNPROCESSABLE", insufficientFundsMessage(available), {
+        insufficientFunds: true,
+        availableBalance: available,
+      });
+    }
+    case "daily_limit":
+      return new AppError("UNPROCESSABLE", TRANSFER_MESSAGES.dailyLimit, {
+        withdrawalLimitExceeded: true,
+        remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail_cents), 0)),
+      });
+    default:
+      return new AppError("INTERNAL", `Unexpected transfer outcome ${row.outcome}`);
   }
-  await spendCodeProof(deps, tx, userId, proof);
 }
 
 /**
- * Creates an outgoing USDC transfer request: checks, hold and pending debit in one transaction under the
- * wallet lock. With an Idempotency-Key, a replay of the same body returns the first response unchanged.
+ * Creates an outgoing USDC transfer request. The checks, the hold, the pending debit, the request, its
+ * idempotency record, the "This wasn't me" link and the "Transfer requested" mail are one call of the
+ * create_transfer_request function under the wallet lock: one round trip when no one-time code must be
+ * spent. With an Idempotency-Key, a replay of the same body returns the first response unchanged.
  */
 export async function createTransfer(
   deps: AppDeps,
@@ -225,113 +251,107 @@ export async function createTransfer(
   const hash = requestHash(input);
   const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
 
-  const result = await deps.database.db.transaction(async (tx): Promise<CreateTransferResult> => {
-    // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
-    const wallet = await lockWallet(tx, user.id);
-    const day = limitDayOf(now);
-    const { previous, canSend, usedToday, countToday, hasSecondFactor, isFrozen } = await readTransferContext(
-      tx,
-      user.id,
-      idempotencyKey,
-      day,
-    );
-
-    if (previous) {
-      if (previous.requestHash !== hash)
-        throw new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
-      return { statusCode: previous.statusCode, body: previous.response, replayed: true };
-    }
-    if (isFrozen) {
-      throw new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
-    }
-    if (!canSend) throw setupIncompleteError();
-    // Checked before the second factor, so a capped customer never spends a one-time code on a refusal.
-    const countLimit = deps.config.transferDailyCountLimit;
-    if (countToday >= countLimit) {
-      throw new AppError("UNPROCESSABLE", dailyCountLimitMessage(countLimit), {
-        dailyCountLimitExceeded: true,
-        dailyCountLimit: countLimit,
-      });
-    }
-    if (hasSecondFactor) await checkSecondFactor(deps, tx, user.id, input, idempotencyKey, passkeyVerified);
-    const available = wallet.balance - wallet.held;
-    if (amount > available) {
-      throw new AppError("UNPROCESSABLE", insufficientFundsMessage(formatMoney(Math.max(available, 0))), {
-        insufficientFunds: true,
-        availableBalance: formatMoney(Math.max(available, 0)),
-      });
-    }
-    if (usedToday + amount > DAILY_LIMIT_CENTS) {
-      throw new AppError("UNPROCESSABLE", TRANSFER_MESSAGES.dailyLimit, {
-        withdrawalLimitExceeded: true,
-        remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - usedToday, 0)),
-      });
-    }
-
-    const fee = feeFor(amount);
-    const transfer: TransferRow = {
-      id: randomUUID(),
-      userId: user.id,
-      amount,
-      fee,
-      netAmount: amount - fee,
-      recipientName: input.recipientName,
-      recipientAccount: input.recipientAccount?.trim() || null,
-      recipientRouting: "CRYPTO",
-      purpose: input.purpose,
-      category: input.category ? input.category : guessCategory(input.purpose),
-      paymentMethod: "crypto",
-      cryptoAddress: address,
-      status: "pending",
-      adminNotes: null,
-      flaggedAt: null,
-      holdId: null,
-      transactionId: randomUUID(),
-      limitDay: day,
-      reviewedAt: null,
-      settledAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const body = {
-      message: "Transfer request submitted successfully",
-      transferRequest: toTransferRequest(transfer),
-    };
-    const freezeLink = newFreezeLink(deps.config);
-    const mail = transferRequestedMail(user.email, {
-      firstName: user.firstName,
-      when: now,
-      amount: formatMoney(amount),
-      recipientName: input.recipientName,
-      address,
-      freezeUrl: freezeLink.url,
-    });
-    // The hold, the pending debit, the request, its idempotency record and the "Transfer requested" mail with
-    // its "This wasn't me" link: one statement, so the alert costs this hot path no extra round trip.
-    await placeHoldWith(tx, wallet, amount, { type: "transfer_request", id: transfer.id }, [
-      sql`insert into transactions
-            (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at)
-          values (${transfer.transactionId}, ${user.id}, 'debit', ${amount}, ${fee}, ${transfer.netAmount},
-                  ${`USDC transfer to ${input.recipientName}`}, ${transfer.category}, 'pending',
-                  'transfer_request', ${transfer.id}, ${now})`,
-      sql`insert into transfer_requests
-            (id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose,
-             category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at)
-          values (${transfer.id}, ${user.id}, ${amount}, ${fee}, ${transfer.netAmount}, ${transfer.recipientName},
-                  ${transfer.recipientAccount}, ${transfer.recipientRouting}, ${transfer.purpose}, ${transfer.category},
-                  ${transfer.paymentMethod}, ${address}, 'pending', (select id from hold), ${transfer.transactionId},
-                  ${day}, ${now}, ${now})`,
-      ...(idempotencyKey === undefined
-        ? []
-        : [
-            sql`insert into idempotency_keys (user_id, key, request_hash, status_code, response)
-                values (${user.id}, ${idempotencyKey}, ${hash}, 201, ${JSON.stringify(body)}::jsonb)`,
-          ]),
-      insertFreezeLinkSql(freezeLink, user.id, "transfer"),
-      enqueueMailSql(mail),
-    ]);
-    return { statusCode: 201, body, replayed: false };
+  const day = limitDayOf(now);
+  const fee = feeFor(amount);
+  const transfer: TransferRow = {
+    id: randomUUID(),
+    userId: user.id,
+    amount,
+    fee,
+    netAmount: amount - fee,
+    recipientName: input.recipientName,
+    recipientAccount: input.recipientAccount?.trim() || null,
+    recipientRouting: "CRYPTO",
+    purpose: input.purpose,
+    category: input.category ? input.category : guessCategory(input.purpose),
+    paymentMethod: "crypto",
+    cryptoAddress: address,
+    status: "pending",
+    adminNotes: null,
+    flaggedAt: null,
+    holdId: null,
+    transactionId: randomUUID(),
+    limitDay: day,
+    reviewedAt: null,
+    settledAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const body = {
+    message: "Transfer request submitted successfully",
+    transferRequest: toTransferRequest(transfer),
+  };
+  const freezeLink = newFreezeLink(deps.config);
+  const mail = transferRequestedMail(user.email, {
+    firstName: user.firstName,
+    when: now,
+    amount: formatMoney(amount),
+    recipientName: input.recipientName,
+    address,
+    freezeUrl: freezeLink.url,
   });
+  const outbox = outboxFields(mail);
+  const params = (secondFactorOk: boolean): unknown[] => [
+    user.id,
+    idempotencyKey ?? null,
+    hash,
+    day,
+    DAILY_LIMIT_CENTS,
+    deps.config.transferDailyCountLimit,
+    secondFactorOk,
+    transfer.id,
+    transfer.transactionId,
+    randomUUID(),
+    amount,
+    fee,
+    transfer.recipientName,
+    transfer.recipientAccount,
+    transfer.purpose,
+    transfer.category,
+    address,
+    `USDC transfer to ${input.recipientName}`,
+    now.toISOString(),
+    JSON.stringify(body),
+    freezeLink.tokenHash,
+    FREEZE_LINK_TTL_SECONDS,
+    outbox.to,
+    outbox.subject,
+    outbox.text,
+    outbox.html,
+    outbox.kind,
+  ];
+  const answer = (row: OutcomeRow): CreateTransferResult => {
+    if (row.outcome === "replayed")
+      return { statusCode: row.status_code!, body: row.response!, replayed: true };
+    if (row.outcome !== "created") throw refusal(deps, row);
+    announceQueuedMail(mail);
+    return { statusCode: 201, body, replayed: false };
+  };
+
+  const proof = input.secondFactor;
+  // A one-time code is spent in the transaction that makes the transfer, between the checks that come before
+  // the second factor (under the lock) and the ones after it; everything else is the single call.
+  let result: CreateTransferResult;
+  if (proof && proof.method !== "passkey" && idempotencyKey !== undefined) {
+    result = await deps.database.db.transaction(async (tx) => {
+      const first = await callCreateTransfer(deps, tx, params(false));
+      if (first.outcome !== "second_factor_required") return answer(first);
+      await spendCodeProof(deps, tx, user.id, proof);
+      return answer(await callCreateTransfer(deps, tx, params(true)));
+    });
+  } else {
+    const row = await callCreateTransfer(deps, null, params(passkeyVerified));
+    if (row.outcome === "second_factor_required") {
+      if (!proof) throw stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
+      if (idempotencyKey === undefined) {
+        throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
+          idempotencyKeyRequired: true,
+        });
+      }
+      throw secondFactorInvalid("passkey");
+    }
+    result = answer(row);
+  }
   if (!result.replayed) wakeMailWorker();
   return result;
 }

@@ -1,5 +1,4 @@
 import { EventEmitter } from "node:events";
-import { type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { mailOutbox } from "@/server/db/schema";
 import type { MailMessage } from "@/server/lib/mail/templates";
@@ -26,14 +25,20 @@ export async function enqueueMail(dbOrTx: DbOrTx, message: MailMessage): Promise
 // A header must stay one line, whatever a user typed into a name.
 const oneLine = (subject: string) => subject.replace(/[\r\n]+/g, " ");
 
-/**
- * The same outbox row as an insert statement, for hot paths that fold it into one data-modifying CTE
- * (the transfer request) instead of paying a round trip. It counts as queued once the statement runs.
- */
-export function enqueueMailSql(message: MailMessage): SQL {
+/** The outbox row's fields, for a caller that writes the row itself (the transfer request's SQL function). */
+export function outboxFields(message: MailMessage) {
+  return {
+    to: message.to,
+    subject: oneLine(message.subject),
+    text: message.text,
+    html: message.html,
+    kind: message.kind,
+  };
+}
+
+/** Announces a message the caller wrote through `outboxFields`, once its statement has run. */
+export function announceQueuedMail(message: MailMessage): void {
   signal.emit("queued", message);
-  return sql`insert into mail_outbox (to_address, subject, text_body, html_body, kind)
-             values (${message.to}, ${oneLine(message.subject)}, ${message.text}, ${message.html}, ${message.kind})`;
 }
 
 /** Tells the worker(s) in this process to look at the outbox now instead of at the next poll. */

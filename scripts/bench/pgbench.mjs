@@ -1,0 +1,115 @@
+// The database-side ceiling of a transfer: pgbench runs a transaction equivalent to POST /api/transfer/request
+// (the same statements the create_transfer_request function runs, plus the session lookup every request
+// makes) against the seeded scratch database, with as many clients as the app has pool connections.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+/** pgbench from Debian's postgresql-contrib, installed with apt-get when it is missing. */
+export function ensurePgbench() {
+  if (spawnSync("pgbench", ["--version"]).status === 0) return true;
+  console.info("pgbench is missing: installing postgresql-contrib…");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const run = (args) =>
+    spawnSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: "inherit" });
+  run(["apt-get", "update"]);
+  run(["apt-get", "install", "-y", "postgresql-contrib"]);
+  return spawnSync("pgbench", ["--version"]).status === 0;
+}
+
+// One transfer of 1 cent with a fresh idempotency key, as the app writes it: session lookup, wallet lock,
+// idempotency lookup, frozen flag, KYC/account gate, today's count and total, second factor, then the hold,
+// the pending debit, the request, its idempotency record, the freeze link and the outbox mail.
+const TRANSFER_SCRIPT = String.raw`
+\set r random(1, 9000000000000000)
+BEGIN;
+SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
+SELECT a.id AS wid, a.balance - a.held AS available FROM ledger_accounts a WHERE a.user_id = :uid FOR UPDATE \gset
+SELECT ik.request_hash FROM idempotency_keys ik WHERE ik.user_id = :uid AND ik.key = 'pgb-' || :client_id::text || '-' || :r::text;
+SELECT u.frozen_at IS NOT NULL AS frozen FROM users u WHERE u.id = :uid;
+SELECT exists (SELECT 1 FROM kyc_applications k WHERE k.user_id = :uid AND k.superseded_at IS NULL AND k.status = 'approved') AND exists (SELECT 1 FROM account_requests r WHERE r.user_id = :uid AND r.superseded_at IS NULL AND r.status = 'approved' AND r.account_number IS NOT NULL) AS can_send;
+SELECT count(*), coalesce(sum(t.amount) FILTER (WHERE t.status IN ('pending', 'processing', 'completed')), 0) FROM transfer_requests t WHERE t.user_id = :uid AND t.limit_day = to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD');
+SELECT exists (SELECT 1 FROM totp_factors f WHERE f.user_id = :uid AND f.confirmed_at IS NOT NULL) OR exists (SELECT 1 FROM passkeys p WHERE p.user_id = :uid) AS has_second_factor;
+SELECT gen_random_uuid() AS tid, gen_random_uuid() AS xid, gen_random_uuid() AS hid \gset
+UPDATE ledger_accounts SET held = held + 1 WHERE id = :wid;
+INSERT INTO holds (id, account_id, amount, reference_type, reference_id) VALUES (:hid, :wid, 1, 'transfer_request', :tid);
+INSERT INTO transactions (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at) VALUES (:xid, :uid, 'debit', 1, 0, 1, 'USDC transfer to Bench Recipient', 'other', 'pending', 'transfer_request', :tid, now());
+INSERT INTO transfer_requests (id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose, category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at) VALUES (:tid, :uid, 1, 0, 1, 'Bench Recipient', NULL, 'CRYPTO', 'Benchmark transfer', 'other', 'crypto', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'pending', :hid, :xid, to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), now(), now());
+INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response) VALUES (:uid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:tid::text), 201, jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('id', :tid::text, 'amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'cryptoAddress', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'status', 'pending', 'createdAt', now())));
+INSERT INTO freeze_links (user_id, token_hash, reason, expires_at) VALUES (:uid, md5(:hid::text) || md5(:xid::text), 'transfer', now() + interval '7 days');
+INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES ('bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested');
+COMMIT;
+`;
+
+// The same transfer as one call of the app's create_transfer_request function (migration 0009), when the
+// measured checkout has it: the ceiling of the one-round-trip path itself.
+const FUNCTION_SCRIPT = String.raw`
+\set r random(1, 9000000000000000)
+SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
+SELECT outcome FROM create_transfer_request(:uid::uuid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text), to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 200000, 1000000, false, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 1, 0, 'Bench Recipient', NULL, 'Benchmark transfer', 'other', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'USDC transfer to Bench Recipient', now(), jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now())), md5(random()::text) || md5(random()::text), 604800, 'bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested');
+`;
+
+/** The helper table mapping pgbench's random number to a seeded user (bench-<n>@bench.test). */
+export async function preparePgbench(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select to_regproc('create_transfer_request') is not null as present",
+    );
+    // Users with a session (the ones the app's scenarios sign in as), and one session each.
+    await client.query(`create table if not exists pgbench_transfer_users as
+      select distinct on (u.id) substring(u.email from 'bench-([0-9]+)@')::int as n, u.id as user_id, s.id_hash
+      from users u join sessions s on s.user_id = u.id where u.email like 'bench-%@bench.test'`);
+    await client.query(
+      "create unique index if not exists pgbench_transfer_users_n on pgbench_transfer_users (n)",
+    );
+    await client.query("analyze pgbench_transfer_users");
+    return { hasFunction: rows[0].present };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs the transfer script for `duration` seconds with `clients` connections; `users` picks the user per
+ * transaction: "n" fixed (one wallet) or "lo-hi" (spread). Resolves with tps and latency figures.
+ */
+export function runPgbench({ url, tmp, clients, duration, users, viaFunction = false }) {
+  const [lo, hi] = users.split("-").map(Number);
+  const script = path.join(tmp, `pgbench-transfer-${users}${viaFunction ? "-function" : ""}.sql`);
+  const pick = hi === undefined ? `\\set n ${lo}` : `\\set n random(${lo}, ${hi})`;
+  fs.writeFileSync(script, `${pick}\n${(viaFunction ? FUNCTION_SCRIPT : TRANSFER_SCRIPT).trim()}\n`);
+  const args = [
+    "--no-vacuum",
+    "--protocol=prepared",
+    `--client=${clients}`,
+    `--jobs=${Math.min(clients, 2)}`,
+    `--time=${duration}`,
+    `--file=${script}`,
+    "--report-per-command",
+    url,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn("pgbench", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+    });
+    child.stderr.on("data", (c) => {
+      out += c;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+      const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
+      const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+      if (code !== 0 || !Number.isFinite(tps)) {
+        reject(new Error(`pgbench failed (${code}):\n${out.slice(-3000)}`));
+        return;
+      }
+      resolve({ tps, latency, failed, output: out });
+    });
+  });
+}
