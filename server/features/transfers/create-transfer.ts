@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
+import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transactions";
 import {
@@ -24,6 +25,7 @@ import {
   stepUpRequired,
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
+import { lookalikeRecipientSql } from "@/server/features/recipients/check-address";
 import { insertFreezeLinkSql, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { canSendMoney, setupIncompleteError } from "@/server/features/transfers/send-money-gate";
@@ -44,11 +46,14 @@ export interface CreateTransferResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The proof is left out: an answered key replays without a new proof, and a proof never changes the transfer. */
+/** What never changes the transfer made: the proof, and the customer's word that a lookalike address is right. */
+const NOT_HASHED = new Set(["secondFactor", "confirmLookalikeAddress"]);
+
+/** An answered key replays without a new proof or confirmation: neither changes the transfer. */
 function requestHash(input: CreateTransferInput): string {
   const canonical = JSON.stringify(
     Object.keys(input)
-      .filter((k) => k !== "secondFactor")
+      .filter((k) => !NOT_HASHED.has(k))
       .sort()
       .map((k) => [k, input[k as keyof CreateTransferInput] ?? null]),
   );
@@ -74,6 +79,16 @@ interface TransferContext {
   countToday: number;
   hasSecondFactor: boolean;
   isFrozen: boolean;
+  /** The saved recipient this address imitates, if any. */
+  lookalikeName: string | null;
+}
+
+/** An address imitating a saved recipient's, sent without the customer's explicit confirmation. */
+export function lookalikeRefused(name: string): AppError {
+  return new AppError("UNPROCESSABLE", RECIPIENT_MESSAGES.lookalikeRefused(name), {
+    lookalikeAddress: true,
+    lookalikeRecipientName: name,
+  });
 }
 
 /**
@@ -86,6 +101,7 @@ async function readTransferContext(
   userId: string,
   idempotencyKey: string | undefined,
   day: string,
+  address: string,
 ): Promise<TransferContext> {
   const result = await tx.execute(sql`
     select ik.request_hash, ik.status_code, ik.response,
@@ -96,7 +112,8 @@ async function readTransferContext(
              where t.user_id = ${userId} and t.limit_day = ${day}
                and t.status in ('pending', 'processing', 'completed')) as used_today,
            (select count(*)::int from transfer_requests t
-             where t.user_id = ${userId} and t.limit_day = ${day}) as count_today
+             where t.user_id = ${userId} and t.limit_day = ${day}) as count_today,
+           (select l.name from ${lookalikeRecipientSql(userId, address)} as l) as lookalike_name
     from (select 1) as one
     left join idempotency_keys ik on ik.user_id = ${userId} and ik.key = ${idempotencyKey ?? null}`);
   const [row] = (
@@ -110,6 +127,7 @@ async function readTransferContext(
         is_frozen: boolean;
         used_today: string;
         count_today: number;
+        lookalike_name: string | null;
       }[];
     }
   ).rows;
@@ -123,6 +141,7 @@ async function readTransferContext(
     countToday: Number(row.count_today),
     hasSecondFactor: row.has_second_factor,
     isFrozen: row.is_frozen === true,
+    lookalikeName: row.lookalike_name ?? null,
   };
 }
 
@@ -229,12 +248,8 @@ export async function createTransfer(
     // Lock the wallet first: two transfers racing must not both see the same available balance or daily total.
     const wallet = await lockWallet(tx, user.id);
     const day = limitDayOf(now);
-    const { previous, canSend, usedToday, countToday, hasSecondFactor, isFrozen } = await readTransferContext(
-      tx,
-      user.id,
-      idempotencyKey,
-      day,
-    );
+    const { previous, canSend, usedToday, countToday, hasSecondFactor, isFrozen, lookalikeName } =
+      await readTransferContext(tx, user.id, idempotencyKey, day, address);
 
     if (previous) {
       if (previous.requestHash !== hash)
@@ -253,6 +268,9 @@ export async function createTransfer(
         dailyCountLimit: countLimit,
       });
     }
+    // Also before the second factor: a refused lookalike never spends a code.
+    if (lookalikeName !== null && input.confirmLookalikeAddress !== true)
+      throw lookalikeRefused(lookalikeName);
     if (hasSecondFactor) await checkSecondFactor(deps, tx, user.id, input, idempotencyKey, passkeyVerified);
     const available = wallet.balance - wallet.held;
     if (amount > available) {
