@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
 import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { PNG } from "@/tests/support/files";
@@ -116,6 +117,7 @@ describe("saved recipients", () => {
     await page.getByLabel("New name for Ana Ruiz").press("Enter");
     await list.getByText("Ana (rent)").waitFor();
     await shots(page, "recipients-page");
+    await expectAccessible(page, "/recipients (with a field error)");
 
     // Picked in the form: name and address filled, the review names the saved recipient, no first-payment note.
     await page.goto("/send-money");
@@ -123,6 +125,8 @@ describe("saved recipients", () => {
     await expect.poll(() => page.getByLabel("USDC Wallet Address").inputValue()).toBe(ADDRESS);
     await expect.poll(() => page.getByLabel("Recipient Name").inputValue()).toBe("Ana (rent)");
     await fillTransfer(page, "20.00", "Rent");
+    await shots(page, "recipients-form-picked");
+    await expectAccessible(page, "/send-money with a saved recipient picked");
     await page.getByRole("button", { name: /^Send \$20\.00/ }).click();
     await review.getByText("Ana (rent)", { exact: true }).first().waitFor();
     await review.getByText("Saved recipient:").waitFor();
@@ -141,6 +145,7 @@ describe("saved recipients", () => {
     const confirm = review.getByRole("button", { name: "Confirm and send" });
     expect(await confirm.isDisabled()).toBe(true);
     await shots(page, "recipients-lookalike");
+    await expectAccessible(page, "/send-money review of a lookalike address");
     await review.getByLabel(/I checked this address with the recipient/).check();
     await expect.poll(() => confirm.isEnabled()).toBe(true);
     await confirm.click();
@@ -161,6 +166,7 @@ describe("saved recipients", () => {
     await page.getByRole("button", { name: "Remove Ana (rent)" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove recipient" }).click();
     await page.getByText("No saved recipients yet").waitFor();
+    expect(customer.errors).toEqual([]);
     await admin.context.close();
     await customer.context.close();
   });

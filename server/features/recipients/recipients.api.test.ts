@@ -5,6 +5,7 @@ import { RECIPIENT_LIMIT, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, savedRecipients } from "@/server/db/schema";
 import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
@@ -467,5 +468,20 @@ describe("a passkey-signed transfer to a lookalike", () => {
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ lookalikeAddress: true });
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe("a TOTP-proved transfer to a lookalike", () => {
+  it("does not spend the code on the refusal, and the same code sends it once confirmed", async () => {
+    const ada = await fundedCustomer();
+    const { secret } = await enrolTotp(t.app, ada.cookie);
+    await savedOk(ada, "Grace", ETH_ADDRESS);
+    const code = await freshTotpCode(t.database, ada.user.id, secret);
+    const secondFactor = { method: "totp", code };
+    const refused = await send(ada, LOOKALIKE, { secondFactor }, randomUUID());
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ lookalikeAddress: true });
+    const sent = await send(ada, LOOKALIKE, { secondFactor, confirmLookalikeAddress: true }, randomUUID());
+    expect(sent.statusCode, sent.body).toBe(201);
   });
 });
