@@ -156,6 +156,8 @@ export const transferPasskeyOptionsInput = z.object({
   recipientName: z.string().trim().min(1).max(100),
   cryptoAddress: z.string().trim().min(1).max(100),
   idempotencyKey: z.string().min(1).max(255),
+  /** As on the transfer itself: no challenge is issued for an unconfirmed lookalike address. */
+  confirmLookalikeAddress: z.boolean().optional(),
 });
 export type TransferPasskeyOptionsInput = z.infer<typeof transferPasskeyOptionsInput>;
 

@@ -54,6 +54,11 @@ export const createTransferInput = z.object({
   cryptoAddress: z.string().trim().max(100).optional().nullable(),
   /** Required when the sender has a second factor: a TOTP/recovery code, or a passkey assertion over this transfer. */
   secondFactor: secondFactorProof.optional(),
+  /**
+   * The customer checked an address that imitates one of their saved recipients (same first and last 4
+   * characters) and sends anyway; without it such a transfer is refused (422 `lookalikeAddress`).
+   */
+  confirmLookalikeAddress: z.boolean().optional(),
 });
 export type CreateTransferInput = z.infer<typeof createTransferInput>;
 

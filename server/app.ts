@@ -19,6 +19,7 @@ import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
+import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { assertAdminRouteListed } from "@/server/features/staff/route-roles";
 import { statementRoutes } from "@/server/features/statements/routes";
@@ -165,6 +166,7 @@ export async function buildApp(
   await app.register(transferReceiptRoutes, { prefix: "/api/transfers" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
   await app.register(statementRoutes);
+  await app.register(recipientRoutes);
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
   return app;

@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { passkeys } from "@/server/db/schema";
+import { passkeys, savedRecipients } from "@/server/db/schema";
 import { monthOf } from "@/server/features/statements/statement-month";
 import {
   actor,
@@ -51,6 +52,22 @@ async function passkeyOfA(w: World): Promise<string> {
     })
     .returning({ id: passkeys.id });
   return row!.id;
+}
+
+/** One of A's saved recipients, made again if a DELETE pass removed it: the target of rename/delete. */
+async function recipientOfA(w: World): Promise<string> {
+  const { db } = w.t.database;
+  const [row] = await db
+    .select({ id: savedRecipients.id })
+    .from(savedRecipients)
+    .where(eq(savedRecipients.userId, w.a.user.id))
+    .limit(1);
+  if (row) return row.id;
+  const [made] = await db
+    .insert(savedRecipients)
+    .values({ userId: w.a.user.id, name: "Grace Hopper", address: ETH_ADDRESS })
+    .returning({ id: savedRecipients.id });
+  return made!.id;
 }
 
 /** A's fresh registration options answered by a software authenticator: the body only A may submit. */
@@ -427,6 +444,41 @@ export const CATALOGUE: Record<string, RouteCase> = {
       },
     }),
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
+  },
+
+  // Saved recipients: the customer's own; staff never send money, so they are refused outright.
+  "GET /api/recipients": {
+    access: "user",
+    build: () => url("/api/recipients"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "GET /api/recipients/address-check": {
+    access: "user",
+    input: { query: true },
+    build: () => url(`/api/recipients/address-check?address=${ETH_ADDRESS}`),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "POST /api/recipients": {
+    access: "user",
+    input: { body: true },
+    // A new address every time, so repeated passes never meet the duplicate rule.
+    build: () => ({
+      url: "/api/recipients",
+      payload: { name: "Ada Lovelace", address: `0x${randomBytes(20).toString("hex")}` },
+    }),
+    expect: { signedOut: 401, user: 201, otherUser: 201, admin: 403 },
+  },
+  "PATCH /api/recipients/:id": {
+    access: "user",
+    input: { params: true, body: true },
+    build: async (w) => ({ url: `/api/recipients/${await recipientOfA(w)}`, payload: { name: "Grace H." } }),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
+  },
+  "DELETE /api/recipients/:id": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/recipients/${await recipientOfA(w)}`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
 
   // The back office: 401 signed out, 403 for every customer, whatever the id.

@@ -33,6 +33,8 @@ export interface World {
     uploadURL: string;
     /** Path of an upload A asked for and then filled, but never attached to anything. */
     spareObjectPath: string;
+    /** One of A's saved recipients. */
+    recipientId: string;
   };
 }
 
@@ -94,6 +96,13 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   };
   expect(await rows(t, "select id from chat_messages")).toHaveLength(1);
   expect((await rows(t, "select id from uploads")).length).toBe(3);
+  const recipient = await t.app.inject({
+    method: "POST",
+    url: "/api/recipients",
+    headers: { cookie: a.cookie },
+    payload: { name: "Grace Hopper", address: ETH_ADDRESS },
+  });
+  expect(recipient.statusCode, recipient.body).toBe(201);
   return {
     t,
     routes,
@@ -109,6 +118,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
       objectPath: upload.objectPath,
       uploadURL: (pending.json() as { uploadURL: string }).uploadURL,
       spareObjectPath: spare.objectPath,
+      recipientId: (recipient.json() as { recipient: { id: string } }).recipient.id,
     },
   };
 }
@@ -157,6 +167,7 @@ const TABLES = [
   "auth_challenges",
   "known_devices",
   "freeze_links",
+  "saved_recipients",
 ] as const;
 export type Table = (typeof TABLES)[number];
 

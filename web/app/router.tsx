@@ -31,6 +31,7 @@ const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"))
 const ReceiptPage = lazy(() => import("@/web/features/money/receipt-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
 const StatementsPage = lazy(() => import("@/web/features/money/statements-page"));
+const RecipientsPage = lazy(() => import("@/web/features/money/recipients-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
 
@@ -85,6 +86,7 @@ function SignedInRoutes() {
       <Route path="/transfers/:id" component={ReceiptPage} />
       <Route path="/analytics" component={AnalyticsPage} />
       <Route path="/statements" component={StatementsPage} />
+      <Route path="/recipients" component={RecipientsPage} />
       <Route path="/contact" component={ContactPage} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />

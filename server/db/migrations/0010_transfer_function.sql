@@ -31,7 +31,11 @@ CREATE OR REPLACE FUNCTION create_transfer_request(
 	p_mail_subject text,
 	p_mail_text text,
 	p_mail_html text,
-	p_mail_kind text
+	p_mail_kind text,
+	p_check_lookalike boolean,
+	p_address_lower text,
+	p_address_first text,
+	p_address_last text
 ) RETURNS TABLE (outcome text, status_code integer, response jsonb, detail_cents text)
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
@@ -92,6 +96,26 @@ BEGIN
 	IF v_count_today >= p_daily_count_limit THEN
 		RETURN QUERY SELECT 'daily_count_limit'::text, NULL::integer, NULL::jsonb, NULL::text;
 		RETURN;
+	END IF;
+
+	-- Also before the second factor, so a refused lookalike never spends a one-time code. An address that imitates
+	-- a saved recipient's (same first and last characters of its core, another address, and not itself saved)
+	-- needs the customer's explicit confirmation; detail_cents carries the saved recipient's name. Mirrors
+	-- lookalikeRecipientSql (server/features/recipients/check-address.ts): change them together.
+	IF p_check_lookalike THEN
+		RETURN QUERY SELECT 'lookalike_address'::text, NULL::integer, NULL::jsonb, r.name
+			FROM saved_recipients r
+			WHERE r.user_id = p_user_id
+				AND lower(r.address) <> p_address_lower
+				AND left(lower(regexp_replace(r.address, '^0x', '')), length(p_address_first)) = p_address_first
+				AND right(lower(r.address), length(p_address_last)) = p_address_last
+				AND NOT EXISTS (SELECT 1 FROM saved_recipients s
+					WHERE s.user_id = p_user_id AND lower(s.address) = p_address_lower)
+			ORDER BY r.created_at, r.id
+			LIMIT 1;
+		IF FOUND THEN
+			RETURN;
+		END IF;
 	END IF;
 
 	IF NOT p_second_factor_ok AND (

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
+import { addressCore, LOOKALIKE_EDGE, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transactions";
 import {
@@ -42,11 +43,14 @@ export interface CreateTransferResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The proof is left out: an answered key replays without a new proof, and a proof never changes the transfer. */
+/** What never changes the transfer made: the proof, and the customer's word that a lookalike address is right. */
+const NOT_HASHED = new Set(["secondFactor", "confirmLookalikeAddress"]);
+
+/** An answered key replays without a new proof or confirmation: neither changes the transfer. */
 function requestHash(input: CreateTransferInput): string {
   const canonical = JSON.stringify(
     Object.keys(input)
-      .filter((k) => k !== "secondFactor")
+      .filter((k) => !NOT_HASHED.has(k))
       .sort()
       .map((k) => [k, input[k as keyof CreateTransferInput] ?? null]),
   );
@@ -126,6 +130,7 @@ type Outcome =
   | "account_frozen"
   | "setup_incomplete"
   | "daily_count_limit"
+  | "lookalike_address"
   | "second_factor_required"
   | "insufficient_funds"
   | "daily_limit";
@@ -134,6 +139,7 @@ interface OutcomeRow {
   outcome: Outcome;
   status_code: number | null;
   response: CreateTransferResult["body"] | null;
+  /** Cents for the money refusals; the saved recipient's name for lookalike_address. */
   detail_cents: string | null;
 }
 
@@ -165,8 +171,12 @@ const PARAMETER_TYPES = [
   "text", // mail text
   "text", // mail html
   "text", // mail kind
+  "boolean", // check for a lookalike of a saved recipient
+  "text", // address, lower-cased
+  "text", // first LOOKALIKE_EDGE characters of the address core
+  "text", // last LOOKALIKE_EDGE characters of the address core
 ];
-/** The whole transfer request as one statement (migration 0009): lock, checks and writes in one round trip. */
+/** The whole transfer request as one statement (migration 0010): lock, checks and writes in one round trip. */
 const CREATE_TRANSFER_SQL = `select outcome, status_code, response, detail_cents from create_transfer_request(${PARAMETER_TYPES.map(
   (type, i) => `$${i + 1}::${type}`,
 ).join(", ")})`;
@@ -197,6 +207,14 @@ async function callCreateTransfer(deps: AppDeps, tx: Tx | null, params: unknown[
   }
 }
 
+/** An address imitating a saved recipient's, sent without the customer's explicit confirmation. */
+export function lookalikeRefused(name: string): AppError {
+  return new AppError("UNPROCESSABLE", RECIPIENT_MESSAGES.lookalikeRefused(name), {
+    lookalikeAddress: true,
+    lookalikeRecipientName: name,
+  });
+}
+
 /** The function's refusals as the same errors the checks have always answered. */
 function refusal(deps: AppDeps, row: OutcomeRow): AppError {
   switch (row.outcome) {
@@ -213,6 +231,9 @@ function refusal(deps: AppDeps, row: OutcomeRow): AppError {
         dailyCountLimit: countLimit,
       });
     }
+    case "lookalike_address":
+      // detail carries the saved recipient's name for this outcome.
+      return lookalikeRefused(row.detail_cents ?? "");
     case "insufficient_funds": {
       const available = formatMoney(Math.max(Number(row.detail_cents), 0));
       return new AppError("UNPROCESSABLE", insufficientFundsMessage(available), {
@@ -319,6 +340,11 @@ export async function createTransfer(
     outbox.text,
     outbox.html,
     outbox.kind,
+    // The lookalike check (see lookalikeRecipientSql): skipped once the customer confirmed the address.
+    input.confirmLookalikeAddress !== true,
+    address.trim().toLowerCase(),
+    addressCore(address).slice(0, LOOKALIKE_EDGE),
+    addressCore(address).slice(-LOOKALIKE_EDGE),
   ];
   const answer = (row: OutcomeRow): CreateTransferResult => {
     if (row.outcome === "replayed")

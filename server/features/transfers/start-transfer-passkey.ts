@@ -7,7 +7,8 @@ import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app";
 import { hasPasskeys, startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { asOptionsResponse } from "@/server/features/auth/second-factor";
-import { bindingFor } from "@/server/features/transfers/create-transfer";
+import { findLookalikeRecipient } from "@/server/features/recipients/check-address";
+import { bindingFor, lookalikeRefused } from "@/server/features/transfers/create-transfer";
 import { AppError } from "@/server/lib/errors";
 
 /** A WebAuthn challenge derived from this exact transfer (amount, fee, address, recipient, idempotency key). */
@@ -22,5 +23,11 @@ export async function startTransferPasskey(
     throw new AppError("BAD_REQUEST", SECURITY_MESSAGES.noPasskey, { noPasskey: true });
   }
   const binding = bindingFor(input, input.idempotencyKey);
+  // Refused before the browser asks for a signature: the transfer itself would refuse it after the passkey
+  // was spent. The binding is untouched — it still covers the address, so no confirmation can redirect it.
+  if (input.confirmLookalikeAddress !== true) {
+    const lookalike = await findLookalikeRecipient(deps.database.db, user.id, input.cryptoAddress);
+    if (lookalike) throw lookalikeRefused(lookalike.name);
+  }
   return asOptionsResponse(await startPasskeyProof(deps, { userId: user.id, purpose: "transfer", binding }));
 }

@@ -1,5 +1,7 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import { RECIPIENT_NAME_MAX, type SavedRecipient } from "@/contract/recipients";
 import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
 import { type Category, guessCategory } from "@/contract/transactions";
 import {
@@ -15,6 +17,7 @@ import { describedBy, focusFieldInError } from "@/web/components/form-field";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/money/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/money/api/get-transfer-passkey-options";
+import { refreshRecipients, saveRecipient } from "@/web/features/money/api/save-recipient";
 import { grossForNet, netFor } from "@/web/features/money/transfer-math";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
@@ -153,6 +156,11 @@ export function useTransferForm({
   // One key per submission of these exact fields: a double click or a retry after a lost answer reuses it.
   const idempotencyKey = useRef<string | null>(null);
   const isSubmitting = useRef(false);
+  // The review step's choices: both belong to these exact fields, so any edit clears them.
+  const [isLookalikeConfirmed, setLookalikeConfirmed] = useState(false);
+  const [isSaving, setSaving] = useState(false);
+  const [refusedAs, setRefusedAs] = useState<{ name: string } | null>(null);
+  const queryClient = useQueryClient();
 
   const remainingCents = limits?.remainingTodayCents ?? DAILY_LIMIT_CENTS;
   const amountCents = parseMoney(fields.amount);
@@ -163,6 +171,9 @@ export function useTransferForm({
   const update = (patch: Partial<Fields>) => {
     idempotencyKey.current = null;
     setOverLimit(false);
+    setLookalikeConfirmed(false);
+    setSaving(false);
+    setRefusedAs(null);
     setFields((f) => ({ ...f, ...patch }));
     setFieldErrors((errors) => {
       const rest = { ...errors };
@@ -212,7 +223,30 @@ export function useTransferForm({
     category: fields.category || guessed,
     paymentMethod: "crypto",
     cryptoAddress: fields.cryptoAddress.trim(),
+    ...(isLookalikeConfirmed ? { confirmLookalikeAddress: true } : {}),
   });
+
+  /** "Save this recipient" on the review step: saved once the transfer went through, never before. */
+  const saveAfterSending = () => {
+    if (!isSaving) return;
+    const name = fields.recipientName.trim().slice(0, RECIPIENT_NAME_MAX).trim();
+    // A plain promise, not a mutation hook: the form unmounts for the success screen before this answers.
+    saveRecipient({ name, address: fields.cryptoAddress.trim() }).then(
+      () => {
+        refreshRecipients(queryClient);
+        toast({ title: "Recipient saved", description: name });
+      },
+      (error: unknown) => {
+        if (isUnauthorized(error) || (error instanceof ApiError && error.hasFlag("duplicateRecipient")))
+          return;
+        toast({
+          title: "Recipient not saved",
+          description: error instanceof Error ? error.message : "Please try again",
+          variant: "destructive",
+        });
+      },
+    );
+  };
 
   /**
    * Sends the transfer. With a second factor on, the server answers 403 stepUpRequired (writing nothing) and
@@ -230,6 +264,7 @@ export function useTransferForm({
           onSuccess: (data) => {
             dismissToast();
             setConfirmOpen(false);
+            saveAfterSending();
             onSuccess(data.transferRequest);
             resolve();
           },
@@ -247,6 +282,14 @@ export function useTransferForm({
               return;
             }
             setConfirmOpen(false);
+            if (error instanceof ApiError && error.hasFlag("lookalikeAddress")) {
+              // The book changed since the check (or the check failed): stay on the review and ask.
+              const name = error.flags.lookalikeRecipientName;
+              setRefusedAs({ name: typeof name === "string" ? name : "a saved recipient" });
+              setLookalikeConfirmed(false);
+              resolve();
+              return;
+            }
             // Back to the form, where the refusal (limit, funds) can be fixed.
             setReviewing(false);
             resolve();
@@ -266,6 +309,7 @@ export function useTransferForm({
       recipientName: fields.recipientName.trim(),
       cryptoAddress: fields.cryptoAddress.trim(),
       idempotencyKey: idempotencyKey.current,
+      ...(isLookalikeConfirmed ? { confirmLookalikeAddress: true } : {}),
     });
   };
 
@@ -285,6 +329,16 @@ export function useTransferForm({
     invalid,
     isReviewing,
     backToEdit: () => setReviewing(false),
+    /** A saved recipient picked in the form fills both fields it knows. */
+    pickRecipient: (recipient: SavedRecipient) =>
+      update({ recipientName: recipient.name, cryptoAddress: recipient.address }),
+    choices: {
+      isLookalikeConfirmed,
+      setLookalikeConfirmed,
+      isSaving,
+      setSaving,
+      refusedAs,
+    },
     confirm: () => void send(amountCents ?? 0),
     isSending: transfer.isPending,
     stepUp: {

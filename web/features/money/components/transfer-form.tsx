@@ -17,6 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { RecipientPicker } from "@/web/features/money/components/recipient-picker";
 import { SignedSummary, TransferReview } from "@/web/features/money/components/transfer-review";
 import { type Method, useTransferForm } from "@/web/features/money/use-transfer-form";
 import { cn } from "@/web/lib/cn";
@@ -144,6 +145,7 @@ export function TransferForm({
                 isSending={f.isSending}
                 onBack={f.backToEdit}
                 onConfirm={f.confirm}
+                choices={f.choices}
               />
             ) : (
               <form noValidate onSubmit={f.onSubmit} className="grid gap-5">
@@ -203,6 +205,7 @@ export function TransferForm({
                   </div>
                 ) : null}
 
+                <RecipientPicker address={fields.cryptoAddress} onPick={f.pickRecipient} />
                 <FormField id="transfer-recipient" label="Recipient Name" error={f.fieldErrors.recipientName}>
                   <Input
                     id="transfer-recipient"

@@ -4,6 +4,8 @@ import type { TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
+import { useAddressCheck } from "@/web/features/money/api/check-address";
+import { type AddressChoices, AddressWarnings } from "@/web/features/money/components/address-warnings";
 import { SummaryLine } from "@/web/features/money/components/summary-line";
 
 /**
@@ -19,6 +21,7 @@ export function TransferReview({
   isSending,
   onBack,
   onConfirm,
+  choices,
 }: {
   amountCents: number;
   feeCents: number;
@@ -28,7 +31,13 @@ export function TransferReview({
   isSending: boolean;
   onBack: () => void;
   onConfirm: () => void;
+  /** The lookalike confirmation and "save this recipient", kept by the form so they travel with the transfer. */
+  choices: AddressChoices;
 }) {
+  const check = useAddressCheck(cryptoAddress);
+  // A lookalike of a saved recipient needs the customer's explicit word; the server refuses it otherwise.
+  const lookalike = check.data?.lookalike ?? choices.refusedAs;
+  const isBlocked = check.isPending || (lookalike != null && !choices.isLookalikeConfirmed);
   return (
     <section aria-labelledby="transfer-review-title" className="grid gap-5">
       <div className="grid gap-1">
@@ -56,12 +65,19 @@ export function TransferReview({
           {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : "—"}
         </SummaryLine>
       </dl>
+      <AddressWarnings check={check} recipientName={recipientName} choices={choices} />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         <Button type="button" variant="secondary" size="lg" onClick={onBack} disabled={isSending}>
           <ArrowLeft aria-hidden />
           Back to edit
         </Button>
-        <Button type="button" size="lg" onClick={onConfirm} disabled={isSending}>
+        <Button
+          type="button"
+          size="lg"
+          onClick={onConfirm}
+          disabled={isSending || isBlocked}
+          aria-describedby={lookalike && !choices.isLookalikeConfirmed ? "lookalike-warning" : undefined}
+        >
           {isSending ? <Spinner className="size-4 text-white" label="Sending" /> : <Send aria-hidden />}
           {isSending ? "Sending…" : "Confirm and send"}
         </Button>

@@ -1,0 +1,173 @@
+import type { APIRequestContext, Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
+import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { PNG } from "@/tests/support/files";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+/** Same first and last 4 characters after 0x as ADDRESS: what an address-poisoning attack plants. */
+const LOOKALIKE = `0x5290${"f".repeat(32)}9EE7`;
+
+/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
+async function shots(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  await shot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await shot(page, `${name}-375`);
+  if (size) await page.setViewportSize(size);
+}
+
+/** Onboarding through the API (its own journey is onboarding.e2e): two licence images and the application. */
+async function applyThroughApi(request: APIRequestContext) {
+  const upload = async () => {
+    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
+    expect(put.status()).toBe(200);
+    return objectPath as string;
+  };
+  const res = await request.post("/api/kyc/create", {
+    data: {
+      accountType: "personal",
+      firstName: "Rita",
+      lastName: "Recipients",
+      street: "5 Wall St",
+      city: "New York",
+      state: "NY",
+      zipCode: "10005",
+      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
+      drivingLicenseFront: await upload(),
+      drivingLicenseBack: await upload(),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+async function fillTransfer(page: Page, amount: string, purpose: string) {
+  await page.getByLabel("Amount (USD)").fill(amount);
+  await page.getByLabel("Transfer Purpose").fill(purpose);
+}
+
+describe("saved recipients", () => {
+  // Sign-up, onboarding and three transfers on a shared 2-core machine: more than the default 90 s.
+  it("saves a recipient from the review, picks it in the form, and stops a lookalike until confirmed", {
+    timeout: 240_000,
+  }, async () => {
+    const customer = await openPage(browser);
+    const user = newUser("Rita");
+    await signUp(customer.page, user);
+    await signIn(customer.page, user.email);
+    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const api = admin.context.request;
+    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
+    expect(
+      (
+        await api.put(`/api/admin/account-requests/${accountRequest.id}`, { data: { status: "approved" } })
+      ).status(),
+    ).toBe(200);
+    const credit = await api.post("/api/admin/incoming-payments", {
+      data: { userId: kyc.userId, amount: "1000.00", description: "Payroll", status: "completed" },
+    });
+    expect(credit.status()).toBe(201);
+    const { page } = customer;
+
+    // A first payment to a typed address: the review warns, and "Save" keeps it once the transfer went through.
+    await page.goto("/send-money");
+    await page.getByText("No saved recipients yet").waitFor();
+    await fillTransfer(page, "10.00", "Rent share");
+    await page.getByLabel("Recipient Name").fill("Ana Ruiz");
+    await page.getByLabel("USDC Wallet Address").fill(ADDRESS);
+    await page.getByRole("button", { name: /^Send \$10\.00/ }).click();
+    const review = page.getByRole("region", { name: "Review your transfer" });
+    await review.getByText(/First payment to this address/).waitFor();
+    await review.getByLabel("Save Ana Ruiz to my saved recipients").check();
+    await shots(page, "recipients-review-first-payment");
+    await review.getByRole("button", { name: "Confirm and send" }).click();
+    await page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
+    await toastWith(page, "Recipient saved").waitFor();
+
+    // The address book: inline errors, then a rename.
+    await page.goto("/recipients");
+    const list = page.getByRole("list", { name: "Saved recipients" });
+    await list.getByText("Ana Ruiz").waitFor();
+    await page.getByRole("button", { name: "Save recipient" }).click();
+    await page.locator("#recipient-name-error").waitFor();
+    expect(await page.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("Name", { exact: true }).fill("Ana again");
+    await page.getByLabel("USDC Wallet Address").fill(ADDRESS.toLowerCase());
+    await page.getByRole("button", { name: "Save recipient" }).click();
+    await page
+      .locator("#recipient-address-error")
+      .getByText(/already in your saved recipients/)
+      .waitFor();
+    await page.getByRole("button", { name: "Rename Ana Ruiz" }).click();
+    await page.getByLabel("New name for Ana Ruiz").fill("Ana (rent)");
+    await page.getByLabel("New name for Ana Ruiz").press("Enter");
+    await list.getByText("Ana (rent)").waitFor();
+    await shots(page, "recipients-page");
+    await expectAccessible(page, "/recipients (with a field error)");
+
+    // Picked in the form: name and address filled, the review names the saved recipient, no first-payment note.
+    await page.goto("/send-money");
+    await page.getByLabel("Saved recipient").selectOption({ label: "Ana (rent) — 0x5290…9EE7" });
+    await expect.poll(() => page.getByLabel("USDC Wallet Address").inputValue()).toBe(ADDRESS);
+    await expect.poll(() => page.getByLabel("Recipient Name").inputValue()).toBe("Ana (rent)");
+    await fillTransfer(page, "20.00", "Rent");
+    await shots(page, "recipients-form-picked");
+    await expectAccessible(page, "/send-money with a saved recipient picked");
+    await page.getByRole("button", { name: /^Send \$20\.00/ }).click();
+    await review.getByText("Ana (rent)", { exact: true }).first().waitFor();
+    await review.getByText("Saved recipient:").waitFor();
+    expect(await review.getByText(/First payment to this address/).count()).toBe(0);
+    await review.getByRole("button", { name: "Confirm and send" }).click();
+    await page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
+
+    // A lookalike of Ana's address: a loud warning, and Send stays off until the customer confirms.
+    await page.goto("/send-money");
+    await fillTransfer(page, "30.00", "Invoice 42");
+    await page.getByLabel("Recipient Name").fill("Ana Ruiz");
+    await page.getByLabel("USDC Wallet Address").fill(LOOKALIKE);
+    await page.getByRole("button", { name: /^Send \$30\.00/ }).click();
+    const alert = review.getByRole("alert");
+    await alert.getByText("Not the address you saved for Ana (rent)").waitFor();
+    const confirm = review.getByRole("button", { name: "Confirm and send" });
+    expect(await confirm.isDisabled()).toBe(true);
+    await shots(page, "recipients-lookalike");
+    await expectAccessible(page, "/send-money review of a lookalike address");
+    await review.getByLabel(/I checked this address with the recipient/).check();
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    await confirm.click();
+    await page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();
+    const sent = (await (await api.get("/api/admin/transfer-requests?status=all")).json()).items
+      .filter((t: { userId: string }) => t.userId === kyc.userId)
+      .map((t: { cryptoAddress: string; amountCents: number }) => [t.cryptoAddress, t.amountCents]);
+    expect(sent.sort()).toEqual(
+      [
+        [ADDRESS, 1000],
+        [ADDRESS, 2000],
+        [LOOKALIKE, 3000],
+      ].sort(),
+    );
+
+    // Removing asks first.
+    await page.goto("/recipients");
+    await page.getByRole("button", { name: "Remove Ana (rent)" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Remove recipient" }).click();
+    await page.getByText("No saved recipients yet").waitFor();
+    expect(customer.errors).toEqual([]);
+    await admin.context.close();
+    await customer.context.close();
+  });
+});
