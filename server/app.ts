@@ -29,6 +29,7 @@ import { registerGracefulClose } from "@/server/lib/graceful-close";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
+import { registerPollMemory } from "@/server/lib/poll-memory";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
 import { connectRedis } from "@/server/lib/redis";
@@ -138,7 +139,8 @@ export async function buildApp(
   registerErrorHandler(app);
   registerTextGuard(app);
   await app.register(sessionPlugin);
-  const sessionBroadcast = startSessionBroadcast(deps.database, app.log);
+  const polls = registerPollMemory(app, deps.config.pollMemoryMs);
+  const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
   registerRequestLog(app);
   registerMail(app, options.mailWorker);
