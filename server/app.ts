@@ -32,7 +32,6 @@ import { registerOpenApi } from "@/server/lib/openapi";
 import { registerPollMemory } from "@/server/lib/poll-memory";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
-import { connectRedis } from "@/server/lib/redis";
 import { registerRequestLog } from "@/server/lib/request-log";
 import { registerSecurity } from "@/server/lib/security";
 import { startSessionBroadcast } from "@/server/lib/session-broadcast";
@@ -127,6 +126,8 @@ export async function buildApp(
   await registerSecurity(app, { secureCookies: deps.config.cookieSecure });
   await app.register(cookie, { secret: deps.config.sessionSecret });
   if (deps.config.redisUrl) {
+    // Imported only when configured: ioredis costs ~20 MiB resident in a process that never uses it.
+    const { connectRedis } = await import("@/server/lib/redis");
     const redis = connectRedis(deps.config.redisUrl, app.log);
     app.addHook("onClose", async () => {
       redis.disconnect();
