@@ -56,4 +56,17 @@ describe("poll memory", () => {
     expect(sent).toEqual([{ all: true }]);
     expect(await memory.answer("u1", "kyc", '"k"', fresh('"k2"'))).toMatchObject({ notModified: false });
   });
+
+  it("keeps a bounded number of entries per user, whatever ?after= values a client invents", async () => {
+    const memory = new PollMemory();
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      return { etag: '"c"', notModified: false as const };
+    };
+    for (let after = 0; after < 100; after++) await memory.answer("u1", `chat:${after}`, undefined, load);
+    const internals = memory as unknown as { users: Map<string, { etags: Map<string, unknown> }> };
+    expect(internals.users.get("u1")!.etags.size).toBeLessThanOrEqual(16);
+    expect(loads).toBe(100);
+  });
 });

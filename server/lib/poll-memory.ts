@@ -11,6 +11,8 @@ declare module "fastify" {
 /** How long a remembered ETag is trusted without asking the database: the bound on a lost notice's staleness. */
 export const POLL_MEMORY_MS = 5_000;
 const POLL_MEMORY_USERS = 20_000;
+/** The chat poll's key carries the client's ?after=: a client inventing values must not grow one user's entry. */
+const POLL_MEMORY_KEYS_PER_USER = 16;
 
 /** Whose polled data a write changed: some users, or everyone (an admin's write, whose target we do not track). */
 export type PollChange = { userIds: string[] } | { all: true };
@@ -71,6 +73,7 @@ export class PollMemory {
       polls = { changedAt: 0, etags: new Map() };
       this.add(userId, polls);
     }
+    if (polls.etags.size >= POLL_MEMORY_KEYS_PER_USER && !polls.etags.has(key)) polls.etags.clear();
     polls.etags.set(key, { etag, at: this.now() });
   }
 
