@@ -8,7 +8,7 @@ COPY . .
 RUN npx vite build --logLevel warn && node scripts/build-server.mjs
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=5000 DATA_DIR=/data
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=5000 DATA_DIR=/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Runtime packages only: the server is plain JavaScript, so neither tsx nor TypeScript is installed.

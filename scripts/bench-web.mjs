@@ -12,6 +12,7 @@ import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import { chromium } from "playwright-core";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const builtIndex = path.join(root, "dist/web/index.html");
@@ -57,7 +58,8 @@ async function startApp(dataDir) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(dataDir, "server.log"), "a");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+  // `npm start`'s own launcher: the production build (compiled server), as a visitor would get it.
+  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     cwd: root,
     stdio: ["ignore", log, log],
     env: {
@@ -75,7 +77,8 @@ async function startApp(dataDir) {
       LOG_LEVEL: "warn",
     },
   });
-  const deadline = Date.now() + 90_000;
+  // A fresh DATA_DIR runs initdb and the migrations first: minutes on a busy 2-core machine.
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
@@ -187,6 +190,24 @@ async function approvedCustomer(baseUrl) {
   return customer.cookie();
 }
 
+/**
+ * Puts the session and its readable "signed in" hint into Chromium's own cookie jar. A Cookie header alone
+ * (Lighthouse's extraHeaders) is not enough: the app reads the hint from document.cookie before it asks
+ * /api/auth/user, so without it the dashboard redirects to /auth and the run measures the sign-in page.
+ */
+async function signInBrowser(port, baseUrl, cookie) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const [name, value] = cookie.split("=");
+    await browser.contexts()[0].addCookies([
+      { name, value, url: baseUrl, httpOnly: true, sameSite: "Lax" },
+      { name: "pillar_signed_in", value: "1", url: baseUrl, sameSite: "Lax" },
+    ]);
+  } finally {
+    await browser.close();
+  }
+}
+
 async function audit(chrome, url, formFactor, cookie) {
   const flags = {
     port: chrome.port,
@@ -196,6 +217,14 @@ async function audit(chrome, url, formFactor, cookie) {
     ...(cookie ? { extraHeaders: { cookie } } : {}),
   };
   const { lhr } = await lighthouse(url, flags, formFactor === "desktop" ? desktopConfig : undefined);
+  if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+    throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: not the page meant to be measured`);
+  }
+  // BENCH_WEB_LHR_DIR=/some/dir keeps each full report (JSON) for digging into the trace's costs.
+  if (process.env.BENCH_WEB_LHR_DIR) {
+    const name = `${new URL(url).pathname.replace(/\W+/g, "_")}-${formFactor}-${Date.now()}.json`;
+    fs.writeFileSync(path.join(process.env.BENCH_WEB_LHR_DIR, name), JSON.stringify(lhr));
+  }
   const score = (c) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
   const metric = (id) => lhr.audits[id]?.displayValue ?? "-";
   const failing = Object.values(lhr.categories)
@@ -251,7 +280,13 @@ try {
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   const rows = [];
+  let isSignedIn = false;
   for (const page of PAGES) {
+    // Signed-out pages run first (PAGES lists / first); from the first signed-in page on, the browser has the session.
+    if (page !== "/" && !isSignedIn) {
+      await signInBrowser(chrome.port, baseUrl, cookie);
+      isSignedIn = true;
+    }
     for (const formFactor of FORM_FACTORS) {
       const r = await audit(chrome, `${baseUrl}${page}`, formFactor, page === "/" ? undefined : cookie);
       rows.push({ page, formFactor, ...r });
@@ -286,11 +321,14 @@ try {
     ...rows.map((r) => `- ${r.page} ${r.formFactor}: ${r.failing.join(", ") || "none"}`),
     "",
   ].join("\n");
-  fs.mkdirSync(path.join(root, "bench"), { recursive: true });
-  fs.writeFileSync(path.join(root, "bench/WEB-RESULTS.md"), md);
-  console.info(
-    `\nwrote bench/WEB-RESULTS.md${low.length ? ` (${low.length} run(s) under the 95 goal)` : ""}`,
-  );
+  // A narrowed run (bench:lighthouse, or one page while investigating) leaves the full table alone.
+  if (!process.env.BENCH_WEB_PAGES && !process.env.BENCH_WEB_FORM_FACTORS) {
+    fs.mkdirSync(path.join(root, "bench"), { recursive: true });
+    fs.writeFileSync(path.join(root, "bench/WEB-RESULTS.md"), md);
+    console.info(
+      `\nwrote bench/WEB-RESULTS.md${low.length ? ` (${low.length} run(s) under the 95 goal)` : ""}`,
+    );
+  }
 } finally {
   await chrome?.kill();
   child.kill("SIGTERM");

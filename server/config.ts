@@ -91,6 +91,15 @@ const envSchema = z.object({
       .positive("TRANSFER_DAILY_COUNT_LIMIT must be at least 1")
       .default(50),
   ),
+  POLL_MEMORY_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "POLL_MEMORY_MS must be a number" })
+      .int("POLL_MEMORY_MS must be a whole number")
+      .min(0)
+      .max(60_000)
+      .default(5_000),
+  ),
   COOKIE_SECURE: flag,
   PUBLIC_URL: optionalString,
   LOG_LEVEL: z.preprocess(
@@ -156,6 +165,8 @@ export type Config = {
   rateLimitScale: number;
   /** Transfer requests one customer may create per New York day (a business cap, not scaled by RATE_LIMIT_SCALE). */
   transferDailyCountLimit: number;
+  /** How long a dashboard poll's ETag is answered from memory before the database is asked again (0: never). */
+  pollMemoryMs: number;
   cookieSecure: boolean;
   publicUrl?: string;
   logLevel: string;
@@ -290,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     rateLimitScale: e.RATE_LIMIT_SCALE,
     transferDailyCountLimit: e.TRANSFER_DAILY_COUNT_LIMIT,
+    pollMemoryMs: e.POLL_MEMORY_MS,
     cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
     publicUrl: e.PUBLIC_URL,
     logLevel: e.LOG_LEVEL,

@@ -2,15 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
 import type { Database } from "@/server/db/client";
+import type { PollChange, PollMemory } from "@/server/lib/poll-memory";
 import { addSessionCacheBroadcaster, type CacheTarget, forgetCachedSessions } from "@/server/lib/session";
 
 const CHANNEL = "pillar_session_cache";
 const RECONNECT_MAX_MS = 5_000;
-/** Notices from this process are already applied locally. */
-const ORIGIN = randomUUID();
+/** pg_notify refuses payloads of 8000 bytes or more: a batch of changed users is split below that. */
+const NOTICE_USERS_MAX = 150;
 
 interface Notice extends CacheTarget {
   origin: string;
+  /** Users whose dashboard polls changed ("all" after an admin's write). */
+  polls?: string[] | "all";
 }
 
 function parseNotice(payload: string | undefined): Notice | null {
@@ -20,6 +23,8 @@ function parseNotice(payload: string | undefined): Notice | null {
     const target: Notice = { origin: notice.origin };
     if (typeof notice.idHash === "string") target.idHash = notice.idHash;
     if (typeof notice.userId === "string") target.userId = notice.userId;
+    if (notice.polls === "all") target.polls = "all";
+    else if (Array.isArray(notice.polls)) target.polls = notice.polls.filter((id) => typeof id === "string");
     return target;
   } catch {
     return null;
@@ -34,9 +39,12 @@ function parseNotice(payload: string | undefined): Notice | null {
 export function startSessionBroadcast(
   database: Database,
   log: FastifyBaseLogger,
+  polls?: PollMemory,
 ): { close(): Promise<void> } {
   if (database.kind !== "pg" || !database.url) return { close: async () => {} };
   const url = database.url;
+  /** Notices from this app are already applied locally (per app, so two apps in one process hear each other). */
+  const origin = randomUUID();
   let client: pg.Client | null = null;
   let closed = false;
   let attempt = 0;
@@ -46,7 +54,10 @@ export function startSessionBroadcast(
     const next = new pg.Client({ connectionString: url, keepAlive: true });
     next.on("notification", (message) => {
       const notice = parseNotice(message.payload);
-      if (notice && notice.origin !== ORIGIN) forgetCachedSessions(notice, { broadcast: false });
+      if (!notice || notice.origin === origin) return;
+      if (notice.idHash || notice.userId) forgetCachedSessions(notice, { broadcast: false });
+      if (notice.polls === "all") polls?.changed({ all: true }, { broadcast: false });
+      else if (notice.polls) polls?.changed({ userIds: notice.polls }, { broadcast: false });
     });
     const retry = (err?: unknown) => {
       if (closed || client !== next) return;
@@ -72,12 +83,38 @@ export function startSessionBroadcast(
     retryTimer.unref();
   };
 
-  const stop = addSessionCacheBroadcaster((target) => {
-    const payload = JSON.stringify({ ...target, origin: ORIGIN });
+  const notify = (notice: Omit<Notice, "origin">) => {
+    const payload = JSON.stringify({ ...notice, origin });
     // Fire and forget: a lost notice costs at most the cache's 5 s, never a failed request.
     database.query("select pg_notify($1, $2)", [CHANNEL, payload]).catch((err: unknown) => {
       log.warn({ err }, "session broadcast: notice not sent");
     });
+  };
+  const stop = addSessionCacheBroadcaster(notify);
+
+  // Poll changes are gathered for one turn of the event loop, so a burst of writes costs one notice.
+  let pendingAll = false;
+  const pendingUsers = new Set<string>();
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    if (closed) return;
+    if (pendingAll) notify({ polls: "all" });
+    else {
+      const ids = [...pendingUsers];
+      for (let i = 0; i < ids.length; i += NOTICE_USERS_MAX)
+        notify({ polls: ids.slice(i, i + NOTICE_USERS_MAX) });
+    }
+    pendingAll = false;
+    pendingUsers.clear();
+  };
+  const stopPolls = polls?.addBroadcaster((change: PollChange) => {
+    if ("all" in change) pendingAll = true;
+    else for (const id of change.userIds) pendingUsers.add(id);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush);
+    }
   });
   void connect();
 
@@ -85,6 +122,7 @@ export function startSessionBroadcast(
     async close() {
       closed = true;
       stop();
+      stopPolls?.();
       clearTimeout(retryTimer);
       await client?.end().catch(() => {});
       client = null;

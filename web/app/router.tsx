@@ -8,12 +8,16 @@ import {
   isSignedInPath,
   signInPathFor,
 } from "@/web/lib/return-path";
+import { hasSignedInHint } from "@/web/lib/signed-in-hint";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const loadLandingPage = () => import("@/web/features/marketing/landing-page");
-// Most first visits to / are signed out: fetch the landing chunk while /api/auth/user is still in flight
-// instead of after it (a signed-in visitor only downloads a little marketing code for nothing).
-if (window.location.pathname === "/") void loadLandingPage();
+const loadDashboardPage = () => import("@/web/features/dashboard/dashboard-page");
+// The first page's chunk downloads while /api/auth/user is still in flight instead of after it: the
+// dashboard when the "signed in" hint says so, the landing page on / otherwise.
+const firstPath = window.location.pathname;
+if (hasSignedInHint() && (firstPath === "/" || firstPath === "/dashboard")) void loadDashboardPage();
+else if (firstPath === "/") void loadLandingPage();
 const LandingPage = lazy(loadLandingPage);
 const AboutPage = lazy(() => import("@/web/features/marketing/about-page"));
 const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page"));
@@ -22,7 +26,7 @@ const AuthPage = lazy(() => import("@/web/features/auth/auth-page"));
 const ForgotPasswordPage = lazy(() => import("@/web/features/auth/forgot-password-page"));
 const ThisWasntMePage = lazy(() => import("@/web/features/auth/this-wasnt-me-page"));
 
-const DashboardPage = lazy(() => import("@/web/features/dashboard/dashboard-page"));
+const DashboardPage = lazy(loadDashboardPage);
 const SettingsPage = lazy(() => import("@/web/features/settings/settings-page"));
 const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit-page"));

@@ -24,22 +24,35 @@ export async function accountRoutes(instance: FastifyInstance) {
   const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
 
-  // The dashboard polls these two every few seconds: a current copy is answered 304 after one small query.
-  app.get("/api/account/summary", { schema: { response: { 200: accountSummary } } }, async (request, reply) =>
-    sendConditionalResult(
-      reply,
-      await getAccountSummaryIfChanged(db, signedInUser(request).id, request.headers["if-none-match"]),
-    ),
+  // The dashboard polls these two every few seconds: a current copy is answered 304 from memory (poll-memory.ts).
+  app.get(
+    "/api/account/summary",
+    { schema: { response: { 200: accountSummary } } },
+    async (request, reply) => {
+      const userId = signedInUser(request).id;
+      const ifNoneMatch = request.headers["if-none-match"];
+      return sendConditionalResult(
+        reply,
+        await app.polls.answer(userId, "summary", ifNoneMatch, () =>
+          getAccountSummaryIfChanged(db, userId, ifNoneMatch),
+        ),
+      );
+    },
   );
 
   app.get(
     "/api/transactions/recent",
     { schema: { response: { 200: transactionList } } },
-    async (request, reply) =>
-      sendConditionalResult(
+    async (request, reply) => {
+      const userId = signedInUser(request).id;
+      const ifNoneMatch = request.headers["if-none-match"];
+      return sendConditionalResult(
         reply,
-        await findRecentTransactionsIfChanged(db, signedInUser(request).id, request.headers["if-none-match"]),
-      ),
+        await app.polls.answer(userId, "recent", ifNoneMatch, () =>
+          findRecentTransactionsIfChanged(db, userId, ifNoneMatch),
+        ),
+      );
+    },
   );
 
   app.get(

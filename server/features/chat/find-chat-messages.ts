@@ -9,7 +9,7 @@ import {
   getConversationState,
   markConversationRead,
 } from "@/server/features/chat/conversation-state";
-import { etagMatches } from "@/server/lib/conditional-reply";
+import { etagMatches, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 
 export interface PollOptions {
@@ -47,7 +47,8 @@ export async function findUserChatMessages(
 ): Promise<PollResult<ChatMessage>> {
   let state: ConversationState | null = await getConversationState(db, userId);
   if (state && state.unreadByUser > 0) state = await markConversationRead(db, userId, "user");
-  const etag = conversationEtag("user", state, after);
+  // Bound to the user: two empty conversations look alike, and one's copy must never validate the other's.
+  const etag = userEtag("chat-user", userId, conversationEtag("user", state, after));
   if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
   const rows = state ? await selectMessages(db, userId, after) : [];
   return { etag, notModified: false, messages: rows.map(toChatMessage) };

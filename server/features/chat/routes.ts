@@ -25,10 +25,12 @@ export async function chatRoutes(instance: FastifyInstance) {
     "/messages",
     { schema: { querystring: chatMessagesQuery, response: { 200: chatMessageList } } },
     async (request, reply) => {
-      const result = await findUserChatMessages(db, signedInUser(request).id, {
-        after: request.query.after,
-        ifNoneMatch: request.headers["if-none-match"],
-      });
+      const userId = signedInUser(request).id;
+      const { after } = request.query;
+      const ifNoneMatch = request.headers["if-none-match"];
+      const result = await app.polls.answer(userId, `chat:${after ?? 0}`, ifNoneMatch, () =>
+        findUserChatMessages(db, userId, { after, ifNoneMatch }),
+      );
       return sendConditional(reply, result, () => (result.notModified ? [] : result.messages));
     },
   );

@@ -29,15 +29,16 @@ export async function kycRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/kyc/status",
     { schema: { response: { 200: kycStatusResponse } }, preHandler: requireUser },
-    async (request, reply) =>
-      sendConditionalResult(
+    async (request, reply) => {
+      const userId = signedInUser(request).id;
+      const ifNoneMatch = request.headers["if-none-match"];
+      return sendConditionalResult(
         reply,
-        await getKycStatusIfChanged(
-          deps.database.db,
-          signedInUser(request).id,
-          request.headers["if-none-match"],
+        await app.polls.answer(userId, "kyc", ifNoneMatch, () =>
+          getKycStatusIfChanged(deps.database.db, userId, ifNoneMatch),
         ),
-      ),
+      );
+    },
   );
 
   app.post(

@@ -2,14 +2,19 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { statementList } from "@/contract/statements";
-import { createStatementDocument, writeStatement } from "@/server/features/statements/render-statement";
 import {
   findStatementMonths,
   getStatementSummary,
   openStatement,
 } from "@/server/features/statements/statement-data";
-import { findReceiptTransfer, renderTransferReceipt } from "@/server/features/statements/transfer-receipt";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** The PDF renderers pull in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
+const pdfRenderers = () =>
+  Promise.all([
+    import("@/server/features/statements/render-statement"),
+    import("@/server/features/statements/transfer-receipt"),
+  ]).then(([statement, receipt]) => ({ ...statement, ...receipt }));
 
 /** Statements and receipts: always the signed-in customer's own (no user id in any URL). */
 export async function statementRoutes(instance: FastifyInstance) {
@@ -28,6 +33,7 @@ export async function statementRoutes(instance: FastifyInstance) {
       const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
       const summary = await getStatementSummary(db, owner, period);
+      const { createStatementDocument, writeStatement } = await pdfRenderers();
       const doc = createStatementDocument(owner, period);
       writeStatement(doc, db, owner, period, summary).catch((err: Error) => {
         request.log.error({ err }, "statement stream failed");
@@ -44,6 +50,7 @@ export async function statementRoutes(instance: FastifyInstance) {
     "/api/transfers/:id/receipt.pdf",
     { schema: { params: z.object({ id: z.string().max(64) }) } },
     async (request, reply) => {
+      const { findReceiptTransfer, renderTransferReceipt } = await pdfRenderers();
       const transfer = await findReceiptTransfer(db, signedInUser(request).id, request.params.id);
       return reply
         .type("application/pdf")

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { onMailQueued } from "@/server/lib/mail/outbox";
-import { type MailWorker, startMailWorker } from "@/server/lib/mail/worker";
+import type { MailWorker } from "@/server/lib/mail/worker";
 import { currentLog } from "@/server/lib/request-log";
 
 /**
@@ -29,6 +29,8 @@ export function registerMail(
   app.addHook("onReady", async () => {
     // The worker runs outside any request: its lines are told apart by component instead of a request id.
     const log = app.log.child({ component: "mail-worker" });
+    // Loaded only with SMTP_URL: nodemailer stays out of a dev-mailbox process's memory.
+    const { startMailWorker } = await import("@/server/lib/mail/worker");
     worker = startMailWorker({ database, smtpUrl, from: config.mailFrom, log, ...options });
   });
   app.addHook("onClose", async () => {

@@ -72,32 +72,39 @@ export default function DashboardPage() {
       <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           {contentQuery.isPending ? (
-            <div className="grid gap-1">
-              <Skeleton className="h-8 w-64 max-w-full" />
-              <Skeleton className="h-5 w-56 max-w-full" />
+            // The cards below wait with the texts: drawn first, they were pushed down a screen when the
+            // overview arrived (Lighthouse's layout shift 0.73 on a phone).
+            <div className="grid gap-6" aria-busy="true">
+              <div className="grid gap-1">
+                <Skeleton className="h-8 w-64 max-w-full" />
+                <Skeleton className="h-5 w-56 max-w-full" />
+              </div>
+              <Skeleton className="h-48 w-full" />
             </div>
           ) : (
-            <DashboardOverview
-              firstName={user.firstName}
-              texts={content}
-              balances={balances}
-              onboarding={onboarding}
-              accountNumbers={
-                status.data?.accountRequest?.accountNumber ? (
-                  <AccountNumbers request={status.data.accountRequest} />
-                ) : undefined
-              }
-              banners={
-                <>
-                  {user.isFrozen ? <FrozenBanner /> : null}
-                  {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
-                </>
-              }
-            />
+            <>
+              <DashboardOverview
+                firstName={user.firstName}
+                texts={content}
+                balances={balances}
+                onboarding={onboarding}
+                accountNumbers={
+                  status.data?.accountRequest?.accountNumber ? (
+                    <AccountNumbers request={status.data.accountRequest} />
+                  ) : undefined
+                }
+                banners={
+                  <>
+                    {user.isFrozen ? <FrozenBanner /> : null}
+                    {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
+                  </>
+                }
+              />
+              <QuickActionsCard title={content.quickActionTitle} />
+              <PaymentsHistory title={content.transactionTitle} />
+              <SupportShortcut />
+            </>
           )}
-          <QuickActionsCard title={content.quickActionTitle} />
-          <PaymentsHistory title={content.transactionTitle} />
-          <SupportShortcut />
         </Container>
       </main>
     </div>

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { authenticationResponse, PASSKEY_MESSAGES } from "@/contract/passkeys";
@@ -53,6 +51,8 @@ export async function startPasskeyProof(
       ).map((p) => ({ id: p.id, transports: p.transports ?? undefined }))
     : undefined;
   const nonce = randomBytes(32).toString("hex");
+  // Loaded on first use: most processes never see a passkey, and the library costs ~25 MiB resident.
+  const { generateAuthenticationOptions } = await import("@simplewebauthn/server");
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     allowCredentials,
@@ -139,6 +139,7 @@ export async function checkPasskeyAssertion(
 
   let newCounter: number;
   try {
+    const { verifyAuthenticationResponse } = await import("@simplewebauthn/server");
     const result = await verifyAuthenticationResponse({
       response,
       expectedChallenge,

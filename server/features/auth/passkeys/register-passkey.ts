@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { count, eq, sql } from "drizzle-orm";
@@ -53,6 +52,8 @@ export async function createRegistrationOptions(
   if (existing.length >= MAX_PASSKEYS) {
     throw tooManyPasskeys();
   }
+  // Loaded on first use: most processes never see a passkey, and the library costs ~25 MiB resident.
+  const { generateRegistrationOptions } = await import("@simplewebauthn/server");
   const options = await generateRegistrationOptions({
     rpName: rp.rpName,
     rpID: rp.rpID,
@@ -106,6 +107,7 @@ export async function registerPasskey(
 
   let info: Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"];
   try {
+    const { verifyRegistrationResponse } = await import("@simplewebauthn/server");
     const result = await verifyRegistrationResponse({
       response,
       expectedChallenge: clientData.challenge,
