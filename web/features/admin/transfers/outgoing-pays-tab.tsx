@@ -13,7 +13,7 @@ import { useTransferRequests } from "@/web/features/admin/transfers/api/get-tran
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { ReviewTransferDialog } from "@/web/features/admin/transfers/review-transfer-dialog";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
-import { toastTransferFailed, toastTransferUpdated } from "@/web/features/admin/transfers/transfer-toasts";
+import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
 
@@ -30,7 +30,7 @@ function QuickActions({ request, name }: { request: AdminTransferRequest; name: 
     // (which need this row mounted) would run, and the toast must still show.
     update
       .mutateAsync({ id: request.id, input: { status, adminNotes: request.adminNotes } })
-      .then(toastTransferUpdated, toastTransferFailed)
+      .catch(toastTransferFailed)
       .finally(() => setSending(null));
   };
   return (

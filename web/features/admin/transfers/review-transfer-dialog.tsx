@@ -21,7 +21,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Spinner } from "@/web/components/ui/spinner";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
-import { toastTransferFailed, toastTransferUpdated } from "@/web/features/admin/transfers/transfer-toasts";
+import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { formatDateTime } from "@/web/lib/format";
 
 function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -57,10 +57,9 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
     event.preventDefault();
     // mutateAsync, not mutate's callbacks: the desk's refresh may drop this row (it left the pending filter)
     // before they would run, and a callback of an unmounted component never fires.
-    update.mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } }).then(() => {
-      toastTransferUpdated();
-      setOpen(false);
-    }, toastTransferFailed);
+    update
+      .mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } })
+      .then(() => setOpen(false), toastTransferFailed);
   };
 
   return (

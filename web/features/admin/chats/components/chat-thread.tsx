@@ -73,10 +73,7 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
     reply.mutate(
       { userId, message },
       {
-        onSuccess: () => {
-          setDraft("");
-          toast({ title: CHAT_MESSAGES.replySent });
-        },
+        onSuccess: () => setDraft(""),
         onError: (error) =>
           toast({
             title: "Error",
