@@ -1,4 +1,4 @@
-import { ClipboardCheck } from "lucide-react";
+import { ClipboardCheck, Eye } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category } from "@/contract/transactions";
@@ -65,10 +65,18 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
   return (
     <Dialog open={isOpen} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button variant="secondary" size="sm" aria-label={`Review transfer request from ${customer}`}>
-          <ClipboardCheck aria-hidden />
-          Review
-        </Button>
+        {isFinal ? (
+          // A final request opens read-only: its details and notes, no status to change.
+          <Button variant="ghost" size="sm" aria-label={`View transfer request from ${customer}`}>
+            <Eye aria-hidden />
+            View
+          </Button>
+        ) : (
+          <Button variant="secondary" size="sm" aria-label={`Review transfer request from ${customer}`}>
+            <ClipboardCheck aria-hidden />
+            Review
+          </Button>
+        )}
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
