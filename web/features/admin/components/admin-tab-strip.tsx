@@ -2,8 +2,8 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from "react"
 import { TabsList } from "@/web/components/ui/tabs";
 import { cn } from "@/web/lib/cn";
 
-/** How far from an edge (px) still counts as "at the edge", so rounding never leaves a fade on. */
-const EDGE_SLACK = 2;
+/** How far from an edge (px) still counts as "at the edge": the strip's own padding and rounding never leave a fade on. */
+const EDGE_SLACK = 8;
 
 /**
  * The admin tab strip. On a phone its seven tabs overflow sideways: a fade at each edge that has more tabs beyond
