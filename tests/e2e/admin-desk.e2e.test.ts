@@ -206,6 +206,27 @@ describe("admin desk", () => {
     await page.getByRole("button", { name: "Delete user" }).click();
     await toastWith(page, "User deleted successfully").waitFor();
 
+    // User Chats: an empty reply says so under the box as well as in the toast; a real one toasts success.
+    const asked = await customer.context.request.post("/api/chat/send", {
+      data: { message: "Is my payment in?" },
+    });
+    expect(asked.status()).toBeLessThan(300);
+    await page.getByRole("tab", { name: "User Chats" }).click();
+    await page
+      .getByRole("button", { name: new RegExp(`^${customerName}`) })
+      .first()
+      .click();
+    const replyBox = page.getByLabel(`Reply to ${customerName}`);
+    await replyBox.fill("   ");
+    await replyBox.press("Enter");
+    await toastWith(page, "Message Required").waitFor();
+    await page.getByText("Please enter a message", { exact: true }).last().waitFor();
+    expect(await replyBox.getAttribute("aria-invalid")).toBe("true");
+    await replyBox.fill("Yes, it arrived today.");
+    expect(await replyBox.getAttribute("aria-invalid")).toBeNull();
+    await page.getByRole("button", { name: "Send Reply" }).click();
+    await toastWith(page, "Reply sent successfully").waitFor();
+
     // Email Test: both sends toast from their mutations.
     await page.getByRole("tab", { name: "Email Test" }).click();
     await page.locator("#test-email").fill("ops@example.com");
