@@ -343,8 +343,30 @@ describe("admin desk", () => {
       await page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
       await signIn(page, user.email);
 
-      // Settings → Change Password with nothing filled in.
+      // Settings: the skip link is the first stop for the keyboard and moves focus to the page.
       await page.goto("/settings");
+      await page.getByRole("heading", { name: "Account Settings" }).waitFor();
+      await page.keyboard.press("Tab");
+      expect(
+        await page
+          .getByRole("link", { name: "Skip to content" })
+          .evaluate((el) => el === document.activeElement),
+      ).toBe(true);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main");
+
+      // A passkey needs a name: said in the dialog under the field, beside the toast (no browser prompt yet).
+      await page.getByRole("button", { name: "Add a passkey" }).click();
+      await page.getByLabel("Passkey name").fill("  ");
+      await page.getByRole("dialog").getByRole("button", { name: "Continue" }).click();
+      await toastWith(page, "Please give this passkey a name").waitFor();
+      await page.locator("#new-passkey-name-error").getByText("Please give this passkey a name").waitFor();
+      expect(await page.getByLabel("Passkey name").getAttribute("aria-invalid")).toBe("true");
+      await shot(page, `passkey-name-error-${width}`);
+      await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+
+      // Change Password with nothing filled in.
       await page.getByRole("button", { name: "Send Verification Code" }).click();
       await expectToastClearOf(page, "Please fill in all fields", "cp-current");
       for (const id of ["cp-current", "cp-new", "cp-confirm"]) {
