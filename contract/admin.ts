@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf } from "@/contract/pages";
+import { pageOf, pageQuery } from "@/contract/pages";
 
 export const ADMIN_MESSAGES = {
   testEmailMissing: "Please enter both email and first name",
@@ -34,7 +34,18 @@ export const adminUser = z.object({
 export type AdminUser = z.infer<typeof adminUser>;
 export const adminUserPage = pageOf(adminUser);
 
-/** Spec §3 Admin stats: display-ready figures. */
+/**
+ * Who the user list shows: customers (what the stats card's Total Users counts), staff, or every account. Absent
+ * means all, as before the filter existed.
+ */
+export const USER_ROLES = ["customer", "staff"] as const;
+export type UserRoleFilter = (typeof USER_ROLES)[number] | "all";
+export const adminUserQuery = pageQuery.extend({
+  role: z.enum([...USER_ROLES, "all"], { error: "Unknown role filter" }).default("all"),
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuery>;
+
+/** Spec §3 Admin stats: display-ready figures. totalUsers counts customer accounts (staff are not users of the bank). */
 export const adminStats = z.object({
   totalUsers: z.number().int(),
   activeAccounts: z.number().int(),

@@ -83,7 +83,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(visitor.page, "/auth (Get Started, with field errors)");
   });
 
-  it("signed-in customer pages: dashboard, send money, analytics, statements, contact", async () => {
+  it("signed-in customer pages: dashboard, send money, analytics, statements, transfer receipt, contact", async () => {
     customer = await openPage(browser);
     const user = newUser("Alex");
     await signUp(customer.page, user);
@@ -122,6 +122,22 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
       .first()
       .waitFor();
     await expectAccessible(page, "/statements");
+
+    // The receipt of a pending transfer: its timeline, the PDF link and the cancel button.
+    const sent = await customer.context.request.post("/api/transfer/request", {
+      data: {
+        amount: "12.50",
+        recipientName: "Ana Ruiz",
+        purpose: "Books",
+        paymentMethod: "crypto",
+        cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const transferId = (await sent.json()).transferRequest.id as string;
+    await page.goto(`/transfers/${transferId}`);
+    await page.getByRole("heading", { name: "USDC transfer to Ana Ruiz", level: 1 }).waitFor();
+    await expectAccessible(page, "/transfers/{id}");
 
     await page.goto("/contact");
     await page.getByRole("heading", { name: "Contact Support", level: 1 }).waitFor();

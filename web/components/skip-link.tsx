@@ -3,7 +3,8 @@ export function SkipLink() {
   return (
     <a
       href="#main"
-      className="sr-only rounded-md bg-brand-800 px-4 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+      // focus:px/py after not-sr-only, which resets padding to 0.
+      className="sr-only rounded-md bg-brand-800 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-4 focus:py-2 focus:shadow-raised"
     >
       Skip to content
     </a>

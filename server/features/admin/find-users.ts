@@ -1,8 +1,8 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import type { AdminStats, AdminUser } from "@/contract/admin";
+import type { AdminStats, AdminUser, AdminUserQuery } from "@/contract/admin";
 import { ADMIN_MESSAGES } from "@/contract/admin";
 import { formatMoney } from "@/contract/money";
-import type { Page, PageQuery } from "@/contract/pages";
+import type { Page } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
 import { accountRequests, ledgerAccounts, transactions, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
@@ -38,7 +38,10 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
  * One page of accounts, newest first, searched by name, e-mail or Pillar tag ("$tag" works too). The wallet
  * comes in the same query by a join: the old list bound every user id as a parameter, which failed past 65,535.
  */
-export async function findUsers(db: DbOrTx, { cursor, limit, q }: PageQuery): Promise<Page<AdminUser>> {
+export async function findUsers(
+  db: DbOrTx,
+  { cursor, limit, q, role }: AdminUserQuery,
+): Promise<Page<AdminUser>> {
   const rows = await db
     .select({
       user: users,
@@ -50,6 +53,7 @@ export async function findUsers(db: DbOrTx, { cursor, limit, q }: PageQuery): Pr
     .where(
       and(
         beforeTimeKey(users.createdAt, users.id, cursor),
+        role === "all" ? undefined : eq(users.isAdmin, role === "staff"),
         searchAny(q?.trim().replace(/^\$/, ""), [
           users.email,
           users.pillarTag,
@@ -73,7 +77,10 @@ export async function getUser(db: DbOrTx, userId: string): Promise<AdminUser> {
   return toAdminUser(row, (await findWallet(db, userId)) ?? undefined);
 }
 
-/** Back-office headline figures: customers, approved accounts, money held in wallets, and transactions. */
+/**
+ * Back-office headline figures: customers (the user list's "Customers" filter counts the same rows), approved
+ * accounts, money held in wallets, and transactions.
+ */
 export async function getAdminStats(db: DbOrTx): Promise<AdminStats> {
   const [[customers], [accounts], [money], [history]] = await Promise.all([
     db.select({ total: count() }).from(users).where(eq(users.isAdmin, false)),

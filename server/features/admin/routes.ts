@@ -4,13 +4,13 @@ import {
   adminStats,
   adminUser,
   adminUserPage,
+  adminUserQuery,
   paymentNotificationInput,
   testEmailInput,
   testEmailResponse,
   userIdParams,
 } from "@/contract/admin";
 import { messageResponse } from "@/contract/auth";
-import { pageQuery } from "@/contract/pages";
 import { deleteUser } from "@/server/features/admin/delete-user";
 import { findUsers, getAdminStats, getUser } from "@/server/features/admin/find-users";
 import { sendPaymentNotification, sendTestEmail } from "@/server/features/admin/send-admin-mail";
@@ -31,8 +31,10 @@ export async function adminRoutes(instance: FastifyInstance) {
 
   app.get("/stats", { schema: { response: { 200: adminStats } } }, () => getAdminStats(db));
 
-  app.get("/users", { schema: { querystring: pageQuery, response: { 200: adminUserPage } } }, (request) =>
-    findUsers(db, request.query),
+  app.get(
+    "/users",
+    { schema: { querystring: adminUserQuery, response: { 200: adminUserPage } } },
+    (request) => findUsers(db, request.query),
   );
 
   app.get("/users/:userId", { schema: { params: userIdParams, response: { 200: adminUser } } }, (request) =>

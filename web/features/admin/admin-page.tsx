@@ -8,17 +8,19 @@ import {
   MessagesSquare,
   Users,
 } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
+import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
+import { AdminTabStrip } from "@/web/features/admin/components/admin-tab-strip";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
 import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
 import { StatCards } from "@/web/features/admin/components/stat-cards";
@@ -53,6 +55,7 @@ export default function AdminPage() {
   const isAdmin = user?.isAdmin === true;
   useAdminGate(isAdmin);
   useDocumentTitle("Admin");
+  const [tab, setTab] = useState("users");
   // The stats card's own query: when the server says a second factor is missing, nothing else is mounted.
   const stats = useAdminStats({ enabled: isAdmin });
   // Wait for it, so the tabs' own calls never run into the same refusal.
@@ -62,6 +65,7 @@ export default function AdminPage() {
 
   return (
     <div className="min-h-dvh bg-canvas">
+      <SkipLink />
       <header className="border-b border-line bg-surface">
         <Container className="flex h-16 items-center justify-between gap-3">
           <div className="flex min-w-0 items-center gap-3">
@@ -82,11 +86,11 @@ export default function AdminPage() {
           </Button>
         </Container>
       </header>
-      <main>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           <StatCards />
-          <Tabs defaultValue="users" className="min-w-0">
-            <TabsList className="w-full justify-start">
+          <Tabs value={tab} onValueChange={setTab} className="min-w-0">
+            <AdminTabStrip active={tab}>
               <TabsTrigger className="px-2.5" value="users">
                 <Users aria-hidden />
                 User Management
@@ -115,7 +119,7 @@ export default function AdminPage() {
                 <Mail aria-hidden />
                 Email Test
               </TabsTrigger>
-            </TabsList>
+            </AdminTabStrip>
             <TabsContent value="users">
               <UserManagementTab />
             </TabsContent>

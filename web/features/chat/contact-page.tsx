@@ -25,14 +25,18 @@ export default function ContactPage() {
   const messages = useChatMessages();
   const send = useSendChatMessage();
   const [draft, setDraft] = useState("");
+  const [draftError, setDraftError] = useState<string | null>(null);
   const textarea = useRef<HTMLTextAreaElement | null>(null);
 
   const onSubmit = () => {
     const message = draft.trim();
     if (!message) {
+      setDraftError(CHAT_MESSAGES.required);
+      textarea.current?.focus();
       toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
       return;
     }
+    setDraftError(null);
     send.mutate(message, {
       onSuccess: () => {
         setDraft("");
@@ -93,9 +97,13 @@ export default function ContactPage() {
               <div className="mt-auto border-t border-line">
                 <ChatComposer
                   value={draft}
-                  onChange={setDraft}
+                  onChange={(value) => {
+                    setDraft(value);
+                    setDraftError(null);
+                  }}
                   onSubmit={onSubmit}
                   isSending={send.isPending}
+                  error={draftError}
                   textareaRef={textarea}
                 />
               </div>

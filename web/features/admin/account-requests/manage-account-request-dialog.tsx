@@ -97,10 +97,7 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
       input.approvedAt = new Date().toISOString();
     }
     update.mutateAsync({ id: request.id, input }).then(
-      () => {
-        toast({ title: "Account request updated successfully" });
-        setOpen(false);
-      },
+      () => setOpen(false),
       (error) => {
         if (handleAdminSessionExpired(error)) return;
         const detail = error instanceof Error && error.message ? error.message : undefined;

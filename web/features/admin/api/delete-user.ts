@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "@/web/components/ui/use-toast";
 import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
 import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
@@ -12,8 +13,9 @@ export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteUser,
-    // Not awaited: the deleted row unmounts once the list refetches, and the caller's toast must fire first.
+    // The toast comes from the mutation: the deleted row (and its confirm dialog) unmounts once the list refetches.
     onSuccess: () => {
+      toast({ title: "User deleted successfully" });
       void queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
       void queryClient.invalidateQueries({ queryKey: ADMIN_STATS_KEY });
     },

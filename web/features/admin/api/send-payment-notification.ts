@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import type { PaymentNotificationInput } from "@/contract/admin";
+import { toast } from "@/web/components/ui/use-toast";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/send-payment-notification: a sample "you've been paid" e-mail. */
@@ -8,5 +9,8 @@ export function sendPaymentNotification(input: PaymentNotificationInput) {
 }
 
 export function useSendPaymentNotification() {
-  return useMutation({ mutationFn: sendPaymentNotification });
+  return useMutation({
+    mutationFn: sendPaymentNotification,
+    onSuccess: () => toast({ title: "Payment notification email sent successfully" }),
+  });
 }

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import type { TestEmailInput } from "@/contract/admin";
+import { toast } from "@/web/components/ui/use-toast";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/test-email: sends a sample one-time-code e-mail; answers with the address used. */
@@ -8,5 +9,8 @@ export function sendTestEmail(input: TestEmailInput) {
 }
 
 export function useSendTestEmail() {
-  return useMutation({ mutationFn: sendTestEmail });
+  return useMutation({
+    mutationFn: sendTestEmail,
+    onSuccess: ({ email }) => toast({ title: `Test email sent successfully to ${email}` }),
+  });
 }

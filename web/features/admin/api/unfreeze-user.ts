@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "@/contract/auth";
+import { toast } from "@/web/components/ui/use-toast";
 import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
@@ -12,7 +13,8 @@ export function useUnfreezeUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unfreezeUser,
-    onSuccess: () => {
+    onSuccess: (result) => {
+      toast({ title: "Freeze lifted", description: result.message });
       void queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
     },
   });

@@ -22,11 +22,8 @@ export function DeleteUserButton({ user }: { user: AdminUser }) {
   if (user.isAdmin) return null;
   const name = `${user.firstName} ${user.lastName}`;
   const onConfirm = () =>
-    remove.mutate(user.id, {
-      onSuccess: () => toast({ title: "User deleted successfully", description: name }),
-      onError: (error) => {
-        if (!isUnauthorized(error)) toast({ title: "Failed to delete user", variant: "destructive" });
-      },
+    remove.mutateAsync(user.id).catch((error) => {
+      if (!isUnauthorized(error)) toast({ title: "Failed to delete user", variant: "destructive" });
     });
   return (
     <AlertDialog>

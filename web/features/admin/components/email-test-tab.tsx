@@ -22,8 +22,6 @@ function TestEmailForm() {
     send.mutate(
       { email: email.trim(), firstName: firstName.trim() },
       {
-        onSuccess: (data) =>
-          toast({ title: `Test email sent successfully to ${data?.email ?? email.trim()}` }),
         onError: (error) =>
           !isUnauthorized(error) &&
           toast({
@@ -77,7 +75,6 @@ function PaymentNotificationForm() {
     };
     if (Object.values(input).some((v) => !v)) return toastError(ADMIN_MESSAGES.paymentNotificationMissing);
     send.mutate(input, {
-      onSuccess: () => toast({ title: "Payment notification email sent successfully" }),
       onError: (error) =>
         !isUnauthorized(error) &&
         toast({

@@ -24,16 +24,13 @@ export function LiftFreezeButton({ user }: { user: AdminUser }) {
   if (!user.frozenAt) return null;
   const name = `${user.firstName} ${user.lastName}`;
   const onConfirm = () =>
-    unfreeze.mutate(user.id, {
-      onSuccess: (result) => toast({ title: "Freeze lifted", description: `${name}: ${result.message}` }),
-      onError: (error) => {
-        if (!isUnauthorized(error))
-          toast({
-            title: "Failed to lift the freeze",
-            description: errorMessage(error, "Please try again"),
-            variant: "destructive",
-          });
-      },
+    unfreeze.mutateAsync(user.id).catch((error) => {
+      if (!isUnauthorized(error))
+        toast({
+          title: "Failed to lift the freeze",
+          description: errorMessage(error, "Please try again"),
+          variant: "destructive",
+        });
     });
   return (
     <AlertDialog>

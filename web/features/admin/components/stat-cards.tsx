@@ -5,8 +5,21 @@ import { Card } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 
-const CARDS: { key: keyof AdminStats; label: string; growth: string; icon: LucideIcon }[] = [
-  { key: "totalUsers", label: "Total Users", growth: "+12.5%", icon: Users },
+const CARDS: {
+  key: keyof AdminStats;
+  label: string;
+  growth: string;
+  icon: LucideIcon;
+  definition?: string;
+}[] = [
+  // One definition, said on the card: the User Management list opens on the same customers.
+  {
+    key: "totalUsers",
+    label: "Total Users",
+    growth: "+12.5%",
+    icon: Users,
+    definition: "Customer accounts; staff not counted",
+  },
   { key: "activeAccounts", label: "Active Accounts", growth: "+8.2%", icon: UserCheck },
   { key: "totalBalance", label: "Total Balance", growth: "+15.3%", icon: DollarSign },
   { key: "transactions", label: "Transactions", growth: "+23.1%", icon: Activity },
@@ -33,7 +46,7 @@ export function StatCards() {
   }
   return (
     <ul className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-      {CARDS.map(({ key, label, growth, icon: Icon }) => (
+      {CARDS.map(({ key, label, growth, icon: Icon, definition }) => (
         <li key={key}>
           <Card className="grid h-full content-start gap-2 p-4 sm:gap-3 sm:p-5">
             <div className="flex items-center justify-between gap-2">
@@ -49,6 +62,7 @@ export function StatCards() {
                 {formatStat(stats.data[key])}
               </span>
             )}
+            {definition ? <span className="text-xs text-ink-muted">{definition}</span> : null}
             <span className="text-xs text-ink-muted">
               <span className="font-medium text-positive tabular-nums">{growth}</span> from last month
             </span>

@@ -1,5 +1,6 @@
 import { Users } from "lucide-react";
-import type { AdminUser } from "@/contract/admin";
+import { useState } from "react";
+import type { AdminUser, UserRoleFilter } from "@/contract/admin";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
@@ -9,7 +10,7 @@ import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore } from "@/web/features/admin/lists/list-controls";
+import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
 import { formatHandle, initials } from "@/web/lib/format";
 
@@ -45,24 +46,43 @@ function UserRow({ user }: { user: AdminUser }) {
   );
 }
 
+const ROLE_FILTERS = ["customer", "staff", "all"] as const satisfies readonly UserRoleFilter[];
+const ROLE_LABELS: Record<UserRoleFilter, string> = { customer: "Customers", staff: "Staff", all: "All" };
+const ROLE_DESCRIPTIONS: Record<UserRoleFilter, string> = {
+  customer: "Customer accounts (what Total Users counts), newest first",
+  staff: "Staff accounts, newest first",
+  all: "All registered accounts, customers and staff, newest first",
+};
+
 export function UserManagementTab() {
   const search = useSearch();
-  const { query: users, items } = useAdminUsers({ q: search.q });
+  // Opens on customers: the same accounts the Total Users card counts, so the two never disagree.
+  const [role, setRole] = useState<UserRoleFilter>("customer");
+  const { query: users, items } = useAdminUsers({ q: search.q, role });
 
   return (
     <Card>
-      <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <CardHeader className="gap-4">
         <div className="grid gap-1">
           <CardTitle>User Management</CardTitle>
-          <CardDescription>All registered accounts, newest first</CardDescription>
+          <CardDescription>{ROLE_DESCRIPTIONS[role]}</CardDescription>
         </div>
-        <ListSearch
-          id="admin-user-search"
-          label="Search users"
-          placeholder="Search name, email or tag"
-          value={search.text}
-          onChange={search.setText}
-        />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <StatusFilter
+            legend="Show accounts"
+            options={ROLE_FILTERS}
+            labelOf={(value) => ROLE_LABELS[value]}
+            value={role}
+            onChange={setRole}
+          />
+          <ListSearch
+            id="admin-user-search"
+            label="Search users"
+            placeholder="Search name, email or tag"
+            value={search.text}
+            onChange={search.setText}
+          />
+        </div>
       </CardHeader>
       <CardContent className="grid gap-4">
         {users.isPending ? (
@@ -83,7 +103,13 @@ export function UserManagementTab() {
         ) : items.length === 0 ? (
           <ListEmpty
             icon={Users}
-            title={search.q ? "No users match your search" : "No users yet"}
+            title={
+              search.q
+                ? "No users match your search"
+                : role === "staff"
+                  ? "No staff accounts"
+                  : "No users yet"
+            }
             text={search.q ? "Try a different name, email or tag." : "New sign-ups will appear here."}
           />
         ) : (

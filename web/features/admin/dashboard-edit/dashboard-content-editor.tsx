@@ -13,7 +13,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import { useUpdateDashboardContent } from "@/web/features/admin/dashboard-edit/api/update-dashboard-content";
 import { CONTENT_GROUPS } from "@/web/features/admin/dashboard-edit/content-fields";
 import { DashboardPreview } from "@/web/features/admin/dashboard-edit/dashboard-preview";
@@ -51,7 +50,6 @@ export function DashboardContentEditor({ user, content }: { user: AdminUser; con
         onSuccess: (next) => {
           setDraft(textsOf(next));
           setEditing(false);
-          toast({ title: "Dashboard content saved" });
         },
         onError: toastFixedFailure("Failed to update dashboard content"),
       },

@@ -73,14 +73,7 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         size="sm"
         disabled={reset.isPending}
         aria-label={`Reset application from ${name} to pending`}
-        onClick={() =>
-          reset
-            .mutateAsync(application.id)
-            .then(
-              () => toast({ title: "KYC status reset to pending successfully" }),
-              onReviewError("Failed to reset KYC status"),
-            )
-        }
+        onClick={() => reset.mutateAsync(application.id).catch(onReviewError("Failed to reset KYC status"))}
       >
         {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
         Reset to Pending
@@ -96,10 +89,7 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
         onClick={() =>
           approve
             .mutateAsync({ id: application.id, notes: null })
-            .then(
-              () => toast({ title: "KYC status updated successfully" }),
-              onReviewError("Failed to update KYC status"),
-            )
+            .catch(onReviewError("Failed to update KYC status"))
         }
       >
         {approve.isPending ? (

@@ -36,10 +36,7 @@ export function RejectKycDialog({ application }: { application: AdminKycApplicat
     event.preventDefault();
     if (!trimmed) return;
     reject.mutateAsync({ id: application.id, notes: trimmed }).then(
-      () => {
-        toast({ title: "KYC status updated successfully" });
-        onOpenChange(false);
-      },
+      () => onOpenChange(false),
       (error) => {
         if (handleAdminSessionExpired(error)) return;
         toast({

@@ -7,6 +7,8 @@ import { apiRequest } from "@/web/lib/api";
 export interface AdminListFilter {
   q: string;
   status?: string;
+  /** The user list only: customer, staff or all. */
+  role?: string;
 }
 
 export function adminListUrl(base: string, filter: AdminListFilter, cursor: string | null): string {
@@ -14,6 +16,7 @@ export function adminListUrl(base: string, filter: AdminListFilter, cursor: stri
   const q = filter.q.trim();
   if (q) params.set("q", q);
   if (filter.status) params.set("status", filter.status);
+  if (filter.role) params.set("role", filter.role);
   if (cursor) params.set("cursor", cursor);
   const query = params.toString();
   return query ? `${base}?${query}` : base;
@@ -26,7 +29,7 @@ export function adminListUrl(base: string, filter: AdminListFilter, cursor: stri
  * act with `mutateAsync(...).then(onDone, onFailed)`.
  */
 export function adminListQuery<T>(base: string, filter: AdminListFilter) {
-  const normalized = { q: filter.q.trim(), status: filter.status ?? null };
+  const normalized = { q: filter.q.trim(), status: filter.status ?? null, role: filter.role ?? null };
   return infiniteQueryOptions({
     queryKey: [base, "page", normalized] as const,
     queryFn: ({ pageParam, signal }) =>

@@ -14,7 +14,6 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
@@ -34,23 +33,16 @@ export function isAmountValid(amount: string): boolean {
 export function useCreateCredit(onCreated: () => void) {
   const create = useCreateAdminTransaction();
   const submit = (draft: TransactionDraft) =>
-    create.mutate(
-      {
+    create
+      .mutateAsync({
         userId: draft.userId,
         type: "credit",
         amount: draft.amount.trim(),
         description: draft.description.trim(),
         category: draft.category,
         status: draft.status,
-      },
-      {
-        onSuccess: () => {
-          toast({ title: "Incoming transaction created successfully" });
-          onCreated();
-        },
-        onError: toastServerFailure("Failed to create transaction"),
-      },
-    );
+      })
+      .then(onCreated, toastServerFailure("Failed to create transaction"));
   return { submit, isPending: create.isPending };
 }
 

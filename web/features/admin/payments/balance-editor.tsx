@@ -5,7 +5,6 @@ import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import { useUpdateUserBalance } from "@/web/features/admin/payments/api/update-user-balance";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
 
@@ -23,16 +22,9 @@ export function BalanceEditor({ user }: { user: AdminUser }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!trimmed) return;
-    update.mutate(
-      { userId: user.id, accountBalance: trimmed },
-      {
-        onSuccess: () => {
-          toast({ title: "User balance updated successfully" });
-          setEditing(false);
-        },
-        onError: toastFixedFailure("Failed to update user balance"),
-      },
-    );
+    update
+      .mutateAsync({ userId: user.id, accountBalance: trimmed })
+      .then(() => setEditing(false), toastFixedFailure("Failed to update user balance"));
   };
 
   if (!isEditing) {

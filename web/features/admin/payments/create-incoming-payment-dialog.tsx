@@ -17,7 +17,6 @@ import {
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
@@ -62,8 +61,8 @@ export function CreateIncomingPaymentDialog() {
     if (!draft.userId || !draft.amount.trim()) return toastError(`Error: ${PAYMENT_MESSAGES.createMissing}`);
     const cents = parseMoney(draft.amount);
     if (cents === null || cents <= 0) return toastError(PAYMENT_MESSAGES.amountInvalid);
-    create.mutate(
-      {
+    create
+      .mutateAsync({
         userId: draft.userId,
         amount: draft.amount.trim(),
         description: orNull(draft.description),
@@ -75,18 +74,8 @@ export function CreateIncomingPaymentDialog() {
         recipientName: orNull(draft.recipientName),
         adminNotes: orNull(draft.adminNotes),
         status: draft.status,
-      },
-      {
-        onSuccess: ({ userBalance }) => {
-          toast({
-            title: "Incoming payment created successfully",
-            description: userBalance ? `User balance: ${userBalance}` : undefined,
-          });
-          setOpen(false);
-        },
-        onError: toastFixedFailure("Failed to create incoming payment"),
-      },
-    );
+      })
+      .then(() => setOpen(false), toastFixedFailure("Failed to create incoming payment"));
   };
 
   const text = (

@@ -17,7 +17,6 @@ import {
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
@@ -72,14 +71,7 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
           ...(isDateChanged ? { created_at: new Date(date).toISOString() } : {}),
         },
       })
-      .then(({ userBalance }) => {
-        toast({
-          title: userBalance
-            ? `Payment updated successfully. User balance: ${userBalance}`
-            : "Payment updated successfully",
-        });
-        setOpen(false);
-      }, toastFixedFailure("Failed to update incoming payment"));
+      .then(() => setOpen(false), toastFixedFailure("Failed to update incoming payment"));
   };
 
   return (

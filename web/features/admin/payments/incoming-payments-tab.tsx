@@ -15,6 +15,7 @@ import { useIncomingPayments } from "@/web/features/admin/payments/api/get-incom
 import { CreateIncomingPaymentDialog } from "@/web/features/admin/payments/create-incoming-payment-dialog";
 import { CreateTransactionPreviewDialog } from "@/web/features/admin/payments/create-transaction-preview-dialog";
 import { EditIncomingPaymentDialog } from "@/web/features/admin/payments/edit-incoming-payment-dialog";
+import { FinalMarker } from "@/web/features/admin/payments/final-marker";
 import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import {
   INCOMING_PAYMENT_STATUS_BADGES,
@@ -23,6 +24,10 @@ import {
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
 import { UpdateTransactionStatusDialog } from "@/web/features/admin/payments/update-transaction-status-dialog";
 import { formatDateTime } from "@/web/lib/format";
+
+/** Completed, failed and cancelled are final for payments and transactions alike (the server answers 409). */
+const TERMINAL_STATUSES: readonly string[] = ["completed", "failed", "cancelled"];
+const isTerminal = (status: string) => TERMINAL_STATUSES.includes(status);
 
 const ROW =
   "grid gap-3 py-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8.5rem_6.5rem] lg:items-center lg:gap-5";
@@ -73,7 +78,7 @@ function PaymentRow({ payment }: { payment: IncomingPayment }) {
         isSettled={payment.status === "completed"}
       />
       <div className="flex justify-end">
-        <EditIncomingPaymentDialog payment={payment} />
+        {isTerminal(payment.status) ? <FinalMarker /> : <EditIncomingPaymentDialog payment={payment} />}
       </div>
     </li>
   );
@@ -152,8 +157,7 @@ function IncomingPaymentsCard() {
 /** Money in for credits and payments; out for debits (transfers, downward adjustments). */
 const isMoneyIn = (t: AdminTransaction) => t.type !== "debit";
 /** Only admin credits that have not moved money yet can change here; the server re-checks. */
-const canUpdateStatus = (t: AdminTransaction) =>
-  t.type === "credit" && !["completed", "failed", "cancelled"].includes(t.status);
+const canUpdateStatus = (t: AdminTransaction) => t.type === "credit" && !isTerminal(t.status);
 
 function TransactionRow({ transaction }: { transaction: AdminTransaction }) {
   const badge = TRANSACTION_STATUS_BADGES[transaction.status];
@@ -175,7 +179,11 @@ function TransactionRow({ transaction }: { transaction: AdminTransaction }) {
         isSettled={transaction.status === "completed"}
       />
       <div className="flex justify-end empty:hidden">
-        {canUpdateStatus(transaction) ? <UpdateTransactionStatusDialog transaction={transaction} /> : null}
+        {canUpdateStatus(transaction) ? (
+          <UpdateTransactionStatusDialog transaction={transaction} />
+        ) : isTerminal(transaction.status) ? (
+          <FinalMarker />
+        ) : null}
       </div>
     </li>
   );

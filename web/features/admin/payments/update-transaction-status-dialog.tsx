@@ -17,7 +17,6 @@ import { Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
-import { toast } from "@/web/components/ui/use-toast";
 import type { AdminTransaction } from "@/web/features/admin/payments/api/get-admin-transactions";
 import { useUpdateAdminTransaction } from "@/web/features/admin/payments/api/update-admin-transaction";
 import {
@@ -49,10 +48,7 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
     if (!status) return toastError("Please select a transaction status");
     update
       .mutateAsync({ id: transaction.id, input: { status, adminNotes: notes.trim() || null } })
-      .then(() => {
-        toast({ title: "Transaction status updated successfully" });
-        setOpen(false);
-      }, toastServerFailure("Failed to update transaction status"));
+      .then(() => setOpen(false), toastServerFailure("Failed to update transaction status"));
   };
 
   return (

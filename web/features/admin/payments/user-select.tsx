@@ -20,7 +20,8 @@ export function UserSelect({
   disabled?: boolean;
 }) {
   const search = useSearch();
-  const { query: users, items } = useAdminUsers({ q: search.q });
+  // Customers only, from the server: staff never receive money, and a page of staff never hides a customer.
+  const { query: users, items } = useAdminUsers({ q: search.q, role: "customer" });
   // The chosen customer keeps its label when a later search no longer lists them.
   const [chosen, setChosen] = useState<{ id: string; label: string } | null>(null);
   const customers = items

@@ -1,19 +1,25 @@
 import { ArrowUpFromLine, Check, ShieldAlert, X } from "lucide-react";
 import { useState } from "react";
 import { formatMoney } from "@/contract/money";
-import { type AdminTransferRequest, TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
+import {
+  type AdminTransferRequest,
+  TERMINAL_TRANSFER_STATUSES,
+  TRANSFER_STATUSES,
+  type TransferStatus,
+} from "@/contract/transfers";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
+import { FinalMarker } from "@/web/features/admin/payments/final-marker";
 import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
 import { useTransferRequests } from "@/web/features/admin/transfers/api/get-transfer-requests";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { ReviewTransferDialog } from "@/web/features/admin/transfers/review-transfer-dialog";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
-import { toastTransferFailed, toastTransferUpdated } from "@/web/features/admin/transfers/transfer-toasts";
+import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
 
@@ -30,7 +36,7 @@ function QuickActions({ request, name }: { request: AdminTransferRequest; name: 
     // (which need this row mounted) would run, and the toast must still show.
     update
       .mutateAsync({ id: request.id, input: { status, adminNotes: request.adminNotes } })
-      .then(toastTransferUpdated, toastTransferFailed)
+      .catch(toastTransferFailed)
       .finally(() => setSending(null));
   };
   return (
@@ -107,13 +113,14 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
       </div>
       <div
         className={cn(
-          "lg:flex lg:justify-end lg:gap-2",
+          "lg:flex lg:items-center lg:justify-end lg:gap-2",
           request.status === "pending"
             ? "grid grid-cols-3 gap-2 [&>button]:px-2 lg:[&>button]:px-3"
-            : "flex justify-end",
+            : "flex items-center justify-end gap-2",
         )}
       >
         <QuickActions request={request} name={name} />
+        {TERMINAL_TRANSFER_STATUSES.includes(request.status) ? <FinalMarker /> : null}
         <ReviewTransferDialog request={request} />
       </div>
     </li>

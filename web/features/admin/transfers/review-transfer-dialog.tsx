@@ -1,4 +1,4 @@
-import { ClipboardCheck } from "lucide-react";
+import { ClipboardCheck, Eye } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category } from "@/contract/transactions";
@@ -21,7 +21,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Spinner } from "@/web/components/ui/spinner";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
-import { toastTransferFailed, toastTransferUpdated } from "@/web/features/admin/transfers/transfer-toasts";
+import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { formatDateTime } from "@/web/lib/format";
 
 function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -57,19 +57,26 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
     event.preventDefault();
     // mutateAsync, not mutate's callbacks: the desk's refresh may drop this row (it left the pending filter)
     // before they would run, and a callback of an unmounted component never fires.
-    update.mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } }).then(() => {
-      toastTransferUpdated();
-      setOpen(false);
-    }, toastTransferFailed);
+    update
+      .mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } })
+      .then(() => setOpen(false), toastTransferFailed);
   };
 
   return (
     <Dialog open={isOpen} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button variant="secondary" size="sm" aria-label={`Review transfer request from ${customer}`}>
-          <ClipboardCheck aria-hidden />
-          Review
-        </Button>
+        {isFinal ? (
+          // A final request opens read-only: its details and notes, no status to change.
+          <Button variant="ghost" size="sm" aria-label={`View transfer request from ${customer}`}>
+            <Eye aria-hidden />
+            View
+          </Button>
+        ) : (
+          <Button variant="secondary" size="sm" aria-label={`Review transfer request from ${customer}`}>
+            <ClipboardCheck aria-hidden />
+            Review
+          </Button>
+        )}
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>

@@ -2,11 +2,7 @@ import { errorMessage } from "@/web/components/toast-error";
 import { toast } from "@/web/components/ui/use-toast";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 
-/** Spec §8 Admin: the words for a transfer decision, shared by the quick buttons and the review dialog. */
-export function toastTransferUpdated() {
-  toast({ title: "Transfer request updated successfully" });
-}
-
+/** Spec §8 Admin: a failed transfer decision, shared by the quick buttons and the review dialog. */
 export function toastTransferFailed(error: unknown) {
   if (handleAdminSessionExpired(error)) return;
   // A 409 (already final, not enough held) carries the server's reason; show it under the spec's title.

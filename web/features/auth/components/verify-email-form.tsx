@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -29,6 +29,8 @@ export function VerifyEmailForm({
   onBack: () => void;
 }) {
   const [code, setCode] = useState("");
+  /** The toast's words, also under the field (a toast fades; the field keeps saying what is wrong). */
+  const [codeError, setCodeError] = useState<string | null>(null);
   const verify = useVerifyEmail();
   const resend = useResendVerification();
   useAuthRules();
@@ -36,7 +38,12 @@ export function VerifyEmailForm({
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const { AUTH_MESSAGES, CODE_PATTERN } = await loadAuthRules();
-    if (!CODE_PATTERN.test(code)) return toastError(AUTH_MESSAGES.codeInvalid);
+    if (!CODE_PATTERN.test(code)) {
+      setCodeError(AUTH_MESSAGES.codeInvalid);
+      focusFieldInError("verify-code");
+      return toastError(AUTH_MESSAGES.codeInvalid);
+    }
+    setCodeError(null);
     verify.mutate(
       { email, otp: code, password },
       {
@@ -45,14 +52,13 @@ export function VerifyEmailForm({
           onVerified();
         },
         onError: (error) => {
-          toast({
-            title: "Verification failed",
-            description:
-              error instanceof ApiError && error.hasFlag("registrationChanged")
-                ? error.message
-                : AUTH_MESSAGES.invalidCode,
-            variant: "destructive",
-          });
+          const description =
+            error instanceof ApiError && error.hasFlag("registrationChanged")
+              ? error.message
+              : AUTH_MESSAGES.invalidCode;
+          setCodeError(description);
+          focusFieldInError("verify-code");
+          toast({ title: "Verification failed", description, variant: "destructive" });
         },
       },
     );
@@ -82,15 +88,20 @@ export function VerifyEmailForm({
           It expires in 10 minutes.
         </p>
       </div>
-      <FormField id="verify-code" label="Verification code">
+      <FormField id="verify-code" label="Verification code" error={codeError}>
         <Input
           id="verify-code"
+          aria-invalid={codeError ? true : undefined}
+          aria-describedby={describedBy("verify-code", { error: codeError })}
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder="000000"
           className="h-12 text-center text-lg tracking-[0.5em] tabular-nums"
           value={code}
-          onChange={(e) => setCode(cleanCode(e.target.value))}
+          onChange={(e) => {
+            setCode(cleanCode(e.target.value));
+            setCodeError(null);
+          }}
         />
       </FormField>
       <Button type="submit" size="lg" disabled={verify.isPending}>

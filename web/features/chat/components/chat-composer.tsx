@@ -14,12 +14,15 @@ export function ChatComposer({
   onChange,
   onSubmit,
   isSending,
+  error,
   textareaRef,
 }: {
   value: string;
   onChange: (value: string) => void;
   onSubmit: () => void;
   isSending: boolean;
+  /** Said under the input (beside the spec's toast) until the text changes. */
+  error?: string | null;
   textareaRef?: Ref<HTMLTextAreaElement>;
 }) {
   const hintId = useId();
@@ -67,7 +70,8 @@ export function ChatComposer({
           placeholder="Type your message..."
           maxLength={CHAT_MESSAGE_MAX}
           disabled={isSending}
-          aria-describedby={hintId}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${hintId}-error ${hintId}` : hintId}
           className="max-h-[120px] min-h-10 flex-1 overflow-y-auto py-2"
         />
         <Button
@@ -79,6 +83,11 @@ export function ChatComposer({
           {isSending ? <Spinner className="size-4 text-white" label="Sending" /> : <Send aria-hidden />}
         </Button>
       </div>
+      {error ? (
+        <p id={`${hintId}-error`} className="text-sm text-negative">
+          {error}
+        </p>
+      ) : null}
       <p id={hintId} className="flex justify-between gap-2 text-xs text-ink-subtle">
         <span>Press Enter to send, Shift+Enter for new line</span>
         {value.length >= COUNTER_FROM ? (

@@ -3,6 +3,7 @@ import { ArrowLeft, ArrowRight, Check, Info, Send } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import { Link } from "wouter";
 import { type DocumentType, KYC_MESSAGES, type KycApplication } from "@/contract/kyc";
+import { focusFieldInError } from "@/web/components/form-field";
 import { toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -25,6 +26,8 @@ import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/compone
 import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
+
+const FIELD_REQUIRED = "This field is required";
 
 const STEPS = [
   { title: "Personal information", description: "Tell us who you are and where you live." },
@@ -104,7 +107,7 @@ export function ApplicationWizard({
   const queryClient = useQueryClient();
   const [form, setForm] = useState<ApplicationForm>(() => startingForm(previous));
   const [step, setStep] = useState<1 | 2>(1);
-  const [missingText, setMissingText] = useState<ReadonlySet<TextField>>(new Set());
+  const [missingText, setMissingText] = useState<ReadonlyMap<TextField, string>>(new Map());
   const [missingDocs, setMissingDocs] = useState<ReadonlySet<DocumentType>>(new Set());
   const [submitError, setSubmitError] = useState<SubmitError | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -121,7 +124,7 @@ export function ApplicationWizard({
     setForm((f) => ({ ...f, [field]: value }));
     setMissingText((m) => {
       if (!m.has(field)) return m;
-      const next = new Set(m);
+      const next = new Map(m);
       next.delete(field);
       return next;
     });
@@ -145,12 +148,14 @@ export function ApplicationWizard({
   const onNext = () => {
     const problem = checkPersonalInfo(form);
     if (problem) {
-      setMissingText(new Set(problem.fields));
+      // An empty field says "required"; a malformed one repeats the toast's rule (state, ZIP, SSN).
+      const inline = problem.message === KYC_MESSAGES.requiredFields ? FIELD_REQUIRED : problem.message;
+      setMissingText(new Map(problem.fields.map((f) => [f, inline])));
       toastError(problem.message);
-      document.getElementById(`kyc-${problem.fields[0]}`)?.focus();
+      focusFieldInError(`kyc-${problem.fields[0]}`);
       return;
     }
-    setMissingText(new Set());
+    setMissingText(new Map());
     goTo(2);
   };
 
@@ -161,6 +166,7 @@ export function ApplicationWizard({
     if (problem) {
       setMissingDocs(new Set(problem.fields));
       toastError(problem.message);
+      focusFieldInError(`kyc-${problem.fields[0]}`);
       return;
     }
     setSubmitError(null);

@@ -57,6 +57,8 @@ export function FileUploadField({
   });
 
   const state: UploadState = upload.isPending ? "uploading" : error ? "error" : value ? "success" : "idle";
+  /** Submitted without this document: said under the field too, beside the spec's toast. */
+  const isMissing = isInvalid && state === "idle";
   const allowsPdf = ACCEPTED_CONTENT_TYPES[documentType].includes(PDF_CONTENT_TYPE);
   const kinds = allowsPdf ? "JPG, PNG, WebP, GIF or PDF" : "JPG, PNG, WebP or GIF";
 
@@ -101,7 +103,7 @@ export function FileUploadField({
         onChange={onChange}
         disabled={state === "uploading"}
         aria-labelledby={`${id}-label`}
-        aria-describedby={hintId}
+        aria-describedby={isMissing ? `${hintId} ${id}-error` : hintId}
         aria-invalid={isInvalid && state !== "success" ? true : undefined}
       />
       <label
@@ -165,6 +167,11 @@ export function FileUploadField({
           </span>
         ) : null}
       </label>
+      {isMissing ? (
+        <p id={`${id}-error`} className="text-sm text-negative">
+          Please upload this document
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Briefcase, User } from "lucide-react";
 import type { ReactNode } from "react";
 import type { AccountType } from "@/contract/kyc";
+import { describedBy } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import {
@@ -21,12 +22,15 @@ function Field({
   id,
   label,
   hint,
+  error,
   className,
   children,
 }: {
   id: string;
   label: string;
   hint?: string;
+  /** Said under the control after a Next with gaps, beside the spec's toast. */
+  error?: string;
   className?: string;
   children: ReactNode;
 }) {
@@ -37,6 +41,11 @@ function Field({
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-ink-subtle">
           {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-negative">
+          {error}
         </p>
       ) : null}
     </div>
@@ -50,17 +59,19 @@ export function PersonalInfoStep({
   onField,
 }: {
   form: ApplicationForm;
-  /** Fields to flag after a Next with gaps. */
-  missing: ReadonlySet<TextField>;
+  /** Fields to flag after a Next with gaps, each with what to say under it. */
+  missing: ReadonlyMap<TextField, string>;
   onAccountType: (type: AccountType) => void;
   onField: (field: TextField, value: string) => void;
 }) {
-  const text = (field: TextField) => ({
+  const text = (field: TextField, hasHint = false) => ({
     id: `kyc-${field}`,
     name: field,
     value: form[field],
     "aria-invalid": missing.has(field) ? true : undefined,
+    "aria-describedby": describedBy(`kyc-${field}`, { hint: hasHint, error: missing.get(field) }),
   });
+  const errorOf = (field: TextField) => missing.get(field);
 
   return (
     <div className="grid gap-6">
@@ -105,7 +116,12 @@ export function PersonalInfoStep({
 
       <div className="grid gap-4 sm:grid-cols-2">
         {form.accountType === "business" ? (
-          <Field id="kyc-companyName" label="Company name" className="sm:col-span-2">
+          <Field
+            id="kyc-companyName"
+            label="Company name"
+            className="sm:col-span-2"
+            error={errorOf("companyName")}
+          >
             <Input
               {...text("companyName")}
               autoComplete="organization"
@@ -114,7 +130,7 @@ export function PersonalInfoStep({
             />
           </Field>
         ) : null}
-        <Field id="kyc-firstName" label="First name">
+        <Field id="kyc-firstName" label="First name" error={errorOf("firstName")}>
           <Input
             {...text("firstName")}
             autoComplete="given-name"
@@ -123,7 +139,7 @@ export function PersonalInfoStep({
             onChange={(e) => onField("firstName", e.target.value)}
           />
         </Field>
-        <Field id="kyc-lastName" label="Last name">
+        <Field id="kyc-lastName" label="Last name" error={errorOf("lastName")}>
           <Input
             {...text("lastName")}
             autoComplete="family-name"
@@ -132,7 +148,7 @@ export function PersonalInfoStep({
             onChange={(e) => onField("lastName", e.target.value)}
           />
         </Field>
-        <Field id="kyc-street" label="Street address" className="sm:col-span-2">
+        <Field id="kyc-street" label="Street address" className="sm:col-span-2" error={errorOf("street")}>
           <Input
             {...text("street")}
             autoComplete="address-line1"
@@ -141,7 +157,7 @@ export function PersonalInfoStep({
             onChange={(e) => onField("street", e.target.value)}
           />
         </Field>
-        <Field id="kyc-city" label="City" className="sm:col-span-2">
+        <Field id="kyc-city" label="City" className="sm:col-span-2" error={errorOf("city")}>
           <Input
             {...text("city")}
             autoComplete="address-level2"
@@ -151,25 +167,23 @@ export function PersonalInfoStep({
           />
         </Field>
         <div className="grid grid-cols-2 gap-4 sm:col-span-2">
-          <Field id="kyc-state" label="State" hint="2 letters, e.g. NY">
+          <Field id="kyc-state" label="State" hint="2 letters, e.g. NY" error={errorOf("state")}>
             <Input
-              {...text("state")}
+              {...text("state", true)}
               autoComplete="address-level1"
               required
               placeholder="NY"
-              aria-describedby="kyc-state-hint"
               className="uppercase"
               onChange={(e) => onField("state", formatStateInput(e.target.value))}
             />
           </Field>
-          <Field id="kyc-zipCode" label="ZIP code" hint="5 digits">
+          <Field id="kyc-zipCode" label="ZIP code" hint="5 digits" error={errorOf("zipCode")}>
             <Input
-              {...text("zipCode")}
+              {...text("zipCode", true)}
               autoComplete="postal-code"
               inputMode="numeric"
               required
               placeholder="10001"
-              aria-describedby="kyc-zipCode-hint"
               className="tabular-nums"
               onChange={(e) => onField("zipCode", formatZipInput(e.target.value))}
             />
@@ -180,14 +194,14 @@ export function PersonalInfoStep({
           label="Social Security Number"
           hint="Encrypted and never shown in full after you submit."
           className="sm:col-span-2"
+          error={errorOf("ssn")}
         >
           <Input
-            {...text("ssn")}
+            {...text("ssn", true)}
             autoComplete="off"
             inputMode="numeric"
             required
             placeholder="123-45-6789"
-            aria-describedby="kyc-ssn-hint"
             className="tabular-nums"
             onChange={(e) => onField("ssn", formatSsnInput(e.target.value))}
           />

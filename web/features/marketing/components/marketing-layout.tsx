@@ -8,7 +8,7 @@ export function MarketingLayout({ children, nav }: { children: ReactNode; nav?: 
     <div className="flex min-h-dvh flex-col overflow-x-clip bg-surface">
       <a
         href="#main"
-        className="sr-only rounded-md bg-brand-800 px-4 py-2 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+        className="sr-only rounded-md bg-brand-800 text-sm font-medium text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:px-4 focus:py-2 focus:shadow-raised"
       >
         Skip to content
       </a>

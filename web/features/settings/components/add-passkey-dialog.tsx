@@ -1,7 +1,7 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { PASSKEY_NAME_MAX } from "@/contract/passkeys";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -20,22 +20,32 @@ import { useRegisterPasskey } from "@/web/features/settings/api/create-passkey";
 import { isUnauthorized } from "@/web/lib/api";
 import { defaultPasskeyName, isPasskeySupported, passkeyBrowserError } from "@/web/lib/webauthn";
 
+export const PASSKEY_NAME_REQUIRED = "Please give this passkey a name";
+
 /** Asks for a name, then lets the browser create the passkey; errors stay calm and say what to do. */
 export function AddPasskeyDialog() {
   const [isOpen, setOpen] = useState(false);
   const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
   const register = useRegisterPasskey();
   const isSupported = isPasskeySupported();
 
   const onOpenChange = (open: boolean) => {
-    if (open) setName(defaultPasskeyName());
+    if (open) {
+      setName(defaultPasskeyName());
+      setNameError(null);
+    }
     setOpen(open);
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return toastError("Please give this passkey a name");
+    if (!trimmed) {
+      setNameError(PASSKEY_NAME_REQUIRED);
+      focusFieldInError("new-passkey-name");
+      return toastError(PASSKEY_NAME_REQUIRED);
+    }
     register.mutate(trimmed, {
       onSuccess: (passkey) => {
         toast({ title: "Passkey added", description: `You can now sign in with “${passkey.name}”.` });
@@ -69,13 +79,18 @@ export function AddPasskeyDialog() {
               Your browser will then ask for your fingerprint, face or screen lock.
             </DialogDescription>
           </DialogHeader>
-          <FormField id="new-passkey-name" label="Passkey name">
+          <FormField id="new-passkey-name" label="Passkey name" error={nameError}>
             <Input
               id="new-passkey-name"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={describedBy("new-passkey-name", { error: nameError })}
               value={name}
               maxLength={PASSKEY_NAME_MAX}
               autoComplete="off"
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                setNameError(null);
+              }}
             />
           </FormField>
           <DialogFooter>

@@ -1,7 +1,7 @@
 import { Lock, Timer } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { AUTH_MESSAGES, CODE_PATTERN, PASSWORD_MIN } from "@/contract/auth";
-import { FormField } from "@/web/components/form-field";
+import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -28,12 +28,20 @@ function useCountdown(expiresAt: number | null): number | null {
   return Math.max(0, Math.ceil((expiresAt - now) / 1000));
 }
 
+type Field = "cp-current" | "cp-new" | "cp-confirm" | "cp-code";
+
+/** aria-invalid and aria-describedby for a field, naming its hint and its inline error. */
+function fieldAria(id: Field, error: string | undefined, hint?: boolean) {
+  return { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, { hint, error }) };
+}
+
 export function ChangePasswordCard() {
   const [currentPassword, setCurrentPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [confirmPassword, setConfirmPassword] = useState("");
   const [otpCode, setOtpCode] = useState("");
   const [expiresAt, setExpiresAt] = useState<number | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const secondsLeft = useCountdown(expiresAt);
   const sendOtp = useSendPasswordOtp();
   const change = useChangePassword();
@@ -43,12 +51,33 @@ export function ChangePasswordCard() {
   const resetCodeStep = () => {
     setExpiresAt(null);
     setOtpCode("");
+    setErrors({});
   };
 
+  /** The spec's toast, the same words under each field in error, and the first of them focused mid-screen. */
+  const fail = (message: string, fields: Partial<Record<Field, string>>) => {
+    setErrors(fields);
+    const first = (Object.keys(fields) as Field[])[0];
+    if (first) focusFieldInError(first);
+    toastError(message);
+  };
+  const clearError = (field: Field) =>
+    setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+
   const onSendCode = () => {
-    if (!currentPassword || !newPassword || !confirmPassword) return toastError(AUTH_MESSAGES.resetMissing);
-    if (newPassword !== confirmPassword) return toastError(AUTH_MESSAGES.passwordsDoNotMatch);
-    if (newPassword.length < PASSWORD_MIN) return toastError(AUTH_MESSAGES.passwordTooShort);
+    if (!currentPassword || !newPassword || !confirmPassword) {
+      const required = "This field is required";
+      return fail(AUTH_MESSAGES.resetMissing, {
+        ...(currentPassword ? {} : { "cp-current": required }),
+        ...(newPassword ? {} : { "cp-new": required }),
+        ...(confirmPassword ? {} : { "cp-confirm": required }),
+      });
+    }
+    if (newPassword !== confirmPassword)
+      return fail(AUTH_MESSAGES.passwordsDoNotMatch, { "cp-confirm": AUTH_MESSAGES.passwordsDoNotMatch });
+    if (newPassword.length < PASSWORD_MIN)
+      return fail(AUTH_MESSAGES.passwordTooShort, { "cp-new": AUTH_MESSAGES.passwordTooShort });
+    setErrors({});
     sendOtp.mutate(undefined, {
       onSuccess: (data) => {
         setOtpCode("");
@@ -62,8 +91,13 @@ export function ChangePasswordCard() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!isCodeSent) return onSendCode();
-    if (!otpCode) return toastError(AUTH_MESSAGES.verificationCodeRequired);
-    if (!CODE_PATTERN.test(otpCode)) return toastError(AUTH_MESSAGES.codeInvalid);
+    if (!otpCode)
+      return fail(AUTH_MESSAGES.verificationCodeRequired, {
+        "cp-code": AUTH_MESSAGES.verificationCodeRequired,
+      });
+    if (!CODE_PATTERN.test(otpCode))
+      return fail(AUTH_MESSAGES.codeInvalid, { "cp-code": AUTH_MESSAGES.codeInvalid });
+    setErrors({});
     change.mutate(
       { currentPassword, newPassword, otpCode },
       {
@@ -87,36 +121,52 @@ export function ChangePasswordCard() {
       </CardHeader>
       <CardContent>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <FormField id="cp-current" label="Current password">
+          <FormField id="cp-current" label="Current password" error={errors["cp-current"]}>
             <Input
               id="cp-current"
+              {...fieldAria("cp-current", errors["cp-current"])}
               type="password"
               autoComplete="current-password"
               disabled={isCodeSent}
               value={currentPassword}
-              onChange={(e) => setCurrentPassword(e.target.value)}
+              onChange={(e) => {
+                setCurrentPassword(e.target.value);
+                clearError("cp-current");
+              }}
             />
           </FormField>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField id="cp-new" label="New password" hint={`At least ${PASSWORD_MIN} characters.`}>
+            <FormField
+              id="cp-new"
+              label="New password"
+              hint={`At least ${PASSWORD_MIN} characters.`}
+              error={errors["cp-new"]}
+            >
               <Input
                 id="cp-new"
                 type="password"
                 autoComplete="new-password"
-                aria-describedby="cp-new-hint"
+                {...fieldAria("cp-new", errors["cp-new"], true)}
                 disabled={isCodeSent}
                 value={newPassword}
-                onChange={(e) => setNewPassword(e.target.value)}
+                onChange={(e) => {
+                  setNewPassword(e.target.value);
+                  clearError("cp-new");
+                }}
               />
             </FormField>
-            <FormField id="cp-confirm" label="Confirm new password">
+            <FormField id="cp-confirm" label="Confirm new password" error={errors["cp-confirm"]}>
               <Input
                 id="cp-confirm"
+                {...fieldAria("cp-confirm", errors["cp-confirm"])}
                 type="password"
                 autoComplete="new-password"
                 disabled={isCodeSent}
                 value={confirmPassword}
-                onChange={(e) => setConfirmPassword(e.target.value)}
+                onChange={(e) => {
+                  setConfirmPassword(e.target.value);
+                  clearError("cp-confirm");
+                }}
               />
             </FormField>
           </div>
@@ -132,15 +182,19 @@ export function ChangePasswordCard() {
                   {isExpired ? "Code expired" : `Expires in ${formatCountdown(secondsLeft ?? 0)}`}
                 </span>
               </div>
-              <FormField id="cp-code" label="Verification code">
+              <FormField id="cp-code" label="Verification code" error={errors["cp-code"]}>
                 <Input
                   id="cp-code"
+                  {...fieldAria("cp-code", errors["cp-code"])}
                   inputMode="numeric"
                   autoComplete="one-time-code"
                   placeholder="000000"
                   className="tracking-[0.3em] tabular-nums"
                   value={otpCode}
-                  onChange={(e) => setOtpCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+                  onChange={(e) => {
+                    setOtpCode(e.target.value.replace(/\D/g, "").slice(0, 6));
+                    clearError("cp-code");
+                  }}
                 />
               </FormField>
               <div className="flex flex-col gap-2 sm:flex-row">

@@ -1,6 +1,7 @@
 import { KeyRound, Pencil, Trash2 } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
+import { describedBy, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError, toastError } from "@/web/components/toast-error";
 import {
   AlertDialog,
@@ -19,16 +20,22 @@ import { Input } from "@/web/components/ui/input";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDeletePasskey } from "@/web/features/settings/api/delete-passkey";
 import { useRenamePasskey } from "@/web/features/settings/api/rename-passkey";
+import { PASSKEY_NAME_REQUIRED } from "@/web/features/settings/components/add-passkey-dialog";
 import { formatDate, formatRelativeTime } from "@/web/lib/format";
 
 function RenameForm({ passkey, onDone }: { passkey: PasskeyInfo; onDone: () => void }) {
   const [name, setName] = useState(passkey.name);
+  const [nameError, setNameError] = useState<string | null>(null);
   const rename = useRenamePasskey();
   const inputId = `passkey-name-${passkey.id}`;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
-    if (!trimmed) return toastError("Please give this passkey a name");
+    if (!trimmed) {
+      setNameError(PASSKEY_NAME_REQUIRED);
+      focusFieldInError(inputId);
+      return toastError(PASSKEY_NAME_REQUIRED);
+    }
     if (trimmed === passkey.name) return onDone();
     rename.mutate(
       { id: passkey.id, name: trimmed },
@@ -52,12 +59,22 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyInfo; onDone: () => v
       <Input
         id={inputId}
         className="h-8 min-w-0 flex-1 basis-40"
+        aria-invalid={nameError ? true : undefined}
+        aria-describedby={describedBy(inputId, { error: nameError })}
         value={name}
         maxLength={PASSKEY_NAME_MAX}
         autoFocus
-        onChange={(e) => setName(e.target.value)}
+        onChange={(e) => {
+          setName(e.target.value);
+          setNameError(null);
+        }}
         onKeyDown={onKeyDown}
       />
+      {nameError ? (
+        <p id={`${inputId}-error`} className="basis-full text-sm text-negative">
+          {nameError}
+        </p>
+      ) : null}
       <div className="flex gap-2">
         <Button type="submit" size="sm" disabled={rename.isPending}>
           Save

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { UpdateAccountRequestInput, UpdateAccountRequestResponse } from "@/contract/admin-onboarding";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/admin/kyc/api/invalidate-onboarding";
 import { apiRequest } from "@/web/lib/api";
 
@@ -18,6 +19,10 @@ export function useUpdateAccountRequest() {
     mutationFn: updateAccountRequest,
     // The tab shows the spec's session-expired toast itself.
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateOnboarding(queryClient),
+    // The toast comes from the mutation, not the dialog: the refresh may unmount the row that opened it.
+    onSuccess: () => {
+      toast({ title: "Account request updated successfully" });
+      return invalidateOnboarding(queryClient);
+    },
   });
 }

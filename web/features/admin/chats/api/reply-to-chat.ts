@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AdminChatMessage } from "@/contract/chat";
+import { type AdminChatMessage, CHAT_MESSAGES } from "@/contract/chat";
+import { toast } from "@/web/components/ui/use-toast";
 import { CHAT_INBOX_PAGES_KEY } from "@/web/features/admin/chats/api/get-chat-conversations";
 import { chatThreadKey, mergeThread } from "@/web/features/admin/chats/api/get-chat-thread";
 import { apiRequest } from "@/web/lib/api";
@@ -16,6 +17,7 @@ export function useReplyToChat() {
   return useMutation({
     mutationFn: replyToChat,
     onSuccess: (sent, { userId }) => {
+      toast({ title: CHAT_MESSAGES.replySent });
       queryClient.setQueryData<AdminChatMessage[]>(chatThreadKey(userId), (current) =>
         mergeThread(current ?? [], [sent]),
       );

@@ -54,6 +54,7 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
   const thread = useChatThread(userId);
   const reply = useReplyToChat();
   const [draft, setDraft] = useState("");
+  const [draftError, setDraftError] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
@@ -67,16 +68,16 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
   const onSubmit = () => {
     const message = draft.trim();
     if (!message) {
+      setDraftError(CHAT_MESSAGES.required);
+      textarea.current?.focus();
       toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
       return;
     }
+    setDraftError(null);
     reply.mutate(
       { userId, message },
       {
-        onSuccess: () => {
-          setDraft("");
-          toast({ title: CHAT_MESSAGES.replySent });
-        },
+        onSuccess: () => setDraft(""),
         onError: (error) =>
           toast({
             title: "Error",
@@ -148,12 +149,16 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
             ref={textarea}
             rows={2}
             value={draft}
-            onChange={(e) => setDraft(e.target.value)}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setDraftError(null);
+            }}
             onKeyDown={onKeyDown}
             placeholder="Type your reply..."
             maxLength={CHAT_MESSAGE_MAX}
             disabled={reply.isPending}
-            aria-describedby={hintId}
+            aria-invalid={draftError ? true : undefined}
+            aria-describedby={draftError ? `${hintId}-error ${hintId}` : hintId}
             className="max-h-32 min-h-16 flex-1 resize-y"
           />
           <Button type="submit" disabled={reply.isPending || draft.trim().length === 0}>
@@ -165,6 +170,11 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
             Send Reply
           </Button>
         </div>
+        {draftError ? (
+          <p id={`${hintId}-error`} className="text-sm text-negative">
+            {draftError}
+          </p>
+        ) : null}
         <p id={hintId} className="text-xs text-ink-subtle">
           Press Enter to send, Shift+Enter for new line
         </p>

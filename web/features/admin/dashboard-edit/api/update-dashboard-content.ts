@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { DashboardContent, UpdateDashboardContentInput } from "@/contract/dashboard-content";
+import { toast } from "@/web/components/ui/use-toast";
 import { dashboardContentQuery } from "@/web/features/admin/dashboard-edit/api/get-dashboard-content";
 import { apiRequest } from "@/web/lib/api";
 
@@ -23,6 +24,9 @@ export function useUpdateDashboardContent() {
   return useMutation({
     mutationFn: updateDashboardContent,
     meta: { ignoreUnauthorized: true },
-    onSuccess: (saved, { userId }) => queryClient.setQueryData(dashboardContentQuery(userId).queryKey, saved),
+    onSuccess: (saved, { userId }) => {
+      toast({ title: "Dashboard content saved" });
+      queryClient.setQueryData(dashboardContentQuery(userId).queryKey, saved);
+    },
   });
 }

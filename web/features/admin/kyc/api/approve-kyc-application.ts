@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ReviewKycResponse } from "@/contract/admin-onboarding";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/admin/kyc/api/invalidate-onboarding";
 import { apiRequest } from "@/web/lib/api";
 
@@ -14,6 +15,10 @@ export function useApproveKycApplication() {
     mutationFn: approveKycApplication,
     // The tab shows the spec's session-expired toast itself.
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateOnboarding(queryClient),
+    // The toast comes from the mutation: the refresh moves the application out of its filter, unmounting the row.
+    onSuccess: () => {
+      toast({ title: "KYC status updated successfully" });
+      return invalidateOnboarding(queryClient);
+    },
   });
 }

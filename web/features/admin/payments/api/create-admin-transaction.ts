@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
@@ -15,6 +16,10 @@ export function useCreateAdminTransaction() {
   return useMutation({
     mutationFn: createAdminTransaction,
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateAdminMoney(queryClient),
+    // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
+    onSuccess: () => {
+      toast({ title: "Incoming transaction created successfully" });
+      return invalidateAdminMoney(queryClient);
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
@@ -20,6 +21,13 @@ export function useCreateIncomingPayment() {
   return useMutation({
     mutationFn: createIncomingPayment,
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateAdminMoney(queryClient),
+    // The toast comes from the mutation, not the dialog, which closes (or unmounts) meanwhile.
+    onSuccess: ({ userBalance }) => {
+      toast({
+        title: "Incoming payment created successfully",
+        description: userBalance ? `User balance: ${userBalance}` : undefined,
+      });
+      return invalidateAdminMoney(queryClient);
+    },
   });
 }

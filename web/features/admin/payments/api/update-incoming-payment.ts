@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { UpdateIncomingPaymentInput } from "@/contract/payments";
+import { toast } from "@/web/components/ui/use-toast";
 import type { IncomingPaymentResult } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
@@ -17,6 +18,14 @@ export function useUpdateIncomingPayment() {
   return useMutation({
     mutationFn: updateIncomingPayment,
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateAdminMoney(queryClient),
+    // The toast comes from the mutation: a row leaving its status filter unmounts the dialog that asked.
+    onSuccess: ({ userBalance }) => {
+      toast({
+        title: userBalance
+          ? `Payment updated successfully. User balance: ${userBalance}`
+          : "Payment updated successfully",
+      });
+      return invalidateAdminMoney(queryClient);
+    },
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
@@ -20,6 +21,10 @@ export function useUpdateUserBalance() {
   return useMutation({
     mutationFn: updateUserBalance,
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateAdminMoney(queryClient),
+    // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
+    onSuccess: () => {
+      toast({ title: "User balance updated successfully" });
+      return invalidateAdminMoney(queryClient);
+    },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
+import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 
@@ -14,6 +15,10 @@ export function useUpdateTransferRequest() {
     mutationFn: updateTransferRequest,
     // The tab shows the spec's session-expired toast itself.
     meta: { ignoreUnauthorized: true },
-    onSuccess: () => invalidateAdminMoney(queryClient),
+    // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
+    onSuccess: () => {
+      toast({ title: "Transfer request updated successfully" });
+      return invalidateAdminMoney(queryClient);
+    },
   });
 }
