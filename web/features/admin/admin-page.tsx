@@ -4,16 +4,20 @@ import {
   ArrowUpFromLine,
   FileCheck2,
   Landmark,
+  type LucideIcon,
   Mail,
   MessagesSquare,
+  UserCog,
   Users,
 } from "lucide-react";
-import { useEffect } from "react";
+import { type ComponentType, lazy, Suspense, useEffect } from "react";
 import { Link, useLocation } from "wouter";
+import type { StaffCapability } from "@/contract/staff-capabilities";
+import { canUse } from "@/contract/staff-capabilities";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
-import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
@@ -46,6 +50,97 @@ function useAdminGate(isAdmin: boolean) {
     const timer = setTimeout(() => navigate("/"), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [isAdmin, navigate]);
+}
+
+// Only owners open the Staff tab: its code loads when they do.
+const StaffTab = lazy(() => import("@/web/features/admin/staff/staff-tab"));
+
+interface AdminTab {
+  value: string;
+  label: string;
+  icon: LucideIcon;
+  /** The route the tab's list needs: a role the table refuses never sees the tab. */
+  capability: StaffCapability;
+  Content: ComponentType;
+}
+
+const TABS: AdminTab[] = [
+  {
+    value: "users",
+    label: "User Management",
+    icon: Users,
+    capability: "usersTab",
+    Content: UserManagementTab,
+  },
+  {
+    value: "account-requests",
+    label: "Account Requests",
+    icon: Landmark,
+    capability: "accountRequestsTab",
+    Content: AccountRequestsTab,
+  },
+  {
+    value: "kyc",
+    label: "KYC Applications",
+    icon: FileCheck2,
+    capability: "kycTab",
+    Content: KycApplicationsTab,
+  },
+  {
+    value: "outgoing",
+    label: "Outgoing Pays",
+    icon: ArrowUpFromLine,
+    capability: "outgoingTab",
+    Content: OutgoingPaysTab,
+  },
+  {
+    value: "incoming",
+    label: "Incoming Payments",
+    icon: ArrowDownToLine,
+    capability: "incomingTab",
+    Content: IncomingPaymentsTab,
+  },
+  {
+    value: "chats",
+    label: "User Chats",
+    icon: MessagesSquare,
+    capability: "chatsTab",
+    Content: AdminChatsTab,
+  },
+  { value: "email", label: "Email Test", icon: Mail, capability: "emailTab", Content: EmailTestTab },
+  { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
+];
+
+/** The tabs the signed-in staff member's roles allow, the first one open. */
+function AdminTabs() {
+  const { data: user } = useCurrentUser();
+  const tabs = TABS.filter((tab) => canUse(user?.staffRoles ?? [], tab.capability));
+  if (tabs.length === 0) return null;
+  return (
+    <Tabs defaultValue={tabs[0]!.value} className="min-w-0">
+      <TabsList className="w-full justify-start md:flex-wrap">
+        {tabs.map(({ value, label, icon: Icon }) => (
+          <TabsTrigger key={value} className="px-2.5" value={value}>
+            <Icon aria-hidden />
+            {label}
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {tabs.map(({ value, Content }) => (
+        <TabsContent key={value} value={value}>
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-12">
+                <Spinner label="Loading" />
+              </div>
+            }
+          >
+            <Content />
+          </Suspense>
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
 }
 
 export default function AdminPage() {
@@ -85,59 +180,7 @@ export default function AdminPage() {
       <main>
         <Container className="grid gap-6 py-8">
           <StatCards />
-          <Tabs defaultValue="users" className="min-w-0">
-            <TabsList className="w-full justify-start">
-              <TabsTrigger className="px-2.5" value="users">
-                <Users aria-hidden />
-                User Management
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="account-requests">
-                <Landmark aria-hidden />
-                Account Requests
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="kyc">
-                <FileCheck2 aria-hidden />
-                KYC Applications
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="outgoing">
-                <ArrowUpFromLine aria-hidden />
-                Outgoing Pays
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="incoming">
-                <ArrowDownToLine aria-hidden />
-                Incoming Payments
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="chats">
-                <MessagesSquare aria-hidden />
-                User Chats
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="email">
-                <Mail aria-hidden />
-                Email Test
-              </TabsTrigger>
-            </TabsList>
-            <TabsContent value="users">
-              <UserManagementTab />
-            </TabsContent>
-            <TabsContent value="account-requests">
-              <AccountRequestsTab />
-            </TabsContent>
-            <TabsContent value="kyc">
-              <KycApplicationsTab />
-            </TabsContent>
-            <TabsContent value="outgoing">
-              <OutgoingPaysTab />
-            </TabsContent>
-            <TabsContent value="incoming">
-              <IncomingPaymentsTab />
-            </TabsContent>
-            <TabsContent value="chats">
-              <AdminChatsTab />
-            </TabsContent>
-            <TabsContent value="email">
-              <EmailTestTab />
-            </TabsContent>
-          </Tabs>
+          <AdminTabs />
         </Container>
       </main>
     </div>
