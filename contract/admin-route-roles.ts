@@ -38,7 +38,8 @@ export const ADMIN_ROUTE_ROLES = {
   "PUT /api/admin/kyc/:id/approve": ["compliance"],
   "PUT /api/admin/kyc/:id/reject": ["compliance"],
   "PUT /api/admin/kyc/:id/reset": ["compliance"],
-  "GET /api/admin/users/:userId/onboarding": ["compliance"],
+  // The onboarding state (no SSN, documents or full account number) also feeds support's dashboard-text preview.
+  "GET /api/admin/users/:userId/onboarding": ["support", "compliance"],
   "GET /api/admin/account-requests": ["compliance"],
   "PUT /api/admin/account-requests/:id": ["compliance"],
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],

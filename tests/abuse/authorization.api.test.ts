@@ -86,6 +86,30 @@ describe("authorization matrix", () => {
     }
   }
 
+  it("refuses a role the table does not name before validation: garbage gets the same 403 roleRequired", async () => {
+    const wrong: string[] = [];
+    for (const [key, route] of Object.entries(CATALOGUE)) {
+      const allowed = allowedRolesFor(key);
+      if (route.access !== "admin" || !allowed) continue;
+      const [method, pattern] = key.split(" ") as [string, string];
+      const hasBody = method !== "GET" && method !== "DELETE";
+      for (const role of STAFF_COLUMNS.filter((r) => !allowed.includes(r))) {
+        const res = await w.t.app.inject({
+          method: method as "POST",
+          url: pattern.replace(/:[A-Za-z]+/g, "not-an-id"),
+          headers: {
+            ...(await signedInAs(w, role)),
+            ...(hasBody ? { "content-type": "application/json" } : {}),
+          },
+          ...(hasBody ? { payload: '{"garbage":[1,2,3]}' } : {}),
+        });
+        if (res.statusCode !== 403 || res.json().roleRequired !== true)
+          wrong.push(`${key} as ${role} → ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it("leaves the ledger balanced", async () => {
     await expectLedgerOk(w);
   });

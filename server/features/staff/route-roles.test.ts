@@ -9,7 +9,7 @@ const TABLE: Readonly<Record<string, readonly StaffRole[]>> = ADMIN_ROUTE_ROLES;
 const routesOf = (role: StaffRole) => Object.keys(TABLE).filter((key) => holdsAnyRole([role], TABLE[key]!));
 
 const MONEY = /transfer-requests|incoming-payments|transactions|balance|ledger|payment-notification/;
-const IDENTITY = /kyc|account-requests|onboarding|unfreeze/;
+const IDENTITY = /kyc|account-requests|unfreeze/;
 const CHATS = /chats|dashboard-content/;
 const OWNER_ONLY = /\/staff|test-email|^DELETE /;
 
