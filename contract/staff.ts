@@ -32,3 +32,53 @@ export const STAFF_MESSAGES = {
   /** 403 for staff whose roles do not cover the route (flags: roleRequired, allowedRoles). */
   roleRequired: "Your staff role does not allow this",
 } as const;
+
+/** One staff member in the owner's Staff tab. */
+export const staffMember = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  staffRoles: z.array(staffRole),
+  /** An authenticator app or a passkey: staff cannot reach the back office without one (ADMIN_REQUIRE_2FA). */
+  secondFactorEnabled: z.boolean(),
+  /** Listed in ADMIN_EMAILS: the owner role comes back at every sign-in, so it cannot be revoked here. */
+  ownerByConfig: z.boolean(),
+  createdAt: z.string(),
+});
+export type StaffMember = z.infer<typeof staffMember>;
+export const staffMemberPage = z.object({ items: z.array(staffMember), nextCursor: z.string().nullable() });
+
+const rolesList = z
+  .array(staffRole, { error: "Choose one or more roles" })
+  .min(1, "Choose one or more roles")
+  .max(STAFF_ROLES.length, "Choose one or more roles");
+
+/** POST /api/admin/staff: grants roles to an existing, verified account found by its e-mail. */
+export const addStaffInput = z.object({
+  email: z
+    .string({ error: "Enter the e-mail of an existing account" })
+    .trim()
+    .min(1, "Enter the e-mail of an existing account")
+    .max(254, "Must be at most 254 characters")
+    .pipe(z.email({ error: "Please enter a valid email address" })),
+  roles: rolesList,
+});
+export type AddStaffInput = z.infer<typeof addStaffInput>;
+
+/** POST /api/admin/staff/:userId/grant and /revoke. */
+export const staffRolesInput = z.object({ roles: rolesList });
+export type StaffRolesInput = z.infer<typeof staffRolesInput>;
+
+export const STAFF_MANAGEMENT_MESSAGES = {
+  noAccount: "No account uses that e-mail. They must sign up and verify it first.",
+  notFound: "No account with that id",
+  /** 409 lastOwner: the bank always keeps one owner who can grant roles. */
+  lastOwner: "Pillar must keep at least one owner. Make someone else an owner first.",
+  /** 409 ownerByConfig. */
+  ownerByConfig:
+    "This owner is listed in ADMIN_EMAILS and regains the role at every sign-in. Remove them there first.",
+  /** 409 customerAccount: staff work from an account that does not bank with Pillar. */
+  customerAccount:
+    "This account banks with Pillar (identity check, account or money). Staff need a separate account with no banking.",
+} as const;

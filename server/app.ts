@@ -22,6 +22,7 @@ import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { assertAdminRouteListed } from "@/server/features/staff/route-roles";
+import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
@@ -163,6 +164,7 @@ export async function buildApp(
   await app.register(objectRoutes);
   await app.register(kycAdminRoutes, { prefix: "/api/admin" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(staffRoutes, { prefix: "/api/admin" });
   await app.register(securityRoutes);
   await app.register(accountRoutes);
   await app.register(transferRoutes, { prefix: "/api/transfer" });

@@ -1,9 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUE } from "@/tests/abuse/catalogue";
-import { createWorld, expectLedgerOk, ROLES, signedInAs, snapshot, type World } from "@/tests/abuse/world";
+import { STAFF_MESSAGES } from "@/contract/staff";
+import { allowedRolesFor, CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
+import {
+  createWorld,
+  expectLedgerOk,
+  ROLES,
+  type Role,
+  STAFF_COLUMNS,
+  type StaffColumn,
+  signedInAs,
+  snapshot,
+  type World,
+} from "@/tests/abuse/world";
 
-// Every registered route × {signed out, customer A, customer B with A's ids, admin}: the exact status, and
-// no write at all whenever the answer is a refusal.
+const isStaffColumn = (role: Role): role is StaffColumn => (STAFF_COLUMNS as readonly Role[]).includes(role);
+
+// Every registered route × {signed out, customer A, customer B with A's ids, support, compliance, finance,
+// admin (an owner)}: the exact status, and no write at all whenever the answer is a refusal.
 let w: World;
 beforeAll(async () => {
   w = await createWorld();
@@ -33,7 +46,7 @@ describe("authorization matrix", () => {
   for (const [key, route] of Object.entries(CATALOGUE)) {
     const method = key.split(" ")[0]!;
     for (const role of ROLES) {
-      const expected = route.expect[role];
+      const expected = expectedStatus(key, route, role);
       it(`${key} as ${role} → ${expected}`, async () => {
         const { headers, ...request } = await route.build(w, role);
         const auth = await signedInAs(w, role);
@@ -52,6 +65,12 @@ describe("authorization matrix", () => {
         if (expected >= 400) {
           expect(res.headers["content-type"]).toMatch(/^application\/json/);
           expect(typeof res.json().message).toBe("string");
+          const allowed = allowedRolesFor(key);
+          if (allowed && isStaffColumn(role) && !allowed.includes(role)) {
+            // A staff role the table does not name: refused for its role, naming the roles that may.
+            expect(res.json()).toMatchObject({ roleRequired: true, message: STAFF_MESSAGES.roleRequired });
+            expect([...res.json().allowedRoles].sort()).toEqual([...allowed].sort());
+          }
           // Refused means refused: not one row anywhere changed.
           expect(await snapshot(w, route.refusalWrites)).toEqual(before);
         }
@@ -66,6 +85,30 @@ describe("authorization matrix", () => {
       });
     }
   }
+
+  it("refuses a role the table does not name before validation: garbage gets the same 403 roleRequired", async () => {
+    const wrong: string[] = [];
+    for (const [key, route] of Object.entries(CATALOGUE)) {
+      const allowed = allowedRolesFor(key);
+      if (route.access !== "admin" || !allowed) continue;
+      const [method, pattern] = key.split(" ") as [string, string];
+      const hasBody = method !== "GET" && method !== "DELETE";
+      for (const role of STAFF_COLUMNS.filter((r) => !allowed.includes(r))) {
+        const res = await w.t.app.inject({
+          method: method as "POST",
+          url: pattern.replace(/:[A-Za-z]+/g, "not-an-id"),
+          headers: {
+            ...(await signedInAs(w, role)),
+            ...(hasBody ? { "content-type": "application/json" } : {}),
+          },
+          ...(hasBody ? { payload: '{"garbage":[1,2,3]}' } : {}),
+        });
+        if (res.statusCode !== 403 || res.json().roleRequired !== true)
+          wrong.push(`${key} as ${role} → ${res.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 
   it("leaves the ledger balanced", async () => {
     await expectLedgerOk(w);

@@ -1,32 +1,44 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { ADMIN_ROUTE_ROLES } from "@/contract/admin-route-roles";
+import { holdsAnyRole, type StaffRole } from "@/contract/staff";
 import { passkeys, savedRecipients } from "@/server/db/schema";
+
 import { monthOf } from "@/server/features/statements/statement-month";
 import {
   actor,
+  type BaseRole,
   freshCookie,
   frozenVictim,
   type Request,
   type Role,
+  type StaffColumn,
   type Table,
   victim,
   type World,
 } from "@/tests/abuse/world";
 import { ETH_ADDRESS } from "@/tests/support/money";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
-import { TEST_PASSWORD } from "@/tests/support/users";
+import { createVerifiedUser, TEST_PASSWORD } from "@/tests/support/users";
 
 /**
  * Every route the app registers, with one well-formed request and the exact status each role gets.
  * "user" is customer A, who owns every id in the request; "otherUser" is customer B sending A's ids (IDOR);
- * "admin" is an administrator. A route missing from here fails the inventory test.
+ * "admin" is an owner (every staff role). A route missing from here fails the inventory test.
+ *
+ * The support, compliance and finance columns come from the role table (expectedStatus below): on an admin
+ * route a role ADMIN_ROUTE_ROLES names gets the owner's status for the same well-formed request, any other
+ * role 403 roleRequired; elsewhere staff get what the owner gets. `staff` overrides a column where a role's
+ * answer differs. So a new admin route is checked for every role as soon as it has its row and its case here.
  */
 export interface RouteCase {
   /** Who the route is for. */
   access: "public" | "user" | "admin" | "dev";
   /** A well-formed request; `role` lets a destructive route pick a target of its own. */
   build(w: World, role: Role): Promise<Omit<Request, "method">> | Omit<Request, "method">;
-  expect: Record<Role, number>;
+  expect: Record<BaseRole, number>;
+  /** A staff column whose status is not the one the role table implies (e.g. documents, which follow DOCUMENT_ROLES). */
+  staff?: Partial<Record<StaffColumn, number>>;
   /** Tables a refusal deliberately writes (a wrong one-time code uses up one of its attempts). */
   refusalWrites?: Table[];
   /** Fuzzed by fuzz.api.test.ts: which parts carry client input. */
@@ -37,6 +49,26 @@ const PUBLIC_OK = { signedOut: 200, user: 200, otherUser: 200, admin: 200 };
 const USER_OK = { signedOut: 401, user: 200, otherUser: 200, admin: 200 };
 const ADMIN_OK = { signedOut: 401, user: 403, otherUser: 403, admin: 200 };
 const url = (u: string) => ({ url: u });
+const TABLE: Readonly<Record<string, readonly StaffRole[]>> = ADMIN_ROUTE_ROLES;
+
+/** The roles the role table lets call an admin route (owner included), or undefined for other routes. */
+export function allowedRolesFor(key: string): StaffRole[] | undefined {
+  const allowed = TABLE[key];
+  return allowed && [...new Set<StaffRole>([...allowed, "owner"])];
+}
+
+/** The exact status `role` gets from `key` (see RouteCase). */
+export function expectedStatus(key: string, route: RouteCase, role: Role): number {
+  if (role === "signedOut" || role === "user" || role === "otherUser" || role === "admin")
+    return route.expect[role];
+  const override = route.staff?.[role];
+  const allowed = TABLE[key];
+  if (allowed && !holdsAnyRole([role], allowed)) return 403;
+  return override ?? route.expect.admin;
+}
+
+/** A fresh account holding `roles`, for routes that change a target's roles. */
+const staffVictim = (w: World, roles: StaffRole[]) => createVerifiedUser(w.t.database, { staffRoles: roles });
 
 /** A passkey of A's written straight to the table: the target of rename/delete (only A may touch it). */
 async function passkeyOfA(w: World): Promise<string> {
@@ -328,9 +360,11 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "GET /objects/*": {
     access: "user",
     input: { params: true },
-    // The owner and admins may read a file; anyone else gets the 404 of a path that does not exist.
+    // The owner of the file and compliance (and owners) may read it (DOCUMENT_ROLES); anyone else, support and
+    // finance included, gets the 404 of a path that does not exist.
     build: (w) => url(w.ids.objectPath),
     expect: { signedOut: 404, user: 200, otherUser: 404, admin: 200 },
+    staff: { support: 404, finance: 404 },
   },
 
   // Money, the user's own.
@@ -577,6 +611,40 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "admin",
     input: { params: true },
     build: async (w) => url(`/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`),
+    expect: ADMIN_OK,
+  },
+  // Staff management (owner only): each build names a fresh account, so every pass grants or revokes for real.
+  "GET /api/admin/staff": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/staff?limit=5"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/staff": {
+    access: "admin",
+    input: { body: true },
+    build: async (w) => ({
+      url: "/api/admin/staff",
+      payload: { email: (await victim(w)).email, roles: ["support"] },
+    }),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/staff/:userId/grant": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => ({
+      url: `/api/admin/staff/${(await victim(w)).user.id}/grant`,
+      payload: { roles: ["finance"] },
+    }),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/staff/:userId/revoke": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => ({
+      url: `/api/admin/staff/${(await staffVictim(w, ["support", "finance"])).user.id}/revoke`,
+      payload: { roles: ["finance"] },
+    }),
     expect: ADMIN_OK,
   },
   "POST /api/admin/test-email": {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
+import type { StaffRole } from "@/contract/staff";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createSession } from "@/server/lib/session";
 import { PNG, uploadFile } from "@/tests/support/files";
@@ -19,7 +20,10 @@ export interface World {
   t: TestApp;
   /** Every "METHOD url" the app registered, in registration order. */
   routes: string[];
+  /** An owner: every staff role's rights. */
   admin: SignedInUser;
+  /** One staff member per role below owner, each holding that role alone. */
+  staff: Record<StaffColumn, SignedInUser>;
   a: SignedInUser;
   b: SignedInUser;
   ids: {
@@ -51,6 +55,9 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     },
   );
   const admin = await createAdminUser(t.database);
+  const staff = {} as Record<StaffColumn, SignedInUser>;
+  for (const role of STAFF_COLUMNS)
+    staff[role] = await createVerifiedUser(t.database, { staffRoles: [role] });
   const a = await createApprovedCustomer(t.database);
   const b = await createApprovedCustomer(t.database);
   await fundCustomer(t, admin, a.user.id, "5000.00");
@@ -107,6 +114,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     t,
     routes,
     admin,
+    staff,
     a,
     b,
     ids: {
@@ -123,8 +131,16 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   };
 }
 
-export type Role = "signedOut" | "user" | "otherUser" | "admin";
-export const ROLES: Role[] = ["signedOut", "user", "otherUser", "admin"];
+/**
+ * Who calls: signed out, customer A (owner of every id), customer B (the IDOR attacker), one staff member per
+ * role below owner, and "admin", an owner (every role). The staff columns' statuses come from ADMIN_ROUTE_ROLES
+ * (see expectedStatus in catalogue.ts).
+ */
+export const STAFF_COLUMNS = ["support", "compliance", "finance"] as const satisfies readonly StaffRole[];
+export type StaffColumn = (typeof STAFF_COLUMNS)[number];
+export type BaseRole = "signedOut" | "user" | "otherUser" | "admin";
+export type Role = BaseRole | StaffColumn;
+export const ROLES: Role[] = ["signedOut", "user", "otherUser", ...STAFF_COLUMNS, "admin"];
 
 /** A new session for `who`, so routes that end sessions (logout, password change) never spoil the fixture. */
 export async function freshCookie(w: World, who: SignedInUser): Promise<string> {
@@ -138,7 +154,11 @@ export async function freshCookie(w: World, who: SignedInUser): Promise<string> 
 
 /** The acting user for a role: "user" is A (the owner of the ids), "otherUser" is B. */
 export function actor(w: World, role: Role): SignedInUser | null {
-  return role === "user" ? w.a : role === "otherUser" ? w.b : role === "admin" ? w.admin : null;
+  if (role === "signedOut") return null;
+  if (role === "user") return w.a;
+  if (role === "otherUser") return w.b;
+  if (role === "admin") return w.admin;
+  return w.staff[role];
 }
 
 const TABLES = [

@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
-import { normaliseRoles, type StaffRole } from "@/contract/staff";
-import type { DbOrTx } from "@/server/db/client";
-import { auditLog, users } from "@/server/db/schema";
+import { normaliseRoles, STAFF_MANAGEMENT_MESSAGES, type StaffRole } from "@/contract/staff";
+import type { DbOrTx, Tx } from "@/server/db/client";
+import { users } from "@/server/db/schema";
+import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { forgetCachedSessions } from "@/server/lib/session";
 
@@ -12,46 +13,87 @@ export interface GrantedRoles {
   staffRoles: StaffRole[];
 }
 
+const lockedUser = (tx: Tx, where: SQL) =>
+  tx
+    .select({
+      id: users.id,
+      email: users.email,
+      staffRoles: users.staffRoles,
+      isEmailVerified: users.isEmailVerified,
+    })
+    .from(users)
+    .where(where)
+    .for("update");
+
 /**
- * Adds back-office roles to an existing account (CLI `staff:grant`, `admin:grant` = owner, and the owner's
- * Staff tab). Audit-logged with the granting owner as actor, or none from the CLI. Granting a role already
- * held changes nothing and logs nothing.
+ * Whether the account banks with Pillar: an identity check, an account request or any transaction. Such an
+ * account never becomes staff: staff cannot send transfers (their money would be stuck), and nobody should
+ * review their own identity check or credit their own wallet. Staff work from a separate account.
  */
-export async function grantStaffRoles(
+async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
+  const result = await tx.execute(sql`
+    select (exists (select 1 from kyc_applications where user_id = ${userId})
+            or exists (select 1 from account_requests where user_id = ${userId})
+            or exists (select 1 from transactions where user_id = ${userId})) as banks`);
+  return (result as unknown as { rows: { banks: boolean }[] }).rows[0]?.banks === true;
+}
+
+async function grant(
+  db: DbOrTx,
+  where: SQL,
+  notFound: string,
+  roles: readonly StaffRole[],
+  actorId: string | null,
+): Promise<GrantedRoles> {
+  const granted = await db.transaction(async (tx) => {
+    const [user] = await lockedUser(tx, where);
+    if (!user) throw new AppError("NOT_FOUND", notFound);
+    // An unverified account may hold a stranger's password: it never receives staff rights.
+    if (!user.isEmailVerified) throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.adminNeedsVerifiedEmail);
+    const staffRoles = normaliseRoles([...user.staffRoles, ...roles]);
+    if (staffRoles.length === user.staffRoles.length) return { id: user.id, email: user.email, staffRoles };
+    if (user.staffRoles.length === 0 && (await banksWithUs(tx, user.id))) {
+      throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.customerAccount, { customerAccount: true });
+    }
+    await tx.update(users).set({ staffRoles, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await writeAudit(tx, {
+      actorId,
+      action: "staff.grant_roles",
+      targetType: "user",
+      targetId: user.id,
+      before: { staffRoles: user.staffRoles },
+      after: { staffRoles },
+    });
+    return { id: user.id, email: user.email, staffRoles };
+  });
+  // Signed-in sessions carry the roles: forgetting them here (and, by broadcast, in every other instance)
+  // makes the next request read the new roles.
+  forgetCachedSessions({ userId: granted.id });
+  return granted;
+}
+
+/**
+ * Adds back-office roles to an existing account found by e-mail (CLI `staff:grant`, `admin:grant` = owner,
+ * and the owner's "Add staff" form). Audit-logged with the granting owner as actor, or none from the CLI.
+ * Granting a role already held changes nothing and logs nothing.
+ */
+export function grantStaffRoles(
   db: DbOrTx,
   email: string,
   roles: readonly StaffRole[],
   actorId: string | null = null,
 ): Promise<GrantedRoles> {
-  const granted = await db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({
-        id: users.id,
-        email: users.email,
-        staffRoles: users.staffRoles,
-        isEmailVerified: users.isEmailVerified,
-      })
-      .from(users)
-      .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
-      .for("update");
-    if (!user) throw new AppError("NOT_FOUND", `No account with the e-mail ${email}`);
-    // An unverified account may hold a stranger's password: it never receives staff rights.
-    if (!user.isEmailVerified) throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.adminNeedsVerifiedEmail);
-    const staffRoles = normaliseRoles([...user.staffRoles, ...roles]);
-    if (staffRoles.length !== user.staffRoles.length) {
-      await tx.update(users).set({ staffRoles, updatedAt: new Date() }).where(eq(users.id, user.id));
-      await tx.insert(auditLog).values({
-        actorId,
-        action: "staff.grant_roles",
-        targetType: "user",
-        targetId: user.id,
-        before: { staffRoles: user.staffRoles },
-        after: { staffRoles },
-      });
-    }
-    return { id: user.id, email: user.email, staffRoles };
-  });
-  // Signed-in sessions carry the roles: this process sees the grant at once, others within the cache TTL.
-  forgetCachedSessions({ userId: granted.id });
-  return granted;
+  const where = eq(sql`lower(${users.email})`, email.trim().toLowerCase());
+  const notFound = actorId ? STAFF_MANAGEMENT_MESSAGES.noAccount : `No account with the e-mail ${email}`;
+  return grant(db, where, notFound, roles, actorId);
+}
+
+/** The same, for an account the Staff tab already lists (by id). */
+export function grantStaffRolesById(
+  db: DbOrTx,
+  userId: string,
+  roles: readonly StaffRole[],
+  actorId: string,
+): Promise<GrantedRoles> {
+  return grant(db, eq(users.id, userId), STAFF_MANAGEMENT_MESSAGES.notFound, roles, actorId);
 }

@@ -4,17 +4,21 @@ import {
   ArrowUpFromLine,
   FileCheck2,
   Landmark,
+  type LucideIcon,
   Mail,
   MessagesSquare,
+  UserCog,
   Users,
 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
+import type { StaffCapability } from "@/contract/staff-capabilities";
+import { canUse } from "@/contract/staff-capabilities";
 import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
-import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
@@ -50,12 +54,104 @@ function useAdminGate(isAdmin: boolean) {
   }, [isAdmin, navigate]);
 }
 
+// Only owners open the Staff tab: its code loads when they do.
+const StaffTab = lazy(() => import("@/web/features/admin/staff/staff-tab"));
+
+interface AdminTab {
+  value: string;
+  label: string;
+  icon: LucideIcon;
+  /** The route the tab's list needs: a role the table refuses never sees the tab. */
+  capability: StaffCapability;
+  Content: ComponentType;
+}
+
+const TABS: AdminTab[] = [
+  {
+    value: "users",
+    label: "User Management",
+    icon: Users,
+    capability: "usersTab",
+    Content: UserManagementTab,
+  },
+  {
+    value: "account-requests",
+    label: "Account Requests",
+    icon: Landmark,
+    capability: "accountRequestsTab",
+    Content: AccountRequestsTab,
+  },
+  {
+    value: "kyc",
+    label: "KYC Applications",
+    icon: FileCheck2,
+    capability: "kycTab",
+    Content: KycApplicationsTab,
+  },
+  {
+    value: "outgoing",
+    label: "Outgoing Pays",
+    icon: ArrowUpFromLine,
+    capability: "outgoingTab",
+    Content: OutgoingPaysTab,
+  },
+  {
+    value: "incoming",
+    label: "Incoming Payments",
+    icon: ArrowDownToLine,
+    capability: "incomingTab",
+    Content: IncomingPaymentsTab,
+  },
+  {
+    value: "chats",
+    label: "User Chats",
+    icon: MessagesSquare,
+    capability: "chatsTab",
+    Content: AdminChatsTab,
+  },
+  { value: "email", label: "Email Test", icon: Mail, capability: "emailTab", Content: EmailTestTab },
+  { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
+];
+
+/** The tabs the signed-in staff member's roles allow, the first one open. */
+function AdminTabs() {
+  const { data: user } = useCurrentUser();
+  const tabs = TABS.filter((tab) => canUse(user?.staffRoles ?? [], tab.capability));
+  const [chosen, setChosen] = useState<string | null>(null);
+  if (tabs.length === 0) return null;
+  const active = chosen !== null && tabs.some((tab) => tab.value === chosen) ? chosen : tabs[0]!.value;
+  return (
+    <Tabs value={active} onValueChange={setChosen} className="min-w-0">
+      <AdminTabStrip active={active}>
+        {tabs.map(({ value, label, icon: Icon }) => (
+          <TabsTrigger key={value} className="px-2.5" value={value}>
+            <Icon aria-hidden />
+            {label}
+          </TabsTrigger>
+        ))}
+      </AdminTabStrip>
+      {tabs.map(({ value, Content }) => (
+        <TabsContent key={value} value={value}>
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-12">
+                <Spinner label="Loading" />
+              </div>
+            }
+          >
+            <Content />
+          </Suspense>
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
+}
+
 export default function AdminPage() {
   const { data: user } = useCurrentUser();
   const isAdmin = user?.isAdmin === true;
   useAdminGate(isAdmin);
   useDocumentTitle("Admin");
-  const [tab, setTab] = useState("users");
   // The stats card's own query: when the server says a second factor is missing, nothing else is mounted.
   const stats = useAdminStats({ enabled: isAdmin });
   // Wait for it, so the tabs' own calls never run into the same refusal.
@@ -89,59 +185,7 @@ export default function AdminPage() {
       <main {...MAIN_PROPS} className="focus-visible:outline-none">
         <Container className="grid gap-6 py-8">
           <StatCards />
-          <Tabs value={tab} onValueChange={setTab} className="min-w-0">
-            <AdminTabStrip active={tab}>
-              <TabsTrigger className="px-2.5" value="users">
-                <Users aria-hidden />
-                User Management
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="account-requests">
-                <Landmark aria-hidden />
-                Account Requests
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="kyc">
-                <FileCheck2 aria-hidden />
-                KYC Applications
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="outgoing">
-                <ArrowUpFromLine aria-hidden />
-                Outgoing Pays
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="incoming">
-                <ArrowDownToLine aria-hidden />
-                Incoming Payments
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="chats">
-                <MessagesSquare aria-hidden />
-                User Chats
-              </TabsTrigger>
-              <TabsTrigger className="px-2.5" value="email">
-                <Mail aria-hidden />
-                Email Test
-              </TabsTrigger>
-            </AdminTabStrip>
-            <TabsContent value="users">
-              <UserManagementTab />
-            </TabsContent>
-            <TabsContent value="account-requests">
-              <AccountRequestsTab />
-            </TabsContent>
-            <TabsContent value="kyc">
-              <KycApplicationsTab />
-            </TabsContent>
-            <TabsContent value="outgoing">
-              <OutgoingPaysTab />
-            </TabsContent>
-            <TabsContent value="incoming">
-              <IncomingPaymentsTab />
-            </TabsContent>
-            <TabsContent value="chats">
-              <AdminChatsTab />
-            </TabsContent>
-            <TabsContent value="email">
-              <EmailTestTab />
-            </TabsContent>
-          </Tabs>
+          <AdminTabs />
         </Container>
       </main>
     </div>

@@ -50,7 +50,7 @@ export function AdminTabStrip({ active, children }: { active: string; children: 
       <TabsList
         ref={list}
         onScroll={measure}
-        className="w-full justify-start scroll-smooth [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
+        className="w-full justify-start scroll-smooth md:flex-wrap [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
       >
         {children}
       </TabsList>

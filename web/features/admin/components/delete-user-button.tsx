@@ -14,12 +14,14 @@ import {
 import { Button } from "@/web/components/ui/button";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDeleteUser } from "@/web/features/admin/api/delete-user";
+import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { isUnauthorized } from "@/web/lib/api";
 
-/** Delete with an accessible confirm step. Admin accounts get no button at all (spec §5). */
+/** Delete with an accessible confirm step. Admin accounts get no button at all (spec §5), nor staff below owner. */
 export function DeleteUserButton({ user }: { user: AdminUser }) {
   const remove = useDeleteUser();
-  if (user.isAdmin) return null;
+  const mayDelete = useStaffCapability("deleteUser");
+  if (user.isAdmin || !mayDelete) return null;
   const name = `${user.firstName} ${user.lastName}`;
   const onConfirm = () =>
     remove.mutateAsync(user.id).catch((error) => {

@@ -16,12 +16,14 @@ import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useUnfreezeUser } from "@/web/features/admin/api/unfreeze-user";
+import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { isUnauthorized } from "@/web/lib/api";
 
-/** Lifts a "This wasn't me" freeze after a confirm step; only frozen accounts get the button. */
+/** Lifts a "This wasn't me" freeze after a confirm step; only frozen accounts get the button, only compliance sees it. */
 export function LiftFreezeButton({ user }: { user: AdminUser }) {
   const unfreeze = useUnfreezeUser();
-  if (!user.frozenAt) return null;
+  const mayLift = useStaffCapability("liftFreeze");
+  if (!user.frozenAt || !mayLift) return null;
   const name = `${user.firstName} ${user.lastName}`;
   const onConfirm = () =>
     unfreeze.mutateAsync(user.id).catch((error) => {

@@ -16,6 +16,7 @@ import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
 import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
+import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
 
@@ -30,6 +31,9 @@ function Field({ label, children, className }: { label: string; children: ReactN
 
 export function UserDetailsDialog({ user }: { user: AdminUser }) {
   const name = `${user.firstName} ${user.lastName}`;
+  // Read-only for roles that cannot change these (support sees the customer, never edits money).
+  const mayEditBalance = useStaffCapability("editBalance");
+  const mayEditDashboard = useStaffCapability("editDashboardContent");
   return (
     <Dialog>
       <DialogTrigger asChild>
@@ -66,7 +70,7 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             </div>
           </section>
         ) : null}
-        <BalanceEditor user={user} />
+        {mayEditBalance ? <BalanceEditor user={user} /> : null}
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label="First name">{user.firstName}</Field>
           <Field label="Last name">{user.lastName}</Field>
@@ -97,12 +101,14 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             <span className="font-mono text-xs break-all">{user.id}</span>
           </Field>
         </dl>
-        <Button asChild variant="secondary" className="justify-self-start">
-          <a href={`/dashboard-edit/${encodeURIComponent(user.id)}`} target="_blank" rel="noopener">
-            <ExternalLink aria-hidden />
-            Edit Dashboard Content
-          </a>
-        </Button>
+        {mayEditDashboard ? (
+          <Button asChild variant="secondary" className="justify-self-start">
+            <a href={`/dashboard-edit/${encodeURIComponent(user.id)}`} target="_blank" rel="noopener">
+              <ExternalLink aria-hidden />
+              Edit Dashboard Content
+            </a>
+          </Button>
+        ) : null}
       </DialogContent>
     </Dialog>
   );

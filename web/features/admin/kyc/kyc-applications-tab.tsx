@@ -18,6 +18,7 @@ import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
@@ -105,6 +106,8 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
 }
 
 function ApplicationItem({ application }: { application: AdminKycApplication }) {
+  // Documents follow DOCUMENT_ROLES: without it the server answers 404, so no link is offered.
+  const mayOpenDocuments = useStaffCapability("openDocuments");
   const name = `${application.firstName} ${application.lastName}`;
   const badge = STATUS_BADGES[application.status];
   const documents = (Object.keys(DOCUMENT_LABELS) as DocumentType[]).flatMap((type) => {
@@ -147,7 +150,7 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
       </dl>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-wrap gap-2">
-          {documents.length === 0 ? (
+          {!mayOpenDocuments ? null : documents.length === 0 ? (
             <span className="text-xs text-ink-muted">No documents uploaded</span>
           ) : (
             documents.map(({ type, url }) => (

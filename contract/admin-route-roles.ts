@@ -1,0 +1,64 @@
+import type { StaffRole } from "@/contract/staff";
+
+/** Every staff role below owner; owners pass every check without being listed. */
+const ANY_STAFF = ["support", "compliance", "finance"] as const satisfies readonly StaffRole[];
+const OWNER = ["owner"] as const satisfies readonly StaffRole[];
+
+/**
+ * Who may call each /api/admin route: the one table. The server enforces it on every admin request
+ * (requireAdmin, server/features/staff/route-roles.ts) and the admin web reads it to hide what a role cannot
+ * do (contract/staff-capabilities.ts), so the two can never disagree. A route missing here cannot be
+ * registered. Keys are `METHOD /path` with Fastify's parameter syntax; owners may call everything.
+ */
+export const ADMIN_ROUTE_ROLES = {
+  // Overview and the read-only customer view (SSN masked, documents are compliance's).
+  "GET /api/admin/stats": ANY_STAFF,
+  "GET /api/admin/users": ANY_STAFF,
+  "GET /api/admin/users/:userId": ANY_STAFF,
+  "DELETE /api/admin/users/:userId": OWNER,
+  "POST /api/admin/test-email": OWNER,
+
+  // Staff management: owners alone grant and revoke roles.
+  "GET /api/admin/staff": OWNER,
+  "POST /api/admin/staff": OWNER,
+  "POST /api/admin/staff/:userId/grant": OWNER,
+  "POST /api/admin/staff/:userId/revoke": OWNER,
+
+  // Support: the chat inbox and the per-customer dashboard text.
+  "GET /api/admin/chats": ["support"],
+  "GET /api/admin/chats/": ["support"],
+  "GET /api/admin/chats/:userId": ["support"],
+  "GET /api/admin/chats/:userId/customer": ["support"],
+  "POST /api/admin/chats/:userId/reply": ["support"],
+  "GET /api/admin/dashboard-content/:userId": ["support"],
+  "PUT /api/admin/dashboard-content/:userId": ["support"],
+
+  // Compliance: identity checks, account opening, freezes.
+  "GET /api/admin/kyc-applications": ["compliance"],
+  "PUT /api/admin/kyc/:id/approve": ["compliance"],
+  "PUT /api/admin/kyc/:id/reject": ["compliance"],
+  "PUT /api/admin/kyc/:id/reset": ["compliance"],
+  // The onboarding state (no SSN, documents or full account number) also feeds support's dashboard-text preview.
+  "GET /api/admin/users/:userId/onboarding": ["support", "compliance"],
+  "GET /api/admin/account-requests": ["compliance"],
+  "PUT /api/admin/account-requests/:id": ["compliance"],
+  "POST /api/admin/users/:userId/unfreeze": ["compliance"],
+
+  // Finance: money in and out, balances, the ledger.
+  "GET /api/admin/transfer-requests": ["finance"],
+  "PUT /api/admin/transfer-requests/:id": ["finance"],
+  "GET /api/admin/incoming-payments": ["finance"],
+  "POST /api/admin/incoming-payments": ["finance"],
+  "PUT /api/admin/incoming-payments/:id": ["finance"],
+  "GET /api/admin/transactions": ["finance"],
+  "POST /api/admin/transactions": ["finance"],
+  "PUT /api/admin/transactions/:id": ["finance"],
+  "PUT /api/admin/users/:userId/balance": ["finance"],
+  "GET /api/admin/ledger/verify": ["finance"],
+  "POST /api/admin/send-payment-notification": ["finance"],
+} as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
+
+export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;
+
+/** Roles that may open uploaded KYC documents besides their owner (others get the stranger's 404). */
+export const DOCUMENT_ROLES: readonly StaffRole[] = ["compliance"];

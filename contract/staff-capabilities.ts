@@ -1,0 +1,32 @@
+import { ADMIN_ROUTE_ROLES, type AdminRouteKey, DOCUMENT_ROLES } from "@/contract/admin-route-roles";
+import { holdsAnyRole, type StaffRole } from "@/contract/staff";
+
+/**
+ * What the admin web shows, each named by the route it needs: a tab or button appears only when the server
+ * would let its roles call that route, so the web hides exactly what the server refuses (one table,
+ * ADMIN_ROUTE_ROLES). Documents are not an admin route: they follow DOCUMENT_ROLES.
+ */
+export const STAFF_CAPABILITIES = {
+  usersTab: "GET /api/admin/users",
+  accountRequestsTab: "GET /api/admin/account-requests",
+  kycTab: "GET /api/admin/kyc-applications",
+  outgoingTab: "GET /api/admin/transfer-requests",
+  incomingTab: "GET /api/admin/incoming-payments",
+  chatsTab: "GET /api/admin/chats",
+  emailTab: "POST /api/admin/test-email",
+  staffTab: "GET /api/admin/staff",
+  deleteUser: "DELETE /api/admin/users/:userId",
+  liftFreeze: "POST /api/admin/users/:userId/unfreeze",
+  editBalance: "PUT /api/admin/users/:userId/balance",
+  editDashboardContent: "PUT /api/admin/dashboard-content/:userId",
+  openDocuments: DOCUMENT_ROLES,
+} as const satisfies Record<string, AdminRouteKey | readonly StaffRole[]>;
+
+export type StaffCapability = keyof typeof STAFF_CAPABILITIES;
+
+/** Whether staff holding `roles` may use a capability (owners may use every one). */
+export function canUse(roles: readonly StaffRole[], capability: StaffCapability): boolean {
+  const need: AdminRouteKey | readonly StaffRole[] = STAFF_CAPABILITIES[capability];
+  const allowed: readonly StaffRole[] = typeof need === "string" ? ADMIN_ROUTE_ROLES[need] : need;
+  return holdsAnyRole(roles, allowed);
+}

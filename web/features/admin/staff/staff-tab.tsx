@@ -1,0 +1,115 @@
+import { ShieldAlert, ShieldCheck, UserCog } from "lucide-react";
+import type { StaffMember } from "@/contract/staff";
+import { Badge } from "@/web/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { ListSearch, LoadMore } from "@/web/features/admin/lists/list-controls";
+import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { AddStaffForm } from "@/web/features/admin/staff/add-staff-form";
+import { useStaff } from "@/web/features/admin/staff/api/get-staff";
+import { EditRolesDialog } from "@/web/features/admin/staff/edit-roles-dialog";
+import { RoleBadges } from "@/web/features/admin/staff/role-fields";
+import { useCurrentUser } from "@/web/lib/current-user";
+import { initials } from "@/web/lib/format";
+
+function StaffRow({ member, isSelf }: { member: StaffMember; isSelf: boolean }) {
+  return (
+    <li className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-3 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,2fr)_9rem_auto]">
+      <span className="flex size-9 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800">
+        {initials(member.firstName, member.lastName)}
+      </span>
+      <div className="grid min-w-0 gap-0.5">
+        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
+          <span className="truncate">
+            {member.firstName} {member.lastName}
+          </span>
+          {isSelf ? <Badge>You</Badge> : null}
+        </p>
+        <p className="truncate text-xs text-ink-muted">{member.email}</p>
+      </div>
+      <div className="col-span-2 col-start-2 row-start-2 flex flex-wrap items-center gap-2 md:contents">
+        <div className="md:col-auto">
+          <RoleBadges roles={member.staffRoles} />
+        </div>
+        <div>
+          {member.secondFactorEnabled ? (
+            <Badge tone="positive">
+              <ShieldCheck className="size-3" aria-hidden />
+              2FA on
+            </Badge>
+          ) : (
+            <Badge tone="pending">
+              <ShieldAlert className="size-3" aria-hidden />
+              No second factor
+            </Badge>
+          )}
+        </div>
+      </div>
+      <div className="col-start-3 row-start-1 flex justify-end md:col-start-auto md:row-start-auto">
+        <EditRolesDialog member={member} isSelf={isSelf} />
+      </div>
+    </li>
+  );
+}
+
+/** Owners only: who holds which back-office role, and the place to grant and revoke them. */
+export default function StaffTab() {
+  const search = useSearch();
+  const { query: staff, items } = useStaff({ q: search.q });
+  const { data: me } = useCurrentUser();
+
+  return (
+    <Card>
+      <CardHeader className="gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="grid gap-1">
+          <CardTitle>Staff</CardTitle>
+          <CardDescription>Who works in the back office and what each may do</CardDescription>
+        </div>
+        <ListSearch
+          id="staff-search"
+          label="Search staff"
+          placeholder="Search name or email"
+          value={search.text}
+          onChange={search.setText}
+        />
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {staff.isPending ? (
+          <ul className="divide-y divide-line" aria-label="Loading staff">
+            {[0, 1, 2].map((i) => (
+              <li key={i} className="flex items-center gap-3 py-3">
+                <Skeleton className="size-9 rounded-full" />
+                <div className="grid flex-1 gap-1.5">
+                  <Skeleton className="h-4 w-40" />
+                  <Skeleton className="h-3 w-56 max-w-full" />
+                </div>
+                <Skeleton className="hidden h-5 w-24 md:block" />
+              </li>
+            ))}
+          </ul>
+        ) : staff.isError ? (
+          <ListError what="staff" onRetry={() => staff.refetch()} />
+        ) : items.length === 0 ? (
+          <ListEmpty
+            icon={UserCog}
+            title={search.q ? "No staff match your search" : "No staff yet"}
+            text={search.q ? "Try a different name or email." : "Add someone below."}
+          />
+        ) : (
+          <div className="grid gap-2">
+            <ul className="divide-y divide-line" aria-label="Staff members">
+              {items.map((m) => (
+                <StaffRow key={m.id} member={m} isSelf={m.id === me?.id} />
+              ))}
+            </ul>
+            <LoadMore query={staff} what="staff" />
+          </div>
+        )}
+        <div className="rounded-lg border border-line bg-canvas p-4 sm:p-5">
+          <AddStaffForm />
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
