@@ -6,10 +6,12 @@ import {
   Landmark,
   Mail,
   MessagesSquare,
+  ScrollText,
   Users,
 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
+import { holdsAnyRole } from "@/contract/staff";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
@@ -18,6 +20,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/ta
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
+import AuditTab from "@/web/features/admin/audit/audit-tab";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
 import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
@@ -51,6 +54,7 @@ function useAdminGate(isAdmin: boolean) {
 export default function AdminPage() {
   const { data: user } = useCurrentUser();
   const isAdmin = user?.isAdmin === true;
+  const canAudit = holdsAnyRole(user?.staffRoles ?? [], ["compliance"]);
   useAdminGate(isAdmin);
   useDocumentTitle("Admin");
   // The stats card's own query: when the server says a second factor is missing, nothing else is mounted.
@@ -115,6 +119,12 @@ export default function AdminPage() {
                 <Mail aria-hidden />
                 Email Test
               </TabsTrigger>
+              {canAudit ? (
+                <TabsTrigger className="px-2.5" value="audit">
+                  <ScrollText aria-hidden />
+                  Audit
+                </TabsTrigger>
+              ) : null}
             </TabsList>
             <TabsContent value="users">
               <UserManagementTab />
@@ -137,6 +147,11 @@ export default function AdminPage() {
             <TabsContent value="email">
               <EmailTestTab />
             </TabsContent>
+            {canAudit ? (
+              <TabsContent value="audit">
+                <AuditTab />
+              </TabsContent>
+            ) : null}
           </Tabs>
         </Container>
       </main>

@@ -2,6 +2,7 @@ import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
+import { holdsAnyRole } from "@/contract/staff";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -15,9 +16,11 @@ import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applica
 import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-application";
 import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
+import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { useCurrentUser } from "@/web/lib/current-user";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
@@ -115,6 +118,8 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
 }
 
 function ApplicationItem({ application }: { application: AdminKycApplication }) {
+  const { data: user } = useCurrentUser();
+  const canReveal = holdsAnyRole(user?.staffRoles ?? [], ["compliance"]);
   const name = `${application.firstName} ${application.lastName}`;
   const badge = STATUS_BADGES[application.status];
   const documents = (Object.keys(DOCUMENT_LABELS) as DocumentType[]).flatMap((type) => {
@@ -143,7 +148,10 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
         {application.companyName ? <Field label="Company">{application.companyName}</Field> : null}
         <Field label="Address">{application.address}</Field>
         <Field label="SSN">
-          <span className="tabular-nums">{application.ssn}</span>
+          <span className="flex flex-wrap items-center gap-1">
+            <span className="tabular-nums">{application.ssn}</span>
+            {canReveal ? <SsnRevealDialog kycId={application.id} applicant={name} /> : null}
+          </span>
         </Field>
         <Field label="Phone">
           <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>
