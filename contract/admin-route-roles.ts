@@ -43,6 +43,10 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/account-requests": ["compliance"],
   "PUT /api/admin/account-requests/:id": ["compliance"],
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],
+  // Sensitive reads and the audit trail: each reveal is audited with its reason; the log is searchable.
+  "POST /api/admin/kyc/:id/ssn/reveal": ["compliance"],
+  "GET /api/admin/audit": ["compliance"],
+  "GET /api/admin/audit.csv": ["compliance"],
 
   // Finance: money in and out, balances, the ledger.
   "GET /api/admin/transfer-requests": ["finance"],

@@ -15,6 +15,8 @@ export const STAFF_CAPABILITIES = {
   chatsTab: "GET /api/admin/chats",
   emailTab: "POST /api/admin/test-email",
   staffTab: "GET /api/admin/staff",
+  auditTab: "GET /api/admin/audit",
+  revealSsn: "POST /api/admin/kyc/:id/ssn/reveal",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",
   editBalance: "PUT /api/admin/users/:userId/balance",

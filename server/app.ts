@@ -8,6 +8,7 @@ import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
+import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
 import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes";
@@ -172,6 +173,8 @@ export async function buildApp(
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
+  await app.register(adminAuditRoutes, { prefix: "/api/admin" });
+  await app.register(dataAccessRoutes);
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
   return app;

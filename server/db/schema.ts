@@ -235,11 +235,24 @@ export const auditLog = pgTable(
     action: text("action").notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id"),
+    /** The customer the row concerns (whatever the target type), for search and the customer's access log. */
+    subjectUserId: uuid("subject_user_id"),
+    /** The staff role that authorised the action or read; null for customers' own actions. */
+    actorRole: text("actor_role"),
+    /** Why staff did it, where the action asks for one (an SSN reveal). */
+    reason: text("reason"),
     before: jsonb("before"),
     after: jsonb("after"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_log_target_idx").on(t.targetType, t.targetId)],
+  (t) => [
+    index("audit_log_target_idx").on(t.targetType, t.targetId),
+    // Audit search pages newest first (id desc) within one actor, one customer or one action.
+    index("audit_log_actor_idx").on(t.actorId, t.id),
+    index("audit_log_subject_idx").on(t.subjectUserId, t.id),
+    index("audit_log_action_idx").on(t.action, t.id),
+    index("audit_log_created_at_idx").on(t.createdAt),
+  ],
 );
 
 /**

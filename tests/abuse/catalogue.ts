@@ -385,6 +385,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url("/api/transactions/export.csv"),
     expect: USER_OK,
   },
+  "GET /api/account/data-access": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/account/data-access?limit=5"),
+    expect: USER_OK,
+  },
   "GET /api/statements": {
     access: "user",
     build: () => url("/api/statements"),
@@ -566,6 +572,28 @@ export const CATALOGUE: Record<string, RouteCase> = {
     input: { params: true, body: true },
     build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/reset`, payload: {} }),
     expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "POST /api/admin/kyc/:id/ssn/reveal": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/kyc/${w.ids.kycId}/ssn/reveal`,
+      payload: { reason: "Customer asked to confirm the SSN on file" },
+    }),
+    // The world's KYC row is a fixture whose SSN was never sealed with the app's key.
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "GET /api/admin/audit": {
+    access: "admin",
+    input: { query: true },
+    build: (w) => url(`/api/admin/audit?customer=${w.a.user.id}&action=kyc.*&limit=5`),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/audit.csv": {
+    access: "admin",
+    input: { query: true },
+    build: (w) => url(`/api/admin/audit.csv?customer=${w.a.user.id}&from=2020-01-01`),
+    expect: ADMIN_OK,
   },
   "GET /api/admin/account-requests": {
     access: "admin",

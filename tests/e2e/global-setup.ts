@@ -12,6 +12,8 @@ declare module "vitest" {
     baseUrl: string;
     mailDir: string;
     adminEmail: string;
+    /** The app's PostgreSQL database ("" on embedded PGlite, which only the app process may open). */
+    databaseUrl: string;
   }
 }
 
@@ -124,6 +126,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", baseUrl);
   project.provide("mailDir", mailDir);
   project.provide("adminEmail", E2E_ADMIN_EMAIL);
+  project.provide("databaseUrl", databaseUrl ?? "");
 
   return async () => {
     child.kill("SIGTERM");

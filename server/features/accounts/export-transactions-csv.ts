@@ -2,18 +2,13 @@ import { and, desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { transactions } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { csvCell, startCsv } from "@/server/lib/csv";
 import { beforeTimeKey, encodeCursor, exactTime } from "@/server/lib/keyset-page";
 
 const CSV_HEADER = "id,date,type,description,category,status,amount,fee,net_amount";
 
 /** Rows per query: a long history is read in bounded batches, never held whole in memory. */
 export const CSV_BATCH_ROWS = 1000;
-
-/** A CSV cell that a spreadsheet cannot execute (leading =, +, -, @ are neutralised) and that quotes safely. */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 /**
  * The customer's whole history as CSV text, newest first, one chunk per batch of rows. It is a pull-based
@@ -48,20 +43,7 @@ export async function* exportTransactionsCsv(db: DbOrTx, userId: string): AsyncG
   }
 }
 
-/**
- * The export with its first batch already read: a database failure before anything is sent still answers as
- * JSON (503) instead of a cut-off download; later batches are read as the client takes the earlier ones.
- */
-export async function startTransactionsCsv(db: DbOrTx, userId: string): Promise<AsyncGenerator<string>> {
-  const chunks = exportTransactionsCsv(db, userId);
-  const started: string[] = [];
-  for (let i = 0; i < 2; i++) {
-    const next = await chunks.next();
-    if (next.done) break;
-    started.push(next.value);
-  }
-  return (async function* () {
-    yield* started;
-    yield* chunks;
-  })();
+/** The export with its first batches already read (see startCsv). */
+export function startTransactionsCsv(db: DbOrTx, userId: string): Promise<AsyncGenerator<string>> {
+  return startCsv(exportTransactionsCsv(db, userId));
 }

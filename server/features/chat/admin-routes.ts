@@ -1,5 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { CHAT_OPEN_AUDIT_WINDOW_MINUTES, READ_ACTIONS } from "@/contract/audit";
 import {
   adminChatMessage,
   adminChatMessageList,
@@ -10,13 +11,35 @@ import {
   replyChatInput,
 } from "@/contract/chat";
 import { pageQuery } from "@/contract/pages";
+import type { Db } from "@/server/db/client";
 import { findAdminChatMessages } from "@/server/features/chat/find-chat-messages";
 import { findConversations } from "@/server/features/chat/find-conversations";
 import { getChatCustomer } from "@/server/features/chat/get-chat-customer";
 import { replyToChat } from "@/server/features/chat/reply-to-chat";
+import { adminRouteRole, auditReadOnce } from "@/server/lib/audit-read";
 import { sendConditional } from "@/server/lib/conditional-reply";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+/**
+ * Opening a customer's chat (messages or the customer panel) is audited once per staff member and
+ * conversation per CHAT_OPEN_AUDIT_WINDOW_MINUTES, whether the poll answered 200 or 304: the inbox polls
+ * every few seconds and one row per poll would flood the log, while a later visit is a new row.
+ */
+function auditChatOpened(db: Db, request: FastifyRequest, userId: string): Promise<void> {
+  return auditReadOnce(
+    db,
+    {
+      actorId: signedInUser(request).id,
+      actorRole: adminRouteRole(request),
+      action: READ_ACTIONS.chatOpened,
+      targetType: "user",
+      targetId: userId,
+      subjectUserId: userId,
+    },
+    CHAT_OPEN_AUDIT_WINDOW_MINUTES,
+  );
+}
 
 /** /api/admin/chats*: the support inbox; every route behind requireAdmin (401 signed out, 403 customers). */
 export async function adminChatRoutes(instance: FastifyInstance) {
@@ -52,6 +75,7 @@ export async function adminChatRoutes(instance: FastifyInstance) {
         after: request.query.after,
         ifNoneMatch: request.headers["if-none-match"],
       });
+      await auditChatOpened(db, request, request.params.userId);
       return sendConditional(reply, result, () => (result.notModified ? [] : result.messages));
     },
   );
@@ -59,7 +83,11 @@ export async function adminChatRoutes(instance: FastifyInstance) {
   app.get(
     "/:userId/customer",
     { schema: { params: chatUserParams, response: { 200: chatCustomer } } },
-    (request) => getChatCustomer(db, request.params.userId),
+    async (request) => {
+      const customer = await getChatCustomer(db, request.params.userId);
+      await auditChatOpened(db, request, request.params.userId);
+      return customer;
+    },
   );
 
   app.post(

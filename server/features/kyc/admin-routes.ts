@@ -12,11 +12,14 @@ import {
   updateAccountRequestInput,
   updateAccountRequestResponse,
 } from "@/contract/admin-onboarding";
+import { revealSsnInput, revealSsnResponse } from "@/contract/audit";
 import { onboardingState } from "@/contract/kyc";
 import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
 import { getOnboardingState } from "@/server/features/kyc/get-kyc-status";
+import { revealSsn } from "@/server/features/kyc/reveal-ssn";
 import { type KycDecision, reviewKycApplication } from "@/server/features/kyc/review-kyc-application";
 import { updateAccountRequest } from "@/server/features/kyc/update-account-request";
+import { adminRouteRole } from "@/server/lib/audit-read";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 /** Back office for onboarding, under /api/admin: KYC applications and account requests. Admins only. */
@@ -40,6 +43,18 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
         reviewKycApplication(db, signedInUser(request).id, request.params.id, decision, request.body.notes),
     );
   }
+
+  app.post(
+    "/kyc/:id/ssn/reveal",
+    { schema: { params: idParams, body: revealSsnInput, response: { 200: revealSsnResponse } } },
+    (request) =>
+      revealSsn(db, app.deps.config.dataKey, {
+        actorId: signedInUser(request).id,
+        actorRole: adminRouteRole(request),
+        kycId: request.params.id,
+        reason: request.body.reason,
+      }),
+  );
 
   app.get(
     "/users/:userId/onboarding",

@@ -1,9 +1,12 @@
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
+import { READ_ACTIONS } from "@/contract/audit";
 import { holdsAnyRole } from "@/contract/staff";
 import type { AppDeps } from "@/server/app";
 import { uploads } from "@/server/db/schema";
 import { DOCUMENT_ROLES } from "@/server/features/staff/route-roles";
+import { writeAudit } from "@/server/lib/audit";
+import { authorisingRole } from "@/server/lib/audit-read";
 import { AppError } from "@/server/lib/errors";
 import type { SessionUser } from "@/server/lib/session";
 import { ensureUploadVerified, objectKeyFromPath } from "@/server/lib/storage/uploads";
@@ -17,7 +20,7 @@ export interface OpenedDocument {
 const notFound = () => new AppError("NOT_FOUND", "Object not found");
 
 /**
- * An uploaded file for its owner or compliance staff (and owners). Everyone else, signed out included, gets the same 404 as for a
+ * An uploaded file for its owner or compliance staff (and owners); a staff read is audited. Everyone else, signed out included, gets the same 404 as for a
  * path that does not exist, so object ids cannot be probed.
  */
 export async function openObject(
@@ -42,5 +45,20 @@ export async function openObject(
   }
   const opened = await deps.storage.open(upload.objectKey, { ifMatch: upload.storageEtag });
   if (!opened || !upload.contentType) throw notFound();
+  if (upload.userId !== user.id) {
+    // Staff opening a customer's document: audited before a byte is sent, and shown to the customer.
+    await writeAudit(db, {
+      actorId: user.id,
+      actorRole: authorisingRole(user.staffRoles, DOCUMENT_ROLES),
+      action: READ_ACTIONS.documentOpened,
+      targetType: "user",
+      targetId: upload.userId,
+      subjectUserId: upload.userId,
+      after: { uploadId: upload.id },
+    }).catch((err) => {
+      opened.stream.destroy();
+      throw err;
+    });
+  }
   return { stream: opened.stream, contentType: upload.contentType, size: opened.size };
 }

@@ -7,6 +7,7 @@ import {
   type LucideIcon,
   Mail,
   MessagesSquare,
+  ScrollText,
   UserCog,
   Users,
 } from "lucide-react";
@@ -23,6 +24,7 @@ import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
+import AuditTab from "@/web/features/admin/audit/audit-tab";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { AdminTabStrip } from "@/web/features/admin/components/admin-tab-strip";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
@@ -111,6 +113,7 @@ const TABS: AdminTab[] = [
   },
   { value: "email", label: "Email Test", icon: Mail, capability: "emailTab", Content: EmailTestTab },
   { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
+  { value: "audit", label: "Audit", icon: ScrollText, capability: "auditTab", Content: AuditTab },
 ];
 
 /** The tabs the signed-in staff member's roles allow, the first one open. */

@@ -6,6 +6,7 @@ import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { ChangePasswordCard } from "@/web/features/settings/components/change-password-card";
+import { DataAccessCard } from "@/web/features/settings/components/data-access-card";
 import { IdentityVerificationDetails } from "@/web/features/settings/components/identity-verification-details";
 import { PasskeysSection } from "@/web/features/settings/components/passkeys-section";
 import { ProfileCard } from "@/web/features/settings/components/profile-card";
@@ -44,6 +45,7 @@ export default function SettingsPage() {
               <PasskeysSection />
               <ChangePasswordCard />
               <SessionsCard />
+              <DataAccessCard />
             </div>
             <div className="grid gap-6">
               <IdentityVerificationDetails />

@@ -15,6 +15,7 @@ import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applica
 import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-application";
 import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
+import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
@@ -108,6 +109,7 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
 function ApplicationItem({ application }: { application: AdminKycApplication }) {
   // Documents follow DOCUMENT_ROLES: without it the server answers 404, so no link is offered.
   const mayOpenDocuments = useStaffCapability("openDocuments");
+  const canReveal = useStaffCapability("revealSsn");
   const name = `${application.firstName} ${application.lastName}`;
   const badge = STATUS_BADGES[application.status];
   const documents = (Object.keys(DOCUMENT_LABELS) as DocumentType[]).flatMap((type) => {
@@ -136,7 +138,10 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
         {application.companyName ? <Field label="Company">{application.companyName}</Field> : null}
         <Field label="Address">{application.address}</Field>
         <Field label="SSN">
-          <span className="tabular-nums">{application.ssn}</span>
+          <span className="flex flex-wrap items-center gap-1">
+            <span className="tabular-nums">{application.ssn}</span>
+            {canReveal ? <SsnRevealDialog kycId={application.id} applicant={name} /> : null}
+          </span>
         </Field>
         <Field label="Phone">
           <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>

@@ -1,0 +1,242 @@
+import { Download, ScrollText, Search, X } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { type AuditEntry, auditCsvPath } from "@/contract/audit";
+import { STAFF_ROLE_LABELS } from "@/contract/staff";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Input } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { type AuditFilters, useAuditEntries } from "@/web/features/admin/audit/api/get-audit-entries";
+import { LoadMore } from "@/web/features/admin/lists/list-controls";
+import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
+import { ApiError } from "@/web/lib/api";
+import { cn } from "@/web/lib/cn";
+import { formatDateTime } from "@/web/lib/format";
+
+const NO_FILTERS: AuditFilters = { actor: "", customer: "", action: "", from: "", to: "" };
+
+const TEXT_FIELD = "col-span-2 sm:col-span-1";
+const FIELDS: {
+  key: keyof AuditFilters;
+  label: string;
+  placeholder?: string;
+  type?: string;
+  className?: string;
+}[] = [
+  { key: "actor", label: "Staff member", placeholder: "E-mail or user id", className: TEXT_FIELD },
+  { key: "customer", label: "Customer", placeholder: "E-mail or user id", className: TEXT_FIELD },
+  { key: "action", label: "Action", placeholder: "kyc.approve or customer.*", className: TEXT_FIELD },
+  { key: "from", label: "From", type: "date" },
+  { key: "to", label: "To", type: "date" },
+];
+
+const changes = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+function Actor({ entry }: { entry: AuditEntry }) {
+  if (!entry.actor) return <span className="text-ink-muted">System</span>;
+  return (
+    <span className="grid min-w-0 gap-1">
+      <span className="truncate">{entry.actor.email ?? `Deleted user ${entry.actor.id.slice(0, 8)}`}</span>
+      <span className="flex flex-wrap gap-1">
+        {entry.actorRole ? <Badge tone="brand">as {STAFF_ROLE_LABELS[entry.actorRole]}</Badge> : null}
+        {entry.actor.roles
+          .filter((role) => role !== entry.actorRole)
+          .map((role) => (
+            <Badge key={role}>{STAFF_ROLE_LABELS[role]}</Badge>
+          ))}
+      </span>
+    </span>
+  );
+}
+
+function Details({ entry }: { entry: AuditEntry }) {
+  const before = changes(entry.before);
+  const after = changes(entry.after);
+  return (
+    <span className="grid min-w-0 gap-1 text-xs text-ink-muted">
+      {entry.reason ? (
+        <span className="text-sm text-ink">
+          <span className="text-ink-muted">Reason: </span>
+          {entry.reason}
+        </span>
+      ) : null}
+      {before ? (
+        <span className="line-clamp-3 font-mono break-all" title={before}>
+          before {before}
+        </span>
+      ) : null}
+      {after ? (
+        <span className="line-clamp-3 font-mono break-all" title={after}>
+          after {after}
+        </span>
+      ) : null}
+      {!entry.reason && !before && !after ? <span>—</span> : null}
+    </span>
+  );
+}
+
+const target = (entry: AuditEntry) =>
+  entry.targetId ? `${entry.targetType} ${entry.targetId}` : entry.targetType;
+
+/** Owner and compliance: search the audit log by staff member, customer, action and New York days; export CSV. */
+export default function AuditTab() {
+  const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
+  const [applied, setApplied] = useState<AuditFilters>(NO_FILTERS);
+  const { query, items } = useAuditEntries(applied);
+  const badFilter =
+    query.error instanceof ApiError && query.error.status === 400 ? query.error.message : null;
+  const isFiltered = Object.values(applied).some((v) => v.trim() !== "");
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied({ ...draft });
+  };
+  const onClear = () => {
+    setDraft(NO_FILTERS);
+    setApplied(NO_FILTERS);
+  };
+
+  return (
+    <Card>
+      <CardHeader className="gap-4">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <div className="grid gap-1">
+            <CardTitle>Audit Log</CardTitle>
+            <CardDescription>
+              Every staff action and sensitive read, newest first (days in New York time)
+            </CardDescription>
+          </div>
+          <Button asChild variant="secondary" size="sm" className="self-start">
+            <a href={auditCsvPath(applied)} download>
+              <Download aria-hidden />
+              Export CSV
+            </a>
+          </Button>
+        </div>
+        <form
+          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_10rem_10rem_auto]"
+          onSubmit={onSubmit}
+        >
+          {FIELDS.map((field) => (
+            <div key={field.key} className={cn("grid min-w-0 gap-1.5", field.className)}>
+              <Label htmlFor={`audit-${field.key}`}>{field.label}</Label>
+              <Input
+                id={`audit-${field.key}`}
+                type={field.type ?? "search"}
+                placeholder={field.placeholder}
+                value={draft[field.key]}
+                onChange={(e) => setDraft((d) => ({ ...d, [field.key]: e.target.value }))}
+                aria-invalid={badFilter ? true : undefined}
+                aria-describedby={badFilter ? "audit-filter-error" : undefined}
+              />
+            </div>
+          ))}
+          <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
+            <Button type="submit" className="flex-1 lg:flex-none">
+              <Search aria-hidden />
+              Search
+            </Button>
+            {isFiltered ? (
+              <Button type="button" variant="ghost" onClick={onClear} aria-label="Clear filters">
+                <X aria-hidden />
+                <span className="lg:sr-only">Clear</span>
+              </Button>
+            ) : null}
+          </div>
+        </form>
+        {badFilter ? (
+          <p id="audit-filter-error" className="text-sm text-negative" role="alert">
+            {badFilter}
+          </p>
+        ) : null}
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {badFilter ? null : query.isPending ? (
+          <ListSkeleton label="Loading the audit log" />
+        ) : query.isError ? (
+          <ListError what="audit log" onRetry={() => query.refetch()} />
+        ) : items.length === 0 ? (
+          <ListEmpty
+            icon={ScrollText}
+            title={isFiltered ? "Nothing matches these filters" : "The audit log is empty"}
+            text={
+              isFiltered ? "Widen the dates or clear a filter." : "Staff actions appear here as they happen."
+            }
+          />
+        ) : (
+          <>
+            <div className="hidden overflow-x-auto md:block">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Audit log entries, newest first</caption>
+                <thead className="border-b border-line text-xs text-ink-muted">
+                  <tr>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Time
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Staff member
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Action
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Customer
+                    </th>
+                    <th scope="col" className="py-2 font-medium">
+                      Details
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-line align-top">
+                  {items.map((entry) => (
+                    <tr key={entry.id}>
+                      <td className="py-3 pr-4 whitespace-nowrap text-ink-muted tabular-nums">
+                        {formatDateTime(entry.createdAt)}
+                      </td>
+                      <td className="max-w-56 py-3 pr-4 text-ink">
+                        <Actor entry={entry} />
+                      </td>
+                      <td className="py-3 pr-4">
+                        <span className="grid gap-0.5">
+                          <code className="font-mono text-xs text-ink">{entry.action}</code>
+                          <span className="max-w-48 truncate text-xs text-ink-subtle" title={target(entry)}>
+                            {target(entry)}
+                          </span>
+                        </span>
+                      </td>
+                      <td className="max-w-48 truncate py-3 pr-4 text-ink">
+                        {entry.customer?.email ?? entry.customer?.id ?? "—"}
+                      </td>
+                      <td className="max-w-80 py-3">
+                        <Details entry={entry} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <ul className="-my-3 divide-y divide-line md:hidden" aria-label="Audit log entries, newest first">
+              {items.map((entry) => (
+                <li key={entry.id} className="grid gap-2 py-3 text-sm">
+                  <div className="flex items-start justify-between gap-3">
+                    <code className="font-mono text-xs break-all text-ink">{entry.action}</code>
+                    <span className="shrink-0 text-xs text-ink-muted tabular-nums">
+                      {formatDateTime(entry.createdAt)}
+                    </span>
+                  </div>
+                  <Actor entry={entry} />
+                  <p className="truncate text-xs text-ink-muted">
+                    Customer: {entry.customer?.email ?? entry.customer?.id ?? "—"}
+                  </p>
+                  <Details entry={entry} />
+                </li>
+              ))}
+            </ul>
+            <LoadMore query={query} what="audit entries" />
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

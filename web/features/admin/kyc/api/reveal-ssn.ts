@@ -1,0 +1,18 @@
+import { useMutation } from "@tanstack/react-query";
+import type { RevealSsnResponse } from "@/contract/audit";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/admin/kyc/{id}/ssn/reveal with { reason }: the full SSN, audited with the reason. */
+export function revealSsn({ id, reason }: { id: string; reason: string }) {
+  return apiRequest<RevealSsnResponse>("POST", `/api/admin/kyc/${encodeURIComponent(id)}/ssn/reveal`, {
+    reason,
+  });
+}
+
+export function useRevealSsn() {
+  return useMutation({
+    mutationFn: revealSsn,
+    // The dialog shows the spec's session-expired toast itself.
+    meta: { ignoreUnauthorized: true },
+  });
+}
