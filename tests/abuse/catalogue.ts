@@ -75,6 +75,18 @@ async function strangerAssertion(w: World) {
   return { challengeId, response: stranger.assert(options) };
 }
 
+/** A pending approval the catalogue's admin made (an unfreeze of a fresh frozen customer). */
+async function approvalByAdmin(w: World): Promise<string> {
+  const frozen = await frozenVictim(w);
+  const res = await w.t.app.inject({
+    method: "POST",
+    url: `/api/admin/users/${frozen.user.id}/unfreeze`,
+    headers: { cookie: w.admin.cookie },
+    payload: { reason: "Spoke to the customer" },
+  });
+  return res.json().approval.id;
+}
+
 export const CATALOGUE: Record<string, RouteCase> = {
   // Health and the dev mailbox (404 in production) are public.
   "GET /healthz": { access: "public", build: () => url("/healthz"), expect: PUBLIC_OK },
@@ -524,8 +536,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "POST /api/admin/users/:userId/unfreeze": {
     access: "admin",
     input: { params: true },
-    build: async (w) => url(`/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`),
-    expect: ADMIN_OK,
+    build: async (w) => ({
+      url: `/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`,
+      payload: { reason: "Spoke to the customer" },
+    }),
+    // Maker-checker: lifting a freeze waits for a second compliance member.
+    expect: { ...ADMIN_OK, admin: 202 },
   },
   "POST /api/admin/test-email": {
     access: "admin",
@@ -607,11 +623,40 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "PUT /api/admin/users/:userId/balance": {
     access: "admin",
     input: { params: true, body: true },
-    build: (w) => ({
-      url: `/api/admin/users/${w.b.user.id}/balance`,
-      payload: { accountBalance: "5000.00" },
-    }),
+    build: async (w) => {
+      // One pending adjustment per customer: each pass starts without one.
+      await w.t.database.query("delete from approvals where user_id = $1 and status = 'pending'", [
+        w.b.user.id,
+      ]);
+      return {
+        url: `/api/admin/users/${w.b.user.id}/balance`,
+        payload: { accountBalance: "5000.01", reason: "Correction" },
+      };
+    },
+    // Maker-checker: every adjustment waits for a second finance member.
+    expect: { ...ADMIN_OK, admin: 202 },
+  },
+  "GET /api/admin/approvals": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/approvals?status=all&limit=5"),
     expect: ADMIN_OK,
+  },
+  "POST /api/admin/approvals/:id/approve": {
+    access: "admin",
+    input: { params: true, body: true },
+    // The admin made this one: approving your own request is refused (403 selfApproval).
+    build: async (w) => ({ url: `/api/admin/approvals/${await approvalByAdmin(w)}/approve`, payload: {} }),
+    expect: { ...ADMIN_OK, admin: 403 },
+  },
+  "POST /api/admin/approvals/:id/reject": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => ({
+      url: `/api/admin/approvals/${await approvalByAdmin(w)}/reject`,
+      payload: { reason: "Not needed" },
+    }),
+    expect: { ...ADMIN_OK, admin: 403 },
   },
   "GET /api/admin/ledger/verify": {
     access: "admin",

@@ -48,6 +48,11 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, readonly StaffRole[]>> =
   "PUT /api/admin/users/:userId/balance": ["finance"],
   "GET /api/admin/ledger/verify": ["finance"],
   "POST /api/admin/send-payment-notification": ["finance"],
+
+  // Maker-checker: the queue is read by both checking roles; who may decide is checked per kind inside.
+  "GET /api/admin/approvals": ["finance", "compliance"],
+  "POST /api/admin/approvals/:id/approve": ["finance", "compliance"],
+  "POST /api/admin/approvals/:id/reject": ["finance", "compliance"],
 };
 
 /** Roles that may open uploaded KYC documents besides their owner. */
