@@ -145,3 +145,26 @@ export function formatAge(seconds: number): string {
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
   return `${Math.floor(seconds / 86_400)} d`;
 }
+
+/** Whether an admin call's answer is a 202 "Sent for approval" rather than the change itself. */
+export function isPendingApproval(value: unknown): value is PendingApprovalResponse {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { pendingApproval?: unknown }).pendingApproval === true
+  );
+}
+
+/** Web forms show the reason field above this; the server enforces its configured APPROVAL_THRESHOLD either way. */
+export function needsApprovalReason(
+  cents: number | null,
+  thresholdCents = DEFAULT_APPROVAL_THRESHOLD_CENTS,
+): boolean {
+  return cents !== null && cents > thresholdCents;
+}
+
+export const SENT_FOR_APPROVAL_TOAST = {
+  title: APPROVAL_MESSAGES.sentForApproval,
+  description:
+    "Nothing changes for the customer until a second staff member approves it in the Approvals tab.",
+} as const;

@@ -75,16 +75,16 @@ async function strangerAssertion(w: World) {
   return { challengeId, response: stranger.assert(options) };
 }
 
-/** A pending approval the catalogue's admin made (an unfreeze of a fresh frozen customer). */
+/** A pending approval the catalogue's admin made (an unfreeze of a fresh frozen customer), written directly. */
 async function approvalByAdmin(w: World): Promise<string> {
   const frozen = await frozenVictim(w);
-  const res = await w.t.app.inject({
-    method: "POST",
-    url: `/api/admin/users/${frozen.user.id}/unfreeze`,
-    headers: { cookie: w.admin.cookie },
-    payload: { reason: "Spoke to the customer" },
-  });
-  return res.json().approval.id;
+  const [row] = await w.t.database.query<{ id: string }>(
+    `insert into approvals (kind, user_id, target_key, payload, before, after, reason, maker_id, maker_role)
+     values ('unfreeze', $1::uuid, $1::text, '{"op":"unfreeze"}', '{}', '{"frozenAt":null}', 'Spoke to the customer', $2, 'owner')
+     returning id`,
+    [frozen.user.id, w.admin.user.id],
+  );
+  return row!.id;
 }
 
 export const CATALOGUE: Record<string, RouteCase> = {

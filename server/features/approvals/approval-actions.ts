@@ -1,3 +1,4 @@
+import { ONBOARDING_ADMIN_MESSAGES } from "@/contract/admin-onboarding";
 import { APPROVAL_MESSAGES, type ApprovalKind } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import type {
@@ -72,7 +73,8 @@ export async function runApprovedChange(tx: Tx, row: ApprovalRow): Promise<unkno
     case "kyc_reset":
       customerOf(row);
       try {
-        return await applyKycDecision(tx, actorId, payload.kycId, "reset", null);
+        const kyc = await applyKycDecision(tx, actorId, payload.kycId, "reset", null);
+        return { message: ONBOARDING_ADMIN_MESSAGES.kycReset, kyc };
       } catch (err) {
         throw kycDecisionError(err);
       }

@@ -2,6 +2,7 @@ import {
   ArrowDownToLine,
   ArrowLeft,
   ArrowUpFromLine,
+  ClipboardCheck,
   FileCheck2,
   Landmark,
   Mail,
@@ -10,6 +11,7 @@ import {
 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
+import { holdsAnyRole } from "@/contract/staff";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
@@ -18,6 +20,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/web/components/ui/ta
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
+import ApprovalsTab from "@/web/features/admin/approvals/approvals-tab";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
 import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
@@ -57,6 +60,8 @@ export default function AdminPage() {
   const stats = useAdminStats({ enabled: isAdmin });
   // Wait for it, so the tabs' own calls never run into the same refusal.
   if (!isAdmin || stats.isPending) return <FullScreenSpinner />;
+  // Maker-checker queue: for the roles that decide approvals (owners included).
+  const seesApprovals = holdsAnyRole(user.staffRoles, ["finance", "compliance"]);
   if (stats.error instanceof ApiError && stats.error.hasFlag("secondFactorRequired"))
     return <SecondFactorRequired />;
 
@@ -107,6 +112,12 @@ export default function AdminPage() {
                 <ArrowDownToLine aria-hidden />
                 Incoming Payments
               </TabsTrigger>
+              {seesApprovals ? (
+                <TabsTrigger className="px-2.5" value="approvals">
+                  <ClipboardCheck aria-hidden />
+                  Approvals
+                </TabsTrigger>
+              ) : null}
               <TabsTrigger className="px-2.5" value="chats">
                 <MessagesSquare aria-hidden />
                 User Chats
@@ -131,6 +142,11 @@ export default function AdminPage() {
             <TabsContent value="incoming">
               <IncomingPaymentsTab />
             </TabsContent>
+            {seesApprovals ? (
+              <TabsContent value="approvals">
+                <ApprovalsTab />
+              </TabsContent>
+            ) : null}
             <TabsContent value="chats">
               <AdminChatsTab />
             </TabsContent>

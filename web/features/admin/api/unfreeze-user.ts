@@ -1,11 +1,17 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { PendingApprovalResponse } from "@/contract/approvals";
 import type { MessageResponse } from "@/contract/auth";
 import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/users/:userId/unfreeze: staff lift a "This wasn't me" freeze (audited). */
-export function unfreezeUser(userId: string) {
-  return apiRequest<MessageResponse>("POST", `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`);
+export function unfreezeUser({ userId, reason }: { userId: string; reason: string }) {
+  // Maker-checker: the request waits for a second compliance member (202 "Sent for approval").
+  return apiRequest<MessageResponse | PendingApprovalResponse>(
+    "POST",
+    `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`,
+    { reason },
+  );
 }
 
 export function useUnfreezeUser() {

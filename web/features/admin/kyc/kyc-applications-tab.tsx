@@ -1,6 +1,7 @@
 import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
@@ -9,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
+import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { useApproveKycApplication } from "@/web/features/admin/kyc/api/approve-kyc-application";
 import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applications";
@@ -68,23 +70,41 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
   if (!application.isCurrent || application.status === "approved") return null;
   if (application.status === "rejected") {
     return (
-      <Button
-        variant="secondary"
-        size="sm"
-        disabled={reset.isPending}
-        aria-label={`Reset application from ${name} to pending`}
-        onClick={() =>
-          reset
-            .mutateAsync(application.id)
-            .then(
-              () => toast({ title: "KYC status reset to pending successfully" }),
-              onReviewError("Failed to reset KYC status"),
-            )
+      <ReasonDialog
+        id={`reset-kyc-reason-${application.id}`}
+        trigger={
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={reset.isPending}
+            aria-label={`Reset application from ${name} to pending`}
+          >
+            {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
+            Reset to Pending
+          </Button>
         }
-      >
-        {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
-        Reset to Pending
-      </Button>
+        title="Reset to pending?"
+        description={`${name}'s rejected application goes back to review once a second compliance member approves.`}
+        label="Reason for reopening"
+        confirmLabel="Send for approval"
+        isPending={reset.isPending}
+        onConfirm={(reason) =>
+          reset.mutateAsync({ id: application.id, reason }).then(
+            (result) => {
+              toast(
+                isPendingApproval(result)
+                  ? SENT_FOR_APPROVAL_TOAST
+                  : { title: "KYC status reset to pending successfully" },
+              );
+              return true;
+            },
+            (error) => {
+              onReviewError("Failed to reset KYC status")(error);
+              return false;
+            },
+          )
+        }
+      />
     );
   }
   return (

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { PendingApprovalResponse } from "@/contract/approvals";
 import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
@@ -12,7 +13,13 @@ export interface IncomingPaymentResult {
 
 /** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
 export function createIncomingPayment(input: CreateIncomingPaymentInput) {
-  return withStepUp(() => apiRequest<IncomingPaymentResult>("POST", "/api/admin/incoming-payments", input));
+  return withStepUp(() =>
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "POST",
+      "/api/admin/incoming-payments",
+      input,
+    ),
+  );
 }
 
 export function useCreateIncomingPayment() {

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { PendingApprovalResponse } from "@/contract/approvals";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
@@ -7,11 +8,22 @@ import { withStepUp } from "@/web/lib/step-up";
  * PUT /api/admin/users/{userId}/balance: the new balance as typed ("$1000.00"). The server posts the
  * difference as an adjustment, never overwrites, and refuses to go below the amount held.
  */
-export function updateUserBalance({ userId, accountBalance }: { userId: string; accountBalance: string }) {
+export function updateUserBalance({
+  userId,
+  accountBalance,
+  reason,
+}: {
+  userId: string;
+  accountBalance: string;
+  reason: string;
+}) {
+  // Maker-checker: every adjustment waits for a second finance member (202 "Sent for approval").
   return withStepUp(() =>
-    apiRequest<{ accountBalance: string }>("PUT", `/api/admin/users/${encodeURIComponent(userId)}/balance`, {
-      accountBalance,
-    }),
+    apiRequest<{ accountBalance: string } | PendingApprovalResponse>(
+      "PUT",
+      `/api/admin/users/${encodeURIComponent(userId)}/balance`,
+      { accountBalance, reason },
+    ),
   );
 }
 
