@@ -26,7 +26,7 @@ import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payment
 type Filter = ApprovalStatus | "all";
 const FILTERS = ["pending", "all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
 const FILTER_LABELS: Record<Filter, string> = {
-  pending: "Waiting for approval",
+  pending: "Pending",
   all: "All requests",
   approved: "Approved",
   rejected: "Rejected",
@@ -169,7 +169,9 @@ function ApprovalRow({ approval }: { approval: Approval }) {
           <div className="flex flex-wrap items-center gap-2">
             <Badge tone="brand">{APPROVAL_KIND_LABELS[approval.kind]}</Badge>
             <Badge tone={badge.tone}>{badge.label}</Badge>
-            <span className="text-xs text-ink-muted">{formatAge(approval.ageSeconds)} ago</span>
+            <span className="text-xs text-ink-muted">
+              {approval.ageSeconds < 60 ? "just now" : `${formatAge(approval.ageSeconds)} ago`}
+            </span>
           </div>
           <p className="text-sm font-medium text-ink">{approval.summary}</p>
           <p className="truncate text-xs text-ink-muted">
