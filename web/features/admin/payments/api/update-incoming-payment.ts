@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { PendingApprovalResponse } from "@/contract/approvals";
 import type { UpdateIncomingPaymentInput } from "@/contract/payments";
 import type { IncomingPaymentResult } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
@@ -8,7 +9,11 @@ import { withStepUp } from "@/web/lib/step-up";
 /** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
 export function updateIncomingPayment({ id, input }: { id: string; input: UpdateIncomingPaymentInput }) {
   return withStepUp(() =>
-    apiRequest<IncomingPaymentResult>("PUT", `/api/admin/incoming-payments/${encodeURIComponent(id)}`, input),
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "PUT",
+      `/api/admin/incoming-payments/${encodeURIComponent(id)}`,
+      input,
+    ),
   );
 }
 
