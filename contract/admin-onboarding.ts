@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optionalReason } from "@/contract/approvals";
 import { ACCOUNT_REQUEST_STATUSES, accountRequest, KYC_STATUSES, kycApplication } from "@/contract/kyc";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 
@@ -98,7 +99,11 @@ export const updateAccountRequestResponse = z.object({
 export type UpdateAccountRequestResponse = z.infer<typeof updateAccountRequestResponse>;
 
 /** PUT /api/admin/kyc/{id}/approve (notes optional) and /reject (notes required, non-blank after trimming). */
-export const reviewKycInput = z.preprocess((v) => v ?? {}, z.object({ notes: note(2000).optional() }));
+export const reviewKycInput = z.preprocess(
+  (v) => v ?? {},
+  // `reason`: resetting a rejected application waits for a second staff member and needs one.
+  z.object({ notes: note(2000).optional(), reason: optionalReason }),
+);
 export type ReviewKycInput = z.infer<typeof reviewKycInput>;
 
 export const reviewKycResponse = z.object({ message: z.string(), kyc: adminKycApplication });

@@ -48,6 +48,12 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/audit": ["compliance"],
   "GET /api/admin/audit.csv": ["compliance"],
 
+  // Maker-checker: the queue; who may decide each approval is checked per kind (finance money, compliance KYC
+  // resets and freezes), and never its maker.
+  "GET /api/admin/approvals": ["finance", "compliance"],
+  "POST /api/admin/approvals/:id/approve": ["finance", "compliance"],
+  "POST /api/admin/approvals/:id/reject": ["finance", "compliance"],
+
   // Finance: money in and out, balances, the ledger.
   "GET /api/admin/transfer-requests": ["finance"],
   "PUT /api/admin/transfer-requests/:id": ["finance"],

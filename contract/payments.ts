@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optionalReason } from "@/contract/approvals";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { TRANSACTION_STATUSES, transaction } from "@/contract/transactions";
 
@@ -44,6 +45,8 @@ export const createIncomingPaymentInput = z.object({
   recipientName: optionalText(100),
   adminNotes: optionalText(2000),
   status: z.enum(INCOMING_PAYMENT_STATUSES).optional(),
+  /** Required when completing it moves more than APPROVAL_THRESHOLD (maker-checker). */
+  reason: optionalReason,
 });
 export type CreateIncomingPaymentInput = z.infer<typeof createIncomingPaymentInput>;
 
@@ -54,6 +57,7 @@ export const updateIncomingPaymentInput = z.object({
     .datetime({ offset: true, error: "created_at must be an ISO date-time" })
     .optional()
     .nullable(),
+  reason: optionalReason,
 });
 export type UpdateIncomingPaymentInput = z.infer<typeof updateIncomingPaymentInput>;
 
@@ -99,15 +103,19 @@ export const createAdminTransactionInput = z.object({
     .max(200),
   category: z.string().trim().max(40).optional().nullable(),
   status: z.enum(ADMIN_TRANSACTION_STATUSES).optional(),
+  reason: optionalReason,
 });
 export type CreateAdminTransactionInput = z.infer<typeof createAdminTransactionInput>;
 
 export const updateAdminTransactionInput = z.object({
   status: z.enum(ADMIN_TRANSACTION_STATUSES, { error: "Please select a transaction status" }),
   adminNotes: optionalText(2000),
+  reason: optionalReason,
 });
 export type UpdateAdminTransactionInput = z.infer<typeof updateAdminTransactionInput>;
 
 export const adjustBalanceInput = z.object({
   accountBalance: z.union([z.string(), z.number()], { error: PAYMENT_MESSAGES.balanceInvalid }),
+  /** Every adjustment waits for a second staff member, so it always needs a reason. */
+  reason: optionalReason,
 });

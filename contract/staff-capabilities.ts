@@ -16,6 +16,7 @@ export const STAFF_CAPABILITIES = {
   emailTab: "POST /api/admin/test-email",
   staffTab: "GET /api/admin/staff",
   auditTab: "GET /api/admin/audit",
+  approvalsTab: "GET /api/admin/approvals",
   revealSsn: "POST /api/admin/kyc/:id/ssn/reveal",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",

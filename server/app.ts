@@ -8,6 +8,7 @@ import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
+import { approvalRoutes } from "@/server/features/approvals/routes";
 import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
@@ -171,6 +172,7 @@ export async function buildApp(
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(transferReceiptRoutes, { prefix: "/api/transfers" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
+  await app.register(approvalRoutes, { prefix: "/api/admin" });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });

@@ -19,6 +19,20 @@ describe("loadConfig", () => {
     expect(config.dataKey).toHaveLength(32);
   });
 
+  it("reads APPROVAL_THRESHOLD in dollars ($1,000.00 by default) and refuses anything else", () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).approvalThresholdCents).toBe(100_000);
+    expect(loadConfig({ DATA_DIR: tmp(), APPROVAL_THRESHOLD: "2500.50" }).approvalThresholdCents).toBe(
+      250_050,
+    );
+    expect(loadConfig({ DATA_DIR: tmp(), APPROVAL_THRESHOLD: "$1,000" }).approvalThresholdCents).toBe(
+      100_000,
+    );
+    expect(loadConfig({ DATA_DIR: tmp(), APPROVAL_THRESHOLD: "0" }).approvalThresholdCents).toBe(0);
+    for (const bad of ["abc", "-1", "1.001", "1e3"]) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), APPROVAL_THRESHOLD: bad })).toThrow(/APPROVAL_THRESHOLD/);
+    }
+  });
+
   it("trusts no proxy unless TRUST_PROXY names hops or proxy addresses", () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).trustProxy).toBe(false);

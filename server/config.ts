@@ -3,6 +3,8 @@ import fs from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_APPROVAL_THRESHOLD_CENTS } from "@/contract/approvals";
+import { parseMoney } from "@/contract/money";
 
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const flag = z.preprocess(
@@ -115,6 +117,10 @@ const envSchema = z.object({
       "TRUST_PROXY must be a hop count (0-10) or a comma list of proxy IPs/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)",
   }),
   ADMIN_REQUIRE_2FA: flag,
+  APPROVAL_THRESHOLD: optionalString.refine((v) => v === undefined || (parseMoney(v) ?? -1) >= 0, {
+    message:
+      "APPROVAL_THRESHOLD must be a dollar amount like 1000 or 1000.00 (at most 2 decimals, not negative)",
+  }),
   METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
@@ -181,6 +187,8 @@ export type Config = {
   trustProxy: false | number | string[];
   /** Admins must enrol a second factor before any /api/admin call succeeds (off only outside production). */
   adminRequire2fa: boolean;
+  /** Money in strictly above this (cents) needs a second staff member (maker-checker). */
+  approvalThresholdCents: number;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
 };
@@ -310,6 +318,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === undefined ? false : (parseTrustProxy(e.TRUST_PROXY) ?? false),
     metricsToken: e.METRICS_TOKEN,
     // Tests and the e2e server run with NODE_ENV=test, where staff fixtures have no factor unless a test turns it on.
+    approvalThresholdCents:
+      e.APPROVAL_THRESHOLD === undefined
+        ? DEFAULT_APPROVAL_THRESHOLD_CENTS
+        : parseMoney(e.APPROVAL_THRESHOLD)!,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }

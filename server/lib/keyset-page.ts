@@ -76,3 +76,18 @@ export function toPage<R, T>(
     nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(keyOf(page[page.length - 1]!)) : null,
   };
 }
+
+/**
+ * Rows after the cursor in (flag, createdAt, id) descending order, for queues that list one kind first (pending
+ * approvals before decided ones) on an index over (flag expression, created_at, id).
+ */
+export function beforeFlagTimeKey(
+  flag: SQL,
+  createdAt: AnyColumn,
+  id: AnyColumn,
+  cursor: string | undefined,
+): SQL | undefined {
+  if (!cursor) return undefined;
+  const [first, at, key] = decodeCursor(cursor, [/^[01]$/, MICROS_ISO, UUID]);
+  return sql`(${flag}, ${createdAt}, ${id}) < (${first === "1"}::boolean, ${at}::timestamptz, ${key}::uuid)`;
+}

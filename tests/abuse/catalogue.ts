@@ -124,6 +124,18 @@ async function strangerAssertion(w: World) {
   return { challengeId, response: stranger.assert(options) };
 }
 
+/** A pending approval the catalogue's admin made (an unfreeze of a fresh frozen customer), written directly. */
+async function approvalByAdmin(w: World): Promise<string> {
+  const frozen = await frozenVictim(w);
+  const [row] = await w.t.database.query<{ id: string }>(
+    `insert into approvals (kind, user_id, target_key, payload, before, after, reason, maker_id, maker_role)
+     values ('unfreeze', $1::uuid, $1::text, '{"op":"unfreeze"}', '{}', '{"frozenAt":null}', 'Spoke to the customer', $2, 'owner')
+     returning id`,
+    [frozen.user.id, w.admin.user.id],
+  );
+  return row!.id;
+}
+
 export const CATALOGUE: Record<string, RouteCase> = {
   // Health and the dev mailbox (404 in production) are public.
   "GET /healthz": { access: "public", build: () => url("/healthz"), expect: PUBLIC_OK },
@@ -638,8 +650,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "POST /api/admin/users/:userId/unfreeze": {
     access: "admin",
     input: { params: true },
-    build: async (w) => url(`/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`),
-    expect: ADMIN_OK,
+    build: async (w) => ({
+      url: `/api/admin/users/${(await frozenVictim(w)).user.id}/unfreeze`,
+      payload: { reason: "Spoke to the customer" },
+    }),
+    // Maker-checker: lifting a freeze waits for a second compliance member.
+    expect: { ...ADMIN_OK, admin: 202 },
   },
   // Staff management (owner only): each build names a fresh account, so every pass grants or revokes for real.
   "GET /api/admin/staff": {
@@ -755,11 +771,43 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "PUT /api/admin/users/:userId/balance": {
     access: "admin",
     input: { params: true, body: true },
-    build: (w) => ({
-      url: `/api/admin/users/${w.b.user.id}/balance`,
-      payload: { accountBalance: "5000.00" },
-    }),
+    build: async (w) => {
+      // One pending adjustment per customer: each pass starts without one.
+      await w.t.database.query("delete from approvals where user_id = $1 and status = 'pending'", [
+        w.b.user.id,
+      ]);
+      return {
+        url: `/api/admin/users/${w.b.user.id}/balance`,
+        payload: { accountBalance: "5000.01", reason: "Correction" },
+      };
+    },
+    // Maker-checker: every adjustment waits for a second finance member.
+    expect: { ...ADMIN_OK, admin: 202 },
+  },
+  "GET /api/admin/approvals": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/approvals?status=all&limit=5"),
     expect: ADMIN_OK,
+  },
+  "POST /api/admin/approvals/:id/approve": {
+    access: "admin",
+    input: { params: true, body: true },
+    // The admin made this one: approving your own request is refused (403 selfApproval).
+    build: async (w) => ({ url: `/api/admin/approvals/${await approvalByAdmin(w)}/approve`, payload: {} }),
+    expect: { ...ADMIN_OK, admin: 403 },
+    // An unfreeze is compliance's to decide, and the compliance column is not its maker; finance may not (403).
+    staff: { compliance: 200 },
+  },
+  "POST /api/admin/approvals/:id/reject": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => ({
+      url: `/api/admin/approvals/${await approvalByAdmin(w)}/reject`,
+      payload: { reason: "Not needed" },
+    }),
+    expect: { ...ADMIN_OK, admin: 403 },
+    staff: { compliance: 200 },
   },
   "GET /api/admin/ledger/verify": {
     access: "admin",

@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
 import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
@@ -92,15 +92,27 @@ describe("This wasn't me", () => {
     await expectAccessible(admin.page, "User Details (frozen)");
     await shot(admin.page, "admin-user-frozen-1280");
     await dialog.getByRole("button", { name: "Lift freeze" }).click();
-    await admin.page.getByRole("alertdialog").getByRole("button", { name: "Lift freeze" }).click();
-    await toastWith(admin.page, "Freeze lifted").waitFor();
+    // Issue 15 (maker-checker): the lift asks a reason and waits for a second staff member.
+    const ask = admin.page.getByRole("dialog", { name: `Lift the freeze on ${user.firstName} Tester?` });
+    await ask.getByLabel("Reason for lifting the freeze").fill("Customer confirmed by phone");
+    await ask.getByRole("button", { name: "Send for approval" }).click();
+    await toastWith(admin.page, "Sent for approval").waitFor();
+    const checker = await openPage(browser);
+    await signInAsAdmin(checker.page, undefined, inject("checkerEmail"));
+    await checker.page.goto("/admin");
+    await checker.page.getByRole("tab", { name: "Approvals" }).click();
+    const request = checker.page.getByRole("listitem", { name: `Lift freeze for ${user.firstName} Tester` });
+    await request.getByRole("button", { name: /^Approve/ }).click();
+    await toastWith(checker.page, "Approved").waitFor();
+    await admin.page.reload();
+    await admin.page.getByLabel("Search users").fill(user.email);
     await expect.poll(() => admin.page.getByText(/^Frozen /).count()).toBe(0);
 
     await phone.page.reload();
     await phone.page.getByRole("heading", { level: 1 }).waitFor();
     expect(await banner.count()).toBe(0);
 
-    for (const tracked of [owner, second, phone, admin]) {
+    for (const tracked of [owner, second, phone, admin, checker]) {
       expect(tracked.errors).toEqual([]);
       await tracked.context.close();
     }

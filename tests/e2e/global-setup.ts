@@ -12,12 +12,15 @@ declare module "vitest" {
     baseUrl: string;
     mailDir: string;
     adminEmail: string;
-    /** The app's PostgreSQL database ("" on embedded PGlite, which only the app process may open). */
+    /** A second staff member (owner) for maker-checker journeys. */
+    checkerEmail: string;
+    /** The e2e server's PostgreSQL database ("" on embedded PGlite): journeys grant staff roles through it. */
     databaseUrl: string;
   }
 }
 
 export const E2E_ADMIN_EMAIL = "admin@e2e.pillar.test";
+export const E2E_CHECKER_EMAIL = "checker@e2e.pillar.test";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -110,7 +113,7 @@ export default async function setup(project: TestProject) {
       DATABASE_URL: databaseUrl ?? "",
       SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
       MAIL_FROM: "Pillar <no-reply@pillar.test>",
-      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+      ADMIN_EMAILS: `${E2E_ADMIN_EMAIL},${E2E_CHECKER_EMAIL}`,
       RATE_LIMIT_SCALE: "20",
       LOG_LEVEL: "info",
     },
@@ -126,6 +129,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", baseUrl);
   project.provide("mailDir", mailDir);
   project.provide("adminEmail", E2E_ADMIN_EMAIL);
+  project.provide("checkerEmail", E2E_CHECKER_EMAIL);
   project.provide("databaseUrl", databaseUrl ?? "");
 
   return async () => {

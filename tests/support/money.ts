@@ -43,14 +43,35 @@ export async function createApprovedCustomer(database: Database): Promise<Signed
   return customer;
 }
 
-/** Credits a customer through the admin desk (incoming payment created as completed). */
+/** A second finance member per test app: the checker fundCustomer's large credits need. */
+const checkers = new WeakMap<TestApp, Promise<SignedInUser>>();
+function checkerFor(t: TestApp): Promise<SignedInUser> {
+  if (!checkers.has(t)) checkers.set(t, createVerifiedUser(t.database, { staffRoles: ["finance"] }));
+  return checkers.get(t)!;
+}
+
+/**
+ * Credits a customer through the admin desk (incoming payment created as completed). Above APPROVAL_THRESHOLD
+ * that is maker-checker: the admin's request answers 202 and a second finance member approves it.
+ */
 export async function fundCustomer(t: TestApp, admin: SignedInUser, userId: string, amount: string) {
   const res = await t.app.inject({
     method: "POST",
     url: "/api/admin/incoming-payments",
     headers: { cookie: admin.cookie },
-    payload: { userId, amount, status: "completed" },
+    payload: { userId, amount, status: "completed", reason: "Test funding" },
   });
+  if (res.statusCode === 202) {
+    const checker = await checkerFor(t);
+    const approved = await t.app.inject({
+      method: "POST",
+      url: `/api/admin/approvals/${res.json().approval.id}/approve`,
+      headers: { cookie: checker.cookie },
+      payload: {},
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    return approved.json().result;
+  }
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }

@@ -10,11 +10,12 @@ import {
   testEmailResponse,
   userIdParams,
 } from "@/contract/admin";
+import { pendingApprovalResponse, unfreezeInput } from "@/contract/approvals";
 import { messageResponse } from "@/contract/auth";
 import { deleteUser } from "@/server/features/admin/delete-user";
 import { findUsers, getAdminStats, getUser } from "@/server/features/admin/find-users";
 import { sendPaymentNotification, sendTestEmail } from "@/server/features/admin/send-admin-mail";
-import { unfreezeUser } from "@/server/features/admin/unfreeze-user";
+import { submitUnfreeze } from "@/server/features/approvals/submit-changes";
 import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -50,10 +51,25 @@ export async function adminRoutes(instance: FastifyInstance) {
     },
   );
 
+  // Lifting a freeze waits for a second compliance member (maker-checker): 202 with the pending approval.
   app.post(
     "/users/:userId/unfreeze",
-    { schema: { params: userIdParams, response: { 200: messageResponse } } },
-    (request) => unfreezeUser(db, signedInUser(request).id, request.params.userId),
+    {
+      schema: {
+        params: userIdParams,
+        body: unfreezeInput,
+        response: { 200: messageResponse, 202: pendingApprovalResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitUnfreeze(
+        db,
+        signedInUser(request),
+        request.params.userId,
+        request.body.reason,
+      );
+      return reply.status(result.status).send(result.body);
+    },
   );
 
   app.post(

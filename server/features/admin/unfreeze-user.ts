@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "@/contract/admin";
 import type { MessageResponse } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
@@ -12,27 +12,40 @@ import { forgetCachedSessions } from "@/server/lib/session";
  * Staff lift a freeze once they have spoken to the customer. The password reset the freeze asked for stays
  * required: only the owner's inbox can clear that.
  */
-export async function unfreezeUser(db: DbOrTx, adminId: string, userId: string): Promise<MessageResponse> {
-  const result = await db.transaction(async (tx) => {
-    const [user] = await tx
-      .select({ frozenAt: users.frozenAt })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for("update");
-    if (!user) throw new AppError("NOT_FOUND", ADMIN_MESSAGES.userNotFound);
-    if (!user.frozenAt) throw new AppError("CONFLICT", SECURITY_MESSAGES.notFrozen, { notFrozen: true });
-    await tx.update(users).set({ frozenAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
-    await writeAudit(tx, {
-      actorId: adminId,
-      action: "user.unfreeze",
-      targetType: "user",
-      targetId: userId,
-      before: { frozenAt: user.frozenAt.toISOString() },
-      after: { frozenAt: null },
-    });
-    return { message: SECURITY_MESSAGES.unfrozen };
-  });
-  // The customer's open sessions carry the user row: drop this process's copy so the banner goes at once.
-  forgetCachedSessions({ userId });
+export async function unfreezeUser(db: Db, adminId: string, userId: string): Promise<MessageResponse> {
+  const result = await db.transaction((tx) => liftFreeze(tx, adminId, userId));
+  afterFreezeLifted(userId);
   return result;
+}
+
+/** The customer, locked, if frozen (else 404, or 409 `notFrozen`). */
+export async function lockFrozenUser(tx: Tx, userId: string): Promise<{ frozenAt: Date }> {
+  const [user] = await tx
+    .select({ frozenAt: users.frozenAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for("update");
+  if (!user) throw new AppError("NOT_FOUND", ADMIN_MESSAGES.userNotFound);
+  if (!user.frozenAt) throw new AppError("CONFLICT", SECURITY_MESSAGES.notFrozen, { notFrozen: true });
+  return { frozenAt: user.frozenAt };
+}
+
+/** Lifts the freeze inside the caller's transaction (direct, or replayed by an approval); audited. */
+export async function liftFreeze(tx: Tx, adminId: string, userId: string): Promise<MessageResponse> {
+  const user = await lockFrozenUser(tx, userId);
+  await tx.update(users).set({ frozenAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+  await writeAudit(tx, {
+    actorId: adminId,
+    action: "user.unfreeze",
+    targetType: "user",
+    targetId: userId,
+    before: { frozenAt: user.frozenAt.toISOString() },
+    after: { frozenAt: null },
+  });
+  return { message: SECURITY_MESSAGES.unfrozen };
+}
+
+/** After commit: the customer's open sessions carry the user row, so drop this process's copy (the banner goes). */
+export function afterFreezeLifted(userId: string): void {
+  forgetCachedSessions({ userId });
 }

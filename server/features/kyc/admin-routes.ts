@@ -12,8 +12,10 @@ import {
   updateAccountRequestInput,
   updateAccountRequestResponse,
 } from "@/contract/admin-onboarding";
+import { pendingApprovalResponse } from "@/contract/approvals";
 import { revealSsnInput, revealSsnResponse } from "@/contract/audit";
 import { onboardingState } from "@/contract/kyc";
+import { submitKycReset } from "@/server/features/approvals/submit-changes";
 import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
 import { getOnboardingState } from "@/server/features/kyc/get-kyc-status";
 import { revealSsn } from "@/server/features/kyc/reveal-ssn";
@@ -35,7 +37,7 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
     (request) => findKycApplications(db, request.query),
   );
 
-  for (const decision of ["approve", "reject", "reset"] as const satisfies readonly KycDecision[]) {
+  for (const decision of ["approve", "reject"] as const satisfies readonly KycDecision[]) {
     app.put(
       `/kyc/:id/${decision}`,
       { schema: { params: idParams, body: reviewKycInput, response: { 200: reviewKycResponse } } },
@@ -43,6 +45,21 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
         reviewKycApplication(db, signedInUser(request).id, request.params.id, decision, request.body.notes),
     );
   }
+  // Reopening a rejected application waits for a second compliance member (maker-checker): 202.
+  app.put(
+    "/kyc/:id/reset",
+    {
+      schema: {
+        params: idParams,
+        body: reviewKycInput,
+        response: { 200: reviewKycResponse, 202: pendingApprovalResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitKycReset(db, signedInUser(request), request.params.id, request.body.reason);
+      return reply.status(result.status).send(result.body);
+    },
+  );
 
   app.post(
     "/kyc/:id/ssn/reveal",

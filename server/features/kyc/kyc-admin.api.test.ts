@@ -61,7 +61,7 @@ async function applicant(ssn = freshSsn()) {
   return { user, kycId: res.json().kyc.id as string, requestId: res.json().accountRequest.id as string };
 }
 
-const as = (who: SignedInUser | null, method: "GET" | "PUT", url: string, payload?: object) =>
+const as = (who: SignedInUser | null, method: "GET" | "PUT" | "POST", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload ? { payload } : {}) });
 
 const auditFor = async (targetId: string) =>
@@ -161,8 +161,20 @@ describe("KYC decisions (spec §4 state machine)", () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.onlyRejectedReset);
     await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "Try again" });
-    const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
-    expect(res.statusCode).toBe(200);
+    // Issue 15 (maker-checker): the reset waits for a second compliance member, who approves it.
+    const asked = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`, {
+      reason: "Customer sent new papers",
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const checker = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const approved = await as(
+      checker,
+      "POST",
+      `/api/admin/approvals/${asked.json().approval.id}/approve`,
+      {},
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+    const res = { json: () => approved.json().result };
     expect(res.json()).toMatchObject({
       message: "KYC status reset to pending successfully",
       kyc: { status: "pending" },

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/admin-onboarding";
-import type { Db } from "@/server/db/client";
+import type { Db, Tx } from "@/server/db/client";
 import { kycApplications, users } from "@/server/db/schema";
 import { type KycRow, toAdminKycApplication } from "@/server/features/kyc/kyc-views";
 import { writeAudit } from "@/server/lib/audit";
@@ -28,49 +28,69 @@ export async function reviewKycApplication(
 ): Promise<ReviewKycResponse> {
   if (decision === "reject" && !notes)
     throw new AppError("BAD_REQUEST", ONBOARDING_ADMIN_MESSAGES.rejectReasonRequired);
-  const move = MOVES[decision];
   try {
-    const result = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(kycApplications).where(eq(kycApplications.id, id)).for("update");
-      if (!row) throw new AppError("NOT_FOUND", ONBOARDING_ADMIN_MESSAGES.kycNotFound);
-      if (row.supersededAt) throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.superseded);
-      if (row.status !== move.from) throw new AppError("CONFLICT", move.refusal, { status: row.status });
-      const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
-
-      const [updated] = await tx
-        .update(kycApplications)
-        .set({
-          status: move.to,
-          adminNotes: decision === "reset" ? row.adminNotes : (notes ?? row.adminNotes),
-          reviewedAt: decision === "reset" ? null : sql`now()`,
-          reviewedBy: decision === "reset" ? null : actorId,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(kycApplications.id, id))
-        .returning();
-      await writeAudit(tx, {
-        actorId,
-        action: `kyc.${decision}`,
-        targetType: "kyc_application",
-        targetId: id,
-        before: { status: row.status, adminNotes: row.adminNotes },
-        after: { status: updated!.status, adminNotes: updated!.adminNotes },
-      });
-      let mail: MailMessage | null = null;
-      if (decision === "approve") mail = kycApprovedMail(user!.email, user!.firstName);
-      if (decision === "reject") mail = kycRejectedMail(user!.email, user!.firstName, notes!);
-      if (mail) await enqueueMail(tx, mail);
-      return toAdminKycApplication(updated!, user!);
-    });
+    const result = await db.transaction((tx) => applyKycDecision(tx, actorId, id, decision, notes));
     wakeMailWorker();
     const message =
       decision === "reset" ? ONBOARDING_ADMIN_MESSAGES.kycReset : ONBOARDING_ADMIN_MESSAGES.kycUpdated;
     return { message, kyc: result };
   } catch (err) {
-    // Reopening a rejected application puts its SSN back in play; someone else may hold it by now.
-    if (pgErrorCode(err) === "23505" && pgConstraint(err) === "kyc_applications_ssn_live_key") {
-      throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
-    }
-    throw err;
+    throw kycDecisionError(err);
   }
+}
+
+/** Reopening a rejected application puts its SSN back in play; someone else may hold it by now. */
+export function kycDecisionError(err: unknown): unknown {
+  if (pgErrorCode(err) === "23505" && pgConstraint(err) === "kyc_applications_ssn_live_key") {
+    return new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
+  }
+  return err;
+}
+
+/** The application, locked, if `decision` may apply to it now (else 404/409 with the spec's refusal). */
+export async function lockKycApplicationFor(tx: Tx, id: string, decision: KycDecision): Promise<KycRow> {
+  const move = MOVES[decision];
+  const [row] = await tx.select().from(kycApplications).where(eq(kycApplications.id, id)).for("update");
+  if (!row) throw new AppError("NOT_FOUND", ONBOARDING_ADMIN_MESSAGES.kycNotFound);
+  if (row.supersededAt) throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.superseded);
+  if (row.status !== move.from) throw new AppError("CONFLICT", move.refusal, { status: row.status });
+  return row;
+}
+
+/** One decision inside the caller's transaction (direct, or replayed by an approval): audited and mailed. */
+export async function applyKycDecision(
+  tx: Tx,
+  actorId: string,
+  id: string,
+  decision: KycDecision,
+  notes: string | null | undefined,
+) {
+  const move = MOVES[decision];
+  const row = await lockKycApplicationFor(tx, id, decision);
+  const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
+
+  const [updated] = await tx
+    .update(kycApplications)
+    .set({
+      status: move.to,
+      adminNotes: decision === "reset" ? row.adminNotes : (notes ?? row.adminNotes),
+      reviewedAt: decision === "reset" ? null : sql`now()`,
+      reviewedBy: decision === "reset" ? null : actorId,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(kycApplications.id, id))
+    .returning();
+  await writeAudit(tx, {
+    actorId,
+    action: `kyc.${decision}`,
+    targetType: "kyc_application",
+    targetId: id,
+    before: { status: row.status, adminNotes: row.adminNotes },
+    after: { status: updated!.status, adminNotes: updated!.adminNotes },
+  });
+  let mail: MailMessage | null = null;
+  if (decision === "approve") mail = kycApprovedMail(user!.email, user!.firstName);
+  if (decision === "reject") mail = kycRejectedMail(user!.email, user!.firstName, notes!);
+  if (mail) await enqueueMail(tx, mail);
+  return toAdminKycApplication(updated!, user!);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { userIdParams } from "@/contract/admin";
+import { pendingApprovalResponse } from "@/contract/approvals";
 import { dashboardContent, updateDashboardContentInput } from "@/contract/dashboard-content";
 import {
   adjustBalanceInput,
@@ -21,19 +22,17 @@ import {
   transferRequestsQuery,
   updateTransferInput,
 } from "@/contract/transfers";
+import {
+  submitAdminTransaction,
+  submitAdminTransactionUpdate,
+  submitBalanceAdjustment,
+  submitIncomingPayment,
+  submitIncomingPaymentUpdate,
+} from "@/server/features/approvals/submit-changes";
 import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
-import {
-  adjustBalance,
-  createAdminTransaction,
-  findAllTransactions,
-  updateAdminTransaction,
-} from "@/server/features/payments/admin-transactions";
-import {
-  createIncomingPayment,
-  findIncomingPayments,
-  updateIncomingPayment,
-} from "@/server/features/payments/incoming-payments";
+import { findAllTransactions } from "@/server/features/payments/admin-transactions";
+import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
 import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -45,6 +44,8 @@ const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 export async function adminMoneyRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
+  // Money in above this needs a second staff member (server/features/approvals).
+  const threshold = app.deps.config.approvalThresholdCents;
   app.addHook("onRequest", requireAdmin);
   // Money in by hand (credits, completed payments, balance edits) needs a fresh second-factor proof.
   const stepUpWhenCompleting = requireFreshStepUpWhen(
@@ -71,14 +72,18 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     "/incoming-payments",
     { schema: { body: createIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
     async (request, reply) => {
-      const result = await createIncomingPayment(db, signedInUser(request).id, request.body);
-      return reply.status(201).send(result);
+      const result = await submitIncomingPayment(db, threshold, signedInUser(request), request.body);
+      return reply.status(result.status).send(result.body);
     },
   );
   app.put(
     "/incoming-payments/:id",
     { schema: { params: idParams, body: updateIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
-    (request) => updateIncomingPayment(db, signedInUser(request).id, request.params.id, request.body),
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const result = await submitIncomingPaymentUpdate(db, threshold, user, request.params.id, request.body);
+      return reply.status(result.status).send(result.body);
+    },
   );
 
   app.get(
@@ -89,26 +94,46 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   app.post(
     "/transactions",
     {
-      schema: { body: createAdminTransactionInput, response: { 201: transaction } },
+      schema: {
+        body: createAdminTransactionInput,
+        response: { 201: transaction, 202: pendingApprovalResponse },
+      },
       preHandler: requireFreshStepUp,
     },
-    async (request, reply) =>
-      reply.status(201).send(await createAdminTransaction(db, signedInUser(request).id, request.body)),
+    async (request, reply) => {
+      const result = await submitAdminTransaction(db, threshold, signedInUser(request), request.body);
+      return reply.status(result.status).send(result.body);
+    },
   );
   app.put(
     "/transactions/:id",
     {
-      schema: { params: idParams, body: updateAdminTransactionInput, response: { 200: transaction } },
+      schema: {
+        params: idParams,
+        body: updateAdminTransactionInput,
+        response: { 200: transaction, 202: pendingApprovalResponse },
+      },
       preHandler: stepUpWhenCompleting,
     },
-    (request) => updateAdminTransaction(db, signedInUser(request).id, request.params.id, request.body),
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const result = await submitAdminTransactionUpdate(db, threshold, user, request.params.id, request.body);
+      return reply.status(result.status).send(result.body);
+    },
   );
 
   app.put(
     "/users/:userId/balance",
     { schema: { params: userIdParams, body: adjustBalanceInput }, preHandler: requireFreshStepUp },
-    (request) =>
-      adjustBalance(db, signedInUser(request).id, request.params.userId, request.body.accountBalance),
+    async (request, reply) => {
+      const result = await submitBalanceAdjustment(
+        db,
+        signedInUser(request),
+        request.params.userId,
+        request.body,
+      );
+      return reply.status(result.status).send(result.body);
+    },
   );
 
   app.get("/ledger/verify", () => verifyLedger(db));

@@ -142,58 +142,72 @@ async function notifyArrival(tx: Tx, payment: PaymentRow) {
     );
 }
 
-export async function createIncomingPayment(db: Db, actorId: string, input: CreateIncomingPaymentInput) {
+/** The payment's amount in cents, or a 400. */
+export function incomingPaymentAmount(input: { amount: string | number }): number {
   const amount = parseMoney(input.amount);
   if (amount === null || amount <= 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.amountInvalid);
-  const result = await db.transaction(async (tx) => {
-    const [owner] = await tx
-      .select(ownerColumns)
-      .from(users)
-      .where(eq(users.id, input.userId))
-      // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
-      .for("share");
-    if (!owner) throw new AppError("NOT_FOUND", "User not found");
-    // Left blank, the payment goes to the customer's own open account: it shows their number, not "— · —".
-    const { accountRequest } = await findCurrentOnboarding(tx, owner.id);
-    const ownAccount = accountRequest?.status === "approved" ? accountRequest : null;
-    const [payment] = await tx
-      .insert(incomingPayments)
-      .values({
-        userId: owner.id,
-        amount,
-        description: input.description || INCOMING_PAYMENT_DEFAULTS.description,
-        paymentFor: input.paymentFor || INCOMING_PAYMENT_DEFAULTS.paymentFor,
-        fromAccount: input.fromAccount || INCOMING_PAYMENT_DEFAULTS.fromAccount,
-        fromRouting: input.fromRouting || INCOMING_PAYMENT_DEFAULTS.fromRouting,
-        toAccount: input.toAccount || ownAccount?.accountNumber || null,
-        toRouting: input.toRouting || ownAccount?.routingNumber || null,
-        recipientName: input.recipientName || INCOMING_PAYMENT_DEFAULTS.recipientName,
-        adminNotes: input.adminNotes || null,
-        status: "pending",
-      })
-      .returning();
-    await writeAudit(tx, {
-      actorId,
-      action: "incoming_payment.create",
-      targetType: "incoming_payment",
-      targetId: payment.id,
-      after: { amount, userId: owner.id },
-    });
-    let saved = payment;
-    let userBalance: number | undefined;
-    // New payments start pending; one created as already completed settles in the same transaction.
-    if (input.status && input.status !== "pending") {
-      const moved = await applyStatus(tx, actorId, payment, { status: input.status });
-      saved = moved.payment;
-      userBalance = moved.userBalance;
-    }
-    return { payment: toIncomingPayment(saved, owner), userBalance, mailed: saved.status === "completed" };
-  });
+  return amount;
+}
+
+export async function createIncomingPayment(db: Db, actorId: string, input: CreateIncomingPaymentInput) {
+  const amount = incomingPaymentAmount(input);
+  const result = await db.transaction((tx) => insertIncomingPayment(tx, actorId, input, amount));
   if (result.mailed) wakeMailWorker();
   return {
     payment: result.payment,
     ...(result.userBalance !== undefined ? { userBalance: formatMoney(result.userBalance) } : {}),
   };
+}
+
+/** Creates an incoming payment inside the caller's transaction (direct, or replayed by an approval). */
+export async function insertIncomingPayment(
+  tx: Tx,
+  actorId: string,
+  input: CreateIncomingPaymentInput,
+  amount: number,
+) {
+  const [owner] = await tx
+    .select(ownerColumns)
+    .from(users)
+    .where(eq(users.id, input.userId))
+    // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
+    .for("share");
+  if (!owner) throw new AppError("NOT_FOUND", "User not found");
+  // Left blank, the payment goes to the customer's own open account: it shows their number, not "— · —".
+  const { accountRequest } = await findCurrentOnboarding(tx, owner.id);
+  const ownAccount = accountRequest?.status === "approved" ? accountRequest : null;
+  const [payment] = await tx
+    .insert(incomingPayments)
+    .values({
+      userId: owner.id,
+      amount,
+      description: input.description || INCOMING_PAYMENT_DEFAULTS.description,
+      paymentFor: input.paymentFor || INCOMING_PAYMENT_DEFAULTS.paymentFor,
+      fromAccount: input.fromAccount || INCOMING_PAYMENT_DEFAULTS.fromAccount,
+      fromRouting: input.fromRouting || INCOMING_PAYMENT_DEFAULTS.fromRouting,
+      toAccount: input.toAccount || ownAccount?.accountNumber || null,
+      toRouting: input.toRouting || ownAccount?.routingNumber || null,
+      recipientName: input.recipientName || INCOMING_PAYMENT_DEFAULTS.recipientName,
+      adminNotes: input.adminNotes || null,
+      status: "pending",
+    })
+    .returning();
+  await writeAudit(tx, {
+    actorId,
+    action: "incoming_payment.create",
+    targetType: "incoming_payment",
+    targetId: payment.id,
+    after: { amount, userId: owner.id },
+  });
+  let saved = payment;
+  let userBalance: number | undefined;
+  // New payments start pending; one created as already completed settles in the same transaction.
+  if (input.status && input.status !== "pending") {
+    const moved = await applyStatus(tx, actorId, payment, { status: input.status });
+    saved = moved.payment;
+    userBalance = moved.userBalance;
+  }
+  return { payment: toIncomingPayment(saved, owner), userBalance, mailed: saved.status === "completed" };
 }
 
 async function applyStatus(tx: Tx, actorId: string, payment: PaymentRow, input: UpdateIncomingPaymentInput) {
@@ -237,22 +251,39 @@ export async function updateIncomingPayment(
   paymentId: string,
   input: UpdateIncomingPaymentInput,
 ) {
-  const result = await db.transaction(async (tx) => {
-    const [payment] = await tx
-      .select()
-      .from(incomingPayments)
-      .where(eq(incomingPayments.id, paymentId))
-      .for("update");
-    if (!payment) throw new AppError("NOT_FOUND", "Incoming payment not found");
-    const moved = await applyStatus(tx, actorId, payment, input);
-    const [owner] = payment.userId
-      ? await tx.select(ownerColumns).from(users).where(eq(users.id, payment.userId))
-      : [null];
-    return { payment: toIncomingPayment(moved.payment, owner ?? null), userBalance: moved.userBalance };
-  });
+  const result = await db.transaction((tx) => moveIncomingPayment(tx, actorId, paymentId, input));
   if (result.userBalance !== undefined) wakeMailWorker();
   return {
     payment: result.payment,
     ...(result.userBalance !== undefined ? { userBalance: formatMoney(result.userBalance) } : {}),
   };
+}
+
+/** The payment row, locked; terminal payments are refused as every status move refuses them. */
+export async function lockIncomingPayment(tx: Tx, paymentId: string): Promise<PaymentRow> {
+  const [payment] = await tx
+    .select()
+    .from(incomingPayments)
+    .where(eq(incomingPayments.id, paymentId))
+    .for("update");
+  if (!payment) throw new AppError("NOT_FOUND", "Incoming payment not found");
+  if (TERMINAL.has(payment.status)) {
+    throw new AppError("CONFLICT", `This payment is already ${payment.status} and can no longer change`);
+  }
+  return payment;
+}
+
+/** Moves a payment's status inside the caller's transaction; completed posts it (once). */
+export async function moveIncomingPayment(
+  tx: Tx,
+  actorId: string,
+  paymentId: string,
+  input: UpdateIncomingPaymentInput,
+) {
+  const payment = await lockIncomingPayment(tx, paymentId);
+  const moved = await applyStatus(tx, actorId, payment, input);
+  const [owner] = payment.userId
+    ? await tx.select(ownerColumns).from(users).where(eq(users.id, payment.userId))
+    : [null];
+  return { payment: toIncomingPayment(moved.payment, owner ?? null), userBalance: moved.userBalance };
 }

@@ -193,15 +193,26 @@ describe("balance edits", () => {
   it("posts an adjustment for the difference instead of overwriting", async () => {
     const customer = await createApprovedCustomer(t.database);
     await fundCustomer(t, admin, customer.user.id, "100");
-    const up = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
-      accountBalance: "$1,000.00",
-    });
+    // Issue 15 (maker-checker): every adjustment waits for a second finance member, then posts the difference.
+    const checker = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+    const adjust = async (accountBalance: string) => {
+      const asked = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
+        accountBalance,
+        reason: "Correction",
+      });
+      expect(asked.statusCode, asked.body).toBe(202);
+      return t.app.inject({
+        method: "POST",
+        url: `/api/admin/approvals/${asked.json().approval.id}/approve`,
+        headers: { cookie: checker.cookie },
+        payload: {},
+      });
+    };
+    const up = await adjust("$1,000.00");
     expect(up.statusCode).toBe(200);
-    expect(up.json()).toEqual({ accountBalance: "$1,000.00" });
-    const down = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
-      accountBalance: "250",
-    });
-    expect(down.json()).toEqual({ accountBalance: "$250.00" });
+    expect(up.json().result).toEqual({ accountBalance: "$1,000.00" });
+    const down = await adjust("250");
+    expect(down.json().result).toEqual({ accountBalance: "$250.00" });
     const [row] = await t.database.query<{ n: string }>(
       "select count(*)::text as n from journal_entries where kind = 'balance_adjustment' and reference_id = $1",
       [customer.user.id],
@@ -235,6 +246,7 @@ describe("balance edits", () => {
     });
     const res = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {
       accountBalance: "50",
+      reason: "Correction",
     });
     expect(res.statusCode).toBe(409);
     expect(await balanceOf(customer)).toBe("$100.00");

@@ -6,7 +6,7 @@ import { createSession } from "@/server/lib/session";
 import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -208,9 +208,14 @@ describe("This wasn't me", () => {
     const path = `/api/admin/users/${customer.user.id}/unfreeze`;
     expect((await post(path, undefined, cookie)).statusCode).toBe(403);
     expect((await post(path)).statusCode).toBe(401);
-    const lifted = await post(path, undefined, admin.cookie);
+    // Issue 15 (maker-checker): the request waits for a second compliance member; the freeze holds until then.
+    const asked = await post(path, { reason: "Spoke to the customer on the phone" }, admin.cookie);
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect((await get("/api/auth/user", cookie)).json().isFrozen).toBe(true);
+    const checker = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const lifted = await post(`/api/admin/approvals/${asked.json().approval.id}/approve`, {}, checker.cookie);
     expect(lifted.statusCode, lifted.body).toBe(200);
-    expect(lifted.json().message).toBe(SECURITY_MESSAGES.unfrozen);
+    expect(lifted.json().result.message).toBe(SECURITY_MESSAGES.unfrozen);
     const audit = await t.database.query<{ actor_id: string }>(
       "select actor_id from audit_log where action = 'user.unfreeze' and target_id = $1",
       [customer.user.id],

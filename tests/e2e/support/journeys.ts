@@ -59,8 +59,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
  * Signs in as the e2e admin (`inject("adminEmail")`, made admin once verified). The app and its database
  * live for the whole e2e run, so the first journey to need the admin signs it up; later ones only sign in.
  */
-export async function signInAsAdmin(page: Page, password = PASSWORD) {
-  const email = inject("adminEmail");
+export async function signInAsAdmin(page: Page, password = PASSWORD, email = inject("adminEmail")) {
   const probe = await page.request.post("/api/auth/login", { data: { email, password } });
   if (probe.ok()) {
     // The probe signed this context in; drop that session so the admin signs in through the form below.
@@ -68,7 +67,7 @@ export async function signInAsAdmin(page: Page, password = PASSWORD) {
   } else {
     await signUp(
       page,
-      { email, firstName: "Ada", lastName: "Admin", tag: `admin_${Date.now() % 100000}` },
+      { email, firstName: "Ada", lastName: "Admin", tag: `${email.split("@")[0]}_${Date.now() % 100000}` },
       password,
     );
   }

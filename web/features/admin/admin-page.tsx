@@ -2,6 +2,7 @@ import {
   ArrowDownToLine,
   ArrowLeft,
   ArrowUpFromLine,
+  ClipboardCheck,
   FileCheck2,
   Landmark,
   type LucideIcon,
@@ -24,6 +25,7 @@ import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
 import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
+import ApprovalsTab from "@/web/features/admin/approvals/approvals-tab";
 import AuditTab from "@/web/features/admin/audit/audit-tab";
 import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { AdminTabStrip } from "@/web/features/admin/components/admin-tab-strip";
@@ -112,6 +114,13 @@ const TABS: AdminTab[] = [
     Content: AdminChatsTab,
   },
   { value: "email", label: "Email Test", icon: Mail, capability: "emailTab", Content: EmailTestTab },
+  {
+    value: "approvals",
+    label: "Approvals",
+    icon: ClipboardCheck,
+    capability: "approvalsTab",
+    Content: ApprovalsTab,
+  },
   { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
   { value: "audit", label: "Audit", icon: ScrollText, capability: "auditTab", Content: AuditTab },
 ];

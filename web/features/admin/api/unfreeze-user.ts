@@ -1,12 +1,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
 import type { MessageResponse } from "@/contract/auth";
 import { toast } from "@/web/components/ui/use-toast";
 import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/users/:userId/unfreeze: staff lift a "This wasn't me" freeze (audited). */
-export function unfreezeUser(userId: string) {
-  return apiRequest<MessageResponse>("POST", `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`);
+export function unfreezeUser({ userId, reason }: { userId: string; reason: string }) {
+  // Maker-checker: the request waits for a second compliance member (202 "Sent for approval").
+  return apiRequest<MessageResponse | PendingApprovalResponse>(
+    "POST",
+    `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`,
+    { reason },
+  );
 }
 
 export function useUnfreezeUser() {
@@ -14,7 +24,11 @@ export function useUnfreezeUser() {
   return useMutation({
     mutationFn: unfreezeUser,
     onSuccess: (result) => {
-      toast({ title: "Freeze lifted", description: result.message });
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : { title: "Freeze lifted", description: result.message },
+      );
       void queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY });
     },
   });

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
+import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { useApproveKycApplication } from "@/web/features/admin/kyc/api/approve-kyc-application";
 import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applications";
@@ -70,16 +71,35 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
   if (!application.isCurrent || application.status === "approved") return null;
   if (application.status === "rejected") {
     return (
-      <Button
-        variant="secondary"
-        size="sm"
-        disabled={reset.isPending}
-        aria-label={`Reset application from ${name} to pending`}
-        onClick={() => reset.mutateAsync(application.id).catch(onReviewError("Failed to reset KYC status"))}
-      >
-        {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
-        Reset to Pending
-      </Button>
+      <ReasonDialog
+        id={`reset-kyc-reason-${application.id}`}
+        trigger={
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={reset.isPending}
+            aria-label={`Reset application from ${name} to pending`}
+          >
+            {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
+            Reset to Pending
+          </Button>
+        }
+        title="Reset to pending?"
+        description={`${name}'s rejected application goes back to review once a second compliance member approves.`}
+        label="Reason for reopening"
+        confirmLabel="Send for approval"
+        isPending={reset.isPending}
+        onConfirm={(reason) =>
+          reset.mutateAsync({ id: application.id, reason }).then(
+            // The success toast comes from the mutation (useResetKycApplication).
+            () => true,
+            (error) => {
+              onReviewError("Failed to reset KYC status")(error);
+              return false;
+            },
+          )
+        }
+      />
     );
   }
   return (

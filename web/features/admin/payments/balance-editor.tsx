@@ -2,7 +2,7 @@ import { Check, Pencil, X } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import type { AdminUser } from "@/contract/admin";
 import { Button } from "@/web/components/ui/button";
-import { Input } from "@/web/components/ui/input";
+import { Input, Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useUpdateUserBalance } from "@/web/features/admin/payments/api/update-user-balance";
@@ -15,15 +15,18 @@ import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts"
 export function BalanceEditor({ user }: { user: AdminUser }) {
   const [isEditing, setEditing] = useState(false);
   const [value, setValue] = useState(user.accountBalance);
+  const [reason, setReason] = useState("");
   const update = useUpdateUserBalance();
   const id = `balance-${user.id}`;
   const trimmed = value.trim();
+  const why = reason.trim();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!trimmed) return;
+    if (!trimmed || !why) return;
+    // The success toast ("Sent for approval" or the spec's) comes from the mutation (useUpdateUserBalance).
     update
-      .mutateAsync({ userId: user.id, accountBalance: trimmed })
+      .mutateAsync({ userId: user.id, accountBalance: trimmed, reason: why })
       .then(() => setEditing(false), toastFixedFailure("Failed to update user balance"));
   };
 
@@ -39,6 +42,7 @@ export function BalanceEditor({ user }: { user: AdminUser }) {
           size="sm"
           onClick={() => {
             setValue(user.accountBalance);
+            setReason("");
             setEditing(true);
           }}
         >
@@ -66,7 +70,11 @@ export function BalanceEditor({ user }: { user: AdminUser }) {
           onChange={(e) => setValue(e.target.value)}
         />
         <div className="flex gap-2">
-          <Button type="submit" disabled={!trimmed || update.isPending} className="flex-1 sm:flex-none">
+          <Button
+            type="submit"
+            disabled={!trimmed || !why || update.isPending}
+            className="flex-1 sm:flex-none"
+          >
             {update.isPending ? (
               <Spinner className="size-4 text-white" label="Saving" />
             ) : (
@@ -86,9 +94,20 @@ export function BalanceEditor({ user }: { user: AdminUser }) {
         </div>
       </div>
       <p id={`${id}-hint`} className="text-xs text-ink-subtle">
-        Currently {user.accountBalance}. The difference is recorded as a balance adjustment; it cannot go
-        below what pending transfers hold.
+        Currently {user.accountBalance}. The difference is recorded as a balance adjustment once a second
+        finance member approves it; it cannot go below what pending transfers hold.
       </p>
+      <Label htmlFor={`${id}-reason`}>Reason for approval</Label>
+      <Textarea
+        id={`${id}-reason`}
+        rows={2}
+        maxLength={500}
+        required
+        placeholder="e.g. Correct a duplicated deposit"
+        value={reason}
+        disabled={update.isPending}
+        onChange={(e) => setReason(e.target.value)}
+      />
     </form>
   );
 }

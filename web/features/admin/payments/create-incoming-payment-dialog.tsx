@@ -1,5 +1,6 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/payments";
 import { FormField } from "@/web/components/form-field";
@@ -35,10 +36,11 @@ const EMPTY = {
   toRouting: "",
   recipientName: "",
   adminNotes: "",
+  reason: "",
   status: "pending" as Status,
 };
 type Draft = typeof EMPTY;
-type TextField = Exclude<keyof Draft, "userId" | "status">;
+type TextField = Exclude<keyof Draft, "userId" | "status" | "reason">;
 
 /** Blank text fields are sent as null so the server applies the spec's defaults (the placeholders show them). */
 const orNull = (value: string) => value.trim() || null;
@@ -49,6 +51,8 @@ export function CreateIncomingPaymentDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const create = useCreateIncomingPayment();
+  // Completing more than the approval threshold waits for a second finance member, with a reason.
+  const needsReason = draft.status === "completed" && needsApprovalReason(parseMoney(draft.amount || "0"));
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [field]: value }));
 
@@ -61,8 +65,9 @@ export function CreateIncomingPaymentDialog() {
     if (!draft.userId || !draft.amount.trim()) return toastError(`Error: ${PAYMENT_MESSAGES.createMissing}`);
     const cents = parseMoney(draft.amount);
     if (cents === null || cents <= 0) return toastError(PAYMENT_MESSAGES.amountInvalid);
-    create
-      .mutateAsync({
+    if (needsReason && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
+    create.mutate(
+      {
         userId: draft.userId,
         amount: draft.amount.trim(),
         description: orNull(draft.description),
@@ -74,8 +79,14 @@ export function CreateIncomingPaymentDialog() {
         recipientName: orNull(draft.recipientName),
         adminNotes: orNull(draft.adminNotes),
         status: draft.status,
-      })
-      .then(() => setOpen(false), toastFixedFailure("Failed to create incoming payment"));
+        ...(needsReason ? { reason: draft.reason.trim() } : {}),
+      },
+      {
+        // The success toast comes from the mutation (useCreateIncomingPayment).
+        onSuccess: () => setOpen(false),
+        onError: toastFixedFailure("Failed to create incoming payment"),
+      },
+    );
   };
 
   const text = (
@@ -180,13 +191,32 @@ export function CreateIncomingPaymentDialog() {
               onChange={(e) => set("adminNotes", e.target.value)}
             />
           </FormField>
+          {needsReason ? (
+            <FormField
+              id="create-payment-reason"
+              label="Reason for approval"
+              className="sm:col-span-2"
+              hint="Above $1,000.00 a second finance member approves before the money moves."
+            >
+              <Textarea
+                id="create-payment-reason"
+                rows={2}
+                maxLength={500}
+                required
+                placeholder="e.g. Wire confirmed by the sending bank"
+                value={draft.reason}
+                disabled={create.isPending}
+                onChange={(e) => set("reason", e.target.value)}
+              />
+            </FormField>
+          ) : null}
           <DialogFooter className="sm:col-span-2">
             <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
               Cancel
             </Button>
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              Create Payment
+              {needsReason ? "Send for Approval" : "Create Payment"}
             </Button>
           </DialogFooter>
         </form>

@@ -1,5 +1,6 @@
 import { Pencil } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
+import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/payments";
 import { FormField } from "@/web/components/form-field";
@@ -45,15 +46,20 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<Status | "">(payment.status);
   const [notes, setNotes] = useState(payment.adminNotes ?? "");
+  const [reason, setReason] = useState("");
   const [date, setDate] = useState(() => toLocalInput(payment.created_at));
   const update = useUpdateIncomingPayment();
   const customer = payment.user ? `${payment.user.firstName} ${payment.user.lastName}` : "Deleted user";
   const id = `payment-${payment.id}`;
+  // Completing more than the approval threshold waits for a second finance member, with a reason.
+  const needsReason =
+    payment.status !== "completed" && status === "completed" && needsApprovalReason(payment.amountCents);
 
   const onOpenChange = (open: boolean) => {
     if (open) {
       setStatus(payment.status);
       setNotes(payment.adminNotes ?? "");
+      setReason("");
       setDate(toLocalInput(payment.created_at));
     }
     setOpen(open);
@@ -61,6 +67,7 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!status) return toastError(PAYMENT_MESSAGES.statusRequired);
+    if (needsReason && !reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
     const isDateChanged = date && date !== toLocalInput(payment.created_at);
     update
       .mutateAsync({
@@ -69,6 +76,7 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
           status,
           adminNotes: notes.trim() || null,
           ...(isDateChanged ? { created_at: new Date(date).toISOString() } : {}),
+          ...(needsReason ? { reason: reason.trim() } : {}),
         },
       })
       .then(() => setOpen(false), toastFixedFailure("Failed to update incoming payment"));
@@ -154,13 +162,30 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
               onChange={(e) => setNotes(e.target.value)}
             />
           </FormField>
+          {needsReason ? (
+            <FormField
+              id={`${id}-reason`}
+              label="Reason for approval"
+              hint="Above $1,000.00 a second finance member approves before the money moves."
+            >
+              <Textarea
+                id={`${id}-reason`}
+                rows={2}
+                maxLength={500}
+                required
+                placeholder="e.g. Wire confirmed by the sending bank"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </FormField>
+          ) : null}
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
               Cancel
             </Button>
             <Button type="submit" disabled={update.isPending}>
               {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              Update Payment
+              {needsReason ? "Send for Approval" : "Update Payment"}
             </Button>
           </DialogFooter>
         </form>

@@ -1,4 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
 import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/admin/payments/api/invalidate-admin-money";
@@ -13,7 +18,13 @@ export interface IncomingPaymentResult {
 
 /** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
 export function createIncomingPayment(input: CreateIncomingPaymentInput) {
-  return withStepUp(() => apiRequest<IncomingPaymentResult>("POST", "/api/admin/incoming-payments", input));
+  return withStepUp(() =>
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "POST",
+      "/api/admin/incoming-payments",
+      input,
+    ),
+  );
 }
 
 export function useCreateIncomingPayment() {
@@ -22,11 +33,15 @@ export function useCreateIncomingPayment() {
     mutationFn: createIncomingPayment,
     meta: { ignoreUnauthorized: true },
     // The toast comes from the mutation, not the dialog, which closes (or unmounts) meanwhile.
-    onSuccess: ({ userBalance }) => {
-      toast({
-        title: "Incoming payment created successfully",
-        description: userBalance ? `User balance: ${userBalance}` : undefined,
-      });
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : {
+              title: "Incoming payment created successfully",
+              description: result.userBalance ? `User balance: ${result.userBalance}` : undefined,
+            },
+      );
       return invalidateAdminMoney(queryClient);
     },
   });

@@ -1,4 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
 import type { UpdateIncomingPaymentInput } from "@/contract/payments";
 import { toast } from "@/web/components/ui/use-toast";
 import type { IncomingPaymentResult } from "@/web/features/admin/payments/api/create-incoming-payment";
@@ -9,7 +14,11 @@ import { withStepUp } from "@/web/lib/step-up";
 /** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
 export function updateIncomingPayment({ id, input }: { id: string; input: UpdateIncomingPaymentInput }) {
   return withStepUp(() =>
-    apiRequest<IncomingPaymentResult>("PUT", `/api/admin/incoming-payments/${encodeURIComponent(id)}`, input),
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "PUT",
+      `/api/admin/incoming-payments/${encodeURIComponent(id)}`,
+      input,
+    ),
   );
 }
 
@@ -19,12 +28,16 @@ export function useUpdateIncomingPayment() {
     mutationFn: updateIncomingPayment,
     meta: { ignoreUnauthorized: true },
     // The toast comes from the mutation: a row leaving its status filter unmounts the dialog that asked.
-    onSuccess: ({ userBalance }) => {
-      toast({
-        title: userBalance
-          ? `Payment updated successfully. User balance: ${userBalance}`
-          : "Payment updated successfully",
-      });
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : {
+              title: result.userBalance
+                ? `Payment updated successfully. User balance: ${result.userBalance}`
+                : "Payment updated successfully",
+            },
+      );
       return invalidateAdminMoney(queryClient);
     },
   });

@@ -1,0 +1,108 @@
+import {
+  APPROVAL_CHECKER_ROLES,
+  APPROVAL_MESSAGES,
+  type ApprovalKind,
+  type PendingApprovalResponse,
+} from "@/contract/approvals";
+import type { StaffRole } from "@/contract/staff";
+import type { Db, Tx } from "@/server/db/client";
+import { approvals } from "@/server/db/schema";
+import type { ApprovalPayload } from "@/server/features/approvals/approval-actions";
+import { getApproval } from "@/server/features/approvals/find-approvals";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
+
+export interface StaffActor {
+  id: string;
+  staffRoles: readonly StaffRole[];
+}
+
+/** A direct answer (below the threshold) or a 202 "Sent for approval". */
+export type Submitted<T, S extends 200 | 201 = 200> =
+  | { status: S; body: T }
+  | { status: 202; body: PendingApprovalResponse };
+
+/** The role a staff member acts in for this kind: the kind's own role when held, else owner. */
+export function actingRole(kind: ApprovalKind, roles: readonly StaffRole[]): StaffRole {
+  return (
+    APPROVAL_CHECKER_ROLES[kind].find((role) => roles.includes(role)) ??
+    (roles.includes("owner") ? "owner" : (roles[0] ?? "owner"))
+  );
+}
+
+/** A change that needs approval needs a reason: 400 naming the field. */
+export function requireReason(reason: string | null | undefined): string {
+  const text = reason?.trim();
+  if (!text) {
+    throw new AppError("VALIDATION", APPROVAL_MESSAGES.reasonRequired, {
+      field: "reason",
+      reasonRequired: true,
+    });
+  }
+  return text;
+}
+
+export interface ApprovalRequest {
+  kind: ApprovalKind;
+  userId: string;
+  /** The existing row it acts on (one pending approval per target); null when it creates one. */
+  targetKey: string | null;
+  payload: ApprovalPayload;
+  amount: number | null;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  reason: string;
+}
+
+/** Writes the pending approval and its audit row; nothing customer-facing changes. */
+async function insertApproval(tx: Tx, maker: StaffActor, request: ApprovalRequest): Promise<string> {
+  const [row] = await tx
+    .insert(approvals)
+    .values({
+      kind: request.kind,
+      userId: request.userId,
+      targetKey: request.targetKey,
+      payload: request.payload,
+      amount: request.amount,
+      before: request.before,
+      after: request.after,
+      reason: request.reason,
+      makerId: maker.id,
+      makerRole: actingRole(request.kind, maker.staffRoles),
+    })
+    .returning({ id: approvals.id });
+  await writeAudit(tx, {
+    actorId: maker.id,
+    action: "approval.request",
+    targetType: "approval",
+    targetId: row!.id,
+    before: request.before,
+    after: { kind: request.kind, userId: request.userId, amount: request.amount, ...request.after },
+  });
+  return row!.id;
+}
+
+/**
+ * Runs `prepare` (which locks and checks the target, then describes the change) and stores the approval in one
+ * transaction. A second pending request for the same target answers 409 `approvalPending`.
+ */
+export async function submitForApproval(
+  db: Db,
+  maker: StaffActor,
+  prepare: (tx: Tx) => Promise<ApprovalRequest>,
+): Promise<{ status: 202; body: PendingApprovalResponse }> {
+  let id: string;
+  try {
+    id = await db.transaction(async (tx) => insertApproval(tx, maker, await prepare(tx)));
+  } catch (err) {
+    if (pgErrorCode(err) === "23505" && pgConstraint(err) === "approvals_pending_target_key") {
+      throw new AppError("CONFLICT", APPROVAL_MESSAGES.alreadyPending, { approvalPending: true });
+    }
+    throw err;
+  }
+  const approval = await getApproval(db, id);
+  return {
+    status: 202,
+    body: { message: APPROVAL_MESSAGES.sentForApproval, pendingApproval: true, approval },
+  };
+}

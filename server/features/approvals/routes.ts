@@ -1,0 +1,45 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  approvalPage,
+  approvalsQuery,
+  approveApprovalInput,
+  decideApprovalResponse,
+  rejectApprovalInput,
+} from "@/contract/approvals";
+import { decideApproval } from "@/server/features/approvals/decide-approval";
+import { findApprovals } from "@/server/features/approvals/find-approvals";
+import { requireFreshStepUp } from "@/server/features/auth/step-up";
+import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
+
+/** Maker-checker under /api/admin/approvals: the queue, and a second staff member's decision. */
+export async function approvalRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireAdmin);
+
+  app.get(
+    "/approvals",
+    { schema: { querystring: approvalsQuery, response: { 200: approvalPage } } },
+    (request) => findApprovals(db, request.query),
+  );
+  // Approving moves money or identity state like the direct action does, so it asks for the same fresh proof.
+  app.post(
+    "/approvals/:id/approve",
+    {
+      schema: { params: idParams, body: approveApprovalInput, response: { 200: decideApprovalResponse } },
+      preHandler: requireFreshStepUp,
+    },
+    (request) =>
+      decideApproval(db, signedInUser(request).id, request.params.id, "approve", request.body.reason),
+  );
+  app.post(
+    "/approvals/:id/reject",
+    { schema: { params: idParams, body: rejectApprovalInput, response: { 200: decideApprovalResponse } } },
+    (request) =>
+      decideApproval(db, signedInUser(request).id, request.params.id, "reject", request.body.reason),
+  );
+}

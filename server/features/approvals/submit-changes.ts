@@ -1,0 +1,269 @@
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/admin-onboarding";
+import type { MessageResponse } from "@/contract/auth";
+import type {
+  CreateAdminTransactionInput,
+  CreateIncomingPaymentInput,
+  UpdateAdminTransactionInput,
+  UpdateIncomingPaymentInput,
+} from "@/contract/payments";
+import { PAYMENT_MESSAGES } from "@/contract/payments";
+import type { Transaction } from "@/contract/transactions";
+import type { Db, Tx } from "@/server/db/client";
+import { kycApplications, users } from "@/server/db/schema";
+import { lockFrozenUser } from "@/server/features/admin/unfreeze-user";
+import {
+  requireReason,
+  type StaffActor,
+  type Submitted,
+  submitForApproval,
+} from "@/server/features/approvals/request-approval";
+import { lockKycApplicationFor } from "@/server/features/kyc/review-kyc-application";
+import {
+  adjustBalance,
+  adminCreditAmount,
+  balanceTarget,
+  createAdminTransaction,
+  lockAdminTransaction,
+  updateAdminTransaction,
+} from "@/server/features/payments/admin-transactions";
+import {
+  createIncomingPayment,
+  incomingPaymentAmount,
+  lockIncomingPayment,
+  updateIncomingPayment,
+} from "@/server/features/payments/incoming-payments";
+import { AppError } from "@/server/lib/errors";
+import { findWallet } from "@/server/lib/ledger";
+
+// The admin routes call these instead of the service functions: below the threshold they run the change at
+// once (the spec's answer), above it they store a pending approval and answer 202. Money moves only when a
+// payment or credit reaches completed, so only that step (at creation or later) is ever held back.
+
+/** Thrown out of `prepare` to roll back and take the direct path instead (the amount is under the threshold). */
+const DIRECT = Symbol("direct");
+
+type WithReason<T> = T & { reason?: string | null };
+const withoutReason = <T extends { reason?: unknown }>({ reason: _, ...rest }: T) => rest;
+
+/** The customer, share-locked (a deletion waits), and their current balance in cents. */
+async function customerBalance(tx: Tx, userId: string): Promise<number> {
+  const [owner] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("share");
+  if (!owner) throw new AppError("NOT_FOUND", "User not found");
+  return (await findWallet(tx, userId))?.balance ?? 0;
+}
+
+const balanceChange = (balance: number, amount: number) => ({
+  before: { balance },
+  after: { balance: balance + amount },
+});
+
+export async function submitIncomingPayment(
+  db: Db,
+  threshold: number,
+  maker: StaffActor,
+  input: WithReason<CreateIncomingPaymentInput>,
+): Promise<Submitted<Awaited<ReturnType<typeof createIncomingPayment>>, 201>> {
+  const amount = incomingPaymentAmount(input);
+  if (input.status !== "completed" || amount <= threshold) {
+    return { status: 201, body: await createIncomingPayment(db, maker.id, withoutReason(input)) };
+  }
+  const reason = requireReason(input.reason);
+  return submitForApproval(db, maker, async (tx) => {
+    const balance = await customerBalance(tx, input.userId);
+    return {
+      kind: "incoming_payment",
+      userId: input.userId,
+      targetKey: null,
+      payload: { op: "create_payment", input: withoutReason(input) },
+      amount,
+      before: { paymentStatus: null, ...balanceChange(balance, amount).before },
+      after: { paymentStatus: "completed", ...balanceChange(balance, amount).after },
+      reason,
+    };
+  });
+}
+
+export async function submitIncomingPaymentUpdate(
+  db: Db,
+  threshold: number,
+  maker: StaffActor,
+  paymentId: string,
+  input: WithReason<UpdateIncomingPaymentInput>,
+): Promise<Submitted<Awaited<ReturnType<typeof updateIncomingPayment>>>> {
+  if (input.status === "completed") {
+    const pending = await submitForApproval(db, maker, async (tx) => {
+      const payment = await lockIncomingPayment(tx, paymentId);
+      if (payment.amount <= threshold || !payment.userId) throw DIRECT;
+      const balance = await customerBalance(tx, payment.userId);
+      return {
+        kind: "incoming_payment",
+        userId: payment.userId,
+        targetKey: payment.id,
+        payload: { op: "complete_payment", paymentId: payment.id, input: withoutReason(input) },
+        amount: payment.amount,
+        before: { paymentStatus: payment.status, ...balanceChange(balance, payment.amount).before },
+        after: { paymentStatus: "completed", ...balanceChange(balance, payment.amount).after },
+        reason: requireReason(input.reason),
+      };
+    }).catch((err) => {
+      if (err === DIRECT) return null;
+      throw err;
+    });
+    if (pending) return pending;
+  }
+  return { status: 200, body: await updateIncomingPayment(db, maker.id, paymentId, withoutReason(input)) };
+}
+
+export async function submitAdminTransaction(
+  db: Db,
+  threshold: number,
+  maker: StaffActor,
+  input: WithReason<CreateAdminTransactionInput>,
+): Promise<Submitted<Transaction, 201>> {
+  const amount = adminCreditAmount(input);
+  if ((input.status ?? "completed") !== "completed" || amount <= threshold) {
+    return { status: 201, body: await createAdminTransaction(db, maker.id, withoutReason(input)) };
+  }
+  const reason = requireReason(input.reason);
+  return submitForApproval(db, maker, async (tx) => {
+    const balance = await customerBalance(tx, input.userId);
+    return {
+      kind: "credit",
+      userId: input.userId,
+      targetKey: null,
+      payload: { op: "create_credit", input: { ...withoutReason(input), status: "completed" } },
+      amount,
+      before: { creditStatus: null, ...balanceChange(balance, amount).before },
+      after: { creditStatus: "completed", ...balanceChange(balance, amount).after },
+      reason,
+    };
+  });
+}
+
+export async function submitAdminTransactionUpdate(
+  db: Db,
+  threshold: number,
+  maker: StaffActor,
+  transactionId: string,
+  input: WithReason<UpdateAdminTransactionInput>,
+): Promise<Submitted<Transaction>> {
+  if (input.status === "completed") {
+    const pending = await submitForApproval(db, maker, async (tx) => {
+      const current = await lockAdminTransaction(tx, transactionId);
+      if (current.amount <= threshold || !current.userId) throw DIRECT;
+      const balance = await customerBalance(tx, current.userId);
+      return {
+        kind: "credit",
+        userId: current.userId,
+        targetKey: current.id,
+        payload: { op: "complete_credit", transactionId: current.id, input: withoutReason(input) },
+        amount: current.amount,
+        before: { creditStatus: current.status, ...balanceChange(balance, current.amount).before },
+        after: { creditStatus: "completed", ...balanceChange(balance, current.amount).after },
+        reason: requireReason(input.reason),
+      };
+    }).catch((err) => {
+      if (err === DIRECT) return null;
+      throw err;
+    });
+    if (pending) return pending;
+  }
+  return {
+    status: 200,
+    body: await updateAdminTransaction(db, maker.id, transactionId, withoutReason(input)),
+  };
+}
+
+/** Every balance adjustment needs a second person; setting the balance it already has changes nothing. */
+export async function submitBalanceAdjustment(
+  db: Db,
+  maker: StaffActor,
+  userId: string,
+  input: { accountBalance: string | number; reason?: string | null },
+): Promise<Submitted<{ accountBalance: string }>> {
+  const target = balanceTarget(input.accountBalance);
+  const reason = input.reason?.trim() || null;
+  const pending = await submitForApproval(db, maker, async (tx) => {
+    const balance = await customerBalance(tx, userId);
+    const wallet = await findWallet(tx, userId);
+    if (target === balance) throw DIRECT;
+    if (target < (wallet?.held ?? 0)) throw new AppError("CONFLICT", PAYMENT_MESSAGES.balanceBelowHeld);
+    return {
+      kind: "balance_adjustment",
+      userId,
+      targetKey: userId,
+      payload: { op: "adjust_balance", target, expected: balance },
+      amount: target - balance,
+      before: { balance },
+      after: { balance: target },
+      reason: requireReason(reason),
+    };
+  }).catch((err) => {
+    if (err === DIRECT) return null;
+    throw err;
+  });
+  if (pending) return pending;
+  return { status: 200, body: await adjustBalance(db, maker.id, userId, input.accountBalance) };
+}
+
+/** Reopening a rejected KYC application always needs a second (compliance) person. */
+export async function submitKycReset(
+  db: Db,
+  maker: StaffActor,
+  kycId: string,
+  reason: string | null | undefined,
+): Promise<Submitted<ReviewKycResponse>> {
+  return submitForApproval(db, maker, async (tx) => {
+    // The state's own refusals first (they say why nothing can happen), then the reason.
+    const row = await lockKycApplicationFor(tx, kycId, "reset");
+    const [taken] = await tx
+      .select({ id: kycApplications.id })
+      .from(kycApplications)
+      .where(
+        and(
+          eq(kycApplications.ssnIndex, row.ssnIndex),
+          ne(kycApplications.id, row.id),
+          isNull(kycApplications.supersededAt),
+          ne(kycApplications.status, "rejected"),
+        ),
+      )
+      .limit(1);
+    if (taken)
+      throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
+    const text = requireReason(reason);
+    return {
+      kind: "kyc_reset",
+      userId: row.userId,
+      targetKey: row.id,
+      payload: { op: "kyc_reset", kycId: row.id },
+      amount: null,
+      before: { kycStatus: row.status },
+      after: { kycStatus: "pending" },
+      reason: text,
+    };
+  });
+}
+
+/** Lifting a freeze always needs a second (compliance) person. */
+export async function submitUnfreeze(
+  db: Db,
+  maker: StaffActor,
+  userId: string,
+  reason: string | null | undefined,
+): Promise<Submitted<MessageResponse>> {
+  return submitForApproval(db, maker, async (tx) => {
+    const user = await lockFrozenUser(tx, userId);
+    const text = requireReason(reason);
+    return {
+      kind: "unfreeze",
+      userId,
+      targetKey: userId,
+      payload: { op: "unfreeze" },
+      amount: null,
+      before: { frozenAt: user.frozenAt.toISOString() },
+      after: { frozenAt: null },
+      reason: text,
+    };
+  });
+}
