@@ -82,6 +82,26 @@ describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
     expect(again.status()).toBe(409);
     expect(await balanceOf()).toBe("$5,000.00");
 
+    // The admin credit form asks the reason itself above the threshold, and sends the credit for approval.
+    const { page } = makerPage;
+    await page.goto("/admin");
+    await page.getByRole("tab", { name: "Incoming Payments" }).click();
+    await page.getByRole("button", { name: "Add Incoming Transaction" }).click();
+    const add = page.getByRole("dialog", { name: "Add Incoming Transaction" });
+    await add.getByLabel("Search customers").fill(customer.email);
+    await add.locator("#add-transaction-user").click();
+    await page.getByRole("option", { name: new RegExp(customer.email) }).click();
+    await add.getByLabel("Amount (USD)").fill("1000.00");
+    await add.getByLabel("Description").fill("Goodwill credit");
+    expect(await add.getByLabel("Reason for approval").count()).toBe(0);
+    await add.getByLabel("Amount (USD)").fill("1500.00");
+    await add.getByRole("button", { name: "Send for Approval" }).click();
+    await toastWith(page, "Please give a reason").waitFor();
+    await add.getByLabel("Reason for approval").fill("Compensation agreed with the customer");
+    await add.getByRole("button", { name: "Send for Approval" }).click();
+    await toastWith(page, "Sent for approval").waitFor();
+    expect(await balanceOf()).toBe("$5,000.00");
+
     for (const tracked of [makerPage, checkerPage]) {
       expect(tracked.errors).toEqual([]);
       await tracked.context.close();

@@ -50,6 +50,18 @@ function checkerFor(t: TestApp): Promise<SignedInUser> {
   return checkers.get(t)!;
 }
 
+/** A second staff member approves the approval a 202 answer names (finance by default); answers the approve call. */
+export async function approveAsSecond(t: TestApp, pending: { json(): unknown }, checker?: SignedInUser) {
+  const approver = checker ?? (await checkerFor(t));
+  const { approval } = pending.json() as { approval: { id: string } };
+  return t.app.inject({
+    method: "POST",
+    url: `/api/admin/approvals/${approval.id}/approve`,
+    headers: { cookie: approver.cookie },
+    payload: {},
+  });
+}
+
 /**
  * Credits a customer through the admin desk (incoming payment created as completed). Above APPROVAL_THRESHOLD
  * that is maker-checker: the admin's request answers 202 and a second finance member approves it.

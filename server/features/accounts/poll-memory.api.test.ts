@@ -4,10 +4,16 @@ import { buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { kycApplications } from "@/server/db/schema";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import {
+  approveAsSecond,
+  createApprovedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+  fundCustomer,
+} from "@/tests/support/money";
 import { waitFor } from "@/tests/support/server-process";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 type App = TestApp["app"];
 const POLLS = ["/api/transactions/recent", "/api/account/summary", "/api/kyc/status", "/api/chat/messages"];
@@ -136,8 +142,14 @@ describe("dashboard polls answered from memory", () => {
       .set({ status: "rejected" })
       .where(eq(kycApplications.userId, customer.user.id))
       .returning({ id: kycApplications.id });
-    const reset = await as(t.app, admin, "PUT", `/api/admin/kyc/${kyc!.id}/reset`, { notes: "again please" });
-    expect(reset.statusCode, reset.body).toBe(200);
+    const reset = await as(t.app, admin, "PUT", `/api/admin/kyc/${kyc!.id}/reset`, {
+      notes: "again please",
+      reason: "The customer sent a clearer document",
+    });
+    // Maker-checker: the reset waits for a second compliance member, whose approval is the write.
+    expect(reset.statusCode, reset.body).toBe(202);
+    const compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    expect((await approveAsSecond(t, reset, compliance)).statusCode).toBe(200);
     await changed(["/api/kyc/status", "/api/account/summary"]);
     await expectLedgerClean(t.database);
   });

@@ -53,12 +53,21 @@ describe("the admin web's capabilities", () => {
     expect(shown(["support"])).toEqual(["chatsTab", "editDashboardContent", "usersTab"]);
     expect(shown(["compliance"])).toEqual([
       "accountRequestsTab",
+      "approvalsTab",
+      "auditTab",
       "kycTab",
       "liftFreeze",
       "openDocuments",
+      "revealSsn",
       "usersTab",
     ]);
-    expect(shown(["finance"])).toEqual(["editBalance", "incomingTab", "outgoingTab", "usersTab"]);
+    expect(shown(["finance"])).toEqual([
+      "approvalsTab",
+      "editBalance",
+      "incomingTab",
+      "outgoingTab",
+      "usersTab",
+    ]);
     expect(shown(["owner"])).toEqual(Object.keys(STAFF_CAPABILITIES).sort());
     expect(shown([])).toEqual([]);
   });

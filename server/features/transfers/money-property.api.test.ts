@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean } from "@/tests/support/money";
+import {
+  approveAsSecond,
+  createApprovedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+} from "@/tests/support/money";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 
@@ -52,9 +57,18 @@ describe("money through the API", () => {
               method: "POST",
               url: "/api/admin/transactions",
               headers: { cookie: admin.cookie },
-              payload: { userId: customer.user.id, amount: dollars(o.cents), description: "Credit" },
+              payload: {
+                userId: customer.user.id,
+                amount: dollars(o.cents),
+                description: "Credit",
+                reason: "Property test",
+              },
             });
-            expect(res.statusCode).toBe(201);
+            // Above APPROVAL_THRESHOLD the credit waits for a second finance member (maker-checker).
+            if (o.cents > 100_000) {
+              expect(res.statusCode, res.body).toBe(202);
+              expect((await approveAsSecond(t, res)).statusCode).toBe(200);
+            } else expect(res.statusCode).toBe(201);
             total += o.cents;
           } else if (o.kind === "transfer") {
             const res = await t.app.inject({
@@ -98,12 +112,14 @@ describe("money through the API", () => {
               method: "PUT",
               url: `/api/admin/users/${customer.user.id}/balance`,
               headers: { cookie: admin.cookie },
-              payload: { accountBalance: dollars(o.cents) },
+              payload: { accountBalance: dollars(o.cents), reason: "Property test" },
             });
             const heldNow = [...held.values()].reduce((a, b) => a + b, 0);
             if (o.cents < heldNow) expect(res.statusCode).toBe(409);
             else {
-              expect(res.statusCode).toBe(200);
+              // Every adjustment waits for a second finance member; an unchanged balance has nothing to adjust.
+              if (res.statusCode === 202) expect((await approveAsSecond(t, res)).statusCode).toBe(200);
+              else expect(res.statusCode, res.body).toBe(200);
               total = o.cents;
             }
           }

@@ -1,5 +1,6 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { PAYMENT_MESSAGES } from "@/contract/payments";
 import { toastError } from "@/web/components/toast-error";
@@ -17,6 +18,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
+  creditNeedsReason,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
@@ -41,6 +43,7 @@ export function useCreateCredit(onCreated: () => void) {
         description: draft.description.trim(),
         category: draft.category,
         status: draft.status,
+        ...(creditNeedsReason(draft) ? { reason: draft.reason.trim() } : {}),
       })
       .then(onCreated, toastServerFailure("Failed to create transaction"));
   return { submit, isPending: create.isPending };
@@ -62,6 +65,7 @@ export function AddIncomingTransactionDialog() {
       return toastError(`Missing Information: ${PAYMENT_MESSAGES.transactionMissing}`);
     }
     if (!isAmountValid(draft.amount)) return;
+    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
     credit.submit(draft);
   };
 
@@ -91,7 +95,7 @@ export function AddIncomingTransactionDialog() {
             </Button>
             <Button type="submit" disabled={credit.isPending}>
               {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              Create Transaction
+              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
             </Button>
           </DialogFooter>
         </form>

@@ -1,5 +1,6 @@
 import { ArrowDownLeft, Eye } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { CATEGORIES } from "@/contract/transactions";
 import { toastError } from "@/web/components/toast-error";
@@ -22,6 +23,7 @@ import {
 } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import { TRANSACTION_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import {
+  creditNeedsReason,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
@@ -137,6 +139,7 @@ export function CreateTransactionPreviewDialog() {
       return toastError("Missing Information: Please fill in amount and description");
     }
     if (!isAmountValid(draft.amount)) return;
+    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
     credit.submit(draft);
   };
 
@@ -173,7 +176,7 @@ export function CreateTransactionPreviewDialog() {
             </Button>
             <Button type="submit" disabled={credit.isPending}>
               {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              Create Transaction
+              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
             </Button>
           </DialogFooter>
         </form>

@@ -1,7 +1,9 @@
+import { needsApprovalReason } from "@/contract/approvals";
+import { parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transactions";
 import { FormField } from "@/web/components/form-field";
-import { Input } from "@/web/components/ui/input";
+import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import {
   ADMIN_TRANSACTION_STATUS_LABELS,
@@ -15,6 +17,8 @@ export interface TransactionDraft {
   description: string;
   category: Category;
   status: AdminTransactionStatus;
+  /** Asked only when the credit waits for a second finance member (creditNeedsReason). */
+  reason: string;
 }
 
 export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
@@ -23,7 +27,13 @@ export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
   description: "",
   category: "other",
   status: "completed",
+  reason: "",
 };
+
+/** A completed credit above the approval threshold waits for a second finance member, with a reason. */
+export function creditNeedsReason(draft: Pick<TransactionDraft, "amount" | "status">): boolean {
+  return draft.status === "completed" && needsApprovalReason(parseMoney(draft.amount.trim() || "0"));
+}
 
 /** The fields of an admin credit, shared by Add Incoming Transaction and Create Transaction with Preview. */
 export function TransactionFields({
@@ -114,6 +124,25 @@ export function TransactionFields({
           </SelectContent>
         </Select>
       </FormField>
+      {creditNeedsReason(draft) ? (
+        <FormField
+          id={`${idPrefix}-reason`}
+          label="Reason for approval"
+          className="sm:col-span-2"
+          hint="Above $1,000.00 a second finance member approves before the money moves."
+        >
+          <Textarea
+            id={`${idPrefix}-reason`}
+            rows={2}
+            maxLength={500}
+            required
+            placeholder="e.g. Wire confirmed by the sending bank"
+            value={draft.reason}
+            disabled={disabled}
+            onChange={(e) => set("reason", e.target.value)}
+          />
+        </FormField>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { RefreshCw } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { toastError } from "@/web/components/toast-error";
@@ -33,6 +34,9 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<AdminTransactionStatus | "">("");
   const [notes, setNotes] = useState("");
+  const [reason, setReason] = useState("");
+  // Completing a credit above the approval threshold waits for a second finance member, with a reason.
+  const needsReason = status === "completed" && needsApprovalReason(transaction.amountCents);
   const update = useUpdateAdminTransaction();
   const id = `transaction-${transaction.id}`;
 
@@ -40,14 +44,21 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
     if (open) {
       setStatus(isAdminStatus(transaction.status) ? transaction.status : "");
       setNotes("");
+      setReason("");
     }
     setOpen(open);
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (!status) return toastError("Please select a transaction status");
+    if (needsReason && !reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
+    const input = {
+      status,
+      adminNotes: notes.trim() || null,
+      ...(needsReason ? { reason: reason.trim() } : {}),
+    };
     update
-      .mutateAsync({ id: transaction.id, input: { status, adminNotes: notes.trim() || null } })
+      .mutateAsync({ id: transaction.id, input })
       .then(() => setOpen(false), toastServerFailure("Failed to update transaction status"));
   };
 
@@ -98,13 +109,31 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
               onChange={(e) => setNotes(e.target.value)}
             />
           </div>
+          {needsReason ? (
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-reason`}>Reason for approval</Label>
+              <Textarea
+                id={`${id}-reason`}
+                rows={2}
+                maxLength={500}
+                required
+                aria-describedby={`${id}-reason-hint`}
+                placeholder="e.g. Wire confirmed by the sending bank"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+              <p id={`${id}-reason-hint`} className="text-xs text-ink-subtle">
+                Above $1,000.00 a second finance member approves before the money moves.
+              </p>
+            </div>
+          ) : null}
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
               Cancel
             </Button>
             <Button type="submit" disabled={update.isPending}>
               {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              Update Status
+              {needsReason ? "Send for Approval" : "Update Status"}
             </Button>
           </DialogFooter>
         </form>

@@ -1,4 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
 import type { CreateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { toast } from "@/web/components/ui/use-toast";
@@ -8,7 +13,9 @@ import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/admin/transactions: an admin credit (the only type an admin may create). */
 export function createAdminTransaction(input: CreateAdminTransactionInput) {
-  return withStepUp(() => apiRequest<Transaction>("POST", "/api/admin/transactions", input));
+  return withStepUp(() =>
+    apiRequest<Transaction | PendingApprovalResponse>("POST", "/api/admin/transactions", input),
+  );
 }
 
 export function useCreateAdminTransaction() {
@@ -17,8 +24,12 @@ export function useCreateAdminTransaction() {
     mutationFn: createAdminTransaction,
     meta: { ignoreUnauthorized: true },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
-    onSuccess: () => {
-      toast({ title: "Incoming transaction created successfully" });
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : { title: "Incoming transaction created successfully" },
+      );
       return invalidateAdminMoney(queryClient);
     },
   });

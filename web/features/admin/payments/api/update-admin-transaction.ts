@@ -1,4 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
 import type { UpdateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { toast } from "@/web/components/ui/use-toast";
@@ -9,7 +14,11 @@ import { withStepUp } from "@/web/lib/step-up";
 /** PUT /api/admin/transactions/{id}: status and notes of an admin credit; completed posts the money. */
 export function updateAdminTransaction({ id, input }: { id: string; input: UpdateAdminTransactionInput }) {
   return withStepUp(() =>
-    apiRequest<Transaction>("PUT", `/api/admin/transactions/${encodeURIComponent(id)}`, input),
+    apiRequest<Transaction | PendingApprovalResponse>(
+      "PUT",
+      `/api/admin/transactions/${encodeURIComponent(id)}`,
+      input,
+    ),
   );
 }
 
@@ -19,8 +28,12 @@ export function useUpdateAdminTransaction() {
     mutationFn: updateAdminTransaction,
     meta: { ignoreUnauthorized: true },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
-    onSuccess: () => {
-      toast({ title: "Transaction status updated successfully" });
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : { title: "Transaction status updated successfully" },
+      );
       return invalidateAdminMoney(queryClient);
     },
   });
