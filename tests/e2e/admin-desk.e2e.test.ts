@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
 import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
@@ -69,6 +69,24 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The second staff member (ADMIN_EMAILS' checker) approves the pending approval of `kind` for the customer. */
+async function approvePendingAsChecker(customerEmail: string, kind: string) {
+  const checker = await openPage(browser);
+  await signInAsAdmin(checker.page, undefined, inject("checkerEmail"));
+  const list = await checker.context.request.get("/api/admin/approvals?status=pending&limit=100");
+  const pending = (await list.json()).items.find(
+    (a: { kind: string; user: { email: string } | null }) =>
+      a.kind === kind && a.user?.email.toLowerCase() === customerEmail.toLowerCase(),
+  );
+  expect(pending, `a pending ${kind} for ${customerEmail}`).toBeTruthy();
+  const approved = await checker.context.request.post(`/api/admin/approvals/${pending.id}/approve`, {
+    data: {},
+  });
+  expect(approved.status()).toBe(200);
+  expect(checker.errors).toEqual([]);
+  await checker.context.close();
+}
+
 describe("admin desk", () => {
   it("shows every decision's success toast even when the row leaves its filter, and final rows offer no edit", async () => {
     const customer = await openPage(browser);
@@ -92,8 +110,16 @@ describe("admin desk", () => {
       .getByRole("button", { name: `Reject application from ${name}` })
       .waitFor({ state: "detached" });
     await page.getByRole("button", { name: "All", exact: true }).click();
+    // Maker-checker (issue 15): the reset asks a reason and waits for a second staff member.
     await page.getByRole("button", { name: `Reset application from ${name} to pending` }).click();
-    await toastWith(page, "KYC status reset to pending successfully").waitFor();
+    await page.getByLabel("Reason for reopening").fill("The customer sent a clearer licence photo.");
+    await page.getByRole("button", { name: "Send for approval" }).click();
+    await toastWith(page, "Sent for approval").waitFor();
+    await approvePendingAsChecker(user.email, "kyc_reset");
+    await page.reload();
+    await page.getByRole("tab", { name: "KYC Applications" }).click();
+    await page.getByLabel("Search KYC applications").fill(user.email);
+    await page.getByRole("button", { name: "Pending", exact: true }).click();
     await page.getByRole("button", { name: `Approve application from ${name}` }).click();
     await toastWith(page, "KYC status updated successfully").waitFor();
 
@@ -192,8 +218,10 @@ describe("admin desk", () => {
     await page.getByRole("button", { name: `View details for ${customerName}` }).click();
     await page.getByRole("button", { name: "Edit Balance" }).click();
     await page.getByLabel("New account balance").fill("$50.00");
+    // Every adjustment waits for a second finance member (issue 15): the mutation says so.
+    await page.getByLabel("Reason for approval").fill("Goodwill credit agreed with the customer");
     await page.getByRole("button", { name: "Save" }).click();
-    await toastWith(page, "User balance updated successfully").waitFor();
+    await toastWith(page, "Sent for approval").waitFor();
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
@@ -279,13 +307,13 @@ describe("admin desk", () => {
       const strip = page.locator("[data-overflow-end], [data-overflow-start]").first();
       const wrapper = page.getByRole("tablist").locator("..");
       if (width < 600) {
-        // Seven tabs do not fit a phone: the far edge fades, and the keyboard's End brings the last tab into view.
+        // Ten tabs do not fit a phone: the far edge fades, and the keyboard's End brings the last tab into view.
         await strip.waitFor();
         expect(await wrapper.getAttribute("data-overflow-end")).toBe("true");
         await shot(page, `admin-tabs-${width}`);
         await page.getByRole("tab", { name: "User Management" }).focus();
         await page.keyboard.press("End");
-        const last = page.getByRole("tab", { name: "Email Test" });
+        const last = page.getByRole("tab", { name: "Audit" });
         await expect.poll(() => last.getAttribute("data-state")).toBe("active");
         await expect.poll(() => wrapper.getAttribute("data-overflow-start")).toBe("true");
         await expect
