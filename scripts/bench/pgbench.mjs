@@ -38,7 +38,7 @@ INSERT INTO transactions (id, user_id, type, amount, fee, net_amount, descriptio
 INSERT INTO transfer_requests (id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose, category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at) VALUES (:tid, :uid, 1, 0, 1, 'Bench Recipient', NULL, 'CRYPTO', 'Benchmark transfer', 'other', 'crypto', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'pending', :hid, :xid, to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), now(), now());
 INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response) VALUES (:uid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:tid::text), 201, jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('id', :tid::text, 'amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'cryptoAddress', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'status', 'pending', 'createdAt', now())));
 INSERT INTO freeze_links (user_id, token_hash, reason, expires_at) VALUES (:uid, md5(:hid::text) || md5(:xid::text), 'transfer', now() + interval '7 days');
-INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES ('bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested', true, '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'bbbb', 'bbbb');
+INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES ('bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested');
 COMMIT;
 `;
 
