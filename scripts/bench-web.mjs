@@ -183,7 +183,7 @@ async function approvedCustomer(baseUrl) {
   await admin.call("PUT", `/api/admin/account-requests/${accountRequest.id}`, { status: "approved" });
   await admin.call("POST", "/api/admin/incoming-payments", {
     userId: kyc.userId,
-    amount: "1250.00",
+    amount: "950.00", // at or below APPROVAL_THRESHOLD, so it posts without a second staff member
     description: "Payroll",
     status: "completed",
   });

@@ -332,6 +332,8 @@ async function main() {
       RATE_LIMIT_SCALE: "1000000",
       TRANSFER_DAILY_COUNT_LIMIT: "1000000",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      // As the Dockerfile and `npm start` run it: two malloc arenas instead of one per thread.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     };
     console.info(`starting the app (${RUNNER}; migrations run at start)…`);
     const serverArgs = [

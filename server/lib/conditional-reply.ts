@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { FastifyReply } from "fastify";
 
 /** Either a fresh body with its ETag, or "not modified" (the route answers 304 with no body). */
@@ -20,7 +20,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  * account left in the same browser tab never validates.
  */
 export function userEtag(kind: string, userId: string, version: string): string {
-  const digest = createHash("sha256").update(`${kind}\n${userId}\n${version}`).digest("base64url");
+  const digest = hash("sha256", `${kind}\n${userId}\n${version}`, "base64url");
   return `"${kind}-${digest.slice(0, 27)}"`;
 }
 

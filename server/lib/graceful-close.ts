@@ -11,7 +11,9 @@ export function registerGracefulClose(app: FastifyInstance) {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_request, reply) => {
+  // Callback hooks on the per-request path: an async hook costs a promise and a microtask turn per request.
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
 }

@@ -90,7 +90,7 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     requestDuration.observe(
       {
         method: request.method,
@@ -99,6 +99,7 @@ export function registerMetrics(app: FastifyInstance) {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {

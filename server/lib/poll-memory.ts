@@ -124,9 +124,11 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function registerPollMemory(app: FastifyInstance, ttlMs: number): PollMemory {
   const polls = new PollMemory(ttlMs);
   app.decorate("polls", polls);
-  app.addHook("onSend", async (request) => {
-    if (READS.has(request.method) || !request.user) return;
-    polls.changed(request.user.isAdmin ? { all: true } : { userIds: [request.user.id] });
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    if (!READS.has(request.method) && request.user) {
+      polls.changed(request.user.isAdmin ? { all: true } : { userIds: [request.user.id] });
+    }
+    done(null, payload);
   });
   return polls;
 }

@@ -25,13 +25,15 @@ export function hasUnstorableText(value: unknown, depth = 0): boolean {
  * reach the database with it — including the ones that store it in a JSON column (idempotency keys, audit).
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     if (
       hasUnstorableText(request.body) ||
       hasUnstorableText(request.query) ||
       hasUnstorableText(request.params)
     ) {
-      throw new AppError("VALIDATION", INVALID_TEXT_MESSAGE);
+      done(new AppError("VALIDATION", INVALID_TEXT_MESSAGE));
+      return;
     }
+    done();
   });
 }
