@@ -60,6 +60,31 @@ function keepConditionalCopy(url: string, etag: string, body: unknown): void {
   conditionalCopies.set(url, { etag, body });
 }
 
+/**
+ * GETs the first page will make, started while the entry chunk is still evaluating (startEarlyGets): on a
+ * phone's HTTP/1.1 connections they go out before the page's chunks queue up, and the page's first
+ * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire.
+ */
+const earlyGets = new Map<string, { response: Promise<Response>; at: number }>();
+const EARLY_GET_MAX_AGE_MS = 10_000;
+
+export function startEarlyGets(urls: readonly string[]): void {
+  for (const url of urls) {
+    if (earlyGets.has(url)) continue;
+    const response = fetch(url, { credentials: "include" });
+    // A failure is reported to the apiRequest that claims it, not as an unhandled rejection.
+    response.catch(() => {});
+    earlyGets.set(url, { response, at: Date.now() });
+  }
+}
+
+function claimEarlyGet(url: string): Promise<Response> | undefined {
+  const early = earlyGets.get(url);
+  if (!early) return undefined;
+  earlyGets.delete(url);
+  return Date.now() - early.at < EARLY_GET_MAX_AGE_MS ? early.response : undefined;
+}
+
 /** Every call sends cookies; a JSON content type only when there is a body on POST, PUT or PATCH (spec §7). */
 export async function apiRequest<T = unknown>(
   method: string,
@@ -70,17 +95,20 @@ export async function apiRequest<T = unknown>(
   const upper = method.toUpperCase();
   const hasBody = body !== undefined && BODY_METHODS.has(upper);
   const copy = upper === "GET" ? conditionalCopies.get(url) : undefined;
-  const res = await fetch(url, {
-    method: upper,
-    credentials: "include",
-    headers: {
-      ...(hasBody ? { "Content-Type": "application/json" } : {}),
-      ...(copy ? { "If-None-Match": copy.etag } : {}),
-      ...options.headers,
-    },
-    body: hasBody ? JSON.stringify(body) : undefined,
-    signal: options.signal,
-  });
+  const early = upper === "GET" && !copy && !options.headers ? claimEarlyGet(url) : undefined;
+  const res = early
+    ? await early
+    : await fetch(url, {
+        method: upper,
+        credentials: "include",
+        headers: {
+          ...(hasBody ? { "Content-Type": "application/json" } : {}),
+          ...(copy ? { "If-None-Match": copy.etag } : {}),
+          ...options.headers,
+        },
+        body: hasBody ? JSON.stringify(body) : undefined,
+        signal: options.signal,
+      });
   if (res.status === 304 && copy) return copy.body as T;
   await throwIfNotOk(res);
   if (res.status === 204) return undefined as T;

@@ -1,10 +1,11 @@
+import { useQuery } from "@tanstack/react-query";
 import { BarChart3, ChevronRight, FileText, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
 import type { MouseEvent } from "react";
 import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { toast } from "@/web/components/ui/use-toast";
-import { useAccountSummary } from "@/web/lib/account-summary";
+import { accountSummaryQuery } from "@/web/lib/account-summary";
 import {
   ANALYTICS_BLOCKED,
   canSeeAnalytics,
@@ -32,7 +33,8 @@ const TILE =
 
 /** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
 export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }) {
-  const summary = useAccountSummary();
+  // The page that shows this card has just refreshed the summary; mounting behind its skeleton does not ask again.
+  const summary = useQuery({ ...accountSummaryQuery, refetchOnMount: false });
 
   const guard = (href: string) => (event: MouseEvent) => {
     // Until the summary arrives the gate cannot be judged; the target page checks again on its own.

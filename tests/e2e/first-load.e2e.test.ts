@@ -1,0 +1,65 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
+import { newUser, signIn, signUp } from "@/tests/e2e/support/journeys";
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/**
+ * The dashboard's reads start while the entry chunk evaluates (web/app/router.tsx), before its own chunk has
+ * loaded: each must still be asked exactly once, and a signed-out visitor must ask none of them.
+ */
+describe("the dashboard's first load", () => {
+  it("asks each of its reads once, before the dashboard chunk, and shows their data", async () => {
+    const { page, errors } = await openPage(browser, 390);
+    const user = newUser("Early");
+    await signUp(page, user);
+    await signIn(page, user.email);
+
+    const gets: string[] = [];
+    const order: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/") && request.method() === "GET") gets.push(url.pathname);
+      if (url.pathname.startsWith("/api/") || /dashboard-page-/.test(url.pathname)) order.push(url.pathname);
+    });
+    await page.goto("/dashboard");
+    await page.getByRole("heading", { name: /Welcome/ }).waitFor();
+    await page.waitForLoadState("networkidle");
+
+    const reads = [
+      "/api/auth/user",
+      "/api/dashboard-content",
+      "/api/account/summary",
+      "/api/kyc/status",
+      "/api/transactions/recent",
+      "/api/chat/unread",
+    ];
+    for (const path of reads) expect(gets.filter((p) => p === path), path).toHaveLength(1);
+    const dashboardChunk = order.findIndex((p) => /dashboard-page-/.test(p));
+    expect(dashboardChunk).toBeGreaterThan(-1);
+    for (const path of reads) expect(order.indexOf(path), path).toBeLessThan(dashboardChunk);
+    expect(errors).toEqual([]);
+  });
+
+  it("asks none of them for a signed-out visitor", async () => {
+    const { page, errors } = await openPage(browser, 390);
+    const gets: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/")) gets.push(url.pathname);
+    });
+    await page.goto("/dashboard");
+    await page.waitForURL(/\/auth\?next=/);
+    await page.waitForLoadState("networkidle");
+    expect(gets).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
