@@ -19,6 +19,8 @@ commands:
   ledger:verify         recompute every balance from postings and report any drift (exit 1 on drift)
   housekeeping:sweep    delete expired sessions, old one-time codes, idempotency keys, sent mail and unused uploads now
                         (the server also does this at start and every 15 minutes)
+  seed:demo             outside production: an owner, an approved customer with history and a pending KYC,
+                        made through the app's own routes (prints their e-mails and password)
   statement:verify <userId> <YYYY-MM> <digest>
                         recompute a monthly statement's ledger digest from the ledger and compare it with
                         the one printed on a customer's copy (exit 1 when they differ)`;
@@ -29,6 +31,7 @@ const COMMANDS = new Set([
   "ledger:verify",
   "housekeeping:sweep",
   "statement:verify",
+  "seed:demo",
 ]);
 
 async function main(argv: string[]) {
@@ -77,6 +80,11 @@ async function main(argv: string[]) {
             `${report.authChallenges} sign-in challenge(s), ${report.freezeLinks} expired freeze link(s) ` +
             `${report.partialUploads} half-written upload(s) and ${report.unattachedUploads} upload(s) no application used.`,
         );
+        return 0;
+      }
+      case "seed:demo": {
+        const { seedDemo } = await import("@/scripts/seed-demo");
+        for (const line of await seedDemo(config, database)) console.info(line);
         return 0;
       }
       case "statement:verify": {

@@ -46,6 +46,36 @@ describe("operator CLI", () => {
     expect(result.code).toBe(0);
   });
 
+  it("seeds the demo accounts through the app's routes once, and leaves a balanced ledger", async () => {
+    const first = await cli("seed:demo");
+    expect(first.out).toContain("Demo data created (password for every account: Harbor-Quartz-Demo-2026)");
+    expect(first.code).toBe(0);
+    if (database) {
+      const rows = await database.query<{
+        email: string;
+        staff_roles: string[];
+        balance: string | null;
+        kyc: string | null;
+      }>(
+        `select u.email, u.staff_roles, w.balance::text as balance, k.status as kyc
+           from users u
+           left join ledger_accounts w on w.user_id = u.id and w.kind = 'wallet'
+           left join kyc_applications k on k.user_id = u.id
+          where u.email like 'demo-%@pillar.test' order by u.email`,
+      );
+      expect(rows).toEqual([
+        { email: "demo-admin@pillar.test", staff_roles: ["owner"], balance: "0", kyc: null },
+        { email: "demo-customer@pillar.test", staff_roles: [], balance: "167540", kyc: "approved" },
+        { email: "demo-pending@pillar.test", staff_roles: [], balance: "0", kyc: "pending" },
+      ]);
+    }
+    const again = await cli("seed:demo");
+    expect(again.out).toContain("Demo data is already here");
+    expect(again.code).toBe(0);
+    const verify = await cli("ledger:verify");
+    expect(verify.out).toContain("Ledger verified: no drift.");
+  });
+
   it.runIf(Boolean(process.env.DATABASE_URL))(
     "exits 1 and names the account when a cached balance drifts",
     async () => {

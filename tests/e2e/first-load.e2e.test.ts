@@ -42,7 +42,11 @@ describe("the dashboard's first load", () => {
       "/api/transactions/recent",
       "/api/chat/unread",
     ];
-    for (const path of reads) expect(gets.filter((p) => p === path), path).toHaveLength(1);
+    for (const path of reads)
+      expect(
+        gets.filter((p) => p === path),
+        path,
+      ).toHaveLength(1);
     const dashboardChunk = order.findIndex((p) => /dashboard-page-/.test(p));
     expect(dashboardChunk).toBeGreaterThan(-1);
     for (const path of reads) expect(order.indexOf(path), path).toBeLessThan(dashboardChunk);
