@@ -34,7 +34,8 @@ async function cli(...args: string[]) {
 }
 
 describe("operator CLI", () => {
-  it("verifies a clean ledger", async () => {
+  // The first command creates the database (on PGlite: initdb in a child process, then the migrations).
+  it("verifies a clean ledger", { timeout: 120_000 }, async () => {
     const result = await cli("ledger:verify");
     expect(result.out).toContain("Ledger verified: no drift.");
     expect(result.code).toBe(0);

@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -142,10 +143,34 @@ export function wrapPglite(client: PGlite): Database {
  */
 const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB", "-c", "max_connections=5"];
 
+/**
+ * Creates the embedded cluster (initdb) in a short-lived child process. initdb grows PGlite's wasm memory
+ * to ~650 MiB, and wasm memory never shrinks while its instance lives: done in this process, the first
+ * start idled at that size until the next restart; in a child it is returned to the system when the child
+ * exits, and this process opens the cluster as on any later start.
+ */
+async function initialiseClusterInChild(dir: string): Promise<void> {
+  const pglite = import.meta.resolve("@electric-sql/pglite");
+  const script = `
+    const { PGlite } = await import(${JSON.stringify(pglite)});
+    const db = await PGlite.create(${JSON.stringify(dir)}, {
+      startParams: [...PGlite.defaultStartParams, ...${JSON.stringify(PGLITE_SETTINGS)}],
+    });
+    await db.close();`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ["--input-type=module", "-e", script], (error, _stdout, stderr) =>
+      error
+        ? reject(new Error(`Creating the embedded database in ${dir} failed: ${stderr || error.message}`))
+        : resolve(),
+    );
+  });
+}
+
 /** Embedded PostgreSQL (PGlite) kept in $DATA_DIR/pg: the no-services default for one machine. */
 export async function createPgliteDatabase(dataDir: string): Promise<Database> {
   const dir = path.join(dataDir, "pg");
   fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseClusterInChild(dir);
   return wrapPglite(
     await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] }),
   );
