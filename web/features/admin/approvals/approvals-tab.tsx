@@ -10,6 +10,7 @@ import {
 } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { STAFF_ROLE_LABELS } from "@/contract/staff";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -18,7 +19,6 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDecideApproval } from "@/web/features/admin/approvals/api/decide-approval";
 import { useApprovals } from "@/web/features/admin/approvals/api/get-approvals";
-import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { LoadMore, StatusSelect } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
@@ -131,28 +131,30 @@ function Decision({ approval }: { approval: Approval }) {
         )}
         Approve
       </Button>
-      <ReasonDialog
-        id={`reject-approval-${approval.id}`}
-        trigger={
-          <Button variant="secondary" size="sm" className="text-negative" disabled={decide.isPending}>
-            <X aria-hidden />
-            Reject
-          </Button>
-        }
+      <ConfirmButton
+        variant="secondary"
+        size="sm"
+        className="text-negative"
+        isPending={decide.isPending}
         title="Reject this request?"
         description={`${approval.summary}. Nothing changes for the customer; the requester sees your reason.`}
-        label="Reason for rejecting"
-        hint="Required. The staff member who asked sees it."
+        reason={{
+          id: `reject-approval-${approval.id}`,
+          label: "Reason for rejecting",
+          hint: "Required. The staff member who asked sees it.",
+        }}
         confirmLabel="Reject request"
         destructive
-        isPending={decide.isPending}
         onConfirm={(reason) =>
           decide.mutateAsync({ id: approval.id, decision: "reject", reason }).then((done) => {
             toast({ title: "Rejected", description: done.message });
             return true;
           }, onFailed)
         }
-      />
+      >
+        <X aria-hidden />
+        Reject
+      </ConfirmButton>
     </div>
   );
 }

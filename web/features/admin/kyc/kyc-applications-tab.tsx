@@ -2,6 +2,7 @@ import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -9,7 +10,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { useApproveKycApplication } from "@/web/features/admin/kyc/api/approve-kyc-application";
 import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applications";
@@ -20,6 +20,7 @@ import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
 import { useSearch } from "@/web/features/admin/lists/admin-list";
 import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
 import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 
@@ -71,24 +72,19 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
   if (!application.isCurrent || application.status === "approved") return null;
   if (application.status === "rejected") {
     return (
-      <ReasonDialog
-        id={`reset-kyc-reason-${application.id}`}
-        trigger={
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={reset.isPending}
-            aria-label={`Reset application from ${name} to pending`}
-          >
-            {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
-            Reset to Pending
-          </Button>
-        }
+      <ConfirmButton
+        variant="secondary"
+        size="sm"
+        aria-label={`Reset application from ${name} to pending`}
+        isPending={reset.isPending}
         title="Reset to pending?"
         description={`${name}'s rejected application goes back to review once a second compliance member approves.`}
-        label="Reason for reopening"
+        reason={{
+          id: `reset-kyc-reason-${application.id}`,
+          label: "Reason for reopening",
+          hint: REVIEWER_SEES_REASON,
+        }}
         confirmLabel="Send for approval"
-        isPending={reset.isPending}
         onConfirm={(reason) =>
           reset.mutateAsync({ id: application.id, reason }).then(
             // The success toast comes from the mutation (useResetKycApplication).
@@ -99,7 +95,10 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
             },
           )
         }
-      />
+      >
+        {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
+        Reset to Pending
+      </ConfirmButton>
     );
   }
   return (
