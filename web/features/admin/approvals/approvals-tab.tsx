@@ -14,14 +14,14 @@ import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDecideApproval } from "@/web/features/admin/approvals/api/decide-approval";
 import { useApprovals } from "@/web/features/admin/approvals/api/get-approvals";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
-import { LoadMore, StatusSelect } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
+import { StatusSelect } from "@/web/features/admin/shared/list-controls";
+import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 
 type Filter = ApprovalStatus | "all";
 const FILTERS = ["pending", "all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
@@ -221,14 +221,10 @@ export default function ApprovalsTab() {
   const { query, items } = useApprovals({ q: "", status });
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div className="grid gap-1">
-            <CardTitle>Approvals</CardTitle>
-            <CardDescription>
-              Changes another staff member asked for. Nothing moves until someone else approves.
-            </CardDescription>
-          </div>
+      <ListHeader
+        title="Approvals"
+        description="Changes another staff member asked for. Nothing moves until someone else approves."
+        action={
           <StatusSelect
             id="admin-approval-status"
             label="Show approvals"
@@ -237,29 +233,22 @@ export default function ApprovalsTab() {
             value={status}
             onChange={setStatus}
           />
-        </div>
-      </CardHeader>
+        }
+      />
       <CardContent className="grid gap-4">
-        {query.isPending ? (
-          <ListSkeleton label="Loading approvals" />
-        ) : query.isError ? (
-          <ListError what="approvals" onRetry={() => query.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ClipboardCheck}
-            title={status === "pending" ? "Nothing waiting for approval" : "No approvals here"}
-            text="Large credits, balance adjustments, KYC resets and lifted freezes appear here for a second person."
-          />
-        ) : (
-          <>
-            <ul className="-my-5 divide-y divide-line">
-              {items.map((a) => (
-                <ApprovalRow key={a.id} approval={a} />
-              ))}
-            </ul>
-            <LoadMore query={query} what="approvals" />
-          </>
-        )}
+        <ListStates
+          query={query}
+          items={items}
+          what="approvals"
+          loadingLabel="Loading approvals"
+          empty={{
+            icon: ClipboardCheck,
+            title: status === "pending" ? "Nothing waiting for approval" : "No approvals here",
+            text: "Large credits, balance adjustments, KYC resets and lifted freezes appear here for a second person.",
+          }}
+          listClassName="-my-5"
+          row={(a) => <ApprovalRow key={a.id} approval={a} />}
+        />
       </CardContent>
     </Card>
   );

@@ -1,13 +1,12 @@
 import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Skeleton } from "@/web/components/ui/skeleton";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
@@ -17,9 +16,9 @@ import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-a
 import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
 import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { useListFilter } from "@/web/features/admin/shared/admin-list";
+import { FilterBar } from "@/web/features/admin/shared/list-controls";
+import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { formatDate, formatDateTime } from "@/web/lib/format";
@@ -195,77 +194,45 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
  * and filtered on the server, a page at a time ("Load more").
  */
 export default function KycApplicationsTab() {
-  const [filter, setFilter] = useState<Filter>("all");
-  const search = useSearch();
-  const { query: applications, items } = useKycApplications({ q: search.q, status: filter });
-  const isFiltered = filter !== "all" || search.q !== "";
+  const filter = useListFilter<Filter>("all");
+  const { query: applications, items } = useKycApplications({ q: filter.search.q, status: filter.status });
 
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="grid gap-1">
-          <CardTitle>KYC Applications</CardTitle>
-          <CardDescription>Identity verifications and their documents, newest first</CardDescription>
-        </div>
-        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-          <StatusFilter
-            legend="Show applications"
-            options={["all", ...KYC_STATUSES] as const}
-            labelOf={(value) => FILTER_LABELS[value]}
-            value={filter}
-            onChange={setFilter}
-          />
-          <ListSearch
-            id="admin-kyc-search"
-            label="Search KYC applications"
-            placeholder="Search name, email or tag"
-            value={search.text}
-            onChange={search.setText}
-          />
-        </div>
-      </CardHeader>
+      <ListHeader
+        title="KYC Applications"
+        description="Identity verifications and their documents, newest first"
+      >
+        <FilterBar
+          filter={filter}
+          legend="Show applications"
+          options={["all", ...KYC_STATUSES] as const}
+          labelOf={(value) => FILTER_LABELS[value]}
+          search={{
+            id: "admin-kyc-search",
+            label: "Search KYC applications",
+            placeholder: "Search name, email or tag",
+          }}
+        />
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {applications.isPending ? (
-          <ul className="divide-y divide-line" aria-label="Loading KYC applications">
-            {[0, 1, 2].map((i) => (
-              <li key={i} className="grid gap-3 py-5">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-3 w-72 max-w-full" />
-                <div className="flex gap-2">
-                  <Skeleton className="h-8 w-28" />
-                  <Skeleton className="h-8 w-28" />
-                </div>
-              </li>
-            ))}
-          </ul>
-        ) : applications.isError ? (
-          <ListError what="KYC applications" onRetry={() => applications.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={FileCheck2}
-            title={
-              !isFiltered
-                ? "No KYC applications yet"
-                : search.q
-                  ? "No applications match your search"
-                  : `No ${FILTER_LABELS[filter].toLowerCase()} applications`
-            }
-            text={
-              !isFiltered
-                ? "Applications appear here as soon as customers submit them."
-                : "Choose another filter to see the rest."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-5 divide-y divide-line">
-              {items.map((a) => (
-                <ApplicationItem key={a.id} application={a} />
-              ))}
-            </ul>
-            <LoadMore query={applications} what="KYC applications" />
-          </>
-        )}
+        <ListStates
+          query={applications}
+          items={items}
+          what="KYC applications"
+          loadingLabel="Loading KYC applications"
+          shape="card"
+          empty={filteredEmpty(filter, {
+            icon: FileCheck2,
+            none: "No KYC applications yet",
+            noMatch: "No applications match your search",
+            statusLabel: FILTER_LABELS[filter.status],
+            noun: "applications",
+            text: "Applications appear here as soon as customers submit them.",
+          })}
+          listClassName="-my-5"
+          row={(a) => <ApplicationItem key={a.id} application={a} />}
+        />
       </CardContent>
     </Card>
   );

@@ -4,7 +4,7 @@ import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { formatChatTime } from "@/web/features/admin/chats/components/format-chat-time";
-import { LoadMore } from "@/web/features/admin/lists/list-controls";
+import { LoadMore } from "@/web/features/admin/shared/list-controls";
 import { cn } from "@/web/lib/cn";
 import { formatHandle, initials } from "@/web/lib/format";
 
