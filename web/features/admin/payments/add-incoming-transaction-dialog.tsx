@@ -9,12 +9,10 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
@@ -23,6 +21,7 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/admin/payments/transaction-fields";
+import { DialogActions } from "@/web/features/admin/shared/dialog-parts";
 
 /** Checks the spec's money rule once for both create dialogs; returns false after saying what is wrong. */
 export function isAmountValid(amount: string): boolean {
@@ -89,15 +88,12 @@ export function AddIncomingTransactionDialog() {
             onChange={setDraft}
             disabled={credit.isPending}
           />
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={credit.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={credit.isPending}>
-              {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={credit.isPending}
+            pendingLabel="Creating"
+            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -10,18 +10,21 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Input, Textarea } from "@/web/components/ui/input";
+import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
+import {
+  AdminNotesField,
+  ApprovalReasonField,
+  DialogActions,
+} from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 
@@ -180,45 +183,30 @@ export function CreateIncomingPaymentDialog() {
           {text("fromRouting", "From routing", INCOMING_PAYMENT_DEFAULTS.fromRouting, { numeric: true })}
           {text("toAccount", "To account", "Customer's account number", { numeric: true })}
           {text("toRouting", "To routing", "Customer's routing number", { numeric: true })}
-          <FormField id="create-payment-notes" label="Admin notes" className="sm:col-span-2">
-            <Textarea
-              id="create-payment-notes"
-              rows={2}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={draft.adminNotes}
-              disabled={create.isPending}
-              onChange={(e) => set("adminNotes", e.target.value)}
-            />
-          </FormField>
+          <AdminNotesField
+            id="create-payment-notes"
+            className="sm:col-span-2"
+            rows={2}
+            value={draft.adminNotes}
+            disabled={create.isPending}
+            onChange={(value) => set("adminNotes", value)}
+          />
           {needsReason ? (
-            <FormField
+            <ApprovalReasonField
               id="create-payment-reason"
-              label="Reason for approval"
               className="sm:col-span-2"
-              hint="Above $1,000.00 a second finance member approves before the money moves."
-            >
-              <Textarea
-                id="create-payment-reason"
-                rows={2}
-                maxLength={500}
-                required
-                placeholder="e.g. Wire confirmed by the sending bank"
-                value={draft.reason}
-                disabled={create.isPending}
-                onChange={(e) => set("reason", e.target.value)}
-              />
-            </FormField>
+              value={draft.reason}
+              disabled={create.isPending}
+              onChange={(value) => set("reason", value)}
+            />
           ) : null}
-          <DialogFooter className="sm:col-span-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {needsReason ? "Send for Approval" : "Create Payment"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={create.isPending}
+            pendingLabel="Creating"
+            submitLabel={needsReason ? "Send for Approval" : "Create Payment"}
+            onCancel={() => setOpen(false)}
+            className="sm:col-span-2"
+          />
         </form>
       </DialogContent>
     </Dialog>

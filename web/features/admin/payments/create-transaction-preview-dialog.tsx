@@ -10,12 +10,10 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
 import {
   isAmountValid,
@@ -28,6 +26,7 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/admin/payments/transaction-fields";
+import { DialogActions } from "@/web/features/admin/shared/dialog-parts";
 import { cn } from "@/web/lib/cn";
 import { formatDate } from "@/web/lib/format";
 
@@ -170,15 +169,13 @@ export function CreateTransactionPreviewDialog() {
             disabled={credit.isPending}
           />
           <PreviewCard draft={draft} previewId={previewId} />
-          <DialogFooter className="md:col-span-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={credit.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={credit.isPending}>
-              {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={credit.isPending}
+            pendingLabel="Creating"
+            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            onCancel={() => setOpen(false)}
+            className="md:col-span-2"
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -10,17 +10,20 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Input, Textarea } from "@/web/components/ui/input";
+import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+import {
+  AdminNotesField,
+  ApprovalReasonField,
+  DialogActions,
+} from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 
@@ -152,42 +155,15 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
               />
             </FormField>
           </div>
-          <FormField id={`${id}-notes`} label="Admin notes">
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
-            />
-          </FormField>
+          <AdminNotesField id={`${id}-notes`} value={notes} onChange={setNotes} />
           {needsReason ? (
-            <FormField
-              id={`${id}-reason`}
-              label="Reason for approval"
-              hint="Above $1,000.00 a second finance member approves before the money moves."
-            >
-              <Textarea
-                id={`${id}-reason`}
-                rows={2}
-                maxLength={500}
-                required
-                placeholder="e.g. Wire confirmed by the sending bank"
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-            </FormField>
+            <ApprovalReasonField id={`${id}-reason`} value={reason} onChange={setReason} />
           ) : null}
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              {needsReason ? "Send for Approval" : "Update Payment"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={update.isPending}
+            submitLabel={needsReason ? "Send for Approval" : "Update Payment"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

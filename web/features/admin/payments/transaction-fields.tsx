@@ -3,13 +3,14 @@ import { parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transactions";
 import { FormField } from "@/web/components/form-field";
-import { Input, Textarea } from "@/web/components/ui/input";
+import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import {
   ADMIN_TRANSACTION_STATUS_LABELS,
   type AdminTransactionStatus,
 } from "@/web/features/admin/payments/payment-statuses";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
+import { ApprovalReasonField } from "@/web/features/admin/shared/dialog-parts";
 
 export interface TransactionDraft {
   userId: string;
@@ -125,23 +126,13 @@ export function TransactionFields({
         </Select>
       </FormField>
       {creditNeedsReason(draft) ? (
-        <FormField
+        <ApprovalReasonField
           id={`${idPrefix}-reason`}
-          label="Reason for approval"
           className="sm:col-span-2"
-          hint="Above $1,000.00 a second finance member approves before the money moves."
-        >
-          <Textarea
-            id={`${idPrefix}-reason`}
-            rows={2}
-            maxLength={500}
-            required
-            placeholder="e.g. Wire confirmed by the sending bank"
-            value={draft.reason}
-            disabled={disabled}
-            onChange={(e) => set("reason", e.target.value)}
-          />
-        </FormField>
+          value={draft.reason}
+          disabled={disabled}
+          onChange={(value) => set("reason", value)}
+        />
       ) : null}
     </div>
   );

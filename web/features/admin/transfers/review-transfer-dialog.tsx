@@ -10,15 +10,13 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
+import { AdminNotesField, DialogActions } from "@/web/features/admin/shared/dialog-parts";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
 import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
@@ -138,29 +136,13 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
               </p>
             )}
           </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-notes`}>Admin notes</Label>
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={notes}
-              disabled={isFinal}
-              onChange={(e) => setNotes(e.target.value)}
-            />
-          </div>
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              {isFinal ? "Close" : "Cancel"}
-            </Button>
-            {isFinal ? null : (
-              <Button type="submit" disabled={update.isPending}>
-                {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-                Update Request
-              </Button>
-            )}
-          </DialogFooter>
+          <AdminNotesField id={`${id}-notes`} value={notes} disabled={isFinal} onChange={setNotes} />
+          <DialogActions
+            isPending={update.isPending}
+            cancelLabel={isFinal ? "Close" : "Cancel"}
+            submitLabel={isFinal ? null : "Update Request"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>
