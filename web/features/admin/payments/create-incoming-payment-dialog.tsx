@@ -15,15 +15,16 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
 import {
   AdminNotesField,
+  AmountField,
   ApprovalReasonField,
   DialogActions,
+  StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
@@ -140,42 +141,21 @@ export function CreateIncomingPaymentDialog() {
               disabled={create.isPending}
             />
           </FormField>
-          <FormField id="create-payment-amount" label="Amount (USD)">
-            <Input
-              id="create-payment-amount"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0"
-              placeholder="0.00"
-              className="text-right tabular-nums"
-              value={draft.amount}
-              disabled={create.isPending}
-              onChange={(e) => set("amount", e.target.value)}
-            />
-          </FormField>
-          <FormField
+          <AmountField
+            id="create-payment-amount"
+            value={draft.amount}
+            disabled={create.isPending}
+            onChange={(value) => set("amount", value)}
+          />
+          <StatusField
             id="create-payment-status"
-            label="Status"
             hint={draft.status === "completed" ? "Completed credits the balance right away." : undefined}
-          >
-            <Select
-              value={draft.status}
-              onValueChange={(v) => set("status", v as Status)}
-              disabled={create.isPending}
-            >
-              <SelectTrigger id="create-payment-status">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {INCOMING_PAYMENT_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {INCOMING_PAYMENT_STATUS_BADGES[s].label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </FormField>
+            statuses={INCOMING_PAYMENT_STATUSES}
+            labelOf={(s) => INCOMING_PAYMENT_STATUS_BADGES[s].label}
+            value={draft.status}
+            onChange={(s) => set("status", s)}
+            disabled={create.isPending}
+          />
           {text("description", "Description", INCOMING_PAYMENT_DEFAULTS.description)}
           {text("paymentFor", "Payment for", INCOMING_PAYMENT_DEFAULTS.paymentFor)}
           {text("recipientName", "Recipient name", INCOMING_PAYMENT_DEFAULTS.recipientName, { wide: true })}

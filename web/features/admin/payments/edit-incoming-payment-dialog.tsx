@@ -15,7 +15,6 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
@@ -23,6 +22,7 @@ import {
   AdminNotesField,
   ApprovalReasonField,
   DialogActions,
+  StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
@@ -123,28 +123,19 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
+            <StatusField
               id={`${id}-status`}
-              label="Status"
               hint={
                 payment.status !== "completed" && status === "completed"
                   ? "Completing credits the balance."
                   : undefined
               }
-            >
-              <Select value={status} onValueChange={(v) => setStatus(v as Status)}>
-                <SelectTrigger id={`${id}-status`}>
-                  <SelectValue placeholder="Select a status" />
-                </SelectTrigger>
-                <SelectContent>
-                  {INCOMING_PAYMENT_STATUSES.map((s) => (
-                    <SelectItem key={s} value={s}>
-                      {INCOMING_PAYMENT_STATUS_BADGES[s].label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </FormField>
+              placeholder="Select a status"
+              statuses={INCOMING_PAYMENT_STATUSES}
+              labelOf={(s) => INCOMING_PAYMENT_STATUS_BADGES[s].label}
+              value={status}
+              onChange={setStatus}
+            />
             <FormField id={`${id}-date`} label="Date">
               <Input
                 id={`${id}-date`}

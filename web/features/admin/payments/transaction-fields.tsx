@@ -10,7 +10,7 @@ import {
   type AdminTransactionStatus,
 } from "@/web/features/admin/payments/payment-statuses";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
-import { ApprovalReasonField } from "@/web/features/admin/shared/dialog-parts";
+import { AmountField, ApprovalReasonField, StatusField } from "@/web/features/admin/shared/dialog-parts";
 
 export interface TransactionDraft {
   userId: string;
@@ -60,20 +60,12 @@ export function TransactionFields({
           disabled={disabled}
         />
       </FormField>
-      <FormField id={`${idPrefix}-amount`} label="Amount (USD)">
-        <Input
-          id={`${idPrefix}-amount`}
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min="0"
-          placeholder="0.00"
-          className="text-right tabular-nums"
-          value={draft.amount}
-          disabled={disabled}
-          onChange={(e) => set("amount", e.target.value)}
-        />
-      </FormField>
+      <AmountField
+        id={`${idPrefix}-amount`}
+        value={draft.amount}
+        disabled={disabled}
+        onChange={(value) => set("amount", value)}
+      />
       <FormField id={`${idPrefix}-category`} label="Category">
         <Select
           value={draft.category}
@@ -102,29 +94,16 @@ export function TransactionFields({
           onChange={(e) => set("description", e.target.value)}
         />
       </FormField>
-      <FormField
+      <StatusField
         id={`${idPrefix}-status`}
-        label="Status"
         className="sm:col-span-2"
         hint="Completed credits the customer's balance now; any other status waits until you complete it."
-      >
-        <Select
-          value={draft.status}
-          onValueChange={(v) => set("status", v as AdminTransactionStatus)}
-          disabled={disabled}
-        >
-          <SelectTrigger id={`${idPrefix}-status`} aria-describedby={`${idPrefix}-status-hint`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {ADMIN_TRANSACTION_STATUSES.map((s) => (
-              <SelectItem key={s} value={s}>
-                {ADMIN_TRANSACTION_STATUS_LABELS[s]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </FormField>
+        statuses={ADMIN_TRANSACTION_STATUSES}
+        labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+        value={draft.status}
+        onChange={(s) => set("status", s)}
+        disabled={disabled}
+      />
       {creditNeedsReason(draft) ? (
         <ApprovalReasonField
           id={`${idPrefix}-reason`}

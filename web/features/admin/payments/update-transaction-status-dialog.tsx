@@ -13,8 +13,6 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Label } from "@/web/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import type { AdminTransaction } from "@/web/features/admin/payments/api/get-admin-transactions";
 import { useUpdateAdminTransaction } from "@/web/features/admin/payments/api/update-admin-transaction";
 import {
@@ -26,6 +24,7 @@ import {
   AdminNotesField,
   ApprovalReasonField,
   DialogActions,
+  StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
 
 const isAdminStatus = (s: string): s is AdminTransactionStatus =>
@@ -82,24 +81,15 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
           </DialogDescription>
         </DialogHeader>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-status`}>Status</Label>
-            <Select value={status} onValueChange={(v) => setStatus(v as AdminTransactionStatus)}>
-              <SelectTrigger id={`${id}-status`} aria-describedby={`${id}-status-hint`}>
-                <SelectValue placeholder="Select a status" />
-              </SelectTrigger>
-              <SelectContent>
-                {ADMIN_TRANSACTION_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {ADMIN_TRANSACTION_STATUS_LABELS[s]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <p id={`${id}-status-hint`} className="text-xs text-ink-subtle">
-              Completed credits the customer's balance; after that the status is final.
-            </p>
-          </div>
+          <StatusField
+            id={`${id}-status`}
+            hint="Completed credits the customer's balance; after that the status is final."
+            placeholder="Select a status"
+            statuses={ADMIN_TRANSACTION_STATUSES}
+            labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+            value={status}
+            onChange={setStatus}
+          />
           <AdminNotesField
             id={`${id}-notes`}
             label="Admin notes (optional)"

@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { FormField } from "@/web/components/form-field";
 import { Button } from "@/web/components/ui/button";
 import { DialogFooter } from "@/web/components/ui/dialog";
-import { Textarea } from "@/web/components/ui/input";
+import { Input, Textarea } from "@/web/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
 
 /** A back-office form dialog's footer: Cancel, then the submit button with a spinner while it saves. */
@@ -96,6 +97,76 @@ export function ApprovalReasonField({
         required
         aria-describedby={`${id}-hint`}
         placeholder={placeholder}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </FormField>
+  );
+}
+
+/** A record's status as a drop-down, with what the chosen status does under it. */
+export function StatusField<S extends string>({
+  id,
+  statuses,
+  labelOf,
+  value,
+  onChange,
+  hint,
+  placeholder,
+  disabled,
+  className,
+}: {
+  id: string;
+  statuses: readonly S[];
+  labelOf: (status: S) => string;
+  value: S | "";
+  onChange: (status: S) => void;
+  hint?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  className?: string;
+}) {
+  return (
+    <FormField id={id} label="Status" hint={hint} className={className}>
+      <Select value={value} onValueChange={(v) => onChange(v as S)} disabled={disabled}>
+        <SelectTrigger id={id} aria-describedby={hint ? `${id}-hint` : undefined}>
+          <SelectValue placeholder={placeholder} />
+        </SelectTrigger>
+        <SelectContent>
+          {statuses.map((s) => (
+            <SelectItem key={s} value={s}>
+              {labelOf(s)}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      </Select>
+    </FormField>
+  );
+}
+
+/** A dollar amount typed as "1234.56", right-aligned in tabular figures. */
+export function AmountField({
+  id,
+  value,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <FormField id={id} label="Amount (USD)">
+      <Input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        step="0.01"
+        min="0"
+        placeholder="0.00"
+        className="text-right tabular-nums"
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}

@@ -14,9 +14,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Label } from "@/web/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { AdminNotesField, DialogActions } from "@/web/features/admin/shared/dialog-parts";
+import { AdminNotesField, DialogActions, StatusField } from "@/web/features/admin/shared/dialog-parts";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
 import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
@@ -114,28 +112,19 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
           )}
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-status`}>Status</Label>
-            <Select value={status} onValueChange={(v) => setStatus(v as TransferStatus)} disabled={isFinal}>
-              <SelectTrigger id={`${id}-status`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {TRANSFER_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {TRANSFER_STATUS_BADGES[s].label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            {isFinal ? (
-              <p className="text-xs text-ink-subtle">This transfer is final and can no longer change.</p>
-            ) : (
-              <p className="text-xs text-ink-subtle">
-                Completed sends the money; failed or cancelled releases the held amount to the customer.
-              </p>
-            )}
-          </div>
+          <StatusField
+            id={`${id}-status`}
+            hint={
+              isFinal
+                ? "This transfer is final and can no longer change."
+                : "Completed sends the money; failed or cancelled releases the held amount to the customer."
+            }
+            statuses={TRANSFER_STATUSES}
+            labelOf={(s) => TRANSFER_STATUS_BADGES[s].label}
+            value={status}
+            onChange={setStatus}
+            disabled={isFinal}
+          />
           <AdminNotesField id={`${id}-notes`} value={notes} disabled={isFinal} onChange={setNotes} />
           <DialogActions
             isPending={update.isPending}
