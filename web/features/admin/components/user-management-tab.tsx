@@ -10,26 +10,23 @@ import { UserStatusBadge } from "@/web/features/admin/components/user-status-bad
 import { useListFilter } from "@/web/features/admin/shared/admin-list";
 import { FilterBar } from "@/web/features/admin/shared/list-controls";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
-import { formatHandle, initials } from "@/web/lib/format";
+import { PersonSummary } from "@/web/features/admin/shared/person-summary";
+import { formatHandle } from "@/web/lib/format";
 
 function UserRow({ user }: { user: AdminUser }) {
   return (
     <li className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 py-3 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_8rem_11rem]">
-      <span className="flex size-9 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800">
-        {initials(user.firstName, user.lastName)}
-      </span>
-      <div className="grid min-w-0 gap-0.5">
-        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
-          <span className="truncate">
-            {user.firstName} {user.lastName}
-          </span>
-          {user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
-          {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly /> : null}
-        </p>
-        <p className="truncate text-xs text-ink-muted">
-          {user.email} · {formatHandle(user.pillarTag)}
-        </p>
-      </div>
+      <PersonSummary
+        firstName={user.firstName}
+        lastName={user.lastName}
+        badges={
+          <>
+            {user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
+            {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly /> : null}
+          </>
+        }
+        detail={`${user.email} · ${formatHandle(user.pillarTag)}`}
+      />
       <div className="col-start-2 row-start-2 flex items-center justify-between gap-3 md:contents">
         <div>
           <UserStatusBadge status={user.status} />

@@ -5,28 +5,22 @@ import { Card, CardContent } from "@/web/components/ui/card";
 import { useSearch } from "@/web/features/admin/shared/admin-list";
 import { ListSearch } from "@/web/features/admin/shared/list-controls";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
+import { PersonSummary } from "@/web/features/admin/shared/person-summary";
 import { AddStaffForm } from "@/web/features/admin/staff/add-staff-form";
 import { useStaff } from "@/web/features/admin/staff/api/get-staff";
 import { EditRolesDialog } from "@/web/features/admin/staff/edit-roles-dialog";
 import { RoleBadges } from "@/web/features/admin/staff/role-fields";
 import { useCurrentUser } from "@/web/lib/current-user";
-import { initials } from "@/web/lib/format";
 
 function StaffRow({ member, isSelf }: { member: StaffMember; isSelf: boolean }) {
   return (
     <li className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-3 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,2fr)_9rem_auto]">
-      <span className="flex size-9 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800">
-        {initials(member.firstName, member.lastName)}
-      </span>
-      <div className="grid min-w-0 gap-0.5">
-        <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-ink">
-          <span className="truncate">
-            {member.firstName} {member.lastName}
-          </span>
-          {isSelf ? <Badge>You</Badge> : null}
-        </p>
-        <p className="truncate text-xs text-ink-muted">{member.email}</p>
-      </div>
+      <PersonSummary
+        firstName={member.firstName}
+        lastName={member.lastName}
+        badges={isSelf ? <Badge>You</Badge> : null}
+        detail={member.email}
+      />
       <div className="col-span-2 col-start-2 row-start-2 flex flex-wrap items-center gap-2 md:contents">
         <div className="md:col-auto">
           <RoleBadges roles={member.staffRoles} />
