@@ -1,3 +1,4 @@
+import { Trash2 } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import {
   AlertDialog,
@@ -38,9 +39,9 @@ export interface ConfirmReason {
 }
 
 interface ConfirmButtonBase {
-  /** What the trigger button shows (icon and words). */
+  /** What the trigger button shows (icon and words; with "danger", the word shown beside the bin on wide screens). */
   children: ReactNode;
-  /** "danger" is the small red ghost button of a row's remove/delete. */
+  /** "danger" is the small red ghost button, with a bin, that removes or deletes a row. */
   variant?: ButtonProps["variant"] | "danger";
   size?: ButtonProps["size"];
   className?: string;
@@ -84,7 +85,14 @@ export function ConfirmButton(props: ConfirmButtonProps) {
       disabled={isPending}
       aria-label={props["aria-label"]}
     >
-      {props.children}
+      {variant === "danger" ? (
+        <>
+          <Trash2 aria-hidden />
+          <span className="hidden sm:inline">{props.children}</span>
+        </>
+      ) : (
+        props.children
+      )}
     </Button>
   );
   if (props.reason) return <ReasonConfirmDialog {...props} trigger={trigger} />;

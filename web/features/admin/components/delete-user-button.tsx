@@ -1,4 +1,3 @@
-import { Trash2 } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { toast } from "@/web/components/ui/use-toast";
@@ -26,8 +25,7 @@ export function DeleteUserButton({ user }: { user: AdminUser }) {
       confirmLabel="Delete user"
       onConfirm={onConfirm}
     >
-      <Trash2 aria-hidden />
-      <span className="hidden sm:inline">Delete</span>
+      Delete
     </ConfirmButton>
   );
 }

@@ -1,4 +1,4 @@
-import { Pencil, Send, Trash2 } from "lucide-react";
+import { Pencil, Send } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import { Link } from "wouter";
 import { RECIPIENT_NAME_MAX, renameRecipientInput, type SavedRecipient } from "@/contract/recipients";
@@ -96,8 +96,7 @@ function RemoveButton({ recipient }: { recipient: SavedRecipient }) {
       confirmLabel="Remove recipient"
       onConfirm={onConfirm}
     >
-      <Trash2 aria-hidden />
-      <span className="hidden sm:inline">Remove</span>
+      Remove
     </ConfirmButton>
   );
 }

@@ -1,4 +1,4 @@
-import { KeyRound, Pencil, Trash2 } from "lucide-react";
+import { KeyRound, Pencil } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
 import { ConfirmButton } from "@/web/components/confirm-button";
@@ -94,8 +94,7 @@ function RemoveButton({ passkey }: { passkey: PasskeyInfo }) {
       confirmLabel="Remove passkey"
       onConfirm={onConfirm}
     >
-      <Trash2 aria-hidden />
-      <span className="hidden sm:inline">Remove</span>
+      Remove
     </ConfirmButton>
   );
 }
