@@ -1,9 +1,7 @@
 import { ArrowDownLeft, Eye } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { CATEGORIES } from "@/contract/transactions";
-import { toastError } from "@/web/components/toast-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -15,10 +13,7 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
-import {
-  isAmountValid,
-  useCreateCredit,
-} from "@/web/features/admin/payments/add-incoming-transaction-dialog";
+import { useCreateCredit } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import { TRANSACTION_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import {
   creditNeedsReason,
@@ -133,13 +128,14 @@ export function CreateTransactionPreviewDialog() {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.userId) return toastError("User Required");
-    if (!draft.amount.trim() || !draft.description.trim()) {
-      return toastError("Missing Information: Please fill in amount and description");
-    }
-    if (!isAmountValid(draft.amount)) return;
-    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
-    credit.submit(draft);
+    credit.submit(
+      draft,
+      !draft.userId
+        ? "User Required"
+        : !draft.amount.trim() || !draft.description.trim()
+          ? "Missing Information: Please fill in amount and description"
+          : null,
+    );
   };
 
   return (
