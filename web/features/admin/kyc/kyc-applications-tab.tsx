@@ -1,5 +1,4 @@
 import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
-import type { ReactNode } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
 import { ConfirmButton } from "@/web/components/confirm-button";
@@ -17,6 +16,7 @@ import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
 import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
 import { useListFilter } from "@/web/features/admin/shared/admin-list";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
 import { FilterBar } from "@/web/features/admin/shared/list-controls";
 import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
@@ -45,15 +45,6 @@ const FILTER_LABELS: Record<Filter, string> = {
   approved: "Approved",
   rejected: "Rejected",
 };
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid min-w-0 gap-0.5">
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
-}
 
 function onReviewError(fallback: string) {
   return (error: unknown) => {
@@ -153,22 +144,26 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
         <Badge tone={badge.tone}>{badge.label}</Badge>
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {application.companyName ? <Field label="Company">{application.companyName}</Field> : null}
-        <Field label="Address">{application.address}</Field>
-        <Field label="SSN">
+        {application.companyName ? (
+          <DetailField label="Company">{application.companyName}</DetailField>
+        ) : null}
+        <DetailField label="Address">{application.address}</DetailField>
+        <DetailField label="SSN">
           <span className="flex flex-wrap items-center gap-1">
             <span className="tabular-nums">{application.ssn}</span>
             {canReveal ? <SsnRevealDialog kycId={application.id} applicant={name} /> : null}
           </span>
-        </Field>
-        <Field label="Phone">
+        </DetailField>
+        <DetailField label="Phone">
           <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>
-        </Field>
-        {application.reviewedAt ? <Field label="Reviewed">{formatDate(application.reviewedAt)}</Field> : null}
+        </DetailField>
+        {application.reviewedAt ? (
+          <DetailField label="Reviewed">{formatDate(application.reviewedAt)}</DetailField>
+        ) : null}
         {application.adminNotes ? (
-          <Field label={application.status === "rejected" ? "Rejection reason" : "Notes"}>
+          <DetailField label={application.status === "rejected" ? "Rejection reason" : "Notes"}>
             {application.adminNotes}
-          </Field>
+          </DetailField>
         ) : null}
       </dl>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

@@ -1,5 +1,5 @@
 import { Pencil } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/payments";
@@ -18,6 +18,7 @@ import { Input } from "@/web/components/ui/input";
 import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
 import {
   AdminNotesField,
   ApprovalReasonField,
@@ -33,15 +34,6 @@ function toLocalInput(iso: string): string {
   if (Number.isNaN(date.getTime())) return "";
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
   return local.toISOString().slice(0, 16);
-}
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid min-w-0 gap-0.5">
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
 }
 
 /** Spec §2 'Edit Incoming Payment': status (required), notes and date; completing it credits the customer. */
@@ -109,17 +101,17 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
           </p>
         </div>
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Detail label="From">
+          <DetailField label="From">
             <span className="tabular-nums">
               {payment.fromAccount} · {payment.fromRouting}
             </span>
-          </Detail>
-          <Detail label="To">
+          </DetailField>
+          <DetailField label="To">
             <span className="tabular-nums">
               {payment.toAccount.accountNumber ?? "—"} · {payment.toAccount.routingNumber ?? "—"}
             </span>
-          </Detail>
-          <Detail label="Recipient">{payment.recipientName}</Detail>
+          </DetailField>
+          <DetailField label="Recipient">{payment.recipientName}</DetailField>
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
           <div className="grid gap-4 sm:grid-cols-2">

@@ -1,5 +1,5 @@
 import { ClipboardCheck, Eye } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category } from "@/contract/transactions";
 import type { AdminTransferRequest } from "@/contract/transfers";
@@ -14,20 +14,12 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
 import { AdminNotesField, DialogActions, StatusField } from "@/web/features/admin/shared/dialog-parts";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
 import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { formatDateTime } from "@/web/lib/format";
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={wide ? "grid min-w-0 gap-0.5 sm:col-span-2" : "grid min-w-0 gap-0.5"}>
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
-}
 
 const categoryLabel = (key: string) => CATEGORIES[key as Category]?.label ?? "Other";
 
@@ -90,25 +82,27 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
           </p>
         </div>
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Field label="Recipient">{request.recipientName}</Field>
-          <Field label="Status">
+          <DetailField label="Recipient">{request.recipientName}</DetailField>
+          <DetailField label="Status">
             <Badge tone={TRANSFER_STATUS_BADGES[request.status].tone}>
               {TRANSFER_STATUS_BADGES[request.status].label}
             </Badge>
-          </Field>
-          <Field label="Purpose">{request.purpose}</Field>
-          <Field label="Category">{categoryLabel(request.category)}</Field>
-          <Field label="Method">{request.paymentMethod === "crypto" ? "USDC (crypto)" : "ACH"}</Field>
+          </DetailField>
+          <DetailField label="Purpose">{request.purpose}</DetailField>
+          <DetailField label="Category">{categoryLabel(request.category)}</DetailField>
+          <DetailField label="Method">
+            {request.paymentMethod === "crypto" ? "USDC (crypto)" : "ACH"}
+          </DetailField>
           {request.paymentMethod === "crypto" ? (
-            <Field label="Wallet address" wide>
+            <DetailField label="Wallet address" className="sm:col-span-2">
               <span className="font-mono text-xs break-all">{request.cryptoAddress}</span>
-            </Field>
+            </DetailField>
           ) : (
-            <Field label="Account · routing">
+            <DetailField label="Account · routing">
               <span className="tabular-nums">
                 {request.recipientAccount ?? "—"} · {request.recipientRouting}
               </span>
-            </Field>
+            </DetailField>
           )}
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
