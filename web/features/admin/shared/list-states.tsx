@@ -45,17 +45,24 @@ export function ListSkeleton({ label, shape = "row" }: { label: string; shape?: 
   );
 }
 
-export function ListError({ what, onRetry }: { what: string; onRetry: () => void }) {
+/** Something the page fetched did not load: what, and a retry. */
+export function LoadError({ children, onRetry }: { children: ReactNode; onRetry: () => void }) {
   return (
     <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
       <p className="flex items-center gap-2">
         <AlertCircle className="size-4 shrink-0" aria-hidden />
-        We couldn't load the {what}. Check your connection and try again.
+        {children}
       </p>
       <Button variant="secondary" size="sm" onClick={onRetry}>
         Try again
       </Button>
     </div>
+  );
+}
+
+export function ListError({ what, onRetry }: { what: string; onRetry: () => void }) {
+  return (
+    <LoadError onRetry={onRetry}>We couldn't load the {what}. Check your connection and try again.</LoadError>
   );
 }
 
