@@ -1,6 +1,5 @@
 import {
   ArrowDownToLine,
-  ArrowLeft,
   ArrowUpFromLine,
   ClipboardCheck,
   FileCheck2,
@@ -12,17 +11,13 @@ import {
   UserCog,
   Users,
 } from "lucide-react";
-import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { type ComponentType, lazy, Suspense, useState } from "react";
+import { Link } from "wouter";
 import type { StaffCapability } from "@/contract/staff-capabilities";
 import { canUse } from "@/contract/staff-capabilities";
-import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
-import { Container } from "@/web/components/ui/container";
-import { LogoMark } from "@/web/components/ui/logo";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
-import { toast } from "@/web/components/ui/use-toast";
 import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 import ApprovalsTab from "@/web/features/admin/approvals/approvals-tab";
@@ -35,28 +30,12 @@ import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
 import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
+import { AdminShell, BackLabel } from "@/web/features/admin/shared/admin-shell";
+import { useAdminGate } from "@/web/features/admin/shared/use-admin-gate";
 import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
-
-/** Spec §9: the admin redirect happens after 500 ms. */
-const REDIRECT_DELAY_MS = 500;
-
-/** Spec §5 admin gate: non-admins see a toast and go home after 500 ms. */
-function useAdminGate(isAdmin: boolean) {
-  const [, navigate] = useLocation();
-  useEffect(() => {
-    if (isAdmin) return;
-    toast({
-      title: "Unauthorized",
-      description: "You don't have permission to access this page.",
-      variant: "destructive",
-    });
-    const timer = setTimeout(() => navigate("/"), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [isAdmin, navigate]);
-}
 
 // Only owners open the Staff tab: its code loads when they do.
 const StaffTab = lazy(() => import("@/web/features/admin/staff/staff-tab"));
@@ -172,34 +151,24 @@ export default function AdminPage() {
     return <SecondFactorRequired />;
 
   return (
-    <div className="min-h-dvh bg-canvas">
-      <SkipLink />
-      <header className="border-b border-line bg-surface">
-        <Container className="flex h-16 items-center justify-between gap-3">
-          <div className="flex min-w-0 items-center gap-3">
-            <LogoMark />
-            <div className="min-w-0">
-              <h1 className="truncate text-base font-semibold text-ink">Admin Dashboard</h1>
-              <p className="hidden truncate text-xs text-ink-muted sm:block">
-                Users, accounts, payments and support
-              </p>
-            </div>
-          </div>
-          <Button asChild variant="secondary" size="sm">
-            <Link href="/dashboard">
-              <ArrowLeft aria-hidden />
-              <span className="hidden sm:inline">Back to Dashboard</span>
-              <span className="sm:hidden">Back</span>
-            </Link>
-          </Button>
-        </Container>
-      </header>
-      <main {...MAIN_PROPS} className="focus-visible:outline-none">
-        <Container className="grid gap-6 py-8">
-          <StatCards />
-          <AdminTabs />
-        </Container>
-      </main>
-    </div>
+    <AdminShell
+      title="Admin Dashboard"
+      subtitle={
+        <p className="hidden truncate text-xs text-ink-muted sm:block">
+          Users, accounts, payments and support
+        </p>
+      }
+      back={
+        <Button asChild variant="secondary" size="sm">
+          <Link href="/dashboard">
+            <BackLabel to="Dashboard" />
+          </Link>
+        </Button>
+      }
+      mainClassName="grid gap-6 py-8"
+    >
+      <StatCards />
+      <AdminTabs />
+    </AdminShell>
   );
 }

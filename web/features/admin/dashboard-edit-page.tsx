@@ -1,16 +1,14 @@
-import { AlertCircle, ArrowLeft } from "lucide-react";
+import { AlertCircle } from "lucide-react";
 import { useLocation } from "wouter";
-import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
-import { Container } from "@/web/components/ui/container";
-import { LogoMark } from "@/web/components/ui/logo";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
 import { useDashboardContent } from "@/web/features/admin/dashboard-edit/api/get-dashboard-content";
 import { DashboardContentEditor } from "@/web/features/admin/dashboard-edit/dashboard-content-editor";
-import { useAdminGate } from "@/web/features/admin/dashboard-edit/use-admin-gate";
+import { AdminShell, BackLabel } from "@/web/features/admin/shared/admin-shell";
+import { useAdminGate } from "@/web/features/admin/shared/use-admin-gate";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { formatHandle } from "@/web/lib/format";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
@@ -54,56 +52,46 @@ export default function DashboardEditPage({ params }: { params: { userId: string
   const isError = target.isError || content.isError;
 
   return (
-    <div className="min-h-dvh bg-canvas">
-      <SkipLink />
-      <header className="border-b border-line bg-surface">
-        <Container className="flex h-16 items-center justify-between gap-3">
-          <div className="flex min-w-0 items-center gap-3">
-            <LogoMark />
-            <div className="min-w-0">
-              <h1 className="truncate text-base font-semibold text-ink">Dashboard Content Editor</h1>
-              {target.data ? (
-                <p className="truncate text-xs text-ink-muted">
-                  {target.data.firstName} {target.data.lastName} · {formatHandle(target.data.pillarTag)}
-                </p>
-              ) : target.isPending ? (
-                <Skeleton className="mt-1 h-3 w-36" />
-              ) : null}
-            </div>
-          </div>
-          <Button variant="secondary" size="sm" onClick={onBack}>
-            <ArrowLeft aria-hidden />
-            <span className="hidden sm:inline">Back to Admin</span>
-            <span className="sm:hidden">Back</span>
+    <AdminShell
+      title="Dashboard Content Editor"
+      subtitle={
+        target.data ? (
+          <p className="truncate text-xs text-ink-muted">
+            {target.data.firstName} {target.data.lastName} · {formatHandle(target.data.pillarTag)}
+          </p>
+        ) : target.isPending ? (
+          <Skeleton className="mt-1 h-3 w-36" />
+        ) : null
+      }
+      back={
+        <Button variant="secondary" size="sm" onClick={onBack}>
+          <BackLabel to="Admin" />
+        </Button>
+      }
+      mainClassName="py-8"
+    >
+      {isError ? (
+        <Card className="flex flex-col items-start gap-3 p-6">
+          <p className="flex items-center gap-2 text-sm text-negative">
+            <AlertCircle className="size-4 shrink-0" aria-hidden />
+            We couldn't load this customer's dashboard content. The user may have been deleted.
+          </p>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => {
+              void target.refetch();
+              void content.refetch();
+            }}
+          >
+            Try again
           </Button>
-        </Container>
-      </header>
-      <main {...MAIN_PROPS} className="focus-visible:outline-none">
-        <Container className="py-8">
-          {isError ? (
-            <Card className="flex flex-col items-start gap-3 p-6">
-              <p className="flex items-center gap-2 text-sm text-negative">
-                <AlertCircle className="size-4 shrink-0" aria-hidden />
-                We couldn't load this customer's dashboard content. The user may have been deleted.
-              </p>
-              <Button
-                variant="secondary"
-                size="sm"
-                onClick={() => {
-                  void target.refetch();
-                  void content.refetch();
-                }}
-              >
-                Try again
-              </Button>
-            </Card>
-          ) : target.data && content.data ? (
-            <DashboardContentEditor key={target.data.id} user={target.data} content={content.data} />
-          ) : (
-            <EditorSkeleton />
-          )}
-        </Container>
-      </main>
-    </div>
+        </Card>
+      ) : target.data && content.data ? (
+        <DashboardContentEditor key={target.data.id} user={target.data} content={content.data} />
+      ) : (
+        <EditorSkeleton />
+      )}
+    </AdminShell>
   );
 }

@@ -1,8 +1,8 @@
 import { ArrowLeft, MessageCircle } from "lucide-react";
-import { useRef, useState } from "react";
 import { Link } from "wouter";
 import { CHAT_MESSAGES } from "@/contract/chat";
 import { AppHeader } from "@/web/components/app-header";
+import { useChatDraft } from "@/web/components/chat/use-chat-draft";
 import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -24,22 +24,14 @@ export default function ContactPage() {
   useDocumentTitle("Contact Support");
   const messages = useChatMessages();
   const send = useSendChatMessage();
-  const [draft, setDraft] = useState("");
-  const [draftError, setDraftError] = useState<string | null>(null);
-  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const chat = useChatDraft();
 
   const onSubmit = () => {
-    const message = draft.trim();
-    if (!message) {
-      setDraftError(CHAT_MESSAGES.required);
-      textarea.current?.focus();
-      toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
-      return;
-    }
-    setDraftError(null);
+    const message = chat.takeMessage();
+    if (message === null) return;
     send.mutate(message, {
       onSuccess: () => {
-        setDraft("");
+        chat.setDraft("");
         toast({ title: CHAT_MESSAGES.sent, description: CHAT_MESSAGES.sentDescription });
       },
       onError: (error) => {
@@ -49,14 +41,13 @@ export default function ContactPage() {
           variant: "destructive",
         });
       },
-      // The input was disabled while sending; hand the focus back for the next message.
-      onSettled: () => requestAnimationFrame(() => textarea.current?.focus()),
+      onSettled: chat.refocus,
     });
   };
 
   const onPickTopic = (topic: string) => {
-    setDraft(`Hi, I need help with ${topic.toLowerCase()}.`);
-    requestAnimationFrame(() => textarea.current?.focus());
+    chat.setDraft(`Hi, I need help with ${topic.toLowerCase()}.`);
+    chat.refocus();
   };
 
   return (
@@ -96,15 +87,12 @@ export default function ContactPage() {
               />
               <div className="mt-auto border-t border-line">
                 <ChatComposer
-                  value={draft}
-                  onChange={(value) => {
-                    setDraft(value);
-                    setDraftError(null);
-                  }}
+                  value={chat.draft}
+                  onChange={chat.onChange}
                   onSubmit={onSubmit}
                   isSending={send.isPending}
-                  error={draftError}
-                  textareaRef={textarea}
+                  error={chat.error}
+                  textareaRef={chat.textarea}
                 />
               </div>
             </Card>

@@ -1,18 +1,16 @@
 import { Landmark } from "lucide-react";
-import { useState } from "react";
 import type { AdminAccountRequest } from "@/contract/admin-onboarding";
 import { ACCOUNT_REQUEST_STATUSES, type AccountRequestStatus } from "@/contract/kyc";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Skeleton } from "@/web/components/ui/skeleton";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { useAccountRequests } from "@/web/features/admin/account-requests/api/get-account-requests";
 import {
   ACCOUNT_REQUEST_STATUS_LABELS,
   ManageAccountRequestDialog,
 } from "@/web/features/admin/account-requests/manage-account-request-dialog";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { useListFilter } from "@/web/features/admin/shared/admin-list";
+import { FilterBar } from "@/web/features/admin/shared/list-controls";
+import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { formatDate } from "@/web/lib/format";
 
 type Filter = AccountRequestStatus | "all";
@@ -68,78 +66,42 @@ function RequestRow({ request }: { request: AdminAccountRequest }) {
  * filtered on the server, a page at a time ("Load more").
  */
 export default function AccountRequestsTab() {
-  const [filter, setFilter] = useState<Filter>("all");
-  const search = useSearch();
-  const { query: requests, items } = useAccountRequests({ q: search.q, status: filter });
+  const filter = useListFilter<Filter>("all");
+  const { query: requests, items } = useAccountRequests({ q: filter.search.q, status: filter.status });
   const label = (value: Filter) => (value === "all" ? "All" : ACCOUNT_REQUEST_STATUS_LABELS[value]);
-  const isFiltered = filter !== "all" || search.q !== "";
 
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="grid gap-1">
-          <CardTitle>Account Requests</CardTitle>
-          <CardDescription>Checking-account applications, newest first</CardDescription>
-        </div>
-        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-          <StatusFilter
-            legend="Show requests"
-            options={["all", ...ACCOUNT_REQUEST_STATUSES] as const}
-            labelOf={label}
-            value={filter}
-            onChange={setFilter}
-          />
-          <ListSearch
-            id="admin-account-request-search"
-            label="Search account requests"
-            placeholder="Search name, email or account"
-            value={search.text}
-            onChange={search.setText}
-          />
-        </div>
-      </CardHeader>
+      <ListHeader title="Account Requests" description="Checking-account applications, newest first">
+        <FilterBar
+          filter={filter}
+          legend="Show requests"
+          options={["all", ...ACCOUNT_REQUEST_STATUSES] as const}
+          labelOf={label}
+          search={{
+            id: "admin-account-request-search",
+            label: "Search account requests",
+            placeholder: "Search name, email or account",
+          }}
+        />
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {requests.isPending ? (
-          <ul className="divide-y divide-line" aria-label="Loading account requests">
-            {[0, 1, 2].map((i) => (
-              <li key={i} className="flex items-center gap-4 py-4">
-                <div className="grid flex-1 gap-1.5">
-                  <Skeleton className="h-4 w-44" />
-                  <Skeleton className="h-3 w-64 max-w-full" />
-                </div>
-                <Skeleton className="h-5 w-16 rounded-full" />
-                <Skeleton className="h-8 w-24" />
-              </li>
-            ))}
-          </ul>
-        ) : requests.isError ? (
-          <ListError what="account requests" onRetry={() => requests.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={Landmark}
-            title={
-              !isFiltered
-                ? "No account requests yet"
-                : search.q
-                  ? "No requests match your search"
-                  : `No ${label(filter).toLowerCase()} requests`
-            }
-            text={
-              !isFiltered
-                ? "Requests appear here when customers apply for a checking account."
-                : "Choose another filter to see the rest."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-4 divide-y divide-line">
-              {items.map((r) => (
-                <RequestRow key={r.id} request={r} />
-              ))}
-            </ul>
-            <LoadMore query={requests} what="account requests" />
-          </>
-        )}
+        <ListStates
+          query={requests}
+          items={items}
+          what="account requests"
+          loadingLabel="Loading account requests"
+          empty={filteredEmpty(filter, {
+            icon: Landmark,
+            none: "No account requests yet",
+            noMatch: "No requests match your search",
+            statusLabel: label(filter.status),
+            noun: "requests",
+            text: "Requests appear here when customers apply for a checking account.",
+          })}
+          listClassName="-my-4"
+          row={(r) => <RequestRow key={r.id} request={r} />}
+        />
       </CardContent>
     </Card>
   );

@@ -15,17 +15,16 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Input, inputClassName, Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
-import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useUpdateAccountRequest } from "@/web/features/admin/account-requests/api/update-account-request";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
+import { AdminNotesField, DialogActions } from "@/web/features/admin/shared/dialog-parts";
 import { cn } from "@/web/lib/cn";
 
 export const ACCOUNT_REQUEST_STATUS_LABELS: Record<AccountRequestStatus, string> = {
@@ -195,30 +194,17 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
               The customer sees this.
             </p>
           </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-notes`}>Admin notes</Label>
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              aria-describedby={`${id}-notes-hint`}
-              value={draft.adminNotes}
-              onChange={(e) => set("adminNotes", e.target.value)}
-            />
-            <p id={`${id}-notes-hint`} className="text-xs text-ink-subtle">
-              Only admins see these.
-            </p>
-          </div>
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              Update Request
-            </Button>
-          </DialogFooter>
+          <AdminNotesField
+            id={`${id}-notes`}
+            hint="Only admins see these."
+            value={draft.adminNotes}
+            onChange={(value) => set("adminNotes", value)}
+          />
+          <DialogActions
+            isPending={update.isPending}
+            submitLabel="Update Request"
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

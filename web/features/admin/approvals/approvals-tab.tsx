@@ -10,18 +10,18 @@ import {
 } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { STAFF_ROLE_LABELS } from "@/contract/staff";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDecideApproval } from "@/web/features/admin/approvals/api/decide-approval";
 import { useApprovals } from "@/web/features/admin/approvals/api/get-approvals";
-import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
-import { LoadMore, StatusSelect } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
+import { StatusSelect } from "@/web/features/admin/shared/list-controls";
+import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 
 type Filter = ApprovalStatus | "all";
 const FILTERS = ["pending", "all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
@@ -131,28 +131,30 @@ function Decision({ approval }: { approval: Approval }) {
         )}
         Approve
       </Button>
-      <ReasonDialog
-        id={`reject-approval-${approval.id}`}
-        trigger={
-          <Button variant="secondary" size="sm" className="text-negative" disabled={decide.isPending}>
-            <X aria-hidden />
-            Reject
-          </Button>
-        }
+      <ConfirmButton
+        variant="secondary"
+        size="sm"
+        className="text-negative"
+        isPending={decide.isPending}
         title="Reject this request?"
         description={`${approval.summary}. Nothing changes for the customer; the requester sees your reason.`}
-        label="Reason for rejecting"
-        hint="Required. The staff member who asked sees it."
+        reason={{
+          id: `reject-approval-${approval.id}`,
+          label: "Reason for rejecting",
+          hint: "Required. The staff member who asked sees it.",
+        }}
         confirmLabel="Reject request"
         destructive
-        isPending={decide.isPending}
         onConfirm={(reason) =>
           decide.mutateAsync({ id: approval.id, decision: "reject", reason }).then((done) => {
             toast({ title: "Rejected", description: done.message });
             return true;
           }, onFailed)
         }
-      />
+      >
+        <X aria-hidden />
+        Reject
+      </ConfirmButton>
     </div>
   );
 }
@@ -219,14 +221,10 @@ export default function ApprovalsTab() {
   const { query, items } = useApprovals({ q: "", status });
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div className="grid gap-1">
-            <CardTitle>Approvals</CardTitle>
-            <CardDescription>
-              Changes another staff member asked for. Nothing moves until someone else approves.
-            </CardDescription>
-          </div>
+      <ListHeader
+        title="Approvals"
+        description="Changes another staff member asked for. Nothing moves until someone else approves."
+        action={
           <StatusSelect
             id="admin-approval-status"
             label="Show approvals"
@@ -235,29 +233,22 @@ export default function ApprovalsTab() {
             value={status}
             onChange={setStatus}
           />
-        </div>
-      </CardHeader>
+        }
+      />
       <CardContent className="grid gap-4">
-        {query.isPending ? (
-          <ListSkeleton label="Loading approvals" />
-        ) : query.isError ? (
-          <ListError what="approvals" onRetry={() => query.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ClipboardCheck}
-            title={status === "pending" ? "Nothing waiting for approval" : "No approvals here"}
-            text="Large credits, balance adjustments, KYC resets and lifted freezes appear here for a second person."
-          />
-        ) : (
-          <>
-            <ul className="-my-5 divide-y divide-line">
-              {items.map((a) => (
-                <ApprovalRow key={a.id} approval={a} />
-              ))}
-            </ul>
-            <LoadMore query={query} what="approvals" />
-          </>
-        )}
+        <ListStates
+          query={query}
+          items={items}
+          what="approvals"
+          loadingLabel="Loading approvals"
+          empty={{
+            icon: ClipboardCheck,
+            title: status === "pending" ? "Nothing waiting for approval" : "No approvals here",
+            text: "Large credits, balance adjustments, KYC resets and lifted freezes appear here for a second person.",
+          }}
+          listClassName="-my-5"
+          row={(a) => <ApprovalRow key={a.id} approval={a} />}
+        />
       </CardContent>
     </Card>
   );

@@ -4,12 +4,11 @@ import { type AuditEntry, auditCsvPath } from "@/contract/audit";
 import { STAFF_ROLE_LABELS } from "@/contract/staff";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { type AuditFilters, useAuditEntries } from "@/web/features/admin/audit/api/get-audit-entries";
-import { LoadMore } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
+import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { ApiError } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
@@ -99,21 +98,18 @@ export default function AuditTab() {
 
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="grid gap-1">
-            <CardTitle>Audit Log</CardTitle>
-            <CardDescription>
-              Every staff action and sensitive read, newest first (days in New York time)
-            </CardDescription>
-          </div>
+      <ListHeader
+        title="Audit Log"
+        description="Every staff action and sensitive read, newest first (days in New York time)"
+        action={
           <Button asChild variant="secondary" size="sm" className="self-start">
             <a href={auditCsvPath(applied)} download>
               <Download aria-hidden />
               Export CSV
             </a>
           </Button>
-        </div>
+        }
+      >
         <form
           className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_1fr_10rem_10rem_auto]"
           onSubmit={onSubmit}
@@ -150,22 +146,23 @@ export default function AuditTab() {
             {badFilter}
           </p>
         ) : null}
-      </CardHeader>
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {badFilter ? null : query.isPending ? (
-          <ListSkeleton label="Loading the audit log" />
-        ) : query.isError ? (
-          <ListError what="audit log" onRetry={() => query.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ScrollText}
-            title={isFiltered ? "Nothing matches these filters" : "The audit log is empty"}
-            text={
-              isFiltered ? "Widen the dates or clear a filter." : "Staff actions appear here as they happen."
-            }
-          />
-        ) : (
-          <>
+        {badFilter ? null : (
+          <ListStates
+            query={query}
+            items={items}
+            what="audit log"
+            moreWhat="audit entries"
+            loadingLabel="Loading the audit log"
+            empty={{
+              icon: ScrollText,
+              title: isFiltered ? "Nothing matches these filters" : "The audit log is empty",
+              text: isFiltered
+                ? "Widen the dates or clear a filter."
+                : "Staff actions appear here as they happen.",
+            }}
+          >
             <div className="hidden overflow-x-auto md:block">
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">Audit log entries, newest first</caption>
@@ -233,8 +230,7 @@ export default function AuditTab() {
                 </li>
               ))}
             </ul>
-            <LoadMore query={query} what="audit entries" />
-          </>
+          </ListStates>
         )}
       </CardContent>
     </Card>

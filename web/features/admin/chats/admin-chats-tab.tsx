@@ -7,7 +7,7 @@ import { useChatConversations } from "@/web/features/admin/chats/api/get-chat-co
 import { ChatThread } from "@/web/features/admin/chats/components/chat-thread";
 import { ConversationList } from "@/web/features/admin/chats/components/conversation-list";
 import { CustomerPanel } from "@/web/features/admin/chats/components/customer-panel";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { useSearch } from "@/web/features/admin/shared/admin-list";
 import { cn } from "@/web/lib/cn";
 import { formatHandle } from "@/web/lib/format";
 

@@ -1,17 +1,5 @@
-import { Trash2 } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/web/components/ui/alert-dialog";
-import { Button } from "@/web/components/ui/button";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDeleteUser } from "@/web/features/admin/api/delete-user";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
@@ -28,31 +16,16 @@ export function DeleteUserButton({ user }: { user: AdminUser }) {
       if (!isUnauthorized(error)) toast({ title: "Failed to delete user", variant: "destructive" });
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-negative hover:bg-negative-soft hover:text-negative"
-          disabled={remove.isPending}
-          aria-label={`Delete ${name}`}
-        >
-          <Trash2 aria-hidden />
-          <span className="hidden sm:inline">Delete</span>
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to delete this user? This action cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction onClick={onConfirm}>Delete user</AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmButton
+      variant="danger"
+      aria-label={`Delete ${name}`}
+      isPending={remove.isPending}
+      title={`Delete ${name}?`}
+      description="Are you sure you want to delete this user? This action cannot be undone."
+      confirmLabel="Delete user"
+      onConfirm={onConfirm}
+    >
+      Delete
+    </ConfirmButton>
   );
 }

@@ -1,11 +1,11 @@
 import { ShieldCheck } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
-import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useUnfreezeUser } from "@/web/features/admin/api/unfreeze-user";
-import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
+import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { isUnauthorized } from "@/web/lib/api";
 
@@ -33,24 +33,25 @@ export function LiftFreezeButton({ user }: { user: AdminUser }) {
       },
     );
   return (
-    <ReasonDialog
-      id={`lift-freeze-reason-${user.id}`}
-      trigger={
-        <Button variant="secondary" disabled={unfreeze.isPending}>
-          {unfreeze.isPending ? (
-            <Spinner className="size-4" label="Lifting the freeze" />
-          ) : (
-            <ShieldCheck aria-hidden />
-          )}
-          Lift freeze
-        </Button>
-      }
+    <ConfirmButton
+      variant="secondary"
+      isPending={unfreeze.isPending}
       title={`Lift the freeze on ${name}?`}
       description={`Only ask once you have confirmed with the customer that their account is safe. A second compliance member approves it; then they can send money again${user.passwordResetRequired ? " after they reset their password" : ""}. Flagged transfers stay flagged for review.`}
-      label="Reason for lifting the freeze"
+      reason={{
+        id: `lift-freeze-reason-${user.id}`,
+        label: "Reason for lifting the freeze",
+        hint: REVIEWER_SEES_REASON,
+      }}
       confirmLabel="Send for approval"
-      isPending={unfreeze.isPending}
       onConfirm={onConfirm}
-    />
+    >
+      {unfreeze.isPending ? (
+        <Spinner className="size-4" label="Lifting the freeze" />
+      ) : (
+        <ShieldCheck aria-hidden />
+      )}
+      Lift freeze
+    </ConfirmButton>
   );
 }

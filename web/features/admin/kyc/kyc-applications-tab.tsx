@@ -1,15 +1,13 @@
 import { CheckCircle2, FileCheck2, RotateCcw } from "lucide-react";
-import { type ReactNode, useState } from "react";
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type DocumentType, KYC_STATUSES, type KycStatus } from "@/contract/kyc";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Skeleton } from "@/web/components/ui/skeleton";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { ReasonDialog } from "@/web/features/admin/components/reason-dialog";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { useApproveKycApplication } from "@/web/features/admin/kyc/api/approve-kyc-application";
 import { useKycApplications } from "@/web/features/admin/kyc/api/get-kyc-applications";
@@ -17,9 +15,11 @@ import { useResetKycApplication } from "@/web/features/admin/kyc/api/reset-kyc-a
 import { DocumentViewer } from "@/web/features/admin/kyc/document-viewer";
 import { RejectKycDialog } from "@/web/features/admin/kyc/reject-kyc-dialog";
 import { SsnRevealDialog } from "@/web/features/admin/kyc/ssn-reveal-dialog";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
-import { ListEmpty, ListError } from "@/web/features/admin/payments/list-states";
+import { useListFilter } from "@/web/features/admin/shared/admin-list";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
+import { FilterBar } from "@/web/features/admin/shared/list-controls";
+import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
+import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 
@@ -46,15 +46,6 @@ const FILTER_LABELS: Record<Filter, string> = {
   rejected: "Rejected",
 };
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid min-w-0 gap-0.5">
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
-}
-
 function onReviewError(fallback: string) {
   return (error: unknown) => {
     if (handleAdminSessionExpired(error)) return;
@@ -71,24 +62,19 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
   if (!application.isCurrent || application.status === "approved") return null;
   if (application.status === "rejected") {
     return (
-      <ReasonDialog
-        id={`reset-kyc-reason-${application.id}`}
-        trigger={
-          <Button
-            variant="secondary"
-            size="sm"
-            disabled={reset.isPending}
-            aria-label={`Reset application from ${name} to pending`}
-          >
-            {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
-            Reset to Pending
-          </Button>
-        }
+      <ConfirmButton
+        variant="secondary"
+        size="sm"
+        aria-label={`Reset application from ${name} to pending`}
+        isPending={reset.isPending}
         title="Reset to pending?"
         description={`${name}'s rejected application goes back to review once a second compliance member approves.`}
-        label="Reason for reopening"
+        reason={{
+          id: `reset-kyc-reason-${application.id}`,
+          label: "Reason for reopening",
+          hint: REVIEWER_SEES_REASON,
+        }}
         confirmLabel="Send for approval"
-        isPending={reset.isPending}
         onConfirm={(reason) =>
           reset.mutateAsync({ id: application.id, reason }).then(
             // The success toast comes from the mutation (useResetKycApplication).
@@ -99,7 +85,10 @@ function ReviewActions({ application }: { application: AdminKycApplication }) {
             },
           )
         }
-      />
+      >
+        {reset.isPending ? <Spinner className="size-4" label="Resetting" /> : <RotateCcw aria-hidden />}
+        Reset to Pending
+      </ConfirmButton>
     );
   }
   return (
@@ -155,22 +144,26 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
         <Badge tone={badge.tone}>{badge.label}</Badge>
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        {application.companyName ? <Field label="Company">{application.companyName}</Field> : null}
-        <Field label="Address">{application.address}</Field>
-        <Field label="SSN">
+        {application.companyName ? (
+          <DetailField label="Company">{application.companyName}</DetailField>
+        ) : null}
+        <DetailField label="Address">{application.address}</DetailField>
+        <DetailField label="SSN">
           <span className="flex flex-wrap items-center gap-1">
             <span className="tabular-nums">{application.ssn}</span>
             {canReveal ? <SsnRevealDialog kycId={application.id} applicant={name} /> : null}
           </span>
-        </Field>
-        <Field label="Phone">
+        </DetailField>
+        <DetailField label="Phone">
           <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>
-        </Field>
-        {application.reviewedAt ? <Field label="Reviewed">{formatDate(application.reviewedAt)}</Field> : null}
+        </DetailField>
+        {application.reviewedAt ? (
+          <DetailField label="Reviewed">{formatDate(application.reviewedAt)}</DetailField>
+        ) : null}
         {application.adminNotes ? (
-          <Field label={application.status === "rejected" ? "Rejection reason" : "Notes"}>
+          <DetailField label={application.status === "rejected" ? "Rejection reason" : "Notes"}>
             {application.adminNotes}
-          </Field>
+          </DetailField>
         ) : null}
       </dl>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -196,77 +189,45 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
  * and filtered on the server, a page at a time ("Load more").
  */
 export default function KycApplicationsTab() {
-  const [filter, setFilter] = useState<Filter>("all");
-  const search = useSearch();
-  const { query: applications, items } = useKycApplications({ q: search.q, status: filter });
-  const isFiltered = filter !== "all" || search.q !== "";
+  const filter = useListFilter<Filter>("all");
+  const { query: applications, items } = useKycApplications({ q: filter.search.q, status: filter.status });
 
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="grid gap-1">
-          <CardTitle>KYC Applications</CardTitle>
-          <CardDescription>Identity verifications and their documents, newest first</CardDescription>
-        </div>
-        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-          <StatusFilter
-            legend="Show applications"
-            options={["all", ...KYC_STATUSES] as const}
-            labelOf={(value) => FILTER_LABELS[value]}
-            value={filter}
-            onChange={setFilter}
-          />
-          <ListSearch
-            id="admin-kyc-search"
-            label="Search KYC applications"
-            placeholder="Search name, email or tag"
-            value={search.text}
-            onChange={search.setText}
-          />
-        </div>
-      </CardHeader>
+      <ListHeader
+        title="KYC Applications"
+        description="Identity verifications and their documents, newest first"
+      >
+        <FilterBar
+          filter={filter}
+          legend="Show applications"
+          options={["all", ...KYC_STATUSES] as const}
+          labelOf={(value) => FILTER_LABELS[value]}
+          search={{
+            id: "admin-kyc-search",
+            label: "Search KYC applications",
+            placeholder: "Search name, email or tag",
+          }}
+        />
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {applications.isPending ? (
-          <ul className="divide-y divide-line" aria-label="Loading KYC applications">
-            {[0, 1, 2].map((i) => (
-              <li key={i} className="grid gap-3 py-5">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-3 w-72 max-w-full" />
-                <div className="flex gap-2">
-                  <Skeleton className="h-8 w-28" />
-                  <Skeleton className="h-8 w-28" />
-                </div>
-              </li>
-            ))}
-          </ul>
-        ) : applications.isError ? (
-          <ListError what="KYC applications" onRetry={() => applications.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={FileCheck2}
-            title={
-              !isFiltered
-                ? "No KYC applications yet"
-                : search.q
-                  ? "No applications match your search"
-                  : `No ${FILTER_LABELS[filter].toLowerCase()} applications`
-            }
-            text={
-              !isFiltered
-                ? "Applications appear here as soon as customers submit them."
-                : "Choose another filter to see the rest."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-5 divide-y divide-line">
-              {items.map((a) => (
-                <ApplicationItem key={a.id} application={a} />
-              ))}
-            </ul>
-            <LoadMore query={applications} what="KYC applications" />
-          </>
-        )}
+        <ListStates
+          query={applications}
+          items={items}
+          what="KYC applications"
+          loadingLabel="Loading KYC applications"
+          shape="card"
+          empty={filteredEmpty(filter, {
+            icon: FileCheck2,
+            none: "No KYC applications yet",
+            noMatch: "No applications match your search",
+            statusLabel: FILTER_LABELS[filter.status],
+            noun: "applications",
+            text: "Applications appear here as soon as customers submit them.",
+          })}
+          listClassName="-my-5"
+          row={(a) => <ApplicationItem key={a.id} application={a} />}
+        />
       </CardContent>
     </Card>
   );

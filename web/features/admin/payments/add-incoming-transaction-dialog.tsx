@@ -9,12 +9,10 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
@@ -23,19 +21,27 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/admin/payments/transaction-fields";
+import { DialogActions } from "@/web/features/admin/shared/dialog-parts";
 
-/** Checks the spec's money rule once for both create dialogs; returns false after saying what is wrong. */
-export function isAmountValid(amount: string): boolean {
+/** The spec's money rule for both create dialogs; false after saying what is wrong. */
+function isAmountValid(amount: string): boolean {
   const cents = parseMoney(amount);
   if (cents !== null && cents > 0) return true;
   toastError(PAYMENT_MESSAGES.amountInvalid);
   return false;
 }
 
+/**
+ * Creates an admin credit from either create dialog once it passes: `missing` (the dialog's own words for an
+ * empty field), the money rule, then the reason a second finance member needs.
+ */
 export function useCreateCredit(onCreated: () => void) {
   const create = useCreateAdminTransaction();
-  const submit = (draft: TransactionDraft) =>
-    create
+  const submit = (draft: TransactionDraft, missing: string | null) => {
+    if (missing) return toastError(missing);
+    if (!isAmountValid(draft.amount)) return;
+    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
+    return create
       .mutateAsync({
         userId: draft.userId,
         type: "credit",
@@ -46,6 +52,7 @@ export function useCreateCredit(onCreated: () => void) {
         ...(creditNeedsReason(draft) ? { reason: draft.reason.trim() } : {}),
       })
       .then(onCreated, toastServerFailure("Failed to create transaction"));
+  };
   return { submit, isPending: create.isPending };
 }
 
@@ -61,12 +68,8 @@ export function AddIncomingTransactionDialog() {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.userId || !draft.amount.trim() || !draft.description.trim()) {
-      return toastError(`Missing Information: ${PAYMENT_MESSAGES.transactionMissing}`);
-    }
-    if (!isAmountValid(draft.amount)) return;
-    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
-    credit.submit(draft);
+    const isMissing = !draft.userId || !draft.amount.trim() || !draft.description.trim();
+    credit.submit(draft, isMissing ? `Missing Information: ${PAYMENT_MESSAGES.transactionMissing}` : null);
   };
 
   return (
@@ -89,15 +92,12 @@ export function AddIncomingTransactionDialog() {
             onChange={setDraft}
             disabled={credit.isPending}
           />
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={credit.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={credit.isPending}>
-              {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={credit.isPending}
+            pendingLabel="Creating"
+            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

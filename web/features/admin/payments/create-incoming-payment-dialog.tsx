@@ -10,18 +10,22 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Input, Textarea } from "@/web/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
+import { Input } from "@/web/components/ui/input";
 import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
+import {
+  AdminNotesField,
+  AmountField,
+  ApprovalReasonField,
+  DialogActions,
+  StatusField,
+} from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 
@@ -137,42 +141,21 @@ export function CreateIncomingPaymentDialog() {
               disabled={create.isPending}
             />
           </FormField>
-          <FormField id="create-payment-amount" label="Amount (USD)">
-            <Input
-              id="create-payment-amount"
-              type="number"
-              inputMode="decimal"
-              step="0.01"
-              min="0"
-              placeholder="0.00"
-              className="text-right tabular-nums"
-              value={draft.amount}
-              disabled={create.isPending}
-              onChange={(e) => set("amount", e.target.value)}
-            />
-          </FormField>
-          <FormField
+          <AmountField
+            id="create-payment-amount"
+            value={draft.amount}
+            disabled={create.isPending}
+            onChange={(value) => set("amount", value)}
+          />
+          <StatusField
             id="create-payment-status"
-            label="Status"
             hint={draft.status === "completed" ? "Completed credits the balance right away." : undefined}
-          >
-            <Select
-              value={draft.status}
-              onValueChange={(v) => set("status", v as Status)}
-              disabled={create.isPending}
-            >
-              <SelectTrigger id="create-payment-status">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {INCOMING_PAYMENT_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {INCOMING_PAYMENT_STATUS_BADGES[s].label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </FormField>
+            statuses={INCOMING_PAYMENT_STATUSES}
+            labelOf={(s) => INCOMING_PAYMENT_STATUS_BADGES[s].label}
+            value={draft.status}
+            onChange={(s) => set("status", s)}
+            disabled={create.isPending}
+          />
           {text("description", "Description", INCOMING_PAYMENT_DEFAULTS.description)}
           {text("paymentFor", "Payment for", INCOMING_PAYMENT_DEFAULTS.paymentFor)}
           {text("recipientName", "Recipient name", INCOMING_PAYMENT_DEFAULTS.recipientName, { wide: true })}
@@ -180,45 +163,30 @@ export function CreateIncomingPaymentDialog() {
           {text("fromRouting", "From routing", INCOMING_PAYMENT_DEFAULTS.fromRouting, { numeric: true })}
           {text("toAccount", "To account", "Customer's account number", { numeric: true })}
           {text("toRouting", "To routing", "Customer's routing number", { numeric: true })}
-          <FormField id="create-payment-notes" label="Admin notes" className="sm:col-span-2">
-            <Textarea
-              id="create-payment-notes"
-              rows={2}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={draft.adminNotes}
-              disabled={create.isPending}
-              onChange={(e) => set("adminNotes", e.target.value)}
-            />
-          </FormField>
+          <AdminNotesField
+            id="create-payment-notes"
+            className="sm:col-span-2"
+            rows={2}
+            value={draft.adminNotes}
+            disabled={create.isPending}
+            onChange={(value) => set("adminNotes", value)}
+          />
           {needsReason ? (
-            <FormField
+            <ApprovalReasonField
               id="create-payment-reason"
-              label="Reason for approval"
               className="sm:col-span-2"
-              hint="Above $1,000.00 a second finance member approves before the money moves."
-            >
-              <Textarea
-                id="create-payment-reason"
-                rows={2}
-                maxLength={500}
-                required
-                placeholder="e.g. Wire confirmed by the sending bank"
-                value={draft.reason}
-                disabled={create.isPending}
-                onChange={(e) => set("reason", e.target.value)}
-              />
-            </FormField>
+              value={draft.reason}
+              disabled={create.isPending}
+              onChange={(value) => set("reason", value)}
+            />
           ) : null}
-          <DialogFooter className="sm:col-span-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {needsReason ? "Send for Approval" : "Create Payment"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={create.isPending}
+            pendingLabel="Creating"
+            submitLabel={needsReason ? "Send for Approval" : "Create Payment"}
+            onCancel={() => setOpen(false)}
+            className="sm:col-span-2"
+          />
         </form>
       </DialogContent>
     </Dialog>

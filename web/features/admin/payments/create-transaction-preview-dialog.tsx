@@ -1,26 +1,19 @@
 import { ArrowDownLeft, Eye } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { CATEGORIES } from "@/contract/transactions";
-import { toastError } from "@/web/components/toast-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Spinner } from "@/web/components/ui/spinner";
 import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
-import {
-  isAmountValid,
-  useCreateCredit,
-} from "@/web/features/admin/payments/add-incoming-transaction-dialog";
+import { useCreateCredit } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import { TRANSACTION_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import {
   creditNeedsReason,
@@ -28,6 +21,7 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/admin/payments/transaction-fields";
+import { DialogActions } from "@/web/features/admin/shared/dialog-parts";
 import { cn } from "@/web/lib/cn";
 import { formatDate } from "@/web/lib/format";
 
@@ -134,13 +128,14 @@ export function CreateTransactionPreviewDialog() {
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.userId) return toastError("User Required");
-    if (!draft.amount.trim() || !draft.description.trim()) {
-      return toastError("Missing Information: Please fill in amount and description");
-    }
-    if (!isAmountValid(draft.amount)) return;
-    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
-    credit.submit(draft);
+    credit.submit(
+      draft,
+      !draft.userId
+        ? "User Required"
+        : !draft.amount.trim() || !draft.description.trim()
+          ? "Missing Information: Please fill in amount and description"
+          : null,
+    );
   };
 
   return (
@@ -170,15 +165,13 @@ export function CreateTransactionPreviewDialog() {
             disabled={credit.isPending}
           />
           <PreviewCard draft={draft} previewId={previewId} />
-          <DialogFooter className="md:col-span-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={credit.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={credit.isPending}>
-              {credit.isPending ? <Spinner className="size-4 text-white" label="Creating" /> : null}
-              {creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={credit.isPending}
+            pendingLabel="Creating"
+            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            onCancel={() => setOpen(false)}
+            className="md:col-span-2"
+          />
         </form>
       </DialogContent>
     </Dialog>

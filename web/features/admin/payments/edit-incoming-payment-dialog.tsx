@@ -1,5 +1,5 @@
 import { Pencil } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/payments";
@@ -10,17 +10,21 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Input, Textarea } from "@/web/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
+import { Input } from "@/web/components/ui/input";
 import { useUpdateIncomingPayment } from "@/web/features/admin/payments/api/update-incoming-payment";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
+import {
+  AdminNotesField,
+  ApprovalReasonField,
+  DialogActions,
+  StatusField,
+} from "@/web/features/admin/shared/dialog-parts";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 
@@ -30,15 +34,6 @@ function toLocalInput(iso: string): string {
   if (Number.isNaN(date.getTime())) return "";
   const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
   return local.toISOString().slice(0, 16);
-}
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid min-w-0 gap-0.5">
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
 }
 
 /** Spec §2 'Edit Incoming Payment': status (required), notes and date; completing it credits the customer. */
@@ -106,42 +101,33 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
           </p>
         </div>
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Detail label="From">
+          <DetailField label="From">
             <span className="tabular-nums">
               {payment.fromAccount} · {payment.fromRouting}
             </span>
-          </Detail>
-          <Detail label="To">
+          </DetailField>
+          <DetailField label="To">
             <span className="tabular-nums">
               {payment.toAccount.accountNumber ?? "—"} · {payment.toAccount.routingNumber ?? "—"}
             </span>
-          </Detail>
-          <Detail label="Recipient">{payment.recipientName}</Detail>
+          </DetailField>
+          <DetailField label="Recipient">{payment.recipientName}</DetailField>
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
+            <StatusField
               id={`${id}-status`}
-              label="Status"
               hint={
                 payment.status !== "completed" && status === "completed"
                   ? "Completing credits the balance."
                   : undefined
               }
-            >
-              <Select value={status} onValueChange={(v) => setStatus(v as Status)}>
-                <SelectTrigger id={`${id}-status`}>
-                  <SelectValue placeholder="Select a status" />
-                </SelectTrigger>
-                <SelectContent>
-                  {INCOMING_PAYMENT_STATUSES.map((s) => (
-                    <SelectItem key={s} value={s}>
-                      {INCOMING_PAYMENT_STATUS_BADGES[s].label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </FormField>
+              placeholder="Select a status"
+              statuses={INCOMING_PAYMENT_STATUSES}
+              labelOf={(s) => INCOMING_PAYMENT_STATUS_BADGES[s].label}
+              value={status}
+              onChange={setStatus}
+            />
             <FormField id={`${id}-date`} label="Date">
               <Input
                 id={`${id}-date`}
@@ -152,42 +138,15 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
               />
             </FormField>
           </div>
-          <FormField id={`${id}-notes`} label="Admin notes">
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
-            />
-          </FormField>
+          <AdminNotesField id={`${id}-notes`} value={notes} onChange={setNotes} />
           {needsReason ? (
-            <FormField
-              id={`${id}-reason`}
-              label="Reason for approval"
-              hint="Above $1,000.00 a second finance member approves before the money moves."
-            >
-              <Textarea
-                id={`${id}-reason`}
-                rows={2}
-                maxLength={500}
-                required
-                placeholder="e.g. Wire confirmed by the sending bank"
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-            </FormField>
+            <ApprovalReasonField id={`${id}-reason`} value={reason} onChange={setReason} />
           ) : null}
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              {needsReason ? "Send for Approval" : "Update Payment"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={update.isPending}
+            submitLabel={needsReason ? "Send for Approval" : "Update Payment"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -1,11 +1,9 @@
-import { ArrowDownToLine, ReceiptText } from "lucide-react";
-import { useState } from "react";
+import { ArrowDownToLine, type LucideIcon, ReceiptText } from "lucide-react";
+import type { ReactNode } from "react";
 import { INCOMING_PAYMENT_STATUSES, type IncomingPayment } from "@/contract/payments";
 import { CATEGORIES, type Category, TRANSACTION_STATUSES } from "@/contract/transactions";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore, StatusSelect } from "@/web/features/admin/lists/list-controls";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { AddIncomingTransactionDialog } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import {
   type AdminTransaction,
@@ -16,13 +14,15 @@ import { CreateIncomingPaymentDialog } from "@/web/features/admin/payments/creat
 import { CreateTransactionPreviewDialog } from "@/web/features/admin/payments/create-transaction-preview-dialog";
 import { EditIncomingPaymentDialog } from "@/web/features/admin/payments/edit-incoming-payment-dialog";
 import { FinalMarker } from "@/web/features/admin/payments/final-marker";
-import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import {
   INCOMING_PAYMENT_STATUS_BADGES,
   TRANSACTION_STATUS_BADGES,
 } from "@/web/features/admin/payments/payment-statuses";
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
 import { UpdateTransactionStatusDialog } from "@/web/features/admin/payments/update-transaction-status-dialog";
+import { type AdminListFilter, useListFilter } from "@/web/features/admin/shared/admin-list";
+import { ListSearch, StatusSelect } from "@/web/features/admin/shared/list-controls";
+import { ListHeader, type ListQuery, ListStates } from "@/web/features/admin/shared/list-states";
 import { formatDateTime } from "@/web/lib/format";
 
 /** Completed, failed and cancelled are final for payments and transactions alike (the server answers 409). */
@@ -91,64 +91,77 @@ const paymentLabel = (value: (typeof PAYMENT_FILTERS)[number]) =>
 const transactionLabel = (value: (typeof TRANSACTION_FILTERS)[number]) =>
   value === "all" ? "All statuses" : TRANSACTION_STATUS_BADGES[value].label;
 
-function IncomingPaymentsCard() {
-  const [status, setStatus] = useState<(typeof PAYMENT_FILTERS)[number]>("all");
-  const search = useSearch();
-  const { query: payments, items } = useIncomingPayments({ q: search.q, status });
-  const isFiltered = status !== "all" || search.q !== "";
+/**
+ * A card with a searched, status-filtered list: the two lists of this tab differ only in their words, query and
+ * rows.
+ */
+function StatusListCard<F extends string, T>({
+  title,
+  description,
+  action,
+  idPrefix,
+  what,
+  placeholder,
+  filters,
+  labelOf,
+  useItems,
+  emptyIcon,
+  emptyText,
+  row,
+}: {
+  title: string;
+  description: string;
+  action: ReactNode;
+  /** "admin-payment" names the search "admin-payment-search" and the status "admin-payment-status". */
+  idPrefix: string;
+  what: string;
+  placeholder: string;
+  /** The first is where the list opens. */
+  filters: readonly F[];
+  labelOf: (value: F) => string;
+  useItems: (filter: AdminListFilter) => { query: ListQuery; items: T[] };
+  emptyIcon: LucideIcon;
+  /** What the empty list says before any search or filter. */
+  emptyText: string;
+  row: (item: T) => ReactNode;
+}) {
+  const { status, setStatus, search, isFiltered } = useListFilter<F>(filters[0] as F);
+  const { query, items } = useItems({ q: search.q, status });
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div className="grid gap-1">
-            <CardTitle>Incoming Payments</CardTitle>
-            <CardDescription>Money arriving for customers from outside, newest first</CardDescription>
-          </div>
-          <CreateIncomingPaymentDialog />
-        </div>
+      <ListHeader title={title} description={description} action={action}>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
           <ListSearch
-            id="admin-payment-search"
-            label="Search incoming payments"
-            placeholder="Search customer, description or sender"
+            id={`${idPrefix}-search`}
+            label={`Search ${what}`}
+            placeholder={placeholder}
             value={search.text}
             onChange={search.setText}
           />
           <StatusSelect
-            id="admin-payment-status"
-            label="Show incoming payments with status"
-            options={PAYMENT_FILTERS}
-            labelOf={paymentLabel}
+            id={`${idPrefix}-status`}
+            label={`Show ${what} with status`}
+            options={filters}
+            labelOf={labelOf}
             value={status}
             onChange={setStatus}
           />
         </div>
-      </CardHeader>
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {payments.isPending ? (
-          <ListSkeleton label="Loading incoming payments" />
-        ) : payments.isError ? (
-          <ListError what="incoming payments" onRetry={() => payments.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ArrowDownToLine}
-            title={isFiltered ? "No incoming payments match" : "No incoming payments yet"}
-            text={
-              isFiltered
-                ? "Try another search or status."
-                : "Create one when money arrives for a customer; completing it credits their balance."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-4 divide-y divide-line">
-              {items.map((p) => (
-                <PaymentRow key={p.id} payment={p} />
-              ))}
-            </ul>
-            <LoadMore query={payments} what="incoming payments" />
-          </>
-        )}
+        <ListStates
+          query={query}
+          items={items}
+          what={what}
+          loadingLabel={`Loading ${what}`}
+          empty={{
+            icon: emptyIcon,
+            title: isFiltered ? `No ${what} match` : `No ${what} yet`,
+            text: isFiltered ? "Try another search or status." : emptyText,
+          }}
+          listClassName="-my-4"
+          row={row}
+        />
       </CardContent>
     </Card>
   );
@@ -189,78 +202,43 @@ function TransactionRow({ transaction }: { transaction: AdminTransaction }) {
   );
 }
 
-function TransactionsCard() {
-  const [status, setStatus] = useState<(typeof TRANSACTION_FILTERS)[number]>("all");
-  const search = useSearch();
-  const { query: transactions, items } = useAdminTransactions({ q: search.q, status });
-  const isFiltered = status !== "all" || search.q !== "";
-  return (
-    <Card>
-      <CardHeader className="gap-4">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div className="grid gap-1">
-            <CardTitle>Transactions</CardTitle>
-            <CardDescription>Every customer's transactions, newest first</CardDescription>
-          </div>
-          <div className="flex flex-wrap gap-2">
-            <AddIncomingTransactionDialog />
-            <CreateTransactionPreviewDialog />
-          </div>
-        </div>
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-          <ListSearch
-            id="admin-transaction-search"
-            label="Search transactions"
-            placeholder="Search customer email or description"
-            value={search.text}
-            onChange={search.setText}
-          />
-          <StatusSelect
-            id="admin-transaction-status"
-            label="Show transactions with status"
-            options={TRANSACTION_FILTERS}
-            labelOf={transactionLabel}
-            value={status}
-            onChange={setStatus}
-          />
-        </div>
-      </CardHeader>
-      <CardContent className="grid gap-4">
-        {transactions.isPending ? (
-          <ListSkeleton label="Loading transactions" />
-        ) : transactions.isError ? (
-          <ListError what="transactions" onRetry={() => transactions.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ReceiptText}
-            title={isFiltered ? "No transactions match" : "No transactions yet"}
-            text={
-              isFiltered
-                ? "Try another search or status."
-                : "Credits, payments and transfers of every customer appear here."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-4 divide-y divide-line">
-              {items.map((t) => (
-                <TransactionRow key={t.id} transaction={t} />
-              ))}
-            </ul>
-            <LoadMore query={transactions} what="transactions" />
-          </>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
-
 /** Spec §2 /admin 'Incoming Payments': incoming payments, then admin credits and every transaction. */
 export default function IncomingPaymentsTab() {
   return (
     <div className="grid gap-6">
-      <IncomingPaymentsCard />
-      <TransactionsCard />
+      <StatusListCard
+        title="Incoming Payments"
+        description="Money arriving for customers from outside, newest first"
+        action={<CreateIncomingPaymentDialog />}
+        idPrefix="admin-payment"
+        what="incoming payments"
+        placeholder="Search customer, description or sender"
+        filters={PAYMENT_FILTERS}
+        labelOf={paymentLabel}
+        useItems={useIncomingPayments}
+        emptyIcon={ArrowDownToLine}
+        emptyText="Create one when money arrives for a customer; completing it credits their balance."
+        row={(p) => <PaymentRow key={p.id} payment={p} />}
+      />
+      <StatusListCard
+        title="Transactions"
+        description="Every customer's transactions, newest first"
+        action={
+          <div className="flex flex-wrap gap-2">
+            <AddIncomingTransactionDialog />
+            <CreateTransactionPreviewDialog />
+          </div>
+        }
+        idPrefix="admin-transaction"
+        what="transactions"
+        placeholder="Search customer email or description"
+        filters={TRANSACTION_FILTERS}
+        labelOf={transactionLabel}
+        useItems={useAdminTransactions}
+        emptyIcon={ReceiptText}
+        emptyText="Credits, payments and transfers of every customer appear here."
+        row={(t) => <TransactionRow key={t.id} transaction={t} />}
+      />
     </div>
   );
 }

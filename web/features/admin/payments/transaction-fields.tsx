@@ -3,13 +3,14 @@ import { parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transactions";
 import { FormField } from "@/web/components/form-field";
-import { Input, Textarea } from "@/web/components/ui/input";
+import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import {
   ADMIN_TRANSACTION_STATUS_LABELS,
   type AdminTransactionStatus,
 } from "@/web/features/admin/payments/payment-statuses";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
+import { AmountField, ApprovalReasonField, StatusField } from "@/web/features/admin/shared/dialog-parts";
 
 export interface TransactionDraft {
   userId: string;
@@ -59,20 +60,12 @@ export function TransactionFields({
           disabled={disabled}
         />
       </FormField>
-      <FormField id={`${idPrefix}-amount`} label="Amount (USD)">
-        <Input
-          id={`${idPrefix}-amount`}
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min="0"
-          placeholder="0.00"
-          className="text-right tabular-nums"
-          value={draft.amount}
-          disabled={disabled}
-          onChange={(e) => set("amount", e.target.value)}
-        />
-      </FormField>
+      <AmountField
+        id={`${idPrefix}-amount`}
+        value={draft.amount}
+        disabled={disabled}
+        onChange={(value) => set("amount", value)}
+      />
       <FormField id={`${idPrefix}-category`} label="Category">
         <Select
           value={draft.category}
@@ -101,47 +94,24 @@ export function TransactionFields({
           onChange={(e) => set("description", e.target.value)}
         />
       </FormField>
-      <FormField
+      <StatusField
         id={`${idPrefix}-status`}
-        label="Status"
         className="sm:col-span-2"
         hint="Completed credits the customer's balance now; any other status waits until you complete it."
-      >
-        <Select
-          value={draft.status}
-          onValueChange={(v) => set("status", v as AdminTransactionStatus)}
-          disabled={disabled}
-        >
-          <SelectTrigger id={`${idPrefix}-status`} aria-describedby={`${idPrefix}-status-hint`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {ADMIN_TRANSACTION_STATUSES.map((s) => (
-              <SelectItem key={s} value={s}>
-                {ADMIN_TRANSACTION_STATUS_LABELS[s]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      </FormField>
+        statuses={ADMIN_TRANSACTION_STATUSES}
+        labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+        value={draft.status}
+        onChange={(s) => set("status", s)}
+        disabled={disabled}
+      />
       {creditNeedsReason(draft) ? (
-        <FormField
+        <ApprovalReasonField
           id={`${idPrefix}-reason`}
-          label="Reason for approval"
           className="sm:col-span-2"
-          hint="Above $1,000.00 a second finance member approves before the money moves."
-        >
-          <Textarea
-            id={`${idPrefix}-reason`}
-            rows={2}
-            maxLength={500}
-            required
-            placeholder="e.g. Wire confirmed by the sending bank"
-            value={draft.reason}
-            disabled={disabled}
-            onChange={(e) => set("reason", e.target.value)}
-          />
-        </FormField>
+          value={draft.reason}
+          disabled={disabled}
+          onChange={(value) => set("reason", value)}
+        />
       ) : null}
     </div>
   );

@@ -9,15 +9,10 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Textarea } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
 import type { AdminTransaction } from "@/web/features/admin/payments/api/get-admin-transactions";
 import { useUpdateAdminTransaction } from "@/web/features/admin/payments/api/update-admin-transaction";
 import {
@@ -25,6 +20,12 @@ import {
   type AdminTransactionStatus,
 } from "@/web/features/admin/payments/payment-statuses";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
+import {
+  AdminNotesField,
+  ApprovalReasonField,
+  DialogActions,
+  StatusField,
+} from "@/web/features/admin/shared/dialog-parts";
 
 const isAdminStatus = (s: string): s is AdminTransactionStatus =>
   (ADMIN_TRANSACTION_STATUSES as readonly string[]).includes(s);
@@ -80,62 +81,29 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
           </DialogDescription>
         </DialogHeader>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-status`}>Status</Label>
-            <Select value={status} onValueChange={(v) => setStatus(v as AdminTransactionStatus)}>
-              <SelectTrigger id={`${id}-status`} aria-describedby={`${id}-status-hint`}>
-                <SelectValue placeholder="Select a status" />
-              </SelectTrigger>
-              <SelectContent>
-                {ADMIN_TRANSACTION_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {ADMIN_TRANSACTION_STATUS_LABELS[s]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <p id={`${id}-status-hint`} className="text-xs text-ink-subtle">
-              Completed credits the customer's balance; after that the status is final.
-            </p>
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-notes`}>Admin notes (optional)</Label>
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
-            />
-          </div>
+          <StatusField
+            id={`${id}-status`}
+            hint="Completed credits the customer's balance; after that the status is final."
+            placeholder="Select a status"
+            statuses={ADMIN_TRANSACTION_STATUSES}
+            labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+            value={status}
+            onChange={setStatus}
+          />
+          <AdminNotesField
+            id={`${id}-notes`}
+            label="Admin notes (optional)"
+            value={notes}
+            onChange={setNotes}
+          />
           {needsReason ? (
-            <div className="grid gap-1.5">
-              <Label htmlFor={`${id}-reason`}>Reason for approval</Label>
-              <Textarea
-                id={`${id}-reason`}
-                rows={2}
-                maxLength={500}
-                required
-                aria-describedby={`${id}-reason-hint`}
-                placeholder="e.g. Wire confirmed by the sending bank"
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-              <p id={`${id}-reason-hint`} className="text-xs text-ink-subtle">
-                Above $1,000.00 a second finance member approves before the money moves.
-              </p>
-            </div>
+            <ApprovalReasonField id={`${id}-reason`} value={reason} onChange={setReason} />
           ) : null}
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={update.isPending}>
-              {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-              {needsReason ? "Send for Approval" : "Update Status"}
-            </Button>
-          </DialogFooter>
+          <DialogActions
+            isPending={update.isPending}
+            submitLabel={needsReason ? "Send for Approval" : "Update Status"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
+import { useSearch } from "@/web/features/admin/shared/admin-list";
 
 /**
  * Picks the customer a payment or credit is for; admins are left out (they hold no customer money). The list

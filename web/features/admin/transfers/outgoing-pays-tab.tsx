@@ -9,12 +9,12 @@ import {
 } from "@/contract/transfers";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { useSearch } from "@/web/features/admin/lists/admin-list";
-import { ListSearch, LoadMore, StatusFilter } from "@/web/features/admin/lists/list-controls";
+import { Card, CardContent } from "@/web/components/ui/card";
 import { FinalMarker } from "@/web/features/admin/payments/final-marker";
-import { ListEmpty, ListError, ListSkeleton } from "@/web/features/admin/payments/list-states";
 import { SignedAmount } from "@/web/features/admin/payments/signed-amount";
+import { useListFilter } from "@/web/features/admin/shared/admin-list";
+import { FilterBar } from "@/web/features/admin/shared/list-controls";
+import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { useTransferRequests } from "@/web/features/admin/transfers/api/get-transfer-requests";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { ReviewTransferDialog } from "@/web/features/admin/transfers/review-transfer-dialog";
@@ -134,67 +134,42 @@ const FILTERS = [...TRANSFER_STATUSES, "all"] as const;
  * (what needs a decision) and pages to the end with "Load more", so no request is ever out of reach.
  */
 export default function OutgoingPaysTab() {
-  const [filter, setFilter] = useState<Filter>("pending");
-  const search = useSearch();
-  const { query: requests, items } = useTransferRequests({ q: search.q, status: filter });
+  const filter = useListFilter<Filter>("pending");
+  const { query: requests, items } = useTransferRequests({ q: filter.search.q, status: filter.status });
   const label = (value: Filter) => (value === "all" ? "All" : TRANSFER_STATUS_BADGES[value].label);
-  const isFiltered = filter !== "all" || search.q !== "";
 
   return (
     <Card>
-      <CardHeader className="gap-4">
-        <div className="grid gap-1">
-          <CardTitle>Outgoing Pays</CardTitle>
-          <CardDescription>Customers' USDC transfer requests, newest first</CardDescription>
-        </div>
-        <div className="flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
-          <StatusFilter
-            legend="Show transfer requests"
-            options={FILTERS}
-            labelOf={label}
-            value={filter}
-            onChange={setFilter}
-          />
-          <ListSearch
-            id="admin-transfer-search"
-            label="Search transfer requests"
-            placeholder="Search customer, recipient or address"
-            value={search.text}
-            onChange={search.setText}
-          />
-        </div>
-      </CardHeader>
+      <ListHeader title="Outgoing Pays" description="Customers' USDC transfer requests, newest first">
+        <FilterBar
+          filter={filter}
+          legend="Show transfer requests"
+          options={FILTERS}
+          labelOf={label}
+          search={{
+            id: "admin-transfer-search",
+            label: "Search transfer requests",
+            placeholder: "Search customer, recipient or address",
+          }}
+        />
+      </ListHeader>
       <CardContent className="grid gap-4">
-        {requests.isPending ? (
-          <ListSkeleton label="Loading transfer requests" />
-        ) : requests.isError ? (
-          <ListError what="transfer requests" onRetry={() => requests.refetch()} />
-        ) : items.length === 0 ? (
-          <ListEmpty
-            icon={ArrowUpFromLine}
-            title={
-              !isFiltered
-                ? "No transfer requests yet"
-                : search.q
-                  ? "No requests match your search"
-                  : `No ${label(filter).toLowerCase()} requests`
-            }
-            text={
-              !isFiltered
-                ? "Requests appear here when customers send money out."
-                : "Choose another filter to see the rest."
-            }
-          />
-        ) : (
-          <>
-            <ul className="-my-4 divide-y divide-line">
-              {items.map((r) => (
-                <TransferRow key={r.id} request={r} />
-              ))}
-            </ul>
-            <LoadMore query={requests} what="transfer requests" />
-          </>
-        )}
+        <ListStates
+          query={requests}
+          items={items}
+          what="transfer requests"
+          loadingLabel="Loading transfer requests"
+          empty={filteredEmpty(filter, {
+            icon: ArrowUpFromLine,
+            none: "No transfer requests yet",
+            noMatch: "No requests match your search",
+            statusLabel: label(filter.status),
+            noun: "requests",
+            text: "Requests appear here when customers send money out.",
+          })}
+          listClassName="-my-4"
+          row={(r) => <TransferRow key={r.id} request={r} />}
+        />
       </CardContent>
     </Card>
   );

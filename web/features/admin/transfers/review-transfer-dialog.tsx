@@ -1,5 +1,5 @@
 import { ClipboardCheck, Eye } from "lucide-react";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category } from "@/contract/transactions";
 import type { AdminTransferRequest } from "@/contract/transfers";
@@ -10,28 +10,16 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { Textarea } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { Spinner } from "@/web/components/ui/spinner";
+import { DetailField } from "@/web/features/admin/shared/detail-field";
+import { AdminNotesField, DialogActions, StatusField } from "@/web/features/admin/shared/dialog-parts";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
 import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
 import { formatDateTime } from "@/web/lib/format";
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={wide ? "grid min-w-0 gap-0.5 sm:col-span-2" : "grid min-w-0 gap-0.5"}>
-      <dt className="text-xs text-ink-muted">{label}</dt>
-      <dd className="text-sm break-words text-ink">{children}</dd>
-    </div>
-  );
-}
 
 const categoryLabel = (key: string) => CATEGORIES[key as Category]?.label ?? "Other";
 
@@ -94,73 +82,50 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
           </p>
         </div>
         <dl className="grid gap-3 sm:grid-cols-2">
-          <Field label="Recipient">{request.recipientName}</Field>
-          <Field label="Status">
+          <DetailField label="Recipient">{request.recipientName}</DetailField>
+          <DetailField label="Status">
             <Badge tone={TRANSFER_STATUS_BADGES[request.status].tone}>
               {TRANSFER_STATUS_BADGES[request.status].label}
             </Badge>
-          </Field>
-          <Field label="Purpose">{request.purpose}</Field>
-          <Field label="Category">{categoryLabel(request.category)}</Field>
-          <Field label="Method">{request.paymentMethod === "crypto" ? "USDC (crypto)" : "ACH"}</Field>
+          </DetailField>
+          <DetailField label="Purpose">{request.purpose}</DetailField>
+          <DetailField label="Category">{categoryLabel(request.category)}</DetailField>
+          <DetailField label="Method">
+            {request.paymentMethod === "crypto" ? "USDC (crypto)" : "ACH"}
+          </DetailField>
           {request.paymentMethod === "crypto" ? (
-            <Field label="Wallet address" wide>
+            <DetailField label="Wallet address" className="sm:col-span-2">
               <span className="font-mono text-xs break-all">{request.cryptoAddress}</span>
-            </Field>
+            </DetailField>
           ) : (
-            <Field label="Account · routing">
+            <DetailField label="Account · routing">
               <span className="tabular-nums">
                 {request.recipientAccount ?? "—"} · {request.recipientRouting}
               </span>
-            </Field>
+            </DetailField>
           )}
         </dl>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-status`}>Status</Label>
-            <Select value={status} onValueChange={(v) => setStatus(v as TransferStatus)} disabled={isFinal}>
-              <SelectTrigger id={`${id}-status`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {TRANSFER_STATUSES.map((s) => (
-                  <SelectItem key={s} value={s}>
-                    {TRANSFER_STATUS_BADGES[s].label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            {isFinal ? (
-              <p className="text-xs text-ink-subtle">This transfer is final and can no longer change.</p>
-            ) : (
-              <p className="text-xs text-ink-subtle">
-                Completed sends the money; failed or cancelled releases the held amount to the customer.
-              </p>
-            )}
-          </div>
-          <div className="grid gap-1.5">
-            <Label htmlFor={`${id}-notes`}>Admin notes</Label>
-            <Textarea
-              id={`${id}-notes`}
-              rows={3}
-              maxLength={2000}
-              placeholder="Internal only"
-              value={notes}
-              disabled={isFinal}
-              onChange={(e) => setNotes(e.target.value)}
-            />
-          </div>
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={update.isPending}>
-              {isFinal ? "Close" : "Cancel"}
-            </Button>
-            {isFinal ? null : (
-              <Button type="submit" disabled={update.isPending}>
-                {update.isPending ? <Spinner className="size-4 text-white" label="Saving" /> : null}
-                Update Request
-              </Button>
-            )}
-          </DialogFooter>
+          <StatusField
+            id={`${id}-status`}
+            hint={
+              isFinal
+                ? "This transfer is final and can no longer change."
+                : "Completed sends the money; failed or cancelled releases the held amount to the customer."
+            }
+            statuses={TRANSFER_STATUSES}
+            labelOf={(s) => TRANSFER_STATUS_BADGES[s].label}
+            value={status}
+            onChange={setStatus}
+            disabled={isFinal}
+          />
+          <AdminNotesField id={`${id}-notes`} value={notes} disabled={isFinal} onChange={setNotes} />
+          <DialogActions
+            isPending={update.isPending}
+            cancelLabel={isFinal ? "Close" : "Cancel"}
+            submitLabel={isFinal ? null : "Update Request"}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

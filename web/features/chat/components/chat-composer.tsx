@@ -1,6 +1,7 @@
 import { Send } from "lucide-react";
-import { type KeyboardEvent, type Ref, useId, useLayoutEffect, useRef } from "react";
+import { type Ref, useId, useLayoutEffect, useRef } from "react";
 import { CHAT_MESSAGE_MAX } from "@/contract/chat";
+import { sendOnEnter } from "@/web/components/chat/use-chat-draft";
 import { Button } from "@/web/components/ui/button";
 import { Textarea } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -36,12 +37,6 @@ export function ChatComposer({
     el.style.height = `${Math.min(el.scrollHeight + 2, MAX_HEIGHT_PX)}px`;
   }, [value]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
-    e.preventDefault();
-    if (!isSending) onSubmit();
-  };
-
   const setRefs = (el: HTMLTextAreaElement | null) => {
     local.current = el;
     if (typeof textareaRef === "function") textareaRef(el);
@@ -66,7 +61,7 @@ export function ChatComposer({
           rows={1}
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          onKeyDown={onKeyDown}
+          onKeyDown={(e) => sendOnEnter(e, isSending, onSubmit)}
           placeholder="Type your message..."
           maxLength={CHAT_MESSAGE_MAX}
           disabled={isSending}

@@ -1,9 +1,9 @@
 import { AlertCircle, Headset, MessageCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
 import type { ChatMessage } from "@/contract/chat";
+import { formatChatTime } from "@/web/components/chat/format-chat-time";
 import { Button } from "@/web/components/ui/button";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { formatChatTime } from "@/web/features/chat/format-chat-time";
 import { cn } from "@/web/lib/cn";
 
 function MessageBubble({ message }: { message: ChatMessage }) {

@@ -1,16 +1,5 @@
 import { formatMoney } from "@/contract/money";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/web/components/ui/alert-dialog";
-import { Button } from "@/web/components/ui/button";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { toast } from "@/web/components/ui/use-toast";
 import { useCancelTransfer } from "@/web/features/money/api/cancel-transfer";
 import { isUnauthorized } from "@/web/lib/api";
@@ -31,24 +20,16 @@ export function CancelTransferButton({ id, amountCents }: { id: string; amountCe
       },
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="secondary" disabled={cancel.isPending}>
-          {cancel.isPending ? "Cancelling…" : "Cancel transfer"}
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Cancel this transfer?</AlertDialogTitle>
-          <AlertDialogDescription>
-            The {formatMoney(amountCents)} hold is released to your available balance. Nothing is sent.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep it</AlertDialogCancel>
-          <AlertDialogAction onClick={onConfirm}>Cancel transfer</AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmButton
+      variant="secondary"
+      isPending={cancel.isPending}
+      title="Cancel this transfer?"
+      description={`The ${formatMoney(amountCents)} hold is released to your available balance. Nothing is sent.`}
+      cancelLabel="Keep it"
+      confirmLabel="Cancel transfer"
+      onConfirm={onConfirm}
+    >
+      {cancel.isPending ? "Cancelling…" : "Cancel transfer"}
+    </ConfirmButton>
   );
 }

@@ -1,19 +1,9 @@
-import { Pencil, Send, Trash2 } from "lucide-react";
+import { Pencil, Send } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import { Link } from "wouter";
 import { RECIPIENT_NAME_MAX, renameRecipientInput, type SavedRecipient } from "@/contract/recipients";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { toastApiError } from "@/web/components/toast-error";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/web/components/ui/alert-dialog";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { toast } from "@/web/components/ui/use-toast";
@@ -97,33 +87,17 @@ function RemoveButton({ recipient }: { recipient: SavedRecipient }) {
       onError: (error) => toastApiError(error, "Failed to remove recipient"),
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-negative hover:bg-negative-soft hover:text-negative"
-          disabled={remove.isPending}
-          aria-label={`Remove ${recipient.name}`}
-        >
-          <Trash2 aria-hidden />
-          <span className="hidden sm:inline">Remove</span>
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove “{recipient.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            Transfers you already made are not affected. Lookalikes of this address will no longer be flagged
-            unless you save it again.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction onClick={onConfirm}>Remove recipient</AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmButton
+      variant="danger"
+      aria-label={`Remove ${recipient.name}`}
+      isPending={remove.isPending}
+      title={`Remove “${recipient.name}”?`}
+      description="Transfers you already made are not affected. Lookalikes of this address will no longer be flagged unless you save it again."
+      confirmLabel="Remove recipient"
+      onConfirm={onConfirm}
+    >
+      Remove
+    </ConfirmButton>
   );
 }
 

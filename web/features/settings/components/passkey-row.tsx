@@ -1,19 +1,9 @@
-import { KeyRound, Pencil, Trash2 } from "lucide-react";
+import { KeyRound, Pencil } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { describedBy, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError, toastError } from "@/web/components/toast-error";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/web/components/ui/alert-dialog";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -95,32 +85,17 @@ function RemoveButton({ passkey }: { passkey: PasskeyInfo }) {
       onError: (error) => toastApiError(error, "Failed to remove passkey"),
     });
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button
-          variant="ghost"
-          size="sm"
-          className="text-negative hover:bg-negative-soft hover:text-negative"
-          disabled={remove.isPending}
-          aria-label={`Remove ${passkey.name}`}
-        >
-          <Trash2 aria-hidden />
-          <span className="hidden sm:inline">Remove</span>
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Remove “{passkey.name}”?</AlertDialogTitle>
-          <AlertDialogDescription>
-            You won't be able to sign in with this passkey any more. You can add it again later.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction onClick={onConfirm}>Remove passkey</AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmButton
+      variant="danger"
+      aria-label={`Remove ${passkey.name}`}
+      isPending={remove.isPending}
+      title={`Remove “${passkey.name}”?`}
+      description="You won't be able to sign in with this passkey any more. You can add it again later."
+      confirmLabel="Remove passkey"
+      onConfirm={onConfirm}
+    >
+      Remove
+    </ConfirmButton>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { AdminAccountRequest } from "@/contract/admin-onboarding";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const ADMIN_ACCOUNT_REQUESTS_KEY = ["/api/admin/account-requests"] as const;
 

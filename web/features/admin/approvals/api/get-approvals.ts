@@ -1,5 +1,5 @@
 import type { Approval } from "@/contract/approvals";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const ADMIN_APPROVALS_KEY = ["/api/admin/approvals"] as const;
 

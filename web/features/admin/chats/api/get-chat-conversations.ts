@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { CHAT_POLL_MS, type ChatConversation } from "@/contract/chat";
 import type { Page } from "@/contract/pages";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const CHAT_CONVERSATIONS_KEY = ["/api/admin/chats"] as const;
 /** Every search's pages of the inbox, and not the threads (keyed ["/api/admin/chats", userId]). */

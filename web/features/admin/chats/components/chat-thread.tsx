@@ -1,6 +1,8 @@
 import { AlertCircle, Check, CheckCheck, Send } from "lucide-react";
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef } from "react";
 import { type AdminChatMessage, CHAT_MESSAGE_MAX, CHAT_MESSAGES } from "@/contract/chat";
+import { formatChatTime } from "@/web/components/chat/format-chat-time";
+import { sendOnEnter, useChatDraft } from "@/web/components/chat/use-chat-draft";
 import { Button } from "@/web/components/ui/button";
 import { Textarea } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
@@ -8,7 +10,6 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useChatThread } from "@/web/features/admin/chats/api/get-chat-thread";
 import { useReplyToChat } from "@/web/features/admin/chats/api/reply-to-chat";
-import { formatChatTime } from "@/web/features/admin/chats/components/format-chat-time";
 import { cn } from "@/web/lib/cn";
 
 function ThreadMessage({ message: m, customerName }: { message: AdminChatMessage; customerName: string }) {
@@ -53,10 +54,8 @@ function ThreadMessage({ message: m, customerName }: { message: AdminChatMessage
 export function ChatThread({ userId, customerName }: { userId: string; customerName: string }) {
   const thread = useChatThread(userId);
   const reply = useReplyToChat();
-  const [draft, setDraft] = useState("");
-  const [draftError, setDraftError] = useState<string | null>(null);
+  const chat = useChatDraft();
   const scroller = useRef<HTMLDivElement>(null);
-  const textarea = useRef<HTMLTextAreaElement>(null);
   const hintId = useId();
   const count = thread.data?.length ?? 0;
 
@@ -66,33 +65,21 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
   }, [count]);
 
   const onSubmit = () => {
-    const message = draft.trim();
-    if (!message) {
-      setDraftError(CHAT_MESSAGES.required);
-      textarea.current?.focus();
-      toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
-      return;
-    }
-    setDraftError(null);
+    const message = chat.takeMessage();
+    if (message === null) return;
     reply.mutate(
       { userId, message },
       {
-        onSuccess: () => setDraft(""),
+        onSuccess: () => chat.setDraft(""),
         onError: (error) =>
           toast({
             title: "Error",
             description: error.message || CHAT_MESSAGES.replyFailed,
             variant: "destructive",
           }),
-        onSettled: () => requestAnimationFrame(() => textarea.current?.focus()),
+        onSettled: chat.refocus,
       },
     );
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
-    e.preventDefault();
-    if (!reply.isPending) onSubmit();
   };
 
   return (
@@ -146,22 +133,19 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
         <div className="flex items-end gap-2">
           <Textarea
             id={`${hintId}-reply`}
-            ref={textarea}
+            ref={chat.textarea}
             rows={2}
-            value={draft}
-            onChange={(e) => {
-              setDraft(e.target.value);
-              setDraftError(null);
-            }}
-            onKeyDown={onKeyDown}
+            value={chat.draft}
+            onChange={(e) => chat.onChange(e.target.value)}
+            onKeyDown={(e) => sendOnEnter(e, reply.isPending, onSubmit)}
             placeholder="Type your reply..."
             maxLength={CHAT_MESSAGE_MAX}
             disabled={reply.isPending}
-            aria-invalid={draftError ? true : undefined}
-            aria-describedby={draftError ? `${hintId}-error ${hintId}` : hintId}
+            aria-invalid={chat.error ? true : undefined}
+            aria-describedby={chat.error ? `${hintId}-error ${hintId}` : hintId}
             className="max-h-32 min-h-16 flex-1 resize-y"
           />
-          <Button type="submit" disabled={reply.isPending || draft.trim().length === 0}>
+          <Button type="submit" disabled={reply.isPending || chat.draft.trim().length === 0}>
             {reply.isPending ? (
               <Spinner className="size-4 text-white" label="Sending" />
             ) : (
@@ -170,9 +154,9 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
             Send Reply
           </Button>
         </div>
-        {draftError ? (
+        {chat.error ? (
           <p id={`${hintId}-error`} className="text-sm text-negative">
-            {draftError}
+            {chat.error}
           </p>
         ) : null}
         <p id={hintId} className="text-xs text-ink-subtle">

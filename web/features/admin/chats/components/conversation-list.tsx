@@ -1,10 +1,10 @@
 import { AlertCircle, CornerUpLeft, Inbox, Search } from "lucide-react";
 import { CHAT_PREVIEW_LENGTH, type ChatConversation } from "@/contract/chat";
+import { formatChatTime } from "@/web/components/chat/format-chat-time";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { formatChatTime } from "@/web/features/admin/chats/components/format-chat-time";
-import { LoadMore } from "@/web/features/admin/lists/list-controls";
+import { LoadMore } from "@/web/features/admin/shared/list-controls";
 import { cn } from "@/web/lib/cn";
 import { formatHandle, initials } from "@/web/lib/format";
 

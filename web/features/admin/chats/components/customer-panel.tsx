@@ -1,10 +1,9 @@
-import { AlertCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import type { ChatCustomer } from "@/contract/chat";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
-import { Button } from "@/web/components/ui/button";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useChatCustomer } from "@/web/features/admin/chats/api/get-chat-customer";
+import { LoadError } from "@/web/features/admin/shared/list-states";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatDateTime, formatHandle } from "@/web/lib/format";
 
@@ -78,17 +77,7 @@ export function CustomerPanel({ userId }: { userId: string }) {
     );
   }
   if (customer.isError) {
-    return (
-      <div className="flex flex-col items-start gap-3 rounded-lg bg-negative-soft p-4 text-sm text-negative">
-        <p className="flex items-center gap-2">
-          <AlertCircle className="size-4" aria-hidden />
-          We couldn't load this customer.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => customer.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError onRetry={() => customer.refetch()}>We couldn't load this customer.</LoadError>;
   }
 
   const c = customer.data;

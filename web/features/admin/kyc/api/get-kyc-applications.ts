@@ -1,5 +1,5 @@
 import type { AdminKycApplication } from "@/contract/admin-onboarding";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const ADMIN_KYC_APPLICATIONS_KEY = ["/api/admin/kyc-applications"] as const;
 

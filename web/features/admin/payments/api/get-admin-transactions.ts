@@ -1,5 +1,5 @@
 import type { AdminTransaction } from "@/contract/payments";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export type { AdminTransaction };
 

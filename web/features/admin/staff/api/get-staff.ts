@@ -1,5 +1,5 @@
 import type { StaffMember } from "@/contract/staff";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const STAFF_KEY = ["/api/admin/staff"] as const;
 

@@ -1,5 +1,5 @@
 import type { AdminTransferRequest } from "@/contract/transfers";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/lists/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
 
 export const ADMIN_TRANSFER_REQUESTS_KEY = ["/api/admin/transfer-requests"] as const;
 

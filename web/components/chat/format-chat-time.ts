@@ -1,4 +1,4 @@
-// A copy of web/features/chat/format-chat-time.ts: features do not import each other (STYLE.md).
+// Customer and staff chats show message times the same way.
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Spec §2: within 24 hours only the time ("3:04 PM"), otherwise short month, day and time ("Nov 20, 3:04 PM"). */

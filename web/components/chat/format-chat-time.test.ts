@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChatTime } from "@/web/features/chat/format-chat-time";
+import { formatChatTime } from "@/web/components/chat/format-chat-time";
 
 describe("chat times", () => {
   const now = new Date(2026, 10, 22, 15, 0).getTime();

@@ -66,3 +66,12 @@ export function useSearch(delayMs = 300) {
   }, [text, delayMs]);
   return { text, setText, q: debounced };
 }
+
+/** A list's search and status filter ("all" shows every status), and whether either narrows the list. */
+export function useListFilter<F extends string>(initial: F) {
+  const [status, setStatus] = useState<F>(initial);
+  const search = useSearch();
+  return { status, setStatus, search, isFiltered: status !== "all" || search.q !== "" };
+}
+
+export type ListFilter<F extends string> = ReturnType<typeof useListFilter<F>>;

@@ -3,6 +3,7 @@ import { NativeSelect } from "@/web/components/native-select";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
+import type { ListFilter } from "@/web/features/admin/shared/admin-list";
 import { cn } from "@/web/lib/cn";
 
 /** The search box every admin table shares; the server searches, so it covers every page, not just the loaded ones. */
@@ -74,7 +75,7 @@ export function StatusFilter<F extends string>({
   );
 }
 
-interface PagedQuery {
+export interface PagedQuery {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   isFetchNextPageError: boolean;
@@ -131,6 +132,43 @@ export function StatusSelect<F extends string>({
           </option>
         ))}
       </NativeSelect>
+    </div>
+  );
+}
+
+/** The status buttons and the search box of a list, side by side from `wideFrom` up. */
+export function FilterBar<F extends string>({
+  filter,
+  legend,
+  options,
+  labelOf,
+  search,
+  wideFrom = "lg",
+}: {
+  filter: ListFilter<F>;
+  legend: string;
+  options: readonly F[];
+  labelOf: (value: F) => string;
+  search: { id: string; label: string; placeholder: string };
+  wideFrom?: "sm" | "lg";
+}) {
+  return (
+    <div
+      className={cn(
+        "flex flex-col gap-3",
+        wideFrom === "sm"
+          ? "sm:flex-row sm:items-center sm:justify-between"
+          : "lg:flex-row lg:items-center lg:justify-between",
+      )}
+    >
+      <StatusFilter
+        legend={legend}
+        options={options}
+        labelOf={labelOf}
+        value={filter.status}
+        onChange={filter.setStatus}
+      />
+      <ListSearch {...search} value={filter.search.text} onChange={filter.search.setText} />
     </div>
   );
 }

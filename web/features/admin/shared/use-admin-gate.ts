@@ -6,7 +6,7 @@ import { toast } from "@/web/components/ui/use-toast";
 const REDIRECT_DELAY_MS = 500;
 
 /**
- * Spec §5 admin gate, as on /admin: non-admins see a toast and go home after 500 ms. The server refuses
+ * Spec §5 admin gate (/admin and the content editor): non-admins see a toast and go home after 500 ms. The server refuses
  * them too; this only keeps them from an editor that cannot load.
  */
 export function useAdminGate(isAdmin: boolean) {

@@ -1,0 +1,39 @@
+import { type KeyboardEvent, useRef, useState } from "react";
+import { CHAT_MESSAGES } from "@/contract/chat";
+import { toast } from "@/web/components/ui/use-toast";
+
+/**
+ * A chat message being written, by a customer or by support: the text, the error said under the field, and the
+ * field itself (to focus it again once a message is sent).
+ */
+export function useChatDraft() {
+  const [draft, setDraft] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const onChange = (value: string) => {
+    setDraft(value);
+    setError(null);
+  };
+  /** The trimmed message to send, or null after saying (under the field and in the spec's toast) it is empty. */
+  const takeMessage = (): string | null => {
+    const message = draft.trim();
+    if (!message) {
+      setError(CHAT_MESSAGES.required);
+      textarea.current?.focus();
+      toast({ title: "Message Required", description: CHAT_MESSAGES.required, variant: "destructive" });
+      return null;
+    }
+    setError(null);
+    return message;
+  };
+  // The input is disabled while sending; hand the focus back for the next message.
+  const refocus = () => requestAnimationFrame(() => textarea.current?.focus());
+  return { draft, setDraft, onChange, error, textarea, takeMessage, refocus };
+}
+
+/** Enter sends, Shift+Enter (or an input method composing) starts a new line. */
+export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>, isSending: boolean, send: () => void) {
+  if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+  event.preventDefault();
+  if (!isSending) send();
+}
