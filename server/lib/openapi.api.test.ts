@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES } from "@/contract/errors";
+import { ERROR_CODES, errorBody } from "@/contract/errors";
 import { ROUTE_ERRORS } from "@/server/lib/route-errors";
 import { CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
 import { ROLES } from "@/tests/abuse/world";
@@ -142,6 +142,30 @@ describe("GET /api/docs error responses", () => {
     expect(body.properties.code!.enum).toEqual([...ERROR_CODES]);
     for (const flag of ["insufficientFunds", "withdrawalLimitExceeded", "lookalikeAddress", "roleRequired"]) {
       expect(body.properties).toHaveProperty(flag);
+    }
+  });
+
+  it("matches what the error handler really sends, flags included", async () => {
+    const refusals = [
+      { method: "GET", url: "/api/auth/user" },
+      { method: "POST", url: "/api/auth/register", payload: {} },
+      {
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { email: "nobody@example.com", password: "wrong-password" },
+      },
+      {
+        method: "PUT",
+        url: "/api/user/phone",
+        payload: "{",
+        headers: { "content-type": "application/json" },
+      },
+    ] as const;
+    for (const request of refusals) {
+      const res = await t.app.inject(request);
+      expect(res.statusCode, request.url).toBeGreaterThanOrEqual(400);
+      // Strict: a flag the contract does not name would fail here.
+      expect(errorBody.strict().safeParse(res.json()).error, res.body).toBeUndefined();
     }
   });
 
