@@ -65,6 +65,7 @@ export const testEmailInput = z.object({
 });
 export type TestEmailInput = z.infer<typeof testEmailInput>;
 export const testEmailResponse = z.object({ message: z.string(), email: z.string() });
+export type TestEmailResponse = z.infer<typeof testEmailResponse>;
 
 export const paymentNotificationInput = z.object({
   email: requiredText(ADMIN_MESSAGES.paymentNotificationMissing, 254).pipe(

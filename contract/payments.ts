@@ -119,3 +119,23 @@ export const adjustBalanceInput = z.object({
   /** Every adjustment waits for a second staff member, so it always needs a reason. */
   reason: optionalReason,
 });
+
+/** POST/PUT /api/admin/incoming-payments 201/200: the payment, and the customer's new balance when it completed. */
+export const incomingPaymentResult = z.object({
+  payment: incomingPayment,
+  userBalance: z.string().optional(),
+});
+export type IncomingPaymentResult = z.infer<typeof incomingPaymentResult>;
+
+/** PUT /api/admin/users/:userId/balance 200: the balance now (an unchanged balance answers at once). */
+export const adjustBalanceResponse = z.object({ accountBalance: z.string() });
+export type AdjustBalanceResponse = z.infer<typeof adjustBalanceResponse>;
+
+/** GET /api/admin/ledger/verify: everything recomputed from postings, with any drift found. */
+export const ledgerReport = z.object({
+  ok: z.boolean(),
+  entries: z.number().int(),
+  accounts: z.number().int(),
+  problems: z.array(z.string()),
+});
+export type LedgerReport = z.infer<typeof ledgerReport>;

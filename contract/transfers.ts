@@ -88,6 +88,10 @@ export const transferRequest = z.object({
 });
 export type TransferRequest = z.infer<typeof transferRequest>;
 
+/** POST /api/transfer/request 201 (and the same body again on an Idempotency-Key replay). */
+export const createTransferResponse = z.object({ message: z.string(), transferRequest });
+export type CreateTransferResponse = z.infer<typeof createTransferResponse>;
+
 /** The back office's view adds when "This wasn't me" flagged the request (null when it never was). */
 export const adminTransferRequest = transferRequest.extend({
   user: z

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { ErrorFlags } from "@/contract/errors";
 import { AppError } from "@/server/lib/errors";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 
@@ -14,7 +15,7 @@ beforeAll(async () => {
     (req) => req.body,
   );
   app.get("/api/test/app-error", () => {
-    throw new AppError("CONFLICT", "Already done", { alreadyDone: true });
+    throw new AppError("CONFLICT", "Already done", { alreadyDone: true } as ErrorFlags);
   });
   app.get("/api/test/crash", () => {
     throw new Error("secret internal detail at /srv/db.ts:42");

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError, type ErrorCode, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
+import type { ErrorBody, ErrorCode } from "@/contract/errors";
+import { AppError, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
 import { noteResourceError } from "@/server/lib/process-health";
 import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
 
@@ -53,7 +54,7 @@ export function routerErrors(err: FastifyError, request: FastifyRequest, reply: 
       message: tooLong ? "The address is too long" : "The address is not valid",
       code: tooLong ? "URI_TOO_LONG" : "BAD_REQUEST",
       requestId: request.id,
-    });
+    } satisfies ErrorBody);
 }
 
 function isClientAbort(err: FastifyError, request: FastifyRequest): boolean {
@@ -65,26 +66,30 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const requestId = request.id;
     if (err instanceof AppError) {
-      return reply.status(err.status).send({ message: err.message, code: err.code, requestId, ...err.flags });
+      return reply
+        .status(err.status)
+        .send({ message: err.message, code: err.code, requestId, ...err.flags } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.status(400).send({
         message: describeValidation(err.validation as ZodLikeIssue[]),
         code: "VALIDATION",
         requestId,
-      });
+      } satisfies ErrorBody);
     }
     if (PG_BAD_INPUT_CODES.has(pgErrorCode(err) ?? "")) {
       return reply.status(400).send({
         message: INVALID_TEXT_MESSAGE,
         code: "VALIDATION",
         requestId,
-      });
+      } satisfies ErrorBody);
     }
     if (isClientAbort(err, request)) {
       // The client hung up mid-request: nothing of ours failed and nobody is left to answer.
       request.log.info({ reason: err.message }, "client aborted the request");
-      return reply.status(400).send({ message: "Request aborted", code: "BAD_REQUEST", requestId });
+      return reply
+        .status(400)
+        .send({ message: "Request aborted", code: "BAD_REQUEST", requestId } satisfies ErrorBody);
     }
     if (isUnavailableError(err)) {
       noteResourceError(err);
@@ -93,7 +98,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         message: "The service is temporarily unavailable. Please try again shortly.",
         code: "UNAVAILABLE",
         requestId,
-      });
+      } satisfies ErrorBody);
     }
     const status = err.statusCode ?? 500;
     if (status === 429) {
@@ -101,7 +106,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         message: "Too many requests. Please wait a moment and try again.",
         code: "RATE_LIMITED",
         requestId,
-      });
+      } satisfies ErrorBody);
     }
     if (status >= 400 && status < 500) {
       const message =
@@ -116,11 +121,13 @@ export function registerErrorHandler(app: FastifyInstance) {
                 : err.message;
       return reply
         .status(status)
-        .send({ message, code: CLIENT_ERROR_CODES[status] ?? "BAD_REQUEST", requestId });
+        .send({ message, code: CLIENT_ERROR_CODES[status] ?? "BAD_REQUEST", requestId } satisfies ErrorBody);
     }
     request.log.error({ err }, "unhandled error");
-    return reply
-      .status(500)
-      .send({ message: "Something went wrong on our side. Please try again.", code: "INTERNAL", requestId });
+    return reply.status(500).send({
+      message: "Something went wrong on our side. Please try again.",
+      code: "INTERNAL",
+      requestId,
+    } satisfies ErrorBody);
   });
 }

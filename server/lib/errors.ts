@@ -1,3 +1,6 @@
+import type { ErrorCode, ErrorFlags } from "@/contract/errors";
+
+/** Each contract error code's one HTTP status. */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION: 400,
@@ -14,10 +17,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
-export type ErrorFlags = Record<string, string | number | boolean | null | readonly string[]>;
+} as const satisfies Record<ErrorCode, number>;
 
 /** A failure the client should see: one code mapped once to a status, the spec's message, and optional flags. */
 export class AppError extends Error {

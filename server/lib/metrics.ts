@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { plainText } from "@/contract/media";
 import { AppError } from "@/server/lib/errors";
 
 /** Route label for requests no route matched, so scanners probing random paths cannot grow the label set. */
@@ -102,7 +103,7 @@ export function registerMetrics(app: FastifyInstance) {
     done();
   });
 
-  app.get("/metrics", { schema: { hide: true } }, async (request, reply) => {
+  app.get("/metrics", { schema: { hide: true, response: { 200: plainText } } }, async (request, reply) => {
     checkMetricsAccess(request, config.metricsToken, config.isProduction);
     return reply.type(registry.contentType).send(await registry.metrics());
   });

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ERROR_CODES, errorBody } from "@/contract/errors";
+import { ROUTE_ERRORS } from "@/server/lib/route-errors";
+import { CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
+import { ROLES } from "@/tests/abuse/world";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 
 interface Operation {
@@ -8,14 +12,20 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
   responses: Record<
     string,
-    { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }
+    {
+      description?: string;
+      content?: Record<string, { schema: { properties?: Record<string, unknown>; $ref?: string } }>;
+    }
   >;
 }
 interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string };
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
+  components: {
+    securitySchemes: Record<string, { type: string; in: string; name: string }>;
+    schemas: Record<string, { properties: Record<string, { enum?: string[] }>; required: string[] }>;
+  };
 }
 
 /** "METHOD /path" for every route the app serves, read from Fastify's route tree (HEAD twins left out). */
@@ -105,5 +115,102 @@ describe("GET /api/docs", () => {
     expect(login.responses["200"]!.content!["application/json"]!.schema.properties).toHaveProperty("user");
     const transfer = doc.paths["/api/transfer/request"]!.post!;
     expect(transfer.requestBody!.content["application/json"]!.schema.properties).toHaveProperty("amount");
+  });
+});
+
+/** The statuses (as numbers) the document lists for `METHOD /path`, or undefined when the operation is missing. */
+function documentedStatuses(key: string): number[] | undefined {
+  const [method, path] = key.split(" ");
+  const op = doc.paths[toOpenApiPath(path!)]?.[method!.toLowerCase()];
+  return op && Object.keys(op.responses).map(Number);
+}
+
+describe("GET /api/docs error responses", () => {
+  it("has a row in ROUTE_ERRORS for every /api route and none for a route that is gone", () => {
+    // A prefixed "/" route is registered with and without the slash: one row covers both.
+    const routes = apiRoutes.map((r) => r.replace(/(.)\/$/, "$1"));
+    expect(routes.filter((r) => !ROUTE_ERRORS[r])).toEqual([]);
+    expect(Object.keys(ROUTE_ERRORS).filter((r) => !routes.includes(r))).toEqual([]);
+    for (const [key, [access]] of Object.entries(ROUTE_ERRORS)) {
+      expect(access === "admin", key).toBe(key.split(" ")[1]!.startsWith("/api/admin/"));
+    }
+  });
+
+  it("describes the error body once, from the contract: message, code, request id and the flags", () => {
+    const body = doc.components.schemas.ErrorBody!;
+    expect(body.required).toEqual(expect.arrayContaining(["message", "code", "requestId"]));
+    expect(body.properties.code!.enum).toEqual([...ERROR_CODES]);
+    for (const flag of ["insufficientFunds", "withdrawalLimitExceeded", "lookalikeAddress", "roleRequired"]) {
+      expect(body.properties).toHaveProperty(flag);
+    }
+  });
+
+  it("matches what the error handler really sends, flags included", async () => {
+    const refusals = [
+      { method: "GET", url: "/api/auth/user" },
+      { method: "POST", url: "/api/auth/register", payload: {} },
+      {
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { email: "nobody@example.com", password: "wrong-password" },
+      },
+      {
+        method: "PUT",
+        url: "/api/user/phone",
+        payload: "{",
+        headers: { "content-type": "application/json" },
+      },
+    ] as const;
+    for (const request of refusals) {
+      const res = await t.app.inject(request);
+      expect(res.statusCode, request.url).toBeGreaterThanOrEqual(400);
+      // Strict: a flag the contract does not name would fail here.
+      expect(errorBody.strict().safeParse(res.json()).error, res.body).toBeUndefined();
+    }
+  });
+
+  it("points every 4xx response at the error body", () => {
+    let errors = 0;
+    for (const ops of Object.values(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          errors++;
+          expect(response.description).toMatch(/\([A-Z_, ]+\)$/);
+          expect(response.content!["application/json"]!.schema.$ref).toBe("#/components/schemas/ErrorBody");
+        }
+      }
+    }
+    expect(errors).toBeGreaterThan(300);
+  });
+
+  it("lists every refusal the authorization matrix gets from a route", () => {
+    const missing: string[] = [];
+    for (const [key, route] of Object.entries(CATALOGUE)) {
+      if (!key.split(" ")[1]!.startsWith("/api/") || key === "GET /api/docs") continue;
+      const documented = documentedStatuses(key);
+      for (const role of ROLES) {
+        const status = expectedStatus(key, route, role);
+        if (status >= 400 && !documented?.includes(status)) missing.push(`${key} ${status} (${role})`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("derives the usual answers from the route: input 400, signed out 401, staff and cross-site 403, JSON body 413/415, per-IP limit 429", () => {
+    // Signed in, no input, no mutation: only 401.
+    expect(documentedStatuses("GET /api/auth/user")).toEqual([200, 401]);
+    // Public, JSON body, per-IP limit; a taken e-mail or tag is 409.
+    expect(documentedStatuses("POST /api/auth/register")).toEqual([200, 400, 403, 409, 413, 415, 429]);
+    // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer.
+    expect(documentedStatuses("PUT /api/admin/transfer-requests/{id}")).toEqual([
+      200, 400, 401, 403, 404, 409, 413, 415,
+    ]);
+    // The transfer: refusals with flags (422), an Idempotency-Key reused with another body (409), limits (429).
+    expect(documentedStatuses("POST /api/transfer/request")).toEqual([
+      201, 400, 401, 403, 409, 413, 415, 422, 429,
+    ]);
+    // A streamed file still documents its refusals.
+    expect(documentedStatuses("GET /api/statements/{month}.pdf")).toEqual([200, 400, 401, 404]);
   });
 });

@@ -34,6 +34,15 @@ describe("route inventory", () => {
     expect([...registered].sort()).toEqual(Object.keys(CATALOGUE).sort());
   });
 
+  it("gives every route a response schema for its success answers", () => {
+    // A failure here names routes without `schema.response`: add the contract's schema (or, for a stream, page
+    // or redirect, its content type from contract/media.ts) so the body is checked and documented.
+    const withoutSchema = w.routes.filter(
+      (r) => !r.startsWith("HEAD ") && !w.responseStatuses[r]?.some((status) => /^[23]/.test(status)),
+    );
+    expect(withoutSchema).toEqual([]);
+  });
+
   it("has only HEAD routes that mirror a GET route", () => {
     for (const head of w.routes.filter((r) => r.startsWith("HEAD "))) {
       // Fastify adds "HEAD /prefix/" next to a prefixed "/" route without reporting the GET twice.

@@ -20,6 +20,8 @@ export interface World {
   t: TestApp;
   /** Every "METHOD url" the app registered, in registration order. */
   routes: string[];
+  /** The statuses each registered "METHOD url" declares in its `schema.response`. */
+  responseStatuses: Record<string, string[]>;
   /** An owner: every staff role's rights. */
   admin: SignedInUser;
   /** One staff member per role below owner, each holding that role alone. */
@@ -44,13 +46,18 @@ export interface World {
 
 export async function createWorld(env: Record<string, string> = {}): Promise<World> {
   const routes: string[] = [];
+  const responseStatuses: Record<string, string[]> = {};
   const t = await createTestApp(
     { RATE_LIMIT_SCALE: "1000", ...env },
     {
       // No built SPA, whether or not dist/web exists: its static files would register a route each.
       webDir: path.join(os.tmpdir(), "pillar-abuse-no-web"),
       onRoute: (route) => {
-        for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+        const response = (route as { schema?: { response?: Record<string, unknown> } }).schema?.response;
+        for (const method of [route.method].flat()) {
+          routes.push(`${method} ${route.url}`);
+          responseStatuses[`${method} ${route.url}`] = Object.keys(response ?? {});
+        }
       },
     },
   );
@@ -113,6 +120,7 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   return {
     t,
     routes,
+    responseStatuses,
     admin,
     staff,
     a,

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { dashboardContent } from "@/contract/dashboard-content";
+import { csvDownload } from "@/contract/media";
 import {
   accountSummary,
   transactionList,
@@ -62,13 +63,17 @@ export async function accountRoutes(instance: FastifyInstance) {
   );
 
   // Streamed in batches with backpressure: a years-long history never sits whole in memory or holds a connection.
-  app.get("/api/transactions/export.csv", async (request, reply) => {
-    const chunks = await startTransactionsCsv(db, signedInUser(request).id);
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", 'attachment; filename="pillar-transactions.csv"')
-      .send(Readable.from(chunks, { objectMode: false }));
-  });
+  app.get(
+    "/api/transactions/export.csv",
+    { schema: { response: { 200: csvDownload } } },
+    async (request, reply) => {
+      const chunks = await startTransactionsCsv(db, signedInUser(request).id);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="pillar-transactions.csv"')
+        .send(Readable.from(chunks, { objectMode: false }));
+    },
+  );
 
   app.get("/api/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>
     getDashboardContent(db, signedInUser(request).id),

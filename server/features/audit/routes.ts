@@ -8,6 +8,7 @@ import {
   dataAccessPage,
   dataAccessQuery,
 } from "@/contract/audit";
+import { csvDownload } from "@/contract/media";
 import { startAuditCsv } from "@/server/features/audit/export-audit-csv";
 import { findAuditEntries } from "@/server/features/audit/find-audit-entries";
 import { findDataAccess } from "@/server/features/audit/find-data-access";
@@ -24,13 +25,17 @@ export async function adminAuditRoutes(instance: FastifyInstance) {
   );
 
   // Streamed in keyset batches with backpressure, like the customer's transaction export.
-  app.get("/audit.csv", { schema: { querystring: auditExportQuery } }, async (request, reply) => {
-    const chunks = await startAuditCsv(db, request.query);
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", 'attachment; filename="pillar-audit.csv"')
-      .send(Readable.from(chunks, { objectMode: false }));
-  });
+  app.get(
+    "/audit.csv",
+    { schema: { querystring: auditExportQuery, response: { 200: csvDownload } } },
+    async (request, reply) => {
+      const chunks = await startAuditCsv(db, request.query);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="pillar-audit.csv"')
+        .send(Readable.from(chunks, { objectMode: false }));
+    },
+  );
 }
 
 /** GET /api/account/data-access: the signed-in customer's own access log. */

@@ -16,6 +16,7 @@ import {
   updatePhoneResponse,
   verifyEmailInput,
 } from "@/contract/auth";
+import { redirect } from "@/contract/media";
 import { loginResult } from "@/contract/security";
 import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { changePassword, sendPasswordChangeCode } from "@/server/features/auth/change-password";
@@ -168,7 +169,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get("/api/logout", async (request, reply) => {
+  app.get("/api/logout", { schema: { response: { 302: redirect } } }, async (request, reply) => {
     const token = request.cookies[cookieName];
     if (token) await deleteSessionByToken(deps.database.db, token);
     return reply.clearSessionCookie().redirect(SIGNED_OUT_PATH, 302);

@@ -1,17 +1,7 @@
 import { desc } from "drizzle-orm";
+import type { MailboxEntry } from "@/contract/dev-mailbox";
 import type { DbOrTx } from "@/server/db/client";
 import { mailOutbox } from "@/server/db/schema";
-
-export interface MailboxEntry {
-  id: number;
-  to: string;
-  subject: string;
-  kind: string;
-  status: string;
-  text: string;
-  html: string;
-  createdAt: string;
-}
 
 /** The newest outbox messages first: in dev mailbox mode this is where sign-up codes are read. */
 export async function listMailbox(db: DbOrTx, limit = 100): Promise<MailboxEntry[]> {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { BRAND } from "@/contract/brand";
-import { listMailbox, type MailboxEntry } from "@/server/features/dev-mailbox/list-mailbox";
+import { type MailboxEntry, mailboxList } from "@/contract/dev-mailbox";
+import { htmlPage } from "@/contract/media";
+import { listMailbox } from "@/server/features/dev-mailbox/list-mailbox";
 import { AppError } from "@/server/lib/errors";
 import { escapeHtml } from "@/server/lib/mail/html";
 
@@ -30,15 +32,23 @@ export async function devMailboxRoutes(app: FastifyInstance) {
     if (config.isProduction) throw new AppError("NOT_FOUND", "Not found");
   };
 
-  app.get("/dev/mailbox.json", { preHandler: guard }, async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-    return listMailbox(database.db);
-  });
+  app.get(
+    "/dev/mailbox.json",
+    { schema: { response: { 200: mailboxList } }, preHandler: guard },
+    async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+      return listMailbox(database.db);
+    },
+  );
 
-  app.get("/dev/mailbox", { preHandler: guard }, async (_request, reply) => {
-    return reply
-      .type("text/html; charset=utf-8")
-      .header("cache-control", "no-store")
-      .send(renderMailbox(await listMailbox(database.db)));
-  });
+  app.get(
+    "/dev/mailbox",
+    { schema: { response: { 200: htmlPage } }, preHandler: guard },
+    async (_request, reply) => {
+      return reply
+        .type("text/html; charset=utf-8")
+        .header("cache-control", "no-store")
+        .send(renderMailbox(await listMailbox(database.db)));
+    },
+  );
 }

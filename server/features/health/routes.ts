@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import type { FastifyInstance } from "fastify";
+import { liveness, livenessFailure, readiness, readinessFailure } from "@/contract/health";
 import { isResourceStarved, noteResourceError } from "@/server/lib/process-health";
 
 /** One open and close of the null device: proves the process can still get a file descriptor, in microseconds. */
@@ -19,22 +20,30 @@ export async function healthRoutes(app: FastifyInstance) {
   // Liveness: unhealthy only for what a restart fixes (out of file descriptors now or in the last 30 s, e.g.
   // when the pool could not open a socket). A database that is down is /readyz's answer: restarting every
   // instance during a database outage would not bring it back.
-  app.get("/healthz", async (request, reply) => {
-    if ((await canOpenDescriptor()) && !isResourceStarved()) return { status: "ok" };
-    return reply.status(503).send({
-      status: "unhealthy",
-      message: "The process cannot open files or sockets",
-      code: "UNAVAILABLE",
-      requestId: request.id,
-    });
-  });
+  app.get(
+    "/healthz",
+    { schema: { response: { 200: liveness, 503: livenessFailure } } },
+    async (request, reply) => {
+      if ((await canOpenDescriptor()) && !isResourceStarved()) return { status: "ok" };
+      return reply.status(503).send({
+        status: "unhealthy",
+        message: "The process cannot open files or sockets",
+        code: "UNAVAILABLE",
+        requestId: request.id,
+      });
+    },
+  );
 
-  app.get("/readyz", async (_request, reply) => {
-    try {
-      await app.deps.database.ping();
-      return { status: "ready" };
-    } catch {
-      return reply.status(503).send({ status: "unavailable", message: "Database is not reachable" });
-    }
-  });
+  app.get(
+    "/readyz",
+    { schema: { response: { 200: readiness, 503: readinessFailure } } },
+    async (_request, reply) => {
+      try {
+        await app.deps.database.ping();
+        return { status: "ready" };
+      } catch {
+        return reply.status(503).send({ status: "unavailable", message: "Database is not reachable" });
+      }
+    },
+  );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { completeUploadResponse, createUploadInput, createUploadResponse } from "@/contract/kyc";
+import { storedFile } from "@/contract/media";
 import { createUpload } from "@/server/features/objects/create-upload";
 import { openObject } from "@/server/features/objects/open-object";
 import { checkUploadToken, receiveUpload } from "@/server/features/objects/receive-upload";
@@ -31,16 +32,20 @@ export async function objectRoutes(fastify: FastifyInstance) {
     reply.header("cache-control", "private, no-store");
   };
 
-  app.get("/objects/*", { onSend: privateNoStore }, async (request, reply) => {
-    const path = `/objects/${(request.params as { "*": string })["*"]}`;
-    const opened = await openObject(deps, request.user, path);
-    return reply
-      .header("content-type", opened.contentType)
-      .header("content-length", opened.size)
-      .header("x-content-type-options", "nosniff")
-      .header("content-disposition", "inline")
-      .send(opened.stream);
-  });
+  app.get(
+    "/objects/*",
+    { schema: { response: { 200: storedFile } }, onSend: privateNoStore },
+    async (request, reply) => {
+      const path = `/objects/${(request.params as { "*": string })["*"]}`;
+      const opened = await openObject(deps, request.user, path);
+      return reply
+        .header("content-type", opened.contentType)
+        .header("content-length", opened.size)
+        .header("x-content-type-options", "nosniff")
+        .header("content-disposition", "inline")
+        .send(opened.stream);
+    },
+  );
 
   await app.register(uploadReceiver);
 }

@@ -6,12 +6,15 @@ import { pendingApprovalResponse } from "@/contract/approvals";
 import { dashboardContent, updateDashboardContentInput } from "@/contract/dashboard-content";
 import {
   adjustBalanceInput,
+  adjustBalanceResponse,
   adminTransactionPage,
   adminTransactionsQuery,
   createAdminTransactionInput,
   createIncomingPaymentInput,
   incomingPaymentPage,
+  incomingPaymentResult,
   incomingPaymentsQuery,
+  ledgerReport,
   updateAdminTransactionInput,
   updateIncomingPaymentInput,
 } from "@/contract/payments";
@@ -70,7 +73,13 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   );
   app.post(
     "/incoming-payments",
-    { schema: { body: createIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
+    {
+      schema: {
+        body: createIncomingPaymentInput,
+        response: { 201: incomingPaymentResult, 202: pendingApprovalResponse },
+      },
+      preHandler: stepUpWhenCompleting,
+    },
     async (request, reply) => {
       const result = await submitIncomingPayment(db, threshold, signedInUser(request), request.body);
       return reply.status(result.status).send(result.body);
@@ -78,7 +87,14 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   );
   app.put(
     "/incoming-payments/:id",
-    { schema: { params: idParams, body: updateIncomingPaymentInput }, preHandler: stepUpWhenCompleting },
+    {
+      schema: {
+        params: idParams,
+        body: updateIncomingPaymentInput,
+        response: { 200: incomingPaymentResult, 202: pendingApprovalResponse },
+      },
+      preHandler: stepUpWhenCompleting,
+    },
     async (request, reply) => {
       const user = signedInUser(request);
       const result = await submitIncomingPaymentUpdate(db, threshold, user, request.params.id, request.body);
@@ -124,7 +140,14 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
 
   app.put(
     "/users/:userId/balance",
-    { schema: { params: userIdParams, body: adjustBalanceInput }, preHandler: requireFreshStepUp },
+    {
+      schema: {
+        params: userIdParams,
+        body: adjustBalanceInput,
+        response: { 200: adjustBalanceResponse, 202: pendingApprovalResponse },
+      },
+      preHandler: requireFreshStepUp,
+    },
     async (request, reply) => {
       const result = await submitBalanceAdjustment(
         db,
@@ -136,7 +159,7 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     },
   );
 
-  app.get("/ledger/verify", () => verifyLedger(db));
+  app.get("/ledger/verify", { schema: { response: { 200: ledgerReport } } }, () => verifyLedger(db));
 
   app.get(
     "/dashboard-content/:userId",

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { pdfDownload } from "@/contract/media";
 import { statementList } from "@/contract/statements";
 import {
   findStatementMonths,
@@ -28,7 +29,7 @@ export async function statementRoutes(instance: FastifyInstance) {
 
   app.get(
     "/api/statements/:month.pdf",
-    { schema: { params: z.object({ month: z.string().max(16) }) } },
+    { schema: { params: z.object({ month: z.string().max(16) }), response: { 200: pdfDownload } } },
     async (request, reply) => {
       const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
@@ -48,7 +49,7 @@ export async function statementRoutes(instance: FastifyInstance) {
 
   app.get(
     "/api/transfers/:id/receipt.pdf",
-    { schema: { params: z.object({ id: z.string().max(64) }) } },
+    { schema: { params: z.object({ id: z.string().max(64) }), response: { 200: pdfDownload } } },
     async (request, reply) => {
       const { findReceiptTransfer, renderTransferReceipt } = await pdfRenderers();
       const transfer = await findReceiptTransfer(db, signedInUser(request).id, request.params.id);

@@ -1,15 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
-import { createTransferInput, transferLimits, transferRequest } from "@/contract/transfers";
+import { createTransferInput, createTransferResponse, transferLimits } from "@/contract/transfers";
 import { getTransferLimits } from "@/server/features/accounts/account-queries";
 import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
-
-const createTransferResponse = z.object({ message: z.string(), transferRequest });
 
 /** Per customer per minute, before RATE_LIMIT_SCALE; the daily count cap (TRANSFER_DAILY_COUNT_LIMIT) is separate. */
 const TRANSFERS_PER_MINUTE = 20;

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MessageResponse } from "@/contract/auth";
 import { toast } from "@/web/components/ui/use-toast";
 import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
 import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
@@ -6,7 +7,7 @@ import { apiRequest } from "@/web/lib/api";
 
 /** DELETE /api/admin/users/:userId (non-admin accounts only). */
 export function deleteUser(userId: string) {
-  return apiRequest<unknown>("DELETE", `/api/admin/users/${encodeURIComponent(userId)}`);
+  return apiRequest<MessageResponse>("DELETE", `/api/admin/users/${encodeURIComponent(userId)}`);
 }
 
 export function useDeleteUser() {

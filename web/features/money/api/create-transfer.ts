@@ -1,14 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateTransferInput, TransferRequest } from "@/contract/transfers";
+import type { CreateTransferInput, CreateTransferResponse } from "@/contract/transfers";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/money/api/get-transfer-limits";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest } from "@/web/lib/api";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
-
-export interface CreateTransferResponse {
-  message: string;
-  transferRequest: TransferRequest;
-}
 
 export interface CreateTransferVariables {
   input: CreateTransferInput;

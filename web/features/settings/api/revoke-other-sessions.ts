@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MessageResponse } from "@/contract/auth";
 import { SESSIONS_KEY } from "@/web/features/settings/api/get-sessions";
 import { apiRequest } from "@/web/lib/api";
 
 /** DELETE /api/auth/sessions: signs out every session except this one. */
 export function revokeOtherSessions() {
-  return apiRequest<unknown>("DELETE", "/api/auth/sessions");
+  return apiRequest<MessageResponse>("DELETE", "/api/auth/sessions");
 }
 
 export function useRevokeOtherSessions() {

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MessageResponse } from "@/contract/auth";
 import { SESSIONS_KEY } from "@/web/features/settings/api/get-sessions";
 import { apiRequest } from "@/web/lib/api";
 
 /** DELETE /api/auth/sessions/:id: signs one other device out. */
 export function revokeSession(id: string) {
-  return apiRequest<unknown>("DELETE", `/api/auth/sessions/${encodeURIComponent(id)}`);
+  return apiRequest<MessageResponse>("DELETE", `/api/auth/sessions/${encodeURIComponent(id)}`);
 }
 
 export function useRevokeSession() {

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { SECOND_FACTOR_METHODS } from "@/contract/security";
+
+/**
+ * Every code an error body can carry. The server maps each to one HTTP status (server/lib/errors.ts); the web
+ * branches on the code and the flags below, never on the message text.
+ */
+export const ERROR_CODES = [
+  "BAD_REQUEST",
+  "VALIDATION",
+  "UNAUTHORIZED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "CONFLICT",
+  "GONE",
+  "PAYLOAD_TOO_LARGE",
+  "URI_TOO_LONG",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE",
+  "RATE_LIMITED",
+  "INTERNAL",
+  "UNAVAILABLE",
+] as const;
+export const errorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof errorCode>;
+
+const flag = z.literal(true);
+
+/**
+ * The flags a refusal may carry next to its message (spec §8): `true` names what went wrong, the other fields
+ * say by how much or what to offer. All optional: each error sets only its own.
+ */
+export const errorFlags = z
+  .object({
+    // Sign-in, codes and second factors.
+    invalidCode: flag,
+    emailNotVerified: flag,
+    emailTaken: flag,
+    pillarTagTaken: flag,
+    registrationChanged: flag,
+    commonPassword: flag,
+    currentPasswordWrong: flag,
+    passwordWrong: flag,
+    passwordResetRequired: flag,
+    loginExpired: flag,
+    secondFactorRequired: flag,
+    secondFactorInvalid: flag,
+    stepUpRequired: flag,
+    /** The second factors the customer can prove with (stepUpRequired, secondFactorRequired). */
+    methods: z.array(z.enum(SECOND_FACTOR_METHODS)).readonly(),
+    noSecondFactor: flag,
+    totpAlreadyEnabled: flag,
+    totpNotEnabled: flag,
+    totpNotPending: flag,
+    passkeyInvalid: flag,
+    passkeyExists: flag,
+    tooManyPasskeys: flag,
+    passkeysUnavailable: flag,
+    noPasskey: flag,
+    phoneLocked: flag,
+    // Account state and freezing.
+    accountFrozen: flag,
+    notFrozen: flag,
+    freezeLinkInvalid: flag,
+    freezeLinkExpired: flag,
+    freezeLinkUsed: flag,
+    // KYC and documents.
+    phoneNumberRequired: flag,
+    ssnDuplicate: flag,
+    ssnUnreadable: flag,
+    applicationExists: flag,
+    kycNotEditable: flag,
+    /** The document a document error is about. */
+    documentType: z.string(),
+    uploadConcurrencyLimit: flag,
+    uploadDailyLimit: flag,
+    // Money out.
+    accountSetupIncomplete: flag,
+    insufficientFunds: flag,
+    availableBalance: z.string(),
+    withdrawalLimitExceeded: flag,
+    remainingToday: z.string(),
+    dailyCountLimitExceeded: flag,
+    dailyCountLimit: z.number(),
+    idempotencyKeyRequired: flag,
+    lookalikeAddress: flag,
+    lookalikeRecipientName: z.string(),
+    walletLimitExceeded: flag,
+    // Saved recipients.
+    customersOnly: flag,
+    duplicateRecipient: flag,
+    savedAs: z.string(),
+    recipientLimitReached: flag,
+    recipientLimit: z.number(),
+    // Staff roles and maker-checker.
+    roleRequired: flag,
+    allowedRoles: z.array(z.string()).readonly(),
+    reasonRequired: flag,
+    /** The input field an error is about (e.g. "reason"). */
+    field: z.string(),
+    approvalPending: flag,
+    approvalDecided: flag,
+    staleApproval: flag,
+    selfApproval: flag,
+    customerGone: flag,
+    balanceChanged: flag,
+    customerAccount: flag,
+    lastOwner: flag,
+    ownerByConfig: flag,
+    /** The current status of what could not move (a KYC application, an approval). */
+    status: z.string(),
+    // Paging and limits.
+    invalidCursor: flag,
+    retryAfterSeconds: z.number(),
+  })
+  .partial();
+export type ErrorFlags = z.infer<typeof errorFlags>;
+
+/** The JSON body of every 4xx/5xx answer: `{ message, code, requestId, …flags }`. */
+export const errorBody = z.object({
+  message: z.string(),
+  code: errorCode,
+  /** Also in the x-request-id header: quote it to support. */
+  requestId: z.string(),
+  ...errorFlags.shape,
+});
+export type ErrorBody = z.infer<typeof errorBody>;
