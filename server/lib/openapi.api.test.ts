@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setUpTestApp } from "@/tests/support/test-app";
 
 interface Operation {
   tags?: string[];
@@ -36,11 +36,10 @@ function registeredRoutes(tree: string): string[] {
 /** Fastify's `/users/:id` as OpenAPI's `/users/{id}`; a trailing slash is the same route. */
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}").replace(/(.)\/$/, "$1");
 
-let t: TestApp;
 let doc: OpenApiDocument;
 let apiRoutes: string[];
+const t = setUpTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   await t.app.ready();
   apiRoutes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(
     (r) => r.split(" ")[1]!.startsWith("/api/") && r !== "GET /api/docs",
@@ -48,9 +47,6 @@ beforeAll(async () => {
   const res = await t.app.inject({ method: "GET", url: "/api/docs" });
   expect(res.statusCode).toBe(200);
   doc = res.json();
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe("GET /api/docs", () => {

@@ -1,17 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
-import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let t: TestApp;
 const staff = {} as Record<
   "finance" | "finance2" | "compliance" | "compliance2" | "support" | "owner",
   SignedInUser
 >;
 
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
   staff.finance = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
   staff.finance2 = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
   staff.compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
@@ -19,12 +18,7 @@ beforeAll(async () => {
   staff.support = await createVerifiedUser(t.database, { staffRoles: ["support"] });
   staff.owner = await createVerifiedUser(t.database, { staffRoles: ["owner"] });
 });
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+expectLedgerCleanAfterEach(t);
 
 const call = (who: SignedInUser, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });

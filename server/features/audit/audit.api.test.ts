@@ -1,14 +1,13 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_MESSAGES, READ_ACTIONS } from "@/contract/audit";
 import { PAGE_MESSAGES } from "@/contract/pages";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import { auditLog } from "@/server/db/schema";
 import { PNG, uploadFile } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let t: TestApp;
 let customer: SignedInUser;
 let stranger: SignedInUser;
 let kycId: string;
@@ -49,16 +48,13 @@ async function applicant(ssn: string) {
   return { user, kycId: res.json().kyc.id as string, documentPath: front.objectPath };
 }
 
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
   for (const role of ["support", "compliance", "finance", "owner"] as const) {
     staff[role] = await createVerifiedUser(t.database, { staffRoles: [role] });
   }
   ({ user: customer, kycId, documentPath } = await applicant(SSN));
   stranger = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const get = (who: SignedInUser | null, url: string, headers: Record<string, string> = {}) =>

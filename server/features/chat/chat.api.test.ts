@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGE_MAX, CHAT_MESSAGES } from "@/contract/chat";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+} from "@/tests/support/users";
 
-let t: TestApp;
-let ada: SignedInUser;
-let bob: SignedInUser;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ada = await createVerifiedUser(t.database, { firstName: "Ada" });
-  bob = await createVerifiedUser(t.database, { firstName: "Bob" });
-  admin = await createAdminUser(t.database, { firstName: "Grace" });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
+const ada = setUpVerifiedUser(t, { firstName: "Ada" });
+const bob = setUpVerifiedUser(t, { firstName: "Bob" });
+const admin = setUpAdminUser(t, { firstName: "Grace" });
 
 const send = (who: SignedInUser, message: unknown) =>
   t.app.inject({

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notifyUnreadReplies, REPLY_NOTIFY_DELAY_SECONDS } from "@/server/features/chat/reply-notifier";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let sink: SmtpSink;
-let t: TestApp;
 let admin: SignedInUser;
 
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, PUBLIC_URL: "https://bank.example" }));
 beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL: "https://bank.example" });
   await t.app.ready();
   admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
 });
 
 const send = (who: SignedInUser, message: string) =>

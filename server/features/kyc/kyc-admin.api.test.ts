@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   ACCOUNT_NUMBER_MAX,
   ACCOUNT_NUMBER_MIN,
@@ -8,26 +8,20 @@ import {
 } from "@/contract/admin-onboarding";
 import { auditLog } from "@/server/db/schema";
 import { PNG, uploadFile } from "@/tests/support/files";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
 let admin: SignedInUser;
 let customer: SignedInUser;
 let ssnCounter = 0;
 
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url }));
 beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url });
   await t.app.ready();
   admin = await createAdminUser(t.database);
   customer = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-  await sink.close();
 });
 
 const freshSsn = () => {

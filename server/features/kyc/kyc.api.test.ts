@@ -1,24 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { KYC_MESSAGES } from "@/contract/kyc";
 import { accountRequests, auditLog, kycApplications, mailOutbox } from "@/server/db/schema";
 import { SSN_INDEX_LABEL } from "@/server/features/kyc/create-kyc-application";
 import { blindIndex, decryptField } from "@/server/lib/crypto";
 import { GIF, PDF, PNG, uploadFile, WEBP } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
 let ssnCounter = 0;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp();
+const admin = setUpAdminUser(t);
 
 /** A fresh SSN per call, so tests never collide by accident. */
 const freshSsn = () => {

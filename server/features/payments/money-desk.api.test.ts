@@ -1,21 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  expectLedgerClean,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
 const asAdmin = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url, payload, headers: { cookie: admin.cookie } });

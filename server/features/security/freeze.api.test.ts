@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { createSession } from "@/server/lib/session";
 import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-let admin: SignedInUser;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({
-    SMTP_URL: sink.url,
-    RATE_LIMIT_SCALE: "100",
-    PUBLIC_URL: "https://bank.example",
-  });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({
+  SMTP_URL: sink.url,
+  RATE_LIMIT_SCALE: "100",
+  PUBLIC_URL: "https://bank.example",
+}));
+const admin = setUpAdminUser(t);
 
 const post = (url: string, payload?: object, cookie?: string) =>
   t.app.inject({ method: "POST", url, ...(payload ? { payload } : {}), headers: cookie ? { cookie } : {} });

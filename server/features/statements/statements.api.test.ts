@@ -4,17 +4,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "@/contract/money";
 import { computeStatementDigest, formatDigest } from "@/server/features/statements/statement-data";
 import { monthOf } from "@/server/features/statements/statement-month";
 import { findWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import {
+  createApprovedCustomer,
+  ETH_ADDRESS,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
 let a: SignedInUser;
 let b: SignedInUser;
 let completedTransferId: string;
@@ -51,9 +54,9 @@ async function sendTransfer(who: SignedInUser, amount: number) {
   return res.json().transferRequest.id as string;
 }
 
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
   a = await createApprovedCustomer(t.database);
   b = await createApprovedCustomer(t.database);
   await fundCustomer(t, admin, a.user.id, "1000.00");
@@ -69,12 +72,7 @@ beforeAll(async () => {
   pendingTransferId = await sendTransfer(a, 40);
   await fundCustomer(t, admin, b.user.id, "77.77");
 });
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+expectLedgerCleanAfterEach(t);
 
 describe("monthly statements", () => {
   it("lists the months the account has existed in, newest first", async () => {
