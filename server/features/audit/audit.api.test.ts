@@ -4,7 +4,7 @@ import { AUDIT_MESSAGES, READ_ACTIONS } from "@/contract/audit";
 import { PAGE_MESSAGES } from "@/contract/pages";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import { auditLog } from "@/server/db/schema";
-import { PNG, uploadFile } from "@/tests/support/files";
+import { applyWithLicence } from "@/tests/support/kyc";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
@@ -26,26 +26,17 @@ const newYorkDay = (d: Date) =>
 /** A customer with a submitted application (real SSN sealed with the app's key, real uploads). */
 async function applicant(ssn: string) {
   const user = await createVerifiedUser(t.database);
-  const front = await uploadFile(t.app, user.cookie, PNG);
-  const back = await uploadFile(t.app, user.cookie, PNG);
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/kyc/create",
-    headers: { cookie: user.cookie },
-    payload: {
-      firstName: "Ada",
-      lastName: "Lovelace",
-      street: "12 Analytical Row",
-      city: "Albany",
-      state: "NY",
-      zipCode: "12207",
-      ssn,
-      drivingLicenseFront: front.objectPath,
-      drivingLicenseBack: back.objectPath,
-    },
+  const { response: res, drivingLicenseFront } = await applyWithLicence(t.app, user.cookie, {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    street: "12 Analytical Row",
+    city: "Albany",
+    state: "NY",
+    zipCode: "12207",
+    ssn,
   });
   if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
-  return { user, kycId: res.json().kyc.id as string, documentPath: front.objectPath };
+  return { user, kycId: res.json().kyc.id as string, documentPath: drivingLicenseFront };
 }
 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });

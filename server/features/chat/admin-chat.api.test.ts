@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGES } from "@/contract/chat";
+import { sendChatMessage } from "@/tests/support/chat";
 import { setUpTestApp } from "@/tests/support/test-app";
 import {
   createVerifiedUser,
@@ -22,7 +23,7 @@ const post = (url: string, payload: unknown, who: SignedInUser | null = admin) =
     payload: payload as object,
     headers: who ? { cookie: who.cookie } : {},
   });
-const send = (who: SignedInUser, message: string) => post("/api/chat/send", { message }, who);
+const send = (who: SignedInUser, message: string) => sendChatMessage(t.app, who, message);
 
 describe("the admin chat routes are for admins only", () => {
   const routes = () => [
