@@ -43,6 +43,13 @@ export async function createApprovedCustomer(database: Database): Promise<Signed
   return customer;
 }
 
+/** An approved customer with `amount` credited through the admin desk by `admin`. */
+export async function createFundedCustomer(t: TestApp, admin: SignedInUser, amount: string) {
+  const customer = await createApprovedCustomer(t.database);
+  await fundCustomer(t, admin, customer.user.id, amount);
+  return customer;
+}
+
 /** A second finance member per test app: the checker fundCustomer's large credits need. */
 const checkers = new WeakMap<TestApp, Promise<SignedInUser>>();
 function checkerFor(t: TestApp): Promise<SignedInUser> {

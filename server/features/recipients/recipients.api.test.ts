@@ -6,9 +6,9 @@ import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, savedRecipients } from "@/server/db/schema";
 import {
   createApprovedCustomer,
+  createFundedCustomer,
   ETH_ADDRESS,
   expectLedgerCleanAfterEach,
-  fundCustomer,
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
@@ -57,11 +57,7 @@ const list = async (who: SignedInUser) => {
 const check = (who: SignedInUser, address: string) =>
   call("GET", `/api/recipients/address-check?address=${encodeURIComponent(address)}`, who);
 
-async function fundedCustomer(amount = "1000.00") {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, amount);
-  return customer;
-}
+const fundedCustomer = (amount = "1000.00") => createFundedCustomer(t, admin, amount);
 
 const send = (who: SignedInUser, address: string, extra: object = {}, key?: string) =>
   call(

@@ -3,7 +3,7 @@ import { AUTH_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { createSession } from "@/server/lib/session";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import { createFundedCustomer, ETH_ADDRESS, expectLedgerClean } from "@/tests/support/money";
 import { setUpSmtpSink } from "@/tests/support/smtp-sink";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
@@ -33,11 +33,9 @@ const TRANSFER = {
   cryptoAddress: ETH_ADDRESS,
 };
 
-async function fundedCustomer() {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, "500.00");
-  return customer;
-}
+const fundedCustomer = () => createFundedCustomer(t, admin, "500.00");
+const freezeLinkFor = (userId: string, reason: Parameters<typeof issueFreezeLink>[2]["reason"]) =>
+  issueFreezeLink(t.database.db, { config: t.app.deps.config }, { userId, reason });
 
 async function freshCookie(userId: string) {
   const { token } = await createSession(t.database.db, { userId, userAgent: "vitest", ip: "127.0.0.1" });
@@ -155,14 +153,7 @@ describe("This wasn't me", () => {
 
   it("asks for a password reset at sign-in, only once the password is right; the reset clears it, the freeze stays", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "new_device",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "new_device");
     expect((await freeze(tokenIn(url))).statusCode).toBe(200);
 
     const wrong = await post("/api/auth/login", { email: customer.email, password: "Not-the-password-1" });
@@ -230,14 +221,7 @@ describe("This wasn't me", () => {
 
   it("refuses an expired link with 410 and writes nothing", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "password_changed",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "password_changed");
     await t.database.query(
       "update freeze_links set expires_at = now() - interval '1 second' where user_id = $1",
       [customer.user.id],
@@ -272,14 +256,7 @@ describe("This wasn't me", () => {
 
   it("freezes once when two clicks race", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "new_device",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "new_device");
     const results = await Promise.all([freeze(tokenIn(url)), freeze(tokenIn(url))]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(results.map((r) => r.json().alreadyFrozen).sort()).toEqual([false, true]);

@@ -14,6 +14,7 @@ import {
   ETH_ADDRESS,
   expectLedgerCleanAfterEach,
   fundCustomer,
+  requestTransfer,
 } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -37,18 +38,10 @@ const get = (who: SignedInUser, url: string) =>
   t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
 
 async function sendTransfer(who: SignedInUser, amount: number) {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie },
-    payload: {
-      amount,
-      recipientName: "Sam Lee",
-      purpose: "Rent for the flat",
-      paymentMethod: "crypto",
-      recipientRouting: "CRYPTO",
-      cryptoAddress: ETH_ADDRESS,
-    },
+  const res = await requestTransfer(t.app, who, {
+    amount,
+    purpose: "Rent for the flat",
+    recipientRouting: "CRYPTO",
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().transferRequest.id as string;

@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { transferReference } from "@/contract/transfers";
 import { auditLog, holds, journalEntries, postings, transactions } from "@/server/db/schema";
 import {
-  createApprovedCustomer,
+  createFundedCustomer,
   ETH_ADDRESS,
   expectLedgerClean,
   expectLedgerCleanAfterEach,
-  fundCustomer,
+  requestTransfer,
 } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -17,25 +17,10 @@ const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);
 
-async function fundedCustomer(amount = "1000.00") {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, amount);
-  return customer;
-}
+const fundedCustomer = (amount = "1000.00") => createFundedCustomer(t, admin, amount);
 
 async function send(who: SignedInUser, amount: string): Promise<string> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie },
-    payload: {
-      amount,
-      recipientName: "Sam Lee",
-      purpose: "Rent",
-      paymentMethod: "crypto",
-      cryptoAddress: ETH_ADDRESS,
-    },
-  });
+  const res = await requestTransfer(t.app, who, { amount, purpose: "Rent" });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().transferRequest.id;
 }

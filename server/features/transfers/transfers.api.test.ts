@@ -1,37 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  // The count cap is raised: the race below makes 75 requests on one wallet to prove the money limits.
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+// The count cap is raised: the race below makes 75 requests on one wallet to prove the money limits.
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
 const transfer = (who: SignedInUser, body: Record<string, unknown>, key?: string) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie, ...(key ? { "idempotency-key": key } : {}) },
-    payload: {
-      recipientName: "Sam Lee",
-      purpose: "Dinner at a restaurant",
-      paymentMethod: "crypto",
-      recipientRouting: "CRYPTO",
-      cryptoAddress: ETH_ADDRESS,
-      ...body,
-    },
-  });
+  requestTransfer(t.app, who, { recipientRouting: "CRYPTO", ...body }, key);
 
 const summary = async (who: SignedInUser) =>
   (
