@@ -1,9 +1,16 @@
-import type { APIRequestContext, Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
+import {
+  applyThroughApi,
+  approveAndFund,
+  newUser,
+  shot,
+  signIn,
+  signInAsAdmin,
+  signUp,
+} from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -27,32 +34,6 @@ async function shots(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-/** Onboarding through the API (its own journey is onboarding.e2e): two licence images and the application. */
-async function applyThroughApi(request: APIRequestContext) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Rita",
-      lastName: "Recipients",
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
-
 async function fillTransfer(page: Page, amount: string, purpose: string) {
   await page.getByLabel("Amount (USD)").fill(amount);
   await page.getByLabel("Transfer Purpose").fill(purpose);
@@ -67,20 +48,15 @@ describe("saved recipients", () => {
     const user = newUser("Rita");
     await signUp(customer.page, user);
     await signIn(customer.page, user.email);
-    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    const applied = await applyThroughApi(customer.context.request, {
+      firstName: "Rita",
+      lastName: "Recipients",
+    });
+    const { kyc } = applied;
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);
     const api = admin.context.request;
-    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
-    expect(
-      (
-        await api.put(`/api/admin/account-requests/${accountRequest.id}`, { data: { status: "approved" } })
-      ).status(),
-    ).toBe(200);
-    const credit = await api.post("/api/admin/incoming-payments", {
-      data: { userId: kyc.userId, amount: "1000.00", description: "Payroll", status: "completed" },
-    });
-    expect(credit.status()).toBe(201);
+    await approveAndFund(api, applied, "1000.00");
     const { page } = customer;
 
     // A first payment to a typed address: the review warns, and "Save" keeps it once the transfer went through.
