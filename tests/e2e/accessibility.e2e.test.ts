@@ -8,9 +8,11 @@ import {
   approveAndFund,
   newUser,
   PASSWORD,
+  requestTransferThroughApi,
   signIn,
   signInAsAdmin,
   signUp,
+  signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
@@ -66,9 +68,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
   it("signed-in customer pages: dashboard, send money, analytics, statements, transfer receipt, contact", async () => {
     customer = await openPage(browser);
-    const user = newUser("Alex");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
+    await signUpNewCustomer(customer.page, "Alex");
     const applied = await applyThroughApi(customer.context.request, {
       firstName: "Alex",
       lastName: "Access",
@@ -100,17 +100,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(page, "/statements");
 
     // The receipt of a pending transfer: its timeline, the PDF link and the cancel button.
-    const sent = await customer.context.request.post("/api/transfer/request", {
-      data: {
-        amount: "12.50",
-        recipientName: "Ana Ruiz",
-        purpose: "Books",
-        paymentMethod: "crypto",
-        cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-      },
-    });
-    expect(sent.status(), await sent.text()).toBe(201);
-    const transferId = (await sent.json()).transferRequest.id as string;
+    const transferId = (await requestTransferThroughApi(customer.context.request, "12.50")).id;
     await page.goto(`/transfers/${transferId}`);
     await page.getByRole("heading", { name: "USDC transfer to Ana Ruiz", level: 1 }).waitFor();
     await expectAccessible(page, "/transfers/{id}");

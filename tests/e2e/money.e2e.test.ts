@@ -2,30 +2,19 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
-  newUser,
-  shot,
-  signIn,
+  shots,
   signInAsAdmin,
-  signUp,
+  signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
 
-/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  await shot(page, name);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 375, height: 812 });
-  await shot(page, `${name}-375`);
-  if (size) await page.setViewportSize(size);
-}
 beforeAll(async () => {
   browser = await launchBrowser();
 });
@@ -36,9 +25,7 @@ afterAll(async () => {
 describe("money journey", () => {
   it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {
     const customer = await openPage(browser);
-    const user = newUser("Mona");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
+    const user = await signUpNewCustomer(customer.page, "Mona");
     const applied = await applyThroughApi(customer.context.request, { firstName: "Mona", lastName: "Money" });
     const { kyc } = applied;
 

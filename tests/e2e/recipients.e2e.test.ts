@@ -5,11 +5,9 @@ import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser"
 import {
   applyThroughApi,
   approveAndFund,
-  newUser,
-  shot,
-  signIn,
+  shots,
   signInAsAdmin,
-  signUp,
+  signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
@@ -24,16 +22,6 @@ const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 /** Same first and last 4 characters after 0x as ADDRESS: what an address-poisoning attack plants. */
 const LOOKALIKE = `0x5290${"f".repeat(32)}9EE7`;
 
-/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  await shot(page, name);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 375, height: 812 });
-  await shot(page, `${name}-375`);
-  if (size) await page.setViewportSize(size);
-}
-
 async function fillTransfer(page: Page, amount: string, purpose: string) {
   await page.getByLabel("Amount (USD)").fill(amount);
   await page.getByLabel("Transfer Purpose").fill(purpose);
@@ -45,9 +33,7 @@ describe("saved recipients", () => {
     timeout: 240_000,
   }, async () => {
     const customer = await openPage(browser);
-    const user = newUser("Rita");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
+    await signUpNewCustomer(customer.page, "Rita");
     const applied = await applyThroughApi(customer.context.request, {
       firstName: "Rita",
       lastName: "Recipients",

@@ -44,6 +44,14 @@ export async function signUp(page: Page, user: NewUser, password = PASSWORD) {
   await page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
 }
 
+/** A fresh customer (`lastName` or the sign-up default) signed up and then signed in on `page`. */
+export async function signUpNewCustomer(page: Page, firstName: string, lastName?: string): Promise<NewUser> {
+  const user = lastName ? { ...newUser(firstName), lastName } : newUser(firstName);
+  await signUp(page, user);
+  await signIn(page, user.email);
+  return user;
+}
+
 /** Signs in through /auth and waits for the signed-in header. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/auth");
@@ -79,6 +87,16 @@ export async function signInAsAdmin(page: Page, password = PASSWORD, email = inj
 export async function shot(page: Page, name: string) {
   if (!process.env.E2E_SHOTS) return;
   await page.screenshot({ path: `/tmp/shots-e2e/${name}.png`, fullPage: true });
+}
+
+/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
+export async function shots(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  await shot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await shot(page, `${name}-375`);
+  if (size) await page.setViewportSize(size);
 }
 
 /** A random SSN in the 400s, for applications whose SSN no journey reads back. */
@@ -140,4 +158,19 @@ export async function approveAndFund(api: APIRequestContext, applied: AppliedCus
   });
   expect(credit.status(), await credit.text()).toBe(201);
   return credit.json();
+}
+
+/** The signed-in customer sends `amount` in USDC to Ana Ruiz through the API; answers the transfer request. */
+export async function requestTransferThroughApi(request: APIRequestContext, amount: string) {
+  const sent = await request.post("/api/transfer/request", {
+    data: {
+      amount,
+      recipientName: "Ana Ruiz",
+      purpose: "Books",
+      paymentMethod: "crypto",
+      cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+    },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  return (await sent.json()).transferRequest as { id: string };
 }
