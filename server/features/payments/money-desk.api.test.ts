@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createApprovedCustomer,
+  createFundedCustomer,
   expectLedgerClean,
   expectLedgerCleanAfterEach,
   fundCustomer,
@@ -186,8 +187,7 @@ describe("admin credits", () => {
 
 describe("balance edits", () => {
   it("posts an adjustment for the difference instead of overwriting", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "100");
+    const customer = await createFundedCustomer(t, admin, "100");
     // Issue 15 (maker-checker): every adjustment waits for a second finance member, then posts the difference.
     const checker = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
     const adjust = async (accountBalance: string) => {
@@ -221,8 +221,7 @@ describe("balance edits", () => {
   });
 
   it("refuses free text that is not money, and a balance below what is held", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "100");
+    const customer = await createFundedCustomer(t, admin, "100");
     for (const accountBalance of ["", "  ", "abc", "-5", "1.001"]) {
       const res = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, { accountBalance });
       expect(res.statusCode, accountBalance).toBe(400);
@@ -290,8 +289,7 @@ describe("history, export and statistics", () => {
   });
 
   it("reports stats from the ledger and verifies it for admins only", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "10");
+    const customer = await createFundedCustomer(t, admin, "10");
     const stats = (await asAdmin("GET", "/api/admin/stats")).json();
     expect(stats.activeAccounts).toBeGreaterThanOrEqual(1);
     expect(stats.transactions).toBeGreaterThanOrEqual(1);

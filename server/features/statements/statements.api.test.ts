@@ -11,6 +11,7 @@ import { monthOf } from "@/server/features/statements/statement-month";
 import { findWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
 import {
   createApprovedCustomer,
+  createFundedCustomer,
   ETH_ADDRESS,
   expectLedgerCleanAfterEach,
   fundCustomer,
@@ -191,8 +192,7 @@ describe("monthly statements", () => {
   });
 
   it("repeats the table header across pages for a 300-movement month and still closes to the cent", async () => {
-    const c = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, c.user.id, "5000.00");
+    const c = await createFundedCustomer(t, admin, "5000.00");
     const wallet = (await findWallet(t.database.db, c.user.id))!;
     await t.database.db.transaction(async (tx) => {
       const adjustments = await systemAccountId(tx, "adjustments");

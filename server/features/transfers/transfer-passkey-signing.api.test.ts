@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+  fundCustomer,
+} from "@/tests/support/money";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { setUpAdminUser } from "@/tests/support/users";
@@ -200,8 +206,7 @@ describe("a passkey signs one transfer", () => {
     const proof = await signTransfer(ada, fields);
     await expectRefusedWithoutWrites(() => submit(eve.cookie, fields, proof));
     // Also from a customer with no second factor at all: a passkey proof is checked whenever it is sent.
-    const plain = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, plain.user.id, "50");
+    const plain = await createFundedCustomer(t, admin, "50");
     await expectRefusedWithoutWrites(() => submit(plain.cookie, fields, proof));
     expect(await transfersOf(eve.user.id)).toEqual([]);
     expect(await transfersOf(plain.user.id)).toEqual([]);
