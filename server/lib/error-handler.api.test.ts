@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ErrorFlags } from "@/contract/errors";
 import { AppError } from "@/server/lib/errors";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 
-let t: TestApp;
+const t = setUpTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   // Routes that exist only in this test, to drive the shared error handler through every branch.
   const app = t.app;
   app.post(
@@ -21,9 +20,6 @@ beforeAll(async () => {
     throw new Error("secret internal detail at /srv/db.ts:42");
   });
   await app.ready();
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const post = (payload: string, contentType = "application/json") =>

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { describe, expect, it } from "vitest";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { signupBody } from "@/tests/support/users";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
@@ -13,13 +13,7 @@ function sample(body: string, series: string): number | undefined {
 }
 
 describe("GET /metrics outside production without a token", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp();
 
   const scrape = async () => {
     const res = await t.app.inject({ method: "GET", url: "/metrics" });
@@ -76,13 +70,7 @@ describe("GET /metrics outside production without a token", () => {
 });
 
 describe("GET /metrics with METRICS_TOKEN", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ METRICS_TOKEN: TOKEN });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp({ METRICS_TOKEN: TOKEN });
 
   it("refuses a scrape without the token with 401 JSON", async () => {
     const res = await t.app.inject({ method: "GET", url: "/metrics" });
@@ -124,13 +112,7 @@ describe("GET /metrics with METRICS_TOKEN", () => {
 });
 
 describe("GET /metrics in production without a token", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: "production", ...PRODUCTION_SECRETS });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = setUpTestApp({ NODE_ENV: "production", ...PRODUCTION_SECRETS });
 
   it("serves a direct scrape over loopback", async () => {
     const res = await t.app.inject({ method: "GET", url: "/metrics", remoteAddress: "127.0.0.1" });

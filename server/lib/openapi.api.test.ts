@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES, errorBody } from "@/contract/errors";
 import { ROUTE_ERRORS } from "@/server/lib/route-errors";
 import { CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
 import { ROLES } from "@/tests/abuse/world";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 
 interface Operation {
   tags?: string[];
@@ -46,11 +46,10 @@ function registeredRoutes(tree: string): string[] {
 /** Fastify's `/users/:id` as OpenAPI's `/users/{id}`; a trailing slash is the same route. */
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}").replace(/(.)\/$/, "$1");
 
-let t: TestApp;
 let doc: OpenApiDocument;
 let apiRoutes: string[];
+const t = setUpTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   await t.app.ready();
   apiRoutes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(
     (r) => r.split(" ")[1]!.startsWith("/api/") && r !== "GET /api/docs",
@@ -58,9 +57,6 @@ beforeAll(async () => {
   const res = await t.app.inject({ method: "GET", url: "/api/docs" });
   expect(res.statusCode).toBe(200);
   doc = res.json();
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe("GET /api/docs", () => {

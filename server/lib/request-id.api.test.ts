@@ -7,7 +7,7 @@ import { z } from "zod";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { signupBody } from "@/tests/support/users";
 
@@ -15,18 +15,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const json = { "content-type": "application/json" };
 
 describe("every response carries a request id; every error carries it and a stable code", () => {
-  let t: TestApp;
+  const t = setUpTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
     t.app.post(
       "/api/test/echo",
       { schema: { body: z.object({ name: z.string().min(1) }) } },
       (req) => req.body,
     );
     await t.app.ready();
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it("makes a UUID when the client sends none", async () => {

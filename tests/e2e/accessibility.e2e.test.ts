@@ -1,36 +1,19 @@
 import { generateSync } from "otplib";
-import type { APIRequestContext, Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { launchBrowser, openPage, type TrackedPage } from "@/tests/e2e/support/browser";
-import { newUser, PASSWORD, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
-
-/** The customer's onboarding through the API (as in money.e2e): two licence images, then the application. */
-async function applyThroughApi(request: APIRequestContext) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Alex",
-      lastName: "Access",
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
+import {
+  applyThroughApi,
+  approveAndFund,
+  newUser,
+  PASSWORD,
+  requestTransferThroughApi,
+  signIn,
+  signInAsAdmin,
+  signUp,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
 let visitor: TrackedPage;
@@ -85,22 +68,15 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
   it("signed-in customer pages: dashboard, send money, analytics, statements, transfer receipt, contact", async () => {
     customer = await openPage(browser);
-    const user = newUser("Alex");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
-    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    await signUpNewCustomer(customer.page, "Alex");
+    const applied = await applyThroughApi(customer.context.request, {
+      firstName: "Alex",
+      lastName: "Access",
+    });
     admin = await openPage(browser);
     await signInAsAdmin(admin.page);
     const api = admin.context.request;
-    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
-    const approve = await api.put(`/api/admin/account-requests/${accountRequest.id}`, {
-      data: { status: "approved" },
-    });
-    expect(approve.status()).toBe(200);
-    const credit = await api.post("/api/admin/incoming-payments", {
-      data: { userId: kyc.userId, amount: "320.00", description: "Payroll", status: "completed" },
-    });
-    expect(credit.status()).toBe(201);
+    await approveAndFund(api, applied, "320.00");
 
     const { page } = customer;
     await page.goto("/dashboard");
@@ -124,17 +100,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(page, "/statements");
 
     // The receipt of a pending transfer: its timeline, the PDF link and the cancel button.
-    const sent = await customer.context.request.post("/api/transfer/request", {
-      data: {
-        amount: "12.50",
-        recipientName: "Ana Ruiz",
-        purpose: "Books",
-        paymentMethod: "crypto",
-        cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-      },
-    });
-    expect(sent.status(), await sent.text()).toBe(201);
-    const transferId = (await sent.json()).transferRequest.id as string;
+    const transferId = (await requestTransferThroughApi(customer.context.request, "12.50")).id;
     await page.goto(`/transfers/${transferId}`);
     await page.getByRole("heading", { name: "USDC transfer to Ana Ruiz", level: 1 }).waitFor();
     await expectAccessible(page, "/transfers/{id}");

@@ -1,39 +1,19 @@
-import type { APIRequestContext, Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import {
+  applyThroughApi,
+  newUser,
+  requestTransferThroughApi,
+  shot,
+  signIn,
+  signInAsAdmin,
+  signUp,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
-import { PNG } from "@/tests/support/files";
 
 /** Issue "A customer's trust", the back office: toasts raised by the mutations, read-only final rows, one stats definition. */
-
-const ETH_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
-
-/** A KYC application through the API (two licence images), named so the admin rows can be found by name. */
-async function applyThroughApi(request: APIRequestContext, firstName: string, lastName: string) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName,
-      lastName,
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json() as Promise<{ kyc: { id: string; userId: string }; accountRequest: { id: string } }>;
-}
 
 /** Picks an option of a Radix select opened from its trigger. */
 async function choose(page: Page, trigger: Locator, option: string | RegExp) {
@@ -90,11 +70,9 @@ async function approvePendingAsChecker(customerEmail: string, kind: string) {
 describe("admin desk", () => {
   it("shows every decision's success toast even when the row leaves its filter, and final rows offer no edit", async () => {
     const customer = await openPage(browser);
-    const user = { ...newUser("Kira"), lastName: "Desk" };
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
+    const user = await signUpNewCustomer(customer.page, "Kira", "Desk");
     const name = "Kira Desk";
-    const { kyc } = await applyThroughApi(customer.context.request, "Kira", "Desk");
+    const { kyc } = await applyThroughApi(customer.context.request, { firstName: "Kira", lastName: "Desk" });
     const { page } = admin;
 
     // KYC: rejected from the Pending filter, the row (and its dialog) unmounts, and the toast still shows.
@@ -187,16 +165,7 @@ describe("admin desk", () => {
     await shot(page, "admin-incoming-final-1280");
 
     // A transfer approved from the desk is final: View (read-only), no Approve, Reject or Review.
-    const sent = await customer.context.request.post("/api/transfer/request", {
-      data: {
-        amount: "5.00",
-        recipientName: "Ana Ruiz",
-        purpose: "Books",
-        paymentMethod: "crypto",
-        cryptoAddress: ETH_ADDRESS,
-      },
-    });
-    expect(sent.status(), await sent.text()).toBe(201);
+    await requestTransferThroughApi(customer.context.request, "5.00");
     await page.getByRole("tab", { name: "Outgoing Pays" }).click();
     await page.getByLabel("Search transfer requests").fill(user.email);
     await page.getByRole("button", { name: `Approve transfer request from ${customerName}` }).click();

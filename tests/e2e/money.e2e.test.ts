@@ -2,23 +2,19 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { APIRequestContext, Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
+import {
+  applyThroughApi,
+  approveAndFund,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
 
-/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  await shot(page, name);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 375, height: 812 });
-  await shot(page, `${name}-375`);
-  if (size) await page.setViewportSize(size);
-}
 beforeAll(async () => {
   browser = await launchBrowser();
 });
@@ -26,54 +22,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The customer's onboarding through the API (its own journey is onboarding.e2e): two licence images and step 1. */
-async function applyThroughApi(request: APIRequestContext) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Mona",
-      lastName: "Money",
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
-
 describe("money journey", () => {
   it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {
     const customer = await openPage(browser);
-    const user = newUser("Mona");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
-    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    const user = await signUpNewCustomer(customer.page, "Mona");
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Mona", lastName: "Money" });
+    const { kyc } = applied;
 
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);
     const api = admin.context.request;
-    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
-    expect(
-      (
-        await api.put(`/api/admin/account-requests/${accountRequest.id}`, { data: { status: "approved" } })
-      ).status(),
-    ).toBe(200);
-    const credit = await api.post("/api/admin/incoming-payments", {
-      data: { userId: kyc.userId, amount: "1000.00", description: "Payroll", status: "completed" },
-    });
-    expect(credit.status()).toBe(201);
-    expect((await credit.json()).userBalance).toBe("$1,000.00");
+    const credit = await approveAndFund(api, applied, "1000.00");
+    expect(credit.userBalance).toBe("$1,000.00");
 
     // The customer sees the money and sends $250.50 (fee $5.01, recipient gets $245.49).
     await customer.page.goto("/dashboard");

@@ -1,9 +1,14 @@
-import type { APIRequestContext, Browser, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
+import {
+  applyThroughApi,
+  approveAndFund,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,42 +22,6 @@ const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 /** Same first and last 4 characters after 0x as ADDRESS: what an address-poisoning attack plants. */
 const LOOKALIKE = `0x5290${"f".repeat(32)}9EE7`;
 
-/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
-async function shots(page: Page, name: string) {
-  if (!process.env.E2E_SHOTS) return;
-  await shot(page, name);
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 375, height: 812 });
-  await shot(page, `${name}-375`);
-  if (size) await page.setViewportSize(size);
-}
-
-/** Onboarding through the API (its own journey is onboarding.e2e): two licence images and the application. */
-async function applyThroughApi(request: APIRequestContext) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Rita",
-      lastName: "Recipients",
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
-
 async function fillTransfer(page: Page, amount: string, purpose: string) {
   await page.getByLabel("Amount (USD)").fill(amount);
   await page.getByLabel("Transfer Purpose").fill(purpose);
@@ -64,23 +33,16 @@ describe("saved recipients", () => {
     timeout: 240_000,
   }, async () => {
     const customer = await openPage(browser);
-    const user = newUser("Rita");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
-    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
+    await signUpNewCustomer(customer.page, "Rita");
+    const applied = await applyThroughApi(customer.context.request, {
+      firstName: "Rita",
+      lastName: "Recipients",
+    });
+    const { kyc } = applied;
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);
     const api = admin.context.request;
-    expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
-    expect(
-      (
-        await api.put(`/api/admin/account-requests/${accountRequest.id}`, { data: { status: "approved" } })
-      ).status(),
-    ).toBe(200);
-    const credit = await api.post("/api/admin/incoming-payments", {
-      data: { userId: kyc.userId, amount: "1000.00", description: "Payroll", status: "completed" },
-    });
-    expect(credit.status()).toBe(201);
+    await approveAndFund(api, applied, "1000.00");
     const { page } = customer;
 
     // A first payment to a typed address: the review warns, and "Save" keeps it once the transfer went through.

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { Database } from "@/server/db/client";
 import { accountRequests, kycApplications } from "@/server/db/schema";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -40,6 +40,13 @@ export async function createApprovedCustomer(database: Database): Promise<Signed
     routingNumber: "021000021",
     approvedAt: new Date(),
   });
+  return customer;
+}
+
+/** An approved customer with `amount` credited through the admin desk by `admin`. */
+export async function createFundedCustomer(t: TestApp, admin: SignedInUser, amount: string) {
+  const customer = await createApprovedCustomer(t.database);
+  await fundCustomer(t, admin, customer.user.id, amount);
   return customer;
 }
 
@@ -95,4 +102,34 @@ export async function expectLedgerClean(database: Database) {
   expect(report.ok).toBe(true);
 }
 
+/** afterEach test of the file: the ledger invariant holds. */
+export function expectLedgerCleanAfterEach(t: TestApp) {
+  afterEach(async () => {
+    await expectLedgerClean(t.database);
+  });
+}
+
 export const ETH_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+/**
+ * POST /api/transfer/request as the send-money form does, to Sam Lee's ETH address; `body` adds the amount
+ * (no default: some tests leave it out on purpose) and overrides the rest.
+ */
+export const requestTransfer = (
+  app: TestApp["app"],
+  who: SignedInUser,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+) =>
+  app.inject({
+    method: "POST",
+    url: "/api/transfer/request",
+    headers: { cookie: who.cookie, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) },
+    payload: {
+      recipientName: "Sam Lee",
+      purpose: "Dinner at a restaurant",
+      paymentMethod: "crypto",
+      cryptoAddress: ETH_ADDRESS,
+      ...body,
+    },
+  });

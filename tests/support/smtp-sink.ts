@@ -1,5 +1,7 @@
 import net from "node:net";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
+import { lateBound } from "@/tests/support/late-bound";
 
 export interface ReceivedMail {
   to: string[];
@@ -171,4 +173,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const sink = await reserveSmtpSink();
   await sink.listen();
   return sink;
+}
+
+/** One SMTP sink for the whole file, started in beforeAll (before a `setUpTestApp` declared after it) and closed in afterAll. */
+export function setUpSmtpSink(): SmtpSink {
+  const sink = lateBound<SmtpSink>("The SMTP sink");
+  let started: SmtpSink | undefined;
+  beforeAll(async () => {
+    started = await startSmtpSink();
+    sink.set(started);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return sink.value;
 }

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { type App, type BuildAppOptions, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
+import { lateBound } from "@/tests/support/late-bound";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 export interface TestApp {
@@ -32,4 +34,24 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One test app for the whole file: created in beforeAll, closed in afterAll. `env` may be a function when it
+ * reads something another hook creates first (an SMTP sink's URL).
+ */
+export function setUpTestApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: Omit<BuildAppOptions, "logger"> = {},
+): TestApp {
+  const testApp = lateBound<TestApp>("The test app");
+  let created: TestApp | undefined;
+  beforeAll(async () => {
+    created = await createTestApp(typeof env === "function" ? env() : env, options);
+    testApp.set(created);
+  });
+  afterAll(async () => {
+    await created?.close();
+  });
+  return testApp.value;
 }

@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { beforeAll } from "vitest";
 import type { StaffRole } from "@/contract/staff";
 import type { App } from "@/server/app";
 import type { Database } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { hashPassword } from "@/server/lib/passwords";
 import { createSession, type UserRow } from "@/server/lib/session";
+import { lateBound } from "@/tests/support/late-bound";
 import type { SmtpSink } from "@/tests/support/smtp-sink";
+import type { TestApp } from "@/tests/support/test-app";
 
 /** Strong enough for zxcvbn, so fixtures never trip the common-password refusal. */
 export const TEST_PASSWORD = "Quartz-Meadow-47-lantern";
@@ -130,4 +133,20 @@ export async function signUpAndVerify(
   const cookie = await logIn(app, body.email, body.password);
   const me = await app.inject({ method: "GET", url: "/api/auth/user", headers: { cookie } });
   return { userId: me.json().id, email: body.email.toLowerCase(), password: body.password, cookie };
+}
+
+/**
+ * A verified user (or staff member, with `staffRoles`/`isAdmin`) created once for the whole file, in a
+ * beforeAll declared after `setUpTestApp`.
+ */
+export function setUpVerifiedUser(t: TestApp, input: TestUserInput = {}): SignedInUser {
+  const user = lateBound<SignedInUser>("A file's user");
+  beforeAll(async () => {
+    user.set(await createVerifiedUser(t.database, input));
+  });
+  return user.value;
+}
+
+export function setUpAdminUser(t: TestApp, input: TestUserInput = {}): SignedInUser {
+  return setUpVerifiedUser(t, { ...input, isAdmin: true });
 }

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  expectLedgerClean,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 
 const get = (who: SignedInUser, url: string, etag?: string) =>
   t.app.inject({
@@ -41,19 +39,7 @@ async function expectChanged(who: SignedInUser, url: string, etag: string): Prom
   return String(res.headers.etag);
 }
 
-const sendUsdc = (who: SignedInUser) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie },
-    payload: {
-      amount: "10.00",
-      recipientName: "Sam Lee",
-      purpose: "Dinner at a restaurant",
-      paymentMethod: "crypto",
-      cryptoAddress: ETH_ADDRESS,
-    },
-  });
+const sendUsdc = (who: SignedInUser) => requestTransfer(t.app, who, { amount: "10.00" });
 
 describe("conditional dashboard polls", () => {
   it("answers a current recent-transactions poll 304 and a changed one 200", async () => {

@@ -1,22 +1,19 @@
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CSV_BATCH_ROWS } from "@/server/features/accounts/export-transactions-csv";
 import { expectLedgerClean } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { setUpVerifiedUser } from "@/tests/support/users";
 
 const ROWS = 5000;
-let t: TestApp;
 let baseUrl: string;
-let customer: SignedInUser;
-let other: SignedInUser;
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const customer = setUpVerifiedUser(t);
+const other = setUpVerifiedUser(t);
 
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
   await t.app.listen({ host: "127.0.0.1", port: 0 });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  customer = await createVerifiedUser(t.database);
-  other = await createVerifiedUser(t.database);
   // A long history in one set-based insert: three rows share each microsecond (ties broken by id), many share a
   // millisecond, and every 97th description needs quoting or formula neutralising.
   await t.database.query(
@@ -33,9 +30,6 @@ beforeAll(async () => {
      values ($1, 'credit', 100, 100, 'Not yours', 'completed', 'admin')`,
     [other.user.id],
   );
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Splits CSV text into rows of cells (RFC 4180 quoting). */

@@ -7,26 +7,19 @@ import { kycApplications } from "@/server/db/schema";
 import {
   approveAsSecond,
   createApprovedCustomer,
-  ETH_ADDRESS,
   expectLedgerClean,
   fundCustomer,
+  requestTransfer,
 } from "@/tests/support/money";
 import { waitFor } from "@/tests/support/server-process";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp, type TestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
 type App = TestApp["app"];
 const POLLS = ["/api/transactions/recent", "/api/account/summary", "/api/kyc/status", "/api/chat/messages"];
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -67,14 +60,7 @@ async function expectAll304(app: App, who: SignedInUser, etags: Map<string, stri
   }
 }
 
-const sendUsdc = (app: App, who: SignedInUser) =>
-  as(app, who, "POST", "/api/transfer/request", {
-    amount: "10.00",
-    recipientName: "Sam Lee",
-    purpose: "Dinner at a restaurant",
-    paymentMethod: "crypto",
-    cryptoAddress: ETH_ADDRESS,
-  });
+const sendUsdc = (app: App, who: SignedInUser) => requestTransfer(app, who, { amount: "10.00" });
 
 describe("dashboard polls answered from memory", () => {
   it("answers a current repeat poll 304 without a single database query", async () => {

@@ -1,23 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountRequests, kycApplications } from "@/server/db/schema";
 import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser, uniqueSuffix } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+  uniqueSuffix,
+} from "@/tests/support/users";
 
 // Every admin list pages by keyset: each row exactly once across pages, in order, with search and status filters.
-let t: TestApp;
-let admin: SignedInUser;
-let customer: SignedInUser;
 
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-  customer = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+const customer = setUpVerifiedUser(t);
 
 const get = (url: string, who: SignedInUser | null = admin) =>
   t.app.inject({ method: "GET", url, headers: who ? { cookie: who.cookie } : {} });

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { beforeAll, describe, expect, it } from "vitest";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
   await createAdminUser(t.database);
   for (let i = 0; i < 3; i++) await createVerifiedUser(t.database);
 });
-afterAll(() => t.close());
 
 const get = (url: string) => t.app.inject({ method: "GET", url, headers: { cookie: admin.cookie } });
 

@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createAdminUser,
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+} from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-let admin: SignedInUser;
-let customer: SignedInUser;
-
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-  customer = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" }));
+const admin = setUpAdminUser(t);
+const customer = setUpVerifiedUser(t);
 
 const as = (who: SignedInUser | null, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
   t.app.inject({ method, url, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });

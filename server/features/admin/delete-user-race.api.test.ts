@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectLedgerClean } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 
 const asAdmin = (method: "POST" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: admin.cookie }, ...(payload ? { payload } : {}) });

@@ -1,30 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
-import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
-let t: TestApp;
-const staff = {} as Record<
-  "finance" | "finance2" | "compliance" | "compliance2" | "support" | "owner",
-  SignedInUser
->;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  staff.finance = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
-  staff.finance2 = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
-  staff.compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
-  staff.compliance2 = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
-  staff.support = await createVerifiedUser(t.database, { staffRoles: ["support"] });
-  staff.owner = await createVerifiedUser(t.database, { staffRoles: ["owner"] });
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const staff = {
+  finance: setUpVerifiedUser(t, { staffRoles: ["finance"] }),
+  finance2: setUpVerifiedUser(t, { staffRoles: ["finance"] }),
+  compliance: setUpVerifiedUser(t, { staffRoles: ["compliance"] }),
+  compliance2: setUpVerifiedUser(t, { staffRoles: ["compliance"] }),
+  support: setUpVerifiedUser(t, { staffRoles: ["support"] }),
+  owner: setUpVerifiedUser(t, { staffRoles: ["owner"] }),
+};
+expectLedgerCleanAfterEach(t);
 
 const call = (who: SignedInUser, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
@@ -32,6 +21,18 @@ const approve = (who: SignedInUser, id: string) =>
   call(who, "POST", `/api/admin/approvals/${id}/approve`, {});
 const reject = (who: SignedInUser, id: string, reason = "Not justified") =>
   call(who, "POST", `/api/admin/approvals/${id}/reject`, { reason });
+/** The admin desk's three money calls, each held for approval above the threshold. */
+const addIncomingPayment = (who: SignedInUser, userId: string, amount: string, extra: object = {}) =>
+  call(who, "POST", "/api/admin/incoming-payments", { userId, amount, ...extra });
+const addCredit = (
+  who: SignedInUser,
+  userId: string,
+  amount: string,
+  description: string,
+  extra: object = {},
+) => call(who, "POST", "/api/admin/transactions", { userId, amount, description, ...extra });
+const setBalance = (who: SignedInUser, userId: string, accountBalance: string, extra: object = {}) =>
+  call(who, "PUT", `/api/admin/users/${userId}/balance`, { accountBalance, ...extra });
 
 /** Everything a customer could see or receive: balance, ledger, history, payments, mail, freeze, KYC. */
 async function customerState(customer: SignedInUser) {
@@ -72,18 +73,14 @@ const entriesFor = async (referenceId: string) =>
 describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
   it("posts exactly $1,000.00 at once and holds $1,000.01 for approval, changing nothing the customer sees", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const exact = await call(staff.finance, "POST", "/api/admin/incoming-payments", {
-      userId: customer.user.id,
-      amount: "1000.00",
+    const exact = await addIncomingPayment(staff.finance, customer.user.id, "1000.00", {
       status: "completed",
     });
     expect(exact.statusCode, exact.body).toBe(201);
     expect(exact.json().userBalance).toBe("$1,000.00");
 
     const before = await customerState(customer);
-    const over = await call(staff.finance, "POST", "/api/admin/incoming-payments", {
-      userId: customer.user.id,
-      amount: "1000.01",
+    const over = await addIncomingPayment(staff.finance, customer.user.id, "1000.01", {
       status: "completed",
       reason: "Payroll from employer",
     });
@@ -104,19 +101,12 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
     });
     expect(await customerState(customer)).toEqual(before);
 
-    const credit = await call(staff.finance, "POST", "/api/admin/transactions", {
-      userId: customer.user.id,
-      amount: "1000.01",
-      description: "Goodwill",
+    const credit = await addCredit(staff.finance, customer.user.id, "1000.01", "Goodwill", {
       reason: "Complaint settlement",
     });
     expect(credit.statusCode, credit.body).toBe(202);
     expect(credit.json().approval.kind).toBe("credit");
-    const smallCredit = await call(staff.finance, "POST", "/api/admin/transactions", {
-      userId: customer.user.id,
-      amount: "1000",
-      description: "Goodwill",
-    });
+    const smallCredit = await addCredit(staff.finance, customer.user.id, "1000", "Goodwill");
     expect(smallCredit.statusCode).toBe(201);
   });
 
@@ -140,9 +130,7 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
         reasonRequired: true,
       });
     }
-    const balance = await call(staff.finance, "PUT", `/api/admin/users/${customer.user.id}/balance`, {
-      accountBalance: "10",
-    });
+    const balance = await setBalance(staff.finance, customer.user.id, "10");
     expect(balance.statusCode).toBe(400);
     expect(balance.json().field).toBe("reason");
     expect(await customerState(customer)).toEqual(before);
@@ -154,10 +142,7 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
 
   it("creates a pending $5,000 payment directly, and holds its completion for approval", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const created = await call(staff.finance, "POST", "/api/admin/incoming-payments", {
-      userId: customer.user.id,
-      amount: "5000",
-    });
+    const created = await addIncomingPayment(staff.finance, customer.user.id, "5000");
     expect(created.statusCode).toBe(201);
     const paymentId = created.json().payment.id;
     const before = await customerState(customer);
@@ -201,12 +186,7 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
 
   it("holds a pending credit's completion above the threshold, then posts it once", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const created = await call(staff.finance, "POST", "/api/admin/transactions", {
-      userId: customer.user.id,
-      amount: "2500",
-      description: "Refund",
-      status: "pending",
-    });
+    const created = await addCredit(staff.finance, customer.user.id, "2500", "Refund", { status: "pending" });
     expect(created.statusCode).toBe(201);
     const asked = await call(staff.finance, "PUT", `/api/admin/transactions/${created.json().id}`, {
       status: "completed",
@@ -223,10 +203,7 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
 describe("who may decide", () => {
   it("refuses self-approval and self-rejection, even for an owner, and a checker without the kind's role", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const asked = await call(staff.owner, "PUT", `/api/admin/users/${customer.user.id}/balance`, {
-      accountBalance: "75.00",
-      reason: "Correction",
-    });
+    const asked = await setBalance(staff.owner, customer.user.id, "75.00", { reason: "Correction" });
     expect(asked.statusCode, asked.body).toBe(202);
     expect(asked.json().approval.maker.role).toBe("owner");
     const id = asked.json().approval.id;
@@ -285,9 +262,7 @@ describe("who may decide", () => {
 describe("exactly once under races", () => {
   it("two approvers at once: one posting, the other 409", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const asked = await call(staff.finance, "POST", "/api/admin/incoming-payments", {
-      userId: customer.user.id,
-      amount: "3000",
+    const asked = await addIncomingPayment(staff.finance, customer.user.id, "3000", {
       status: "completed",
       reason: "Wire",
     });
@@ -307,10 +282,7 @@ describe("exactly once under races", () => {
   it("approve against reject at once: one wins, the other 409, and the state matches the winner", async () => {
     for (let round = 0; round < 3; round++) {
       const customer = await createApprovedCustomer(t.database);
-      const asked = await call(staff.finance, "PUT", `/api/admin/users/${customer.user.id}/balance`, {
-        accountBalance: "1234.56",
-        reason: "Migration",
-      });
+      const asked = await setBalance(staff.finance, customer.user.id, "1234.56", { reason: "Migration" });
       const id = asked.json().approval.id;
       const [a, r] = await Promise.all([approve(staff.finance2, id), reject(staff.owner, id)]);
       expect([a.statusCode, r.statusCode].sort()).toEqual([200, 409]);
@@ -326,10 +298,7 @@ describe("exactly once under races", () => {
 describe("stale targets", () => {
   it("refuses cleanly (409, still pending) when the balance moved, the freeze was lifted or the customer is gone", async () => {
     const customer = await createApprovedCustomer(t.database);
-    const asked = await call(staff.finance, "PUT", `/api/admin/users/${customer.user.id}/balance`, {
-      accountBalance: "500",
-      reason: "Correction",
-    });
+    const asked = await setBalance(staff.finance, customer.user.id, "500", { reason: "Correction" });
     await fundCustomer(t, staff.owner, customer.user.id, "10");
     const stale = await approve(staff.finance2, asked.json().approval.id);
     expect(stale.statusCode).toBe(409);
@@ -351,12 +320,7 @@ describe("stale targets", () => {
     expect(notFrozen.json()).toMatchObject({ staleApproval: true, notFrozen: true });
 
     const gone = await createVerifiedUser(t.database);
-    const credit = await call(staff.finance, "POST", "/api/admin/transactions", {
-      userId: gone.user.id,
-      amount: "4000",
-      description: "Bonus",
-      reason: "Promotion",
-    });
+    const credit = await addCredit(staff.finance, gone.user.id, "4000", "Bonus", { reason: "Promotion" });
     expect(credit.statusCode).toBe(202);
     expect((await call(staff.owner, "DELETE", `/api/admin/users/${gone.user.id}`)).statusCode).toBe(200);
     const orphan = await approve(staff.finance2, credit.json().approval.id);
@@ -380,9 +344,7 @@ describe("GET /api/admin/approvals", () => {
       [customer.user.id],
     );
     await t.database.query("update users set frozen_at = now() where id = $1", [customer.user.id]);
-    const asked = await call(staff.finance, "POST", "/api/admin/incoming-payments", {
-      userId: customer.user.id,
-      amount: "5000",
+    const asked = await addIncomingPayment(staff.finance, customer.user.id, "5000", {
       status: "completed",
       reason: "Large wire",
     });

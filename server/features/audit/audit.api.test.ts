@@ -1,14 +1,13 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_MESSAGES, READ_ACTIONS } from "@/contract/audit";
 import { PAGE_MESSAGES } from "@/contract/pages";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import { auditLog } from "@/server/db/schema";
-import { PNG, uploadFile } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { applyWithLicence } from "@/tests/support/kyc";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let t: TestApp;
 let customer: SignedInUser;
 let stranger: SignedInUser;
 let kycId: string;
@@ -27,38 +26,26 @@ const newYorkDay = (d: Date) =>
 /** A customer with a submitted application (real SSN sealed with the app's key, real uploads). */
 async function applicant(ssn: string) {
   const user = await createVerifiedUser(t.database);
-  const front = await uploadFile(t.app, user.cookie, PNG);
-  const back = await uploadFile(t.app, user.cookie, PNG);
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/kyc/create",
-    headers: { cookie: user.cookie },
-    payload: {
-      firstName: "Ada",
-      lastName: "Lovelace",
-      street: "12 Analytical Row",
-      city: "Albany",
-      state: "NY",
-      zipCode: "12207",
-      ssn,
-      drivingLicenseFront: front.objectPath,
-      drivingLicenseBack: back.objectPath,
-    },
+  const { response: res, drivingLicenseFront } = await applyWithLicence(t.app, user.cookie, {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    street: "12 Analytical Row",
+    city: "Albany",
+    state: "NY",
+    zipCode: "12207",
+    ssn,
   });
   if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
-  return { user, kycId: res.json().kyc.id as string, documentPath: front.objectPath };
+  return { user, kycId: res.json().kyc.id as string, documentPath: drivingLicenseFront };
 }
 
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
   for (const role of ["support", "compliance", "finance", "owner"] as const) {
     staff[role] = await createVerifiedUser(t.database, { staffRoles: [role] });
   }
   ({ user: customer, kycId, documentPath } = await applicant(SSN));
   stranger = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const get = (who: SignedInUser | null, url: string, headers: Record<string, string> = {}) =>

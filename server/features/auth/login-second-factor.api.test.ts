@@ -1,19 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { authChallenges } from "@/server/db/schema";
 import { clearSessionCache } from "@/server/lib/session";
 import { enrolTotp, freshTotpCode, totpCode } from "@/tests/support/second-factor";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, logIn, sessionCookieFrom } from "@/tests/support/users";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "10" });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "10" });
 
 const setCookies = (res: { headers: Record<string, unknown> }) =>
   [res.headers["set-cookie"] as string | string[] | undefined].flat().filter(Boolean) as string[];

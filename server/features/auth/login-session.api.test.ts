@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@/contract/auth";
 import { SIGNED_IN_HINT_COOKIE, SIGNED_OUT_PATH } from "@/contract/session-hint";
 import { clearSessionCache } from "@/server/lib/session";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { createTestApp, setUpTestApp } from "@/tests/support/test-app";
 import {
   createVerifiedUser,
   logIn,
@@ -12,16 +12,12 @@ import {
   TEST_PASSWORD,
 } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100", ADMIN_EMAILS: "chief@example.com" });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({
+  SMTP_URL: sink.url,
+  RATE_LIMIT_SCALE: "100",
+  ADMIN_EMAILS: "chief@example.com",
+}));
 
 const me = (cookie?: string) =>
   t.app.inject({ method: "GET", url: "/api/auth/user", headers: cookie ? { cookie } : {} });

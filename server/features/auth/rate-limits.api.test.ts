@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
 // RATE_LIMIT_SCALE=1: the production limits. Each test uses its own client address.
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "1" });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "1" });
 
 const login = (email: string, password: string, remoteAddress: string) =>
   t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password }, remoteAddress });

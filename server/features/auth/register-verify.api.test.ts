@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { createTestApp, setUpTestApp } from "@/tests/support/test-app";
 import { sessionCookieFrom, signUpAndVerify, signupBody } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({
-    SMTP_URL: sink.url,
-    RATE_LIMIT_SCALE: "100",
-    ADMIN_EMAILS: "boss@example.com,owner-boss@example.com",
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({
+  SMTP_URL: sink.url,
+  RATE_LIMIT_SCALE: "100",
+  ADMIN_EMAILS: "boss@example.com,owner-boss@example.com",
+}));
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: "POST", url, payload: payload as object, headers });

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES } from "@/contract/auth";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, logIn } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" }));
 
 const reset = (payload: object, remoteAddress = "127.0.0.1") =>
   t.app.inject({ method: "POST", url: "/api/auth/reset-password", payload, remoteAddress });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, logIn } from "@/tests/support/users";
 
 const CHROME_WINDOWS =
@@ -10,15 +10,11 @@ const CHROME_WINDOWS =
 const SAFARI_IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1";
 
-let t: TestApp;
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
   // Stand-ins for the admin API, to prove the exported hooks guard a route on their own.
   t.app.get("/api/test/admin-only", { preHandler: requireAdmin }, async () => ({ ok: true }));
   t.app.get("/api/test/user-only", { preHandler: requireUser }, async () => ({ ok: true }));
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function loginWith(email: string, password: string, userAgent: string, remoteAddress: string) {

@@ -1,24 +1,16 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { authChallenges } from "@/server/db/schema";
 import { createSession } from "@/server/lib/session";
 import { createApprovedCustomer, expectLedgerClean } from "@/tests/support/money";
 import { enrolTotp, postJson, stepUpWithTotp } from "@/tests/support/second-factor";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, ADMIN_REQUIRE_2FA: "1", RATE_LIMIT_SCALE: "10" });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, ADMIN_REQUIRE_2FA: "1", RATE_LIMIT_SCALE: "10" }));
 
 const get = (url: string, cookie: string) => t.app.inject({ method: "GET", url, headers: { cookie } });
 const put = (url: string, cookie: string, payload: object) =>

@@ -1,22 +1,14 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RECOVERY_CODE_PATTERN, SECURITY_MESSAGES } from "@/contract/security";
 import { recoveryCodes, totpFactors } from "@/server/db/schema";
 import { enrolTotp, freshTotpCode, postJson, stepUpWithTotp, totpCode } from "@/tests/support/second-factor";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url }));
 
 const post = (url: string, cookie: string, payload?: object) => postJson(t.app, url, cookie, payload);
 const status = async (cookie: string) =>

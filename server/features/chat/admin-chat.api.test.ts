@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGES } from "@/contract/chat";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { sendChatMessage } from "@/tests/support/chat";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+} from "@/tests/support/users";
 
-let t: TestApp;
-let ada: SignedInUser;
-let bob: SignedInUser;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  ada = await createVerifiedUser(t.database, { firstName: "Ada", lastName: "Lovelace" });
-  bob = await createVerifiedUser(t.database, { firstName: "Bob", lastName: "Builder" });
-  admin = await createAdminUser(t.database, { firstName: "Grace" });
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp();
+const ada = setUpVerifiedUser(t, { firstName: "Ada", lastName: "Lovelace" });
+const bob = setUpVerifiedUser(t, { firstName: "Bob", lastName: "Builder" });
+const admin = setUpAdminUser(t, { firstName: "Grace" });
 
 const get = (url: string, who: SignedInUser | null = admin, headers: Record<string, string> = {}) =>
   t.app.inject({ method: "GET", url, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
@@ -27,7 +23,7 @@ const post = (url: string, payload: unknown, who: SignedInUser | null = admin) =
     payload: payload as object,
     headers: who ? { cookie: who.cookie } : {},
   });
-const send = (who: SignedInUser, message: string) => post("/api/chat/send", { message }, who);
+const send = (who: SignedInUser, message: string) => sendChatMessage(t.app, who, message);
 
 describe("the admin chat routes are for admins only", () => {
   const routes = () => [

@@ -1,43 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CHAT_MESSAGE_MAX, CHAT_MESSAGES } from "@/contract/chat";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { replyInChat, sendChatMessage } from "@/tests/support/chat";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+} from "@/tests/support/users";
 
-let t: TestApp;
-let ada: SignedInUser;
-let bob: SignedInUser;
-let admin: SignedInUser;
+const t = setUpTestApp();
+const ada = setUpVerifiedUser(t, { firstName: "Ada" });
+const bob = setUpVerifiedUser(t, { firstName: "Bob" });
+const admin = setUpAdminUser(t, { firstName: "Grace" });
 
-beforeAll(async () => {
-  t = await createTestApp();
-  ada = await createVerifiedUser(t.database, { firstName: "Ada" });
-  bob = await createVerifiedUser(t.database, { firstName: "Bob" });
-  admin = await createAdminUser(t.database, { firstName: "Grace" });
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const send = (who: SignedInUser, message: unknown) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/chat/send",
-    headers: { cookie: who.cookie },
-    payload: { message },
-  });
+const send = (who: SignedInUser, message: unknown) => sendChatMessage(t.app, who, message);
 const messages = (who: SignedInUser, query = "", headers: Record<string, string> = {}) =>
   t.app.inject({
     method: "GET",
     url: `/api/chat/messages${query}`,
     headers: { cookie: who.cookie, ...headers },
   });
-const reply = (userId: string, message: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/admin/chats/${userId}/reply`,
-    headers: { cookie: admin.cookie },
-    payload: { message },
-  });
+const reply = (userId: string, message: string) => replyInChat(t.app, admin, userId, message);
 
 describe("a customer's own conversation", () => {
   it("refuses signed-out visitors with 401", async () => {

@@ -1,38 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notifyUnreadReplies, REPLY_NOTIFY_DELAY_SECONDS } from "@/server/features/chat/reply-notifier";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { replyInChat, sendChatMessage } from "@/tests/support/chat";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let sink: SmtpSink;
-let t: TestApp;
-let admin: SignedInUser;
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, PUBLIC_URL: "https://bank.example" }));
+beforeAll(() => t.app.ready());
+const admin = setUpAdminUser(t);
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, PUBLIC_URL: "https://bank.example" });
-  await t.app.ready();
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
-
-const send = (who: SignedInUser, message: string) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/chat/send",
-    headers: { cookie: who.cookie },
-    payload: { message },
-  });
-const reply = (userId: string, message: string) =>
-  t.app.inject({
-    method: "POST",
-    url: `/api/admin/chats/${userId}/reply`,
-    headers: { cookie: admin.cookie },
-    payload: { message },
-  });
+const send = (who: SignedInUser, message: string) => sendChatMessage(t.app, who, message);
+const reply = (userId: string, message: string) => replyInChat(t.app, admin, userId, message);
 /** Moves a customer's replies back in time instead of waiting ten minutes. */
 const age = (userId: string, seconds: number) =>
   t.database.query(

@@ -1,16 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXHAUSTION_MEMORY_MS } from "@/server/lib/process-health";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createTestApp, setUpTestApp } from "@/tests/support/test-app";
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp();
 
 describe("health", () => {
   it("answers /healthz while the process is up", async () => {

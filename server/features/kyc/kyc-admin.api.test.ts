@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   ACCOUNT_NUMBER_MAX,
   ACCOUNT_NUMBER_MIN,
@@ -7,55 +7,36 @@ import {
   ONBOARDING_ADMIN_MESSAGES,
 } from "@/contract/admin-onboarding";
 import { auditLog } from "@/server/db/schema";
-import { PNG, uploadFile } from "@/tests/support/files";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { applyWithLicence, ssnSequence } from "@/tests/support/kyc";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
+import {
+  createVerifiedUser,
+  type SignedInUser,
+  setUpAdminUser,
+  setUpVerifiedUser,
+} from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-let admin: SignedInUser;
-let customer: SignedInUser;
-let ssnCounter = 0;
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url }));
+beforeAll(() => t.app.ready());
+const admin = setUpAdminUser(t);
+const customer = setUpVerifiedUser(t);
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url });
-  await t.app.ready();
-  admin = await createAdminUser(t.database);
-  customer = await createVerifiedUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-  await sink.close();
-});
-
-const freshSsn = () => {
-  ssnCounter += 1;
-  return `${100 + ((process.pid + ssnCounter) % 500)}-${String(10 + (ssnCounter % 89)).padStart(2, "0")}-${String(5000 + ssnCounter).slice(-4)}`;
+const freshSsn = ssnSequence(100, 5000);
+const GRACE = {
+  firstName: "Grace",
+  lastName: "Hopper",
+  street: "2 Compiler Road",
+  city: "Arlington",
+  state: "VA",
+  zipCode: "22201",
 };
 
 /** A customer with a submitted application; returns its KYC and account request ids. */
 async function applicant(ssn = freshSsn()) {
   const user = await createVerifiedUser(t.database);
-  const front = await uploadFile(t.app, user.cookie, PNG);
-  const back = await uploadFile(t.app, user.cookie, PNG);
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/kyc/create",
-    headers: { cookie: user.cookie },
-    payload: {
-      firstName: "Grace",
-      lastName: "Hopper",
-      street: "2 Compiler Road",
-      city: "Arlington",
-      state: "VA",
-      zipCode: "22201",
-      ssn,
-      drivingLicenseFront: front.objectPath,
-      drivingLicenseBack: back.objectPath,
-    },
-  });
+  const { response: res } = await applyWithLicence(t.app, user.cookie, { ...GRACE, ssn });
   if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
   await sink.waitForMail(user.email, (m) => /received your/i.test(m.subject));
   return { user, kycId: res.json().kyc.id as string, requestId: res.json().accountRequest.id as string };
@@ -206,24 +187,7 @@ describe("KYC decisions (spec §4 state machine)", () => {
   it("refuses to decide on an application the user has since replaced", async () => {
     const { user, kycId } = await applicant();
     await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "Blurry" });
-    const front = await uploadFile(t.app, user.cookie, PNG);
-    const back = await uploadFile(t.app, user.cookie, PNG);
-    const again = await t.app.inject({
-      method: "POST",
-      url: "/api/kyc/create",
-      headers: { cookie: user.cookie },
-      payload: {
-        firstName: "Grace",
-        lastName: "Hopper",
-        street: "2 Compiler Road",
-        city: "Arlington",
-        state: "VA",
-        zipCode: "22201",
-        ssn: freshSsn(),
-        drivingLicenseFront: front.objectPath,
-        drivingLicenseBack: back.objectPath,
-      },
-    });
+    const { response: again } = await applyWithLicence(t.app, user.cookie, { ...GRACE, ssn: freshSsn() });
     expect(again.statusCode).toBe(200);
     const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`);
     expect(res.statusCode).toBe(409);

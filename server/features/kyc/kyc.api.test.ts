@@ -1,45 +1,25 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { KYC_MESSAGES } from "@/contract/kyc";
 import { accountRequests, auditLog, kycApplications, mailOutbox } from "@/server/db/schema";
 import { SSN_INDEX_LABEL } from "@/server/features/kyc/create-kyc-application";
 import { blindIndex, decryptField } from "@/server/lib/crypto";
 import { GIF, PDF, PNG, uploadFile, WEBP } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { PERSONAL_KYC_FIELDS, postKycApplication, ssnSequence, uploadLicence } from "@/tests/support/kyc";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-let ssnCounter = 0;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp();
+const admin = setUpAdminUser(t);
 
 /** A fresh SSN per call, so tests never collide by accident. */
-const freshSsn = () => {
-  ssnCounter += 1;
-  return `${200 + ((process.pid + ssnCounter) % 500)}-${String(10 + (ssnCounter % 89)).padStart(2, "0")}-${String(1000 + ssnCounter).slice(-4)}`;
-};
+const freshSsn = ssnSequence(200, 1000);
 
 async function personalForm(user: SignedInUser, overrides: Record<string, unknown> = {}) {
-  const front = await uploadFile(t.app, user.cookie, PNG);
-  const back = await uploadFile(t.app, user.cookie, WEBP, "image/webp");
   return {
-    accountType: "personal",
-    firstName: "Ada",
-    lastName: "Lovelace",
-    street: "1 Analytical Way",
-    city: "New York",
-    state: "NY",
-    zipCode: "10001",
+    ...PERSONAL_KYC_FIELDS,
     ssn: freshSsn(),
-    drivingLicenseFront: front.objectPath,
-    drivingLicenseBack: back.objectPath,
+    ...(await uploadLicence(t.app, user.cookie, { bytes: WEBP, contentType: "image/webp" })),
     ...overrides,
   };
 }
@@ -57,13 +37,7 @@ async function businessForm(user: SignedInUser, overrides: Record<string, unknow
   };
 }
 
-const submit = (cookie: string | undefined, payload?: unknown) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/kyc/create",
-    headers: cookie ? { cookie } : {},
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+const submit = (cookie: string | undefined, payload?: unknown) => postKycApplication(t.app, cookie, payload);
 
 const status = (cookie: string) =>
   t.app.inject({ method: "GET", url: "/api/kyc/status", headers: { cookie } });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { KYC_MESSAGES, normaliseObjectPath } from "@/contract/kyc";
 import { uploads } from "@/server/db/schema";
 import { EXE, JPEG, OVERSIZED_PNG, PDF, PNG, uploadFile } from "@/tests/support/files";
+import { PERSONAL_KYC_FIELDS, postKycApplication } from "@/tests/support/kyc";
 import { isS3rverInstalled, startS3Server, type TestS3Server } from "@/tests/support/s3-server";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
@@ -19,20 +20,13 @@ let bob: SignedInUser;
 let admin: SignedInUser;
 
 const application = (front: string, back: string) => ({
-  accountType: "personal",
-  firstName: "Ada",
-  lastName: "Lovelace",
-  street: "1 Analytical Way",
-  city: "New York",
-  state: "NY",
-  zipCode: "10001",
+  ...PERSONAL_KYC_FIELDS,
   ssn: `${100 + Math.floor(Math.random() * 800)}-45-${String(1000 + Math.floor(Math.random() * 9000))}`,
   drivingLicenseFront: front,
   drivingLicenseBack: back,
 });
 
-const submit = (cookie: string, payload: object) =>
-  t.app.inject({ method: "POST", url: "/api/kyc/create", headers: { cookie }, payload });
+const submit = (cookie: string, payload: object) => postKycApplication(t.app, cookie, payload);
 
 const objectExists = async (objectPath: string) => {
   const key = `.private/${objectPath.replace("/objects/", "")}`;

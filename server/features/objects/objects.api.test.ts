@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
 import { uploads } from "@/server/db/schema";
 import {
@@ -17,23 +17,13 @@ import {
   uploadFile,
   WEBP,
 } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { setUpAdminUser, setUpVerifiedUser } from "@/tests/support/users";
 
-let t: TestApp;
-let alice: SignedInUser;
-let bob: SignedInUser;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createVerifiedUser(t.database);
-  bob = await createVerifiedUser(t.database);
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp();
+const alice = setUpVerifiedUser(t);
+const bob = setUpVerifiedUser(t);
+const admin = setUpAdminUser(t);
 afterEach(() => {
   vi.useRealTimers();
 });

@@ -2,28 +2,24 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { uploads } from "@/server/db/schema";
 import { EXE, MAX_SIZE_PDF, PNG } from "@/tests/support/files";
 import { waitFor } from "@/tests/support/server-process";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 const MB = 1024 * 1024;
 const LIMITS = { MAX_CONCURRENT_UPLOADS_PER_USER: "2", UPLOAD_DAILY_BYTES_PER_USER: String(25 * MB) };
 
-let t: TestApp;
 let port: number;
+const t = setUpTestApp(LIMITS);
 beforeAll(async () => {
-  t = await createTestApp(LIMITS);
   const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
   port = Number(new URL(address).port);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const uploadsDir = () => path.join(t.dataDir, "objects", "uploads");

@@ -1,21 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerClean,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
 const asAdmin = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url, payload, headers: { cookie: admin.cookie } });
@@ -191,8 +187,7 @@ describe("admin credits", () => {
 
 describe("balance edits", () => {
   it("posts an adjustment for the difference instead of overwriting", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "100");
+    const customer = await createFundedCustomer(t, admin, "100");
     // Issue 15 (maker-checker): every adjustment waits for a second finance member, then posts the difference.
     const checker = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
     const adjust = async (accountBalance: string) => {
@@ -226,8 +221,7 @@ describe("balance edits", () => {
   });
 
   it("refuses free text that is not money, and a balance below what is held", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "100");
+    const customer = await createFundedCustomer(t, admin, "100");
     for (const accountBalance of ["", "  ", "abc", "-5", "1.001"]) {
       const res = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, { accountBalance });
       expect(res.statusCode, accountBalance).toBe(400);
@@ -295,8 +289,7 @@ describe("history, export and statistics", () => {
   });
 
   it("reports stats from the ledger and verifies it for admins only", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "10");
+    const customer = await createFundedCustomer(t, admin, "10");
     const stats = (await asAdmin("GET", "/api/admin/stats")).json();
     expect(stats.activeAccounts).toBeGreaterThanOrEqual(1);
     expect(stats.transactions).toBeGreaterThanOrEqual(1);

@@ -1,28 +1,23 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RECIPIENT_LIMIT, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, savedRecipients } from "@/server/db/schema";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerCleanAfterEach,
+} from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
 /** Same first and last 4 characters after `0x` as ETH_ADDRESS (0x5290…9EE7), another address in between. */
 const LOOKALIKE = `0x5290${"f".repeat(32)}9ee7`;
@@ -62,11 +57,7 @@ const list = async (who: SignedInUser) => {
 const check = (who: SignedInUser, address: string) =>
   call("GET", `/api/recipients/address-check?address=${encodeURIComponent(address)}`, who);
 
-async function fundedCustomer(amount = "1000.00") {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, amount);
-  return customer;
-}
+const fundedCustomer = (amount = "1000.00") => createFundedCustomer(t, admin, amount);
 
 const send = (who: SignedInUser, address: string, extra: object = {}, key?: string) =>
   call(

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { createSession } from "@/server/lib/session";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { createFundedCustomer, ETH_ADDRESS, expectLedgerClean } from "@/tests/support/money";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let sink: SmtpSink;
-let admin: SignedInUser;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({
-    SMTP_URL: sink.url,
-    RATE_LIMIT_SCALE: "100",
-    PUBLIC_URL: "https://bank.example",
-  });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({
+  SMTP_URL: sink.url,
+  RATE_LIMIT_SCALE: "100",
+  PUBLIC_URL: "https://bank.example",
+}));
+const admin = setUpAdminUser(t);
 
 const post = (url: string, payload?: object, cookie?: string) =>
   t.app.inject({ method: "POST", url, ...(payload ? { payload } : {}), headers: cookie ? { cookie } : {} });
@@ -42,11 +33,9 @@ const TRANSFER = {
   cryptoAddress: ETH_ADDRESS,
 };
 
-async function fundedCustomer() {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, "500.00");
-  return customer;
-}
+const fundedCustomer = () => createFundedCustomer(t, admin, "500.00");
+const freezeLinkFor = (userId: string, reason: Parameters<typeof issueFreezeLink>[2]["reason"]) =>
+  issueFreezeLink(t.database.db, { config: t.app.deps.config }, { userId, reason });
 
 async function freshCookie(userId: string) {
   const { token } = await createSession(t.database.db, { userId, userAgent: "vitest", ip: "127.0.0.1" });
@@ -164,14 +153,7 @@ describe("This wasn't me", () => {
 
   it("asks for a password reset at sign-in, only once the password is right; the reset clears it, the freeze stays", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "new_device",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "new_device");
     expect((await freeze(tokenIn(url))).statusCode).toBe(200);
 
     const wrong = await post("/api/auth/login", { email: customer.email, password: "Not-the-password-1" });
@@ -239,14 +221,7 @@ describe("This wasn't me", () => {
 
   it("refuses an expired link with 410 and writes nothing", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "password_changed",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "password_changed");
     await t.database.query(
       "update freeze_links set expires_at = now() - interval '1 second' where user_id = $1",
       [customer.user.id],
@@ -281,14 +256,7 @@ describe("This wasn't me", () => {
 
   it("freezes once when two clicks race", async () => {
     const customer = await fundedCustomer();
-    const url = await issueFreezeLink(
-      t.database.db,
-      { config: t.app.deps.config },
-      {
-        userId: customer.user.id,
-        reason: "new_device",
-      },
-    );
+    const url = await freezeLinkFor(customer.user.id, "new_device");
     const results = await Promise.all([freeze(tokenIn(url)), freeze(tokenIn(url))]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(results.map((r) => r.json().alreadyFrozen).sort()).toEqual([false, true]);

@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { STAFF_MANAGEMENT_MESSAGES, STAFF_MESSAGES } from "@/contract/staff";
 import { createApprovedCustomer } from "@/tests/support/money";
 import { enrolTotp, postJson, stepUpWithTotp } from "@/tests/support/second-factor";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, signupBody } from "@/tests/support/users";
 
 // Staff management with ADMIN_REQUIRE_2FA on, as in production: the owner has an authenticator and steps up.
 const CONFIGURED_OWNER = "chief@example.com";
-let t: TestApp;
 let owner: SignedInUser & { secret: string };
 
+const t = setUpTestApp({
+  RATE_LIMIT_SCALE: "100",
+  ADMIN_REQUIRE_2FA: "1",
+  ADMIN_EMAILS: CONFIGURED_OWNER,
+});
 beforeAll(async () => {
-  t = await createTestApp({
-    RATE_LIMIT_SCALE: "100",
-    ADMIN_REQUIRE_2FA: "1",
-    ADMIN_EMAILS: CONFIGURED_OWNER,
-  });
   const created = await createVerifiedUser(t.database, { staffRoles: ["owner"] });
   const { secret } = await enrolTotp(t.app, created.cookie);
   owner = { ...created, secret };
-});
-afterAll(async () => {
-  await t.close();
 });
 beforeEach(async () => {
   await stepUpWithTotp(t.app, t.database, { id: owner.user.id, cookie: owner.cookie, secret: owner.secret });

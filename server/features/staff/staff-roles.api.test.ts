@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import { ADMIN_ROUTE_ROLES } from "@/server/features/staff/route-roles";
 import { PNG, uploadFile } from "@/tests/support/files";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
-let t: TestApp;
-let customer: SignedInUser;
-const staff = {} as Record<StaffRole, SignedInUser>;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  customer = await createVerifiedUser(t.database);
-  for (const role of ["support", "compliance", "finance", "owner"] as const) {
-    staff[role] = await createVerifiedUser(t.database, { staffRoles: [role] });
-  }
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const customer = setUpVerifiedUser(t);
+const staff: Record<StaffRole, SignedInUser> = {
+  support: setUpVerifiedUser(t, { staffRoles: ["support"] }),
+  compliance: setUpVerifiedUser(t, { staffRoles: ["compliance"] }),
+  finance: setUpVerifiedUser(t, { staffRoles: ["finance"] }),
+  owner: setUpVerifiedUser(t, { staffRoles: ["owner"] }),
+};
 
 const get = (who: SignedInUser, url: string) =>
   t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });

@@ -4,17 +4,22 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "@/contract/money";
 import { computeStatementDigest, formatDigest } from "@/server/features/statements/statement-data";
 import { monthOf } from "@/server/features/statements/statement-month";
 import { findWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
 let a: SignedInUser;
 let b: SignedInUser;
 let completedTransferId: string;
@@ -34,26 +39,18 @@ const get = (who: SignedInUser, url: string) =>
   t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
 
 async function sendTransfer(who: SignedInUser, amount: number) {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie },
-    payload: {
-      amount,
-      recipientName: "Sam Lee",
-      purpose: "Rent for the flat",
-      paymentMethod: "crypto",
-      recipientRouting: "CRYPTO",
-      cryptoAddress: ETH_ADDRESS,
-    },
+  const res = await requestTransfer(t.app, who, {
+    amount,
+    purpose: "Rent for the flat",
+    recipientRouting: "CRYPTO",
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().transferRequest.id as string;
 }
 
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
   a = await createApprovedCustomer(t.database);
   b = await createApprovedCustomer(t.database);
   await fundCustomer(t, admin, a.user.id, "1000.00");
@@ -69,12 +66,7 @@ beforeAll(async () => {
   pendingTransferId = await sendTransfer(a, 40);
   await fundCustomer(t, admin, b.user.id, "77.77");
 });
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+expectLedgerCleanAfterEach(t);
 
 describe("monthly statements", () => {
   it("lists the months the account has existed in, newest first", async () => {
@@ -200,8 +192,7 @@ describe("monthly statements", () => {
   });
 
   it("repeats the table header across pages for a 300-movement month and still closes to the cent", async () => {
-    const c = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, c.user.id, "5000.00");
+    const c = await createFundedCustomer(t, admin, "5000.00");
     const wallet = (await findWallet(t.database.db, c.user.id))!;
     await t.database.db.transaction(async (tx) => {
       const adjustments = await systemAccountId(tx, "adjustments");

@@ -1,23 +1,16 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   approveAsSecond,
   createApprovedCustomer,
   ETH_ADDRESS,
   expectLedgerClean,
 } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "1000" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "1000" });
+const admin = setUpAdminUser(t);
 
 type Op =
   | { kind: "credit"; cents: number }

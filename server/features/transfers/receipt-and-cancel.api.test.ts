@@ -1,45 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transferReference } from "@/contract/transfers";
 import { auditLog, holds, journalEntries, postings, transactions } from "@/server/db/schema";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import {
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+  expectLedgerCleanAfterEach,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-async function fundedCustomer(amount = "1000.00") {
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, amount);
-  return customer;
-}
+const fundedCustomer = (amount = "1000.00") => createFundedCustomer(t, admin, amount);
 
 async function send(who: SignedInUser, amount: string): Promise<string> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie },
-    payload: {
-      amount,
-      recipientName: "Sam Lee",
-      purpose: "Rent",
-      paymentMethod: "crypto",
-      cryptoAddress: ETH_ADDRESS,
-    },
-  });
+  const res = await requestTransfer(t.app, who, { amount, purpose: "Rent" });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().transferRequest.id;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 
@@ -19,24 +19,11 @@ afterAll(async () => {
 });
 
 const transfer = (t: TestApp, who: SignedInUser, key: string, amount = "0.01") =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie, "idempotency-key": key },
-    payload: {
-      amount,
-      recipientName: "Sam Lee",
-      purpose: "Dinner at a restaurant",
-      paymentMethod: "crypto",
-      recipientRouting: "CRYPTO",
-      cryptoAddress: ETH_ADDRESS,
-    },
-  });
+  requestTransfer(t.app, who, { amount, recipientRouting: "CRYPTO" }, key);
 
 async function fundedCustomer(t: TestApp) {
   const admin = await createAdminUser(t.database);
-  const customer = await createApprovedCustomer(t.database);
-  await fundCustomer(t, admin, customer.user.id, "100.00");
+  const customer = await createFundedCustomer(t, admin, "100.00");
   return { admin, customer };
 }
 

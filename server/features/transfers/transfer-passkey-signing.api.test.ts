@@ -1,20 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+  fundCustomer,
+} from "@/tests/support/money";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
 
 const OTHER_ADDRESS = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 
@@ -207,8 +206,7 @@ describe("a passkey signs one transfer", () => {
     const proof = await signTransfer(ada, fields);
     await expectRefusedWithoutWrites(() => submit(eve.cookie, fields, proof));
     // Also from a customer with no second factor at all: a passkey proof is checked whenever it is sent.
-    const plain = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, plain.user.id, "50");
+    const plain = await createFundedCustomer(t, admin, "50");
     await expectRefusedWithoutWrites(() => submit(plain.cookie, fields, proof));
     expect(await transfersOf(eve.user.id)).toEqual([]);
     expect(await transfersOf(plain.user.id)).toEqual([]);

@@ -1,21 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  ETH_ADDRESS,
+  expectLedgerClean,
+  fundCustomer,
+} from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "10" });
-  admin = await createAdminUser(t.database);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "10" });
+const admin = setUpAdminUser(t);
 
 const transfer = (amount: string) => ({
   amount,
@@ -139,8 +138,7 @@ describe("sending money with a second factor on", () => {
   });
 
   it("keeps today's flow for customers without a second factor", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "50");
+    const customer = await createFundedCustomer(t, admin, "50");
     expect((await send(customer.cookie, transfer("10"))).statusCode).toBe(201);
     await expectLedgerClean(t.database);
   });

@@ -1,37 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createApprovedCustomer, ETH_ADDRESS, expectLedgerClean, fundCustomer } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
-import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { describe, expect, it } from "vitest";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerCleanAfterEach,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-let t: TestApp;
-let admin: SignedInUser;
-
-beforeAll(async () => {
-  // The count cap is raised: the race below makes 75 requests on one wallet to prove the money limits.
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
-  admin = await createAdminUser(t.database);
-});
-afterEach(async () => {
-  await expectLedgerClean(t.database);
-});
-afterAll(async () => {
-  await t.close();
-});
+// The count cap is raised: the race below makes 75 requests on one wallet to prove the money limits.
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
 
 const transfer = (who: SignedInUser, body: Record<string, unknown>, key?: string) =>
-  t.app.inject({
-    method: "POST",
-    url: "/api/transfer/request",
-    headers: { cookie: who.cookie, ...(key ? { "idempotency-key": key } : {}) },
-    payload: {
-      recipientName: "Sam Lee",
-      purpose: "Dinner at a restaurant",
-      paymentMethod: "crypto",
-      recipientRouting: "CRYPTO",
-      cryptoAddress: ETH_ADDRESS,
-      ...body,
-    },
-  });
+  requestTransfer(t.app, who, { recipientRouting: "CRYPTO", ...body }, key);
 
 const summary = async (who: SignedInUser) =>
   (
@@ -89,8 +72,7 @@ describe("sending USDC", () => {
   );
 
   it("accepts a Solana address", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "50");
+    const customer = await createFundedCustomer(t, admin, "50");
     const res = await transfer(customer, {
       amount: 5,
       cryptoAddress: "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV",
@@ -99,8 +81,7 @@ describe("sending USDC", () => {
   });
 
   it("holds the amount, records a pending debit with a 2% fee, and guesses the category", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "1000.00");
+    const customer = await createFundedCustomer(t, admin, "1000.00");
     const res = await transfer(customer, { amount: 100.5 });
     expect(res.statusCode).toBe(201);
     const request = res.json().transferRequest;
@@ -133,8 +114,7 @@ describe("sending USDC", () => {
   });
 
   it("refuses more than the available balance and names it", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "40");
+    const customer = await createFundedCustomer(t, admin, "40");
     const res = await transfer(customer, { amount: 40.01 });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({
@@ -145,8 +125,7 @@ describe("sending USDC", () => {
   });
 
   it("enforces the $2,000 New York daily limit; cancelled transfers stop counting", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "5000");
+    const customer = await createFundedCustomer(t, admin, "5000");
     const first = await transfer(customer, { amount: 1500 });
     expect(first.statusCode).toBe(201);
     const over = await transfer(customer, { amount: 500.01 });
@@ -171,8 +150,7 @@ describe("sending USDC", () => {
   });
 
   it("replays the first answer for a repeated Idempotency-Key and refuses the key with another body", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "300");
+    const customer = await createFundedCustomer(t, admin, "300");
     const first = await transfer(customer, { amount: 25 }, "key-123");
     const again = await transfer(customer, { amount: 25 }, "key-123");
     expect(first.statusCode).toBe(201);
@@ -186,16 +164,14 @@ describe("sending USDC", () => {
   });
 
   it("never overdraws or passes the limit under 100 concurrent requests on one wallet", async () => {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "1500");
+    const customer = await createFundedCustomer(t, admin, "1500");
     const results = await Promise.all(Array.from({ length: 100 }, () => transfer(customer, { amount: 20 })));
     const accepted = results.filter((r) => r.statusCode === 201).length;
     expect(accepted).toBe(75);
     expect(results.every((r) => r.statusCode === 201 || r.statusCode === 422)).toBe(true);
     expect(await summary(customer)).toMatchObject({ availableBalance: "$0.00", pendingBalance: "$1,500.00" });
 
-    const rich = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, rich.user.id, "10000");
+    const rich = await createFundedCustomer(t, admin, "10000");
     const burst = await Promise.all(Array.from({ length: 100 }, () => transfer(rich, { amount: 50 })));
     expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(40);
     expect(burst.filter((r) => r.json().withdrawalLimitExceeded === true)).toHaveLength(60);
@@ -222,8 +198,7 @@ describe("sending USDC", () => {
 
 describe("settling transfers", () => {
   async function pendingTransfer(amount = 100) {
-    const customer = await createApprovedCustomer(t.database);
-    await fundCustomer(t, admin, customer.user.id, "500");
+    const customer = await createFundedCustomer(t, admin, "500");
     const res = await transfer(customer, { amount });
     return { customer, id: res.json().transferRequest.id as string };
   }

@@ -1,6 +1,7 @@
-import type { Page } from "playwright-core";
+import type { APIRequestContext, Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import { waitForMail } from "@/tests/e2e/support/mail";
+import { PNG } from "@/tests/support/files";
 
 /** The password every journey's customers sign up with. */
 export const PASSWORD = "Harbor-Lantern-91-quietly";
@@ -43,6 +44,14 @@ export async function signUp(page: Page, user: NewUser, password = PASSWORD) {
   await page.getByRole("button", { name: "Sign In", exact: true }).waitFor();
 }
 
+/** A fresh customer (`lastName` or the sign-up default) signed up and then signed in on `page`. */
+export async function signUpNewCustomer(page: Page, firstName: string, lastName?: string): Promise<NewUser> {
+  const user = lastName ? { ...newUser(firstName), lastName } : newUser(firstName);
+  await signUp(page, user);
+  await signIn(page, user.email);
+  return user;
+}
+
 /** Signs in through /auth and waits for the signed-in header. */
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/auth");
@@ -78,4 +87,90 @@ export async function signInAsAdmin(page: Page, password = PASSWORD, email = inj
 export async function shot(page: Page, name: string) {
   if (!process.env.E2E_SHOTS) return;
   await page.screenshot({ path: `/tmp/shots-e2e/${name}.png`, fullPage: true });
+}
+
+/** A screenshot at the desktop width and at a phone's 375 px (only when E2E_SHOTS is set). */
+export async function shots(page: Page, name: string) {
+  if (!process.env.E2E_SHOTS) return;
+  await shot(page, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  await shot(page, `${name}-375`);
+  if (size) await page.setViewportSize(size);
+}
+
+/** A random SSN in the 400s, for applications whose SSN no journey reads back. */
+export const randomSsn = () =>
+  `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`;
+
+/** One licence image through the spec's two-step upload (upload URL, then PUT); answers its object path. */
+async function uploadLicenceImage(request: APIRequestContext) {
+  const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
+  const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
+  expect(put.status()).toBe(200);
+  return objectPath as string;
+}
+
+export interface AppliedCustomer {
+  kyc: { id: string; userId: string };
+  accountRequest: { id: string };
+}
+
+/**
+ * The signed-in customer's KYC application through the API (onboarding.e2e covers those screens): two licence
+ * images and a personal account at 5 Wall St, New York, unless `fields` says otherwise.
+ */
+export async function applyThroughApi(
+  request: APIRequestContext,
+  fields: { firstName: string; lastName: string } & Record<string, string>,
+): Promise<AppliedCustomer> {
+  const res = await request.post("/api/kyc/create", {
+    data: {
+      accountType: "personal",
+      street: "5 Wall St",
+      city: "New York",
+      state: "NY",
+      zipCode: "10005",
+      ssn: randomSsn(),
+      ...fields,
+      drivingLicenseFront: await uploadLicenceImage(request),
+      drivingLicenseBack: await uploadLicenceImage(request),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/**
+ * Staff (`api`: a signed-in admin's request context) approve the application and the account, then credit
+ * `amount` as completed payroll; answers the credit's JSON.
+ */
+export async function approveAndFund(api: APIRequestContext, applied: AppliedCustomer, amount: string) {
+  expect(
+    (await api.put(`/api/admin/kyc/${applied.kyc.id}/approve`, { data: { notes: "ok" } })).status(),
+  ).toBe(200);
+  const account = await api.put(`/api/admin/account-requests/${applied.accountRequest.id}`, {
+    data: { status: "approved" },
+  });
+  expect(account.status()).toBe(200);
+  const credit = await api.post("/api/admin/incoming-payments", {
+    data: { userId: applied.kyc.userId, amount, description: "Payroll", status: "completed" },
+  });
+  expect(credit.status(), await credit.text()).toBe(201);
+  return credit.json();
+}
+
+/** The signed-in customer sends `amount` in USDC to Ana Ruiz through the API; answers the transfer request. */
+export async function requestTransferThroughApi(request: APIRequestContext, amount: string) {
+  const sent = await request.post("/api/transfer/request", {
+    data: {
+      amount,
+      recipientName: "Ana Ruiz",
+      purpose: "Books",
+      paymentMethod: "crypto",
+      cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+    },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  return (await sent.json()).transferRequest as { id: string };
 }

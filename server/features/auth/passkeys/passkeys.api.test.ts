@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PASSKEY_MESSAGES } from "@/contract/passkeys";
 import { authChallenges, passkeys, users } from "@/server/db/schema";
 import {
@@ -9,21 +9,13 @@ import {
   verifyPasskeyProof,
 } from "@/server/features/auth/passkeys/passkey-proof";
 import { AppError } from "@/server/lib/errors";
-import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
+import { setUpSmtpSink } from "@/tests/support/smtp-sink";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createTestApp, setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, sessionCookieFrom } from "@/tests/support/users";
 
-let sink: SmtpSink;
-let t: TestApp;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  t = await createTestApp({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" });
-});
-afterAll(async () => {
-  await t?.close();
-  await sink?.close();
-});
+const sink = setUpSmtpSink();
+const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" }));
 
 type Json = Record<string, unknown>;
 const inject = (
