@@ -13,7 +13,6 @@ import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDashboardContent } from "@/web/features/accounts/api/get-dashboard-content";
-import { useKycStatus } from "@/web/features/accounts/api/get-kyc-status";
 import { AccountNumbers } from "@/web/features/accounts/components/account-numbers";
 import { FrozenBanner } from "@/web/features/accounts/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/accounts/components/payments-history";
@@ -22,6 +21,7 @@ import { SupportShortcut } from "@/web/features/accounts/components/support-shor
 import { QuickActionsCard } from "@/web/features/accounts/quick-actions-card";
 import { useAccountSummary } from "@/web/lib/account-summary";
 import { useSignedInUser } from "@/web/lib/current-user";
+import { KYC_STATUS_POLL_MS, useKycStatus } from "@/web/lib/kyc-status";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // Once per page load, not on every return to the dashboard.
@@ -31,7 +31,7 @@ export default function DashboardPage() {
   const user = useSignedInUser();
   const contentQuery = useDashboardContent();
   const summary = useAccountSummary();
-  const status = useKycStatus();
+  const status = useKycStatus({ refetchInterval: KYC_STATUS_POLL_MS });
   useDocumentTitle("Dashboard");
 
   useEffect(() => {

@@ -9,13 +9,13 @@ import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
 import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
-import { useKycStatus } from "@/web/features/kyc/api/get-kyc-status";
 import { ApplicationStatusView } from "@/web/features/kyc/components/application-status-view";
 import { ApplicationWizard } from "@/web/features/kyc/components/application-wizard";
 import { KYC_TEXTS } from "@/web/features/kyc/components/status-badges";
 import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
+import { useKycStatus } from "@/web/lib/kyc-status";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Spec §9: success redirects after 2 s. */
@@ -61,7 +61,13 @@ export default function ApplyCheckingPage() {
   useDocumentTitle("Apply for Checking Account");
   const [, navigate] = useLocation();
   const { data: user, isPending: isUserPending } = useCurrentUser();
-  const status = useKycStatus({ enabled: Boolean(user) });
+  const status = useKycStatus({
+    enabled: Boolean(user),
+    // The wizard decides between "apply" and "status" from this: always read it fresh on arrival.
+    staleTime: 0,
+    // The page shows its own Unauthorized toast and sends the visitor to / (spec §2 /apply-checking).
+    meta: { ignoreUnauthorized: true },
+  });
   const [isSubmitted, setSubmitted] = useState(false);
 
   // Spec §2: signed-out visitors get an Unauthorized toast and go to / after 500 ms.

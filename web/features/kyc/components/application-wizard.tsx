@@ -10,7 +10,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useCreateKycApplication } from "@/web/features/kyc/api/create-kyc-application";
-import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
 import { uploadKycDocument } from "@/web/features/kyc/api/upload-kyc-document";
 import {
   type ApplicationForm,
@@ -26,6 +25,7 @@ import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/compone
 import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
+import { KYC_STATUS_KEY } from "@/web/lib/kyc-status";
 
 const FIELD_REQUIRED = "This field is required";
 

@@ -6,8 +6,8 @@ import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { useKycStatus } from "@/web/features/security/api/get-kyc-status";
 import { formatDate } from "@/web/lib/format";
+import { useKycStatus } from "@/web/lib/kyc-status";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
 
@@ -42,7 +42,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Spec §2 /settings: Identity Verification — the KYC status badge and the application's details. */
 export function IdentityVerificationDetails() {
-  const status = useKycStatus();
+  // A review may have happened since the last visit: read it fresh whenever Settings opens.
+  const status = useKycStatus({ staleTime: 0 });
 
   let badge: ReactNode = <Skeleton className="h-5 w-20 rounded-full" />;
   let body: ReactNode;
