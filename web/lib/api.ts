@@ -1,5 +1,3 @@
-import type { QueryFunction } from "@tanstack/react-query";
-
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
 export class ApiError extends Error {
   readonly status: number;
@@ -89,18 +87,6 @@ export async function apiRequest<T = unknown>(
   const etag = res.headers.get("etag");
   if (upper === "GET" && etag) keepConditionalCopy(url, etag, parsed);
   return parsed;
-}
-
-export type UnauthorizedBehavior = "returnNull" | "throw";
-
-/** Default read: GET the query key's segments joined by '/'; a 401 throws unless told to return null. */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join("/"), { credentials: "include", signal });
-    if (on401 === "returnNull" && res.status === 401) return null;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
 }
 
 export function isUnauthorized(error: unknown): boolean {

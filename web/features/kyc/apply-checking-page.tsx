@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { canApply } from "@/contract/kyc";
 import { AppHeader } from "@/web/components/app-header";
+import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
@@ -12,7 +13,6 @@ import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { ApplicationStatusView } from "@/web/features/kyc/components/application-status-view";
 import { ApplicationWizard } from "@/web/features/kyc/components/application-wizard";
 import { KYC_TEXTS } from "@/web/features/kyc/components/status-badges";
-import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useKycStatus } from "@/web/lib/kyc-status";
@@ -65,16 +65,18 @@ export default function ApplyCheckingPage() {
     enabled: Boolean(user),
     // The wizard decides between "apply" and "status" from this: always read it fresh on arrival.
     staleTime: 0,
-    // The page shows its own Unauthorized toast and sends the visitor to / (spec §2 /apply-checking).
-    meta: { ignoreUnauthorized: true },
+    // Spec §2 /apply-checking: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
+    meta: { on401: "home" },
   });
   const [isSubmitted, setSubmitted] = useState(false);
 
-  // Spec §2: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
-  const isSignedOut = (!isUserPending && !user) || isUnauthorized(status.error);
+  // Spec §2: a visitor without a session gets an Unauthorized toast and goes to / after 500 ms (a 401 on the
+  // status read does the same through its on401 policy).
+  const hasNoUser = !isUserPending && !user;
   useEffect(() => {
-    if (isSignedOut) redirectSignedOut();
-  }, [isSignedOut]);
+    if (hasNoUser) redirectSignedOut("home");
+  }, [hasNoUser]);
+  const isSignedOut = hasNoUser || isUnauthorized(status.error);
 
   useEffect(() => {
     if (!isSubmitted) return;

@@ -12,7 +12,8 @@ export function useCreateKycApplication() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createKycApplication,
-    meta: { ignoreUnauthorized: true },
+    // Spec §2 /apply-checking: signed out here means an Unauthorized toast and /.
+    meta: { on401: "home" },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY }),
   });
 }

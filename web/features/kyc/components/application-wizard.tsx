@@ -22,7 +22,6 @@ import {
 import { DocumentsStep } from "@/web/features/kyc/components/documents-step";
 import { PersonalInfoStep } from "@/web/features/kyc/components/personal-info-step";
 import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/components/submit-error-message";
-import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 import { KYC_STATUS_KEY } from "@/web/lib/kyc-status";
@@ -179,7 +178,7 @@ export function ApplicationWizard({
         onSubmitted();
       },
       onError: (error) => {
-        if (isUnauthorized(error)) return redirectSignedOut();
+        if (isUnauthorized(error)) return;
         if (error instanceof ApiError && error.hasFlag("applicationExists")) {
           toast({ title: "Application in progress", description: error.message });
           void queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY });
