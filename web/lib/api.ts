@@ -21,19 +21,29 @@ export class ApiError extends Error {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-async function throwIfNotOk(res: Response): Promise<void> {
-  if (res.ok) return;
-  const text = await res.text();
+/**
+ * Spec §8's error body, `{ message, ...flags }` (flags include `code`), when the text is one: the one place the
+ * web reads a failure's body. Undefined for anything else (an HTML proxy page, a storage service's XML).
+ */
+export function parseErrorBody(
+  text: string,
+): { message?: string; flags: Record<string, unknown> } | undefined {
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-    const { message, ...flags } = parsed as Record<string, unknown>;
-    throw new ApiError(res.status, typeof message === "string" ? message : res.statusText, flags);
-  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const { message, ...flags } = parsed as Record<string, unknown>;
+  return { message: typeof message === "string" ? message : undefined, flags };
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = await res.text();
+  const body = parseErrorBody(text);
+  if (body) throw new ApiError(res.status, body.message ?? res.statusText, body.flags);
   throw new ApiError(res.status, text || `${res.status}: ${res.statusText}`);
 }
 
