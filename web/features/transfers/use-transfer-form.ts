@@ -65,10 +65,7 @@ const REQUIRED: [keyof Fields, string][] = [
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
 function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
   if (isUnauthorized(error)) return;
-  if (
-    error instanceof ApiError &&
-    (error.hasFlag("withdrawalLimitExceeded") || /withdrawal limit/i.test(error.message))
-  ) {
+  if (error instanceof ApiError && error.hasFlag("withdrawalLimitExceeded")) {
     setOverLimit(true);
   } else if (error instanceof ApiError && error.hasFlag("insufficientFunds")) {
     const available = error.flags.availableBalance;

@@ -50,11 +50,10 @@ function startingForm(previous: KycApplication | null): ApplicationForm {
 }
 
 function toSubmitError(error: unknown): SubmitError {
-  const message = error instanceof Error ? error.message : "";
   const flagged = (flag: string) => error instanceof ApiError && error.hasFlag(flag);
-  if (flagged("phoneNumberRequired") || /phone number/i.test(message)) return { kind: "phone" };
-  if (flagged("ssnDuplicate") || /SSN is already/i.test(message)) return { kind: "ssn" };
-  return { kind: "other", message: message || KYC_MESSAGES.submitFailed };
+  if (flagged("phoneNumberRequired")) return { kind: "phone" };
+  if (flagged("ssnDuplicate")) return { kind: "ssn" };
+  return { kind: "other", message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed };
 }
 
 function StepIndicator({ step }: { step: 1 | 2 }) {
@@ -148,7 +147,7 @@ export function ApplicationWizard({
     const problem = checkPersonalInfo(form);
     if (problem) {
       // An empty field says "required"; a malformed one repeats the toast's rule (state, ZIP, SSN).
-      const inline = problem.message === KYC_MESSAGES.requiredFields ? FIELD_REQUIRED : problem.message;
+      const inline = problem.isMissing ? FIELD_REQUIRED : problem.message;
       setMissingText(new Map(problem.fields.map((f) => [f, inline])));
       toastError(problem.message);
       focusFieldInError(`kyc-${problem.fields[0]}`);
