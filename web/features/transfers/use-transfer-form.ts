@@ -3,13 +3,11 @@ import { type FormEvent, useRef, useState } from "react";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
 import { RECIPIENT_NAME_MAX, type SavedRecipient } from "@/contract/recipients";
 import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
-import { type Category, guessCategory } from "@/contract/transactions";
+import { guessCategory } from "@/contract/transactions";
 import {
   type CreateTransferInput,
   DAILY_LIMIT_CENTS,
   feeFor,
-  isUsdcAddress,
-  TRANSFER_MESSAGES,
   type TransferLimits,
   type TransferRequest,
 } from "@/contract/transfers";
@@ -17,50 +15,19 @@ import { describedBy, focusFieldInError } from "@/web/components/form-field";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/transfers/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/transfers/api/get-transfer-passkey-options";
+import {
+  EMPTY_FIELDS,
+  FIELD_IDS,
+  type FieldErrors,
+  type Fields,
+  firstProblem,
+  type Method,
+} from "@/web/features/transfers/transfer-fields";
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 import { refreshRecipients, saveRecipient } from "@/web/lib/save-recipient";
 import { methodsOf } from "@/web/lib/step-up";
-
-export type Method = "crypto" | "ach";
-
-export interface Fields {
-  amount: string;
-  net: string;
-  recipientName: string;
-  cryptoAddress: string;
-  purpose: string;
-  category: Category | "";
-}
-
-const EMPTY: Fields = {
-  amount: "",
-  net: "",
-  recipientName: "",
-  cryptoAddress: "",
-  purpose: "",
-  category: "",
-};
-
-type FieldErrors = Partial<Record<keyof Fields, string>>;
-
-const FIELD_IDS: Record<keyof Fields, string> = {
-  amount: "transfer-amount",
-  net: "transfer-net",
-  recipientName: "transfer-recipient",
-  cryptoAddress: "transfer-address",
-  purpose: "transfer-purpose",
-  category: "transfer-category",
-};
-
-/** Spec §5: the toast names what is missing. */
-const REQUIRED: [keyof Fields, string][] = [
-  ["amount", "Amount"],
-  ["recipientName", "Recipient Name"],
-  ["purpose", "Transfer Purpose"],
-  ["cryptoAddress", "USDC Wallet Address"],
-];
 
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
 function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
@@ -86,44 +53,6 @@ function showTransferError(error: Error, availableCents: number, setOverLimit: (
 }
 
 /**
- * The first refusal of these fields, as the spec's toast plus its inline twin on the field in error, or null
- * when they can go to the review step.
- */
-function firstProblem(
-  fields: Fields,
-  amountCents: number | null,
-  availableCents: number,
-): { title: string; description: string; errors: FieldErrors } | null {
-  const missing = REQUIRED.filter(([key]) => fields[key].trim() === "");
-  if (missing.length > 0)
-    return {
-      title: "Missing Information",
-      description: `Please fill in: ${missing.map(([, name]) => name).join(", ")}`,
-      errors: Object.fromEntries(missing.map(([key]) => [key, "This field is required"])),
-    };
-  if (amountCents === null) {
-    const description = TRANSFER_MESSAGES.amountInvalid;
-    return { title: "Invalid Amount", description, errors: { amount: description } };
-  }
-  if (amountCents <= 0) {
-    const description = TRANSFER_MESSAGES.amountPositive;
-    return { title: "Invalid Amount", description, errors: { amount: description } };
-  }
-  if (!isUsdcAddress(fields.cryptoAddress.trim())) {
-    const description = TRANSFER_MESSAGES.addressInvalid;
-    return { title: "Invalid Wallet Address", description, errors: { cryptoAddress: description } };
-  }
-  if (amountCents > availableCents) {
-    return {
-      title: "Insufficient Funds",
-      description: `Your available balance is ${formatMoney(availableCents)}`,
-      errors: { amount: `Insufficient funds: your available balance is ${formatMoney(availableCents)}` },
-    };
-  }
-  return null;
-}
-
-/**
  * The send-money form's state and rules: fields that keep amount and net in sync, validation, the review
  * step, and sending with one idempotency key per reviewed transfer (and the step-up proof when asked).
  */
@@ -137,7 +66,7 @@ export function useTransferForm({
   onSuccess: (transfer: TransferRequest) => void;
 }) {
   const [method, setMethod] = useState<Method>("crypto");
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [fields, setFields] = useState<Fields>(EMPTY_FIELDS);
   const [isOverLimit, setOverLimit] = useState(false);
   const [isReviewing, setReviewing] = useState(false);
   // Inline twins of the spec's toasts, so the field in error says so where the customer is looking.
