@@ -1,13 +1,11 @@
-import { AlertCircle, ArrowLeft, CheckCircle2 } from "lucide-react";
+import { AlertCircle, CheckCircle2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { useLocation } from "wouter";
 import { canApply } from "@/contract/kyc";
-import { AppHeader } from "@/web/components/app-header";
+import { SignedInPage } from "@/web/components/signed-in-page";
 import { redirectSignedOut } from "@/web/components/signed-out-redirect";
-import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
-import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { ApplicationStatusView } from "@/web/features/kyc/components/application-status-view";
@@ -128,29 +126,18 @@ export default function ApplyCheckingPage() {
   }
 
   return (
-    <div className="min-h-dvh bg-canvas">
-      <AppHeader user={user} />
-      <main {...MAIN_PROPS} className="focus-visible:outline-none">
-        <Container className="grid max-w-3xl gap-6 py-8">
-          <div className="grid gap-2">
-            <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
-              <Link href="/dashboard">
-                <ArrowLeft aria-hidden />
-                Back to Dashboard
-              </Link>
-            </Button>
-            <h1 className="text-2xl font-semibold tracking-tight text-ink">
-              {showsStatus ? "Your Checking Account Application" : "Apply for a Checking Account"}
-            </h1>
-            <p className="text-sm text-ink-muted">
-              {showsStatus
-                ? "Here's where your application stands."
-                : "Two short steps: your details, then your documents. It takes about five minutes."}
-            </p>
-          </div>
-          {body}
-        </Container>
-      </main>
-    </div>
+    <SignedInPage
+      user={user}
+      back={{ href: "/dashboard", label: "Back to Dashboard" }}
+      title={showsStatus ? "Your Checking Account Application" : "Apply for a Checking Account"}
+      description={
+        showsStatus
+          ? "Here's where your application stands."
+          : "Two short steps: your details, then your documents. It takes about five minutes."
+      }
+      className="max-w-3xl"
+    >
+      {body}
+    </SignedInPage>
   );
 }
