@@ -4,7 +4,10 @@ import { apiRequest } from "@/web/lib/api";
 
 export const ADDRESS_CHECK_KEY = ["/api/recipients/address-check"] as const;
 
-/** GET /api/recipients/address-check: saved as whom, which saved recipient it imitates, first payment or not. */
+/**
+ * GET /api/recipients/address-check: saved as whom, which saved recipient it imitates, first payment or not.
+ * Lives in lib beside the book: saving a recipient makes every check stale.
+ */
 export function checkAddress(address: string, { signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<AddressCheck>(
     "GET",

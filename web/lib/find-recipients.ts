@@ -4,7 +4,10 @@ import { apiRequest } from "@/web/lib/api";
 
 export const RECIPIENTS_KEY = ["/api/recipients"] as const;
 
-/** GET /api/recipients: every saved recipient, by name (at most RECIPIENT_LIMIT). */
+/**
+ * GET /api/recipients: every saved recipient, by name (at most RECIPIENT_LIMIT). Lives in lib: the address
+ * book (recipients) and the transfer form's picker (transfers) both read it.
+ */
 export function findRecipients({ signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<RecipientList>("GET", "/api/recipients", undefined, { signal });
 }

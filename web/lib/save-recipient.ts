@@ -4,7 +4,10 @@ import { apiRequest } from "@/web/lib/api";
 import { ADDRESS_CHECK_KEY } from "@/web/lib/check-address";
 import { RECIPIENTS_KEY } from "@/web/lib/find-recipients";
 
-/** After any change to the book, the list and every address check are stale. */
+/**
+ * After any change to the book, the list and every address check are stale. Lives in lib: the address book
+ * and "Save this recipient" on a transfer's review both save.
+ */
 export function refreshRecipients(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: RECIPIENTS_KEY });
   void queryClient.invalidateQueries({ queryKey: ADDRESS_CHECK_KEY });
