@@ -1,5 +1,4 @@
 import {
-  AlertCircle,
   ArrowDownRight,
   ArrowUpRight,
   BarChart3,
@@ -12,6 +11,7 @@ import {
 import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
+import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -98,20 +98,6 @@ function EmptyChart({
   );
 }
 
-function LoadError({ onRetry }: { onRetry: () => void }) {
-  return (
-    <Card className="grid justify-items-start gap-3 p-6">
-      <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-        <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-        We couldn't load your analytics. Check your connection and try again.
-      </p>
-      <Button variant="secondary" size="sm" onClick={onRetry}>
-        Try again
-      </Button>
-    </Card>
-  );
-}
-
 function PageSkeleton() {
   return (
     <div className="grid gap-6" aria-hidden>
@@ -159,6 +145,8 @@ function AnalyticsContent() {
   if (summary.isError || transactions.isError) {
     return (
       <LoadError
+        what="your analytics"
+        framed
         onRetry={() => {
           void summary.refetch();
           void transactions.refetch();

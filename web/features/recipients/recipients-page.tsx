@@ -1,8 +1,9 @@
-import { AlertCircle, BookUser, Plus } from "lucide-react";
+import { BookUser, Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import { createRecipientInput, RECIPIENT_NAME_MAX } from "@/contract/recipients";
 import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { toastApiError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
@@ -108,17 +109,7 @@ function AddRecipientForm() {
 function RecipientList() {
   const recipients = useRecipients();
   if (recipients.isError) {
-    return (
-      <div className="grid justify-items-start gap-3">
-        <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          We couldn't load your saved recipients. Check your connection and try again.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => void recipients.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError what="your saved recipients" onRetry={() => void recipients.refetch()} />;
   }
   if (!recipients.data) {
     return (

@@ -1,5 +1,6 @@
-import { AlertCircle, Download, FileText } from "lucide-react";
+import { Download, FileText } from "lucide-react";
 import { statementPdfPath } from "@/contract/statements";
+import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -16,17 +17,7 @@ function monthName(month: string): string {
 function StatementList() {
   const months = useStatementMonths();
   if (months.isError) {
-    return (
-      <div className="grid justify-items-start gap-3">
-        <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          We couldn't load your statements. Check your connection and try again.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => void months.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    return <LoadError what="your statements" onRetry={() => void months.refetch()} />;
   }
   if (!months.data) {
     return (

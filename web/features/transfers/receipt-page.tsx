@@ -1,8 +1,9 @@
-import { AlertCircle, Download, SearchX } from "lucide-react";
+import { Download, SearchX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useParams } from "wouter";
 import { formatMoney } from "@/contract/money";
 import type { TransferReceipt } from "@/contract/transfers";
+import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -106,15 +107,7 @@ export default function ReceiptPage() {
       receipt.error instanceof ApiError && receipt.error.status === 404 ? (
         <NotFound />
       ) : (
-        <Card className="grid justify-items-start gap-3 p-6">
-          <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-            We couldn't load this transfer. Check your connection and try again.
-          </p>
-          <Button variant="secondary" size="sm" onClick={() => receipt.refetch()}>
-            Try again
-          </Button>
-        </Card>
+        <LoadError what="this transfer" onRetry={() => void receipt.refetch()} framed />
       );
   } else {
     body = <Receipt receipt={receipt.data} />;

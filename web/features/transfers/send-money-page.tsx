@@ -1,8 +1,9 @@
-import { AlertCircle, Lock } from "lucide-react";
+import { Lock } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS, type TransferRequest } from "@/contract/transfers";
+import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -105,17 +106,7 @@ export default function SendMoneyPage() {
       </div>
     );
   } else if (summary.isError) {
-    body = (
-      <Card className="grid justify-items-start gap-3 p-6">
-        <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          We couldn't load your account. Check your connection and try again.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => summary.refetch()}>
-          Try again
-        </Button>
-      </Card>
-    );
+    body = <LoadError what="your account" onRetry={() => void summary.refetch()} framed />;
   } else if (!canSendMoney(summary.data)) {
     body = <Blocked />;
   } else {

@@ -1,9 +1,10 @@
-import { AlertCircle, ArrowDownLeft, ArrowUpRight, Download, Receipt, Search } from "lucide-react";
+import { ArrowDownLeft, ArrowUpRight, Download, Receipt, Search } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category, type Transaction } from "@/contract/transactions";
 import { Amount } from "@/web/components/amount";
+import { LoadError } from "@/web/components/load-error";
 import { NativeSelect } from "@/web/components/native-select";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -137,15 +138,7 @@ export function PaymentsHistory({ title }: { title: string }) {
     body = <ListSkeleton />;
   } else if (transactions.isError && !transactions.data) {
     body = (
-      <div className="grid justify-items-start gap-3 py-6">
-        <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          We couldn't load your transactions. Check your connection and try again.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => transactions.refetch()}>
-          Try again
-        </Button>
-      </div>
+      <LoadError what="your transactions" onRetry={() => void transactions.refetch()} className="py-6" />
     );
   } else if (transactions.data.length === 0) {
     body = <EmptyState text="No transactions yet" hint="Money you receive or send will show up here." />;

@@ -1,6 +1,7 @@
-import { AlertCircle, Eye, FileText, MessagesSquare, ShieldCheck, UserCog } from "lucide-react";
+import { Eye, FileText, MessagesSquare, ShieldCheck, UserCog } from "lucide-react";
 import { AUDIT_MESSAGES, type DataAccessEntry, READ_ACTIONS } from "@/contract/audit";
 import { STAFF_ROLE_LABELS } from "@/contract/staff";
+import { LoadErrorNote } from "@/web/components/load-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
@@ -65,15 +66,7 @@ export function DataAccessCard() {
             ))}
           </div>
         ) : query.isError && items.length === 0 ? (
-          <div className="flex flex-col items-start gap-2 rounded-lg bg-negative-soft p-3 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load your access history.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => query.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadErrorNote what="your access history" onRetry={() => void query.refetch()} />
         ) : items.length === 0 ? (
           <p className="flex items-start gap-2 text-sm text-ink-muted">
             <ShieldCheck className="mt-0.5 size-4 shrink-0 text-positive" aria-hidden />

@@ -1,7 +1,8 @@
-import { AlertCircle, ArrowRight, ShieldCheck } from "lucide-react";
+import { ArrowRight, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { canApply, type KycStatus } from "@/contract/kyc";
+import { LoadError } from "@/web/components/load-error";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -57,17 +58,7 @@ export function IdentityVerificationDetails() {
     );
   } else if (status.isError) {
     badge = null;
-    body = (
-      <div className="grid justify-items-start gap-3">
-        <p className="flex items-start gap-2 text-sm text-negative" role="alert">
-          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-          We couldn't load your verification status. Check your connection and try again.
-        </p>
-        <Button variant="secondary" size="sm" onClick={() => status.refetch()}>
-          Try again
-        </Button>
-      </div>
-    );
+    body = <LoadError what="your verification status" onRetry={() => void status.refetch()} />;
   } else {
     const { kyc } = status.data;
     const view = KYC_VIEW[kyc?.status ?? "none"];

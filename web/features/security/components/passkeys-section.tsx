@@ -1,5 +1,5 @@
-import { AlertCircle, KeyRound } from "lucide-react";
-import { Button } from "@/web/components/ui/button";
+import { KeyRound } from "lucide-react";
+import { LoadErrorNote } from "@/web/components/load-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { usePasskeys } from "@/web/features/security/api/get-passkeys";
@@ -54,15 +54,7 @@ export function PasskeysSection() {
         {passkeys.isPending ? (
           <LoadingRows />
         ) : passkeys.isError ? (
-          <div className="flex flex-col items-start gap-2 rounded-lg bg-negative-soft p-3 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load your passkeys.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => passkeys.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadErrorNote what="your passkeys" onRetry={() => void passkeys.refetch()} />
         ) : passkeys.data.length === 0 ? (
           <EmptyState />
         ) : (

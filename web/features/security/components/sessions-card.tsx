@@ -1,5 +1,6 @@
-import { AlertCircle, Laptop, LogOut } from "lucide-react";
+import { Laptop, LogOut } from "lucide-react";
 import type { SessionInfo } from "@/contract/auth";
+import { LoadErrorNote } from "@/web/components/load-error";
 import { toastApiError } from "@/web/components/toast-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -80,15 +81,7 @@ export function SessionsCard() {
             ))}
           </div>
         ) : sessions.isError ? (
-          <div className="flex flex-col items-start gap-2 rounded-lg bg-negative-soft p-3 text-sm text-negative">
-            <p className="flex items-center gap-2">
-              <AlertCircle className="size-4" aria-hidden />
-              We couldn't load your sessions.
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => sessions.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadErrorNote what="your sessions" onRetry={() => void sessions.refetch()} />
         ) : sessions.data.length === 0 ? (
           <p className="text-sm text-ink-muted">No active sessions.</p>
         ) : (
