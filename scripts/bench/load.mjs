@@ -60,7 +60,7 @@ function transferRequest(pickToken) {
 
 const SCENARIOS = {
   // The signed-in dashboard's polls (web/lib/recent-transactions.ts, account-summary.ts,
-  // features/dashboard/api/get-kyc-status.ts) and /contact's chat poll, one session after another.
+  // web/lib/kyc-status.ts) and /contact's chat poll, one session after another.
   poll: () => [
     pollRequest("/api/transactions/recent", true),
     pollRequest("/api/account/summary", false),

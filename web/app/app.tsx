@@ -1,7 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
-import { handleLoggedOut } from "@/web/app/handle-logged-out";
 import { AppRouter } from "@/web/app/router";
+import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { createQueryClient } from "@/web/lib/query-client";
 import { stepUpStore } from "@/web/lib/step-up";
 
@@ -24,7 +24,7 @@ function StepUpSlot() {
 }
 
 export function App() {
-  const [queryClient] = useState(() => createQueryClient({ onUnauthorized: handleLoggedOut }));
+  const [queryClient] = useState(() => createQueryClient({ onSignedOut: redirectSignedOut }));
   return (
     <QueryClientProvider client={queryClient}>
       <AppRouter />

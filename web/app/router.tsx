@@ -13,7 +13,7 @@ import { hasSignedInHint } from "@/web/lib/signed-in-hint";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const loadLandingPage = () => import("@/web/features/marketing/landing-page");
-const loadDashboardPage = () => import("@/web/features/dashboard/dashboard-page");
+const loadDashboardPage = () => import("@/web/features/accounts/dashboard-page");
 // The first page's chunk downloads while /api/auth/user is still in flight instead of after it: the
 // dashboard when the "signed in" hint says so, the landing page on / otherwise.
 const firstPath = window.location.pathname;
@@ -40,15 +40,15 @@ const ForgotPasswordPage = lazy(() => import("@/web/features/auth/forgot-passwor
 const ThisWasntMePage = lazy(() => import("@/web/features/auth/this-wasnt-me-page"));
 
 const DashboardPage = lazy(loadDashboardPage);
-const SettingsPage = lazy(() => import("@/web/features/settings/settings-page"));
+const SettingsPage = lazy(() => import("@/web/features/security/settings-page"));
 const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit-page"));
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
-const SendMoneyPage = lazy(() => import("@/web/features/money/send-money-page"));
-const ReceiptPage = lazy(() => import("@/web/features/money/receipt-page"));
-const AnalyticsPage = lazy(() => import("@/web/features/money/analytics-page"));
-const StatementsPage = lazy(() => import("@/web/features/money/statements-page"));
-const RecipientsPage = lazy(() => import("@/web/features/money/recipients-page"));
+const SendMoneyPage = lazy(() => import("@/web/features/transfers/send-money-page"));
+const ReceiptPage = lazy(() => import("@/web/features/transfers/receipt-page"));
+const AnalyticsPage = lazy(() => import("@/web/features/accounts/analytics-page"));
+const StatementsPage = lazy(() => import("@/web/features/statements/statements-page"));
+const RecipientsPage = lazy(() => import("@/web/features/recipients/recipients-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
 

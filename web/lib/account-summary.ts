@@ -4,7 +4,7 @@ import { apiRequest } from "@/web/lib/api";
 
 export const ACCOUNT_SUMMARY_KEY = ["/api/account/summary"] as const;
 
-/** GET /api/account/summary: balances plus the onboarding records. Lives in lib: dashboard and money both read it. */
+/** GET /api/account/summary: balances plus the onboarding records. Lives in lib: accounts and transfers both read it. */
 export function getAccountSummary({ signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<AccountSummary>("GET", "/api/account/summary", undefined, { signal });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiRequest } from "@/web/lib/api";
+import { ApiError, apiRequest, parseErrorBody } from "@/web/lib/api";
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -45,5 +45,22 @@ describe("apiRequest conditional GETs", () => {
     await apiRequest("GET", "/api/test/plain");
     await apiRequest("POST", "/api/test/plain", { a: 1 });
     for (const [, init] of fetchMock.mock.calls) expect(init.headers).not.toHaveProperty("If-None-Match");
+  });
+});
+
+describe("the one error parser", () => {
+  it("reads the message, the code and the flags of a spec §8 body", async () => {
+    const body = { message: "Daily withdrawal limit exceeded", code: "LIMIT", withdrawalLimitExceeded: true };
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValue(new Response(JSON.stringify(body), { status: 422 })));
+    const error = await apiRequest("POST", "/api/test/failing", { a: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: "LIMIT", message: body.message });
+    expect((error as ApiError).hasFlag("withdrawalLimitExceeded")).toBe(true);
+  });
+
+  it("reads nothing from a body that is not a spec §8 object (storage XML, a JSON array)", () => {
+    expect(parseErrorBody("<Error><Code>AccessDenied</Code></Error>")).toBeUndefined();
+    expect(parseErrorBody("[1]")).toBeUndefined();
+    expect(parseErrorBody('{"code":"X"}')).toEqual({ message: undefined, flags: { code: "X" } });
   });
 });

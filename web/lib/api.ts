@@ -1,5 +1,3 @@
-import type { QueryFunction } from "@tanstack/react-query";
-
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
 export class ApiError extends Error {
   readonly status: number;
@@ -23,19 +21,29 @@ export class ApiError extends Error {
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-async function throwIfNotOk(res: Response): Promise<void> {
-  if (res.ok) return;
-  const text = await res.text();
+/**
+ * Spec §8's error body, `{ message, ...flags }` (flags include `code`), when the text is one: the one place the
+ * web reads a failure's body. Undefined for anything else (an HTML proxy page, a storage service's XML).
+ */
+export function parseErrorBody(
+  text: string,
+): { message?: string; flags: Record<string, unknown> } | undefined {
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-    const { message, ...flags } = parsed as Record<string, unknown>;
-    throw new ApiError(res.status, typeof message === "string" ? message : res.statusText, flags);
-  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const { message, ...flags } = parsed as Record<string, unknown>;
+  return { message: typeof message === "string" ? message : undefined, flags };
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = await res.text();
+  const body = parseErrorBody(text);
+  if (body) throw new ApiError(res.status, body.message ?? res.statusText, body.flags);
   throw new ApiError(res.status, text || `${res.status}: ${res.statusText}`);
 }
 
@@ -117,18 +125,6 @@ export async function apiRequest<T = unknown>(
   const etag = res.headers.get("etag");
   if (upper === "GET" && etag) keepConditionalCopy(url, etag, parsed);
   return parsed;
-}
-
-export type UnauthorizedBehavior = "returnNull" | "throw";
-
-/** Default read: GET the query key's segments joined by '/'; a 401 throws unless told to return null. */
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join("/"), { credentials: "include", signal });
-    if (on401 === "returnNull" && res.status === 401) return null;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
-  };
 }
 
 export function isUnauthorized(error: unknown): boolean {

@@ -1,19 +1,40 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { getQueryFn, isUnauthorized } from "@/web/lib/api";
+import { isUnauthorized } from "@/web/lib/api";
+import { CURRENT_USER_KEY } from "@/web/lib/current-user";
+
+/**
+ * What a 401 answer to a call means, declared per query or mutation with `meta: { on401 }` — spec §8
+ * "Logged out". `"sign-in"` (the default): the session ended, go to /auth and back here afterwards.
+ * `"home"`: go to / (spec §2 /apply-checking). `"ignore"`: the call handles it (sign-in, where 401 means
+ * wrong credentials; the back office, which says "Session expired" itself).
+ */
+export type On401 = "sign-in" | "home" | "ignore";
+
+export interface CallMeta extends Record<string, unknown> {
+  on401?: On401;
+}
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    queryMeta: CallMeta;
+    mutationMeta: CallMeta;
+  }
+}
 
 export interface QueryClientHooks {
-  /**
-   * Called once per failed read or write that answered 401 — spec §8 "Logged out". A call can opt out
-   * with `meta: { ignoreUnauthorized: true }` (e.g. sign-in, where 401 means wrong credentials).
-   */
-  onUnauthorized?: (client: QueryClient) => void;
+  /** Called once per failed read or write that answered 401 and whose policy is a redirect. */
+  onSignedOut?: (to: Exclude<On401, "ignore">) => void;
 }
 
 /** Spec §9 defaults: never stale, no refetch on focus, no interval, no retries for reads or writes. */
 export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
-  const handle = (error: unknown, meta: Record<string, unknown> | undefined) => {
-    if (!isUnauthorized(error) || meta?.ignoreUnauthorized === true) return;
-    hooks.onUnauthorized?.(client);
+  const handle = (error: unknown, meta: CallMeta | undefined) => {
+    if (!isUnauthorized(error)) return;
+    const on401 = meta?.on401 ?? "sign-in";
+    if (on401 === "ignore") return;
+    // A signed-out page (sign-in with a wrong password, say) is left alone: there was no session to lose.
+    if (on401 === "sign-in" && !client.getQueryData(CURRENT_USER_KEY)) return;
+    hooks.onSignedOut?.(on401);
   };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError: (error, query) => handle(error, query.meta) }),
@@ -22,7 +43,6 @@ export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
     }),
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: "throw" }),
         staleTime: Number.POSITIVE_INFINITY,
         refetchOnWindowFocus: false,
         refetchInterval: false,

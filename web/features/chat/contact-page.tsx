@@ -1,12 +1,8 @@
-import { ArrowLeft, MessageCircle } from "lucide-react";
-import { Link } from "wouter";
+import { MessageCircle } from "lucide-react";
 import { CHAT_MESSAGES } from "@/contract/chat";
-import { AppHeader } from "@/web/components/app-header";
 import { useChatDraft } from "@/web/components/chat/use-chat-draft";
-import { MAIN_PROPS } from "@/web/components/skip-link";
-import { Button } from "@/web/components/ui/button";
+import { SignedInPage } from "@/web/components/signed-in-page";
 import { Card, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Container } from "@/web/components/ui/container";
 import { toast } from "@/web/components/ui/use-toast";
 import { useChatMessages } from "@/web/features/chat/api/get-chat-messages";
 import { useSendChatMessage } from "@/web/features/chat/api/send-chat-message";
@@ -51,58 +47,48 @@ export default function ContactPage() {
   };
 
   return (
-    <div className="min-h-dvh bg-canvas">
-      <AppHeader user={user} />
-      <main {...MAIN_PROPS} className="focus-visible:outline-none">
-        <Container className="grid gap-6 py-8">
-          <div className="grid gap-2">
-            <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
-              <Link href="/settings">
-                <ArrowLeft aria-hidden />
-                Back to Settings
-              </Link>
-            </Button>
-            <h1 className="text-2xl font-semibold tracking-tight text-ink">Contact Support</h1>
-            <p className="text-sm text-ink-muted">Get help from our support team</p>
+    <SignedInPage
+      user={user}
+      back={{ href: "/settings", label: "Back to Settings" }}
+      title="Contact Support"
+      description="Get help from our support team"
+    >
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <Card className="flex h-[600px] min-w-0 flex-col overflow-hidden lg:col-span-2">
+          <CardHeader className="flex-row items-center justify-between gap-3 pb-4">
+            <CardTitle className="flex items-center gap-2">
+              <MessageCircle className="size-5 text-brand-700" aria-hidden />
+              Live Chat
+            </CardTitle>
+            <SupportStatusBadge isOpen={isSupportOpen} />
+          </CardHeader>
+          {isSupportOpen ? null : (
+            <p className="-mt-2 px-6 pb-3 text-xs text-ink-muted">
+              Leave a message any time; we reply during support hours.
+            </p>
+          )}
+          <ChatMessageList
+            messages={messages.data}
+            isPending={messages.isPending}
+            isError={messages.isError}
+            onRetry={() => messages.refetch()}
+          />
+          <div className="mt-auto border-t border-line">
+            <ChatComposer
+              value={chat.draft}
+              onChange={chat.onChange}
+              onSubmit={onSubmit}
+              isSending={send.isPending}
+              error={chat.error}
+              textareaRef={chat.textarea}
+            />
           </div>
-          <div className="grid items-start gap-6 lg:grid-cols-3">
-            <Card className="flex h-[600px] min-w-0 flex-col overflow-hidden lg:col-span-2">
-              <CardHeader className="flex-row items-center justify-between gap-3 pb-4">
-                <CardTitle className="flex items-center gap-2">
-                  <MessageCircle className="size-5 text-brand-700" aria-hidden />
-                  Live Chat
-                </CardTitle>
-                <SupportStatusBadge isOpen={isSupportOpen} />
-              </CardHeader>
-              {isSupportOpen ? null : (
-                <p className="-mt-2 px-6 pb-3 text-xs text-ink-muted">
-                  Leave a message any time; we reply during support hours.
-                </p>
-              )}
-              <ChatMessageList
-                messages={messages.data}
-                isPending={messages.isPending}
-                isError={messages.isError}
-                onRetry={() => messages.refetch()}
-              />
-              <div className="mt-auto border-t border-line">
-                <ChatComposer
-                  value={chat.draft}
-                  onChange={chat.onChange}
-                  onSubmit={onSubmit}
-                  isSending={send.isPending}
-                  error={chat.error}
-                  textareaRef={chat.textarea}
-                />
-              </div>
-            </Card>
-            <div className="grid gap-6">
-              <SupportHoursCard />
-              <QuickHelpCard onPickTopic={onPickTopic} />
-            </div>
-          </div>
-        </Container>
-      </main>
-    </div>
+        </Card>
+        <div className="grid gap-6">
+          <SupportHoursCard />
+          <QuickHelpCard onPickTopic={onPickTopic} />
+        </div>
+      </div>
+    </SignedInPage>
   );
 }

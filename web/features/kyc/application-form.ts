@@ -56,6 +56,8 @@ export function formatStateInput(raw: string): string {
 export interface StepProblem<F> {
   message: string;
   fields: F[];
+  /** Left empty (said as "required" under each field) rather than malformed. */
+  isMissing?: boolean;
 }
 
 /** Step 1 is complete when every required field is filled and state, ZIP and SSN have their full length. */
@@ -63,7 +65,7 @@ export function checkPersonalInfo(form: ApplicationForm): StepProblem<TextField>
   const required =
     form.accountType === "business" ? [...STEP_ONE_FIELDS, "companyName" as const] : STEP_ONE_FIELDS;
   const empty = required.filter((f) => !form[f].trim());
-  if (empty.length > 0) return { message: KYC_MESSAGES.requiredFields, fields: empty };
+  if (empty.length > 0) return { message: KYC_MESSAGES.requiredFields, fields: empty, isMissing: true };
   if (!/^[A-Z]{2}$/.test(form.state)) return { message: KYC_MESSAGES.stateInvalid, fields: ["state"] };
   if (!/^\d{5}$/.test(form.zipCode)) return { message: KYC_MESSAGES.zipInvalid, fields: ["zipCode"] };
   if (form.ssn.replace(/\D/g, "").length !== 9) return { message: KYC_MESSAGES.ssnInvalid, fields: ["ssn"] };

@@ -1,21 +1,19 @@
-import { AlertCircle, ArrowLeft, CheckCircle2 } from "lucide-react";
+import { AlertCircle, CheckCircle2 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { useLocation } from "wouter";
 import { canApply } from "@/contract/kyc";
-import { AppHeader } from "@/web/components/app-header";
-import { MAIN_PROPS } from "@/web/components/skip-link";
+import { SignedInPage } from "@/web/components/signed-in-page";
+import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
-import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
-import { useKycStatus } from "@/web/features/kyc/api/get-kyc-status";
 import { ApplicationStatusView } from "@/web/features/kyc/components/application-status-view";
 import { ApplicationWizard } from "@/web/features/kyc/components/application-wizard";
 import { KYC_TEXTS } from "@/web/features/kyc/components/status-badges";
-import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
+import { useKycStatus } from "@/web/lib/kyc-status";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Spec §9: success redirects after 2 s. */
@@ -61,14 +59,22 @@ export default function ApplyCheckingPage() {
   useDocumentTitle("Apply for Checking Account");
   const [, navigate] = useLocation();
   const { data: user, isPending: isUserPending } = useCurrentUser();
-  const status = useKycStatus({ enabled: Boolean(user) });
+  const status = useKycStatus({
+    enabled: Boolean(user),
+    // The wizard decides between "apply" and "status" from this: always read it fresh on arrival.
+    staleTime: 0,
+    // Spec §2 /apply-checking: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
+    meta: { on401: "home" },
+  });
   const [isSubmitted, setSubmitted] = useState(false);
 
-  // Spec §2: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
-  const isSignedOut = (!isUserPending && !user) || isUnauthorized(status.error);
+  // Spec §2: a visitor without a session gets an Unauthorized toast and goes to / after 500 ms (a 401 on the
+  // status read does the same through its on401 policy).
+  const hasNoUser = !isUserPending && !user;
   useEffect(() => {
-    if (isSignedOut) redirectSignedOut();
-  }, [isSignedOut]);
+    if (hasNoUser) redirectSignedOut("home");
+  }, [hasNoUser]);
+  const isSignedOut = hasNoUser || isUnauthorized(status.error);
 
   useEffect(() => {
     if (!isSubmitted) return;
@@ -120,29 +126,18 @@ export default function ApplyCheckingPage() {
   }
 
   return (
-    <div className="min-h-dvh bg-canvas">
-      <AppHeader user={user} />
-      <main {...MAIN_PROPS} className="focus-visible:outline-none">
-        <Container className="grid max-w-3xl gap-6 py-8">
-          <div className="grid gap-2">
-            <Button asChild variant="ghost" size="sm" className="-ml-3 justify-self-start">
-              <Link href="/dashboard">
-                <ArrowLeft aria-hidden />
-                Back to Dashboard
-              </Link>
-            </Button>
-            <h1 className="text-2xl font-semibold tracking-tight text-ink">
-              {showsStatus ? "Your Checking Account Application" : "Apply for a Checking Account"}
-            </h1>
-            <p className="text-sm text-ink-muted">
-              {showsStatus
-                ? "Here's where your application stands."
-                : "Two short steps: your details, then your documents. It takes about five minutes."}
-            </p>
-          </div>
-          {body}
-        </Container>
-      </main>
-    </div>
+    <SignedInPage
+      user={user}
+      back={{ href: "/dashboard", label: "Back to Dashboard" }}
+      title={showsStatus ? "Your Checking Account Application" : "Apply for a Checking Account"}
+      description={
+        showsStatus
+          ? "Here's where your application stands."
+          : "Two short steps: your details, then your documents. It takes about five minutes."
+      }
+      className="max-w-3xl"
+    >
+      {body}
+    </SignedInPage>
   );
 }

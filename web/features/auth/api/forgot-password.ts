@@ -8,5 +8,5 @@ export function forgotPassword(input: EmailOnlyInput) {
 }
 
 export function useForgotPassword() {
-  return useMutation({ mutationFn: forgotPassword, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: forgotPassword, meta: { on401: "ignore" } });
 }

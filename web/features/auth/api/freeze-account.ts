@@ -8,5 +8,5 @@ export function freezeAccount(input: FreezeAccountInput) {
 }
 
 export function useFreezeAccount() {
-  return useMutation({ mutationFn: freezeAccount, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: freezeAccount, meta: { on401: "ignore" } });
 }

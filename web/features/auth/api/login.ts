@@ -12,5 +12,5 @@ export function login(input: LoginInput) {
 }
 
 export function useLogin() {
-  return useMutation({ mutationFn: login, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: login, meta: { on401: "ignore" } });
 }

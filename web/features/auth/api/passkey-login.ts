@@ -13,5 +13,5 @@ export async function passkeyLogin() {
 
 export function usePasskeyLogin() {
   // A 401 here means the passkey was not accepted, not a lost session.
-  return useMutation({ mutationFn: passkeyLogin, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: passkeyLogin, meta: { on401: "ignore" } });
 }

@@ -8,5 +8,5 @@ export function register(input: RegisterInput) {
 }
 
 export function useRegister() {
-  return useMutation({ mutationFn: register, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: register, meta: { on401: "ignore" } });
 }

@@ -8,5 +8,5 @@ export function resendVerification(input: EmailOnlyInput) {
 }
 
 export function useResendVerification() {
-  return useMutation({ mutationFn: resendVerification, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: resendVerification, meta: { on401: "ignore" } });
 }

@@ -8,5 +8,5 @@ export function resetPassword(input: ResetPasswordInput) {
 }
 
 export function useResetPassword() {
-  return useMutation({ mutationFn: resetPassword, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: resetPassword, meta: { on401: "ignore" } });
 }

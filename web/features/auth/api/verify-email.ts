@@ -8,5 +8,5 @@ export function verifyEmail(input: VerifyEmailInput) {
 }
 
 export function useVerifyEmail() {
-  return useMutation({ mutationFn: verifyEmail, meta: { ignoreUnauthorized: true } });
+  return useMutation({ mutationFn: verifyEmail, meta: { on401: "ignore" } });
 }

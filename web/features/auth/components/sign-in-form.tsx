@@ -65,7 +65,7 @@ export function SignInForm({
             setResetRequired(message);
             return;
           }
-          if (message.toLowerCase().includes("verify your email")) {
+          if (error instanceof ApiError && error.hasFlag("emailNotVerified")) {
             toast({ title: "Email verification required", description: message, variant: "destructive" });
             onNeedsVerification(trimmedEmail, password);
             return;

@@ -10,7 +10,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useCreateKycApplication } from "@/web/features/kyc/api/create-kyc-application";
-import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
 import { uploadKycDocument } from "@/web/features/kyc/api/upload-kyc-document";
 import {
   type ApplicationForm,
@@ -23,9 +22,9 @@ import {
 import { DocumentsStep } from "@/web/features/kyc/components/documents-step";
 import { PersonalInfoStep } from "@/web/features/kyc/components/personal-info-step";
 import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/components/submit-error-message";
-import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
+import { KYC_STATUS_KEY } from "@/web/lib/kyc-status";
 
 const FIELD_REQUIRED = "This field is required";
 
@@ -51,11 +50,10 @@ function startingForm(previous: KycApplication | null): ApplicationForm {
 }
 
 function toSubmitError(error: unknown): SubmitError {
-  const message = error instanceof Error ? error.message : "";
   const flagged = (flag: string) => error instanceof ApiError && error.hasFlag(flag);
-  if (flagged("phoneNumberRequired") || /phone number/i.test(message)) return { kind: "phone" };
-  if (flagged("ssnDuplicate") || /SSN is already/i.test(message)) return { kind: "ssn" };
-  return { kind: "other", message: message || KYC_MESSAGES.submitFailed };
+  if (flagged("phoneNumberRequired")) return { kind: "phone" };
+  if (flagged("ssnDuplicate")) return { kind: "ssn" };
+  return { kind: "other", message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed };
 }
 
 function StepIndicator({ step }: { step: 1 | 2 }) {
@@ -149,7 +147,7 @@ export function ApplicationWizard({
     const problem = checkPersonalInfo(form);
     if (problem) {
       // An empty field says "required"; a malformed one repeats the toast's rule (state, ZIP, SSN).
-      const inline = problem.message === KYC_MESSAGES.requiredFields ? FIELD_REQUIRED : problem.message;
+      const inline = problem.isMissing ? FIELD_REQUIRED : problem.message;
       setMissingText(new Map(problem.fields.map((f) => [f, inline])));
       toastError(problem.message);
       focusFieldInError(`kyc-${problem.fields[0]}`);
@@ -179,7 +177,7 @@ export function ApplicationWizard({
         onSubmitted();
       },
       onError: (error) => {
-        if (isUnauthorized(error)) return redirectSignedOut();
+        if (isUnauthorized(error)) return;
         if (error instanceof ApiError && error.hasFlag("applicationExists")) {
           toast({ title: "Application in progress", description: error.message });
           void queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY });

@@ -12,7 +12,6 @@ import {
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
-import { redirectSignedOut } from "@/web/features/kyc/signed-out-redirect";
 import { isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 
@@ -53,7 +52,8 @@ export function FileUploadField({
       await onUploaded(path);
       return path;
     },
-    meta: { ignoreUnauthorized: true },
+    // Spec §2 /apply-checking: signed out here means an Unauthorized toast and /.
+    meta: { on401: "home" },
   });
 
   const state: UploadState = upload.isPending ? "uploading" : error ? "error" : value ? "success" : "idle";
@@ -82,7 +82,7 @@ export function FileUploadField({
     setError("");
     upload.mutate(file, {
       onError: (err) => {
-        if (isUnauthorized(err)) return redirectSignedOut();
+        if (isUnauthorized(err)) return;
         const message = err instanceof Error && err.message ? err.message : "Upload failed";
         setError(message);
         toast({ title: "Upload Failed", description: message, variant: "destructive" });

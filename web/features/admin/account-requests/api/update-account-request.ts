@@ -18,7 +18,7 @@ export function useUpdateAccountRequest() {
   return useMutation({
     mutationFn: updateAccountRequest,
     // The tab shows the spec's session-expired toast itself.
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog: the refresh may unmount the row that opened it.
     onSuccess: () => {
       toast({ title: "Account request updated successfully" });

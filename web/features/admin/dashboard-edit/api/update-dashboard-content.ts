@@ -23,7 +23,7 @@ export function useUpdateDashboardContent() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateDashboardContent,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     onSuccess: (saved, { userId }) => {
       toast({ title: "Dashboard content saved" });
       queryClient.setQueryData(dashboardContentQuery(userId).queryKey, saved);

@@ -14,7 +14,7 @@ export function useRejectKycApplication() {
   return useMutation({
     mutationFn: rejectKycApplication,
     // The tab shows the spec's session-expired toast itself.
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation: the refresh moves the application out of its filter, unmounting the row.
     onSuccess: () => {
       toast({ title: "KYC status updated successfully" });

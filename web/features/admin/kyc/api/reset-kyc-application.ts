@@ -26,7 +26,7 @@ export function useResetKycApplication() {
   return useMutation({
     mutationFn: resetKycApplication,
     // The tab shows the spec's session-expired toast itself.
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation: the refresh moves the application out of its filter, unmounting the row.
     onSuccess: (result) => {
       toast(

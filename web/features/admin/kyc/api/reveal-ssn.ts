@@ -13,6 +13,6 @@ export function useRevealSsn() {
   return useMutation({
     mutationFn: revealSsn,
     // The dialog shows the spec's session-expired toast itself.
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
   });
 }

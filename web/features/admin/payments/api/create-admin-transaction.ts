@@ -22,7 +22,7 @@ export function useCreateAdminTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createAdminTransaction,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
     onSuccess: (result) => {
       toast(

@@ -31,7 +31,7 @@ export function useCreateIncomingPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createIncomingPayment,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog, which closes (or unmounts) meanwhile.
     onSuccess: (result) => {
       toast(

@@ -26,7 +26,7 @@ export function useUpdateAdminTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateAdminTransaction,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
     onSuccess: (result) => {
       toast(

@@ -26,7 +26,7 @@ export function useUpdateIncomingPayment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateIncomingPayment,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation: a row leaving its status filter unmounts the dialog that asked.
     onSuccess: (result) => {
       toast(

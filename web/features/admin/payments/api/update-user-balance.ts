@@ -36,7 +36,7 @@ export function useUpdateUserBalance() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateUserBalance,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
     onSuccess: (result) => {
       toast(

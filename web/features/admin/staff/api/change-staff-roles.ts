@@ -44,14 +44,14 @@ function useRefreshStaff() {
 
 export function useAddStaff() {
   const refresh = useRefreshStaff();
-  return useMutation({ mutationFn: addStaff, meta: { ignoreUnauthorized: true }, onSettled: refresh });
+  return useMutation({ mutationFn: addStaff, meta: { on401: "ignore" }, onSettled: refresh });
 }
 
 export function useChangeStaffRoles() {
   const refresh = useRefreshStaff();
   return useMutation({
     mutationFn: changeStaffRoles,
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     onSettled: refresh,
   });
 }

@@ -14,7 +14,7 @@ export function useUpdateTransferRequest() {
   return useMutation({
     mutationFn: updateTransferRequest,
     // The tab shows the spec's session-expired toast itself.
-    meta: { ignoreUnauthorized: true },
+    meta: { on401: "ignore" },
     // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
     onSuccess: () => {
       toast({ title: "Transfer request updated successfully" });

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MessageResponse } from "@/contract/auth";
+import { apiRequest } from "@/web/lib/api";
+import { refreshRecipients } from "@/web/lib/save-recipient";
+
+/** DELETE /api/recipients/:id. */
+export function deleteRecipient(id: string) {
+  return apiRequest<MessageResponse>("DELETE", `/api/recipients/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteRecipient() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: deleteRecipient, onSuccess: () => refreshRecipients(queryClient) });
+}

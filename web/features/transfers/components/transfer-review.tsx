@@ -1,0 +1,116 @@
+import { ArrowLeft, Send } from "lucide-react";
+import { formatMoney } from "@/contract/money";
+import type { TransferLimits } from "@/contract/transfers";
+import { Button } from "@/web/components/ui/button";
+import { Spinner } from "@/web/components/ui/spinner";
+import { WalletAddress } from "@/web/components/wallet-address";
+import { type AddressChoices, AddressWarnings } from "@/web/features/transfers/components/address-warnings";
+import { SummaryLine } from "@/web/features/transfers/components/summary-line";
+import { useAddressCheck } from "@/web/lib/check-address";
+
+/**
+ * The last look before money leaves: exactly what will be sent (and, with a passkey, signed). Nothing is sent
+ * until "Confirm and send".
+ */
+export function TransferReview({
+  amountCents,
+  feeCents,
+  recipientName,
+  cryptoAddress,
+  limits,
+  isSending,
+  onBack,
+  onConfirm,
+  choices,
+}: {
+  amountCents: number;
+  feeCents: number;
+  recipientName: string;
+  cryptoAddress: string;
+  limits: TransferLimits | undefined;
+  isSending: boolean;
+  onBack: () => void;
+  onConfirm: () => void;
+  /** The lookalike confirmation and "save this recipient", kept by the form so they travel with the transfer. */
+  choices: AddressChoices;
+}) {
+  const check = useAddressCheck(cryptoAddress);
+  // A lookalike of a saved recipient needs the customer's explicit word; the server refuses it otherwise.
+  const lookalike = check.data?.lookalike ?? choices.refusedAs;
+  const isBlocked = check.isPending || (lookalike != null && !choices.isLookalikeConfirmed);
+  return (
+    <section aria-labelledby="transfer-review-title" className="grid gap-5">
+      <div className="grid gap-1">
+        <h2 id="transfer-review-title" className="text-lg font-semibold tracking-tight text-ink">
+          Review your transfer
+        </h2>
+        <p className="text-sm text-ink-muted">
+          Check the address character by character: USDC sent to a wrong address cannot be recovered.
+        </p>
+      </div>
+      <dl className="grid divide-y divide-line rounded-lg border border-line px-4 text-sm">
+        <SummaryLine label="Amount">{formatMoney(amountCents)}</SummaryLine>
+        <SummaryLine label="Fee (2%)">−{formatMoney(feeCents)}</SummaryLine>
+        <SummaryLine label="Recipient gets" strong>
+          {formatMoney(amountCents - feeCents)} USDC
+        </SummaryLine>
+        <SummaryLine label="To">{recipientName}</SummaryLine>
+        <div className="grid gap-1 py-2">
+          <dt className="text-ink-muted">USDC wallet address</dt>
+          <dd className="rounded-md bg-canvas p-3">
+            <WalletAddress address={cryptoAddress} />
+          </dd>
+        </div>
+        <SummaryLine label="Remaining today">
+          {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : "—"}
+        </SummaryLine>
+      </dl>
+      <AddressWarnings check={check} recipientName={recipientName} choices={choices} />
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+        <Button type="button" variant="secondary" size="lg" onClick={onBack} disabled={isSending}>
+          <ArrowLeft aria-hidden />
+          Back to edit
+        </Button>
+        <Button
+          type="button"
+          size="lg"
+          onClick={onConfirm}
+          disabled={isSending || isBlocked}
+          aria-describedby={lookalike && !choices.isLookalikeConfirmed ? "lookalike-warning" : undefined}
+        >
+          {isSending ? <Spinner className="size-4 text-white" label="Sending" /> : <Send aria-hidden />}
+          {isSending ? "Sending…" : "Confirm and send"}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** The confirm dialog's compact copy of the reviewed fields: exactly what a passkey is about to sign. */
+export function SignedSummary({
+  amountCents,
+  feeCents,
+  recipientName,
+  cryptoAddress,
+}: {
+  amountCents: number;
+  feeCents: number;
+  recipientName: string;
+  cryptoAddress: string;
+}) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
+      <dt className="text-ink-muted">Amount</dt>
+      <dd className="text-right font-medium tabular-nums">{formatMoney(amountCents)}</dd>
+      <dt className="text-ink-muted">Fee (2%)</dt>
+      <dd className="text-right tabular-nums">{formatMoney(feeCents)}</dd>
+      <dt className="text-ink-muted">Recipient gets</dt>
+      <dd className="text-right tabular-nums">{formatMoney(amountCents - feeCents)} USDC</dd>
+      <dt className="text-ink-muted">To</dt>
+      <dd className="truncate text-right">{recipientName}</dd>
+      <dt className="text-ink-muted">Wallet</dt>
+      {/* The whole address, never cut: it is what the proof is about to sign. */}
+      <dd className="text-right font-mono text-xs break-all">{cryptoAddress}</dd>
+    </dl>
+  );
+}
