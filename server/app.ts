@@ -4,8 +4,8 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
-import type { Database } from "@/server/db/client";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { approvalRoutes } from "@/server/features/approvals/routes";
@@ -43,21 +43,7 @@ import { startSessionBroadcast } from "@/server/lib/session-broadcast";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
 import { createStorage } from "@/server/lib/storage/create-storage";
-import type { ObjectStorage } from "@/server/lib/storage/storage";
 import { registerTextGuard } from "@/server/lib/text-guard";
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  /** Uploaded files (local disk or S3); buildApp creates it from config.storage when not given. */
-  storage: ObjectStorage;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    deps: AppDeps;
-  }
-}
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];

@@ -5,7 +5,7 @@ import type {
 } from "@simplewebauthn/server";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { authenticationResponse, PASSKEY_MESSAGES } from "@/contract/passkeys";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { authChallenges, passkeys } from "@/server/db/schema";
 import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
