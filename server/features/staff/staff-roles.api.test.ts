@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
-import { ADMIN_ROUTE_ROLES } from "@/server/features/staff/route-roles";
+import { ADMIN_ROUTE_ROLES } from "@/server/lib/route-roles";
 import { PNG, uploadFile } from "@/tests/support/files";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
