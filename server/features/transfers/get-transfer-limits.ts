@@ -1,8 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
 import type { DbOrTx } from "@/server/db/client";
-import { transferRequests } from "@/server/db/schema";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 
 /** GET /api/transfer/limits: today's (New York day) use of the daily withdrawal limit. */
@@ -11,16 +10,11 @@ export async function getTransferLimits(
   userId: string,
   now = new Date(),
 ): Promise<TransferLimits> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${transferRequests.amount}), 0)::text` })
-    .from(transferRequests)
-    .where(
-      and(
-        eq(transferRequests.userId, userId),
-        eq(transferRequests.limitDay, limitDayOf(now)),
-        sql`${transferRequests.status} in ('pending', 'processing', 'completed')`,
-      ),
-    );
+  // The same total create_transfer_request checks against the limit (migration 0014).
+  const result = await db.execute(
+    sql`select total_today::text as total from transfers_today(${userId}::uuid, ${limitDayOf(now)})`,
+  );
+  const [row] = (result as unknown as { rows: { total: string }[] }).rows;
   const used = Number(row.total);
   const remaining = Math.max(DAILY_LIMIT_CENTS - used, 0);
   return {
