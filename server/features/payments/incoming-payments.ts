@@ -15,7 +15,7 @@ import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
-import { lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
+import { creditFromExternalFunding } from "@/server/lib/ledger";
 import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 
@@ -97,17 +97,13 @@ async function settle(
   payment: PaymentRow,
 ): Promise<{ transactionId: string; balance: number }> {
   if (!payment.userId) throw new AppError("CONFLICT", "The payment's customer no longer exists");
-  const wallet = await lockWallet(tx, payment.userId);
-  const entryId = await postEntry(tx, {
+  const { entryId, balance } = await creditFromExternalFunding(tx, payment.userId, {
     kind: "incoming_payment",
     description: payment.description,
     referenceType: "incoming_payment",
     referenceId: payment.id,
     actorId,
-    postings: [
-      { accountId: await systemAccountId(tx, "external_funding"), amount: -payment.amount },
-      { accountId: wallet.id, amount: payment.amount },
-    ],
+    amount: payment.amount,
   });
   const [credit] = await tx
     .insert(transactions)
@@ -125,7 +121,7 @@ async function settle(
       entryId,
     })
     .returning({ id: transactions.id });
-  return { transactionId: credit.id, balance: wallet.balance + payment.amount };
+  return { transactionId: credit.id, balance };
 }
 
 async function notifyArrival(tx: Tx, payment: PaymentRow) {
