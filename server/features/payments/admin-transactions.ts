@@ -12,6 +12,7 @@ import { CATEGORIES, type Transaction, type TransactionStatus } from "@/contract
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
@@ -22,8 +23,7 @@ import {
   postEntry,
   systemAccountId,
 } from "@/server/lib/ledger";
-import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -64,16 +64,7 @@ async function postCredit(tx: Tx, actorId: string, row: TransactionRow): Promise
     actorId,
     amount: row.amount,
   });
-  const [owner] = await tx.select().from(users).where(eq(users.id, row.userId));
-  if (owner)
-    await enqueueMail(
-      tx,
-      moneyArrivedMail(owner.email, {
-        firstName: owner.firstName,
-        amount: formatMoney(row.amount),
-        description: row.description,
-      }),
-    );
+  await notifyMoneyArrived(tx, row);
   return entryId;
 }
 

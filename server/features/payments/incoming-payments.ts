@@ -12,12 +12,12 @@ import {
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
+import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { creditFromExternalFunding } from "@/server/lib/ledger";
-import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type PaymentRow = typeof incomingPayments.$inferSelect;
 type Owner = { id: string; firstName: string; lastName: string; email: string } | null;
@@ -124,20 +124,6 @@ async function settle(
   return { transactionId: credit.id, balance };
 }
 
-async function notifyArrival(tx: Tx, payment: PaymentRow) {
-  if (!payment.userId) return;
-  const [owner] = await tx.select().from(users).where(eq(users.id, payment.userId));
-  if (owner)
-    await enqueueMail(
-      tx,
-      moneyArrivedMail(owner.email, {
-        firstName: owner.firstName,
-        amount: formatMoney(payment.amount),
-        description: payment.description,
-      }),
-    );
-}
-
 /** The payment's amount in cents, or a 400. */
 export function incomingPaymentAmount(input: { amount: string | number }): number {
   const amount = parseMoney(input.amount);
@@ -216,7 +202,7 @@ async function applyStatus(tx: Tx, actorId: string, payment: PaymentRow, input: 
     const settled = await settle(tx, actorId, payment);
     transactionId = settled.transactionId;
     userBalance = settled.balance;
-    await notifyArrival(tx, payment);
+    await notifyMoneyArrived(tx, payment);
   }
   const [saved] = await tx
     .update(incomingPayments)
