@@ -4,8 +4,8 @@ import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
-import type { Database } from "@/server/db/client";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { approvalRoutes } from "@/server/features/approvals/routes";
@@ -15,6 +15,7 @@ import { authRoutes } from "@/server/features/auth/routes";
 import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
+import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
 import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
@@ -23,9 +24,9 @@ import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
-import { assertAdminRouteListed } from "@/server/features/staff/route-roles";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
+import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { limitConnections } from "@/server/lib/connection-limits";
@@ -38,26 +39,13 @@ import { registerPollMemory } from "@/server/lib/poll-memory";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
 import { registerRequestLog } from "@/server/lib/request-log";
+import { assertAdminRouteListed } from "@/server/lib/route-roles";
 import { registerSecurity } from "@/server/lib/security";
 import { startSessionBroadcast } from "@/server/lib/session-broadcast";
 import { sessionPlugin } from "@/server/lib/session-plugin";
 import { registerSpa } from "@/server/lib/spa";
 import { createStorage } from "@/server/lib/storage/create-storage";
-import type { ObjectStorage } from "@/server/lib/storage/storage";
 import { registerTextGuard } from "@/server/lib/text-guard";
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  /** Uploaded files (local disk or S3); buildApp creates it from config.storage when not given. */
-  storage: ObjectStorage;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    deps: AppDeps;
-  }
-}
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions["logger"];
@@ -169,9 +157,12 @@ export async function buildApp(
   await app.register(staffRoutes, { prefix: "/api/admin" });
   await app.register(securityRoutes);
   await app.register(accountRoutes);
+  await app.register(contentRoutes);
   await app.register(transferRoutes, { prefix: "/api/transfer" });
   await app.register(transferReceiptRoutes, { prefix: "/api/transfers" });
+  await app.register(adminTransferRoutes, { prefix: "/api/admin" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
+  await app.register(adminContentRoutes, { prefix: "/api/admin" });
   await app.register(approvalRoutes, { prefix: "/api/admin" });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);

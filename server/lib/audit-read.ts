@@ -3,8 +3,8 @@ import type { FastifyRequest } from "fastify";
 import type { StaffRole } from "@/contract/staff";
 import type { Db } from "@/server/db/client";
 import { auditLog } from "@/server/db/schema";
-import { rolesForAdminRoute } from "@/server/features/staff/route-roles";
 import { type AuditEntry, writeAudit } from "@/server/lib/audit";
+import { rolesForAdminRoute } from "@/server/lib/route-roles";
 
 /** The role a staff member acted in: the first of the allowed roles they hold, otherwise owner. */
 export function authorisingRole(held: readonly StaffRole[], allowed: readonly StaffRole[]): StaffRole {

@@ -5,6 +5,7 @@ import { users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import {
   captureHold,
+  creditFromExternalFunding,
   findWallet,
   lockWallet,
   openWallet,
@@ -43,17 +44,10 @@ async function createUser(): Promise<string> {
 }
 
 async function fund(userId: string, cents: number) {
-  await database.db.transaction(async (tx) => {
-    const wallet = await lockWallet(tx, userId);
-    await postEntry(tx, {
-      kind: "test_funding",
-      description: "Funding",
-      postings: [
-        { accountId: await systemAccountId(tx, "external_funding"), amount: -cents },
-        { accountId: wallet.id, amount: cents },
-      ],
-    });
-  });
+  // The path incoming payments and admin credits run.
+  await database.db.transaction((tx) =>
+    creditFromExternalFunding(tx, userId, { kind: "test_funding", description: "Funding", amount: cents }),
+  );
 }
 
 async function expectLedgerClean() {

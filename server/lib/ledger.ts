@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { assertCents, formatMoney, MAX_CENTS } from "@/contract/money";
 import type { DbOrTx, Tx } from "@/server/db/client";
@@ -143,7 +144,31 @@ export async function postEntry(tx: Tx, entry: EntryInput): Promise<string> {
   return created.id;
 }
 
-/** Sets money aside on a locked wallet; fails if the wallet's available balance is smaller. */
+/**
+ * Money arriving from outside the bank (an incoming payment, an admin credit): external funding → the
+ * customer's wallet, locked first, as one entry. Returns the entry id and the wallet's new balance.
+ */
+export async function creditFromExternalFunding(
+  tx: Tx,
+  userId: string,
+  entry: Omit<EntryInput, "postings"> & { amount: number },
+): Promise<{ entryId: string; balance: number }> {
+  const { amount, ...rest } = entry;
+  const wallet = await lockWallet(tx, userId);
+  const entryId = await postEntry(tx, {
+    ...rest,
+    postings: [
+      { accountId: await systemAccountId(tx, "external_funding"), amount: -amount },
+      { accountId: wallet.id, amount },
+    ],
+  });
+  return { entryId, balance: wallet.balance + amount };
+}
+
+/**
+ * Sets money aside on a locked wallet through place_hold (migration 0014), the same function the transfer path
+ * (create_transfer_request) calls; fails if the wallet's available balance is smaller.
+ */
 export async function placeHold(
   tx: Tx,
   wallet: Wallet,
@@ -153,19 +178,14 @@ export async function placeHold(
   assertCents(amount);
   if (amount <= 0) throw new Error("A hold must be positive");
   try {
-    await tx
-      .update(ledgerAccounts)
-      .set({ held: sql`${ledgerAccounts.held} + ${amount}` })
-      .where(eq(ledgerAccounts.id, wallet.id));
+    const result = await tx.execute(
+      sql`select place_hold(${randomUUID()}::uuid, ${wallet.id}::uuid, ${amount}::bigint, ${reference.type}, ${reference.id}) as id`,
+    );
+    return (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
   } catch (err) {
     if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
     throw err;
   }
-  const [hold] = await tx
-    .insert(holds)
-    .values({ accountId: wallet.id, amount, referenceType: reference.type, referenceId: reference.id })
-    .returning({ id: holds.id });
-  return hold.id;
 }
 
 /** Closes an open hold exactly once: the row is locked and must still be open. */

@@ -6,8 +6,8 @@ import { SECURITY_MESSAGES } from "@/contract/security";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 import { holdsAnyRole, normaliseRoles, STAFF_MESSAGES } from "@/contract/staff";
 import type { DbOrTx } from "@/server/db/client";
-import { rolesForAdminRoute } from "@/server/features/staff/route-roles";
 import { AppError } from "@/server/lib/errors";
+import { rolesForAdminRoute } from "@/server/lib/route-roles";
 import {
   findSessionUser,
   type SessionRef,

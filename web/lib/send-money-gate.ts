@@ -1,3 +1,4 @@
+import { canSendMoney as meetsSendMoneyGate } from "@/contract/send-money-gate";
 import type { AccountSummary } from "@/contract/transactions";
 
 export const SEND_MONEY_BLOCKED = {
@@ -10,13 +11,9 @@ export const ANALYTICS_BLOCKED = {
   description: "Complete KYC verification to access analytics",
 } as const;
 
-/** Spec §5: an approved checking account with an account number, and KYC not rejected. */
+/** The contract's gate (the server's too): an approved account with a number and an approved KYC. */
 export function canSendMoney(summary: Pick<AccountSummary, "kyc" | "accountRequest"> | undefined): boolean {
-  if (!summary) return false;
-  const request = summary.accountRequest;
-  return (
-    request?.status === "approved" && Boolean(request.accountNumber) && summary.kyc?.status !== "rejected"
-  );
+  return summary !== undefined && meetsSendMoneyGate(summary);
 }
 
 /** Spec §5: analytics is closed only while the KYC application is rejected. */

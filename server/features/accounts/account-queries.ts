@@ -1,12 +1,10 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
-import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
-import { transactions, transferRequests } from "@/server/db/schema";
+import { transactions } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
-import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
@@ -108,32 +106,5 @@ export async function findTransactionPage(
   return {
     items: page.map(toTransaction),
     nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
-  };
-}
-
-export async function getTransferLimits(
-  db: DbOrTx,
-  userId: string,
-  now = new Date(),
-): Promise<TransferLimits> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${transferRequests.amount}), 0)::text` })
-    .from(transferRequests)
-    .where(
-      and(
-        eq(transferRequests.userId, userId),
-        eq(transferRequests.limitDay, limitDayOf(now)),
-        sql`${transferRequests.status} in ('pending', 'processing', 'completed')`,
-      ),
-    );
-  const used = Number(row.total);
-  const remaining = Math.max(DAILY_LIMIT_CENTS - used, 0);
-  return {
-    dailyLimit: formatMoney(DAILY_LIMIT_CENTS),
-    usedToday: formatMoney(used),
-    remainingToday: formatMoney(remaining),
-    dailyLimitCents: DAILY_LIMIT_CENTS,
-    usedTodayCents: used,
-    remainingTodayCents: remaining,
   };
 }

@@ -1,7 +1,13 @@
+import { sql } from "drizzle-orm";
 import type { AccountSummary } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { getBalances } from "@/server/features/accounts/account-queries";
-import { getKycStatus, onboardingVersion } from "@/server/features/kyc/get-kyc-status";
+import {
+  currentOnboardingDigests,
+  currentOnboardingJoins,
+  getKycStatus,
+} from "@/server/features/kyc/get-kyc-status";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 
 /** Spec §3 Account summary: display balances plus the current KYC and account request. */
@@ -10,12 +16,33 @@ export async function getAccountSummary(db: DbOrTx, userId: string): Promise<Acc
   return { ...balances, kyc: onboarding.kyc, accountRequest: onboarding.accountRequest };
 }
 
+/** The summary's ETag: the wallet's balance and held plus the current onboarding rows, in one small query. */
+const summaryVersionQuery = preparedPerDatabase((db) =>
+  db
+    .select({
+      v: sql<string>`concat_ws('/',
+           coalesce(w.balance::text || ':' || w.held::text, '-'),
+           ${currentOnboardingDigests})`,
+    })
+    .from(
+      sql`(select ${sql.placeholder("userId")}::uuid as id) u
+          left join ledger_accounts w on w.user_id = u.id
+          ${currentOnboardingJoins}`,
+    )
+    .prepare("account_summary_version"),
+);
+
+async function accountSummaryVersion(db: Db, userId: string): Promise<string> {
+  const [row] = await summaryVersionQuery(db).execute({ userId });
+  return row!.v;
+}
+
 /** GET /api/account/summary as a conditional request: a current copy costs one small query and a 304. */
 export async function getAccountSummaryIfChanged(
   db: Db,
   userId: string,
   ifNoneMatch: string | undefined,
 ): Promise<Conditional<AccountSummary>> {
-  const etag = userEtag("summary", userId, await onboardingVersion(db, userId, { withWallet: true }));
+  const etag = userEtag("summary", userId, await accountSummaryVersion(db, userId));
   return loadConditional(ifNoneMatch, etag, () => getAccountSummary(db, userId));
 }

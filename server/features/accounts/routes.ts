@@ -1,7 +1,6 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { dashboardContent } from "@/contract/dashboard-content";
 import { csvDownload } from "@/contract/media";
 import {
   accountSummary,
@@ -15,11 +14,10 @@ import {
 } from "@/server/features/accounts/account-queries";
 import { startTransactionsCsv } from "@/server/features/accounts/export-transactions-csv";
 import { getAccountSummaryIfChanged } from "@/server/features/accounts/get-account-summary";
-import { getDashboardContent } from "@/server/features/content/dashboard-content";
 import { sendConditionalResult } from "@/server/lib/conditional-reply";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
-/** A customer's own balances, history and dashboard texts. Every query is scoped to the signed-in user. */
+/** A customer's own balances and history. Every query is scoped to the signed-in user. */
 export async function accountRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
@@ -73,9 +71,5 @@ export async function accountRoutes(instance: FastifyInstance) {
         .header("content-disposition", 'attachment; filename="pillar-transactions.csv"')
         .send(Readable.from(chunks, { objectMode: false }));
     },
-  );
-
-  app.get("/api/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>
-    getDashboardContent(db, signedInUser(request).id),
   );
 }

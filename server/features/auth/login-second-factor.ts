@@ -7,7 +7,7 @@ import {
   SECURITY_MESSAGES,
   type SecondFactorProof,
 } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
 import type { DbOrTx } from "@/server/db/client";
 import { authChallenges, users } from "@/server/db/schema";

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, AUTH_SERVER_MESSAGES, type LoginInput, type LoginResponse } from "@/contract/auth";
 import { type LoginSecondFactorResponse, SECURITY_MESSAGES } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { startPendingLogin } from "@/server/features/auth/login-second-factor";
 import { type LoginContext, openSession } from "@/server/features/auth/open-session";
 import { getSecondFactorState } from "@/server/features/auth/second-factor";

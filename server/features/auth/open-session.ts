@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { CurrentUser } from "@/contract/auth";
 import { normaliseRoles, type StaffRole } from "@/contract/staff";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { earnsAdminByEmail, toCurrentUser } from "@/server/features/auth/users";

@@ -6,7 +6,7 @@ import {
   type MessageResponse,
   type ResetPasswordInput,
 } from "@/contract/auth";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { users } from "@/server/db/schema";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail } from "@/server/features/auth/users";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type RegisterInput, type RegisterResponse } from "@/contract/auth";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { users } from "@/server/db/schema";
 import { sendCodeInTx } from "@/server/features/auth/send-code";
 import { findUserByEmail, normaliseEmail } from "@/server/features/auth/users";

@@ -5,7 +5,7 @@ import {
   type SecondFactorMethod,
   type SecondFactorProof,
 } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { type PasskeyPurpose, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { spendRecoveryCode } from "@/server/features/auth/recovery-codes";

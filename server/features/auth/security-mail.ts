@@ -1,4 +1,4 @@
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { enqueueMail } from "@/server/lib/mail/outbox";

@@ -1,4 +1,4 @@
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { Tx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";

@@ -7,7 +7,7 @@ import {
   STEP_UP_SECONDS,
   type StepUpResponse,
 } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import {

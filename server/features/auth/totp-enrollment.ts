@@ -9,7 +9,7 @@ import {
   type TotpDisableInput,
   type TotpEnrollResponse,
 } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { recoveryCodes, totpFactors, users } from "@/server/db/schema";
 import { replaceRecoveryCodes, spendRecoveryCode } from "@/server/features/auth/recovery-codes";

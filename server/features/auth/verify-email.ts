@@ -6,7 +6,7 @@ import {
   type MessageResponse,
   type VerifyEmailInput,
 } from "@/contract/auth";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { users } from "@/server/db/schema";
 import { sendCode } from "@/server/features/auth/send-code";
 import { findUserByEmail, isAdminEmail } from "@/server/features/auth/users";

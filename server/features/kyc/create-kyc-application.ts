@@ -1,6 +1,6 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { type CreateKycInput, type CreateKycResponse, canApply, KYC_MESSAGES } from "@/contract/kyc";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { accountRequests, kycApplications, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { toAccountRequest, toKycApplication } from "@/server/features/kyc/kyc-views";

@@ -44,34 +44,23 @@ export async function getOnboardingState(db: DbOrTx, userId: string): Promise<On
 }
 
 /**
- * One query for the ETag of everything the onboarding views show: a digest of the whole current KYC
- * and account-request rows (and, for the summary, the wallet's balance and held), so any change moves it.
+ * What the onboarding views' ETags hang on: a digest of the whole current KYC and account-request rows, so any
+ * change moves it. Joined to a one-row relation `u` holding the user id; the account summary adds its wallet.
  */
-function onboardingVersionQuery(db: Db, withWallet: boolean) {
-  return db
-    .select({
-      v: sql<string>`concat_ws('/',
-           ${withWallet ? sql`coalesce(w.balance::text || ':' || w.held::text, '-')` : sql`'-'`},
-           coalesce(md5(k::text), '-'),
-           coalesce(md5(a::text), '-'))`,
-    })
-    .from(
-      sql`(select ${sql.placeholder("userId")}::uuid as id) u
-          ${withWallet ? sql`left join ledger_accounts w on w.user_id = u.id` : sql``}
-          left join kyc_applications k on k.user_id = u.id and k.superseded_at is null
-          left join account_requests a on a.user_id = u.id and a.superseded_at is null`,
-    )
-    .prepare(withWallet ? "account_summary_version" : "kyc_status_version");
-}
-const summaryVersionQuery = preparedPerDatabase((db) => onboardingVersionQuery(db, true));
-const kycVersionQuery = preparedPerDatabase((db) => onboardingVersionQuery(db, false));
+export const currentOnboardingJoins = sql`left join kyc_applications k on k.user_id = u.id and k.superseded_at is null
+          left join account_requests a on a.user_id = u.id and a.superseded_at is null`;
+export const currentOnboardingDigests = sql`coalesce(md5(k::text), '-'),
+           coalesce(md5(a::text), '-')`;
 
-export async function onboardingVersion(
-  db: Db,
-  userId: string,
-  { withWallet }: { withWallet: boolean },
-): Promise<string> {
-  const [row] = await (withWallet ? summaryVersionQuery : kycVersionQuery)(db).execute({ userId });
+const kycVersionQuery = preparedPerDatabase((db) =>
+  db
+    .select({ v: sql<string>`concat_ws('/', '-', ${currentOnboardingDigests})` })
+    .from(sql`(select ${sql.placeholder("userId")}::uuid as id) u ${currentOnboardingJoins}`)
+    .prepare("kyc_status_version"),
+);
+
+async function kycStatusVersion(db: Db, userId: string): Promise<string> {
+  const [row] = await kycVersionQuery(db).execute({ userId });
   return row!.v;
 }
 
@@ -81,6 +70,6 @@ export async function getKycStatusIfChanged(
   userId: string,
   ifNoneMatch: string | undefined,
 ): Promise<Conditional<KycStatusResponse>> {
-  const etag = userEtag("kyc", userId, await onboardingVersion(db, userId, { withWallet: false }));
+  const etag = userEtag("kyc", userId, await kycStatusVersion(db, userId));
   return loadConditional(ifNoneMatch, etag, () => getKycStatus(db, userId));
 }

@@ -4,7 +4,7 @@ import {
   KYC_MESSAGES,
   type StoredContentType,
 } from "@/contract/kyc";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { AppError } from "@/server/lib/errors";
 import { ensureUploadVerified, findOwnUpload, objectPathFor } from "@/server/lib/storage/uploads";
 

@@ -11,9 +11,9 @@ import {
 import type { Db, Tx } from "@/server/db/client";
 import { accountRequests, users } from "@/server/db/schema";
 import { toAdminAccountRequest } from "@/server/features/kyc/kyc-views";
-import { onAccountApproved } from "@/server/features/kyc/on-account-approved";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { openWallet } from "@/server/lib/ledger";
 import { accountApprovedMail, accountRejectedMail } from "@/server/lib/mail/onboarding-templates";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 
@@ -76,7 +76,8 @@ export async function updateAccountRequest(
         })
         .where(eq(accountRequests.id, id))
         .returning();
-      if (becomesApproved) await onAccountApproved(tx, row.userId);
+      // Wallets open at sign-up; this (idempotent) covers accounts created before the ledger existed.
+      if (becomesApproved) await openWallet(tx, row.userId);
 
       const snapshot = (r: typeof row) => ({
         status: r.status,

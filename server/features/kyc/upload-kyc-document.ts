@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { KYC_MESSAGES, type UploadDocumentInput, type UploadDocumentResponse } from "@/contract/kyc";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { kycApplications } from "@/server/db/schema";
 import { toKycApplication } from "@/server/features/kyc/kyc-views";
 import { resolveDocuments } from "@/server/features/kyc/resolve-documents";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type CreateUploadResponse, MAX_UPLOAD_BYTES } from "@/contract/kyc";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { uploads } from "@/server/db/schema";
 import { ensureDailyUploadAllowance } from "@/server/features/objects/upload-limits";
 import { signToken } from "@/server/lib/crypto";

@@ -2,12 +2,12 @@ import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { READ_ACTIONS } from "@/contract/audit";
 import { holdsAnyRole } from "@/contract/staff";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { uploads } from "@/server/db/schema";
-import { DOCUMENT_ROLES } from "@/server/features/staff/route-roles";
 import { writeAudit } from "@/server/lib/audit";
 import { authorisingRole } from "@/server/lib/audit-read";
 import { AppError } from "@/server/lib/errors";
+import { DOCUMENT_ROLES } from "@/server/lib/route-roles";
 import type { SessionUser } from "@/server/lib/session";
 import { ensureUploadVerified, objectKeyFromPath } from "@/server/lib/storage/uploads";
 

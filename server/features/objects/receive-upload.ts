@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { type CompleteUploadResponse, KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { uploads } from "@/server/db/schema";
 import {
   dailyUploadLimitReached,

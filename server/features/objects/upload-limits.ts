@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 

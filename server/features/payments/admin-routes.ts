@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { userIdParams } from "@/contract/admin";
 import { pendingApprovalResponse } from "@/contract/approvals";
-import { dashboardContent, updateDashboardContentInput } from "@/contract/dashboard-content";
 import {
   adjustBalanceInput,
   adjustBalanceResponse,
@@ -20,12 +19,6 @@ import {
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
 import {
-  adminTransferRequestPage,
-  transferRequest,
-  transferRequestsQuery,
-  updateTransferInput,
-} from "@/contract/transfers";
-import {
   submitAdminTransaction,
   submitAdminTransactionUpdate,
   submitBalanceAdjustment,
@@ -33,17 +26,14 @@ import {
   submitIncomingPaymentUpdate,
 } from "@/server/features/approvals/submit-changes";
 import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
-import { getDashboardContent, updateDashboardContent } from "@/server/features/content/dashboard-content";
 import { findAllTransactions } from "@/server/features/payments/admin-transactions";
 import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
-import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
-import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { verifyLedger } from "@/server/lib/ledger";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 
-/** The admin money desk under /api/admin: transfers, incoming payments, credits, balances, ledger, content. */
+/** The admin money desk under /api/admin: incoming payments, credits, balances and the ledger check. */
 export async function adminMoneyRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
@@ -53,17 +43,6 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   // Money in by hand (credits, completed payments, balance edits) needs a fresh second-factor proof.
   const stepUpWhenCompleting = requireFreshStepUpWhen(
     (request) => (request.body as { status?: unknown } | undefined)?.status === "completed",
-  );
-
-  app.get(
-    "/transfer-requests",
-    { schema: { querystring: transferRequestsQuery, response: { 200: adminTransferRequestPage } } },
-    (request) => findTransferRequests(db, request.query),
-  );
-  app.put(
-    "/transfer-requests/:id",
-    { schema: { params: idParams, body: updateTransferInput, response: { 200: transferRequest } } },
-    (request) => updateTransferStatus(db, signedInUser(request).id, request.params.id, request.body),
   );
 
   app.get(
@@ -160,21 +139,4 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   );
 
   app.get("/ledger/verify", { schema: { response: { 200: ledgerReport } } }, () => verifyLedger(db));
-
-  app.get(
-    "/dashboard-content/:userId",
-    { schema: { params: userIdParams, response: { 200: dashboardContent } } },
-    (request) => getDashboardContent(db, request.params.userId),
-  );
-  app.put(
-    "/dashboard-content/:userId",
-    {
-      schema: {
-        params: userIdParams,
-        body: updateDashboardContentInput,
-        response: { 200: dashboardContent },
-      },
-    },
-    (request) => updateDashboardContent(db, signedInUser(request).id, request.params.userId, request.body),
-  );
 }

@@ -12,12 +12,18 @@ import { CATEGORIES, type Transaction, type TransactionStatus } from "@/contract
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
-import { findWallet, lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
-import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import {
+  creditFromExternalFunding,
+  findWallet,
+  lockWallet,
+  postEntry,
+  systemAccountId,
+} from "@/server/lib/ledger";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type TransactionRow = typeof transactions.$inferSelect;
 
@@ -50,28 +56,15 @@ export async function findAllTransactions(
 /** Posts an admin credit (external funding → wallet) the first time it reaches completed; never twice. */
 async function postCredit(tx: Tx, actorId: string, row: TransactionRow): Promise<string> {
   if (!row.userId) throw new AppError("CONFLICT", "The transaction's customer no longer exists");
-  const wallet = await lockWallet(tx, row.userId);
-  const entryId = await postEntry(tx, {
+  const { entryId } = await creditFromExternalFunding(tx, row.userId, {
     kind: "admin_credit",
     description: row.description,
     referenceType: "transaction",
     referenceId: row.id,
     actorId,
-    postings: [
-      { accountId: await systemAccountId(tx, "external_funding"), amount: -row.amount },
-      { accountId: wallet.id, amount: row.amount },
-    ],
+    amount: row.amount,
   });
-  const [owner] = await tx.select().from(users).where(eq(users.id, row.userId));
-  if (owner)
-    await enqueueMail(
-      tx,
-      moneyArrivedMail(owner.email, {
-        firstName: owner.firstName,
-        amount: formatMoney(row.amount),
-        description: row.description,
-      }),
-    );
+  await notifyMoneyArrived(tx, row);
   return entryId;
 }
 

@@ -12,12 +12,12 @@ import {
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
+import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
-import { lockWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
-import { moneyArrivedMail } from "@/server/lib/mail/money-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { creditFromExternalFunding } from "@/server/lib/ledger";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type PaymentRow = typeof incomingPayments.$inferSelect;
 type Owner = { id: string; firstName: string; lastName: string; email: string } | null;
@@ -97,17 +97,13 @@ async function settle(
   payment: PaymentRow,
 ): Promise<{ transactionId: string; balance: number }> {
   if (!payment.userId) throw new AppError("CONFLICT", "The payment's customer no longer exists");
-  const wallet = await lockWallet(tx, payment.userId);
-  const entryId = await postEntry(tx, {
+  const { entryId, balance } = await creditFromExternalFunding(tx, payment.userId, {
     kind: "incoming_payment",
     description: payment.description,
     referenceType: "incoming_payment",
     referenceId: payment.id,
     actorId,
-    postings: [
-      { accountId: await systemAccountId(tx, "external_funding"), amount: -payment.amount },
-      { accountId: wallet.id, amount: payment.amount },
-    ],
+    amount: payment.amount,
   });
   const [credit] = await tx
     .insert(transactions)
@@ -125,21 +121,7 @@ async function settle(
       entryId,
     })
     .returning({ id: transactions.id });
-  return { transactionId: credit.id, balance: wallet.balance + payment.amount };
-}
-
-async function notifyArrival(tx: Tx, payment: PaymentRow) {
-  if (!payment.userId) return;
-  const [owner] = await tx.select().from(users).where(eq(users.id, payment.userId));
-  if (owner)
-    await enqueueMail(
-      tx,
-      moneyArrivedMail(owner.email, {
-        firstName: owner.firstName,
-        amount: formatMoney(payment.amount),
-        description: payment.description,
-      }),
-    );
+  return { transactionId: credit.id, balance };
 }
 
 /** The payment's amount in cents, or a 400. */
@@ -220,7 +202,7 @@ async function applyStatus(tx: Tx, actorId: string, payment: PaymentRow, input: 
     const settled = await settle(tx, actorId, payment);
     transactionId = settled.transactionId;
     userBalance = settled.balance;
-    await notifyArrival(tx, payment);
+    await notifyMoneyArrived(tx, payment);
   }
   const [saved] = await tx
     .update(incomingPayments)

@@ -5,7 +5,7 @@ import {
   type FreezeReason,
   SECURITY_MESSAGES,
 } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { appendChatMessage } from "@/server/features/chat/append-chat-message";
 import { FREEZE_TOKEN_PATTERN, hashFreezeToken } from "@/server/features/security/freeze-links";
 import { writeAudit } from "@/server/lib/audit";

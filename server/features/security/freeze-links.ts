@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FreezeReason } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
 import type { DbOrTx } from "@/server/db/client";
 import { freezeLinks } from "@/server/db/schema";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
 import type { DbOrTx } from "@/server/db/client";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";

@@ -3,15 +3,12 @@ import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { normaliseRoles, STAFF_MANAGEMENT_MESSAGES, type StaffRole } from "@/contract/staff";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
-import { writeAudit } from "@/server/lib/audit";
+import {
+  changeStaffRoles,
+  type GrantedRoles,
+  writeStaffRoles,
+} from "@/server/features/staff/write-staff-roles";
 import { AppError } from "@/server/lib/errors";
-import { forgetCachedSessions } from "@/server/lib/session";
-
-export interface GrantedRoles {
-  id: string;
-  email: string;
-  staffRoles: StaffRole[];
-}
 
 const lockedUser = (tx: Tx, where: SQL) =>
   tx
@@ -45,7 +42,7 @@ async function grant(
   roles: readonly StaffRole[],
   actorId: string | null,
 ): Promise<GrantedRoles> {
-  const granted = await db.transaction(async (tx) => {
+  return changeStaffRoles(db, async (tx) => {
     const [user] = await lockedUser(tx, where);
     if (!user) throw new AppError("NOT_FOUND", notFound);
     // An unverified account may hold a stranger's password: it never receives staff rights.
@@ -55,21 +52,8 @@ async function grant(
     if (user.staffRoles.length === 0 && (await banksWithUs(tx, user.id))) {
       throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.customerAccount, { customerAccount: true });
     }
-    await tx.update(users).set({ staffRoles, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await writeAudit(tx, {
-      actorId,
-      action: "staff.grant_roles",
-      targetType: "user",
-      targetId: user.id,
-      before: { staffRoles: user.staffRoles },
-      after: { staffRoles },
-    });
-    return { id: user.id, email: user.email, staffRoles };
+    return writeStaffRoles(tx, "staff.grant_roles", actorId, user, staffRoles);
   });
-  // Signed-in sessions carry the roles: forgetting them here (and, by broadcast, in every other instance)
-  // makes the next request read the new roles.
-  forgetCachedSessions({ userId: granted.id });
-  return granted;
 }
 
 /**

@@ -4,10 +4,12 @@ import type { Config } from "@/server/config";
 import type { DbOrTx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { isAdminEmail } from "@/server/features/auth/users";
-import type { GrantedRoles } from "@/server/features/staff/grant-staff-roles";
-import { writeAudit } from "@/server/lib/audit";
+import {
+  changeStaffRoles,
+  type GrantedRoles,
+  writeStaffRoles,
+} from "@/server/features/staff/write-staff-roles";
 import { AppError } from "@/server/lib/errors";
-import { forgetCachedSessions } from "@/server/lib/session";
 
 /**
  * Takes back-office roles away (the owner's Staff tab). Audited with before/after roles. The last owner keeps
@@ -23,7 +25,7 @@ export async function revokeStaffRoles(
   roles: readonly StaffRole[],
   actorId: string,
 ): Promise<GrantedRoles> {
-  const revoked = await db.transaction(async (tx) => {
+  return changeStaffRoles(db, async (tx) => {
     const removesOwner = roles.includes("owner");
     if (removesOwner) {
       // Lock every owner row, in one order, before counting them: two owners demoting each other at once
@@ -55,17 +57,6 @@ export async function revokeStaffRoles(
         throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.lastOwner, { lastOwner: true });
       }
     }
-    await tx.update(users).set({ staffRoles, updatedAt: new Date() }).where(eq(users.id, user.id));
-    await writeAudit(tx, {
-      actorId,
-      action: "staff.revoke_roles",
-      targetType: "user",
-      targetId: user.id,
-      before: { staffRoles: user.staffRoles },
-      after: { staffRoles },
-    });
-    return { id: user.id, email: user.email, staffRoles };
+    return writeStaffRoles(tx, "staff.revoke_roles", actorId, user, staffRoles);
   });
-  forgetCachedSessions({ userId: revoked.id });
-  return revoked;
 }

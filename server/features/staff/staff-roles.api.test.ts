@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
-import { ADMIN_ROUTE_ROLES } from "@/server/features/staff/route-roles";
+import { ADMIN_ROUTE_ROLES } from "@/server/lib/route-roles";
 import { PNG, uploadFile } from "@/tests/support/files";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";

@@ -2,14 +2,6 @@ import { formatMoney } from "@/contract/money";
 import { transferReference } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
 import {
-  createFramedDocument,
-  fitText,
-  HAIRLINE,
-  INK,
-  MUTED,
-  PAGE,
-} from "@/server/features/statements/pdf-frame";
-import {
   createStatementDigest,
   findPendingLines,
   iterateStatementLines,
@@ -19,6 +11,7 @@ import {
 } from "@/server/features/statements/statement-data";
 import type { StatementPeriod } from "@/server/features/statements/statement-month";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { createFramedDocument, fitText, HAIRLINE, INK, MUTED, PAGE } from "@/server/lib/pdf-frame";
 
 const LEFT = PAGE.margin;
 const WIDTH = PAGE.width - 2 * PAGE.margin;

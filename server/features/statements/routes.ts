@@ -10,14 +10,10 @@ import {
 } from "@/server/features/statements/statement-data";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
-/** The PDF renderers pull in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
-const pdfRenderers = () =>
-  Promise.all([
-    import("@/server/features/statements/render-statement"),
-    import("@/server/features/statements/transfer-receipt"),
-  ]).then(([statement, receipt]) => ({ ...statement, ...receipt }));
+/** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
+const pdfRenderers = () => import("@/server/features/statements/render-statement");
 
-/** Statements and receipts: always the signed-in customer's own (no user id in any URL). */
+/** Statements: always the signed-in customer's own (no user id in any URL). */
 export async function statementRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
@@ -44,22 +40,6 @@ export async function statementRoutes(instance: FastifyInstance) {
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="pillar-statement-${period.month}.pdf"`)
         .send(doc);
-    },
-  );
-
-  app.get(
-    "/api/transfers/:id/receipt.pdf",
-    { schema: { params: z.object({ id: z.string().max(64) }), response: { 200: pdfDownload } } },
-    async (request, reply) => {
-      const { findReceiptTransfer, renderTransferReceipt } = await pdfRenderers();
-      const transfer = await findReceiptTransfer(db, signedInUser(request).id, request.params.id);
-      return reply
-        .type("application/pdf")
-        .header(
-          "content-disposition",
-          `attachment; filename="pillar-receipt-${transfer.transfer.id.slice(0, 8)}.pdf"`,
-        )
-        .send(renderTransferReceipt(transfer));
     },
   );
 }

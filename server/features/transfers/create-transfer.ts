@@ -14,7 +14,7 @@ import {
   TRANSFER_MESSAGES,
   type TransferRequest,
 } from "@/contract/transfers";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {

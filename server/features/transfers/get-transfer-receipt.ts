@@ -50,16 +50,20 @@ export function toTransferReceipt(row: TransferRow): TransferReceipt {
 }
 
 /** A customer's own transfer; a malformed id, a missing one and another customer's all answer the same 404. */
-export async function getTransferReceipt(
-  db: Db,
-  userId: string,
-  transferId: string,
-): Promise<TransferReceipt> {
+export async function findOwnTransfer(db: Db, userId: string, transferId: string): Promise<TransferRow> {
   if (!UUID.test(transferId)) throw new AppError("NOT_FOUND", RECEIPT_MESSAGES.notFound);
   const [row] = await db
     .select()
     .from(transferRequests)
     .where(and(eq(transferRequests.id, transferId), eq(transferRequests.userId, userId)));
   if (!row) throw new AppError("NOT_FOUND", RECEIPT_MESSAGES.notFound);
-  return toTransferReceipt(row);
+  return row;
+}
+
+export async function getTransferReceipt(
+  db: Db,
+  userId: string,
+  transferId: string,
+): Promise<TransferReceipt> {
+  return toTransferReceipt(await findOwnTransfer(db, userId, transferId));
 }

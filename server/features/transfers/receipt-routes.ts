@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { pdfDownload } from "@/contract/media";
 import { cancelTransferResponse, transferReceipt } from "@/contract/transfers";
 import { cancelTransfer } from "@/server/features/transfers/cancel-transfer";
 import { getTransferReceipt } from "@/server/features/transfers/get-transfer-receipt";
@@ -9,7 +10,10 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 // Any string: a malformed id is answered 404 by the service, like a missing or someone else's one.
 const params = z.object({ id: z.string().max(100) });
 
-/** /api/transfers/{id}: a customer's receipt for one of their own transfers, and cancelling it while pending. */
+/** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first receipt, not at start. */
+const receiptRenderer = () => import("@/server/features/transfers/render-transfer-receipt");
+
+/** /api/transfers/{id}: a customer's receipt for one of their own transfers (also as a PDF), and cancelling it while pending. */
 export async function transferReceiptRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
@@ -26,5 +30,21 @@ export async function transferReceiptRoutes(instance: FastifyInstance) {
       message: "Transfer cancelled",
       receipt: await cancelTransfer(db, signedInUser(request).id, request.params.id),
     }),
+  );
+
+  app.get(
+    "/:id/receipt.pdf",
+    { schema: { params: z.object({ id: z.string().max(64) }), response: { 200: pdfDownload } } },
+    async (request, reply) => {
+      const { findReceiptTransfer, renderTransferReceipt } = await receiptRenderer();
+      const transfer = await findReceiptTransfer(db, signedInUser(request).id, request.params.id);
+      return reply
+        .type("application/pdf")
+        .header(
+          "content-disposition",
+          `attachment; filename="pillar-receipt-${transfer.transfer.id.slice(0, 8)}.pdf"`,
+        )
+        .send(renderTransferReceipt(transfer));
+    },
   );
 }

@@ -4,7 +4,7 @@ import {
   type TransferPasskeyOptionsInput,
 } from "@/contract/security";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { hasPasskeys, startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { asOptionsResponse } from "@/server/features/auth/second-factor";
 import { findLookalikeRecipient } from "@/server/features/recipients/check-address";

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { MessageResponse } from "@/contract/auth";
 import { PASSKEY_MESSAGES, type PasskeyInfo } from "@/contract/passkeys";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { passkeys } from "@/server/db/schema";
 import { notifyPasskeyChange } from "@/server/features/auth/passkeys/passkey-mail";

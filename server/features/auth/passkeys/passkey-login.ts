@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type LoginResponse } from "@/contract/auth";
 import { PASSKEY_MESSAGES, type PasskeyLoginInput } from "@/contract/passkeys";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { users } from "@/server/db/schema";
 import { type LoginContext, openSession } from "@/server/features/auth/open-session";
 import { checkPasskeyAssertion, PasskeyAssertionError } from "@/server/features/auth/passkeys/passkey-proof";

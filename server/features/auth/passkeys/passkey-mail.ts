@@ -1,4 +1,4 @@
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { enqueueSecondFactorMail } from "@/server/features/auth/security-mail";
 

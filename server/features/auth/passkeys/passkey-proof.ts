@@ -5,7 +5,7 @@ import type {
 } from "@simplewebauthn/server";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { authenticationResponse, PASSKEY_MESSAGES } from "@/contract/passkeys";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { authChallenges, passkeys } from "@/server/db/schema";
 import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
@@ -93,19 +93,22 @@ async function spendAssertion(db: DbOrTx, challengeId: string, passkeyId: string
   });
 }
 
+/** A passkey's answer to a challenge: for a signed-in user (or null for passwordless), bound to `binding`. */
+export interface PasskeyAssertionInput {
+  challengeId: string;
+  userId: string | null;
+  purpose: PasskeyPurpose;
+  binding?: string;
+  response: unknown;
+}
+
 /**
  * Checks an assertion against a stored challenge and, only when it verifies, consumes the challenge and
  * moves the credential's counter in one transaction. Throws PasskeyAssertionError on any failure.
  */
 export async function checkPasskeyAssertion(
   deps: AppDeps,
-  input: {
-    challengeId: string;
-    userId: string | null;
-    purpose: PasskeyPurpose;
-    binding?: string;
-    response: unknown;
-  },
+  input: PasskeyAssertionInput,
 ): Promise<{ userId: string; passkeyId: string }> {
   const rp = relyingParty(deps.config);
   const { db } = deps.database;
@@ -166,13 +169,7 @@ export async function checkPasskeyAssertion(
 /** Verifies and consumes the challenge; throws AppError (400 with flag secondFactorInvalid: true, clear message) on any failure. */
 export async function verifyPasskeyProof(
   deps: AppDeps,
-  input: {
-    challengeId: string;
-    userId: string | null;
-    purpose: PasskeyPurpose;
-    binding?: string;
-    response: unknown;
-  },
+  input: PasskeyAssertionInput,
 ): Promise<{ userId: string; passkeyId: string }> {
   try {
     return await checkPasskeyAssertion(deps, input);

@@ -6,7 +6,7 @@ import type {
 } from "@simplewebauthn/server";
 import { count, eq, sql } from "drizzle-orm";
 import { type CreatePasskeyInput, PASSKEY_MESSAGES, type PasskeyInfo } from "@/contract/passkeys";
-import type { AppDeps } from "@/server/app";
+import type { AppDeps } from "@/server/app-deps";
 import { authChallenges, passkeys, users } from "@/server/db/schema";
 import { consumeChallenge, findOpenChallenge } from "@/server/features/auth/passkeys/challenges";
 import { toPasskeyInfo } from "@/server/features/auth/passkeys/manage-passkeys";

@@ -2,18 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import { transferReference } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
-import { kycApplications, transferRequests, users } from "@/server/db/schema";
-import {
-  createFramedDocument,
-  formatNewYorkTime,
-  HAIRLINE,
-  INK,
-  MUTED,
-  PAGE,
-} from "@/server/features/statements/pdf-frame";
-import { AppError } from "@/server/lib/errors";
+import { kycApplications, users } from "@/server/db/schema";
+import { findOwnTransfer } from "@/server/features/transfers/get-transfer-receipt";
+import { createFramedDocument, formatNewYorkTime, HAIRLINE, INK, MUTED, PAGE } from "@/server/lib/pdf-frame";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUS_TEXT: Record<string, string> = {
   pending: "Pending",
   processing: "Processing",
@@ -22,22 +14,19 @@ const STATUS_TEXT: Record<string, string> = {
   cancelled: "Cancelled",
 };
 
-/** The signed-in customer's own transfer; any other id (someone else's, unknown, malformed) is the same 404. */
+/** The receipt's transfer (the same lookup as GET /api/transfers/{id}), its owner's name and verified address. */
 export async function findReceiptTransfer(db: Db, userId: string, transferId: string) {
-  const notFound = new AppError("NOT_FOUND", "Transfer not found");
-  if (!UUID.test(transferId)) throw notFound;
-  const [row] = await db
-    .select({ transfer: transferRequests, firstName: users.firstName, lastName: users.lastName })
-    .from(transferRequests)
-    .innerJoin(users, eq(users.id, transferRequests.userId))
-    .where(and(eq(transferRequests.id, transferId), eq(transferRequests.userId, userId)));
-  if (!row) throw notFound;
+  const transfer = await findOwnTransfer(db, userId, transferId);
+  const [owner] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, userId));
   const [kyc] = await db
     .select({ address: kycApplications.address })
     .from(kycApplications)
     .where(and(eq(kycApplications.userId, userId), eq(kycApplications.status, "approved")))
     .limit(1);
-  return { ...row, address: kyc?.address ?? null };
+  return { transfer, firstName: owner!.firstName, lastName: owner!.lastName, address: kyc?.address ?? null };
 }
 
 type ReceiptTransfer = Awaited<ReturnType<typeof findReceiptTransfer>>;

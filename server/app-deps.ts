@@ -1,0 +1,17 @@
+import type { Config } from "@/server/config";
+import type { Database } from "@/server/db/client";
+import type { ObjectStorage } from "@/server/lib/storage/storage";
+
+/** What every request handler and service function may reach: config, database and file storage. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Uploaded files (local disk or S3); buildApp creates it from config.storage when not given. */
+  storage: ObjectStorage;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

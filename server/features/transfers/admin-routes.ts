@@ -1,0 +1,32 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  adminTransferRequestPage,
+  transferRequest,
+  transferRequestsQuery,
+  updateTransferInput,
+} from "@/contract/transfers";
+import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
+import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
+
+/** The admin transfer desk under /api/admin: every customer's transfer requests and settling them. */
+export async function adminTransferRoutes(instance: FastifyInstance) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  app.addHook("onRequest", requireAdmin);
+
+  app.get(
+    "/transfer-requests",
+    { schema: { querystring: transferRequestsQuery, response: { 200: adminTransferRequestPage } } },
+    (request) => findTransferRequests(db, request.query),
+  );
+  app.put(
+    "/transfer-requests/:id",
+    { schema: { params: idParams, body: updateTransferInput, response: { 200: transferRequest } } },
+    (request) => updateTransferStatus(db, signedInUser(request).id, request.params.id, request.body),
+  );
+}

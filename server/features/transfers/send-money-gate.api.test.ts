@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
+import { canSendMoney } from "@/contract/send-money-gate";
+import { accountRequests, kycApplications } from "@/server/db/schema";
+import { ETH_ADDRESS } from "@/tests/support/money";
+import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const KYC_STATES: (KycStatus | null)[] = [null, "pending", "approved", "rejected"];
+const ACCOUNT_STATES: (AccountRequestStatus | "approved without a number" | null)[] = [
+  null,
+  "pending",
+  "in_review",
+  "approved",
+  "approved without a number",
+  "rejected",
+];
+
+async function customerIn(kyc: KycStatus | null, account: (typeof ACCOUNT_STATES)[number]) {
+  const customer = await createVerifiedUser(t.database);
+  let kycId: string | null = null;
+  if (kyc) {
+    const [row] = await t.database.db
+      .insert(kycApplications)
+      .values({
+        userId: customer.user.id,
+        accountType: "personal",
+        firstName: customer.user.firstName,
+        lastName: customer.user.lastName,
+        street: "1 Main St",
+        city: "New York",
+        state: "NY",
+        zipCode: "10001",
+        address: "1 Main St, New York, NY 10001",
+        ssnCiphertext: "fixture",
+        ssnIndex: randomBytes(16).toString("hex"),
+        ssnLast4: "1234",
+        status: kyc,
+      })
+      .returning({ id: kycApplications.id });
+    kycId = row!.id;
+  }
+  if (account) {
+    const hasNumber = account === "approved";
+    await t.database.db.insert(accountRequests).values({
+      userId: customer.user.id,
+      kycApplicationId: kycId,
+      accountType: "personal",
+      status: account === "approved without a number" ? "approved" : account,
+      accountNumber: hasNumber ? String(100_000_000 + Math.floor(Math.random() * 899_999_999)) : null,
+      routingNumber: hasNumber ? "021000021" : null,
+    });
+  }
+  return customer;
+}
+
+async function sqlGate(customer: SignedInUser): Promise<boolean> {
+  const result = await t.database.db.execute(sql`select can_send_money(${customer.user.id}::uuid) as open`);
+  return (result as unknown as { rows: { open: boolean }[] }).rows[0]!.open;
+}
+
+describe("the send-money gate", () => {
+  const states = KYC_STATES.flatMap((kyc) => ACCOUNT_STATES.map((account) => [kyc, account] as const));
+
+  it.each(states)("agrees on both sides for KYC %s and account %s", async (kyc, account) => {
+    const customer = await customerIn(kyc, account);
+    const summary = await t.app.inject({
+      method: "GET",
+      url: "/api/account/summary",
+      headers: { cookie: customer.cookie },
+    });
+    const contractSays = canSendMoney(summary.json());
+    expect(await sqlGate(customer)).toBe(contractSays);
+
+    // The transfer path itself: a closed gate is the setup refusal, an open one reaches the money checks.
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/transfer/request",
+      headers: { cookie: customer.cookie },
+      payload: {
+        amount: 10,
+        recipientName: "Sam Lee",
+        purpose: "Dinner at a restaurant",
+        paymentMethod: "crypto",
+        recipientRouting: "CRYPTO",
+        cryptoAddress: ETH_ADDRESS,
+      },
+    });
+    expect(res.json().accountSetupIncomplete === true).toBe(!contractSays);
+  });
+
+  it("opens only for an approved account with a number and an approved KYC", () => {
+    const open = states.filter(([kyc, account]) =>
+      canSendMoney({
+        kyc: kyc ? { status: kyc } : null,
+        accountRequest: account
+          ? {
+              status: account === "approved without a number" ? "approved" : account,
+              accountNumber: account === "approved" ? "123456789" : null,
+            }
+          : null,
+      }),
+    );
+    expect(open).toEqual([["approved", "approved"]]);
+  });
+});
