@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, apiRequest, parseErrorBody } from "@/web/lib/api";
+import { ApiError, apiRequest, parseErrorBody, startEarlyGets } from "@/web/lib/api";
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -62,5 +62,35 @@ describe("the one error parser", () => {
     expect(parseErrorBody("<Error><Code>AccessDenied</Code></Error>")).toBeUndefined();
     expect(parseErrorBody("[1]")).toBeUndefined();
     expect(parseErrorBody('{"code":"X"}')).toEqual({ message: undefined, flags: { code: "X" } });
+  });
+});
+
+describe("early GETs", () => {
+  it("hands each early answer to the first request for its URL, once", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json({ early: true }))
+      .mockResolvedValueOnce(json({ early: false }));
+    vi.stubGlobal("fetch", fetchMock);
+    startEarlyGets(["/api/test/early-a"]);
+    expect(await apiRequest("GET", "/api/test/early-a")).toEqual({ early: true });
+    expect(await apiRequest("GET", "/api/test/early-a")).toEqual({ early: false });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it("drops every early answer once one says the session is gone (a stale hint)", async () => {
+    const fetchMock = vi.fn((url: string) =>
+      Promise.resolve(
+        url === "/api/test/early-user"
+          ? new Response(JSON.stringify({ message: "Unauthorized" }), { status: 401 })
+          : json({ from: "before sign-in" }),
+      ),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    startEarlyGets(["/api/test/early-user", "/api/test/early-b"]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fetchMock.mockImplementation(() => Promise.resolve(json({ from: "after sign-in" })));
+    expect(await apiRequest("GET", "/api/test/early-b")).toEqual({ from: "after sign-in" });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 });

@@ -80,8 +80,14 @@ export function startEarlyGets(urls: readonly string[]): void {
   for (const url of urls) {
     if (earlyGets.has(url)) continue;
     const response = fetch(url, { credentials: "include" });
-    // A failure is reported to the apiRequest that claims it, not as an unhandled rejection.
-    response.catch(() => {});
+    // A stale "signed in" hint: the session is gone, so none of the early answers may be handed to the page a
+    // person then signs in to. A network failure is reported to the apiRequest that claims it.
+    response.then(
+      (res) => {
+        if (res.status === 401) earlyGets.clear();
+      },
+      () => {},
+    );
     earlyGets.set(url, { response, at: Date.now() });
   }
 }
