@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, expect } from "vitest";
+import type { KycStatus } from "@/contract/kyc";
 import type { Database } from "@/server/db/client";
 import { accountRequests, kycApplications } from "@/server/db/schema";
 import { verifyLedger } from "@/server/lib/ledger";
 import type { TestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-/**
- * A customer whose KYC and checking account are approved, so the send-money gate is open. The onboarding
- * rows are written directly: these tests are about money, and the onboarding API has its own tests.
- */
-export async function createApprovedCustomer(database: Database): Promise<SignedInUser> {
-  const customer = await createVerifiedUser(database);
+/** A KYC application row in `status` for `customer`, written directly (a reviewed one carries reviewedAt). */
+export async function insertKycApplication(
+  database: Database,
+  customer: SignedInUser,
+  status: KycStatus,
+): Promise<string> {
   const [kyc] = await database.db
     .insert(kycApplications)
     .values({
@@ -27,13 +28,23 @@ export async function createApprovedCustomer(database: Database): Promise<Signed
       ssnCiphertext: "fixture",
       ssnIndex: randomBytes(16).toString("hex"),
       ssnLast4: "1234",
-      status: "approved",
-      reviewedAt: new Date(),
+      status,
+      reviewedAt: status === "approved" ? new Date() : null,
     })
     .returning({ id: kycApplications.id });
+  return kyc!.id;
+}
+
+/**
+ * A customer whose KYC and checking account are approved, so the send-money gate is open. The onboarding
+ * rows are written directly: these tests are about money, and the onboarding API has its own tests.
+ */
+export async function createApprovedCustomer(database: Database): Promise<SignedInUser> {
+  const customer = await createVerifiedUser(database);
+  const kycId = await insertKycApplication(database, customer, "approved");
   await database.db.insert(accountRequests).values({
     userId: customer.user.id,
-    kycApplicationId: kyc!.id,
+    kycApplicationId: kycId,
     accountType: "personal",
     status: "approved",
     accountNumber: String(100_000_000 + Math.floor(Math.random() * 899_999_999)),

@@ -1,21 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
 import { canSendMoney } from "@/contract/send-money-gate";
-import { accountRequests, kycApplications } from "@/server/db/schema";
-import { ETH_ADDRESS } from "@/tests/support/money";
-import { createTestApp, type TestApp } from "@/tests/support/test-app";
+import { accountRequests } from "@/server/db/schema";
+import { ETH_ADDRESS, insertKycApplication } from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 
 const KYC_STATES: (KycStatus | null)[] = [null, "pending", "approved", "rejected"];
 const ACCOUNT_STATES: (AccountRequestStatus | "approved without a number" | null)[] = [
@@ -29,28 +21,7 @@ const ACCOUNT_STATES: (AccountRequestStatus | "approved without a number" | null
 
 async function customerIn(kyc: KycStatus | null, account: (typeof ACCOUNT_STATES)[number]) {
   const customer = await createVerifiedUser(t.database);
-  let kycId: string | null = null;
-  if (kyc) {
-    const [row] = await t.database.db
-      .insert(kycApplications)
-      .values({
-        userId: customer.user.id,
-        accountType: "personal",
-        firstName: customer.user.firstName,
-        lastName: customer.user.lastName,
-        street: "1 Main St",
-        city: "New York",
-        state: "NY",
-        zipCode: "10001",
-        address: "1 Main St, New York, NY 10001",
-        ssnCiphertext: "fixture",
-        ssnIndex: randomBytes(16).toString("hex"),
-        ssnLast4: "1234",
-        status: kyc,
-      })
-      .returning({ id: kycApplications.id });
-    kycId = row!.id;
-  }
+  const kycId = kyc ? await insertKycApplication(t.database, customer, kyc) : null;
   if (account) {
     const hasNumber = account === "approved";
     await t.database.db.insert(accountRequests).values({
