@@ -11,6 +11,7 @@ import {
 import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
+import { BlockedCard } from "@/web/components/blocked-card";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
@@ -117,16 +118,18 @@ function PageSkeleton() {
 
 function Blocked() {
   return (
-    <Card className="mx-auto grid w-full max-w-lg justify-items-center gap-3 px-6 py-10 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-negative-soft text-negative">
-        <ShieldAlert className="size-6" aria-hidden />
-      </span>
-      <h2 className="text-xl font-semibold tracking-tight text-ink">{ANALYTICS_BLOCKED.title}</h2>
-      <p className="text-sm text-ink-muted">{ANALYTICS_BLOCKED.description}</p>
-      <Button asChild>
-        <Link href="/apply-checking">Submit New Application</Link>
-      </Button>
-    </Card>
+    <BlockedCard
+      icon={ShieldAlert}
+      tone="negative"
+      headingLevel="h2"
+      title={ANALYTICS_BLOCKED.title}
+      description={ANALYTICS_BLOCKED.description}
+      action={
+        <Button asChild>
+          <Link href="/apply-checking">Submit New Application</Link>
+        </Button>
+      }
+    />
   );
 }
 

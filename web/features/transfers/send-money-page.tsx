@@ -3,6 +3,7 @@ import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS, type TransferRequest } from "@/contract/transfers";
+import { BlockedCard } from "@/web/components/blocked-card";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
@@ -76,16 +77,18 @@ function HowItWorks() {
 
 function Blocked() {
   return (
-    <Card className="mx-auto grid w-full max-w-lg justify-items-center gap-3 px-6 py-10 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-        <Lock className="size-6" aria-hidden />
-      </span>
-      <h1 className="text-xl font-semibold tracking-tight text-ink">{SEND_MONEY_BLOCKED.title}</h1>
-      <p className="text-sm text-ink-muted">{SEND_MONEY_BLOCKED.description}</p>
-      <Button asChild>
-        <Link href="/dashboard">Back to Dashboard</Link>
-      </Button>
-    </Card>
+    <BlockedCard
+      icon={Lock}
+      tone="brand"
+      headingLevel="h1"
+      title={SEND_MONEY_BLOCKED.title}
+      description={SEND_MONEY_BLOCKED.description}
+      action={
+        <Button asChild>
+          <Link href="/dashboard">Back to Dashboard</Link>
+        </Button>
+      }
+    />
   );
 }
 
