@@ -1,5 +1,5 @@
 import { Pencil, Send } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { Link } from "wouter";
 import { RECIPIENT_NAME_MAX, renameRecipientInput, type SavedRecipient } from "@/contract/recipients";
 import { ConfirmButton } from "@/web/components/confirm-button";
@@ -7,6 +7,7 @@ import { toastApiError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { toast } from "@/web/components/ui/use-toast";
+import { useInlineRename } from "@/web/components/use-inline-rename";
 import { WalletAddress } from "@/web/components/wallet-address";
 import { useDeleteRecipient } from "@/web/features/recipients/api/delete-recipient";
 import { useRenameRecipient } from "@/web/features/recipients/api/rename-recipient";
@@ -102,17 +103,11 @@ function RemoveButton({ recipient }: { recipient: SavedRecipient }) {
 }
 
 export function RecipientRow({ recipient }: { recipient: SavedRecipient }) {
-  const [isRenaming, setRenaming] = useState(false);
-  const renameButton = useRef<HTMLButtonElement>(null);
-  const onRenameDone = () => {
-    setRenaming(false);
-    // Back to where the keyboard user started, not the top of the page.
-    requestAnimationFrame(() => renameButton.current?.focus());
-  };
+  const rename = useInlineRename();
   return (
     <li className="flex flex-wrap items-start gap-3 px-4 py-4">
-      {isRenaming ? (
-        <RenameForm recipient={recipient} onDone={onRenameDone} />
+      {rename.isRenaming ? (
+        <RenameForm recipient={recipient} onDone={rename.done} />
       ) : (
         <>
           <div className="grid min-w-0 flex-1 basis-64 gap-1">
@@ -131,10 +126,10 @@ export function RecipientRow({ recipient }: { recipient: SavedRecipient }) {
               </Link>
             </Button>
             <Button
-              ref={renameButton}
+              ref={rename.renameButton}
               variant="ghost"
               size="sm"
-              onClick={() => setRenaming(true)}
+              onClick={rename.start}
               aria-label={`Rename ${recipient.name}`}
             >
               <Pencil aria-hidden />

@@ -1,5 +1,5 @@
 import { KeyRound, Pencil } from "lucide-react";
-import { type FormEvent, type KeyboardEvent, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { describedBy, focusFieldInError } from "@/web/components/form-field";
@@ -8,6 +8,7 @@ import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { toast } from "@/web/components/ui/use-toast";
+import { useInlineRename } from "@/web/components/use-inline-rename";
 import { useDeletePasskey } from "@/web/features/security/api/delete-passkey";
 import { useRenamePasskey } from "@/web/features/security/api/rename-passkey";
 import { PASSKEY_NAME_REQUIRED } from "@/web/features/security/components/add-passkey-dialog";
@@ -100,20 +101,14 @@ function RemoveButton({ passkey }: { passkey: PasskeyInfo }) {
 }
 
 export function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
-  const [isRenaming, setRenaming] = useState(false);
-  const renameButton = useRef<HTMLButtonElement>(null);
-  const onRenameDone = () => {
-    setRenaming(false);
-    // Back to where the keyboard user started, not the top of the page.
-    requestAnimationFrame(() => renameButton.current?.focus());
-  };
+  const rename = useInlineRename();
   return (
     <li className="flex flex-wrap items-center gap-3 py-3">
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
         <KeyRound className="size-4" aria-hidden />
       </span>
-      {isRenaming ? (
-        <RenameForm passkey={passkey} onDone={onRenameDone} />
+      {rename.isRenaming ? (
+        <RenameForm passkey={passkey} onDone={rename.done} />
       ) : (
         <>
           <div className="grid min-w-0 flex-1 gap-0.5">
@@ -128,10 +123,10 @@ export function PasskeyRow({ passkey }: { passkey: PasskeyInfo }) {
           </div>
           <div className="flex items-center gap-1">
             <Button
-              ref={renameButton}
+              ref={rename.renameButton}
               variant="ghost"
               size="sm"
-              onClick={() => setRenaming(true)}
+              onClick={rename.start}
               aria-label={`Rename ${passkey.name}`}
             >
               <Pencil aria-hidden />
