@@ -2,6 +2,7 @@
 // (sign-up, e-mail code, KYC with uploads, the admin's decisions, credits, a chat message), so the data obeys
 // every rule the product enforces and the ledger balances.
 import { inArray } from "drizzle-orm";
+import type { App } from "@/server/app";
 import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { users } from "@/server/db/schema";
@@ -27,15 +28,13 @@ const PNG = Buffer.from(
   "base64",
 );
 
-type InjectApp = Awaited<ReturnType<typeof import("@/server/app").buildApp>>;
-
 interface Reply {
   status: number;
   body: unknown;
   setCookie: string[];
 }
 
-function client(app: InjectApp) {
+function client(app: App) {
   return async function call(
     method: "GET" | "POST" | "PUT",
     url: string,
