@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
 import { canSendMoney } from "@/contract/send-money-gate";
 import { accountRequests } from "@/server/db/schema";
-import { ETH_ADDRESS, insertKycApplication } from "@/tests/support/money";
+import { ETH_ADDRESS, expectLedgerCleanAfterEach, insertKycApplication } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
+expectLedgerCleanAfterEach(t);
 
 const KYC_STATES: (KycStatus | null)[] = [null, "pending", "approved", "rejected"];
 const ACCOUNT_STATES: (AccountRequestStatus | "approved without a number" | null)[] = [
