@@ -1,3 +1,5 @@
+import { formatClockTime, formatDateTime } from "@/web/lib/format";
+
 // Customer and staff chats show message times the same way.
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -5,7 +7,5 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function formatChatTime(value: string, now: number = Date.now()): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return "";
-  if (now - date.getTime() < DAY_MS)
-    return date.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
-  return date.toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+  return now - date.getTime() < DAY_MS ? formatClockTime(date) : formatDateTime(date);
 }
