@@ -16,7 +16,25 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, "assets"));
   fs.writeFileSync(
     path.join(webDir, "index.html"),
-    '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>',
+    '<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  // The shape of vite's build manifest: keys relative to web/, each chunk's static imports by key.
+  fs.mkdirSync(path.join(webDir, ".vite"));
+  fs.writeFileSync(
+    path.join(webDir, ".vite/manifest.json"),
+    JSON.stringify({
+      "index.html": { file: "assets/app-abc123.js", imports: ["_runtime.js"] },
+      "_runtime.js": { file: "assets/runtime-r1.js" },
+      "_shared.js": { file: "assets/shared-s1.js", imports: ["_runtime.js", "index.html"] },
+      "features/accounts/dashboard-page.tsx": {
+        file: "assets/dashboard-page-d1.js",
+        imports: ["_shared.js", "_balance.js", "index.html"],
+        css: ["assets/dashboard-page-d1.css"],
+      },
+      "_balance.js": { file: "assets/balance-b1.js", imports: ["_shared.js"] },
+      "features/marketing/landing-page.tsx": { file: "assets/landing-page-l1.js", imports: ["_shared.js"] },
+      "features/admin/admin-page.tsx": { file: "assets/admin-page-a1.js", imports: ["_shared.js"] },
+    }),
   );
   fs.writeFileSync(path.join(webDir, "assets/app-abc123.js"), "console.log('app')");
   // What vite.config.ts's precompress plugin writes beside each asset.
@@ -85,5 +103,44 @@ describe("serving the built web app", () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
+  });
+
+  describe("first page preloads", () => {
+    const preloads = (body: string) =>
+      [...body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]).sort();
+    const hint = { cookie: "pillar_signed_in=1" };
+
+    it("lists the dashboard's chunks, and only those not in the shell already, for a signed-in first load", async () => {
+      for (const url of ["/", "/dashboard", "/dashboard?tab=1"]) {
+        const res = await app.inject({ method: "GET", url, headers: hint });
+        expect(preloads(res.body), url).toEqual([
+          "/assets/balance-b1.js",
+          "/assets/dashboard-page-d1.js",
+          "/assets/shared-s1.js",
+        ]);
+        expect(res.body).toMatch(/<link rel="modulepreload"[^>]+><\/head>/);
+        expect(res.headers.vary).toMatch(/cookie/i);
+      }
+    });
+
+    it("lists the landing page's chunks for a signed-out visitor on /, and no signed-in code", async () => {
+      const res = await app.inject({ method: "GET", url: "/" });
+      expect(preloads(res.body)).toEqual(["/assets/landing-page-l1.js", "/assets/shared-s1.js"]);
+      expect(res.body).not.toContain("dashboard-page");
+    });
+
+    it("lists nothing on other paths, or on /dashboard without the hint", async () => {
+      for (const [url, headers] of [
+        ["/dashboard", {}],
+        ["/settings", hint],
+        ["/admin", hint],
+        ["/auth", {}],
+      ] as const) {
+        const res = await app.inject({ method: "GET", url, headers });
+        expect(res.statusCode, url).toBe(200);
+        expect(preloads(res.body), url).toEqual([]);
+        expect(res.body, url).toContain('<div id="root">');
+      }
+    });
   });
 });

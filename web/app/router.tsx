@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
+import { firstPageFor } from "@/contract/first-page";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { startEarlyGets } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -14,8 +15,8 @@ import { hasSignedInHint } from "@/web/lib/signed-in-hint";
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const loadLandingPage = () => import("@/web/features/marketing/landing-page");
 const loadDashboardPage = () => import("@/web/features/accounts/dashboard-page");
-// The first page's chunk downloads while /api/auth/user is still in flight instead of after it: the
-// dashboard when the "signed in" hint says so, the landing page on / otherwise.
+// The first page's chunk downloads while /api/auth/user is still in flight instead of after it (the server
+// has already listed its files as modulepreload links in the HTML: server/lib/spa.ts).
 const firstPath = window.location.pathname;
 /** What /dashboard asks for as it mounts (tests/e2e/first-load.e2e.test.ts checks each is asked once). */
 const DASHBOARD_FIRST_READS = [
@@ -26,11 +27,12 @@ const DASHBOARD_FIRST_READS = [
   "/api/transactions/recent",
   "/api/chat/unread",
 ] as const;
-if (hasSignedInHint() && (firstPath === "/" || firstPath === "/dashboard")) {
+const firstPage = firstPageFor(firstPath, hasSignedInHint());
+if (firstPage === "dashboard") {
   // Its reads go out first, alongside the session check, so the data is back when the chunk has loaded.
   startEarlyGets(DASHBOARD_FIRST_READS);
   void loadDashboardPage();
-} else if (firstPath === "/") void loadLandingPage();
+} else if (firstPage === "landing") void loadLandingPage();
 const LandingPage = lazy(loadLandingPage);
 const AboutPage = lazy(() => import("@/web/features/marketing/about-page"));
 const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page"));
