@@ -334,27 +334,3 @@ export const onboardingState = z.object({
     .nullable(),
 });
 export type OnboardingState = z.infer<typeof onboardingState>;
-
-export function toOnboardingState(status: KycStatusResponse): OnboardingState {
-  const { kyc, accountRequest: request } = status;
-  return {
-    kyc: kyc
-      ? {
-          status: kyc.status,
-          adminNotes: kyc.adminNotes,
-          submittedAt: kyc.submittedAt,
-          reviewedAt: kyc.reviewedAt,
-        }
-      : null,
-    accountRequest: request
-      ? {
-          accountType: request.accountType,
-          status: request.status,
-          statusMessage: request.statusMessage,
-          accountNumberLast4: request.accountNumber ? request.accountNumber.slice(-4) : null,
-          createdAt: request.createdAt,
-          approvedAt: request.approvedAt,
-        }
-      : null,
-  };
-}

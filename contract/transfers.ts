@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { secondFactorProof } from "@/contract/security";
-import { CATEGORY_KEYS } from "@/contract/transactions";
+import { CATEGORY_KEYS } from "@/contract/transaction-categories";
 
 export const DAILY_LIMIT_CENTS = 200_000;
 /** 2% in basis points: fee = amount × 200 / 10,000, rounded half up to the cent. */

@@ -1,10 +1,6 @@
 import { eq } from "drizzle-orm";
-import {
-  DASHBOARD_CONTENT_FIELDS,
-  type DashboardContent,
-  defaultDashboardContent,
-  type UpdateDashboardContentInput,
-} from "@/contract/dashboard-content";
+import type { DashboardContent, UpdateDashboardContentInput } from "@/contract/dashboard-content";
+import { DASHBOARD_CONTENT_FIELDS, defaultDashboardContent } from "@/contract/dashboard-content-fields";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { dashboardContent, users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { type KycStatusResponse, type OnboardingState, toOnboardingState } from "@/contract/kyc";
+import type { KycStatusResponse, OnboardingState } from "@/contract/kyc";
+import { toOnboardingState } from "@/contract/onboarding-state";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { accountRequests, kycApplications, users } from "@/server/db/schema";

@@ -8,7 +8,8 @@ import {
   PAYMENT_MESSAGES,
   type UpdateAdminTransactionInput,
 } from "@/contract/payments";
-import { CATEGORIES, type Transaction, type TransactionStatus } from "@/contract/transactions";
+import { CATEGORIES } from "@/contract/transaction-categories";
+import type { Transaction, TransactionStatus } from "@/contract/transactions";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { addressCore, LOOKALIKE_EDGE, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import { guessCategory } from "@/contract/transactions";
+import { guessCategory } from "@/contract/transaction-categories";
 import {
   type CreateTransferInput,
   DAILY_LIMIT_CENTS,

@@ -1,7 +1,7 @@
 import { AlertCircle, ArrowRight, Check, CreditCard, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import type { DashboardContentField } from "@/contract/dashboard-content";
+import type { DashboardContentField } from "@/contract/dashboard-content-fields";
 import type { OnboardingState } from "@/contract/kyc";
 import { type OnboardingStep, onboardingView } from "@/web/components/dashboard/onboarding-steps";
 import { welcomeHeading } from "@/web/components/dashboard/welcome-heading";

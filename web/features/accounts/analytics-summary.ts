@@ -1,4 +1,5 @@
-import { CATEGORIES, type Category, type Transaction } from "@/contract/transactions";
+import { CATEGORIES, type Category } from "@/contract/transaction-categories";
+import type { Transaction } from "@/contract/transactions";
 
 export interface CategorySlice {
   key: string;

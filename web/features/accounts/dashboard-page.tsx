@@ -1,7 +1,7 @@
 import { useEffect } from "react";
-import { defaultDashboardContent } from "@/contract/dashboard-content";
-import { toOnboardingState } from "@/contract/kyc";
+import { defaultDashboardContent } from "@/contract/dashboard-content-fields";
 import { formatMoney } from "@/contract/money";
+import { toOnboardingState } from "@/contract/onboarding-state";
 import { AppHeader } from "@/web/components/app-header";
 import {
   type BalanceFigures,

@@ -1,5 +1,5 @@
 import { formatMoney } from "@/contract/money";
-import type { Category } from "@/contract/transactions";
+import type { Category } from "@/contract/transaction-categories";
 import { isUsdcAddress, TRANSFER_MESSAGES } from "@/contract/transfers";
 
 export type Method = "crypto" | "ach";

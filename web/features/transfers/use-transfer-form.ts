@@ -3,7 +3,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
 import { RECIPIENT_NAME_MAX, type SavedRecipient } from "@/contract/recipients";
 import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
-import { guessCategory } from "@/contract/transactions";
+import { guessCategory } from "@/contract/transaction-categories";
 import {
   type CreateTransferInput,
   DAILY_LIMIT_CENTS,

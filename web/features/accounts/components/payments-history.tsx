@@ -2,7 +2,8 @@ import { ArrowDownLeft, ArrowUpRight, Download, Receipt, Search } from "lucide-r
 import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
-import { CATEGORIES, type Category, type Transaction } from "@/contract/transactions";
+import { CATEGORIES, type Category } from "@/contract/transaction-categories";
+import type { Transaction } from "@/contract/transactions";
 import { Amount } from "@/web/components/amount";
 import { LoadError } from "@/web/components/load-error";
 import { NativeSelect } from "@/web/components/native-select";

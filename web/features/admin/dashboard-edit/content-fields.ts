@@ -1,4 +1,4 @@
-import type { DashboardContentField } from "@/contract/dashboard-content";
+import type { DashboardContentField } from "@/contract/dashboard-content-fields";
 
 /** How the editor groups and names the spec §3 dashboard content fields, in the dashboard's own order. */
 export const CONTENT_GROUPS: {

@@ -1,13 +1,12 @@
 import { Pencil, RotateCcw, Save, X } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import type { AdminUser } from "@/contract/admin";
+import type { DashboardContent, UpdateDashboardContentInput } from "@/contract/dashboard-content";
 import {
   DASHBOARD_CONTENT_FIELDS,
-  type DashboardContent,
   type DashboardContentField,
   defaultDashboardContent,
-  type UpdateDashboardContentInput,
-} from "@/contract/dashboard-content";
+} from "@/contract/dashboard-content-fields";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input, Textarea } from "@/web/components/ui/input";

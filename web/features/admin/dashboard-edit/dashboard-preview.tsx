@@ -1,5 +1,5 @@
 import type { AdminUser } from "@/contract/admin";
-import type { DashboardContentField } from "@/contract/dashboard-content";
+import type { DashboardContentField } from "@/contract/dashboard-content-fields";
 import { DashboardOverview } from "@/web/components/dashboard/dashboard-overview";
 import { useOnboarding } from "@/web/features/admin/dashboard-edit/api/get-onboarding";
 

@@ -1,7 +1,7 @@
 import { ArrowDownLeft, Eye } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { formatMoney, parseMoney } from "@/contract/money";
-import { CATEGORIES } from "@/contract/transactions";
+import { CATEGORIES } from "@/contract/transaction-categories";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import {

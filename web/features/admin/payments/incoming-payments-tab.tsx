@@ -1,7 +1,8 @@
 import { ArrowDownToLine, type LucideIcon, ReceiptText } from "lucide-react";
 import type { ReactNode } from "react";
 import { INCOMING_PAYMENT_STATUSES, type IncomingPayment } from "@/contract/payments";
-import { CATEGORIES, type Category, TRANSACTION_STATUSES } from "@/contract/transactions";
+import { CATEGORIES, type Category } from "@/contract/transaction-categories";
+import { TRANSACTION_STATUSES } from "@/contract/transactions";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { AddIncomingTransactionDialog } from "@/web/features/admin/payments/add-incoming-transaction-dialog";

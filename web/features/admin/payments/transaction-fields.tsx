@@ -1,7 +1,7 @@
 import { needsApprovalReason } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
-import { CATEGORIES, type Category } from "@/contract/transactions";
+import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import { FormField } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";

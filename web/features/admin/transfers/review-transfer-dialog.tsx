@@ -1,7 +1,7 @@
 import { ClipboardCheck, Eye } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { formatMoney } from "@/contract/money";
-import { CATEGORIES, type Category } from "@/contract/transactions";
+import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import type { AdminTransferRequest } from "@/contract/transfers";
 import { TERMINAL_TRANSFER_STATUSES, TRANSFER_STATUSES, type TransferStatus } from "@/contract/transfers";
 import { Badge } from "@/web/components/ui/badge";

@@ -1,6 +1,6 @@
 import { Send } from "lucide-react";
 import { formatMoney } from "@/contract/money";
-import { CATEGORIES, CATEGORY_KEYS, type Category } from "@/contract/transactions";
+import { CATEGORIES, CATEGORY_KEYS, type Category } from "@/contract/transaction-categories";
 import type { TransferLimits } from "@/contract/transfers";
 import { FormField } from "@/web/components/form-field";
 import { NativeSelect } from "@/web/components/native-select";
