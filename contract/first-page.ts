@@ -9,6 +9,28 @@ export const FIRST_PAGE_SOURCES = {
 export type FirstPage = keyof typeof FIRST_PAGE_SOURCES;
 
 /**
+ * What /dashboard reads as it mounts. The server answers them inside the HTML of a signed-in first load
+ * (server/lib/spa.ts); the web takes those answers instead of asking (web/lib/api.ts startEarlyGets).
+ */
+export const DASHBOARD_FIRST_READS = [
+  "/api/auth/user",
+  "/api/dashboard-content",
+  "/api/account/summary",
+  "/api/kyc/status",
+  "/api/transactions/recent",
+  "/api/chat/unread",
+] as const;
+
+/** The id of the `<script type="application/json">` element that carries those answers. */
+export const FIRST_READS_ELEMENT_ID = "first-reads";
+
+/** One embedded answer: the body of a 200 and its ETag, if it had one. */
+export interface FirstRead {
+  body: unknown;
+  etag?: string;
+}
+
+/**
  * The page a first load will most likely render, from its path and the "signed in" hint alone: the dashboard
  * for a signed-in visitor on / or /dashboard, the landing page for anyone else on /. The web starts that
  * page's chunk and reads early; the server lists the chunk's files as modulepreload links in the HTML.

@@ -3,10 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DASHBOARD_FIRST_READS } from "@/contract/first-page";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
 import { createTestDatabase } from "@/tests/support/test-database";
+import { createVerifiedUser } from "@/tests/support/users";
 
 let app: App;
 let database: Database;
@@ -107,7 +109,9 @@ describe("serving the built web app", () => {
 
   describe("first page preloads", () => {
     const preloads = (body: string) =>
-      [...body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]).sort();
+      [...body.matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g)]
+        .map((m) => m[1])
+        .sort();
     const hint = { cookie: "pillar_signed_in=1" };
 
     it("lists the dashboard's chunks, and only those not in the shell already, for a signed-in first load", async () => {
@@ -140,6 +144,71 @@ describe("serving the built web app", () => {
         expect(res.statusCode, url).toBe(200);
         expect(preloads(res.body), url).toEqual([]);
         expect(res.body, url).toContain('<div id="root">');
+      }
+    });
+  });
+
+  describe("first reads in the dashboard's HTML", () => {
+    const firstReads = (body: string) => {
+      const found = body.match(/<script type="application\/json" id="first-reads">([^<]*)<\/script>/);
+      return found ? (JSON.parse(found[1]!) as Record<string, { body: unknown; etag?: string }>) : undefined;
+    };
+
+    it("carries the signed-in customer's own answers, escaped, never cached", async () => {
+      // A name no HTML may end early on: the element's text must not contain a raw "<".
+      const ada = await createVerifiedUser(database, {
+        firstName: "Ada</script><script>alert(1)</script><!--",
+      });
+      const res = await app.inject({
+        method: "GET",
+        url: "/dashboard",
+        headers: { cookie: `${ada.cookie}; pillar_signed_in=1` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      expect(res.body.match(/<\/script>/g)).toHaveLength(2); // the entry script and first-reads, nothing more
+      const reads = firstReads(res.body);
+      expect(reads).toBeDefined();
+      for (const url of Object.keys(reads!)) expect(DASHBOARD_FIRST_READS).toContain(url);
+      for (const url of DASHBOARD_FIRST_READS) {
+        const direct = await app.inject({ method: "GET", url, headers: { cookie: ada.cookie } });
+        if (direct.statusCode !== 200) expect(reads![url], url).toBeUndefined();
+        else {
+          expect(reads![url]?.body, url).toEqual(direct.json());
+          expect(reads![url]?.etag, url).toBe(direct.headers.etag);
+        }
+      }
+      expect(reads!["/api/auth/user"]?.body).toMatchObject({
+        firstName: "Ada</script><script>alert(1)</script><!--",
+      });
+    });
+
+    it("gives each customer their own answers", async () => {
+      const [grace, alan] = await Promise.all([
+        createVerifiedUser(database, { firstName: "Grace" }),
+        createVerifiedUser(database, { firstName: "Alan" }),
+      ]);
+      const [forGrace, forAlan] = await Promise.all(
+        [grace, alan].map((who) =>
+          app.inject({ method: "GET", url: "/", headers: { cookie: `${who.cookie}; pillar_signed_in=1` } }),
+        ),
+      );
+      expect(firstReads(forGrace!.body)?.["/api/auth/user"]?.body).toMatchObject({ id: grace.user.id });
+      expect(firstReads(forAlan!.body)?.["/api/auth/user"]?.body).toMatchObject({ id: alan.user.id });
+      expect(forGrace!.body).not.toContain(alan.user.id);
+    });
+
+    it("carries nothing for a session that is gone, a signed-out visitor or another page", async () => {
+      for (const [url, cookie] of [
+        ["/dashboard", "sid=not-a-session; pillar_signed_in=1"],
+        ["/dashboard", "pillar_signed_in=1"],
+        ["/dashboard", ""],
+        ["/settings", "sid=whatever; pillar_signed_in=1"],
+      ] as const) {
+        const res = await app.inject({ method: "GET", url, headers: cookie ? { cookie } : {} });
+        expect(res.statusCode, `${url} ${cookie}`).toBe(200);
+        expect(firstReads(res.body), `${url} ${cookie}`).toBeUndefined();
+        expect(res.headers["cache-control"]).toBe("no-cache");
       }
     });
   });

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
-import { firstPageFor } from "@/contract/first-page";
+import { DASHBOARD_FIRST_READS, firstPageFor } from "@/contract/first-page";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { startEarlyGets } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -18,15 +18,6 @@ const loadDashboardPage = () => import("@/web/features/accounts/dashboard-page")
 // The first page's chunk downloads while /api/auth/user is still in flight instead of after it (the server
 // has already listed its files as modulepreload links in the HTML: server/lib/spa.ts).
 const firstPath = window.location.pathname;
-/** What /dashboard asks for as it mounts (tests/e2e/first-load.e2e.test.ts checks each is asked once). */
-const DASHBOARD_FIRST_READS = [
-  "/api/auth/user",
-  "/api/dashboard-content",
-  "/api/account/summary",
-  "/api/kyc/status",
-  "/api/transactions/recent",
-  "/api/chat/unread",
-] as const;
 const firstPage = firstPageFor(firstPath, hasSignedInHint());
 if (firstPage === "dashboard") {
   // Its reads go out first, alongside the session check, so the data is back when the chunk has loaded.

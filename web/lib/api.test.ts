@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, apiRequest, parseErrorBody, startEarlyGets } from "@/web/lib/api";
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
@@ -65,7 +65,49 @@ describe("the one error parser", () => {
   });
 });
 
+/** A page whose HTML carries the server's first answers in the first-reads element, or none. */
+function pageWithAnswers(text?: string) {
+  const element = text === undefined ? null : { textContent: text, remove: vi.fn() };
+  const page = { getElementById: vi.fn((id: string) => (id === "first-reads" ? element : null)) };
+  vi.stubGlobal("document", page);
+  return { element, page };
+}
+
 describe("early GETs", () => {
+  beforeEach(() => {
+    pageWithAnswers();
+  });
+
+  it("takes the answers the server put in the page without asking, once, and polls with their ETag", async () => {
+    const { element } = pageWithAnswers(
+      JSON.stringify({
+        "/api/test/in-page": { body: { name: "Ada" }, etag: '"in-page-1"' },
+      }),
+    );
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(json({ asked: true }))
+      .mockResolvedValueOnce(new Response(null, { status: 304 }));
+    vi.stubGlobal("fetch", fetchMock);
+    startEarlyGets(["/api/test/in-page", "/api/test/not-in-page"]);
+    expect(element?.remove).toHaveBeenCalled();
+    expect(await apiRequest("GET", "/api/test/in-page")).toEqual({ name: "Ada" });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]![0]).toBe("/api/test/not-in-page");
+    expect(await apiRequest("GET", "/api/test/not-in-page")).toEqual({ asked: true });
+    // The next request for the embedded URL is a conditional poll on the embedded ETag.
+    expect(await apiRequest("GET", "/api/test/in-page")).toEqual({ name: "Ada" });
+    expect(fetchMock.mock.calls[1]![1].headers).toMatchObject({ "If-None-Match": '"in-page-1"' });
+  });
+
+  it("asks as usual when the page's answers are not readable", async () => {
+    pageWithAnswers("{not json");
+    const fetchMock = vi.fn().mockResolvedValue(json({ asked: true }));
+    vi.stubGlobal("fetch", fetchMock);
+    startEarlyGets(["/api/test/unreadable"]);
+    expect(await apiRequest("GET", "/api/test/unreadable")).toEqual({ asked: true });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
   it("hands each early answer to the first request for its URL, once", async () => {
     const fetchMock = vi
       .fn()

@@ -1,3 +1,5 @@
+import { FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
+
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
 export class ApiError extends Error {
   readonly status: number;
@@ -71,15 +73,18 @@ function keepConditionalCopy(url: string, etag: string, body: unknown): void {
 /**
  * GETs the first page will make, started while the entry chunk is still evaluating (startEarlyGets): on a
  * phone's HTTP/1.1 connections they go out before the page's chunks queue up, and the page's first
- * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire.
+ * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire. The server
+ * may have answered some already inside the HTML (server/lib/spa.ts): those are taken from there, unasked.
  */
 const earlyGets = new Map<string, { response: Promise<Response>; at: number }>();
 const EARLY_GET_MAX_AGE_MS = 10_000;
 
 export function startEarlyGets(urls: readonly string[]): void {
+  const answered = readAnswersInPage();
   for (const url of urls) {
     if (earlyGets.has(url)) continue;
-    const response = fetch(url, { credentials: "include" });
+    const inPage = answered[url];
+    const response = inPage ? Promise.resolve(responseFrom(inPage)) : fetch(url, { credentials: "include" });
     // A stale "signed in" hint: the session is gone, so none of the early answers may be handed to the page a
     // person then signs in to. A network failure is reported to the apiRequest that claims it.
     response.then(
@@ -90,6 +95,26 @@ export function startEarlyGets(urls: readonly string[]): void {
     );
     earlyGets.set(url, { response, at: Date.now() });
   }
+}
+
+/** The answers the server put in the page, read once: a second read (another startEarlyGets) finds none. */
+function readAnswersInPage(): Record<string, FirstRead> {
+  const element = document.getElementById(FIRST_READS_ELEMENT_ID);
+  if (!element) return {};
+  element.remove();
+  try {
+    const parsed: unknown = JSON.parse(element.textContent ?? "");
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, FirstRead>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function responseFrom({ body, etag }: FirstRead): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { "content-type": "application/json", ...(etag ? { etag } : {}) },
+  });
 }
 
 function claimEarlyGet(url: string): Promise<Response> | undefined {
