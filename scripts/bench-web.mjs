@@ -12,6 +12,7 @@ import zlib from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
+import * as Lantern from "lighthouse/core/lib/lantern/lantern.js";
 import { chromium } from "playwright-core";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -208,6 +209,29 @@ async function signInBrowser(port, baseUrl, cookie) {
   }
 }
 
+/**
+ * What holds the simulated LCP (Lighthouse's Lantern model of a phone: 150 ms round trips, 1.6 Mbit/s, 4×
+ * CPU): the requests its pessimistic graph waits for, how many bytes they are, and the last ones to finish.
+ */
+function lcpPath(url) {
+  const timings = Lantern.Simulation.Simulator.allNodeTimings.get("pessimisticLargestContentfulPaint");
+  if (!timings) return [];
+  const origin = new URL(url).origin;
+  const nodes = [...timings].map(([node, t]) => ({ node, ...t }));
+  const network = nodes.filter((n) => n.node.type === "network");
+  const cpuMs = nodes
+    .filter((n) => n.node.type === "cpu")
+    .reduce((sum, n) => sum + n.endTime - n.startTime, 0);
+  const bytes = network.reduce((sum, n) => sum + (n.node.request.transferSize ?? 0), 0);
+  const last = network
+    .sort((a, b) => b.endTime - a.endTime)
+    .slice(0, 3)
+    .map((n) => `${n.node.request.url.replace(origin, "")} ends ${Math.round(n.endTime)} ms`);
+  return [
+    `lcp path: ${network.length} requests, ${Math.round(bytes / 1000)} KB, ${Math.round(cpuMs)} ms of simulated CPU; last: ${last.join(" | ")}`,
+  ];
+}
+
 async function audit(chrome, url, formFactor, cookie) {
   const flags = {
     port: chrome.port,
@@ -255,6 +279,7 @@ async function audit(chrome, url, formFactor, cookie) {
       .slice(0, 3)
       .map((i) => `${String(i.url).replace(/^https?:\/\/[^/]+/, "")} ${Math.round(i.total)} ms`);
     if (scripts.length) details.push(`bootup-time: ${scripts.join(" | ")}`);
+    details.push(...lcpPath(url));
   }
   return {
     details,
