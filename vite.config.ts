@@ -71,7 +71,7 @@ function precompress(): Plugin {
   };
 }
 
-/** Preloads Inter's latin subset, which every page needs, so text does not wait for the CSS to discover it. */
+/** Preloads Inter's basic subset, which every page needs, so text does not wait for the CSS to discover it. */
 function preloadFont(): Plugin {
   return {
     name: "pillar:preload-font",
@@ -80,7 +80,7 @@ function preloadFont(): Plugin {
       order: "post",
       handler(_html, ctx) {
         const font = Object.keys(ctx.bundle ?? {}).find((f) =>
-          /inter-latin-wght-normal-[^/]*\.woff2$/.test(f),
+          /inter-basic-wght-[^/]*\.woff2$/.test(f),
         );
         if (!font) return [];
         return [

@@ -1,0 +1,1 @@
+export declare const BASIC_UNICODE_RANGE: string;
