@@ -79,9 +79,7 @@ function preloadFont(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler(_html, ctx) {
-        const font = Object.keys(ctx.bundle ?? {}).find((f) =>
-          /inter-basic-wght-[^/]*\.woff2$/.test(f),
-        );
+        const font = Object.keys(ctx.bundle ?? {}).find((f) => /inter-basic-wght-[^/]*\.woff2$/.test(f));
         if (!font) return [];
         return [
           {
