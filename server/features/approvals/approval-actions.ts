@@ -1,5 +1,5 @@
 import { ONBOARDING_ADMIN_MESSAGES } from "@/contract/admin-onboarding";
-import { APPROVAL_MESSAGES, type ApprovalKind } from "@/contract/approvals";
+import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import type {
   CreateAdminTransactionInput,
@@ -10,7 +10,7 @@ import type {
 import type { Tx } from "@/server/db/client";
 import type { approvals } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
-import { afterFreezeLifted, liftFreeze } from "@/server/features/admin/unfreeze-user";
+import { liftFreeze } from "@/server/features/admin/unfreeze-user";
 import { applyKycDecision, kycDecisionError } from "@/server/features/kyc/review-kyc-application";
 import {
   insertAdminTransaction,
@@ -81,9 +81,4 @@ export async function runApprovedChange(tx: Tx, row: ApprovalRow): Promise<unkno
     case "unfreeze":
       return liftFreeze(tx, actorId, customerOf(row));
   }
-}
-
-/** Work that must wait for the commit (process-local caches). */
-export function afterApprovedChange(kind: ApprovalKind, row: ApprovalRow): void {
-  if (kind === "unfreeze" && row.userId) afterFreezeLifted(row.userId);
 }
