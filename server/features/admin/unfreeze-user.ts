@@ -4,6 +4,13 @@ import type { MessageResponse } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import type { Db, Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
+import { type ApprovalAction, approvalCustomer } from "@/server/features/approvals/approval-actions";
+import {
+  requireReason,
+  type StaffActor,
+  type Submitted,
+  submitForApproval,
+} from "@/server/features/approvals/request-approval";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { updateUser } from "@/server/lib/write-user";
@@ -43,3 +50,30 @@ export async function liftFreeze(tx: Tx, adminId: string, userId: string): Promi
   });
   return { message: SECURITY_MESSAGES.unfrozen };
 }
+
+/** Lifting a freeze always needs a second (compliance) person. */
+export async function submitUnfreeze(
+  db: Db,
+  maker: StaffActor,
+  userId: string,
+  reason: string | null | undefined,
+): Promise<Submitted<MessageResponse>> {
+  return submitForApproval(db, maker, async (tx) => {
+    const user = await lockFrozenUser(tx, userId);
+    const text = requireReason(reason);
+    return {
+      kind: "unfreeze",
+      userId,
+      targetKey: userId,
+      payload: { op: "unfreeze" },
+      amount: null,
+      before: { frozenAt: user.frozenAt.toISOString() },
+      after: { frozenAt: null },
+      reason: text,
+    };
+  });
+}
+
+/** What a second compliance member's approval replays (registered with approvals in server/app.ts). */
+export const approveUnfreeze: ApprovalAction = (tx, row) =>
+  liftFreeze(tx, row.makerId, approvalCustomer(row));
