@@ -15,6 +15,7 @@ import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/rout
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
 import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes";
+import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
@@ -179,7 +180,7 @@ export async function buildApp(
     kyc_reset: approveKycReset,
     unfreeze: approveUnfreeze,
   });
-  await app.register(approvalRoutes, { prefix: "/api/admin" });
+  await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
