@@ -14,7 +14,7 @@ type OpenTransaction = Db["transaction"];
  * outer one's. Applied once where each Database is built.
  */
 export function trackCommits(db: Db): Db {
-  Object.defineProperty(db, "transaction", { value: tracked(db.transaction.bind(db)) });
+  db.transaction = tracked(db.transaction.bind(db));
   return db;
 }
 
@@ -24,7 +24,7 @@ function tracked(open: OpenTransaction, outer?: (() => void)[]): OpenTransaction
     const result = await open((tx) => {
       pendingByTx.set(tx, pending);
       const nested = tx.transaction.bind(tx) as unknown as OpenTransaction;
-      Object.defineProperty(tx, "transaction", { value: tracked(nested, pending) });
+      tx.transaction = tracked(nested, pending) as unknown as Tx["transaction"];
       return run(tx);
     }, config);
     if (!outer) for (const callback of pending) callback();
