@@ -14,9 +14,9 @@ import lighthouse from "lighthouse";
 import desktopConfig from "lighthouse/core/config/desktop-config.js";
 import * as Lantern from "lighthouse/core/lib/lantern/lantern.js";
 import { chromium } from "playwright-core";
+import { webBuildIsStale } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const builtIndex = path.join(root, "dist/web/index.html");
 const PASSWORD = "Harbor-Lantern-91-quietly";
 const ADMIN_EMAIL = "bench-admin@pillar.test";
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
@@ -27,18 +27,8 @@ const LIGHTHOUSE_VERSION = JSON.parse(
 const PAGES = process.env.BENCH_WEB_PAGES?.split(",") ?? ["/", "/dashboard"];
 const FORM_FACTORS = process.env.BENCH_WEB_FORM_FACTORS?.split(",") ?? ["mobile", "desktop"];
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function buildIfNeeded() {
-  const built = fs.existsSync(builtIndex) ? fs.statSync(builtIndex).mtimeMs : 0;
-  if (built && ["web", "contract"].every((d) => newestMtime(path.join(root, d)) <= built)) return;
+  if (!webBuildIsStale()) return;
   console.info("▶ building the web app");
   const status = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status;
   if (status !== 0) process.exit(status ?? 1);

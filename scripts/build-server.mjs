@@ -32,19 +32,29 @@ export async function buildServer({ logLevel = "warning" } = {}) {
   });
 }
 
+/** Newest modification time of any file under `dir`. */
+export function newestMtime(dir) {
+  let latest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** True when dist/web is missing or older than a file under web/ or contract/ (`npm start`, the web bench). */
+export function webBuildIsStale() {
+  const builtIndex = path.join(root, "dist/web/index.html");
+  if (!fs.existsSync(builtIndex)) return true;
+  const built = fs.statSync(builtIndex).mtimeMs;
+  return ["web", "contract"].some((dir) => newestMtime(path.join(root, dir)) > built);
+}
+
 /** Newest modification time of any file under the server's sources, for `npm start`'s staleness check. */
 export function newestSourceMtime() {
-  const newest = (dir) => {
-    let latest = 0;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-    }
-    return latest;
-  };
   return Math.max(
-    newest(path.join(root, "server")),
-    newest(path.join(root, "contract")),
+    newestMtime(path.join(root, "server")),
+    newestMtime(path.join(root, "contract")),
     fs.statSync(path.join(root, "scripts/cli.ts")).mtimeMs,
     fs.statSync(path.join(root, "tsconfig.json")).mtimeMs,
     fs.statSync(path.join(root, "package-lock.json")).mtimeMs,

@@ -5,27 +5,11 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildServer, newestSourceMtime, serverOutDir } from "./build-server.mjs";
+import { buildServer, newestSourceMtime, serverOutDir, webBuildIsStale } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const builtIndex = path.join(root, "dist/web/index.html");
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function needsBuild() {
-  if (!fs.existsSync(builtIndex)) return true;
-  const built = fs.statSync(builtIndex).mtimeMs;
-  return ["web", "contract"].some((d) => newestMtime(path.join(root, d)) > built);
-}
-
-if (needsBuild()) {
+if (webBuildIsStale()) {
   console.info("Building the web app…");
   const build = spawnSync(
     process.execPath,

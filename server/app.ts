@@ -8,20 +8,29 @@ import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
+import { approveUnfreeze } from "@/server/features/admin/unfreeze-user";
+import { registerApprovalActions } from "@/server/features/approvals/approval-actions";
 import { approvalRoutes } from "@/server/features/approvals/routes";
 import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
 import { authRoutes } from "@/server/features/auth/routes";
 import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes";
+import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
 import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
+import { approveKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { kycRoutes } from "@/server/features/kyc/routes";
 import { objectRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
+import {
+  approveBalanceAdjustment,
+  approveCredit,
+  approveIncomingPayment,
+} from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { staffRoutes } from "@/server/features/staff/routes";
@@ -163,7 +172,15 @@ export async function buildApp(
   await app.register(adminTransferRoutes, { prefix: "/api/admin" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
   await app.register(adminContentRoutes, { prefix: "/api/admin" });
-  await app.register(approvalRoutes, { prefix: "/api/admin" });
+  // Maker-checker: each feature replays its own approved changes; approvals calls them back by kind.
+  registerApprovalActions({
+    incoming_payment: approveIncomingPayment,
+    credit: approveCredit,
+    balance_adjustment: approveBalanceAdjustment,
+    kyc_reset: approveKycReset,
+    unfreeze: approveUnfreeze,
+  });
+  await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });

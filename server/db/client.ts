@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { trackCommits } from "@/server/db/after-commit";
 import { runMigrations, type SqlClient } from "@/server/db/migrate";
 import * as schema from "@/server/db/schema";
 
@@ -65,7 +66,7 @@ export function createPgDatabase(
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on("error", () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = trackCommits(drizzlePg(pool, { schema }) as unknown as Db);
   return {
     db,
     kind: "pg",
@@ -109,7 +110,7 @@ export function createPgDatabase(
 }
 
 export function wrapPglite(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = trackCommits(drizzlePglite(client, { schema }) as unknown as Db);
   return {
     db,
     kind: "pglite",

@@ -15,6 +15,23 @@ export interface Wallet {
   held: number;
 }
 
+/**
+ * A wallet's balances as customers and staff see them (DESIGN: total = balance, pending = held,
+ * available = balance − held); no wallet yet shows zeros.
+ */
+export function walletBalances(wallet: Pick<Wallet, "balance" | "held"> | null | undefined) {
+  const balance = wallet?.balance ?? 0;
+  const held = wallet?.held ?? 0;
+  return {
+    totalBalance: formatMoney(balance),
+    availableBalance: formatMoney(balance - held),
+    pendingBalance: formatMoney(held),
+    balanceCents: balance,
+    availableCents: balance - held,
+    pendingCents: held,
+  };
+}
+
 export interface PostingInput {
   accountId: string;
   amount: number;

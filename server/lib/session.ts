@@ -1,6 +1,7 @@
 import { hash, randomBytes } from "node:crypto";
 import { and, eq, getTableColumns, gt, lt, ne, or, sql } from "drizzle-orm";
 import type { Config } from "@/server/config";
+import { afterCommit } from "@/server/db/after-commit";
 import type { DbOrTx } from "@/server/db/client";
 import { sessions, users } from "@/server/db/schema";
 
@@ -197,12 +198,12 @@ export async function deleteExpiredSessions(db: DbOrTx, userId: string): Promise
 export async function deleteSessionByToken(db: DbOrTx, token: string): Promise<void> {
   const idHash = hashSessionToken(token);
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
-  forgetCachedSessions({ idHash });
+  afterCommit(db, () => forgetCachedSessions({ idHash }));
 }
 
 /**
- * Signs the user out everywhere, or everywhere but the session given. Inside a transaction the caller
- * forgets the user's cached sessions again after commit, so a request racing the commit cannot re-cache them.
+ * Signs the user out everywhere, or everywhere but the session given. The cached sessions are forgotten once
+ * the deletion commits, so a request racing the commit cannot cache them again.
  */
 export async function deleteUserSessions(
   db: DbOrTx,
@@ -217,6 +218,6 @@ export async function deleteUserSessions(
         : eq(sessions.userId, userId),
     )
     .returning({ publicId: sessions.publicId });
-  forgetCachedSessions({ userId });
+  afterCommit(db, () => forgetCachedSessions({ userId }));
   return rows.length;
 }

@@ -1,5 +1,4 @@
 import { and, desc, eq, lt, or, sql } from "drizzle-orm";
-import { formatMoney } from "@/contract/money";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
@@ -7,23 +6,13 @@ import { transactions } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
-import { findWallet } from "@/server/lib/ledger";
+import { findWallet, walletBalances } from "@/server/lib/ledger";
 
 export const RECENT_TRANSACTIONS = 50;
 
-/** Display balances (DESIGN: total = balance, pending = held, available = balance − held). */
+/** The customer's display balances (walletBalances). */
 export async function getBalances(db: DbOrTx, userId: string) {
-  const wallet = await findWallet(db, userId);
-  const balance = wallet?.balance ?? 0;
-  const held = wallet?.held ?? 0;
-  return {
-    totalBalance: formatMoney(balance),
-    availableBalance: formatMoney(balance - held),
-    pendingBalance: formatMoney(held),
-    balanceCents: balance,
-    availableCents: balance - held,
-    pendingCents: held,
-  };
+  return walletBalances(await findWallet(db, userId));
 }
 
 export async function findRecentTransactions(db: DbOrTx, userId: string): Promise<Transaction[]> {

@@ -5,7 +5,7 @@ import { incomingPayments, transferRequests, users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
-import { forgetCachedSessions } from "@/server/lib/session";
+import { deleteUserRow } from "@/server/lib/write-user";
 
 /**
  * Deletes a customer and everything hanging off the account (sessions, codes). Never an admin, never
@@ -35,7 +35,8 @@ export async function deleteUser(db: Db, actorId: string, userId: string): Promi
       );
     if (open.total > 0 || incoming.total > 0)
       throw new AppError("CONFLICT", ADMIN_MESSAGES.userHasOpenRequests);
-    await tx.delete(users).where(eq(users.id, userId));
+    // The cascade removes their sessions; deleteUserRow drops the cached copies at commit.
+    await deleteUserRow(tx, userId);
     await writeAudit(tx, {
       actorId,
       action: "user.delete",
@@ -50,6 +51,4 @@ export async function deleteUser(db: Db, actorId: string, userId: string): Promi
       after: null,
     });
   });
-  // The cascade removed their sessions; this process must not keep serving them from its cache.
-  forgetCachedSessions({ userId });
 }

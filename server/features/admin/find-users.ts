@@ -7,13 +7,12 @@ import type { DbOrTx } from "@/server/db/client";
 import { accountRequests, ledgerAccounts, transactions, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
-import { findWallet, type Wallet } from "@/server/lib/ledger";
+import { findWallet, type Wallet, walletBalances } from "@/server/lib/ledger";
 
 type UserRow = typeof users.$inferSelect;
 
 function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
-  const balance = wallet?.balance ?? 0;
-  const held = wallet?.held ?? 0;
+  const balances = walletBalances(wallet);
   return {
     id: row.id,
     firstName: row.firstName,
@@ -27,9 +26,9 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
     status: row.status,
     frozenAt: row.frozenAt ? row.frozenAt.toISOString() : null,
     passwordResetRequired: row.passwordResetRequired,
-    accountBalance: formatMoney(balance),
-    availableBalance: formatMoney(balance - held),
-    pendingBalance: formatMoney(held),
+    accountBalance: balances.totalBalance,
+    availableBalance: balances.availableBalance,
+    pendingBalance: balances.pendingBalance,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -15,7 +15,7 @@ import { messageResponse } from "@/contract/auth";
 import { deleteUser } from "@/server/features/admin/delete-user";
 import { findUsers, getAdminStats, getUser } from "@/server/features/admin/find-users";
 import { sendPaymentNotification, sendTestEmail } from "@/server/features/admin/send-admin-mail";
-import { submitUnfreeze } from "@/server/features/approvals/submit-changes";
+import { submitUnfreeze } from "@/server/features/admin/unfreeze-user";
 import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 

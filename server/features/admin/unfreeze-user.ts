@@ -4,18 +4,23 @@ import type { MessageResponse } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import type { Db, Tx } from "@/server/db/client";
 import { users } from "@/server/db/schema";
+import { type ApprovalAction, approvalCustomer } from "@/server/features/approvals/approval-actions";
+import {
+  requireReason,
+  type StaffActor,
+  type Submitted,
+  submitForApproval,
+} from "@/server/features/approvals/request-approval";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
-import { forgetCachedSessions } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 /**
  * Staff lift a freeze once they have spoken to the customer. The password reset the freeze asked for stays
  * required: only the owner's inbox can clear that.
  */
 export async function unfreezeUser(db: Db, adminId: string, userId: string): Promise<MessageResponse> {
-  const result = await db.transaction((tx) => liftFreeze(tx, adminId, userId));
-  afterFreezeLifted(userId);
-  return result;
+  return db.transaction((tx) => liftFreeze(tx, adminId, userId));
 }
 
 /** The customer, locked, if frozen (else 404, or 409 `notFrozen`). */
@@ -33,7 +38,8 @@ export async function lockFrozenUser(tx: Tx, userId: string): Promise<{ frozenAt
 /** Lifts the freeze inside the caller's transaction (direct, or replayed by an approval); audited. */
 export async function liftFreeze(tx: Tx, adminId: string, userId: string): Promise<MessageResponse> {
   const user = await lockFrozenUser(tx, userId);
-  await tx.update(users).set({ frozenAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+  // The customer's open sessions carry the user row: updateUser drops them at commit (the banner goes).
+  await updateUser(tx, userId, { frozenAt: null, updatedAt: new Date() });
   await writeAudit(tx, {
     actorId: adminId,
     action: "user.unfreeze",
@@ -45,7 +51,29 @@ export async function liftFreeze(tx: Tx, adminId: string, userId: string): Promi
   return { message: SECURITY_MESSAGES.unfrozen };
 }
 
-/** After commit: the customer's open sessions carry the user row, so drop this process's copy (the banner goes). */
-export function afterFreezeLifted(userId: string): void {
-  forgetCachedSessions({ userId });
+/** Lifting a freeze always needs a second (compliance) person. */
+export async function submitUnfreeze(
+  db: Db,
+  maker: StaffActor,
+  userId: string,
+  reason: string | null | undefined,
+): Promise<Submitted<MessageResponse>> {
+  return submitForApproval(db, maker, async (tx) => {
+    const user = await lockFrozenUser(tx, userId);
+    const text = requireReason(reason);
+    return {
+      kind: "unfreeze",
+      userId,
+      targetKey: userId,
+      payload: { op: "unfreeze" },
+      amount: null,
+      before: { frozenAt: user.frozenAt.toISOString() },
+      after: { frozenAt: null },
+      reason: text,
+    };
+  });
 }
+
+/** What a second compliance member's approval replays (registered with approvals in server/app.ts). */
+export const approveUnfreeze: ApprovalAction = (tx, row) =>
+  liftFreeze(tx, row.makerId, approvalCustomer(row));

@@ -1,6 +1,4 @@
-import { ONBOARDING_ADMIN_MESSAGES } from "@/contract/admin-onboarding";
 import { APPROVAL_MESSAGES, type ApprovalKind } from "@/contract/approvals";
-import { formatMoney } from "@/contract/money";
 import type {
   CreateAdminTransactionInput,
   CreateIncomingPaymentInput,
@@ -9,15 +7,6 @@ import type {
 } from "@/contract/payments";
 import type { Tx } from "@/server/db/client";
 import type { approvals } from "@/server/db/schema";
-import { toTransaction } from "@/server/features/accounts/transaction-view";
-import { afterFreezeLifted, liftFreeze } from "@/server/features/admin/unfreeze-user";
-import { applyKycDecision, kycDecisionError } from "@/server/features/kyc/review-kyc-application";
-import {
-  insertAdminTransaction,
-  moveAdminTransaction,
-  postBalanceAdjustment,
-} from "@/server/features/payments/admin-transactions";
-import { insertIncomingPayment, moveIncomingPayment } from "@/server/features/payments/incoming-payments";
 import { AppError } from "@/server/lib/errors";
 
 export type ApprovalRow = typeof approvals.$inferSelect;
@@ -32,58 +21,42 @@ export type ApprovalPayload =
   | { op: "kyc_reset"; kycId: string }
   | { op: "unfreeze" };
 
-function customerOf(row: ApprovalRow): string {
-  if (!row.userId) throw new AppError("CONFLICT", APPROVAL_MESSAGES.customerGone, { customerGone: true });
-  return row.userId;
-}
+/**
+ * Replays an approved change: the maker's original request (the row's payload, written by the feature's own
+ * submit function) through the same service function a direct call uses, inside the approval's transaction,
+ * as the maker. Ledger rules, audit rows and mail are therefore exactly those of the direct path.
+ */
+export type ApprovalAction = (tx: Tx, row: ApprovalRow) => Promise<unknown>;
 
 /**
- * Runs the approved change through the same service function a direct call uses, inside the approval's
- * transaction, as the maker (the checker's decision is its own audit row). Ledger rules, audit rows and mail
- * are therefore exactly those of the direct path.
+ * One action per kind, registered by the features that own the changes (wired once in server/app.ts), so
+ * approvals never imports them: they import approvals to submit, approvals calls them back to replay.
  */
-export async function runApprovedChange(tx: Tx, row: ApprovalRow): Promise<unknown> {
-  const payload = row.payload as ApprovalPayload;
-  const actorId = row.makerId;
-  switch (payload.op) {
-    case "create_payment": {
-      customerOf(row);
-      const done = await insertIncomingPayment(tx, actorId, payload.input, row.amount!);
-      return {
-        payment: done.payment,
-        ...(done.userBalance !== undefined ? { userBalance: formatMoney(done.userBalance) } : {}),
-      };
-    }
-    case "complete_payment": {
-      customerOf(row);
-      const done = await moveIncomingPayment(tx, actorId, payload.paymentId, payload.input);
-      return {
-        payment: done.payment,
-        ...(done.userBalance !== undefined ? { userBalance: formatMoney(done.userBalance) } : {}),
-      };
-    }
-    case "create_credit":
-      customerOf(row);
-      return toTransaction(await insertAdminTransaction(tx, actorId, payload.input, row.amount!));
-    case "complete_credit":
-      customerOf(row);
-      return toTransaction(await moveAdminTransaction(tx, actorId, payload.transactionId, payload.input));
-    case "adjust_balance":
-      return postBalanceAdjustment(tx, actorId, customerOf(row), payload.target, payload.expected);
-    case "kyc_reset":
-      customerOf(row);
-      try {
-        const kyc = await applyKycDecision(tx, actorId, payload.kycId, "reset", null);
-        return { message: ONBOARDING_ADMIN_MESSAGES.kycReset, kyc };
-      } catch (err) {
-        throw kycDecisionError(err);
-      }
-    case "unfreeze":
-      return liftFreeze(tx, actorId, customerOf(row));
-  }
+let actions: Readonly<Record<ApprovalKind, ApprovalAction>> | null = null;
+
+export function registerApprovalActions(byKind: Readonly<Record<ApprovalKind, ApprovalAction>>): void {
+  actions = byKind;
 }
 
-/** Work that must wait for the commit (process-local caches). */
-export function afterApprovedChange(kind: ApprovalKind, row: ApprovalRow): void {
-  if (kind === "unfreeze" && row.userId) afterFreezeLifted(row.userId);
+/** The approved change, run by the action its feature registered for the row's kind. */
+export async function runApprovedChange(tx: Tx, row: ApprovalRow): Promise<unknown> {
+  if (!actions) throw new Error("No approval actions are registered (server/app.ts registers them)");
+  return actions[row.kind](tx, row);
+}
+
+/** The row's payload, checked to be one of `ops` (the kinds an action replays) and typed by them. */
+export function approvalPayload<Op extends ApprovalPayload["op"]>(
+  row: ApprovalRow,
+  ops: readonly Op[],
+): Extract<ApprovalPayload, { op: Op }> {
+  const payload = row.payload as ApprovalPayload;
+  if (!(ops as readonly string[]).includes(payload.op))
+    throw new Error(`Unexpected ${row.kind} approval payload: ${payload.op}`);
+  return payload as Extract<ApprovalPayload, { op: Op }>;
+}
+
+/** The customer the approval is about, or 409 `customerGone` once they were deleted. */
+export function approvalCustomer(row: ApprovalRow): string {
+  if (!row.userId) throw new AppError("CONFLICT", APPROVAL_MESSAGES.customerGone, { customerGone: true });
+  return row.userId;
 }

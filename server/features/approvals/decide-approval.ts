@@ -3,7 +3,7 @@ import { APPROVAL_CHECKER_ROLES, APPROVAL_MESSAGES, type DecideApprovalResponse 
 import { holdsAnyRole, STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import type { Db } from "@/server/db/client";
 import { approvals, users } from "@/server/db/schema";
-import { afterApprovedChange, runApprovedChange } from "@/server/features/approvals/approval-actions";
+import { runApprovedChange } from "@/server/features/approvals/approval-actions";
 import { getApproval } from "@/server/features/approvals/find-approvals";
 import { actingRole } from "@/server/features/approvals/request-approval";
 import { writeAudit } from "@/server/lib/audit";
@@ -83,10 +83,7 @@ export async function decideApproval(
     });
     return { row, result };
   });
-  if (decision === "approve") {
-    wakeMailWorker();
-    afterApprovedChange(outcome.row.kind, outcome.row);
-  }
+  if (decision === "approve") wakeMailWorker();
   return {
     message: decision === "approve" ? APPROVAL_MESSAGES.approved : APPROVAL_MESSAGES.rejected,
     approval: await getApproval(db, approvalId),

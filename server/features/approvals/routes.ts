@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -10,13 +10,23 @@ import {
 } from "@/contract/approvals";
 import { decideApproval } from "@/server/features/approvals/decide-approval";
 import { findApprovals } from "@/server/features/approvals/find-approvals";
-import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 
-/** Maker-checker under /api/admin/approvals: the queue, and a second staff member's decision. */
-export async function approvalRoutes(instance: FastifyInstance) {
+export interface ApprovalRoutesOptions {
+  /** The fresh second-factor check (auth's requireFreshStepUp, passed in by server/app.ts). */
+  requireFreshStepUp: (request: FastifyRequest) => Promise<void>;
+}
+
+/**
+ * Maker-checker under /api/admin/approvals: the queue, and a second staff member's decision. Approvals imports
+ * no other feature: the step-up check and the actions it replays are handed to it by server/app.ts.
+ */
+export async function approvalRoutes(
+  instance: FastifyInstance,
+  { requireFreshStepUp }: ApprovalRoutesOptions,
+) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   app.addHook("onRequest", requireAdmin);

@@ -15,12 +15,8 @@ import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { passwordChangedMail } from "@/server/lib/mail/security-templates";
 import { CODE_TTL_SECONDS, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword, verifyPassword } from "@/server/lib/passwords";
-import {
-  deleteUserSessions,
-  forgetCachedSessions,
-  type SessionRef,
-  type SessionUser,
-} from "@/server/lib/session";
+import { deleteUserSessions, type SessionRef, type SessionUser } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 export async function sendPasswordChangeCode(deps: AppDeps, user: SessionUser): Promise<SendCodeResponse> {
   await sendCode(deps, user, "change_password");
@@ -68,10 +64,12 @@ export async function changePassword(
     },
     async (tx) => {
       // The code came through the inbox, so this is a fresh proof of the e-mail as well.
-      await tx
-        .update(users)
-        .set({ passwordHash, passwordSetAt: sql`now()`, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
-        .where(eq(users.id, user.id));
+      await updateUser(tx, user.id, {
+        passwordHash,
+        passwordSetAt: sql`now()`,
+        emailVerifiedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      });
       await deleteUserSessions(tx, user.id, { exceptIdHash: session.idHash });
       const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "password_changed" });
       await enqueueMail(
@@ -81,7 +79,6 @@ export async function changePassword(
     },
   );
   if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
-  forgetCachedSessions({ userId: user.id });
   wakeMailWorker();
   return { message: AUTH_SERVER_MESSAGES.passwordChanged };
 }

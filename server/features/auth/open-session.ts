@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { CurrentUser } from "@/contract/auth";
 import { normaliseRoles, type StaffRole } from "@/contract/staff";
 import type { AppDeps } from "@/server/app-deps";
 import type { Tx } from "@/server/db/client";
-import { users } from "@/server/db/schema";
 import { earnsAdminByEmail, toCurrentUser } from "@/server/features/auth/users";
 import { recordSignInDevice } from "@/server/features/security/known-devices";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
@@ -11,9 +9,9 @@ import {
   createSession,
   deleteExpiredSessions,
   deleteSessionByToken,
-  forgetCachedSessions,
   type UserRow,
 } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 export interface LoginContext {
   userAgent?: string;
@@ -53,7 +51,7 @@ export async function openSession(
     if (options.inTransaction) await options.inTransaction(tx);
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);
-    if (rolesChanged) await tx.update(users).set({ staffRoles }).where(eq(users.id, user.id));
+    if (rolesChanged) await updateUser(tx, user.id, { staffRoles });
     const session = await createSession(tx, {
       userId: user.id,
       userAgent: context.userAgent,
@@ -68,7 +66,6 @@ export async function openSession(
     });
     return { session, device };
   });
-  if (rolesChanged) forgetCachedSessions({ userId: user.id });
   if (device.isNew) wakeMailWorker();
   return {
     token: session.token,

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import {
   AUTH_MESSAGES,
   AUTH_SERVER_MESSAGES,
@@ -7,13 +7,13 @@ import {
   type ResetPasswordInput,
 } from "@/contract/auth";
 import type { AppDeps } from "@/server/app-deps";
-import { users } from "@/server/db/schema";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { checkCode, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
-import { deleteUserSessions, forgetCachedSessions } from "@/server/lib/session";
+import { deleteUserSessions } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 /** The same answer whether or not the e-mail exists, so the form cannot be used to find customers. */
 export async function requestPasswordReset(deps: AppDeps, input: EmailOnlyInput): Promise<MessageResponse> {
@@ -52,20 +52,16 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
   const result = await redeemCode(db, check, async (tx) => {
     // Reading the code from the inbox proves the address as well as a verification code would; it is also
     // the proof a frozen account needs before it may sign in again (the freeze itself stays for staff).
-    await tx
-      .update(users)
-      .set({
-        passwordHash,
-        passwordSetAt: sql`now()`,
-        isEmailVerified: true,
-        emailVerifiedAt: sql`now()`,
-        passwordResetRequired: false,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(users.id, user.id));
+    await updateUser(tx, user.id, {
+      passwordHash,
+      passwordSetAt: sql`now()`,
+      isEmailVerified: true,
+      emailVerifiedAt: sql`now()`,
+      passwordResetRequired: false,
+      updatedAt: sql`now()`,
+    });
     await deleteUserSessions(tx, user.id);
   });
   if (!result.ok) throw invalidCode();
-  forgetCachedSessions({ userId: user.id });
   return { message: AUTH_SERVER_MESSAGES.passwordReset };
 }

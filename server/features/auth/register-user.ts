@@ -9,6 +9,7 @@ import { openWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { burnOutstandingCodes } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
+import { updateUser } from "@/server/lib/write-user";
 
 const emailTaken = () => new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailTaken, { emailTaken: true });
 const handleTaken = () =>
@@ -83,18 +84,15 @@ async function replacePendingRegistration(
         .for("update");
       // Verified between our read and the lock: the owner has decided the account.
       if (!row || row.isEmailVerified) throw emailTaken();
-      await tx
-        .update(users)
-        .set({
-          firstName: input.firstName,
-          lastName: input.lastName,
-          pillarTag: input.pillarTag,
-          phoneNumber: input.phoneNumber,
-          passwordHash,
-          passwordSetAt: sql`now()`,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(users.id, userId));
+      await updateUser(tx, userId, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        pillarTag: input.pillarTag,
+        phoneNumber: input.phoneNumber,
+        passwordHash,
+        passwordSetAt: sql`now()`,
+        updatedAt: sql`now()`,
+      });
       await burnOutstandingCodes(tx, userId, "verify_email");
       // The burnt codes were the only way in, so a new one goes out now; the hourly cap still applies.
       await sendCodeInTx(deps, tx, user, "verify_email", { skipResendInterval: true });

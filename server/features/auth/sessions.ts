@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type MessageResponse, type SessionInfo } from "@/contract/auth";
+import { afterCommit } from "@/server/db/after-commit";
 import type { DbOrTx } from "@/server/db/client";
 import { sessions } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
@@ -49,7 +50,7 @@ export async function deleteUserSession(
     .where(and(eq(sessions.publicId, publicId.toLowerCase()), eq(sessions.userId, userId)))
     .returning({ idHash: sessions.idHash });
   if (!row) throw new AppError("NOT_FOUND", AUTH_SERVER_MESSAGES.sessionNotFound);
-  forgetCachedSessions({ idHash: row.idHash });
+  afterCommit(db, () => forgetCachedSessions({ idHash: row.idHash }));
   return { message: AUTH_SERVER_MESSAGES.sessionRevoked, wasCurrent: row.idHash === current.idHash };
 }
 

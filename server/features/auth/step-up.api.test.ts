@@ -98,4 +98,19 @@ describe("staff need a second factor (ADMIN_REQUIRE_2FA)", () => {
     expect((await postJson(t.app, "/api/admin/transactions", admin.cookie, credit)).statusCode).toBe(201);
     await expectLedgerClean(t.database);
   });
+
+  it("needs a fresh step-up before a checker approves (approvals gets the check from server/app.ts)", async () => {
+    const checker = await createAdminUser(t.database);
+    const { secret } = await enrolTotp(t.app, checker.cookie);
+    await t.database.query("delete from auth_challenges where user_id = $1 and purpose = 'step_up'", [
+      checker.user.id,
+    ]);
+    const url = "/api/admin/approvals/00000000-0000-4000-8000-000000000000/approve";
+    const refused = await postJson(t.app, url, checker.cookie, {});
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ stepUpRequired: true });
+    await stepUpWithTotp(t.app, t.database, { id: checker.user.id, cookie: checker.cookie, secret });
+    // Past the check, the unknown approval is the answer.
+    expect((await postJson(t.app, url, checker.cookie, {})).statusCode).toBe(404);
+  });
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
   AUTH_MESSAGES,
   AUTH_SERVER_MESSAGES,
@@ -13,6 +13,7 @@ import { findUserByEmail, isAdminEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
 import { redeemCode } from "@/server/lib/one-time-codes";
 import { verifyPassword } from "@/server/lib/passwords";
+import { updateUser } from "@/server/lib/write-user";
 
 const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
 
@@ -32,17 +33,18 @@ export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promi
     { userId: user.id, purpose: "verify_email", code: input.otp, secret: deps.config.sessionSecret },
     async (tx) => {
       // Only the registration this code was sent for: a re-registration in between burnt the code.
-      const verified = await tx
-        .update(users)
-        .set({
+      const verified = await updateUser(
+        tx,
+        user.id,
+        {
           isEmailVerified: true,
           emailVerifiedAt: sql`now()`,
           staffRoles: isAdminEmail(deps.config, user.email) ? ["owner"] : [],
           updatedAt: sql`now()`,
-        })
-        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
-        .returning({ id: users.id });
-      if (verified.length === 0) {
+        },
+        { where: eq(users.passwordHash, user.passwordHash) },
+      );
+      if (!verified) {
         throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.registrationChanged, {
           registrationChanged: true,
         });

@@ -4,8 +4,9 @@ import { formatMoney } from "@/contract/money";
 import type { Db } from "@/server/db/client";
 import { transferRequests, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
+import { toOnboardingUser } from "@/server/features/kyc/kyc-views";
 import { AppError } from "@/server/lib/errors";
-import { findWallet } from "@/server/lib/ledger";
+import { findWallet, walletBalances } from "@/server/lib/ledger";
 
 /** Who support is talking to: profile, onboarding state, balances and latest transfers. */
 export async function getChatCustomer(db: Db, userId: string): Promise<ChatCustomer> {
@@ -21,22 +22,16 @@ export async function getChatCustomer(db: Db, userId: string): Promise<ChatCusto
       .orderBy(desc(transferRequests.createdAt), desc(transferRequests.id))
       .limit(5),
   ]);
-  const balance = wallet?.balance ?? 0;
-  const held = wallet?.held ?? 0;
+  const { totalBalance, availableBalance, pendingBalance } = walletBalances(wallet);
   return {
-    id: user.id,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    email: user.email,
-    pillarTag: user.pillarTag,
-    phoneNumber: user.phoneNumber,
+    ...toOnboardingUser(user),
     status: user.status,
     memberSince: user.createdAt.toISOString(),
     kycStatus: onboarding.kyc?.status ?? null,
     accountRequestStatus: onboarding.accountRequest?.status ?? null,
-    totalBalance: formatMoney(balance),
-    availableBalance: formatMoney(balance - held),
-    pendingBalance: formatMoney(held),
+    totalBalance,
+    availableBalance,
+    pendingBalance,
     recentTransfers: transfers.map((t) => ({
       id: t.id,
       amount: formatMoney(t.amount),

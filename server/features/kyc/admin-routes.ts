@@ -15,9 +15,9 @@ import {
 import { pendingApprovalResponse } from "@/contract/approvals";
 import { revealSsnInput, revealSsnResponse } from "@/contract/audit";
 import { onboardingState } from "@/contract/kyc";
-import { submitKycReset } from "@/server/features/approvals/submit-changes";
 import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
 import { getOnboardingState } from "@/server/features/kyc/get-kyc-status";
+import { submitKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { revealSsn } from "@/server/features/kyc/reveal-ssn";
 import { type KycDecision, reviewKycApplication } from "@/server/features/kyc/review-kyc-application";
 import { updateAccountRequest } from "@/server/features/kyc/update-account-request";

@@ -18,16 +18,16 @@ import {
   updateIncomingPaymentInput,
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
+import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
+import { findAllTransactions } from "@/server/features/payments/admin-transactions";
+import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
 import {
   submitAdminTransaction,
   submitAdminTransactionUpdate,
   submitBalanceAdjustment,
   submitIncomingPayment,
   submitIncomingPaymentUpdate,
-} from "@/server/features/approvals/submit-changes";
-import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
-import { findAllTransactions } from "@/server/features/payments/admin-transactions";
-import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
+} from "@/server/features/payments/money-approvals";
 import { verifyLedger } from "@/server/lib/ledger";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 

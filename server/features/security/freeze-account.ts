@@ -10,7 +10,8 @@ import { appendChatMessage } from "@/server/features/chat/append-chat-message";
 import { FREEZE_TOKEN_PATTERN, hashFreezeToken } from "@/server/features/security/freeze-links";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
-import { deleteUserSessions, forgetCachedSessions } from "@/server/lib/session";
+import { deleteUserSessions } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 const REPORTED: Record<FreezeReason, string> = {
   new_device: "a sign-in from a new browser",
@@ -69,9 +70,11 @@ export async function freezeAccount(
       throw new AppError("GONE", SECURITY_MESSAGES.linkExpired, { freezeLinkExpired: true });
 
     await tx.execute(sql`update freeze_links set used_at = now() where id = ${found.link_id}`);
-    await tx.execute(sql`
-      update users set frozen_at = now(), password_reset_required = true, updated_at = now()
-      where id = ${found.user_id}`);
+    await updateUser(tx, found.user_id, {
+      frozenAt: sql`now()`,
+      passwordResetRequired: true,
+      updatedAt: sql`now()`,
+    });
     const sessionsEnded = await deleteUserSessions(tx, found.user_id);
     // A browser the intruder used is "known" now; forgetting every browser brings back alerts and the shared limit.
     await tx.execute(sql`delete from known_devices where user_id = ${found.user_id}`);
@@ -96,7 +99,6 @@ export async function freezeAccount(
     });
     return { userId: found.user_id, alreadyFrozen: false };
   });
-  forgetCachedSessions({ userId: result.userId });
   return result.alreadyFrozen
     ? { message: SECURITY_MESSAGES.alreadyFrozen, alreadyFrozen: true }
     : { message: SECURITY_MESSAGES.frozen, alreadyFrozen: false };

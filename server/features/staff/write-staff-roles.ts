@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { StaffRole } from "@/contract/staff";
 import type { DbOrTx, Tx } from "@/server/db/client";
-import { users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
-import { forgetCachedSessions } from "@/server/lib/session";
+import { updateUser } from "@/server/lib/write-user";
 
 export interface GrantedRoles {
   id: string;
@@ -12,16 +10,15 @@ export interface GrantedRoles {
 }
 
 /**
- * Runs a role change in one transaction, then forgets the user's cached sessions (here and, by broadcast, in
- * every other instance): signed-in sessions carry the roles, so the next request reads the new ones.
+ * Runs a role change in one transaction. Signed-in sessions carry the roles: writeStaffRoles' updateUser
+ * forgets the user's cached sessions at commit (here and, by broadcast, in every other instance), so the next
+ * request reads the new ones.
  */
 export async function changeStaffRoles(
   db: DbOrTx,
   change: (tx: Tx) => Promise<GrantedRoles>,
 ): Promise<GrantedRoles> {
-  const changed = await db.transaction(change);
-  forgetCachedSessions({ userId: changed.id });
-  return changed;
+  return db.transaction(change);
 }
 
 /** Stores the user's new roles with their audit row (before/after), inside changeStaffRoles' transaction. */
@@ -32,7 +29,7 @@ export async function writeStaffRoles(
   user: GrantedRoles,
   staffRoles: StaffRole[],
 ): Promise<GrantedRoles> {
-  await tx.update(users).set({ staffRoles, updatedAt: new Date() }).where(eq(users.id, user.id));
+  await updateUser(tx, user.id, { staffRoles, updatedAt: new Date() });
   await writeAudit(tx, {
     actorId,
     action,

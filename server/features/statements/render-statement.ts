@@ -120,6 +120,18 @@ function drawSummary(doc: PDFKit.PDFDocument, summary: StatementSummary, period:
   doc.y = top + 88;
 }
 
+/** A movement's row: date, description, reference, fee (blank when none), signed amount, then `last`. */
+function movementCells(line: PendingLine, last: string): string[] {
+  return [
+    shortDate(line.at),
+    line.description,
+    transferReference(line.reference),
+    line.fee ? formatMoney(line.fee) : "",
+    signed(line.amount),
+    last,
+  ];
+}
+
 function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
   const heading = "Pending (not yet in your balance)";
   doc.y += 16;
@@ -129,14 +141,7 @@ function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
     drawRow(doc, ["", "No pending movements this month", "", "", "", ""], { color: MUTED });
   for (const line of pending) {
     ensureRoom(doc, 1, heading);
-    drawRow(doc, [
-      shortDate(line.at),
-      line.description,
-      transferReference(line.reference),
-      line.fee ? formatMoney(line.fee) : "",
-      signed(line.amount),
-      "Pending",
-    ]);
+    drawRow(doc, movementCells(line, "Pending"));
   }
 }
 
@@ -186,14 +191,7 @@ export async function writeStatement(
     for (const line of lines) {
       balance += line.amount;
       ensureRoom(doc, 1, heading);
-      drawRow(doc, [
-        shortDate(line.at),
-        line.description,
-        transferReference(line.reference),
-        line.fee ? formatMoney(line.fee) : "",
-        signed(line.amount),
-        formatMoney(balance),
-      ]);
+      drawRow(doc, movementCells(line, formatMoney(balance)));
     }
   }
   ensureRoom(doc, 3, heading);

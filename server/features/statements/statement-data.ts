@@ -47,13 +47,8 @@ export interface StatementLine {
   amount: number;
 }
 
-export interface PendingLine {
-  at: Date;
-  description: string;
-  reference: string;
-  fee: number;
-  amount: number;
-}
+/** A movement not yet in the balance: the same columns as a completed one, without a posting. */
+export type PendingLine = Omit<StatementLine, "postingId">;
 
 const NOT_FOUND = () => new AppError("NOT_FOUND", "No statement for that month");
 

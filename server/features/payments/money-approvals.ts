@@ -1,6 +1,5 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
-import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/admin-onboarding";
-import type { MessageResponse } from "@/contract/auth";
+import { eq } from "drizzle-orm";
+import { formatMoney } from "@/contract/money";
 import type {
   CreateAdminTransactionInput,
   CreateIncomingPaymentInput,
@@ -10,27 +9,36 @@ import type {
 import { PAYMENT_MESSAGES } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import type { Db, Tx } from "@/server/db/client";
-import { kycApplications, users } from "@/server/db/schema";
-import { lockFrozenUser } from "@/server/features/admin/unfreeze-user";
+import { users } from "@/server/db/schema";
+import { toTransaction } from "@/server/features/accounts/transaction-view";
+import {
+  type ApprovalAction,
+  approvalCustomer,
+  approvalPayload,
+} from "@/server/features/approvals/approval-actions";
 import {
   requireReason,
   type StaffActor,
   type Submitted,
   submitForApproval,
 } from "@/server/features/approvals/request-approval";
-import { lockKycApplicationFor } from "@/server/features/kyc/review-kyc-application";
 import {
   adjustBalance,
   adminCreditAmount,
   balanceTarget,
   createAdminTransaction,
+  insertAdminTransaction,
   lockAdminTransaction,
+  moveAdminTransaction,
+  postBalanceAdjustment,
   updateAdminTransaction,
 } from "@/server/features/payments/admin-transactions";
 import {
   createIncomingPayment,
   incomingPaymentAmount,
+  insertIncomingPayment,
   lockIncomingPayment,
+  moveIncomingPayment,
   updateIncomingPayment,
 } from "@/server/features/payments/incoming-payments";
 import { AppError } from "@/server/lib/errors";
@@ -207,63 +215,32 @@ export async function submitBalanceAdjustment(
   return { status: 200, body: await adjustBalance(db, maker.id, userId, input.accountBalance) };
 }
 
-/** Reopening a rejected KYC application always needs a second (compliance) person. */
-export async function submitKycReset(
-  db: Db,
-  maker: StaffActor,
-  kycId: string,
-  reason: string | null | undefined,
-): Promise<Submitted<ReviewKycResponse>> {
-  return submitForApproval(db, maker, async (tx) => {
-    // The state's own refusals first (they say why nothing can happen), then the reason.
-    const row = await lockKycApplicationFor(tx, kycId, "reset");
-    const [taken] = await tx
-      .select({ id: kycApplications.id })
-      .from(kycApplications)
-      .where(
-        and(
-          eq(kycApplications.ssnIndex, row.ssnIndex),
-          ne(kycApplications.id, row.id),
-          isNull(kycApplications.supersededAt),
-          ne(kycApplications.status, "rejected"),
-        ),
-      )
-      .limit(1);
-    if (taken)
-      throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
-    const text = requireReason(reason);
-    return {
-      kind: "kyc_reset",
-      userId: row.userId,
-      targetKey: row.id,
-      payload: { op: "kyc_reset", kycId: row.id },
-      amount: null,
-      before: { kycStatus: row.status },
-      after: { kycStatus: "pending" },
-      reason: text,
-    };
-  });
-}
+// What a second finance member's approval replays (registered with approvals in server/app.ts).
 
-/** Lifting a freeze always needs a second (compliance) person. */
-export async function submitUnfreeze(
-  db: Db,
-  maker: StaffActor,
-  userId: string,
-  reason: string | null | undefined,
-): Promise<Submitted<MessageResponse>> {
-  return submitForApproval(db, maker, async (tx) => {
-    const user = await lockFrozenUser(tx, userId);
-    const text = requireReason(reason);
-    return {
-      kind: "unfreeze",
-      userId,
-      targetKey: userId,
-      payload: { op: "unfreeze" },
-      amount: null,
-      before: { frozenAt: user.frozenAt.toISOString() },
-      after: { frozenAt: null },
-      reason: text,
-    };
-  });
-}
+const paymentResult = (done: { payment: unknown; userBalance?: number }) => ({
+  payment: done.payment,
+  ...(done.userBalance !== undefined ? { userBalance: formatMoney(done.userBalance) } : {}),
+});
+
+export const approveIncomingPayment: ApprovalAction = async (tx, row) => {
+  const payload = approvalPayload(row, ["create_payment", "complete_payment"]);
+  approvalCustomer(row);
+  return payload.op === "create_payment"
+    ? paymentResult(await insertIncomingPayment(tx, row.makerId, payload.input, row.amount!))
+    : paymentResult(await moveIncomingPayment(tx, row.makerId, payload.paymentId, payload.input));
+};
+
+export const approveCredit: ApprovalAction = async (tx, row) => {
+  const payload = approvalPayload(row, ["create_credit", "complete_credit"]);
+  approvalCustomer(row);
+  return toTransaction(
+    payload.op === "create_credit"
+      ? await insertAdminTransaction(tx, row.makerId, payload.input, row.amount!)
+      : await moveAdminTransaction(tx, row.makerId, payload.transactionId, payload.input),
+  );
+};
+
+export const approveBalanceAdjustment: ApprovalAction = async (tx, row) => {
+  const payload = approvalPayload(row, ["adjust_balance"]);
+  return postBalanceAdjustment(tx, row.makerId, approvalCustomer(row), payload.target, payload.expected);
+};
