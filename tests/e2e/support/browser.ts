@@ -60,6 +60,25 @@ export async function openPage(
   return { context, page, errors };
 }
 
+/** Chromium's built-in virtual authenticator: a platform passkey with a resident key and user verification. */
+export async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
+}
+
 /** A visible toast containing the text (Radix also keeps a hidden copy for screen readers, so match the item). */
 export function toastWith(page: Page, text: string | RegExp) {
   return page.locator('[aria-label="Notifications (F8)"] li', { hasText: text });
