@@ -1,7 +1,7 @@
 import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -108,8 +108,7 @@ export default function ForgotPasswordPage() {
           <FormField id="forgot-email" label="Email" error={errors.email}>
             <Input
               id="forgot-email"
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={describedBy("forgot-email", { error: errors.email })}
+              {...fieldAria("forgot-email", { error: errors.email })}
               type="email"
               autoComplete="email"
               placeholder="you@example.com"
@@ -145,8 +144,7 @@ export default function ForgotPasswordPage() {
         <FormField id="reset-code" label="Reset code" error={errors.code}>
           <Input
             id="reset-code"
-            aria-invalid={errors.code ? true : undefined}
-            aria-describedby={describedBy("reset-code", { error: errors.code })}
+            {...fieldAria("reset-code", { error: errors.code })}
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="000000"
@@ -164,8 +162,7 @@ export default function ForgotPasswordPage() {
           <PasswordInput
             id="reset-new"
             autoComplete="new-password"
-            aria-invalid={errors.new ? true : undefined}
-            aria-describedby={describedBy("reset-new", { hint: rules, error: errors.new })}
+            {...fieldAria("reset-new", { hint: rules, error: errors.new })}
             value={newPassword}
             onChange={(e) => setNewPassword(e.target.value)}
           />
@@ -173,8 +170,7 @@ export default function ForgotPasswordPage() {
         <FormField id="reset-confirm" label="Confirm new password" error={errors.confirm}>
           <PasswordInput
             id="reset-confirm"
-            aria-invalid={errors.confirm ? true : undefined}
-            aria-describedby={describedBy("reset-confirm", { error: errors.confirm })}
+            {...fieldAria("reset-confirm", { error: errors.confirm })}
             autoComplete="new-password"
             value={confirmPassword}
             onChange={(e) => setConfirmPassword(e.target.value)}

@@ -2,7 +2,7 @@ import { ShieldAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import type { SecondFactorMethod } from "@/contract/security";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -86,8 +86,7 @@ export function SignInForm({
       <FormField id="signin-email" label="Email" error={missing.email}>
         <Input
           id="signin-email"
-          aria-invalid={missing.email ? true : undefined}
-          aria-describedby={describedBy("signin-email", { error: missing.email })}
+          {...fieldAria("signin-email", { error: missing.email })}
           type="email"
           autoComplete="email"
           placeholder="you@example.com"
@@ -98,8 +97,7 @@ export function SignInForm({
       <FormField id="signin-password" label="Password" error={missing.password}>
         <PasswordInput
           id="signin-password"
-          aria-invalid={missing.password ? true : undefined}
-          aria-describedby={describedBy("signin-password", { error: missing.password })}
+          {...fieldAria("signin-password", { error: missing.password })}
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}

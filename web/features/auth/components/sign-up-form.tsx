@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { BRAND } from "@/contract/brand";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -67,10 +67,8 @@ export function SignUpForm({
     setErrors(({ [field]: _fixed, ...rest }) => rest);
   };
   /** Props a control needs to announce its own error. */
-  const invalid = (field: Field, hint?: string) => ({
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": describedBy(FIELD_IDS[field], { hint, error: errors[field] }),
-  });
+  const invalid = (field: Field, hint?: string) =>
+    fieldAria(FIELD_IDS[field], { hint, error: errors[field] });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -91,8 +91,7 @@ export function VerifyEmailForm({
       <FormField id="verify-code" label="Verification code" error={codeError}>
         <Input
           id="verify-code"
-          aria-invalid={codeError ? true : undefined}
-          aria-describedby={describedBy("verify-code", { error: codeError })}
+          {...fieldAria("verify-code", { error: codeError })}
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder="000000"
