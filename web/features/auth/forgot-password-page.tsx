@@ -11,6 +11,7 @@ import { useForgotPassword } from "@/web/features/auth/api/forgot-password";
 import { useResetPassword } from "@/web/features/auth/api/reset-password";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
+import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { cleanCode } from "@/web/features/auth/components/verify-email-form";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
@@ -105,17 +106,7 @@ export default function ForgotPasswordPage() {
         description="Enter your email and we'll send you a code to reset it."
       >
         <form className="grid gap-4" onSubmit={onEmailSubmit} noValidate>
-          <FormField id="forgot-email" label="Email" error={errors.email}>
-            <Input
-              id="forgot-email"
-              {...fieldAria("forgot-email", { error: errors.email })}
-              type="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </FormField>
+          <EmailField id="forgot-email" value={email} error={errors.email} onChange={setEmail} />
           <Button type="submit" size="lg" disabled={forgot.isPending}>
             {forgot.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
             Send Reset Code

@@ -10,6 +10,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useRegister } from "@/web/features/auth/api/register";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { PasswordStrengthHint } from "@/web/features/auth/components/password-strength-hint";
 import { ApiError } from "@/web/lib/api";
@@ -146,17 +147,7 @@ export function SignUpForm({
           />
         </FormField>
       </div>
-      <FormField id="signup-email" error={errors.email} label="Email">
-        <Input
-          id="signup-email"
-          {...invalid("email")}
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={form.email}
-          onChange={(e) => set("email")(e.target.value)}
-        />
-      </FormField>
+      <EmailField id={FIELD_IDS.email} value={form.email} error={errors.email} onChange={set("email")} />
       <FormField
         id="signup-tag"
         error={errors.pillarTag}
