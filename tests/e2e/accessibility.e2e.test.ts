@@ -7,10 +7,10 @@ import {
   applyThroughApi,
   approveAndFund,
   newUser,
-  PASSWORD,
   requestTransferThroughApi,
   signIn,
   signInAsAdmin,
+  signInUntilSecondFactor,
   signUp,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
@@ -127,11 +127,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(page, "/settings (recovery codes)");
     await page.getByRole("button", { name: "I saved them" }).click();
     await page.goto("/api/logout");
-    await page.goto("/auth");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
+    await signInUntilSecondFactor(page, user.email);
     await expectAccessible(page, "/auth (verify it's you)");
   });
 
