@@ -1,31 +1,23 @@
 import { generateSync } from "otplib";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, type TrackedPage } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, type TrackedPage } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
-  newUser,
   requestTransferThroughApi,
-  signIn,
   signInAsAdmin,
   signInUntilSecondFactor,
-  signUp,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
+const browser = setUpBrowser();
 let visitor: TrackedPage;
 let customer: TrackedPage;
 let admin: TrackedPage;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   visitor = await openPage(browser);
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("accessibility (axe-core: no serious or critical violations)", () => {
@@ -113,9 +105,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
   it("second factor screens: authenticator setup, recovery codes, the sign-in verify step", async () => {
     const page = (await openPage(browser)).page;
-    const user = newUser("Sam");
-    await signUp(page, user);
-    await signIn(page, user.email);
+    const user = await signUpNewCustomer(page, "Sam");
     await page.goto("/settings");
     await page.getByRole("button", { name: "Set up authenticator app" }).click();
     await page.getByRole("img", { name: /QR code/ }).waitFor();

@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { AUDIT_MESSAGES } from "@/contract/audit";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   newUser,
@@ -16,13 +15,7 @@ import {
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /**
  * A compliance officer made with the real ops CLI against the app's PostgreSQL database. On embedded PGlite

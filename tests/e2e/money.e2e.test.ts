@@ -2,9 +2,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
@@ -13,14 +12,7 @@ import {
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("money journey", () => {
   it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {

@@ -1,6 +1,5 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   PASSWORD,
@@ -10,13 +9,7 @@ import {
 } from "@/tests/e2e/support/journeys";
 import { makePng } from "@/tests/support/files";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("onboarding journey", () => {
   it("applies for checking with real uploads, is approved by an admin, and sees the account on the dashboard", async () => {

@@ -1,10 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addVirtualAuthenticator,
-  launchBrowser,
   localhostBaseUrl,
   openPage,
+  setUpBrowser,
   toastWith,
 } from "@/tests/e2e/support/browser";
 import {
@@ -18,13 +17,7 @@ import {
   USDC_ADDRESS,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("passkey transfer journey", () => {
   it("adds a passkey, signs in with password and passkey, and signs a transfer with it", {

@@ -1,22 +1,15 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   addVirtualAuthenticator,
-  launchBrowser,
   localhostBaseUrl,
   openPage,
+  setUpBrowser,
   toastWith,
 } from "@/tests/e2e/support/browser";
 import { shot, signUpNewCustomer } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("passkeys journey", () => {
   it("adds a passkey in Settings, signs out and signs back in with it alone", async () => {

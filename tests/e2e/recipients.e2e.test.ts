@@ -1,7 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
@@ -10,13 +10,7 @@ import {
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 /** Same first and last 4 characters after 0x as ADDRESS: what an address-poisoning attack plants. */

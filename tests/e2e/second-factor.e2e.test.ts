@@ -1,7 +1,6 @@
 import { generateSync } from "otplib";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
@@ -12,13 +11,7 @@ import {
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /**
  * An authenticator app in the test: codes computed from the key the page shows. Each 30-second step is
