@@ -13,7 +13,7 @@ import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
-import { cleanCode } from "@/web/features/auth/components/verify-email-form";
+import { cleanCode } from "@/web/lib/one-time-code";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 export default function ForgotPasswordPage() {

@@ -10,11 +10,7 @@ import { useResendVerification } from "@/web/features/auth/api/resend-verificati
 import { useVerifyEmail } from "@/web/features/auth/api/verify-email";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { ApiError } from "@/web/lib/api";
-
-/** Spec §5: the code input keeps digits only, up to 6. */
-export function cleanCode(value: string): string {
-  return value.replace(/\D/g, "").slice(0, 6);
-}
+import { cleanCode } from "@/web/lib/one-time-code";
 
 export function VerifyEmailForm({
   email,

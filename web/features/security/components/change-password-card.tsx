@@ -11,6 +11,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useChangePassword } from "@/web/features/security/api/change-password";
 import { useSendPasswordOtp } from "@/web/features/security/api/send-password-otp";
 import { formatCountdown } from "@/web/lib/format";
+import { cleanCode } from "@/web/lib/one-time-code";
 
 /** Spec §9: the change-password code is good for 600 s. */
 const CODE_LIFETIME_S = 600;
@@ -187,7 +188,7 @@ export function ChangePasswordCard() {
                   className="tracking-[0.3em] tabular-nums"
                   value={otpCode}
                   onChange={(e) => {
-                    setOtpCode(e.target.value.replace(/\D/g, "").slice(0, 6));
+                    setOtpCode(cleanCode(e.target.value));
                     clearError("cp-code");
                   }}
                 />
