@@ -1,31 +1,23 @@
 import { generateSync } from "otplib";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, type TrackedPage } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, type TrackedPage } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
-  newUser,
-  PASSWORD,
   requestTransferThroughApi,
-  signIn,
   signInAsAdmin,
-  signUp,
+  signInUntilSecondFactor,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
+const browser = setUpBrowser();
 let visitor: TrackedPage;
 let customer: TrackedPage;
 let admin: TrackedPage;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   visitor = await openPage(browser);
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("accessibility (axe-core: no serious or critical violations)", () => {
@@ -113,9 +105,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
   it("second factor screens: authenticator setup, recovery codes, the sign-in verify step", async () => {
     const page = (await openPage(browser)).page;
-    const user = newUser("Sam");
-    await signUp(page, user);
-    await signIn(page, user.email);
+    const user = await signUpNewCustomer(page, "Sam");
     await page.goto("/settings");
     await page.getByRole("button", { name: "Set up authenticator app" }).click();
     await page.getByRole("img", { name: /QR code/ }).waitFor();
@@ -127,11 +117,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
     await expectAccessible(page, "/settings (recovery codes)");
     await page.getByRole("button", { name: "I saved them" }).click();
     await page.goto("/api/logout");
-    await page.goto("/auth");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
+    await signInUntilSecondFactor(page, user.email);
     await expectAccessible(page, "/auth (verify it's you)");
   });
 

@@ -1,6 +1,6 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
+import type { Locator, Page } from "playwright-core";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { openPage, setUpBrowser, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   newUser,
@@ -37,16 +37,12 @@ async function expectToastClearOf(page: Page, toastText: string, fieldId: string
   expect(apart, `toast ${JSON.stringify(a)} covers #${fieldId} ${JSON.stringify(b)}`).toBe(true);
 }
 
-let browser: Browser;
+const browser = setUpBrowser();
 let admin: TrackedPage;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   admin = await openPage(browser);
   await signInAsAdmin(admin.page);
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** The second staff member (ADMIN_EMAILS' checker) approves the pending approval of `kind` for the customer. */

@@ -1,17 +1,10 @@
 import pg from "pg";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import { newUser, shot, signIn, signUp } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /** Staff roles are granted in the database (as `npm run cli -- staff:grant` does); PGlite cannot be shared. */
 async function grant(email: string, role: string) {

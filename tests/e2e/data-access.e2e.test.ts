@@ -1,44 +1,21 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { APIRequestContext, Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { AUDIT_MESSAGES } from "@/contract/audit";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  newUser,
+  randomSsn,
+  shot,
+  signIn,
+  signInAsAdmin,
+  signUp,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function applyThroughApi(request: APIRequestContext, lastName: string, ssn: string) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    const put = await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } });
-    expect(put.status()).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Sofia",
-      lastName,
-      street: "9 Privacy Lane",
-      city: "Boston",
-      state: "MA",
-      zipCode: "02108",
-      ssn,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
+const browser = setUpBrowser();
 
 /**
  * A compliance officer made with the real ops CLI against the app's PostgreSQL database. On embedded PGlite
@@ -59,12 +36,18 @@ function grantCompliance(email: string): "Compliance" | "Owner" {
 describe("access to your data", () => {
   it("compliance reveals an SSN with a reason; the customer sees it in Settings with the role, not the name", async () => {
     const customer = await openPage(browser);
-    const user = newUser("Sofia");
     const lastName = `Reveal${Date.now() % 100000}`;
-    const ssn = `${500 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`;
-    await signUp(customer.page, { ...user, lastName });
-    await signIn(customer.page, user.email);
-    await applyThroughApi(customer.context.request, lastName, ssn);
+    const ssn = randomSsn(500);
+    const user = await signUpNewCustomer(customer.page, "Sofia", lastName);
+    await applyThroughApi(customer.context.request, {
+      firstName: "Sofia",
+      lastName,
+      street: "9 Privacy Lane",
+      city: "Boston",
+      state: "MA",
+      zipCode: "02108",
+      ssn,
+    });
 
     // Before anyone looks, the card says so.
     await customer.page.goto("/settings");

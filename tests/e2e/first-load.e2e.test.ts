@@ -1,16 +1,8 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
-import { newUser, signIn, signUp } from "@/tests/e2e/support/journeys";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import { signUpNewCustomer } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /**
  * On a signed-in first load the HTML lists the dashboard's chunks as modulepreload links and carries the
@@ -20,9 +12,7 @@ afterAll(async () => {
 describe("the dashboard's first load", () => {
   it("takes its reads from the HTML without asking, fetches the dashboard chunk once, and shows their data", async () => {
     const { page, errors } = await openPage(browser, 390);
-    const user = newUser("Early");
-    await signUp(page, user);
-    await signIn(page, user.email);
+    await signUpNewCustomer(page, "Early");
 
     const gets: string[] = [];
     const order: string[] = [];

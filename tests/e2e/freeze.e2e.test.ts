@@ -1,26 +1,17 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
+import { shot, signIn, signInAsAdmin, signUpNewCustomer } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 const NEW_PASSWORD = "Granite-Orchid-72-evening";
 
 describe("This wasn't me", () => {
   it("freezes from the new-device mail, asks for a reset at sign-in, shows the banner, and staff lift it", async () => {
     const owner = await openPage(browser);
-    const user = newUser("Frida");
-    await signUp(owner.page, user);
-    await signIn(owner.page, user.email);
+    const user = await signUpNewCustomer(owner.page, "Frida");
 
     // A second browser signs in: the owner gets the new-device mail.
     const second = await openPage(browser, 375);

@@ -1,16 +1,9 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import { PASSWORD, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 const NEW_PASSWORD = "Copper-Willow-38-sunrise";
 const RESET_PASSWORD = "Granite-Orchid-72-evening";

@@ -2,25 +2,19 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
+  fillTransferForm,
   shots,
   signInAsAdmin,
   signUpNewCustomer,
+  USDC_ADDRESS,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("money journey", () => {
   it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {
@@ -49,7 +43,7 @@ describe("money journey", () => {
     expect(await customer.page.locator("#transfer-amount-error").count()).toBe(0);
     await expect.poll(() => customer.page.getByLabel("Recipient gets (USDC)").inputValue()).toBe("245.49");
     await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
-    await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
+    await customer.page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
     await customer.page.getByLabel("Transfer Purpose").fill("Groceries for the week");
     await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).click();
     // The review step shows what will leave, and nothing is sent until it is confirmed.
@@ -139,11 +133,7 @@ describe("money journey", () => {
     expect(await customer.page.getByRole("button", { name: "Cancel transfer" }).count()).toBe(0);
 
     // A second transfer, cancelled from its receipt before staff look at it: the hold comes back.
-    await customer.page.goto("/send-money");
-    await customer.page.getByLabel("Amount (USD)").fill("100.00");
-    await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
-    await customer.page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
-    await customer.page.getByLabel("Transfer Purpose").fill("Second thoughts");
+    await fillTransferForm(customer.page, "100.00", "Second thoughts");
     await customer.page.getByRole("button", { name: /^Send \$100\.00/ }).click();
     await review.getByRole("button", { name: "Confirm and send" }).click();
     await customer.page.getByRole("heading", { name: "Transfer Submitted" }).waitFor();

@@ -1,31 +1,29 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, PASSWORD, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  PASSWORD,
+  shot,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 import { makePng } from "@/tests/support/files";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("onboarding journey", () => {
   it("applies for checking with real uploads, is approved by an admin, and sees the account on the dashboard", async () => {
     const customer = await openPage(browser);
     const { page } = customer;
-    const user = { ...newUser("Olivia"), lastName: "Applicant" };
-    const name = `${user.firstName} ${user.lastName}`;
-    await signUp(page, user);
-    await signIn(page, user.email);
+    const lastName = "Applicant";
+    const user = await signUpNewCustomer(page, "Olivia", lastName);
+    const name = `${user.firstName} ${lastName}`;
 
     // Step 1: personal information, with the SSN formatted 3-2-4 as it is typed.
     await page.goto("/apply-checking");
     await page.getByRole("heading", { name: "Apply for a Checking Account" }).waitFor();
     await page.getByLabel("First name").fill(user.firstName);
-    await page.getByLabel("Last name").fill(user.lastName);
+    await page.getByLabel("Last name").fill(lastName);
     await page.getByLabel("Street address").fill("12 Harbor Street");
     await page.getByLabel("City").fill("New York");
     await page.getByLabel("State").fill("ny");
@@ -140,9 +138,7 @@ describe("onboarding journey", () => {
     expect(own.status()).toBe(200);
     expect(own.headers()["content-type"]).toBe("image/png");
     const stranger = await openPage(browser);
-    const other = newUser("Mallory");
-    await signUp(stranger.page, other);
-    await signIn(stranger.page, other.email);
+    await signUpNewCustomer(stranger.page, "Mallory");
     const denied = await stranger.context.request.get(documentPath!);
     expect(denied.status()).toBe(404);
 
@@ -156,9 +152,7 @@ describe("onboarding journey", () => {
 
   it("logs out to a calm confirmation; Back asks to sign in and returns to the page afterwards", async () => {
     const { page, errors, context } = await openPage(browser);
-    const user = newUser("Lena");
-    await signUp(page, user);
-    await signIn(page, user.email);
+    const user = await signUpNewCustomer(page, "Lena");
     await page.goto("/send-money");
     await page.goto("/dashboard");
     await page.getByRole("link", { name: "Skip to content" }).waitFor({ state: "attached" });
@@ -187,35 +181,12 @@ describe("onboarding journey", () => {
 
   it("shows a rejected customer one timeline with the reason, and the admin's preview shows the same", async () => {
     const customer = await openPage(browser);
-    const user = newUser("Jane");
-    await signUp(customer.page, user);
-    await signIn(customer.page, user.email);
-    const request = customer.context.request;
-    const upload = async () => {
-      const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-      await request.put(uploadURL, {
-        data: makePng(8, 8, [1, 2, 3]),
-        headers: { "content-type": "image/png" },
-      });
-      return objectPath as string;
-    };
-    const applied = await request.post("/api/kyc/create", {
-      data: {
-        accountType: "personal",
-        firstName: "Jane",
-        lastName: "Tester",
-        street: "5 Wall St",
-        city: "New York",
-        state: "NY",
-        zipCode: "10005",
-        ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-        drivingLicenseFront: await upload(),
-        drivingLicenseBack: await upload(),
-      },
+    await signUpNewCustomer(customer.page, "Jane");
+    const { kyc } = await applyThroughApi(customer.context.request, {
+      firstName: "Jane",
+      lastName: "Tester",
     });
-    expect(applied.status(), await applied.text()).toBe(200);
-    const kycId = (await applied.json()).kyc.id as string;
-    const userId = (await (await request.get("/api/auth/user")).json()).id as string;
+    const { id: kycId, userId } = kyc;
 
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);

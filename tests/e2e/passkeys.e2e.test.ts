@@ -1,43 +1,21 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, localhostBaseUrl, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signUp } from "@/tests/e2e/support/journeys";
+import { describe, expect, it } from "vitest";
+import {
+  addVirtualAuthenticator,
+  localhostBaseUrl,
+  openPage,
+  setUpBrowser,
+  toastWith,
+} from "@/tests/e2e/support/browser";
+import { shot, signUpNewCustomer } from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** Chromium's built-in virtual authenticator: a platform passkey with a resident key and user verification. */
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
-  };
-}
+const browser = setUpBrowser();
 
 describe("passkeys journey", () => {
   it("adds a passkey in Settings, signs out and signs back in with it alone", async () => {
     const { page, errors } = await openPage(browser, 1280, localhostBaseUrl());
     const authenticator = await addVirtualAuthenticator(page);
-    const user = newUser("Passkey");
-    await signUp(page, user);
-    await signIn(page, user.email);
+    const user = await signUpNewCustomer(page, "Passkey");
 
     await page.goto("/settings");
     const section = page.getByRole("heading", { name: "Passkeys" });

@@ -1,25 +1,19 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
   shots,
   signInAsAdmin,
   signUpNewCustomer,
+  USDC_ADDRESS,
 } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
-const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
-/** Same first and last 4 characters after 0x as ADDRESS: what an address-poisoning attack plants. */
+/** Same first and last 4 characters after 0x as USDC_ADDRESS: what an address-poisoning attack plants. */
 const LOOKALIKE = `0x5290${"f".repeat(32)}9EE7`;
 
 async function fillTransfer(page: Page, amount: string, purpose: string) {
@@ -50,7 +44,7 @@ describe("saved recipients", () => {
     await page.getByText("No saved recipients yet").waitFor();
     await fillTransfer(page, "10.00", "Rent share");
     await page.getByLabel("Recipient Name").fill("Ana Ruiz");
-    await page.getByLabel("USDC Wallet Address").fill(ADDRESS);
+    await page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
     await page.getByRole("button", { name: /^Send \$10\.00/ }).click();
     const review = page.getByRole("region", { name: "Review your transfer" });
     await review.getByText(/First payment to this address/).waitFor();
@@ -68,7 +62,7 @@ describe("saved recipients", () => {
     await page.locator("#recipient-name-error").waitFor();
     expect(await page.getByLabel("Name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await page.getByLabel("Name", { exact: true }).fill("Ana again");
-    await page.getByLabel("USDC Wallet Address").fill(ADDRESS.toLowerCase());
+    await page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS.toLowerCase());
     await page.getByRole("button", { name: "Save recipient" }).click();
     await page
       .locator("#recipient-address-error")
@@ -84,7 +78,7 @@ describe("saved recipients", () => {
     // Picked in the form: name and address filled, the review names the saved recipient, no first-payment note.
     await page.goto("/send-money");
     await page.getByLabel("Saved recipient").selectOption({ label: "Ana (rent) — 0x5290…9EE7" });
-    await expect.poll(() => page.getByLabel("USDC Wallet Address").inputValue()).toBe(ADDRESS);
+    await expect.poll(() => page.getByLabel("USDC Wallet Address").inputValue()).toBe(USDC_ADDRESS);
     await expect.poll(() => page.getByLabel("Recipient Name").inputValue()).toBe("Ana (rent)");
     await fillTransfer(page, "20.00", "Rent");
     await shots(page, "recipients-form-picked");
@@ -117,8 +111,8 @@ describe("saved recipients", () => {
       .map((t: { cryptoAddress: string; amountCents: number }) => [t.cryptoAddress, t.amountCents]);
     expect(sent.sort()).toEqual(
       [
-        [ADDRESS, 1000],
-        [ADDRESS, 2000],
+        [USDC_ADDRESS, 1000],
+        [USDC_ADDRESS, 2000],
         [LOOKALIKE, 3000],
       ].sort(),
     );

@@ -1,17 +1,17 @@
 import { generateSync } from "otplib";
-import type { APIRequestContext, Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage } from "@/tests/e2e/support/browser";
-import { newUser, PASSWORD, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
-import { PNG } from "@/tests/support/files";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  approveAndFund,
+  fillTransferForm,
+  shot,
+  signInAsAdmin,
+  signInUntilSecondFactor,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /**
  * An authenticator app in the test: codes computed from the key the page shows. Each 30-second step is
@@ -30,73 +30,18 @@ function authenticator(secret: string) {
   };
 }
 
-/** KYC and the account request through the API (onboarding.e2e covers those screens). */
-async function applyThroughApi(request: APIRequestContext) {
-  const upload = async () => {
-    const { uploadURL, objectPath } = await (await request.post("/api/objects/upload")).json();
-    expect(
-      (await request.put(uploadURL, { data: PNG, headers: { "content-type": "image/png" } })).status(),
-    ).toBe(200);
-    return objectPath as string;
-  };
-  const res = await request.post("/api/kyc/create", {
-    data: {
-      accountType: "personal",
-      firstName: "Tess",
-      lastName: "Totp",
-      street: "5 Wall St",
-      city: "New York",
-      state: "NY",
-      zipCode: "10005",
-      ssn: `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`,
-      drivingLicenseFront: await upload(),
-      drivingLicenseBack: await upload(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
-
-async function approveAndFund(
-  browserForAdmin: Browser,
-  kyc: { id: string; userId: string },
-  accountRequestId: string,
-) {
-  const admin = await openPage(browserForAdmin);
-  await signInAsAdmin(admin.page);
-  const api = admin.context.request;
-  expect((await api.put(`/api/admin/kyc/${kyc.id}/approve`, { data: { notes: "ok" } })).status()).toBe(200);
-  expect(
-    (
-      await api.put(`/api/admin/account-requests/${accountRequestId}`, { data: { status: "approved" } })
-    ).status(),
-  ).toBe(200);
-  const credit = await api.post("/api/admin/incoming-payments", {
-    data: { userId: kyc.userId, amount: "500.00", description: "Payroll", status: "completed" },
-  });
-  expect(credit.status()).toBe(201);
-  await admin.context.close();
-}
-
-async function fillTransfer(page: Page) {
-  await page.goto("/send-money");
-  await page.getByLabel("Amount (USD)").fill("40.00");
-  await page.getByLabel("Recipient Name").fill("Ana Ruiz");
-  await page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169EE7");
-  await page.getByLabel("Transfer Purpose").fill("Rent share");
-}
-
 describe("second factor journey", () => {
   it("enrols an authenticator, signs in with its code, and confirms a transfer with it", {
     timeout: 180_000,
   }, async () => {
     const customer = await openPage(browser);
     const { page } = customer;
-    const user = newUser("Tess");
-    await signUp(page, user);
-    await signIn(page, user.email);
-    const { kyc, accountRequest } = await applyThroughApi(customer.context.request);
-    await approveAndFund(browser, kyc, accountRequest.id);
+    const user = await signUpNewCustomer(page, "Tess");
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Tess", lastName: "Totp" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "500.00");
+    await admin.context.close();
 
     // The dashboard recommends a second factor and leads to Settings → Security.
     await page.goto("/dashboard");
@@ -118,11 +63,7 @@ describe("second factor journey", () => {
 
     // Sign out, then in again: the password alone is not enough.
     await page.goto("/api/logout");
-    await page.goto("/auth");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
+    await signInUntilSecondFactor(page, user.email);
     expect((await customer.context.cookies()).some((c) => c.name === "sid")).toBe(false);
     await shot(page, "auth-verify");
     await page.getByLabel("Authentication code").fill(await nextCode());
@@ -133,7 +74,7 @@ describe("second factor journey", () => {
       .waitFor();
 
     // Sending money asks for a fresh code in the confirm step.
-    await fillTransfer(page);
+    await fillTransferForm(page, "40.00", "Rent share");
     await page.getByRole("button", { name: /^Send \$40\.00/ }).click();
     await page.getByRole("button", { name: "Confirm and send" }).click();
     const dialog = page.getByRole("dialog", { name: "Confirm this transfer" });

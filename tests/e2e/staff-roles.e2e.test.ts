@@ -1,26 +1,24 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
+import {
+  newUser,
+  shot,
+  signIn,
+  signInAsAdmin,
+  signUp,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
 import { makePng } from "@/tests/support/files";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 describe("staff roles", () => {
   it("an owner grants support in the Staff tab; support sees only Users and Chats and cannot open a document", async () => {
     // A customer's uploaded document: what a KYC application links to.
-    const customerUser = newUser("Doris");
     const customer = await openPage(browser);
     customer.page.setDefaultTimeout(20_000);
-    await signUp(customer.page, customerUser);
-    await signIn(customer.page, customerUser.email);
+    const customerUser = await signUpNewCustomer(customer.page, "Doris");
     const upload = await customer.context.request.post("/api/objects/upload");
     expect(upload.status()).toBe(200);
     const { uploadURL, objectPath } = (await upload.json()) as { uploadURL: string; objectPath: string };

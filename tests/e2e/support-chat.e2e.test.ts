@@ -1,15 +1,9 @@
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, toastWith } from "@/tests/e2e/support/browser";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import { newUser, shot, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = setUpBrowser();
 
 /** Where a bubble sits in its scrolling log: "right" when it ends at the log's right edge and starts past the middle. */
 async function sideOf(bubble: Locator, log: Locator): Promise<"left" | "right"> {

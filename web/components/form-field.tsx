@@ -8,6 +8,14 @@ export function describedBy(id: string, { hint, error }: { hint?: unknown; error
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
 
+/** aria-invalid and aria-describedby for the control of the FormField `id`: it is invalid while it has an error. */
+export function fieldAria(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
+  return {
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(id, { hint, error }),
+  } as const;
+}
+
 /**
  * Brings a field in error to the middle of the screen and focuses it, so neither the toast (top or
  * bottom of a phone screen) nor the keyboard hides it.
@@ -33,7 +41,7 @@ export function FormField({
   id: string;
   label: ReactNode;
   hint?: ReactNode;
-  /** Shown under the control in red; the control should set aria-invalid and describedBy(id, …). */
+  /** Shown under the control in red; the control should spread fieldAria(id, …). */
   error?: string | null;
   className?: string;
   children: ReactNode;

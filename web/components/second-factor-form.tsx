@@ -6,6 +6,7 @@ import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
+import { cleanCode } from "@/web/lib/one-time-code";
 
 const TOTP_PATTERN = /^\d{6}$/;
 const RECOVERY_PATTERN = /^[a-z2-7]{5}-?[a-z2-7]{5}$/i;
@@ -86,9 +87,7 @@ export function SecondFactorForm({
             id={inputId}
             value={code}
             onChange={(e) =>
-              setCode(
-                mode === "totp" ? e.target.value.replace(/\D/g, "").slice(0, 6) : e.target.value.slice(0, 11),
-              )
+              setCode(mode === "totp" ? cleanCode(e.target.value) : e.target.value.slice(0, 11))
             }
             inputMode={mode === "totp" ? "numeric" : "text"}
             autoComplete={mode === "totp" ? "one-time-code" : "off"}

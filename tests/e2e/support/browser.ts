@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
+import { lateBound } from "@/tests/support/late-bound";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -11,12 +12,26 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** The file's Chromium: launched before its first test, closed after its last. */
+export function setUpBrowser(): Browser {
+  const browser = lateBound<Browser>("The browser");
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    launched = await launchBrowser();
+    browser.set(launched);
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  return browser.value;
 }
 
 export interface TrackedPage {
@@ -58,6 +73,25 @@ export async function openPage(
   });
   page.on("pageerror", (e) => errors.push(String(e)));
   return { context, page, errors };
+}
+
+/** Chromium's built-in virtual authenticator: a platform passkey with a resident key and user verification. */
+export async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
 }
 
 /** A visible toast containing the text (Radix also keeps a hidden copy for screen readers, so match the item). */

@@ -52,16 +52,27 @@ export async function signUpNewCustomer(page: Page, firstName: string, lastName?
   return user;
 }
 
-/** Signs in through /auth and waits for the signed-in header. */
-export async function signIn(page: Page, email: string, password = PASSWORD) {
+/** Fills /auth's Sign In form with the e-mail and password and submits it. */
+async function submitSignIn(page: Page, email: string, password: string) {
   await page.goto("/auth");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+/** Signs in through /auth and waits for the signed-in header. */
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await submitSignIn(page, email, password);
   await page
     .getByRole("link", { name: /settings/i })
     .first()
     .waitFor();
+}
+
+/** Signs in through /auth with the password of an account that has a second factor; ends on "Verify it's you". */
+export async function signInUntilSecondFactor(page: Page, email: string, password = PASSWORD) {
+  await submitSignIn(page, email, password);
+  await page.getByRole("heading", { name: "Verify it's you" }).waitFor();
 }
 
 /**
@@ -99,9 +110,9 @@ export async function shots(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-/** A random SSN in the 400s, for applications whose SSN no journey reads back. */
-export const randomSsn = () =>
-  `${400 + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`;
+/** A random SSN whose area number starts at `area` (the 400s unless asked), so applications rarely share one. */
+export const randomSsn = (area = 400) =>
+  `${area + Math.floor(Math.random() * 99)}-${10 + Math.floor(Math.random() * 89)}-${1000 + Math.floor(Math.random() * 8999)}`;
 
 /** One licence image through the spec's two-step upload (upload URL, then PUT); answers its object path. */
 async function uploadLicenceImage(request: APIRequestContext) {
@@ -160,6 +171,18 @@ export async function approveAndFund(api: APIRequestContext, applied: AppliedCus
   return credit.json();
 }
 
+/** The USDC address the journeys send money to (Ana Ruiz's). */
+export const USDC_ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+/** Opens /send-money and fills the form: `amount` in USDC to Ana Ruiz for `purpose`. */
+export async function fillTransferForm(page: Page, amount: string, purpose: string) {
+  await page.goto("/send-money");
+  await page.getByLabel("Amount (USD)").fill(amount);
+  await page.getByLabel("Recipient Name").fill("Ana Ruiz");
+  await page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
+  await page.getByLabel("Transfer Purpose").fill(purpose);
+}
+
 /** The signed-in customer sends `amount` in USDC to Ana Ruiz through the API; answers the transfer request. */
 export async function requestTransferThroughApi(request: APIRequestContext, amount: string) {
   const sent = await request.post("/api/transfer/request", {
@@ -168,7 +191,7 @@ export async function requestTransferThroughApi(request: APIRequestContext, amou
       recipientName: "Ana Ruiz",
       purpose: "Books",
       paymentMethod: "crypto",
-      cryptoAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
+      cryptoAddress: USDC_ADDRESS,
     },
   });
   expect(sent.status(), await sent.text()).toBe(201);

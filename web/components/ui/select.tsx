@@ -5,7 +5,6 @@ import { inputClassName } from "@/web/components/ui/input";
 import { cn } from "@/web/lib/cn";
 
 export const Select = SelectPrimitive.Root;
-export const SelectGroup = SelectPrimitive.Group;
 export const SelectValue = SelectPrimitive.Value;
 
 export function SelectTrigger({

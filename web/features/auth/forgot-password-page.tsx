@@ -1,7 +1,7 @@
 import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -11,8 +11,9 @@ import { useForgotPassword } from "@/web/features/auth/api/forgot-password";
 import { useResetPassword } from "@/web/features/auth/api/reset-password";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
+import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
-import { cleanCode } from "@/web/features/auth/components/verify-email-form";
+import { cleanCode } from "@/web/lib/one-time-code";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 export default function ForgotPasswordPage() {
@@ -105,18 +106,7 @@ export default function ForgotPasswordPage() {
         description="Enter your email and we'll send you a code to reset it."
       >
         <form className="grid gap-4" onSubmit={onEmailSubmit} noValidate>
-          <FormField id="forgot-email" label="Email" error={errors.email}>
-            <Input
-              id="forgot-email"
-              aria-invalid={errors.email ? true : undefined}
-              aria-describedby={describedBy("forgot-email", { error: errors.email })}
-              type="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </FormField>
+          <EmailField id="forgot-email" value={email} error={errors.email} onChange={setEmail} />
           <Button type="submit" size="lg" disabled={forgot.isPending}>
             {forgot.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
             Send Reset Code
@@ -145,8 +135,7 @@ export default function ForgotPasswordPage() {
         <FormField id="reset-code" label="Reset code" error={errors.code}>
           <Input
             id="reset-code"
-            aria-invalid={errors.code ? true : undefined}
-            aria-describedby={describedBy("reset-code", { error: errors.code })}
+            {...fieldAria("reset-code", { error: errors.code })}
             inputMode="numeric"
             autoComplete="one-time-code"
             placeholder="000000"
@@ -164,8 +153,7 @@ export default function ForgotPasswordPage() {
           <PasswordInput
             id="reset-new"
             autoComplete="new-password"
-            aria-invalid={errors.new ? true : undefined}
-            aria-describedby={describedBy("reset-new", { hint: rules, error: errors.new })}
+            {...fieldAria("reset-new", { hint: rules, error: errors.new })}
             value={newPassword}
             onChange={(e) => setNewPassword(e.target.value)}
           />
@@ -173,8 +161,7 @@ export default function ForgotPasswordPage() {
         <FormField id="reset-confirm" label="Confirm new password" error={errors.confirm}>
           <PasswordInput
             id="reset-confirm"
-            aria-invalid={errors.confirm ? true : undefined}
-            aria-describedby={describedBy("reset-confirm", { error: errors.confirm })}
+            {...fieldAria("reset-confirm", { error: errors.confirm })}
             autoComplete="new-password"
             value={confirmPassword}
             onChange={(e) => setConfirmPassword(e.target.value)}

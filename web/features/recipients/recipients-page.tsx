@@ -2,7 +2,7 @@ import { BookUser, Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import { createRecipientInput, RECIPIENT_NAME_MAX } from "@/contract/recipients";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { toastApiError } from "@/web/components/toast-error";
@@ -68,8 +68,7 @@ function AddRecipientForm() {
           autoComplete="off"
           maxLength={RECIPIENT_NAME_MAX + 20}
           value={name}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={describedBy("recipient-name", { error: errors.name })}
+          {...fieldAria("recipient-name", { error: errors.name })}
           onChange={(e) => {
             setName(e.target.value);
             setErrors((x) => ({ ...x, name: undefined }));
@@ -90,8 +89,7 @@ function AddRecipientForm() {
           placeholder="0x…"
           className="font-mono"
           value={address}
-          aria-invalid={errors.address ? true : undefined}
-          aria-describedby={describedBy("recipient-address", { hint: true, error: errors.address })}
+          {...fieldAria("recipient-address", { hint: true, error: errors.address })}
           onChange={(e) => {
             setAddress(e.target.value);
             setErrors((x) => ({ ...x, address: undefined }));

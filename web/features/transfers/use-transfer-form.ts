@@ -11,7 +11,7 @@ import {
   type TransferLimits,
   type TransferRequest,
 } from "@/contract/transfers";
-import { describedBy, focusFieldInError } from "@/web/components/form-field";
+import { fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/transfers/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/transfers/api/get-transfer-passkey-options";
@@ -71,10 +71,8 @@ export function useTransferForm({
   const [isReviewing, setReviewing] = useState(false);
   // Inline twins of the spec's toasts, so the field in error says so where the customer is looking.
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const invalid = (key: keyof Fields, hint?: boolean) => ({
-    "aria-invalid": fieldErrors[key] ? true : undefined,
-    "aria-describedby": describedBy(FIELD_IDS[key], { hint, error: fieldErrors[key] }),
-  });
+  const invalid = (key: keyof Fields, hint?: boolean) =>
+    fieldAria(FIELD_IDS[key], { hint, error: fieldErrors[key] });
   const transfer = useCreateTransfer();
   const [isConfirmOpen, setConfirmOpen] = useState(false);
   // The factors the server offered when it asked for a proof.

@@ -20,10 +20,3 @@ export const TRANSACTION_STATUS_BADGES: Record<TransactionStatus, { label: strin
 
 export const INCOMING_PAYMENT_STATUS_BADGES: Record<IncomingPaymentStatus, { label: string; tone: Tone }> =
   TRANSACTION_STATUS_BADGES;
-
-export const ADMIN_TRANSACTION_STATUS_LABELS: Record<AdminTransactionStatus, string> = {
-  initiated: "Initiated",
-  pending: "Pending",
-  in_review: "In Review",
-  completed: "Completed",
-};

@@ -6,8 +6,8 @@ import { FormField } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import {
-  ADMIN_TRANSACTION_STATUS_LABELS,
   type AdminTransactionStatus,
+  TRANSACTION_STATUS_BADGES,
 } from "@/web/features/admin/payments/payment-statuses";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
 import { AmountField, ApprovalReasonField, StatusField } from "@/web/features/admin/shared/dialog-parts";
@@ -99,7 +99,7 @@ export function TransactionFields({
         className="sm:col-span-2"
         hint="Completed credits the customer's balance now; any other status waits until you complete it."
         statuses={ADMIN_TRANSACTION_STATUSES}
-        labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+        labelOf={(s) => TRANSACTION_STATUS_BADGES[s].label}
         value={draft.status}
         onChange={(s) => set("status", s)}
         disabled={disabled}

@@ -16,8 +16,8 @@ import {
 import type { AdminTransaction } from "@/web/features/admin/payments/api/get-admin-transactions";
 import { useUpdateAdminTransaction } from "@/web/features/admin/payments/api/update-admin-transaction";
 import {
-  ADMIN_TRANSACTION_STATUS_LABELS,
   type AdminTransactionStatus,
+  TRANSACTION_STATUS_BADGES,
 } from "@/web/features/admin/payments/payment-statuses";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
@@ -86,7 +86,7 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
             hint="Completed credits the customer's balance; after that the status is final."
             placeholder="Select a status"
             statuses={ADMIN_TRANSACTION_STATUSES}
-            labelOf={(s) => ADMIN_TRANSACTION_STATUS_LABELS[s]}
+            labelOf={(s) => TRANSACTION_STATUS_BADGES[s].label}
             value={status}
             onChange={setStatus}
           />

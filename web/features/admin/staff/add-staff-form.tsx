@@ -1,7 +1,7 @@
 import { UserPlus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { STAFF_ROLE_LABELS, type StaffRole } from "@/contract/staff";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError } from "@/web/components/toast-error";
 import {
   AlertDialog,
@@ -85,8 +85,7 @@ export function AddStaffForm() {
           autoComplete="off"
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy("staff-email", { hint: true, error: errors.email })}
+          {...fieldAria("staff-email", { hint: true, error: errors.email })}
         />
       </FormField>
       <RoleCheckboxes id="staff-roles" value={roles} onChange={setRoles} error={errors.roles} />

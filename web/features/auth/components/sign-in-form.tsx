@@ -2,16 +2,16 @@ import { ShieldAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import type { SecondFactorMethod } from "@/contract/security";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
-import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { ApiError } from "@/web/lib/api";
 import { afterSignInPath } from "@/web/lib/return-path";
@@ -83,23 +83,11 @@ export function SignInForm({
   const isBusy = login.isPending || (login.isSuccess && !("secondFactorRequired" in login.data));
   return (
     <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-      <FormField id="signin-email" label="Email" error={missing.email}>
-        <Input
-          id="signin-email"
-          aria-invalid={missing.email ? true : undefined}
-          aria-describedby={describedBy("signin-email", { error: missing.email })}
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </FormField>
+      <EmailField id="signin-email" value={email} error={missing.email} onChange={setEmail} />
       <FormField id="signin-password" label="Password" error={missing.password}>
         <PasswordInput
           id="signin-password"
-          aria-invalid={missing.password ? true : undefined}
-          aria-describedby={describedBy("signin-password", { error: missing.password })}
+          {...fieldAria("signin-password", { error: missing.password })}
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}

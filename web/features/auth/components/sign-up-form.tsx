@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { BRAND } from "@/contract/brand";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
@@ -10,6 +10,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useRegister } from "@/web/features/auth/api/register";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
+import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { PasswordStrengthHint } from "@/web/features/auth/components/password-strength-hint";
 import { ApiError } from "@/web/lib/api";
@@ -67,10 +68,8 @@ export function SignUpForm({
     setErrors(({ [field]: _fixed, ...rest }) => rest);
   };
   /** Props a control needs to announce its own error. */
-  const invalid = (field: Field, hint?: string) => ({
-    "aria-invalid": errors[field] ? true : undefined,
-    "aria-describedby": describedBy(FIELD_IDS[field], { hint, error: errors[field] }),
-  });
+  const invalid = (field: Field, hint?: string) =>
+    fieldAria(FIELD_IDS[field], { hint, error: errors[field] });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -148,17 +147,7 @@ export function SignUpForm({
           />
         </FormField>
       </div>
-      <FormField id="signup-email" error={errors.email} label="Email">
-        <Input
-          id="signup-email"
-          {...invalid("email")}
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={form.email}
-          onChange={(e) => set("email")(e.target.value)}
-        />
-      </FormField>
+      <EmailField id={FIELD_IDS.email} value={form.email} error={errors.email} onChange={set("email")} />
       <FormField
         id="signup-tag"
         error={errors.pillarTag}

@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -10,11 +10,7 @@ import { useResendVerification } from "@/web/features/auth/api/resend-verificati
 import { useVerifyEmail } from "@/web/features/auth/api/verify-email";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { ApiError } from "@/web/lib/api";
-
-/** Spec §5: the code input keeps digits only, up to 6. */
-export function cleanCode(value: string): string {
-  return value.replace(/\D/g, "").slice(0, 6);
-}
+import { cleanCode } from "@/web/lib/one-time-code";
 
 export function VerifyEmailForm({
   email,
@@ -91,8 +87,7 @@ export function VerifyEmailForm({
       <FormField id="verify-code" label="Verification code" error={codeError}>
         <Input
           id="verify-code"
-          aria-invalid={codeError ? true : undefined}
-          aria-describedby={describedBy("verify-code", { error: codeError })}
+          {...fieldAria("verify-code", { error: codeError })}
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder="000000"

@@ -1,9 +1,7 @@
 import { Briefcase, User } from "lucide-react";
-import type { ReactNode } from "react";
 import type { AccountType } from "@/contract/kyc";
-import { describedBy } from "@/web/components/form-field";
+import { FormField, fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
-import { Label } from "@/web/components/ui/label";
 import {
   type ApplicationForm,
   formatSsnInput,
@@ -17,40 +15,6 @@ const ACCOUNT_TYPES: { value: AccountType; label: string; description: string; i
   { value: "personal", label: "Personal", description: "For your everyday banking", icon: User },
   { value: "business", label: "Business", description: "For your LLC or company", icon: Briefcase },
 ];
-
-function Field({
-  id,
-  label,
-  hint,
-  error,
-  className,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  /** Said under the control after a Next with gaps, beside the spec's toast. */
-  error?: string;
-  className?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className={cn("grid content-start gap-1.5", className)}>
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-ink-subtle">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-negative">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 export function PersonalInfoStep({
   form,
@@ -68,8 +32,7 @@ export function PersonalInfoStep({
     id: `kyc-${field}`,
     name: field,
     value: form[field],
-    "aria-invalid": missing.has(field) ? true : undefined,
-    "aria-describedby": describedBy(`kyc-${field}`, { hint: hasHint, error: missing.get(field) }),
+    ...fieldAria(`kyc-${field}`, { hint: hasHint, error: missing.get(field) }),
   });
   const errorOf = (field: TextField) => missing.get(field);
 
@@ -116,7 +79,7 @@ export function PersonalInfoStep({
 
       <div className="grid gap-4 sm:grid-cols-2">
         {form.accountType === "business" ? (
-          <Field
+          <FormField
             id="kyc-companyName"
             label="Company name"
             className="sm:col-span-2"
@@ -128,9 +91,9 @@ export function PersonalInfoStep({
               maxLength={200}
               onChange={(e) => onField("companyName", e.target.value)}
             />
-          </Field>
+          </FormField>
         ) : null}
-        <Field id="kyc-firstName" label="First name" error={errorOf("firstName")}>
+        <FormField id="kyc-firstName" label="First name" error={errorOf("firstName")}>
           <Input
             {...text("firstName")}
             autoComplete="given-name"
@@ -138,8 +101,8 @@ export function PersonalInfoStep({
             maxLength={100}
             onChange={(e) => onField("firstName", e.target.value)}
           />
-        </Field>
-        <Field id="kyc-lastName" label="Last name" error={errorOf("lastName")}>
+        </FormField>
+        <FormField id="kyc-lastName" label="Last name" error={errorOf("lastName")}>
           <Input
             {...text("lastName")}
             autoComplete="family-name"
@@ -147,8 +110,8 @@ export function PersonalInfoStep({
             maxLength={100}
             onChange={(e) => onField("lastName", e.target.value)}
           />
-        </Field>
-        <Field id="kyc-street" label="Street address" className="sm:col-span-2" error={errorOf("street")}>
+        </FormField>
+        <FormField id="kyc-street" label="Street address" className="sm:col-span-2" error={errorOf("street")}>
           <Input
             {...text("street")}
             autoComplete="address-line1"
@@ -156,8 +119,8 @@ export function PersonalInfoStep({
             maxLength={200}
             onChange={(e) => onField("street", e.target.value)}
           />
-        </Field>
-        <Field id="kyc-city" label="City" className="sm:col-span-2" error={errorOf("city")}>
+        </FormField>
+        <FormField id="kyc-city" label="City" className="sm:col-span-2" error={errorOf("city")}>
           <Input
             {...text("city")}
             autoComplete="address-level2"
@@ -165,9 +128,9 @@ export function PersonalInfoStep({
             maxLength={100}
             onChange={(e) => onField("city", e.target.value)}
           />
-        </Field>
+        </FormField>
         <div className="grid grid-cols-2 gap-4 sm:col-span-2">
-          <Field id="kyc-state" label="State" hint="2 letters, e.g. NY" error={errorOf("state")}>
+          <FormField id="kyc-state" label="State" hint="2 letters, e.g. NY" error={errorOf("state")}>
             <Input
               {...text("state", true)}
               autoComplete="address-level1"
@@ -176,8 +139,8 @@ export function PersonalInfoStep({
               className="uppercase"
               onChange={(e) => onField("state", formatStateInput(e.target.value))}
             />
-          </Field>
-          <Field id="kyc-zipCode" label="ZIP code" hint="5 digits" error={errorOf("zipCode")}>
+          </FormField>
+          <FormField id="kyc-zipCode" label="ZIP code" hint="5 digits" error={errorOf("zipCode")}>
             <Input
               {...text("zipCode", true)}
               autoComplete="postal-code"
@@ -187,9 +150,9 @@ export function PersonalInfoStep({
               className="tabular-nums"
               onChange={(e) => onField("zipCode", formatZipInput(e.target.value))}
             />
-          </Field>
+          </FormField>
         </div>
-        <Field
+        <FormField
           id="kyc-ssn"
           label="Social Security Number"
           hint="Encrypted and never shown in full after you submit."
@@ -205,7 +168,7 @@ export function PersonalInfoStep({
             className="tabular-nums"
             onChange={(e) => onField("ssn", formatSsnInput(e.target.value))}
           />
-        </Field>
+        </FormField>
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { PASSKEY_NAME_MAX } from "@/contract/passkeys";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { errorMessage, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -82,8 +82,7 @@ export function AddPasskeyDialog() {
           <FormField id="new-passkey-name" label="Passkey name" error={nameError}>
             <Input
               id="new-passkey-name"
-              aria-invalid={nameError ? true : undefined}
-              aria-describedby={describedBy("new-passkey-name", { error: nameError })}
+              {...fieldAria("new-passkey-name", { error: nameError })}
               value={name}
               maxLength={PASSKEY_NAME_MAX}
               autoComplete="off"

@@ -1,7 +1,7 @@
 import { Lock, Timer } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { AUTH_MESSAGES, CODE_PATTERN, PASSWORD_MIN } from "@/contract/auth";
-import { describedBy, FormField, focusFieldInError } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError, toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -11,6 +11,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useChangePassword } from "@/web/features/security/api/change-password";
 import { useSendPasswordOtp } from "@/web/features/security/api/send-password-otp";
 import { formatCountdown } from "@/web/lib/format";
+import { cleanCode } from "@/web/lib/one-time-code";
 
 /** Spec §9: the change-password code is good for 600 s. */
 const CODE_LIFETIME_S = 600;
@@ -29,11 +30,6 @@ function useCountdown(expiresAt: number | null): number | null {
 }
 
 type Field = "cp-current" | "cp-new" | "cp-confirm" | "cp-code";
-
-/** aria-invalid and aria-describedby for a field, naming its hint and its inline error. */
-function fieldAria(id: Field, error: string | undefined, hint?: boolean) {
-  return { "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, { hint, error }) };
-}
 
 export function ChangePasswordCard() {
   const [currentPassword, setCurrentPassword] = useState("");
@@ -124,7 +120,7 @@ export function ChangePasswordCard() {
           <FormField id="cp-current" label="Current password" error={errors["cp-current"]}>
             <Input
               id="cp-current"
-              {...fieldAria("cp-current", errors["cp-current"])}
+              {...fieldAria("cp-current", { error: errors["cp-current"] })}
               type="password"
               autoComplete="current-password"
               disabled={isCodeSent}
@@ -146,7 +142,7 @@ export function ChangePasswordCard() {
                 id="cp-new"
                 type="password"
                 autoComplete="new-password"
-                {...fieldAria("cp-new", errors["cp-new"], true)}
+                {...fieldAria("cp-new", { hint: true, error: errors["cp-new"] })}
                 disabled={isCodeSent}
                 value={newPassword}
                 onChange={(e) => {
@@ -158,7 +154,7 @@ export function ChangePasswordCard() {
             <FormField id="cp-confirm" label="Confirm new password" error={errors["cp-confirm"]}>
               <Input
                 id="cp-confirm"
-                {...fieldAria("cp-confirm", errors["cp-confirm"])}
+                {...fieldAria("cp-confirm", { error: errors["cp-confirm"] })}
                 type="password"
                 autoComplete="new-password"
                 disabled={isCodeSent}
@@ -185,14 +181,14 @@ export function ChangePasswordCard() {
               <FormField id="cp-code" label="Verification code" error={errors["cp-code"]}>
                 <Input
                   id="cp-code"
-                  {...fieldAria("cp-code", errors["cp-code"])}
+                  {...fieldAria("cp-code", { error: errors["cp-code"] })}
                   inputMode="numeric"
                   autoComplete="one-time-code"
                   placeholder="000000"
                   className="tracking-[0.3em] tabular-nums"
                   value={otpCode}
                   onChange={(e) => {
-                    setOtpCode(e.target.value.replace(/\D/g, "").slice(0, 6));
+                    setOtpCode(cleanCode(e.target.value));
                     clearError("cp-code");
                   }}
                 />

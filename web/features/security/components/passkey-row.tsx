@@ -2,7 +2,7 @@ import { KeyRound, Pencil } from "lucide-react";
 import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
 import { ConfirmButton } from "@/web/components/confirm-button";
-import { describedBy, focusFieldInError } from "@/web/components/form-field";
+import { fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { toastApiError, toastError } from "@/web/components/toast-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -50,8 +50,7 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyInfo; onDone: () => v
       <Input
         id={inputId}
         className="h-8 min-w-0 flex-1 basis-40"
-        aria-invalid={nameError ? true : undefined}
-        aria-describedby={describedBy(inputId, { error: nameError })}
+        {...fieldAria(inputId, { error: nameError })}
         value={name}
         maxLength={PASSKEY_NAME_MAX}
         autoFocus

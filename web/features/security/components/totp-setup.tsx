@@ -7,6 +7,7 @@ import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useConfirmTotp } from "@/web/features/security/api/confirm-totp";
+import { cleanCode } from "@/web/lib/one-time-code";
 
 /** The key in groups of four, as authenticator apps show it and people type it. */
 export function groupKey(secret: string): string {
@@ -103,7 +104,7 @@ export function TotpSetup({
             <Input
               id="totp-first-code"
               value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, "").slice(0, 6))}
+              onChange={(e) => setCode(cleanCode(e.target.value))}
               inputMode="numeric"
               autoComplete="one-time-code"
               placeholder="123456"
