@@ -133,7 +133,8 @@ async function readFirst(
       }),
     ),
   );
-  if (answers[0].statusCode !== 200) return "";
+  const sessionCheck = answers[DASHBOARD_FIRST_READS.indexOf("/api/auth/user")];
+  if (sessionCheck?.statusCode !== 200) return "";
   const reads: Record<string, FirstRead> = {};
   answers.forEach((answer, i) => {
     const setCookie = answer.headers["set-cookie"];
