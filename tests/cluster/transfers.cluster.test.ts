@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
@@ -154,7 +155,8 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("loses nothing when one instance is SIGKILLed mid-load: retried keys replay and HAProxy routes around it", async () => {
     const { customers, attempts } = await smallTransfers(4, "kill");
     const victim = cluster.instances[1]!;
-    await sendInterrupted(attempts, () => victim.server.crash());
+    // The two other instances' pools hold at most ten waiting transfers.
+    await sendInterrupted(customers, attempts, 10, () => victim.server.crash());
 
     const retried = attempts.filter((a) => a.tries > 1);
     expect(retried.length, "the kill should cut some requests off").toBeGreaterThan(0);
@@ -180,7 +182,8 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("drains an instance stopped with SIGTERM mid-load (a rolling deploy): every transfer answered once, none lost", async () => {
     const { customers, attempts } = await smallTransfers(2, "drain");
     const leaving = cluster.instances[2]!;
-    await sendInterrupted(attempts, () => leaving.server.stop());
+    // The previous test killed app2: one other instance is left, its pool holds at most five.
+    await sendInterrupted(customers, attempts, 5, () => leaving.server.stop());
 
     // It finished its in-flight requests and let the balancer's keep-alive connections go, not the deadline.
     expect(await leaving.server.exited, leaving.server.output()).toBe(0);
@@ -202,23 +205,51 @@ async function smallTransfers(count: number, tag: string) {
 }
 
 /**
- * Sends every attempt at once through the balancer and runs `interrupt` once a third has answered, so some
- * requests are done and the rest are in flight on every instance; resolves when every key has an answer.
+ * Sends every attempt at once through the balancer and runs `interrupt` while requests are in flight on every
+ * instance, then resolves when every key has an answer. Timing alone did not guarantee that (on a quiet
+ * machine the interrupted instance could have answered its share already): the customers' wallet rows are
+ * locked from the test's own connection until more transfers wait on them than the other live instances'
+ * pools can hold (`othersHold`: five connections each), so the interrupted one has some too; the lock goes
+ * once `interrupt` has begun.
  */
-async function sendInterrupted(attempts: Attempt[], interrupt: () => Promise<void>) {
-  let answered = 0;
-  let onThird: () => void = () => {};
-  const third = new Promise<void>((resolve) => (onThird = resolve));
-  const load = Promise.all(
-    attempts.map(async (a) => {
-      a.answer = await sendUntilAnswered(a);
-      if (++answered >= attempts.length / 3) onThird();
-    }),
-  );
-  await Promise.race([third, load]);
-  const interrupted = interrupt();
-  await load;
-  await interrupted;
+async function sendInterrupted(
+  customers: SignedInUser[],
+  attempts: Attempt[],
+  othersHold: number,
+  interrupt: () => Promise<void>,
+) {
+  const holder = new pg.Client({ connectionString: cluster.scratch.url });
+  await holder.connect();
+  try {
+    await holder.query("begin");
+    await holder.query(
+      "select id from ledger_accounts where user_id = any($1::uuid[]) and kind = 'wallet' for update",
+      [customers.map((c) => c.user.id)],
+    );
+    const load = Promise.all(
+      attempts.map(async (a) => {
+        a.answer = await sendUntilAnswered(a);
+      }),
+    );
+    await waitFor(
+      "transfers waiting on the locked wallets on every instance",
+      async () => {
+        const [row] = (
+          await holder.query<{ waiting: number }>(
+            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          )
+        ).rows;
+        return row!.waiting > othersHold;
+      },
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    const interrupted = interrupt();
+    await holder.query("rollback");
+    await load;
+    await interrupted;
+  } finally {
+    await holder.end();
+  }
   for (const a of attempts) expect(a.answer?.status, `${a.key}: ${JSON.stringify(a.answer?.body)}`).toBe(201);
 }
 
