@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { startTransition, useEffect, useState } from "react";
 import { defaultDashboardContent } from "@/contract/dashboard-content-fields";
 import { formatMoney } from "@/contract/money";
 import { toOnboardingState } from "@/contract/onboarding-state";
@@ -27,11 +27,25 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 // Once per page load, not on every return to the dashboard.
 let hasWarnedAboutPhone = false;
 
+/**
+ * False until the overview has been drawn, then true, as a transition: the cards below it render in slices
+ * React can yield between, instead of in the one long task that drew the whole page (on a phone-class CPU
+ * the longest task of the dashboard's first load).
+ */
+function useAfterOverview(isOverviewDrawn: boolean): boolean {
+  const [isAfter, setAfter] = useState(false);
+  useEffect(() => {
+    if (isOverviewDrawn) startTransition(() => setAfter(true));
+  }, [isOverviewDrawn]);
+  return isAfter;
+}
+
 export default function DashboardPage() {
   const user = useSignedInUser();
   const contentQuery = useDashboardContent();
   const summary = useAccountSummary();
   const status = useKycStatus({ refetchInterval: KYC_STATUS_POLL_MS });
+  const showsCardsBelow = useAfterOverview(!contentQuery.isPending);
   useDocumentTitle("Dashboard");
 
   useEffect(() => {
@@ -100,9 +114,13 @@ export default function DashboardPage() {
                   </>
                 }
               />
-              <QuickActionsCard title={content.quickActionTitle} />
-              <PaymentsHistory title={content.transactionTitle} />
-              <SupportShortcut />
+              {showsCardsBelow ? (
+                <>
+                  <QuickActionsCard title={content.quickActionTitle} />
+                  <PaymentsHistory title={content.transactionTitle} />
+                  <SupportShortcut />
+                </>
+              ) : null}
             </>
           )}
         </Container>
