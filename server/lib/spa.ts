@@ -42,10 +42,11 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url === p || request.url.startsWith(p));
     const wantsPage = request.method === "GET" || request.method === "HEAD";
+    const pathname = request.url.split("?")[0]!;
     // A missing file (an old hashed asset after a deploy, say) is a 404, never the app shell served as JS.
-    const isFile = /\.[a-z0-9]+$/i.test(request.url.split("?")[0]);
+    const isFile = /\.[a-z0-9]+$/i.test(pathname);
     if (isApi || !wantsPage || isFile) {
-      throw new AppError("NOT_FOUND", `No route for ${request.method} ${request.url.split("?")[0]}`);
+      throw new AppError("NOT_FOUND", `No route for ${request.method} ${pathname}`);
     }
     if (!indexHtml) {
       return reply
@@ -53,10 +54,7 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
         .type("text/plain")
         .send("The web app has not been built. Run `npm run build`, or use `npm start` which builds it.");
     }
-    const firstPage = firstPageFor(
-      request.url.split("?")[0],
-      Boolean(request.cookies[SIGNED_IN_HINT_COOKIE]),
-    );
+    const firstPage = firstPageFor(pathname, Boolean(request.cookies[SIGNED_IN_HINT_COOKIE]));
     const html = (firstPage && firstPageHtml?.[firstPage]) ?? indexHtml;
     reply.type("text/html").header("vary", "cookie");
     const reads =

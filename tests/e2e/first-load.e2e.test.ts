@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DASHBOARD_FIRST_READS } from "@/contract/first-page";
 import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
 import { signUpNewCustomer } from "@/tests/e2e/support/journeys";
 
@@ -25,16 +26,8 @@ describe("the dashboard's first load", () => {
     await page.getByRole("heading", { name: /Welcome/ }).waitFor();
     await page.waitForLoadState("networkidle");
 
-    const reads = [
-      "/api/auth/user",
-      "/api/dashboard-content",
-      "/api/account/summary",
-      "/api/kyc/status",
-      "/api/transactions/recent",
-      "/api/chat/unread",
-    ];
     // The first answers came inside the page; a read asked here would be a second copy of one.
-    for (const path of reads) expect(gets, path).not.toContain(path);
+    for (const path of DASHBOARD_FIRST_READS) expect(gets, path).not.toContain(path);
     // The parser finds the chunk before any script runs; the preload helper must not ask for it a second time.
     expect(order.filter((p) => /dashboard-page-/.test(p))).toHaveLength(1);
     expect(order[0]).toMatch(/dashboard-page-/);
