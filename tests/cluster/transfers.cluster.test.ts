@@ -155,8 +155,7 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("loses nothing when one instance is SIGKILLed mid-load: retried keys replay and HAProxy routes around it", async () => {
     const { customers, attempts } = await smallTransfers(4, "kill");
     const victim = cluster.instances[1]!;
-    // The two other instances' pools hold at most ten waiting transfers.
-    await sendInterrupted(customers, attempts, 10, () => victim.server.crash());
+    await sendInterrupted(customers, attempts, 3, () => victim.server.crash());
 
     const retried = attempts.filter((a) => a.tries > 1);
     expect(retried.length, "the kill should cut some requests off").toBeGreaterThan(0);
@@ -182,8 +181,8 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("drains an instance stopped with SIGTERM mid-load (a rolling deploy): every transfer answered once, none lost", async () => {
     const { customers, attempts } = await smallTransfers(2, "drain");
     const leaving = cluster.instances[2]!;
-    // The previous test killed app2: one other instance is left, its pool holds at most five.
-    await sendInterrupted(customers, attempts, 5, () => leaving.server.stop());
+    // The previous test killed app2: two instances are left.
+    await sendInterrupted(customers, attempts, 2, () => leaving.server.stop());
 
     // It finished its in-flight requests and let the balancer's keep-alive connections go, not the deadline.
     expect(await leaving.server.exited, leaving.server.output()).toBe(0);
@@ -208,14 +207,14 @@ async function smallTransfers(count: number, tag: string) {
  * Sends every attempt at once through the balancer and runs `interrupt` while requests are in flight on every
  * instance, then resolves when every key has an answer. Timing alone did not guarantee that (on a quiet
  * machine the interrupted instance could have answered its share already): the customers' wallet rows are
- * locked from the test's own connection until more transfers wait on them than the other live instances'
- * pools can hold (`othersHold`: five connections each), so the interrupted one has some too; the lock goes
- * once `interrupt` has begun.
+ * locked from the test's own connection until every one of the `liveInstances` has a call waiting on each
+ * wallet (an instance sends one call per wallet at a time and gathers the rest behind it, decision 012), so
+ * the interrupted one has transfers in flight too; the lock goes once `interrupt` has begun.
  */
 async function sendInterrupted(
   customers: SignedInUser[],
   attempts: Attempt[],
-  othersHold: number,
+  liveInstances: number,
   interrupt: () => Promise<void>,
 ) {
   const holder = new pg.Client({ connectionString: cluster.scratch.url });
@@ -239,7 +238,7 @@ async function sendInterrupted(
             "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
           )
         ).rows;
-        return row!.waiting > othersHold;
+        return row!.waiting >= customers.length * liveInstances;
       },
       { timeoutMs: 10_000, intervalMs: 20 },
     );

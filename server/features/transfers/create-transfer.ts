@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { addressCore, LOOKALIKE_EDGE, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
@@ -12,10 +12,9 @@ import {
   insufficientFundsMessage,
   isUsdcAddress,
   TRANSFER_MESSAGES,
-  type TransferRequest,
 } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx, Tx } from "@/server/db/client";
+import type { DbOrTx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
@@ -28,8 +27,14 @@ import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/securi
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
+import {
+  callCreateTransfer,
+  createTransferOnWallet,
+  type OutcomeRow,
+  type TransferAnswer,
+} from "@/server/features/transfers/transfer-function";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
-import { AppError, pgErrorCode } from "@/server/lib/errors";
+import { AppError } from "@/server/lib/errors";
 import { announceQueuedMail, outboxFields, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { transferRequestedMail } from "@/server/lib/mail/security-templates";
 
@@ -37,7 +42,7 @@ type TransferRow = typeof transferRequests.$inferSelect;
 
 export interface CreateTransferResult {
   statusCode: number;
-  body: { message: string; transferRequest: TransferRequest };
+  body: TransferAnswer;
   replayed: boolean;
 }
 
@@ -121,90 +126,6 @@ async function verifyPasskeyBeforeTransaction(
     binding: bindingFor(input, idempotencyKey),
   });
   return true;
-}
-
-type Outcome =
-  | "created"
-  | "replayed"
-  | "idempotency_mismatch"
-  | "account_frozen"
-  | "setup_incomplete"
-  | "daily_count_limit"
-  | "lookalike_address"
-  | "second_factor_required"
-  | "insufficient_funds"
-  | "daily_limit";
-
-interface OutcomeRow {
-  outcome: Outcome;
-  status_code: number | null;
-  response: CreateTransferResult["body"] | null;
-  /** Cents for the money refusals; the saved recipient's name for lookalike_address. */
-  detail_cents: string | null;
-}
-
-const PARAMETER_TYPES = [
-  "uuid", // user id
-  "text", // idempotency key
-  "text", // request hash
-  "text", // limit day
-  "bigint", // daily limit
-  "integer", // daily count limit
-  "boolean", // second factor already proven
-  "uuid", // transfer id
-  "uuid", // transaction id
-  "uuid", // hold id
-  "bigint", // amount
-  "bigint", // fee
-  "text", // recipient name
-  "text", // recipient account
-  "text", // purpose
-  "text", // category
-  "text", // crypto address
-  "text", // description
-  "timestamptz", // now
-  "jsonb", // response body
-  "text", // freeze token hash
-  "integer", // freeze link TTL seconds
-  "text", // mail to
-  "text", // mail subject
-  "text", // mail text
-  "text", // mail html
-  "text", // mail kind
-  "boolean", // check for a lookalike of a saved recipient
-  "text", // address, lower-cased
-  "text", // first LOOKALIKE_EDGE characters of the address core
-  "text", // last LOOKALIKE_EDGE characters of the address core
-];
-/** The whole transfer request as one statement (migration 0010): lock, checks and writes in one round trip. */
-const CREATE_TRANSFER_SQL = `select outcome, status_code, response, detail_cents from create_transfer_request(${PARAMETER_TYPES.map(
-  (type, i) => `$${i + 1}::${type}`,
-).join(", ")})`;
-const CREATE_TRANSFER_STATEMENT = "create_transfer_request";
-
-/** Runs the function on the pool (one autocommit round trip) or inside an open transaction. */
-async function callCreateTransfer(deps: AppDeps, tx: Tx | null, params: unknown[]): Promise<OutcomeRow> {
-  try {
-    if (!tx) {
-      const [row] = await deps.database.prepared<OutcomeRow>(
-        CREATE_TRANSFER_STATEMENT,
-        CREATE_TRANSFER_SQL,
-        params,
-      );
-      return row;
-    }
-    const bound = sql.join(
-      params.map((value, i) => sql`${value}::${sql.raw(PARAMETER_TYPES[i])}`),
-      sql`, `,
-    );
-    const result = await tx.execute(
-      sql`select outcome, status_code, response, detail_cents from create_transfer_request(${bound})`,
-    );
-    return (result as unknown as { rows: OutcomeRow[] }).rows[0];
-  } catch (err) {
-    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
-    throw err;
-  }
 }
 
 /** An address imitating a saved recipient's, sent without the customer's explicit confirmation. */
@@ -366,7 +287,7 @@ export async function createTransfer(
       return answer(await callCreateTransfer(deps, tx, params(true)));
     });
   } else {
-    const row = await callCreateTransfer(deps, null, params(passkeyVerified));
+    const row = await createTransferOnWallet(deps, user.id, params(passkeyVerified));
     if (row.outcome === "second_factor_required") {
       if (!proof) throw stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
       if (idempotencyKey === undefined) {
