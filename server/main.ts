@@ -1,9 +1,20 @@
+import { setFlagsFromString } from "node:v8";
 import { buildApp } from "@/server/app";
 import { ConfigError, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
+/**
+ * The old generation may grow to 1.3× what the last full GC kept before the next one, instead of V8's
+ * default (up to 4× when GC looks cheap). Under sustained load the default let the heap hold 60–110 MiB
+ * of garbage after the transfer runs, so RSS depended on when the last full GC happened; with 1.3× the
+ * bench's peak RSS fell from 258–267 to ~190 MiB at the same throughput (bench/HISTORY.md, issue 16
+ * session 9). V8 reads the flag at every GC, so setting it at start is enough.
+ */
+const HEAP_GROWING_PERCENT = 30;
+
 async function main() {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
