@@ -2,7 +2,8 @@ import { hash, randomBytes } from "node:crypto";
 import { and, eq, getTableColumns, gt, lt, ne, or, sql } from "drizzle-orm";
 import type { Config } from "@/server/config";
 import { afterCommit } from "@/server/db/after-commit";
-import type { DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx } from "@/server/db/client";
+import { preparedPerDatabase } from "@/server/db/prepared";
 import { sessions, users } from "@/server/db/schema";
 
 /** ASVS L2: 30 minutes idle, 12 hours absolute. */
@@ -139,17 +140,10 @@ export function clearSessionCache(): void {
 }
 
 /** The user behind a cookie value, or null when unknown, idle too long or past its absolute end. */
-export async function findSessionUser(
-  db: DbOrTx,
-  token: string,
-): Promise<{ user: SessionUser; session: SessionRef } | null> {
-  if (token.length < 20 || token.length > 100) return null;
-  const idHash = hashSessionToken(token);
-  const now = Date.now();
-  const cached = cachedSession(idHash, now);
-  if (cached) return cached;
+/** The session lookup a cache miss runs: parsed and planned once per connection, its SQL built once. */
+const sessionUserQuery = preparedPerDatabase((db) => {
   const { passwordHash: _omit, ...userColumns } = getTableColumns(users);
-  const [row] = await db
+  return db
     .select({
       ...userColumns,
       publicId: sessions.publicId,
@@ -158,7 +152,26 @@ export async function findSessionUser(
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), activeSessionCondition(), eq(users.isEmailVerified, true)));
+    .where(
+      and(
+        eq(sessions.idHash, sql.placeholder("idHash")),
+        activeSessionCondition(),
+        eq(users.isEmailVerified, true),
+      ),
+    )
+    .prepare("session_user");
+});
+
+export async function findSessionUser(
+  db: Db,
+  token: string,
+): Promise<{ user: SessionUser; session: SessionRef } | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const idHash = hashSessionToken(token);
+  const now = Date.now();
+  const cached = cachedSession(idHash, now);
+  if (cached) return cached;
+  const [row] = await sessionUserQuery(db).execute({ idHash });
   if (!row) return null;
   const { publicId, lastSeenAt, expiresAt, ...user } = row;
   let seenAt = lastSeenAt.getTime();
