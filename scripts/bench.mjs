@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { SMTPServer } from "smtp-server";
 import { ensurePgbench, preparePgbench, runPgbench } from "./bench/pgbench.mjs";
 import {
   childPid,
@@ -77,6 +78,36 @@ async function compiledServer(checkout) {
     await buildServer();
   }
   return main;
+}
+
+/**
+ * A real SMTP server that accepts and drops every message: the app runs with SMTP_URL as in production, so
+ * its outbox worker delivers the transfer mails during the run (without it the app is in dev-mailbox mode).
+ */
+async function startSmtpSink() {
+  let delivered = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on("end", () => {
+        delivered += 1;
+        callback();
+      });
+      stream.resume();
+    },
+  });
+  const port = await freePort();
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    delivered: () => delivered,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 async function admin(sql) {
@@ -292,6 +323,8 @@ async function main() {
   let server;
   let baselineServer;
   let embedded = null;
+  let smtp;
+  let mailsDelivered = null;
   const pgbench = {};
   if (SCENARIOS.includes("embedded")) {
     console.info("embedded default: npm start on PGlite, idle memory…");
@@ -317,6 +350,7 @@ async function main() {
       await stopProcess(baselineServer.child);
     }
 
+    smtp = await startSmtpSink();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     // Production mode: real cookie name and logging, secrets made up for this run only.
@@ -332,6 +366,7 @@ async function main() {
       RATE_LIMIT_SCALE: "1000000",
       TRANSFER_DAILY_COUNT_LIMIT: "1000000",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      SMTP_URL: smtp.url,
       // As the Dockerfile and `npm start` run it: two malloc arenas instead of one per thread.
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
     };
@@ -377,6 +412,7 @@ async function main() {
     }
     await stopProcess(server.child);
     server = undefined;
+    mailsDelivered = smtp.delivered();
 
     if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
       const verify = await runNode(
@@ -413,6 +449,7 @@ async function main() {
   } finally {
     await stopProcess(server?.child);
     await stopProcess(baselineServer?.child);
+    await smtp?.close();
     await admin(`drop database if exists "${dbName}" with (force)`).catch((err) =>
       console.error(`could not drop ${dbName}: ${err.message}`),
     );
@@ -428,6 +465,7 @@ async function main() {
     `- cores: ${os.cpus().length} (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; load average at start ${LOAD_AT_START} (other processes share these cores: compare the ratios of one run, not absolute figures across runs)`,
     `- ${DURATION} s per scenario, ${CONNECTIONS} connections; ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions on PostgreSQL; the app in production mode, ${RUNNER === "tsx" ? "through tsx" : "compiled (dist/server/main.js)"} (LOG_LEVEL=${process.env.LOG_LEVEL ?? "warn"})`,
     `- ledger verify after the transfer runs: drift = ${drift}`,
+    `- mail: the app's SMTP_URL is a sink in the bench process, as production has a mail server (no dev mailbox); ${fmt(mailsDelivered)} messages delivered during the runs`,
     "",
     table(results, baseline),
     "",

@@ -47,7 +47,6 @@ import { registerOpenApi } from "@/server/lib/openapi";
 import { registerPollMemory } from "@/server/lib/poll-memory";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
-import { registerRequestLog } from "@/server/lib/request-log";
 import { assertAdminRouteListed } from "@/server/lib/route-roles";
 import { registerSecurity } from "@/server/lib/security";
 import { startSessionBroadcast } from "@/server/lib/session-broadcast";
@@ -145,7 +144,6 @@ export async function buildApp(
   const polls = registerPollMemory(app, deps.config.pollMemoryMs);
   const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
-  registerRequestLog(app);
   registerMail(app, options.mailWorker);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);

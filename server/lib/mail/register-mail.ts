@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { onMailQueued } from "@/server/lib/mail/outbox";
 import type { MailWorker } from "@/server/lib/mail/worker";
-import { currentLog } from "@/server/lib/request-log";
+import { currentLog, registerRequestLog } from "@/server/lib/request-log";
 
 /**
  * With SMTP_URL: the outbox worker starts when the app is ready and stops on close.
@@ -13,6 +13,7 @@ export function registerMail(
 ): void {
   const { config, database } = app.deps;
   if (!config.smtpUrl) {
+    registerRequestLog(app);
     const unsubscribe = onMailQueued((message) => {
       // Queued while serving a request: log through its logger so the line carries the request id.
       currentLog(app.log).info(
