@@ -121,13 +121,23 @@ describe("bad input gets a 4xx JSON error and the server keeps serving", () => {
 });
 
 describe("security headers", () => {
-  it("sends a CSP without inline script, no-store on the API and a request id", async () => {
+  it("sends an API answer the API's headers: nothing may load or frame it, no-store and a request id", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/nope" });
-    expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
-    expect(res.headers["content-security-policy"]).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(res.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+
+  it("sends a page and an uploaded file the app's CSP without inline script", async () => {
+    for (const url of ["/about", "/objects/not-there"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.headers["content-security-policy"], url).toContain("script-src 'self'");
+      expect(res.headers["content-security-policy"], url).not.toContain("script-src 'self' 'unsafe-inline'");
+      expect(res.headers["x-content-type-options"], url).toBe("nosniff");
+      expect(res.headers["cross-origin-opener-policy"], url).toBe("same-origin");
+    }
   });
 
   it("refuses a mutation from a foreign Origin with 403", async () => {

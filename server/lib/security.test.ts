@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "@/server/lib/security";
+import { apiResponseHeaders, securityHeaders } from "@/server/lib/security";
 
 const names = (headers: [string, string][]) => headers.map(([name]) => name.toLowerCase()).sort();
 
@@ -25,5 +25,20 @@ describe("securityHeaders", () => {
     expect(names(securityHeaders(true))).toEqual(
       [...names(securityHeaders(false)), "strict-transport-security"].sort(),
     );
+  });
+});
+
+describe("apiResponseHeaders", () => {
+  it("lets nothing load, frame or sniff an API answer, with HSTS behind HTTPS as for pages", () => {
+    const headers = new Map(apiResponseHeaders(false).map(([name, value]) => [name.toLowerCase(), value]));
+    expect(headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+    expect(headers.get("x-frame-options")).toBe("DENY");
+    expect(headers.get("referrer-policy")).toBe("no-referrer");
+    expect(headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    expect(headers.has("strict-transport-security")).toBe(false);
+    const secure = new Map(apiResponseHeaders(true).map(([name, value]) => [name.toLowerCase(), value]));
+    const pageHsts = new Map(securityHeaders(true).map(([name, value]) => [name.toLowerCase(), value]));
+    expect(secure.get("strict-transport-security")).toBe(pageHsts.get("strict-transport-security"));
   });
 });
