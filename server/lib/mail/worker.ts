@@ -45,8 +45,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const retryBaseMs = options.retryBaseMs ?? 5000;
   const maxAttempts = options.maxAttempts ?? 10;
   const batchSize = options.batchSize ?? 10;
+  // Pooled: a claimed batch goes out over up to five kept-open connections instead of a new connection
+  // (greeting, EHLO, QUIT) per message; under transfer load that was ~5 mails a second.
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
+    pool: true,
+    maxConnections: 5,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
@@ -103,7 +107,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     while (!stopped) {
       const rows = await claim();
       if (rows.length === 0) break;
-      for (const row of rows) if (await deliver(row)) sent++;
+      // Each row is claimed by this worker alone (lease), and deliver records its own outcome.
+      for (const delivered of await Promise.all(rows.map(deliver))) if (delivered) sent++;
     }
     return sent;
   }
