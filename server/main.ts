@@ -5,13 +5,14 @@ import { createDatabase } from "@/server/db/client";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
- * The old generation may grow to 1.3× what the last full GC kept before the next one, instead of V8's
+ * The old generation may grow to 1.15× what the last full GC kept before the next one, instead of V8's
  * default (up to 4× when GC looks cheap). Under sustained load the default let the heap hold 60–110 MiB
- * of garbage after the transfer runs, so RSS depended on when the last full GC happened; with 1.3× the
- * bench's peak RSS fell from 258–267 to ~190 MiB at the same throughput (bench/HISTORY.md, issue 16
- * session 9). V8 reads the flag at every GC, so setting it at start is enough.
+ * of garbage after the transfer runs, so RSS depended on when the last full GC happened; at 1.15× the
+ * bench's peak RSS fell from 239–267 to 193–195 MiB (1.3×: 190–202) with no throughput cost we could
+ * measure (bench/HISTORY.md, issue 16 session 9). V8 reads the flag at every GC, so setting it at start
+ * is enough.
  */
-const HEAP_GROWING_PERCENT = 30;
+const HEAP_GROWING_PERCENT = 15;
 
 async function main() {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

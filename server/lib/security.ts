@@ -86,18 +86,15 @@ export function apiResponseHeaders(secureCookies: boolean): [string, string][] {
 export async function registerSecurity(app: FastifyInstance, { secureCookies }: { secureCookies: boolean }) {
   const pageHeaders = securityHeaders(secureCookies);
   const apiHeaders = apiResponseHeaders(secureCookies);
+  // Only JSON bodies are accepted, so a plain HTML form from another site cannot post to the API.
+  app.removeContentTypeParser("text/plain");
+
+  // One hook for both, as it runs on every request: the response's headers, then the cross-site refusal.
   app.addHook("onRequest", (request, reply, done) => {
     const res = reply.raw;
     for (const [name, value] of request.url.startsWith("/api/") ? apiHeaders : pageHeaders) {
       res.setHeader(name, value);
     }
-    done();
-  });
-
-  // Only JSON bodies are accepted, so a plain HTML form from another site cannot post to the API.
-  app.removeContentTypeParser("text/plain");
-
-  app.addHook("onRequest", (request, _reply, done) => {
     if (MUTATING.has(request.method) && isCrossSite(request)) {
       done(new AppError("FORBIDDEN", "Cross-site request refused"));
       return;

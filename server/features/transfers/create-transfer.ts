@@ -176,7 +176,8 @@ function refusal(deps: AppDeps, row: OutcomeRow): AppError {
  * Creates an outgoing USDC transfer request. The checks, the hold, the pending debit, the request, its
  * idempotency record, the "This wasn't me" link and the "Transfer requested" mail are one call of the
  * create_transfer_request function under the wallet lock: one round trip when no one-time code must be
- * spent. With an Idempotency-Key, a replay of the same body returns the first response unchanged.
+ * spent, shared with the customer's other requests that arrive while one is running (decision 012). With an
+ * Idempotency-Key, a replay of the same body returns the first response unchanged.
  */
 export async function createTransfer(
   deps: AppDeps,

@@ -161,7 +161,7 @@ export function createTransferOnWallet(
   return walletBatcher(deps).run(userId, params);
 }
 
-/** How many wallet calls ran and carried how many requests (for /metrics and the tests). */
+/** How many wallet calls ran and carried how many requests, and how many wait (the tests read it). */
 export function walletBatchStats(database: Database): BatchStats {
   return batchers.get(database)?.stats ?? { batches: 0, items: 0, largest: 0, queued: 0 };
 }
