@@ -139,7 +139,6 @@ export function clearSessionCache(): void {
   sessionCache.clear();
 }
 
-/** The user behind a cookie value, or null when unknown, idle too long or past its absolute end. */
 /** The session lookup a cache miss runs: parsed and planned once per connection, its SQL built once. */
 const sessionUserQuery = preparedPerDatabase((db) => {
   const { passwordHash: _omit, ...userColumns } = getTableColumns(users);
@@ -162,6 +161,7 @@ const sessionUserQuery = preparedPerDatabase((db) => {
     .prepare("session_user");
 });
 
+/** The user behind a cookie value, or null when unknown, idle too long or past its absolute end. */
 export async function findSessionUser(
   db: Db,
   token: string,
