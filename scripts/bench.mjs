@@ -324,7 +324,6 @@ async function main() {
   let baselineServer;
   let embedded = null;
   let smtp;
-  let mailsDelivered = null;
   const pgbench = {};
   if (SCENARIOS.includes("embedded")) {
     console.info("embedded default: npm start on PGlite, idle memory…");
@@ -412,7 +411,6 @@ async function main() {
     }
     await stopProcess(server.child);
     server = undefined;
-    mailsDelivered = smtp.delivered();
 
     if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
       const verify = await runNode(
@@ -465,7 +463,7 @@ async function main() {
     `- cores: ${os.cpus().length} (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; load average at start ${LOAD_AT_START} (other processes share these cores: compare the ratios of one run, not absolute figures across runs)`,
     `- ${DURATION} s per scenario, ${CONNECTIONS} connections; ${USERS.toLocaleString("en-US")} users × ${TRANSACTIONS_PER_USER} transactions on PostgreSQL; the app in production mode, ${RUNNER === "tsx" ? "through tsx" : "compiled (dist/server/main.js)"} (LOG_LEVEL=${process.env.LOG_LEVEL ?? "warn"})`,
     `- ledger verify after the transfer runs: drift = ${drift}`,
-    `- mail: the app's SMTP_URL is a sink in the bench process, as production has a mail server (no dev mailbox); ${fmt(mailsDelivered)} messages delivered during the runs`,
+    `- mail: the app's SMTP_URL is a sink in the bench process, as production has a mail server (no dev mailbox); ${fmt(smtp?.delivered())} messages delivered during the runs`,
     "",
     table(results, baseline),
     "",

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { apiResponseHeaders, securityHeaders } from "@/server/lib/security";
 
 const names = (headers: [string, string][]) => headers.map(([name]) => name.toLowerCase()).sort();
+const byName = (headers: [string, string][]) =>
+  new Map(headers.map(([name, value]) => [name.toLowerCase(), value]));
 
 describe("securityHeaders", () => {
   it("computes helmet's whole header set once, with the app's CSP", () => {
-    const headers = new Map(securityHeaders(false).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = byName(securityHeaders(false));
     expect(headers.get("content-security-policy")).toContain("default-src 'self'");
     expect(headers.get("content-security-policy")).toContain("object-src 'none'");
     expect(headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
@@ -19,7 +21,7 @@ describe("securityHeaders", () => {
   });
 
   it("adds HSTS and upgrade-insecure-requests behind HTTPS (secure cookies)", () => {
-    const headers = new Map(securityHeaders(true).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = byName(securityHeaders(true));
     expect(headers.get("strict-transport-security")).toMatch(/^max-age=\d+; includeSubDomains$/);
     expect(headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
     expect(names(securityHeaders(true))).toEqual(
@@ -30,15 +32,15 @@ describe("securityHeaders", () => {
 
 describe("apiResponseHeaders", () => {
   it("lets nothing load, frame or sniff an API answer, with HSTS behind HTTPS as for pages", () => {
-    const headers = new Map(apiResponseHeaders(false).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = byName(apiResponseHeaders(securityHeaders(false)));
     expect(headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(headers.get("x-content-type-options")).toBe("nosniff");
     expect(headers.get("x-frame-options")).toBe("DENY");
     expect(headers.get("referrer-policy")).toBe("no-referrer");
     expect(headers.get("cross-origin-resource-policy")).toBe("same-origin");
     expect(headers.has("strict-transport-security")).toBe(false);
-    const secure = new Map(apiResponseHeaders(true).map(([name, value]) => [name.toLowerCase(), value]));
-    const pageHsts = new Map(securityHeaders(true).map(([name, value]) => [name.toLowerCase(), value]));
+    const secure = byName(apiResponseHeaders(securityHeaders(true)));
+    const pageHsts = byName(securityHeaders(true));
     expect(secure.get("strict-transport-security")).toBe(pageHsts.get("strict-transport-security"));
   });
 });

@@ -64,14 +64,12 @@ export function securityHeaders(secureCookies: boolean): [string, string][] {
 /**
  * The headers of an /api/ answer (JSON, or a CSV or PDF sent as an attachment), which a browser never renders
  * as a page of the app: OWASP's set for a REST API. Nothing may load or frame it (`default-src 'none'`, DENY),
- * no sniffing, no referrer, same-origin only, and HSTS behind HTTPS. Helmet's page headers (the app's CSP,
+ * no sniffing, no referrer, same-origin only, and the pages' HSTS (behind HTTPS). Helmet's page headers (the app's CSP,
  * COOP, Origin-Agent-Cluster, legacy IE and Flash switches) only matter to documents: sending them on every
  * poll was ~700 of a 304's ~900 header bytes.
  */
-export function apiResponseHeaders(secureCookies: boolean): [string, string][] {
-  const hsts = securityHeaders(secureCookies).filter(
-    ([name]) => name.toLowerCase() === "strict-transport-security",
-  );
+export function apiResponseHeaders(pageHeaders: [string, string][]): [string, string][] {
+  const hsts = pageHeaders.filter(([name]) => name.toLowerCase() === "strict-transport-security");
   return [
     ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
     ["X-Content-Type-Options", "nosniff"],
@@ -85,7 +83,7 @@ export function apiResponseHeaders(secureCookies: boolean): [string, string][] {
 /** Helmet headers with a CSP the built app satisfies (API answers get their own set), CSRF refusal of cross-site mutations, no-store on the API. */
 export async function registerSecurity(app: FastifyInstance, { secureCookies }: { secureCookies: boolean }) {
   const pageHeaders = securityHeaders(secureCookies);
-  const apiHeaders = apiResponseHeaders(secureCookies);
+  const apiHeaders = apiResponseHeaders(pageHeaders);
   // Only JSON bodies are accepted, so a plain HTML form from another site cannot post to the API.
   app.removeContentTypeParser("text/plain");
 

@@ -2,6 +2,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { walletBatchStats } from "@/server/features/transfers/transfer-function";
 import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
+import { waitFor } from "@/tests/support/server-process";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
@@ -17,14 +18,6 @@ const summary = async (who: SignedInUser) =>
   (
     await t.app.inject({ method: "GET", url: "/api/account/summary", headers: { cookie: who.cookie } })
   ).json();
-
-async function waitFor(check: () => boolean, what: string) {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Sends the requests of `who` while the wallet is locked, each once the one before it is waiting (the first
@@ -42,10 +35,14 @@ async function sendWhileLocked(who: SignedInUser, sends: { body: Record<string, 
     const pending = [];
     for (const [i, { body, key }] of sends.entries()) {
       pending.push(requestTransfer(t.app, who, { recipientRouting: "CRYPTO", ...body }, key));
-      await waitFor(() => {
-        const now = walletBatchStats(t.database);
-        return now.batches - before.batches === 1 && now.queued === i;
-      }, `request ${i} to wait`);
+      await waitFor(
+        `request ${i} to wait`,
+        () => {
+          const now = walletBatchStats(t.database);
+          return now.batches - before.batches === 1 && now.queued === i;
+        },
+        { timeoutMs: 10_000, intervalMs: 10 },
+      );
     }
     await locker.query("commit");
     const answers = await Promise.all(pending);
