@@ -106,6 +106,11 @@ export default defineConfig({
     // The password-strength dictionaries (~850 KB, loaded only while typing a new password) are one chunk by design.
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
+      // after-paint.ts loads the entry of a page the server has drawn, once it has painted (server/lib/spa.ts).
+      input: {
+        index: path.join(root, "web/index.html"),
+        "after-paint": path.join(root, "web/after-paint.ts"),
+      },
       output: {
         codeSplitting: {
           groups: [

@@ -24,6 +24,9 @@ export const DASHBOARD_FIRST_READS = [
 /** The id of the `<script type="application/json">` element that carries those answers. */
 export const FIRST_READS_ELEMENT_ID = "first-reads";
 
+/** Set on `#root` when the server drew the page inside it from those answers, so the web hydrates it. */
+export const SERVER_RENDERED_ATTRIBUTE = "data-server-rendered";
+
 /** One embedded answer: the body of a 200 and its ETag, if it had one. */
 export interface FirstRead {
   body: unknown;

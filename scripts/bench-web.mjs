@@ -26,6 +26,8 @@ const LIGHTHOUSE_VERSION = JSON.parse(
 // BENCH_WEB_PAGES=/dashboard BENCH_WEB_FORM_FACTORS=mobile narrows a run while investigating one case.
 const PAGES = process.env.BENCH_WEB_PAGES?.split(",") ?? ["/", "/dashboard"];
 const FORM_FACTORS = process.env.BENCH_WEB_FORM_FACTORS?.split(",") ?? ["mobile", "desktop"];
+// BENCH_WEB_RUNS=5 audits each case five times and records the median run (`npm run bench:lighthouse` does).
+const RUNS = Math.max(1, Number(process.env.BENCH_WEB_RUNS ?? 1));
 
 function buildIfNeeded() {
   if (!webBuildIsStale()) return;
@@ -182,6 +184,18 @@ async function approvedCustomer(baseUrl) {
 }
 
 /**
+ * One signed-in /dashboard before any audit: the server loads its first-page renderer with the first
+ * signed-in page it draws (~0.2 s, once per process), and a server in service has drawn one long before.
+ */
+async function warmUp(baseUrl, cookie) {
+  const res = await fetch(`${baseUrl}/dashboard`, { headers: { cookie: `${cookie}; pillar_signed_in=1` } });
+  const html = await res.text();
+  if (!res.ok || !html.includes("data-server-rendered")) {
+    throw new Error(`The signed-in /dashboard was not drawn by the server (${res.status})`);
+  }
+}
+
+/**
  * Puts the session and its readable "signed in" hint into Chromium's own cookie jar. A Cookie header alone
  * (Lighthouse's extraHeaders) is not enough: the app reads the hint from document.cookie before it asks
  * /api/auth/user, so without it the dashboard redirects to /auth and the run measures the sign-in page.
@@ -290,6 +304,7 @@ const { baseUrl, child } = await startApp(dataDir);
 let chrome;
 try {
   const cookie = await approvedCustomer(baseUrl);
+  await warmUp(baseUrl, cookie);
   chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
@@ -303,13 +318,24 @@ try {
       isSignedIn = true;
     }
     for (const formFactor of FORM_FACTORS) {
-      const r = await audit(chrome, `${baseUrl}${page}`, formFactor, page === "/" ? undefined : cookie);
-      rows.push({ page, formFactor, ...r });
-      console.info(
-        `${page.padEnd(11)} ${formFactor.padEnd(8)} perf ${r.performance}  a11y ${r.accessibility}  best ${r.bestPractices}  FCP ${r.fcp}  LCP ${r.lcp}  TBT ${r.tbt}  CLS ${r.cls}`,
-      );
-      if (r.failing.length) console.info(`            below 90: ${r.failing.join(", ")}`);
-      for (const d of r.details) console.info(`            ${d}`);
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        const r = await audit(chrome, `${baseUrl}${page}`, formFactor, page === "/" ? undefined : cookie);
+        runs.push(r);
+        console.info(
+          `${page.padEnd(11)} ${formFactor.padEnd(8)} perf ${r.performance}  a11y ${r.accessibility}  best ${r.bestPractices}  FCP ${r.fcp}  LCP ${r.lcp}  TBT ${r.tbt}  CLS ${r.cls}`,
+        );
+        if (r.failing.length) console.info(`            below 90: ${r.failing.join(", ")}`);
+        for (const d of r.details) console.info(`            ${d}`);
+      }
+      // Lighthouse's own advice for a noisy machine: report the run with the median performance score.
+      const median = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)];
+      const scores = runs.map((r) => r.performance);
+      rows.push({ page, formFactor, ...median, scores });
+      if (RUNS > 1)
+        console.info(
+          `${page.padEnd(11)} ${formFactor.padEnd(8)} runs ${scores.join(", ")}: median ${median.performance}`,
+        );
     }
   }
   const low = rows.filter((r) => r.performance < 95 || r.accessibility < 95);
@@ -321,14 +347,16 @@ try {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}. The built app on embedded defaults (PGlite, dev mailbox); /dashboard is a signed-in`,
-    "customer with an approved checking account. Mobile uses Lighthouse's simulated slow 4G and 4× CPU slowdown.",
+    "customer with an approved checking account; the server has drawn one dashboard before the audits (its",
+    "renderer loads with the first). Mobile uses Lighthouse's simulated slow 4G and 4× CPU slowdown; with",
+    "BENCH_WEB_RUNS > 1 the row is the run with the median performance score.",
     "Goal: performance and accessibility ≥ 95 (printed, not enforced: a shared machine is noisy).",
     "",
     "| page | form factor | performance | accessibility | best practices | FCP | LCP | TBT | CLS |",
     "|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.page} | ${r.formFactor} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} |`,
+        `| ${r.page} | ${r.formFactor} | ${r.scores.length > 1 ? `${r.performance} (median of ${r.scores.join(", ")})` : r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} |`,
     ),
     "",
     "Audits scoring below 90:",

@@ -29,11 +29,13 @@ const ROUTES = [
     zodFree: true,
     signedOut: true,
   },
-  // Radix tabs and switches for the demos cost ~12 KB more than the landing page.
+  // Radix tabs and switches for the demos cost ~12 KB more than the landing page. The entry every page loads
+  // grew ~1 KB when the dashboard began to arrive drawn by the server (hydration, the page's answers seeded,
+  // device cookies, tailwind-merge's trimmed class groups): 130 → 132 KB.
   {
     route: "/features",
     source: "features/marketing/features-page.tsx",
-    budget: 130 * KB,
+    budget: 132 * KB,
     zodFree: true,
     signedOut: true,
   },

@@ -51,7 +51,7 @@ import { assertAdminRouteListed } from "@/server/lib/route-roles";
 import { registerSecurity } from "@/server/lib/security";
 import { startSessionBroadcast } from "@/server/lib/session-broadcast";
 import { sessionPlugin } from "@/server/lib/session-plugin";
-import { registerSpa } from "@/server/lib/spa";
+import { type RenderFirstPage, registerSpa } from "@/server/lib/spa";
 import { createStorage } from "@/server/lib/storage/create-storage";
 import { registerTextGuard } from "@/server/lib/text-guard";
 
@@ -63,7 +63,16 @@ export interface BuildAppOptions {
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** Draws a signed-in first load's markup in the server (default); false leaves it to the browser. */
+  serverRender?: boolean;
 }
+
+/**
+ * The web's own server render, loaded with the first page that needs it: React's server renderer and the
+ * dashboard's components are not in memory on an instance that serves only the API.
+ */
+const renderFirstPage: RenderFirstPage = async (input) =>
+  (await import("@/web/app/server-render")).renderFirstPage(input);
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -184,7 +193,11 @@ export async function buildApp(
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
   await app.register(dataAccessRoutes);
 
-  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR);
+  await registerSpa(
+    app,
+    options.webDir ?? DEFAULT_WEB_DIR,
+    options.serverRender === false ? undefined : renderFirstPage,
+  );
   return app;
 }
 

@@ -36,6 +36,7 @@ beforeAll(async () => {
       "_balance.js": { file: "assets/balance-b1.js", imports: ["_shared.js"] },
       "features/marketing/landing-page.tsx": { file: "assets/landing-page-l1.js", imports: ["_shared.js"] },
       "features/admin/admin-page.tsx": { file: "assets/admin-page-a1.js", imports: ["_shared.js"] },
+      "after-paint.ts": { file: "assets/after-paint-p1.js", isEntry: true },
     }),
   );
   fs.writeFileSync(path.join(webDir, "assets/app-abc123.js"), "console.log('app')");
@@ -198,6 +199,31 @@ describe("serving the built web app", () => {
       expect(forGrace!.body).not.toContain(alan.user.id);
     });
 
+    it("comes drawn by the server from those answers, its script waiting for the first paint", async () => {
+      const grace = await createVerifiedUser(database, { firstName: "Grace" });
+      for (const url of ["/dashboard", "/"]) {
+        const res = await app.inject({
+          method: "GET",
+          url,
+          headers: { cookie: `${grace.cookie}; pillar_signed_in=1` },
+        });
+        const root = res.body.slice(
+          res.body.indexOf('<div id="root"'),
+          res.body.indexOf('<script type="application/json"'),
+        );
+        expect(root, url).toMatch(/^<div id="root" data-server-rendered><!--\$-->/);
+        expect(root, url).toContain("Welcome back, Grace!");
+        expect(root, url).toContain('Hello, <span class="font-semibold text-ink">Grace</span>');
+        expect(root, url).not.toContain("<script");
+        // The entry and the page's chunks load only once the page has painted (web/after-paint.ts).
+        expect(res.body, url).not.toContain('src="/assets/app-abc123.js"');
+        expect(res.body, url).not.toContain('rel="modulepreload"');
+        expect(res.body, url).toContain(
+          '<script type="module" crossorigin src="/assets/after-paint-p1.js" data-entry="/assets/app-abc123.js" data-preload="/assets/runtime-r1.js /assets/dashboard-page-d1.js /assets/balance-b1.js /assets/shared-s1.js"></script></head>',
+        );
+      }
+    });
+
     it("carries nothing for a session that is gone, a signed-out visitor or another page", async () => {
       for (const [url, cookie] of [
         ["/dashboard", "sid=not-a-session; pillar_signed_in=1"],
@@ -208,6 +234,7 @@ describe("serving the built web app", () => {
         const res = await app.inject({ method: "GET", url, headers: cookie ? { cookie } : {} });
         expect(res.statusCode, `${url} ${cookie}`).toBe(200);
         expect(firstReads(res.body), `${url} ${cookie}`).toBeUndefined();
+        expect(res.body, `${url} ${cookie}`).not.toContain("data-server-rendered");
         expect(res.headers["cache-control"]).toBe("no-cache");
       }
     });

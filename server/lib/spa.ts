@@ -9,14 +9,36 @@ import {
   type FirstPage,
   type FirstRead,
   firstPageFor,
+  SERVER_RENDERED_ATTRIBUTE,
 } from "@/contract/first-page";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 import { AppError } from "@/server/lib/errors";
 
 const API_PREFIXES = ["/api/", "/api", "/objects/", "/dev/"];
 
+/**
+ * Draws the app's markup for a first load from the answers embedded beside it (web/app/server-render.tsx,
+ * handed in by server/app.ts: server/lib never imports the web). Rejects when the signal aborts.
+ */
+export type RenderFirstPage = (input: {
+  path: string;
+  answers: Record<string, FirstRead>;
+  cookies: string;
+  signal: AbortSignal;
+}) => Promise<string>;
+
+/**
+ * A first load is never held longer than this for its markup: past it the browser draws the page itself. A
+ * render takes a few ms; the first in a process also loads the renderer (~0.2 s compiled, more under tsx).
+ */
+const RENDER_TIMEOUT_MS = 2000;
+
 /** Serves the built SPA: hashed assets cached for a year, index.html for every client route, JSON 404 for the API. */
-export async function registerSpa(app: FastifyInstance, webDir: string | undefined) {
+export async function registerSpa(
+  app: FastifyInstance,
+  webDir: string | undefined,
+  renderFirstPage?: RenderFirstPage,
+) {
   const indexFile = webDir ? path.join(webDir, "index.html") : undefined;
   const hasBuild = Boolean(indexFile && fs.existsSync(indexFile));
   if (hasBuild && webDir) {
@@ -37,7 +59,7 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
     });
   }
   const indexHtml = hasBuild && indexFile ? fs.readFileSync(indexFile, "utf8") : undefined;
-  const firstPageHtml = indexHtml && webDir ? withFirstPagePreloads(indexHtml, webDir) : undefined;
+  const shells = indexHtml && webDir ? firstPageShells(indexHtml, webDir) : undefined;
 
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url === p || request.url.startsWith(p));
@@ -55,14 +77,53 @@ export async function registerSpa(app: FastifyInstance, webDir: string | undefin
         .send("The web app has not been built. Run `npm run build`, or use `npm start` which builds it.");
     }
     const firstPage = firstPageFor(pathname, Boolean(request.cookies[SIGNED_IN_HINT_COOKIE]));
-    const html = (firstPage && firstPageHtml?.[firstPage]) ?? indexHtml;
+    const html = (firstPage && shells?.[firstPage]) ?? indexHtml;
     reply.type("text/html").header("vary", "cookie");
-    const reads =
-      firstPage === "dashboard" && request.method === "GET" ? await readFirst(app, request, reply) : "";
+    const answers =
+      firstPage === "dashboard" && request.method === "GET"
+        ? await readFirst(app, request, reply)
+        : undefined;
+    if (!answers) return reply.header("cache-control", "no-cache").send(html);
     // With a customer's data inside, no cache may keep the page (the reads themselves are no-store too).
-    reply.header("cache-control", reads ? "no-store" : "no-cache");
-    return reply.send(reads ? html.replace("</body>", `${reads}</body>`) : html);
+    reply.header("cache-control", "no-store");
+    const markup = renderFirstPage
+      ? await renderWithin(renderFirstPage, request, { path: pathname, answers })
+      : undefined;
+    const page = markup === undefined ? html : withMarkup(shells?.drawnDashboard ?? html, markup);
+    return reply.send(page.replace("</body>", `${answersElement(answers)}</body>`));
   });
+}
+
+/**
+ * The page's markup, or undefined when drawing it failed or took too long: the browser then draws the page
+ * from the same embedded answers, as it does without a server render.
+ */
+async function renderWithin(
+  render: RenderFirstPage,
+  request: FastifyRequest,
+  { path, answers }: { path: string; answers: Record<string, FirstRead> },
+): Promise<string | undefined> {
+  try {
+    return await render({
+      path,
+      answers,
+      cookies: request.headers.cookie ?? "",
+      signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+    });
+  } catch (err) {
+    request.log.warn({ err }, "the server could not draw the first page; the browser will");
+    return undefined;
+  }
+}
+
+const ROOT_ELEMENT = '<div id="root">';
+
+/** The shell with `#root`'s loading placeholder swapped for the drawn markup, marked for hydration. */
+function withMarkup(html: string, markup: string): string {
+  const start = html.indexOf(ROOT_ELEMENT);
+  const end = html.lastIndexOf("</body>");
+  if (start < 0 || end < start) return html;
+  return `${html.slice(0, start)}<div id="root" ${SERVER_RENDERED_ATTRIBUTE}>${markup}</div>${html.slice(end)}`;
 }
 
 type Manifest = Record<string, { file: string; imports?: string[] }>;
@@ -79,42 +140,64 @@ function staticClosure(manifest: Manifest, key: string): Set<string> {
   return seen;
 }
 
+interface FirstPageShells extends Record<FirstPage, string> {
+  /** The dashboard's shell for a page the server has drawn: its script waits for the first paint. */
+  drawnDashboard: string;
+}
+
 /**
  * The app shell once per first page (contract/first-page.ts), with that page's chunks as modulepreload links.
  * The browser fetches them while it parses the HTML, instead of after the entry chunk has run; and the
  * entry's preload helper finds them present, so it does not add ~45 links from script (~35 ms of main
  * thread on a phone-class CPU). Without the build's manifest (a hand-made web dir) every path gets the shell.
+ *
+ * A dashboard the server has drawn needs no script to be seen: its shell loads only web/after-paint.ts,
+ * which fetches the entry and those chunks once the page has painted (undefined without that build output).
  */
-function withFirstPagePreloads(indexHtml: string, webDir: string): Record<FirstPage, string> | undefined {
+function firstPageShells(indexHtml: string, webDir: string): FirstPageShells | undefined {
   const manifestFile = path.join(webDir, ".vite/manifest.json");
   if (!fs.existsSync(manifestFile)) return undefined;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Manifest;
   const inShell = staticClosure(manifest, "index.html");
-  const html = (page: FirstPage) => {
-    const links = [...staticClosure(manifest, FIRST_PAGE_SOURCES[page])]
+  const pageChunks = (page: FirstPage) =>
+    [...staticClosure(manifest, FIRST_PAGE_SOURCES[page])]
       .filter((key) => !inShell.has(key) && manifest[key].file.endsWith(".js"))
-      .map(
-        (key) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key].file}">`,
-      )
+      .map((key) => `/${manifest[key].file}`);
+  const html = (page: FirstPage) => {
+    const links = pageChunks(page)
+      .map((href) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${href}">`)
       .join("");
     return indexHtml.replace("</head>", `${links}</head>`);
   };
-  return { dashboard: html("dashboard"), landing: html("landing") };
+  const shells = { dashboard: html("dashboard"), landing: html("landing") };
+  const afterPaint = manifest[AFTER_PAINT_SOURCE]?.file;
+  const entry = manifest["index.html"]?.file;
+  if (!afterPaint || !entry) return { ...shells, drawnDashboard: shells.dashboard };
+  const preload = [
+    ...[...inShell].map((key) => `/${manifest[key].file}`).filter((href) => href !== `/${entry}`),
+    ...pageChunks("dashboard"),
+  ];
+  const loader = `<script type="module" crossorigin src="/${afterPaint}" data-entry="/${entry}" data-preload="${preload.join(" ")}"></script>`;
+  const withoutScripts = indexHtml
+    .replace(/<script type="module"[^>]*><\/script>\s*/g, "")
+    .replace(/<link rel="modulepreload"[^>]*>\s*/g, "");
+  return { ...shells, drawnDashboard: withoutScripts.replace("</head>", `${loader}</head>`) };
 }
 
+/** The build's loader for a page the server has drawn (vite.config.ts, web/after-paint.ts). */
+const AFTER_PAINT_SOURCE = "after-paint.ts";
+
 /**
- * The dashboard's first reads, answered in-process with the visitor's own cookies, as a JSON script element
- * (never executed, so the CSP allows it): the page renders its data without six more round trips. Nothing
- * when the session check does not answer 200 (a stale hint), so the web then asks as usual; only 200 answers
- * are carried. Cookies a read sets (a renewed session) are passed on. `<` is escaped so no text a customer
- * wrote can close the element.
+ * The dashboard's first reads, answered in-process with the visitor's own cookies: the page renders its data
+ * without six more round trips. Undefined when the session check does not answer 200 (a stale hint), so the
+ * web then asks as usual; only 200 answers are carried. Cookies a read sets (a renewed session) are passed on.
  */
 async function readFirst(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<string> {
-  if (!request.headers.cookie) return "";
+): Promise<Record<string, FirstRead> | undefined> {
+  if (!request.headers.cookie) return undefined;
   const answers = await Promise.all(
     DASHBOARD_FIRST_READS.map((url) =>
       app.inject({
@@ -132,7 +215,7 @@ async function readFirst(
     ),
   );
   const sessionCheck = answers[DASHBOARD_FIRST_READS.indexOf("/api/auth/user")];
-  if (sessionCheck?.statusCode !== 200) return "";
+  if (sessionCheck?.statusCode !== 200) return undefined;
   const reads: Record<string, FirstRead> = {};
   answers.forEach((answer, i) => {
     const setCookie = answer.headers["set-cookie"];
@@ -142,6 +225,14 @@ async function readFirst(
     const etag = answer.headers.etag;
     reads[DASHBOARD_FIRST_READS[i]] = { body: answer.json(), ...(typeof etag === "string" ? { etag } : {}) };
   });
+  return reads;
+}
+
+/**
+ * The answers as a JSON script element (never executed, so the CSP allows it). `<` is escaped so no text a
+ * customer wrote can close the element.
+ */
+function answersElement(reads: Record<string, FirstRead>): string {
   const json = JSON.stringify(reads).replace(/</g, "\\u003c");
   return `<script type="application/json" id="${FIRST_READS_ELEMENT_ID}">${json}</script>`;
 }

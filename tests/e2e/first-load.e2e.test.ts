@@ -6,9 +6,10 @@ import { signUpNewCustomer } from "@/tests/e2e/support/journeys";
 const browser = setUpBrowser();
 
 /**
- * On a signed-in first load the HTML lists the dashboard's chunks as modulepreload links and carries the
- * answers to its first reads (server/lib/spa.ts): the page must render them without asking again, and
- * a signed-out visitor must ask none of them nor download the dashboard's code.
+ * A signed-in first load carries the answers to the dashboard's first reads and the page the server drew from
+ * them (server/lib/spa.ts); its script loads once the page has painted (web/after-paint.ts) and hydrates it.
+ * The page must be readable before any script, become interactive without asking again or logging an
+ * error, and a signed-out visitor must ask none of them nor download the dashboard's code.
  */
 describe("the dashboard's first load", () => {
   it("takes its reads from the HTML without asking, fetches the dashboard chunk once, and shows their data", async () => {
@@ -31,6 +32,39 @@ describe("the dashboard's first load", () => {
     // The parser finds the chunk before any script runs; the preload helper must not ask for it a second time.
     expect(order.filter((p) => /dashboard-page-/.test(p))).toHaveLength(1);
     expect(order[0]).toMatch(/dashboard-page-/);
+    expect(errors).toEqual([]);
+  });
+
+  it("is readable before its script runs, then interactive, and drawn again as this device left it", async () => {
+    const { page, context, errors } = await openPage(browser, 390);
+    await signUpNewCustomer(page, "Drawn");
+
+    // Without script at all: the server's drawing is the whole overview.
+    const noScript = await browser.newContext({
+      baseURL: new URL(page.url()).origin,
+      javaScriptEnabled: false,
+      storageState: await context.storageState(),
+    });
+    const still = await noScript.newPage();
+    await still.goto("/dashboard");
+    await still.getByRole("heading", { name: "Welcome back, Drawn!" }).waitFor();
+    await still.getByText("Protect your account with two-step verification").waitFor();
+    await still.getByRole("link", { name: "Apply Checking Account" }).waitFor();
+    expect(await still.locator("#root[data-server-rendered]").count()).toBe(1);
+    await noScript.close();
+
+    // With script: hydrated (the cards below the overview are drawn by the browser alone), with no error.
+    await page.goto("/dashboard");
+    await page.getByRole("heading", { name: "Quick Actions" }).waitFor();
+    await page.getByRole("button", { name: "Dismiss the two-step verification tip" }).click();
+    await expect
+      .poll(() => page.getByText("Protect your account with two-step verification").count())
+      .toBe(0);
+    // The dismissal is this device's cookie, so the server's next drawing leaves the tip out too.
+    const html = await (await page.request.get("/dashboard")).text();
+    expect(html).toContain("data-server-rendered");
+    expect(html).toContain("Welcome back, Drawn!");
+    expect(html).not.toContain("Protect your account with two-step verification");
     expect(errors).toEqual([]);
   });
 

@@ -1,26 +1,24 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import { Router } from "wouter";
 import { AppRouter } from "@/web/app/router";
 import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { useToasts } from "@/web/components/ui/use-toast";
-import { createQueryClient } from "@/web/lib/query-client";
+import { answersInPage } from "@/web/lib/api";
+import { DeviceCookies } from "@/web/lib/device-cookies";
+import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
 import { stepUpStore } from "@/web/lib/step-up";
 
-// The toast viewport (Radix toast, ~5 chunks) loads after the first page has painted, not alongside it, so
-// its code does not compete with the page's own on a slow phone link: at once when a toast is raised first
-// (the toast store lives in the entry chunk and keeps it), otherwise once the page has had time to settle.
+// The toast viewport (Radix toast, ~5 chunks) loads with the first toast, not with the page: on a slow phone
+// its code would compete with the page's own, and mounting it was a ~50 ms task in the dashboard's first
+// seconds. The toast store lives in the entry chunk, so a toast raised before the viewport is there waits in it.
 const Toaster = lazy(() => import("@/web/components/ui/toaster").then((m) => ({ default: m.Toaster })));
-const TOASTER_LOAD_DELAY_MS = 3000;
 
 function ToasterSlot() {
   const hasToasts = useToasts().length > 0;
   const [isMounted, setMounted] = useState(false);
   // Once mounted it stays, so a closing toast keeps its animation.
   if (hasToasts && !isMounted) setMounted(true);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setMounted(true), TOASTER_LOAD_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, []);
   return isMounted ? (
     <Suspense fallback={null}>
       <Toaster />
@@ -32,7 +30,7 @@ const StepUpHost = lazy(() => import("@/web/components/step-up-host"));
 
 /** The step-up dialog's code loads the first time a call needs a fresh second-factor proof, then stays mounted. */
 function StepUpSlot() {
-  const request = useSyncExternalStore(stepUpStore.subscribe, stepUpStore.get);
+  const request = useSyncExternalStore(stepUpStore.subscribe, stepUpStore.get, stepUpStore.get);
   const [isLoaded, setLoaded] = useState(false);
   if (request && !isLoaded) setLoaded(true);
   return isLoaded ? (
@@ -42,13 +40,36 @@ function StepUpSlot() {
   ) : null;
 }
 
-export function App() {
-  const [queryClient] = useState(() => createQueryClient({ onSignedOut: redirectSignedOut }));
+/** The browser's query client: the answers embedded in the page are in it before the first render. */
+function browserQueryClient(): QueryClient {
+  const client = createQueryClient({ onSignedOut: redirectSignedOut });
+  seedFirstReads(client, answersInPage());
+  return client;
+}
+
+/**
+ * The whole app. The server draws it too (web/app/server-render.tsx), with its own query client seeded from
+ * the same answers, the path it was asked for and the request's cookies; the browser then hydrates it.
+ */
+export function App({
+  queryClient: given,
+  ssrPath,
+  cookies,
+}: {
+  queryClient?: QueryClient;
+  ssrPath?: string;
+  cookies?: string;
+}) {
+  const [queryClient] = useState(() => given ?? browserQueryClient());
   return (
-    <QueryClientProvider client={queryClient}>
-      <AppRouter />
-      <StepUpSlot />
-      <ToasterSlot />
-    </QueryClientProvider>
+    <Router ssrPath={ssrPath}>
+      <DeviceCookies value={cookies}>
+        <QueryClientProvider client={queryClient}>
+          <AppRouter />
+          <StepUpSlot />
+          <ToasterSlot />
+        </QueryClientProvider>
+      </DeviceCookies>
+    </Router>
   );
 }

@@ -17,8 +17,9 @@ const loadLandingPage = () => import("@/web/features/marketing/landing-page");
 const loadDashboardPage = () => import("@/web/features/accounts/dashboard-page");
 // The first page's chunk downloads while /api/auth/user is still in flight instead of after it (the server
 // has already listed its files as modulepreload links in the HTML: server/lib/spa.ts).
-const firstPath = window.location.pathname;
-const firstPage = firstPageFor(firstPath, hasSignedInHint());
+// Nothing to start when the server renders the app (web/app/server-render.tsx).
+const firstPage =
+  typeof window === "undefined" ? null : firstPageFor(window.location.pathname, hasSignedInHint());
 if (firstPage === "dashboard") {
   // Its reads go out first, alongside the session check, so the data is back when the chunk has loaded.
   startEarlyGets(DASHBOARD_FIRST_READS);

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AccountSummary } from "@/contract/transactions";
-import { apiRequest } from "@/web/lib/api";
+import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const ACCOUNT_SUMMARY_KEY = ["/api/account/summary"] as const;
 
@@ -14,7 +14,7 @@ export const accountSummaryQuery = queryOptions({
   queryKey: ACCOUNT_SUMMARY_KEY,
   queryFn: ({ signal }) => getAccountSummary({ signal }),
   staleTime: 0,
-  refetchOnMount: "always",
+  refetchOnMount: refetchOnMountUnlessFromPage("always"),
 });
 
 export function useAccountSummary() {

@@ -73,18 +73,18 @@ function keepConditionalCopy(url: string, etag: string, body: unknown): void {
 /**
  * GETs the first page will make, started while the entry chunk is still evaluating (startEarlyGets): on a
  * phone's HTTP/1.1 connections they go out before the page's chunks queue up, and the page's first
- * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire. The server
- * may have answered some already inside the HTML (server/lib/spa.ts): those are taken from there, unasked.
+ * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire. What the
+ * server answered inside the HTML (server/lib/spa.ts) is not asked: it seeds the query cache instead.
  */
 const earlyGets = new Map<string, { response: Promise<Response>; at: number }>();
 const EARLY_GET_MAX_AGE_MS = 10_000;
 
 export function startEarlyGets(urls: readonly string[]): void {
-  const answered = readAnswersInPage();
+  const answered = answersInPage();
   for (const url of urls) {
-    if (earlyGets.has(url)) continue;
-    const inPage = answered[url];
-    const response = inPage ? Promise.resolve(responseFrom(inPage)) : fetch(url, { credentials: "include" });
+    // An answer in the page is in the query cache already (seedFirstReads): nothing to ask.
+    if (earlyGets.has(url) || answered[url]) continue;
+    const response = fetch(url, { credentials: "include" });
     // A stale "signed in" hint: the session is gone, so none of the early answers may be handed to the page a
     // person then signs in to. A network failure is reported to the apiRequest that claims it.
     response.then(
@@ -97,24 +97,52 @@ export function startEarlyGets(urls: readonly string[]): void {
   }
 }
 
-/** The answers the server put in the page, read once: a second read (another startEarlyGets) finds none. */
-function readAnswersInPage(): Record<string, FirstRead> {
-  const element = document.getElementById(FIRST_READS_ELEMENT_ID);
-  if (!element) return {};
+let pageAnswers: Record<string, FirstRead> | undefined;
+
+/**
+ * The answers the server put in the page (server/lib/spa.ts), read from the element once and kept: the query
+ * client is seeded with them before the first render (seedFirstReads) and the early GETs skip them. Their
+ * ETags are kept, so the next read of each URL is conditional.
+ */
+export function answersInPage(): Record<string, FirstRead> {
+  if (pageAnswers) return pageAnswers;
+  pageAnswers = {};
+  const element = typeof document === "undefined" ? null : document.getElementById(FIRST_READS_ELEMENT_ID);
+  if (!element) return pageAnswers;
   element.remove();
   try {
     const parsed: unknown = JSON.parse(element.textContent ?? "");
-    return parsed && typeof parsed === "object" ? (parsed as Record<string, FirstRead>) : {};
+    if (parsed && typeof parsed === "object") pageAnswers = parsed as Record<string, FirstRead>;
   } catch {
-    return {};
+    // a page without usable answers asks as usual
   }
+  for (const [url, { body, etag }] of Object.entries(pageAnswers)) {
+    if (etag) keepConditionalCopy(url, etag, body);
+  }
+  return pageAnswers;
 }
 
-function responseFrom({ body, etag }: FirstRead): Response {
-  return new Response(JSON.stringify(body), {
-    status: 200,
-    headers: { "content-type": "application/json", ...(etag ? { etag } : {}) },
-  });
+/**
+ * URL → when its page answer was put in the query cache (web/lib/query-client.ts seedFirstReads). Per page
+ * in the browser; on the server, shared by its renders, it holds URLs and times only, never data.
+ */
+export const PAGE_ANSWER_TIMES = new Map<string, number>();
+/** How long a page answer counts as fresh for a read that asks again whenever a screen showing it mounts. */
+const PAGE_ANSWER_FRESH_MS = 10_000;
+
+/**
+ * `refetchOnMount` for such a read (key: its URL): asks again, except while its data is still the page's
+ * own answer and a few seconds old, which the server read for this very load.
+ */
+export function refetchOnMountUnlessFromPage(refetch: true | "always") {
+  return (query: { queryKey: readonly unknown[]; state: { dataUpdatedAt: number } }): boolean | "always" => {
+    const seededAt = PAGE_ANSWER_TIMES.get(String(query.queryKey[0]));
+    const isPageAnswer =
+      seededAt !== undefined &&
+      query.state.dataUpdatedAt === seededAt &&
+      Date.now() - seededAt < PAGE_ANSWER_FRESH_MS;
+    return isPageAnswer ? false : refetch;
+  };
 }
 
 function claimEarlyGet(url: string): Promise<Response> | undefined {

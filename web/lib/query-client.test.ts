@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from "vitest";
-import { ApiError } from "@/web/lib/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
-import { type CallMeta, createQueryClient } from "@/web/lib/query-client";
+import { type CallMeta, createQueryClient, seedFirstReads } from "@/web/lib/query-client";
 
 const unauthorized = () => Promise.reject(new ApiError(401, "Not authenticated"));
 
@@ -40,5 +40,41 @@ describe("the 401 policy each call declares", () => {
     expect(onSignedOut).not.toHaveBeenCalled();
     await write({}).catch(() => undefined);
     expect(onSignedOut).toHaveBeenCalledWith("sign-in");
+  });
+});
+
+describe("the answers a first load carries", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("are in the cache under their URL before anything renders", () => {
+    const client = createQueryClient();
+    seedFirstReads(client, {
+      "/api/test/seed-user": { body: { firstName: "Ada" } },
+      "/api/test/seed-summary": { body: { balanceCents: 1234 }, etag: '"s1"' },
+    });
+    expect(client.getQueryData(["/api/test/seed-user"])).toEqual({ firstName: "Ada" });
+    expect(client.getQueryData(["/api/test/seed-summary"])).toEqual({ balanceCents: 1234 });
+  });
+
+  it("are not asked for again by the page's own first mount, but are once fetched data replaced them or they aged", async () => {
+    vi.useFakeTimers();
+    const client = createQueryClient();
+    seedFirstReads(client, { "/api/test/seed-recent": { body: [1] } });
+    const refetch = refetchOnMountUnlessFromPage("always");
+    const query = () => client.getQueryCache().find({ queryKey: ["/api/test/seed-recent"] })!;
+    expect(refetch(query())).toBe(false);
+    vi.advanceTimersByTime(10_001);
+    expect(refetch(query())).toBe("always");
+
+    seedFirstReads(client, { "/api/test/seed-recent": { body: [1] } });
+    expect(refetch(query())).toBe(false);
+    vi.advanceTimersByTime(1);
+    await client.fetchQuery({ queryKey: ["/api/test/seed-recent"], queryFn: () => [2], staleTime: 0 });
+    expect(refetchOnMountUnlessFromPage(true)(query())).toBe(true);
+    // A read the page did not carry refetches as it always did.
+    client.setQueryData(["/api/test/not-seeded"], [3]);
+    expect(refetch(client.getQueryCache().find({ queryKey: ["/api/test/not-seeded"] })!)).toBe("always");
   });
 });

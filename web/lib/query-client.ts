@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { isUnauthorized } from "@/web/lib/api";
+import type { FirstRead } from "@/contract/first-page";
+import { isUnauthorized, PAGE_ANSWER_TIMES } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /**
@@ -52,4 +53,17 @@ export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
     },
   });
   return client;
+}
+
+/**
+ * Puts the answers the server embedded in a first load (web/lib/api.ts answersInPage) into the cache under
+ * their URL, the query key of every read among them: the first render already has the data. The server
+ * renders the page from the same answers (web/app/server-render.tsx), so hydration finds the same markup.
+ */
+export function seedFirstReads(client: QueryClient, answers: Record<string, FirstRead>): void {
+  const now = Date.now();
+  for (const [url, { body }] of Object.entries(answers)) {
+    client.setQueryData([url], body, { updatedAt: now });
+    PAGE_ANSWER_TIMES.set(url, now);
+  }
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Transaction } from "@/contract/transactions";
-import { apiRequest } from "@/web/lib/api";
+import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const RECENT_TRANSACTIONS_KEY = ["/api/transactions/recent"] as const;
 
@@ -16,7 +16,7 @@ export const recentTransactionsQuery = queryOptions({
   queryKey: RECENT_TRANSACTIONS_KEY,
   queryFn: ({ signal }) => getRecentTransactions({ signal }),
   staleTime: 0,
-  refetchOnMount: "always",
+  refetchOnMount: refetchOnMountUnlessFromPage("always"),
 });
 
 /** Lives in lib: the dashboard (polling) and analytics (once per visit) both read it. */

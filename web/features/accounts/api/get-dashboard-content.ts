@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { DashboardContent } from "@/contract/dashboard-content";
-import { apiRequest } from "@/web/lib/api";
+import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const DASHBOARD_CONTENT_KEY = ["/api/dashboard-content"] as const;
 
@@ -14,6 +14,7 @@ export const dashboardContentQuery = queryOptions({
   queryKey: DASHBOARD_CONTENT_KEY,
   queryFn: ({ signal }) => getDashboardContent({ signal }),
   staleTime: 0,
+  refetchOnMount: refetchOnMountUnlessFromPage(true),
 });
 
 export function useDashboardContent() {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { UnreadRepliesResponse } from "@/contract/chat";
-import { apiRequest } from "@/web/lib/api";
+import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const UNREAD_REPLIES_KEY = ["/api/chat/unread"] as const;
 /** A badge, not a conversation: every 10 s is plenty, and each poll is one primary-key read. */
@@ -16,7 +16,7 @@ export const unreadRepliesQuery = queryOptions({
   queryFn: ({ signal }) => getUnreadReplies({ signal }),
   refetchInterval: UNREAD_POLL_MS,
   // Opening /contact reads the replies; coming back to the dashboard must not show a stale badge.
-  refetchOnMount: "always",
+  refetchOnMount: refetchOnMountUnlessFromPage("always"),
 });
 
 export function useUnreadReplies() {

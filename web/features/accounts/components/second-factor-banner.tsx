@@ -2,27 +2,18 @@ import { ShieldCheck, X } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { Button } from "@/web/components/ui/button";
+import { setDeviceCookie, useHasDeviceCookie } from "@/web/lib/device-cookies";
 
-const DISMISSED_KEY = "pillar.secondFactorBanner.dismissed";
-
-function wasDismissed(): boolean {
-  try {
-    return window.localStorage.getItem(DISMISSED_KEY) === "1";
-  } catch {
-    return false;
-  }
-}
+/** A cookie, not localStorage: the server draws the dashboard's first load with or without the banner. */
+const DISMISSED_COOKIE = "pillar_2fa_tip_dismissed";
 
 /** Recommends two-step verification to customers without it; dismissing it is remembered on this device. */
 export function SecondFactorBanner() {
-  const [isDismissed, setDismissed] = useState(wasDismissed);
-  if (isDismissed) return null;
+  const wasDismissed = useHasDeviceCookie(DISMISSED_COOKIE);
+  const [isDismissed, setDismissed] = useState(false);
+  if (wasDismissed || isDismissed) return null;
   const onDismiss = () => {
-    try {
-      window.localStorage.setItem(DISMISSED_KEY, "1");
-    } catch {
-      // Private mode without storage: hiding it for this visit is enough.
-    }
+    setDeviceCookie(DISMISSED_COOKIE);
     setDismissed(true);
   };
   return (
