@@ -156,8 +156,9 @@ describe("onboarding journey", () => {
     await page.goto("/send-money");
     await page.goto("/dashboard");
     await page.getByRole("link", { name: "Skip to content" }).waitFor({ state: "attached" });
+    // A link, so it works on the server-drawn page even before its script has loaded.
     await page
-      .getByRole("button", { name: /log ?out/i })
+      .getByRole("link", { name: /log ?out/i })
       .first()
       .click();
     await page.waitForURL((url) => url.pathname === "/auth" && url.searchParams.get("signedOut") === "1");

@@ -4,11 +4,6 @@ import type { CurrentUser } from "@/contract/auth";
 import { SettingsAvatarLink, TopBar } from "@/web/components/top-bar";
 import { Button } from "@/web/components/ui/button";
 
-/** Logout is a page navigation, not a data call (spec §7): the server clears the cookie and redirects. */
-function logout() {
-  window.location.href = "/api/logout";
-}
-
 /** The signed-in top bar: brand, greeting, Admin Panel (admins only), avatar to /settings, Logout. */
 export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "lastName" | "isAdmin"> }) {
   return (
@@ -30,9 +25,13 @@ export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "las
           </Button>
         ) : null}
         <SettingsAvatarLink user={user} title="Settings" />
-        <Button variant="ghost" size="sm" onClick={logout} aria-label="Logout">
-          <LogOut aria-hidden />
-          <span className="hidden sm:inline">Logout</span>
+        {/* Logout is a page navigation, not a data call (spec §7): the server clears the cookie and redirects.
+            A plain link, so it works on the server-drawn dashboard before its script has loaded. */}
+        <Button asChild variant="ghost" size="sm">
+          <a href="/api/logout" aria-label="Logout">
+            <LogOut aria-hidden />
+            <span className="hidden sm:inline">Logout</span>
+          </a>
         </Button>
       </nav>
     </TopBar>
