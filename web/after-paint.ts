@@ -2,17 +2,15 @@
  * The loader of a page the server has drawn (server/lib/spa.ts, web/app/server-render.tsx). That page is
  * complete without script, so its JavaScript waits until the page has painted: on a phone's slow link the
  * ~200 KB of it would otherwise share the bandwidth with the page's own CSS and font, and its evaluation the
- * main thread with the first paint. Then the app's entry loads (with the first page's chunks, fetched
- * alongside it) and hydrates the markup. This script imports nothing and reads its orders from its element:
- * `data-entry`, the app's entry chunk, and `data-preload`, the chunks to fetch with it.
+ * main thread with the first paint. Then the app's entry loads, imports the page's chunk (`data-page`, read by
+ * web/app/router.tsx) and hydrates the markup. This script imports nothing and reads the entry chunk's URL
+ * from its own element's `data-entry`.
  */
 
 /** A page that never paints (opened in a background tab) still becomes interactive. */
 const FALLBACK_MS = 2000;
 
-const element = document.querySelector<HTMLScriptElement>("script[data-entry]");
-const entry = element?.dataset.entry;
-const preloads = element?.dataset.preload?.split(" ").filter(Boolean) ?? [];
+const entry = document.querySelector<HTMLScriptElement>("script[data-entry]")?.dataset.entry;
 let isStarted = false;
 
 function start(): void {
@@ -23,13 +21,6 @@ function start(): void {
   script.crossOrigin = "";
   script.src = entry;
   document.head.append(script);
-  for (const href of preloads) {
-    const link = document.createElement("link");
-    link.rel = "modulepreload";
-    link.crossOrigin = "";
-    link.href = href;
-    document.head.append(link);
-  }
 }
 
 if (PerformanceObserver.supportedEntryTypes?.includes("paint")) {

@@ -215,11 +215,12 @@ describe("serving the built web app", () => {
         expect(root, url).toContain("Welcome back, Grace!");
         expect(root, url).toContain('Hello, <span class="font-semibold text-ink">Grace</span>');
         expect(root, url).not.toContain("<script");
-        // The entry and the page's chunks load only once the page has painted (web/after-paint.ts).
+        // The entry loads only once the page has painted (web/after-paint.ts), then imports the page's chunk
+        // by the URL named here; no preload link for the browser to fetch before the paint.
         expect(res.body, url).not.toContain('src="/assets/app-abc123.js"');
         expect(res.body, url).not.toContain('rel="modulepreload"');
         expect(res.body, url).toContain(
-          '<script type="module" crossorigin src="/assets/after-paint-p1.js" data-entry="/assets/app-abc123.js" data-preload="/assets/runtime-r1.js /assets/dashboard-page-d1.js /assets/balance-b1.js /assets/shared-s1.js"></script></head>',
+          '<script type="module" crossorigin src="/assets/after-paint-p1.js" data-entry="/assets/app-abc123.js" data-page="/assets/dashboard-page-d1.js"></script></head>',
         );
       }
     });

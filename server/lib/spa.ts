@@ -152,7 +152,8 @@ interface FirstPageShells extends Record<FirstPage, string> {
  * thread on a phone-class CPU). Without the build's manifest (a hand-made web dir) every path gets the shell.
  *
  * A dashboard the server has drawn needs no script to be seen: its shell loads only web/after-paint.ts,
- * which fetches the entry and those chunks once the page has painted (undefined without that build output).
+ * which adds the entry once the page has painted; the router then imports the page's chunk by the URL the
+ * shell names, and the browser fetches its imports as it reads them (no preload links to add from script).
  */
 function firstPageShells(indexHtml: string, webDir: string): FirstPageShells | undefined {
   const manifestFile = path.join(webDir, ".vite/manifest.json");
@@ -172,12 +173,11 @@ function firstPageShells(indexHtml: string, webDir: string): FirstPageShells | u
   const shells = { dashboard: html("dashboard"), landing: html("landing") };
   const afterPaint = manifest[AFTER_PAINT_SOURCE]?.file;
   const entry = manifest["index.html"]?.file;
-  if (!afterPaint || !entry) return { ...shells, drawnDashboard: shells.dashboard };
-  const preload = [
-    ...[...inShell].map((key) => `/${manifest[key].file}`).filter((href) => href !== `/${entry}`),
-    ...pageChunks("dashboard"),
-  ];
-  const loader = `<script type="module" crossorigin src="/${afterPaint}" data-entry="/${entry}" data-preload="${preload.join(" ")}"></script>`;
+  if (!afterPaint || !entry || !manifest[FIRST_PAGE_SOURCES.dashboard]) {
+    return { ...shells, drawnDashboard: shells.dashboard };
+  }
+  const page = manifest[FIRST_PAGE_SOURCES.dashboard]!.file;
+  const loader = `<script type="module" crossorigin src="/${afterPaint}" data-entry="/${entry}" data-page="/${page}"></script>`;
   const withoutScripts = indexHtml
     .replace(/<script type="module"[^>]*><\/script>\s*/g, "")
     .replace(/<link rel="modulepreload"[^>]*>\s*/g, "");
