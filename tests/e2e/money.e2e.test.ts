@@ -191,12 +191,16 @@ describe("money journey", () => {
       expect(made.status()).toBe(201);
     }
     await admin.page.getByRole("tab", { name: "Incoming Payments" }).click();
-    await admin.page.getByLabel("Search incoming payments").fill(batch);
-    const batchRows = admin.page.locator("li", { hasText: batch });
+    const search = admin.page.getByLabel("Search incoming payments");
+    await search.fill(batch);
+    // The tab's other card (all transactions) lists the same payments and has its own "Load more": count
+    // and page within the incoming payments card only.
+    const card = search.locator("xpath=ancestor::div[contains(@class, 'rounded-card')][1]");
+    const batchRows = card.locator("li", { hasText: batch });
     await expect.poll(() => batchRows.count()).toBe(50);
-    await admin.page.getByRole("button", { name: "Load more" }).first().click();
+    await card.getByRole("button", { name: "Load more" }).click();
     await expect.poll(() => batchRows.count()).toBe(51);
-    await admin.page.getByText(`${batch} #0`, { exact: true }).waitFor();
+    await card.getByText(`${batch} #0`, { exact: true }).waitFor();
 
     const ledger = await (await api.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
