@@ -63,8 +63,6 @@ export interface BuildAppOptions {
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
-  /** Draws a signed-in first load's markup in the server (default); false leaves it to the browser. */
-  serverRender?: boolean;
 }
 
 /**
@@ -193,11 +191,7 @@ export async function buildApp(
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
   await app.register(dataAccessRoutes);
 
-  await registerSpa(
-    app,
-    options.webDir ?? DEFAULT_WEB_DIR,
-    options.serverRender === false ? undefined : renderFirstPage,
-  );
+  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderFirstPage);
   return app;
 }
 

@@ -160,13 +160,12 @@ function firstPageShells(indexHtml: string, webDir: string): FirstPageShells | u
   if (!fs.existsSync(manifestFile)) return undefined;
   const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Manifest;
   const inShell = staticClosure(manifest, "index.html");
-  const pageChunks = (page: FirstPage) =>
-    [...staticClosure(manifest, FIRST_PAGE_SOURCES[page])]
-      .filter((key) => !inShell.has(key) && manifest[key].file.endsWith(".js"))
-      .map((key) => `/${manifest[key].file}`);
   const html = (page: FirstPage) => {
-    const links = pageChunks(page)
-      .map((href) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${href}">`)
+    const links = [...staticClosure(manifest, FIRST_PAGE_SOURCES[page])]
+      .filter((key) => !inShell.has(key) && manifest[key].file.endsWith(".js"))
+      .map(
+        (key) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key].file}">`,
+      )
       .join("");
     return indexHtml.replace("</head>", `${links}</head>`);
   };

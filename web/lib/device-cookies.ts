@@ -7,11 +7,15 @@ import { createContext, useContext } from "react";
  */
 export const DeviceCookies = createContext<string | undefined>(undefined);
 
+/** Whether a Cookie header (or document.cookie) holds the cookie `name`. */
+export function hasCookie(cookies: string, name: string): boolean {
+  return cookies.split(";").some((part) => part.trim().startsWith(`${name}=`));
+}
+
 /** Whether this device holds the cookie `name`, on the server and in the browser alike. */
 export function useHasDeviceCookie(name: string): boolean {
   const requestCookies = useContext(DeviceCookies);
-  const cookies = requestCookies ?? (typeof document === "undefined" ? "" : document.cookie);
-  return cookies.split(";").some((part) => part.trim().startsWith(`${name}=`));
+  return hasCookie(requestCookies ?? (typeof document === "undefined" ? "" : document.cookie), name);
 }
 
 /** Remembers a choice on this device for a year (readable by the server's first render, never a secret). */

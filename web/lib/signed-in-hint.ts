@@ -1,4 +1,5 @@
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
+import { hasCookie } from "@/web/lib/device-cookies";
 
 /**
  * Whether the server said this browser signed in (its readable hint beside the HttpOnly session cookie).
@@ -6,5 +7,5 @@ import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
  * A stale hint (the session ended or was revoked) is cleared by the server's 401 answer to the probe.
  */
 export function hasSignedInHint(cookies: string = document.cookie): boolean {
-  return cookies.split(";").some((part) => part.trim().startsWith(`${SIGNED_IN_HINT_COOKIE}=`));
+  return hasCookie(cookies, SIGNED_IN_HINT_COOKIE);
 }
