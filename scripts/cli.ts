@@ -45,7 +45,7 @@ async function main(argv: string[]) {
     return 2;
   }
   const config = loadConfig();
-  const database = await createDatabase(config);
+  const database = await createDatabase(config, `CLI command (${command})`);
   try {
     await database.migrate();
     switch (command) {

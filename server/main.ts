@@ -2,6 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { buildApp } from "@/server/app";
 import { ConfigError, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
+import { DatabaseInUseError } from "@/server/db/embedded-lock";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
@@ -60,6 +61,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // Another process holds the embedded database: its one line says which, without a stack trace.
+  console.error(err instanceof DatabaseInUseError ? err.message : err);
   process.exit(1);
 });

@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createPgliteDatabase } from "@/server/db/client";
 import { signupBody } from "@/tests/support/users";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -20,8 +21,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+function start(env: Record<string, string>, script = "server/main.ts", args: string[] = []) {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
   });
@@ -88,6 +89,100 @@ describe("the server process", () => {
     agent.destroy();
   }, 90_000);
 });
+
+/** `npm run cli -- …` on the test's DATA_DIR, to its end. */
+function cli(...args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/cli.ts", ...args],
+      { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+const lockFile = () => path.join(dataDir, "pg.lock");
+
+describe("one process at a time on the embedded database", () => {
+  const pgDir = path.join(dataDir, "pg");
+
+  it("a CLI command refuses while the server runs, writes nothing, and works after a kill -9 of the server", async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port) });
+    await waitUntilReady(port);
+    const customer = signupBody();
+    const registered = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(customer),
+    });
+    expect(registered.status).toBe(200);
+
+    const seed = await cli("seed:demo");
+    expect(seed.code).toBe(1);
+    expect(seed.out.trim()).toBe(`stop the server first: ${pgDir} is in use by process ${server.child.pid}`);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+    // A holder killed without a chance to clean up leaves its lock file; the next opener takes it over.
+    server.child.kill("SIGKILL");
+    await server.exited;
+    expect(fs.existsSync(lockFile())).toBe(true);
+    const verify = await cli("ledger:verify");
+    expect(verify.out).toContain("Ledger verified: no drift.");
+    expect(verify.code).toBe(0);
+    expect(fs.existsSync(lockFile())).toBe(false);
+
+    // The server's data is intact and the refused seed wrote nothing.
+    const database = await createPgliteDatabase(dataDir, "test");
+    try {
+      const rows = await database.query<{ email: string }>(
+        "select email from users where email = $1 or email like 'demo-%' order by email",
+        [customer.email],
+      );
+      expect(rows).toEqual([{ email: customer.email }]);
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+
+  it("the server refuses to start while a CLI command runs, and starts after a kill -9 of the command", async () => {
+    const seed = start({}, "scripts/cli.ts", ["seed:demo"]);
+    // Frozen as soon as it holds the database: a CLI command in the middle of its work.
+    await waitFor(
+      () => fs.existsSync(lockFile()) && fs.readFileSync(lockFile(), "utf8").includes("seed:demo"),
+    );
+    seed.child.kill("SIGSTOP");
+    try {
+      const port = await freePort();
+      const refused = start({ PORT: String(port) });
+      expect(await refused.exited, refused.output()).toBe(1);
+      expect(refused.output().trim()).toBe(
+        `stop the CLI command (seed:demo) first: ${pgDir} is in use by process ${seed.child.pid}`,
+      );
+    } finally {
+      seed.child.kill("SIGKILL");
+      await seed.exited;
+    }
+
+    const port = await freePort();
+    const server = start({ PORT: String(port) });
+    await waitUntilReady(port);
+    expect((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status).toBe(401);
+    server.child.kill("SIGTERM");
+    expect(await server.exited, server.output()).toBe(0);
+    expect(fs.existsSync(lockFile())).toBe(false);
+  }, 180_000);
+});
+
+async function waitFor(check: () => boolean) {
+  const deadline = Date.now() + 60_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("the CLI command did not take the lock within 60 s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 async function waitUntilReady(port: number) {
   const deadline = Date.now() + 60_000;

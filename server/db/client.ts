@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { trackCommits } from "@/server/db/after-commit";
+import { lockEmbeddedDatabase } from "@/server/db/embedded-lock";
 import { runMigrations, type SqlClient } from "@/server/db/migrate";
 import * as schema from "@/server/db/schema";
 
@@ -167,23 +168,46 @@ async function initialiseClusterInChild(dir: string): Promise<void> {
   });
 }
 
-/** Embedded PostgreSQL (PGlite) kept in $DATA_DIR/pg: the no-services default for one machine. */
-export async function createPgliteDatabase(dataDir: string): Promise<Database> {
-  const dir = path.join(dataDir, "pg");
-  fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseClusterInChild(dir);
-  return wrapPglite(
-    await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] }),
-  );
+/**
+ * Embedded PostgreSQL (PGlite) kept in $DATA_DIR/pg: the no-services default for one machine. One process
+ * at a time: `holder` names this one ("server", "CLI command (seed:demo)") in the refusal another opener
+ * prints while it holds $DATA_DIR/pg.lock (DatabaseInUseError).
+ */
+export async function createPgliteDatabase(dataDir: string, holder = "server"): Promise<Database> {
+  const lock = await lockEmbeddedDatabase(dataDir, holder);
+  try {
+    const dir = path.join(dataDir, "pg");
+    fs.mkdirSync(dir, { recursive: true });
+    if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseClusterInChild(dir);
+    const database = wrapPglite(
+      await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] }),
+    );
+    const close = database.close;
+    database.close = async () => {
+      try {
+        await close();
+      } finally {
+        lock.release();
+      }
+    };
+    return database;
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
 
-export async function createDatabase(config: {
-  databaseUrl?: string;
-  databasePoolSize: number;
-  databaseQueryTimeoutMs?: number;
-  databaseConnectTimeoutMs?: number;
-  dataDir: string;
-}) {
+/** PostgreSQL when DATABASE_URL is set (no lock: it handles concurrent clients), else the embedded database. */
+export async function createDatabase(
+  config: {
+    databaseUrl?: string;
+    databasePoolSize: number;
+    databaseQueryTimeoutMs?: number;
+    databaseConnectTimeoutMs?: number;
+    dataDir: string;
+  },
+  holder = "server",
+) {
   return config.databaseUrl
     ? createPgDatabase(
         config.databaseUrl,
@@ -191,5 +215,5 @@ export async function createDatabase(config: {
         config.databaseQueryTimeoutMs,
         config.databaseConnectTimeoutMs,
       )
-    : createPgliteDatabase(config.dataDir);
+    : createPgliteDatabase(config.dataDir, holder);
 }
