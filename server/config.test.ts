@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "@/server/config";
+import { ConfigError, developmentBanner, loadConfig } from "@/server/config";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "pillar-config-"));
 
@@ -46,6 +46,33 @@ describe("loadConfig", () => {
     for (const bad of ["true", "yes", "11", "10.0.0.0/33", "proxy.internal", "10.0.0.1/8/1"]) {
       expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it("defaults PUBLIC_URL to http://localhost:PORT outside production, and says so at start", () => {
+    const dev = loadConfig({ DATA_DIR: tmp(), PORT: "5123" });
+    expect(dev.publicUrl).toBe("http://localhost:5123");
+    expect(dev.publicUrlIsDefault).toBe(true);
+    expect(developmentBanner(dev)).toBe(
+      "Open http://localhost:5123 (PUBLIC_URL unset: e-mail links and passkeys use it); mail is kept in the dev mailbox at http://localhost:5123/dev/mailbox",
+    );
+    const test = loadConfig({ DATA_DIR: tmp(), NODE_ENV: "test" });
+    expect(test.publicUrl).toBe("http://localhost:5000");
+
+    const given = loadConfig({
+      DATA_DIR: tmp(),
+      PUBLIC_URL: "https://bank.example",
+      SMTP_URL: "smtp://mx:25",
+    });
+    expect(given.publicUrl).toBe("https://bank.example");
+    expect(given.publicUrlIsDefault).toBe(false);
+    expect(developmentBanner(given)).toBe("Open https://bank.example (e-mail links and passkeys use it)");
+
+    // Production is unchanged: no default (passkeys answer 403 until PUBLIC_URL is set), no banner.
+    const secrets = { SESSION_SECRET: "s".repeat(32), DATA_KEY: "a".repeat(64) };
+    const production = loadConfig({ DATA_DIR: tmp(), NODE_ENV: "production", ...secrets });
+    expect(production.publicUrl).toBeUndefined();
+    expect(production.publicUrlIsDefault).toBe(false);
+    expect(developmentBanner(production)).toBeUndefined();
   });
 
   it("keeps generated secrets across restarts", () => {

@@ -174,7 +174,14 @@ export type Config = {
   /** How long a dashboard poll's ETag is answered from memory before the database is asked again (0: never). */
   pollMemoryMs: number;
   cookieSecure: boolean;
+  /**
+   * Base of links in mail: PUBLIC_URL, or outside production `http://localhost:PORT` when it is unset
+   * (passkeys need a host name, and a link should open where they work). Undefined only in production
+   * without PUBLIC_URL.
+   */
   publicUrl?: string;
+  /** True when publicUrl is that development default: passkeys then accept any localhost port (Vite's too). */
+  publicUrlIsDefault?: boolean;
   logLevel: string;
   redisUrl?: string;
   /** Prepended to every Redis key, so several deployments (or test files) can share one Redis. */
@@ -311,7 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transferDailyCountLimit: e.TRANSFER_DAILY_COUNT_LIMIT,
     pollMemoryMs: e.POLL_MEMORY_MS,
     cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
-    publicUrl: e.PUBLIC_URL,
+    publicUrl: e.PUBLIC_URL ?? (isProduction ? undefined : `http://localhost:${e.PORT}`),
+    publicUrlIsDefault: e.PUBLIC_URL === undefined && !isProduction,
     logLevel: e.LOG_LEVEL,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
@@ -324,4 +332,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : parseMoney(e.APPROVAL_THRESHOLD)!,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
+}
+
+/**
+ * The start banner's second line outside production: the address to open (e-mail links and passkeys use it,
+ * and passkeys cannot work on 127.0.0.1) and, without SMTP_URL, the dev mailbox's. Undefined in production.
+ */
+export function developmentBanner(
+  config: Pick<Config, "isProduction" | "publicUrl" | "publicUrlIsDefault" | "smtpUrl">,
+): string | undefined {
+  if (config.isProduction || !config.publicUrl) return undefined;
+  const base = config.publicUrl.replace(/\/+$/, "");
+  const open = `Open ${base} (${config.publicUrlIsDefault ? "PUBLIC_URL unset: " : ""}e-mail links and passkeys use it)`;
+  return config.smtpUrl ? open : `${open}; mail is kept in the dev mailbox at ${base}/dev/mailbox`;
 }

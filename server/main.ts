@@ -1,6 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { buildApp } from "@/server/app";
-import { ConfigError, loadConfig } from "@/server/config";
+import { ConfigError, developmentBanner, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { DatabaseInUseError } from "@/server/db/embedded-lock";
 import { startHousekeeping } from "@/server/lib/housekeeping";
@@ -58,6 +58,8 @@ async function main() {
   app.log.info(
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`})`,
   );
+  const banner = developmentBanner(config);
+  if (banner) app.log.info(banner);
 }
 
 main().catch((err) => {

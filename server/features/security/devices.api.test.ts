@@ -70,7 +70,8 @@ describe("known browsers and new-device alerts", () => {
     expect(mail.text).toMatch(/Time: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M E[SD]T/);
     const token = /this-wasnt-me#token=([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
     expect(token).toBeDefined();
-    expect(mail.text).toContain(`http://127.0.0.1:5000/this-wasnt-me#token=${token}`);
+    // Outside production PUBLIC_URL defaults to http://localhost:PORT: the link opens where passkeys work.
+    expect(mail.text).toContain(`http://localhost:5000/this-wasnt-me#token=${token}`);
     expect(mail.html).toContain(`this-wasnt-me#token=${token}`);
     const rows = await t.database.query<{ reason: string; days: number; used_at: Date | null }>(
       "select reason, round(extract(epoch from expires_at - created_at) / 86400)::int as days, used_at from freeze_links where token_hash = $1",

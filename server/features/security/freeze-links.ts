@@ -14,7 +14,10 @@ export function hashFreezeToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** Links in mails point at PUBLIC_URL, or at the address this server listens on when none is set. */
+/**
+ * Links in mails point at PUBLIC_URL (outside production it defaults to http://localhost:PORT, see config),
+ * or, in production without it, at the address this server listens on.
+ */
 export function publicBaseUrl(config: Pick<Config, "publicUrl" | "host" | "port">): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/+$/, "");
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;

@@ -10,12 +10,15 @@ export interface RelyingParty {
   isAllowedOrigin(origin: string): boolean;
 }
 
-// Outside production without PUBLIC_URL: any port on localhost (WebAuthn refuses IP addresses as RP ids).
+// Outside production without PUBLIC_URL (its default http://localhost:PORT): any port on localhost, so Vite's
+// dev server works too (WebAuthn refuses IP addresses as RP ids).
 const LOCALHOST_ORIGIN = /^https?:\/\/localhost(:\d{1,5})?$/;
 
 /** From PUBLIC_URL; in production without it, passkeys are refused with a clear 403 rather than guessed from headers. */
-export function relyingParty(config: Pick<Config, "publicUrl" | "isProduction">): RelyingParty {
-  if (config.publicUrl) {
+export function relyingParty(
+  config: Pick<Config, "publicUrl" | "publicUrlIsDefault" | "isProduction">,
+): RelyingParty {
+  if (config.publicUrl && !config.publicUrlIsDefault) {
     let url: URL;
     try {
       url = new URL(config.publicUrl);
