@@ -11,15 +11,29 @@ import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 /** Passes the common-password check; printed at the end, never used outside a development database. */
 export const DEMO_PASSWORD = "Harbor-Quartz-Demo-2026";
 
+/** Each with a number of its own, from the 555-01XX range kept for fiction. */
 export const DEMO_ACCOUNTS = {
-  admin: { email: "demo-admin@pillar.test", firstName: "Ada", lastName: "Admin", pillarTag: "demo_admin" },
+  admin: {
+    email: "demo-admin@pillar.test",
+    firstName: "Ada",
+    lastName: "Admin",
+    pillarTag: "demo_admin",
+    phoneNumber: "+1 212 555 0101",
+  },
   customer: {
     email: "demo-customer@pillar.test",
     firstName: "Maya",
     lastName: "Chen",
     pillarTag: "demo_maya",
+    phoneNumber: "+1 415 555 0132",
   },
-  pending: { email: "demo-pending@pillar.test", firstName: "Leo", lastName: "Park", pillarTag: "demo_leo" },
+  pending: {
+    email: "demo-pending@pillar.test",
+    firstName: "Leo",
+    lastName: "Park",
+    pillarTag: "demo_leo",
+    phoneNumber: "+1 312 555 0178",
+  },
 } as const;
 
 /** A 1×1 PNG: enough for the upload checks, which read the file's signature. */
@@ -93,7 +107,7 @@ export async function seedDemo(config: Config, database: Database): Promise<stri
 
     const signUp = async (account: (typeof DEMO_ACCOUNTS)[keyof typeof DEMO_ACCOUNTS]) => {
       await call("POST", "/api/auth/register", {
-        body: { ...account, phoneNumber: "+1 212 555 0100", password: DEMO_PASSWORD },
+        body: { ...account, password: DEMO_PASSWORD },
       });
       const mailbox = (await call("GET", "/dev/mailbox.json")).body as { to: string; text: string }[];
       const code = mailbox.find((m) => m.to === account.email)?.text.match(/\b(\d{6})\b/)?.[1];

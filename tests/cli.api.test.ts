@@ -57,17 +57,37 @@ describe("operator CLI", () => {
         staff_roles: string[];
         balance: string | null;
         kyc: string | null;
+        phone_number: string;
       }>(
-        `select u.email, u.staff_roles, w.balance::text as balance, k.status as kyc
+        `select u.email, u.staff_roles, w.balance::text as balance, k.status as kyc, u.phone_number
            from users u
            left join ledger_accounts w on w.user_id = u.id and w.kind = 'wallet'
            left join kyc_applications k on k.user_id = u.id
           where u.email like 'demo-%@pillar.test' order by u.email`,
       );
       expect(rows).toEqual([
-        { email: "demo-admin@pillar.test", staff_roles: ["owner"], balance: "0", kyc: null },
-        { email: "demo-customer@pillar.test", staff_roles: [], balance: "167540", kyc: "approved" },
-        { email: "demo-pending@pillar.test", staff_roles: [], balance: "0", kyc: "pending" },
+        // Each demo user has a number of its own, stored in E.164.
+        {
+          email: "demo-admin@pillar.test",
+          staff_roles: ["owner"],
+          balance: "0",
+          kyc: null,
+          phone_number: "+12125550101",
+        },
+        {
+          email: "demo-customer@pillar.test",
+          staff_roles: [],
+          balance: "167540",
+          kyc: "approved",
+          phone_number: "+14155550132",
+        },
+        {
+          email: "demo-pending@pillar.test",
+          staff_roles: [],
+          balance: "0",
+          kyc: "pending",
+          phone_number: "+13125550178",
+        },
       ]);
     }
     const again = await cli("seed:demo");

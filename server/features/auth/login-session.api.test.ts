@@ -213,11 +213,12 @@ describe("phone", () => {
     const { cookie } = await createVerifiedUser(t.database, { phoneNumber: null });
     const first = await put(cookie, { phoneNumber: "+1 (415) 555-0199" });
     expect(first.statusCode).toBe(200);
-    expect(first.json().phoneNumber).toBe("+1 (415) 555-0199");
+    // Stored and answered in E.164, whatever was typed.
+    expect(first.json().phoneNumber).toBe("+14155550199");
     const second = await put(cookie, { phoneNumber: "+1 415 555 0100" });
     expect(second.statusCode).toBe(409);
     expect(second.json().message).toBe(AUTH_MESSAGES.phoneLocked);
-    expect((await me(cookie)).json().phoneNumber).toBe("+1 (415) 555-0199");
+    expect((await me(cookie)).json().phoneNumber).toBe("+14155550199");
   });
 
   it("needs a session and a valid number", async () => {
@@ -229,6 +230,11 @@ describe("phone", () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(AUTH_MESSAGES.phoneInvalid);
     expect((await put(cookie, { phoneNumber: 5551234567 })).statusCode).toBe(400);
+    // Looks like a phone number, but no such number can exist: refused, nothing stored.
+    const impossible = await put(cookie, { phoneNumber: "555-0100" });
+    expect(impossible.statusCode).toBe(400);
+    expect(impossible.json()).toMatchObject({ message: AUTH_MESSAGES.phoneInvalid, field: "phoneNumber" });
+    expect((await me(cookie)).json().phoneNumber).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { AUTH_SERVER_MESSAGES, type RegisterInput, type RegisterResponse } from "@/contract/auth";
 import type { AppDeps } from "@/server/app-deps";
 import { users } from "@/server/db/schema";
+import { phoneInE164 } from "@/server/features/auth/phone";
 import { sendCodeInTx } from "@/server/features/auth/send-code";
 import { findUserByEmail, normaliseEmail } from "@/server/features/auth/users";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
@@ -21,7 +22,8 @@ const handleTaken = () =>
  * old details dies, and a fresh code goes to the inbox (409 with emailNotVerified, as the spec's web
  * expects). So whoever proves the e-mail decides the password — never a stranger who typed it first.
  */
-export async function registerUser(deps: AppDeps, input: RegisterInput): Promise<RegisterResponse> {
+export async function registerUser(deps: AppDeps, typed: RegisterInput): Promise<RegisterResponse> {
+  const input = { ...typed, phoneNumber: phoneInE164(typed.phoneNumber) };
   const email = normaliseEmail(input.email);
   await assertPasswordNotCommon(input.password, [email, input.firstName, input.lastName, input.pillarTag]);
 

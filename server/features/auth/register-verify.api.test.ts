@@ -54,7 +54,7 @@ describe("sign-up", () => {
       isEmailVerified: true,
       isVerified: true,
       isAdmin: false,
-      phoneNumber: "+1 212 555 0100",
+      phoneNumber: "+12125550100",
     });
     expect(me.json()).not.toHaveProperty("passwordHash");
   });
@@ -300,6 +300,7 @@ describe("sign-up", () => {
     ["a bad tag", { pillarTag: "no spaces!" }, AUTH_MESSAGES.handleInvalid],
     ["a bad e-mail", { email: "not-an-email" }, AUTH_MESSAGES.emailInvalid],
     ["a bad phone", { phoneNumber: "call me" }, AUTH_MESSAGES.phoneInvalid],
+    ["a phone number that cannot exist", { phoneNumber: "(212) 555-01" }, AUTH_MESSAGES.phoneInvalid],
   ])("refuses %s with 400 and writes nothing", async (_name, patch, message) => {
     const before = await t.database.query<{ n: number }>("select count(*)::int as n from users");
     const body = Object.keys(patch).length ? { ...signupBody(), ...patch } : patch;
@@ -308,6 +309,16 @@ describe("sign-up", () => {
     expect(res.json().message).toBe(message);
     const after = await t.database.query<{ n: number }>("select count(*)::int as n from users");
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("stores the phone number in E.164, whatever the format it was typed in", async () => {
+    const body = signupBody({ phoneNumber: "(415) 555-0132" });
+    expect((await post("/api/auth/register", body)).statusCode).toBe(200);
+    const [row] = await t.database.query<{ phone_number: string }>(
+      "select phone_number from users where email = $1",
+      [body.email],
+    );
+    expect(row).toEqual({ phone_number: "+14155550132" });
   });
 
   it("refuses wrong-typed fields with 400", async () => {

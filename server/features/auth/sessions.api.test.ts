@@ -169,11 +169,11 @@ describe("the in-process session cache", () => {
     const res = await t.app.inject({
       method: "PUT",
       url: "/api/user/phone",
-      payload: { phoneNumber: "+15555550123" },
+      payload: { phoneNumber: "+14155550123" },
       headers: { cookie },
     });
     expect(res.statusCode).toBe(200);
-    expect((await me(cookie)).json().phoneNumber).toBe("+15555550123");
+    expect((await me(cookie)).json().phoneNumber).toBe("+14155550123");
   });
 
   it("lets a newly granted admin in on the next request", async () => {

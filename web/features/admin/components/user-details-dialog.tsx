@@ -19,6 +19,7 @@ import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
+import { PhoneNumber } from "@/web/lib/phone-display";
 
 function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
@@ -76,7 +77,9 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
           <Field label="Last name">{user.lastName}</Field>
           <Field label="Email">{user.email}</Field>
           <Field label="Phone number">
-            <span className="tabular-nums">{user.phoneNumber ?? "Not added"}</span>
+            <span className="tabular-nums">
+              {user.phoneNumber ? <PhoneNumber stored={user.phoneNumber} /> : "Not added"}
+            </span>
           </Field>
           <Field label={BRAND.handleLabel}>{formatHandle(user.pillarTag)}</Field>
           <Field label="Role">{user.isAdmin ? <Badge tone="brand">Admin</Badge> : "User"}</Field>

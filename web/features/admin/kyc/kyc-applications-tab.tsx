@@ -22,6 +22,7 @@ import { filteredEmpty, ListHeader, ListStates } from "@/web/features/admin/shar
 import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { formatDate, formatDateTime } from "@/web/lib/format";
+import { PhoneNumber } from "@/web/lib/phone-display";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
 type Filter = KycStatus | "all";
@@ -155,7 +156,13 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
           </span>
         </DetailField>
         <DetailField label="Phone">
-          <span className="tabular-nums">{application.user.phoneNumber ?? "Not added"}</span>
+          <span className="tabular-nums">
+            {application.user.phoneNumber ? (
+              <PhoneNumber stored={application.user.phoneNumber} />
+            ) : (
+              "Not added"
+            )}
+          </span>
         </DetailField>
         {application.reviewedAt ? (
           <DetailField label="Reviewed">{formatDate(application.reviewedAt)}</DetailField>

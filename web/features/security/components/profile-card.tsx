@@ -11,6 +11,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useUpdatePhone } from "@/web/features/security/api/update-phone";
 import { formatDate, formatHandle } from "@/web/lib/format";
+import { PhoneNumber } from "@/web/lib/phone-display";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -92,7 +93,9 @@ export function ProfileCard({ user }: { user: CurrentUser }) {
           <Row label="Phone number">
             {user.phoneNumber ? (
               <span className="grid gap-0.5">
-                <span className="tabular-nums">{user.phoneNumber}</span>
+                <span className="tabular-nums">
+                  <PhoneNumber stored={user.phoneNumber} />
+                </span>
                 <span className="text-xs font-normal text-ink-subtle">{AUTH_MESSAGES.phoneLocked}</span>
               </span>
             ) : (

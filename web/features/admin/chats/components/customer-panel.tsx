@@ -6,6 +6,7 @@ import { useChatCustomer } from "@/web/features/admin/chats/api/get-chat-custome
 import { LoadError } from "@/web/features/admin/shared/list-states";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatDateTime, formatHandle } from "@/web/lib/format";
+import { PhoneNumber } from "@/web/lib/phone-display";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
 
@@ -98,7 +99,9 @@ export function CustomerPanel({ userId }: { userId: string }) {
           </Row>
           <Row label="Tag">{formatHandle(c.pillarTag)}</Row>
           <Row label="Phone">
-            <span className="tabular-nums">{c.phoneNumber ?? "Not added"}</span>
+            <span className="tabular-nums">
+              {c.phoneNumber ? <PhoneNumber stored={c.phoneNumber} /> : "Not added"}
+            </span>
           </Row>
           <Row label="Member since">{formatDate(c.memberSince)}</Row>
         </dl>
