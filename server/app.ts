@@ -41,6 +41,7 @@ import { transferRoutes } from "@/server/features/transfers/routes";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
+import { loggerOptions } from "@/server/lib/logger";
 import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
@@ -95,7 +96,7 @@ export async function buildApp(
   const deps: AppDeps = { ...given, storage: given.storage ?? createStorage(given.config) };
   const { http } = deps.config;
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    ...(options.logger === undefined ? await loggerOptions(deps.config) : { logger: options.logger }),
     bodyLimit: ONE_MEBIBYTE,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
