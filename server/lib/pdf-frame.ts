@@ -24,6 +24,8 @@ export interface FrameInput {
   subtitle: string;
   customerName: string;
   address: string | null;
+  /** Printed opposite the customer's name, e.g. "Checking account ••••1234 · Routing number 021000021". */
+  accountLine?: string;
   generatedAt: Date;
 }
 
@@ -82,6 +84,12 @@ function drawFrame(doc: PDFKit.PDFDocument, frame: FrameInput, pageNumber: numbe
     .font("Helvetica-Bold")
     .fontSize(10)
     .text(frame.customerName, left, 84, { lineBreak: false });
+  if (frame.accountLine) {
+    doc
+      .font("Helvetica")
+      .fontSize(9)
+      .text(frame.accountLine, left, 85, { width, align: "right", lineBreak: false });
+  }
   doc
     .font("Helvetica")
     .fontSize(9)

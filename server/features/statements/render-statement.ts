@@ -212,6 +212,16 @@ export function createStatementDocument(owner: StatementOwner, period: Statement
     subtitle: statementTitle(period),
     customerName: owner.name,
     address: owner.address,
+    accountLine: owner.account ? statementAccountLine(owner.account) : undefined,
     generatedAt: now,
   });
+}
+
+/** Only the last four digits of the account number are ever printed: a statement is often shared or mailed. */
+export function maskAccountNumber(number: string): string {
+  return `\u2022\u2022\u2022\u2022${number.slice(-4)}`;
+}
+
+export function statementAccountLine(account: { number: string; routingNumber: string }): string {
+  return `Checking account ${maskAccountNumber(account.number)} \u00b7 Routing number ${account.routingNumber}`;
 }

@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { DEFAULT_ROUTING_NUMBER } from "@/contract/admin-onboarding";
 import type { Db } from "@/server/db/client";
 import {
+  accountRequests,
   journalEntries,
   kycApplications,
   ledgerAccounts,
@@ -26,6 +28,8 @@ export interface StatementOwner {
   name: string;
   address: string | null;
   openedMonth: string;
+  /** The checking account's number (full: only its last four digits are printed) and routing number, once opened. */
+  account: { number: string; routingNumber: string } | null;
 }
 
 export interface StatementSummary {
@@ -70,12 +74,22 @@ async function findOwner(db: Db, userId: string): Promise<StatementOwner | null>
     .where(and(eq(kycApplications.userId, userId), eq(kycApplications.status, "approved")))
     .orderBy(desc(kycApplications.createdAt))
     .limit(1);
+  // The account number the approval gave (spec: account request), the current request's first.
+  const [account] = await db
+    .select({ number: accountRequests.accountNumber, routingNumber: accountRequests.routingNumber })
+    .from(accountRequests)
+    .where(and(eq(accountRequests.userId, userId), isNotNull(accountRequests.accountNumber)))
+    .orderBy(sql`${accountRequests.supersededAt} is null desc`, desc(accountRequests.createdAt))
+    .limit(1);
   return {
     userId,
     walletId: row.walletId,
     name: `${row.firstName} ${row.lastName}`,
     address: kyc?.address ?? null,
     openedMonth: monthOf(row.openedAt),
+    account: account?.number
+      ? { number: account.number, routingNumber: account.routingNumber ?? DEFAULT_ROUTING_NUMBER }
+      : null,
   };
 }
 

@@ -119,6 +119,18 @@ describe("monthly statements", () => {
     expect(pending).toContain(pendingTransferId.slice(0, 8).toUpperCase());
   });
 
+  it("names the checking account by its last four digits and the bank's routing number, never the full number", async () => {
+    const [account] = await t.database.query<{ account_number: string; routing_number: string }>(
+      "select account_number, routing_number from account_requests where user_id = $1",
+      [a.user.id],
+    );
+    const text = pdfText((await get(a, `/api/statements/${month}.pdf`)).rawPayload, "a-account");
+    expect(text).toContain(
+      `Checking account ••••${account!.account_number.slice(-4)} · Routing number ${account!.routing_number}`,
+    );
+    expect(text).not.toContain(account!.account_number);
+  });
+
   it("prints a ledger digest that the CLI's recomputation and an independent one both match", async () => {
     const text = pdfText((await get(a, `/api/statements/${month}.pdf`)).rawPayload, "a-digest");
     const printed = /Ledger digest ([0-9A-F]{4}(?:-[0-9A-F]{4}){3})/.exec(text)?.[1];
