@@ -106,7 +106,10 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
     });
     expect(credit.statusCode, credit.body).toBe(202);
     expect(credit.json().approval.kind).toBe("credit");
-    const smallCredit = await addCredit(staff.finance, customer.user.id, "1000", "Goodwill");
+    // Exactly the threshold completes for a credit too; another maker and customer, as the first maker's and
+    // customer's 24-hour windows are past it now (decision 017, credit-window.api.test.ts).
+    const fresh = await createApprovedCustomer(t.database);
+    const smallCredit = await addCredit(staff.finance2, fresh.user.id, "1000", "Goodwill");
     expect(smallCredit.statusCode).toBe(201);
   });
 

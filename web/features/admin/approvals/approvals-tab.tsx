@@ -22,6 +22,7 @@ import { useApprovals } from "@/web/features/admin/approvals/api/get-approvals";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { StatusSelect } from "@/web/features/admin/shared/list-controls";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 
 type Filter = ApprovalStatus | "all";
 const FILTERS = ["pending", "all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
@@ -96,7 +97,8 @@ function describeState(state: Record<string, unknown>): string {
 function Decision({ approval }: { approval: Approval }) {
   const decide = useDecideApproval();
   const onFailed = (error: unknown) => {
-    if (handleAdminSessionExpired(error)) return false;
+    // Closing "Verify it's you" is the checker's own choice: nothing to report.
+    if (handleAdminSessionExpired(error) || isStepUpCancelled(error)) return false;
     toast({
       title: "Could not decide",
       description: errorMessage(error, "Please try again"),
