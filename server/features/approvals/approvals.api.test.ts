@@ -203,6 +203,36 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
   });
 });
 
+describe("the audit log of an approval", () => {
+  it("names the customer on the request and the decision rows, with the maker's reason", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const asked = await addCredit(staff.finance, customer.user.id, "1500", "Goodwill", {
+      reason: "Settlement",
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect((await approve(staff.finance2, asked.json().approval.id)).statusCode).toBe(200);
+    const log = await call(
+      staff.owner,
+      "GET",
+      `/api/admin/audit?customer=${customer.user.id}&action=approval.*`,
+    );
+    expect(log.statusCode, log.body).toBe(200);
+    const name = `${customer.user.firstName} ${customer.user.lastName}`;
+    expect(log.json().items).toEqual([
+      expect.objectContaining({
+        action: "approval.approve",
+        customer: { id: customer.user.id, email: customer.email, name },
+      }),
+      expect.objectContaining({
+        action: "approval.request",
+        reason: "Settlement",
+        customer: { id: customer.user.id, email: customer.email, name },
+        before: { creditStatus: null, balance: 0 },
+      }),
+    ]);
+  });
+});
+
 describe("who may decide", () => {
   it("refuses self-approval and self-rejection, even for an owner, and a checker without the kind's role", async () => {
     const customer = await createApprovedCustomer(t.database);

@@ -82,6 +82,7 @@ async function insertApproval(tx: Tx, maker: StaffActor, request: ApprovalReques
     targetId: row!.id,
     before: request.before,
     after: { kind: request.kind, userId: request.userId, amount: request.amount, ...request.after },
+    reason: request.reason,
   });
   return row!.id;
 }
