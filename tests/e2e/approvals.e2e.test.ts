@@ -3,7 +3,14 @@ import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
-import { newUser, shot, signIn, signInUntilSecondFactor, signUp } from "@/tests/e2e/support/journeys";
+import {
+  newUser,
+  shot,
+  signIn,
+  signInAsAdmin,
+  signInUntilSecondFactor,
+  signUp,
+} from "@/tests/e2e/support/journeys";
 
 const browser = setUpBrowser();
 
@@ -232,9 +239,24 @@ describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
     ).json();
     const mine = decided.items.filter((a: { user: { id: string } | null }) => a.user?.id === customerId);
     expect(mine.map((a: { status: string }) => a.status).sort()).toEqual(["approved", "rejected"]);
+    // The owner's Audit tab reads the approval in words: the customer's name, the balance in dollars.
+    const owner = await openPage(browser);
+    await signInAsAdmin(owner.page);
+    await owner.page.goto("/admin");
+    await owner.page.getByRole("tab", { name: "Audit" }).click();
+    await owner.page.getByLabel("Customer").fill(customer.email);
+    await owner.page.getByRole("button", { name: "Search" }).click();
+    const table = owner.page.getByRole("table", { name: /Audit log entries/ });
+    await table.getByText("Balance $0.00 → $1,500.00").first().waitFor();
+    await table.getByText(`${customer.firstName} Tester`).first().waitFor();
+    expect(await table.getByText(customerId).count()).toBe(0);
+    await shot(owner.page, "admin-audit-1280");
+    await owner.page.setViewportSize({ width: 375, height: 900 });
+    await shot(owner.page, "admin-audit-375");
+
     const ledger = await (await checkerPage.context.request.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
-    for (const tracked of [makerPage, checkerPage]) {
+    for (const tracked of [makerPage, checkerPage, owner]) {
       expect(tracked.errors).toEqual([]);
       await tracked.context.close();
     }

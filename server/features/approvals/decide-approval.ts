@@ -85,6 +85,7 @@ export async function decideApproval(
       targetId: row.id,
       before: { status: row.status },
       after: { status, kind: row.kind, userId: row.userId, makerId: row.makerId, reason: reason ?? null },
+      reason: reason?.trim() || null,
     });
     return { row, result };
   });
