@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
-import { type StaffRole, staffRole } from "@/contract/staff";
+import { holdsAnyRole, type StaffRole, staffRole } from "@/contract/staff";
 
 /**
  * Maker-checker. Money in above APPROVAL_THRESHOLD, every balance adjustment, resetting a rejected KYC and
@@ -36,6 +36,13 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */
 export const DEFAULT_APPROVAL_THRESHOLD_CENTS = 100_000;
+/** The threshold holds over this rolling window per maker and per receiving customer (decision 017). */
+export const CREDIT_WINDOW_HOURS = 24;
+
+/** Whether staff holding `roles` may approve or reject an approval of `kind` (owners always; never the maker). */
+export function mayDecideApproval(roles: readonly StaffRole[], kind: ApprovalKind): boolean {
+  return holdsAnyRole(roles, APPROVAL_CHECKER_ROLES[kind]);
+}
 
 export const APPROVAL_MESSAGES = {
   sentForApproval: "Sent for approval",
@@ -122,6 +129,11 @@ export const approval = z.object({
   decidedAt: z.string().nullable(),
   ageSeconds: z.number().int(),
   riskSignals: riskSignals.nullable(),
+  /**
+   * Credits: what the maker credited and what the customer received over the last CREDIT_WINDOW_HOURS when this
+   * was asked for (completed credits plus credits waiting for approval, this one included), in cents.
+   */
+  creditWindow: z.object({ makerCents: z.number().int(), customerCents: z.number().int() }).nullable(),
 });
 export type Approval = z.infer<typeof approval>;
 export const approvalPage = pageOf(approval);

@@ -107,7 +107,8 @@ export const auditEntry = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
-  customer: person_.extend({ email: z.string().nullable() }).nullable(),
+  /** The customer the row concerns; email and name null once that account was deleted. */
+  customer: person_.extend({ email: z.string().nullable(), name: z.string().nullable() }).nullable(),
   before: z.unknown(),
   after: z.unknown(),
   reason: z.string().nullable(),

@@ -461,7 +461,11 @@ export const journalEntries = pgTable(
     actorId: uuid("actor_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("journal_entries_reference_idx").on(t.referenceType, t.referenceId)],
+  (t) => [
+    index("journal_entries_reference_idx").on(t.referenceType, t.referenceId),
+    // A maker's credits in the last 24 hours (the maker-checker window).
+    index("journal_entries_actor_time_idx").on(t.actorId, t.createdAt),
+  ],
 );
 
 export const postings = pgTable(
@@ -700,6 +704,9 @@ export const approvals = pgTable(
     checkerRole: text("checker_role"),
     decisionReason: text("decision_reason"),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** Credits only: the maker's and the customer's 24-hour credit totals, this one included, when it was asked for. */
+    makerWindowTotal: bigint("maker_window_total", { mode: "number" }),
+    customerWindowTotal: bigint("customer_window_total", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -24,6 +24,7 @@ const TARGET_OWNER_TABLES: Record<string, string> = {
   transaction: "transactions",
   transfer_request: "transfer_requests",
   incoming_payment: "incoming_payments",
+  approval: "approvals",
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -82,9 +82,21 @@ export async function approveAsSecond(t: TestApp, pending: { json(): unknown }, 
 
 /**
  * Credits a customer through the admin desk (incoming payment created as completed). Above APPROVAL_THRESHOLD
- * that is maker-checker: the admin's request answers 202 and a second finance member approves it.
+ * that is maker-checker: the admin's request answers 202 and a second finance member approves it. The funding
+ * is then dated a day back in the journal, so it stays out of the admin's and the customer's 24-hour credit
+ * windows (decision 017): a funded customer is one who had the money before today.
  */
 export async function fundCustomer(t: TestApp, admin: SignedInUser, userId: string, amount: string) {
+  const funded = await creditThroughDesk(t, admin, userId, amount);
+  await t.database.query(
+    `update journal_entries set created_at = created_at - interval '25 hours'
+       where reference_type = 'incoming_payment' and reference_id = $1`,
+    [funded.payment.id],
+  );
+  return funded;
+}
+
+async function creditThroughDesk(t: TestApp, admin: SignedInUser, userId: string, amount: string) {
   const res = await t.app.inject({
     method: "POST",
     url: "/api/admin/incoming-payments",

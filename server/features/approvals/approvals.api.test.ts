@@ -106,7 +106,10 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
     });
     expect(credit.statusCode, credit.body).toBe(202);
     expect(credit.json().approval.kind).toBe("credit");
-    const smallCredit = await addCredit(staff.finance, customer.user.id, "1000", "Goodwill");
+    // Exactly the threshold completes for a credit too; another maker and customer, as the first maker's and
+    // customer's 24-hour windows are past it now (decision 017, credit-window.api.test.ts).
+    const fresh = await createApprovedCustomer(t.database);
+    const smallCredit = await addCredit(staff.finance2, fresh.user.id, "1000", "Goodwill");
     expect(smallCredit.statusCode).toBe(201);
   });
 
@@ -197,6 +200,36 @@ describe("APPROVAL_THRESHOLD edges (default $1,000.00)", () => {
     expect((await approve(staff.owner, asked.json().approval.id)).statusCode).toBe(200);
     expect((await customerState(customer)).balance).toBe("$2,500.00");
     expect(await entriesFor(created.json().id)).toBe(1);
+  });
+});
+
+describe("the audit log of an approval", () => {
+  it("names the customer on the request and the decision rows, with the maker's reason", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const asked = await addCredit(staff.finance, customer.user.id, "1500", "Goodwill", {
+      reason: "Settlement",
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    expect((await approve(staff.finance2, asked.json().approval.id)).statusCode).toBe(200);
+    const log = await call(
+      staff.owner,
+      "GET",
+      `/api/admin/audit?customer=${customer.user.id}&action=approval.*`,
+    );
+    expect(log.statusCode, log.body).toBe(200);
+    const name = `${customer.user.firstName} ${customer.user.lastName}`;
+    expect(log.json().items).toEqual([
+      expect.objectContaining({
+        action: "approval.approve",
+        customer: { id: customer.user.id, email: customer.email, name },
+      }),
+      expect.objectContaining({
+        action: "approval.request",
+        reason: "Settlement",
+        customer: { id: customer.user.id, email: customer.email, name },
+        before: { creditStatus: null, balance: 0 },
+      }),
+    ]);
   });
 });
 

@@ -1,6 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { APPROVAL_CHECKER_ROLES, APPROVAL_MESSAGES, type DecideApprovalResponse } from "@/contract/approvals";
-import { holdsAnyRole, STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
+import {
+  APPROVAL_CHECKER_ROLES,
+  APPROVAL_MESSAGES,
+  type DecideApprovalResponse,
+  mayDecideApproval,
+} from "@/contract/approvals";
+import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import type { Db } from "@/server/db/client";
 import { approvals, users } from "@/server/db/schema";
 import { runApprovedChange } from "@/server/features/approvals/approval-actions";
@@ -48,7 +53,7 @@ export async function decideApproval(
       .where(eq(users.id, checkerId));
     const roles: StaffRole[] = checker?.staffRoles ?? [];
     const allowed = APPROVAL_CHECKER_ROLES[row.kind];
-    if (!holdsAnyRole(roles, allowed)) {
+    if (!mayDecideApproval(roles, row.kind)) {
       throw new AppError("FORBIDDEN", STAFF_MESSAGES.roleRequired, {
         roleRequired: true,
         allowedRoles: [...allowed, "owner"],
@@ -80,6 +85,7 @@ export async function decideApproval(
       targetId: row.id,
       before: { status: row.status },
       after: { status, kind: row.kind, userId: row.userId, makerId: row.makerId, reason: reason ?? null },
+      reason: reason?.trim() || null,
     });
     return { row, result };
   });

@@ -141,6 +141,10 @@ function toApproval(r: ListRow): Approval {
     decidedAt: a.decidedAt?.toISOString() ?? null,
     ageSeconds: r.ageSeconds,
     riskSignals: toRisk(r),
+    creditWindow:
+      a.makerWindowTotal !== null && a.customerWindowTotal !== null
+        ? { makerCents: a.makerWindowTotal, customerCents: a.customerWindowTotal }
+        : null,
   };
 }
 

@@ -52,6 +52,8 @@ export interface ApprovalRequest {
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   reason: string;
+  /** Credits: the maker's and the customer's rolling-window totals, this one included. */
+  creditWindow?: { makerCents: number; customerCents: number };
 }
 
 /** Writes the pending approval and its audit row; nothing customer-facing changes. */
@@ -69,6 +71,8 @@ async function insertApproval(tx: Tx, maker: StaffActor, request: ApprovalReques
       reason: request.reason,
       makerId: maker.id,
       makerRole: actingRole(request.kind, maker.staffRoles),
+      makerWindowTotal: request.creditWindow?.makerCents ?? null,
+      customerWindowTotal: request.creditWindow?.customerCents ?? null,
     })
     .returning({ id: approvals.id });
   await writeAudit(tx, {
@@ -78,8 +82,46 @@ async function insertApproval(tx: Tx, maker: StaffActor, request: ApprovalReques
     targetId: row!.id,
     before: request.before,
     after: { kind: request.kind, userId: request.userId, amount: request.amount, ...request.after },
+    reason: request.reason,
   });
   return row!.id;
+}
+
+/** What one step decided inside its transaction: it made the change itself, or the change waits. */
+export type Decided<T> = { direct: T } | { approval: ApprovalRequest };
+export const madeDirectly = <T>(direct: T): Decided<T> => ({ direct });
+export const waitsForApproval = (approval: ApprovalRequest): Decided<never> => ({ approval });
+
+/**
+ * Runs `decide` in one transaction: it either makes the change (its result comes back as `direct`) or describes
+ * a change that waits, stored here as a pending approval in the same transaction, so a check and the change it
+ * allows never come apart. A second pending request for the same target answers 409 `approvalPending`.
+ */
+export async function runOrSubmitForApproval<T>(
+  db: Db,
+  maker: StaffActor,
+  decide: (tx: Tx) => Promise<Decided<T>>,
+): Promise<{ direct: T } | { status: 202; body: PendingApprovalResponse }> {
+  let outcome: { direct: T } | { approvalId: string };
+  try {
+    outcome = await db.transaction(async (tx) => {
+      const decided = await decide(tx);
+      return "direct" in decided
+        ? decided
+        : { approvalId: await insertApproval(tx, maker, decided.approval) };
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === "23505" && pgConstraint(err) === "approvals_pending_target_key") {
+      throw new AppError("CONFLICT", APPROVAL_MESSAGES.alreadyPending, { approvalPending: true });
+    }
+    throw err;
+  }
+  if ("direct" in outcome) return outcome;
+  const approval = await getApproval(db, outcome.approvalId);
+  return {
+    status: 202,
+    body: { message: APPROVAL_MESSAGES.sentForApproval, pendingApproval: true, approval },
+  };
 }
 
 /**
@@ -91,18 +133,9 @@ export async function submitForApproval(
   maker: StaffActor,
   prepare: (tx: Tx) => Promise<ApprovalRequest>,
 ): Promise<{ status: 202; body: PendingApprovalResponse }> {
-  let id: string;
-  try {
-    id = await db.transaction(async (tx) => insertApproval(tx, maker, await prepare(tx)));
-  } catch (err) {
-    if (pgErrorCode(err) === "23505" && pgConstraint(err) === "approvals_pending_target_key") {
-      throw new AppError("CONFLICT", APPROVAL_MESSAGES.alreadyPending, { approvalPending: true });
-    }
-    throw err;
-  }
-  const approval = await getApproval(db, id);
-  return {
-    status: 202,
-    body: { message: APPROVAL_MESSAGES.sentForApproval, pendingApproval: true, approval },
-  };
+  const outcome = await runOrSubmitForApproval<never>(db, maker, async (tx) =>
+    waitsForApproval(await prepare(tx)),
+  );
+  if ("direct" in outcome) throw new Error("submitForApproval never runs the change itself");
+  return outcome;
 }

@@ -36,7 +36,8 @@ export async function approvalRoutes(
     { schema: { querystring: approvalsQuery, response: { 200: approvalPage } } },
     (request) => findApprovals(db, request.query),
   );
-  // Approving moves money or identity state like the direct action does, so it asks for the same fresh proof.
+  // Approving moves money or identity state like the direct action does, so it asks for the same fresh proof;
+  // rejecting is the checker's decision on the same request, so it is signed the same way.
   app.post(
     "/approvals/:id/approve",
     {
@@ -48,7 +49,10 @@ export async function approvalRoutes(
   );
   app.post(
     "/approvals/:id/reject",
-    { schema: { params: idParams, body: rejectApprovalInput, response: { 200: decideApprovalResponse } } },
+    {
+      schema: { params: idParams, body: rejectApprovalInput, response: { 200: decideApprovalResponse } },
+      preHandler: requireFreshStepUp,
+    },
     (request) =>
       decideApproval(db, signedInUser(request).id, request.params.id, "reject", request.body.reason),
   );

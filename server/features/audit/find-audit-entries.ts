@@ -50,6 +50,7 @@ export function selectAuditRows(
       actorEmail: actorUser.email,
       actorRoles: actorUser.staffRoles,
       customerEmail: customerUser.email,
+      customerName: sql<string | null>`${customerUser.firstName} || ' ' || ${customerUser.lastName}`,
     })
     .from(auditLog)
     .leftJoin(actorUser, eq(actorUser.id, auditLog.actorId))
@@ -61,7 +62,13 @@ export function selectAuditRows(
 
 export type AuditRow = Awaited<ReturnType<typeof selectAuditRows>>[number];
 
-export function toAuditEntry({ row, actorEmail, actorRoles, customerEmail }: AuditRow): AuditEntry {
+export function toAuditEntry({
+  row,
+  actorEmail,
+  actorRoles,
+  customerEmail,
+  customerName,
+}: AuditRow): AuditEntry {
   return {
     id: String(row.id),
     createdAt: row.createdAt.toISOString(),
@@ -70,7 +77,7 @@ export function toAuditEntry({ row, actorEmail, actorRoles, customerEmail }: Aud
     action: row.action,
     targetType: row.targetType,
     targetId: row.targetId,
-    customer: row.subjectUserId ? { id: row.subjectUserId, email: customerEmail } : null,
+    customer: row.subjectUserId ? { id: row.subjectUserId, email: customerEmail, name: customerName } : null,
     before: row.before,
     after: row.after,
     reason: row.reason,

@@ -9,7 +9,7 @@ import type {
 import { PAYMENT_MESSAGES } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import type { Db, Tx } from "@/server/db/client";
-import { users } from "@/server/db/schema";
+import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import {
   type ApprovalAction,
@@ -17,10 +17,14 @@ import {
   approvalPayload,
 } from "@/server/features/approvals/approval-actions";
 import {
+  type ApprovalRequest,
+  madeDirectly,
   requireReason,
+  runOrSubmitForApproval,
   type StaffActor,
   type Submitted,
   submitForApproval,
+  waitsForApproval,
 } from "@/server/features/approvals/request-approval";
 import {
   adjustBalance,
@@ -34,6 +38,11 @@ import {
   updateAdminTransaction,
 } from "@/server/features/payments/admin-transactions";
 import {
+  type CreditWindow,
+  lockedCreditWindow,
+  passesThreshold,
+} from "@/server/features/payments/credit-window";
+import {
   createIncomingPayment,
   incomingPaymentAmount,
   insertIncomingPayment,
@@ -43,10 +52,13 @@ import {
 } from "@/server/features/payments/incoming-payments";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 // The admin routes call these instead of the service functions: below the threshold they run the change at
 // once (the spec's answer), above it they store a pending approval and answer 202. Money moves only when a
-// payment or credit reaches completed, so only that step (at creation or later) is ever held back.
+// payment or credit reaches completed, so only that step (at creation or later) is ever held back. For credits
+// the threshold holds over a rolling window per maker and per customer (credit-window.ts, decision 017), checked
+// in the same transaction that completes the credit.
 
 /** Thrown out of `prepare` to roll back and take the direct path instead (the amount is under the threshold). */
 const DIRECT = Symbol("direct");
@@ -66,6 +78,59 @@ const balanceChange = (balance: number, amount: number) => ({
   after: { balance: balance + amount },
 });
 
+/** A credit's approval request: the change it replays and the balance and window totals the checker sees. */
+async function creditRequest(
+  tx: Tx,
+  kind: "incoming_payment" | "credit",
+  fields: {
+    userId: string;
+    targetKey: string | null;
+    payload: ApprovalRequest["payload"];
+    amount: number;
+    status: string | null;
+    reason: string | null | undefined;
+    creditWindow: CreditWindow;
+  },
+): Promise<ApprovalRequest> {
+  const reason = requireReason(fields.reason);
+  const balance = await customerBalance(tx, fields.userId);
+  const change = balanceChange(balance, fields.amount);
+  const statusKey = kind === "incoming_payment" ? "paymentStatus" : "creditStatus";
+  return {
+    kind,
+    userId: fields.userId,
+    targetKey: fields.targetKey,
+    payload: fields.payload,
+    amount: fields.amount,
+    before: { [statusKey]: fields.status, ...change.before },
+    after: { [statusKey]: "completed", ...change.after },
+    reason,
+    creditWindow: fields.creditWindow,
+  };
+}
+
+/** A payment's or credit's customer and amount, read without a lock: the window locks come first (credit-window.ts). */
+async function peek(tx: Tx, table: typeof incomingPayments | typeof transactions, id: string) {
+  const [row] = await tx
+    .select({ userId: table.userId, amount: table.amount })
+    .from(table)
+    .where(eq(table.id, id));
+  return row ?? null;
+}
+
+const paymentAnswer = (done: Awaited<ReturnType<typeof insertIncomingPayment>>) => {
+  if (done.mailed) wakeMailWorker();
+  return {
+    payment: done.payment,
+    ...(done.userBalance !== undefined ? { userBalance: formatMoney(done.userBalance) } : {}),
+  };
+};
+
+const creditAnswer = (row: Awaited<ReturnType<typeof insertAdminTransaction>>) => {
+  if (row.entryId) wakeMailWorker();
+  return toTransaction(row);
+};
+
 export async function submitIncomingPayment(
   db: Db,
   threshold: number,
@@ -73,23 +138,27 @@ export async function submitIncomingPayment(
   input: WithReason<CreateIncomingPaymentInput>,
 ): Promise<Submitted<Awaited<ReturnType<typeof createIncomingPayment>>, 201>> {
   const amount = incomingPaymentAmount(input);
-  if (input.status !== "completed" || amount <= threshold) {
+  if (input.status !== "completed") {
     return { status: 201, body: await createIncomingPayment(db, maker.id, withoutReason(input)) };
   }
-  const reason = requireReason(input.reason);
-  return submitForApproval(db, maker, async (tx) => {
-    const balance = await customerBalance(tx, input.userId);
-    return {
-      kind: "incoming_payment",
-      userId: input.userId,
-      targetKey: null,
-      payload: { op: "create_payment", input: withoutReason(input) },
-      amount,
-      before: { paymentStatus: null, ...balanceChange(balance, amount).before },
-      after: { paymentStatus: "completed", ...balanceChange(balance, amount).after },
-      reason,
-    };
+  const outcome = await runOrSubmitForApproval(db, maker, async (tx) => {
+    const creditWindow = await lockedCreditWindow(tx, maker.id, input.userId, amount);
+    if (!passesThreshold(creditWindow, threshold)) {
+      return madeDirectly(await insertIncomingPayment(tx, maker.id, withoutReason(input), amount));
+    }
+    return waitsForApproval(
+      await creditRequest(tx, "incoming_payment", {
+        userId: input.userId,
+        targetKey: null,
+        payload: { op: "create_payment", input: withoutReason(input) },
+        amount,
+        status: null,
+        reason: input.reason,
+        creditWindow,
+      }),
+    );
   });
+  return "direct" in outcome ? { status: 201, body: paymentAnswer(outcome.direct) } : outcome;
 }
 
 export async function submitIncomingPaymentUpdate(
@@ -99,28 +168,37 @@ export async function submitIncomingPaymentUpdate(
   paymentId: string,
   input: WithReason<UpdateIncomingPaymentInput>,
 ): Promise<Submitted<Awaited<ReturnType<typeof updateIncomingPayment>>>> {
-  if (input.status === "completed") {
-    const pending = await submitForApproval(db, maker, async (tx) => {
-      const payment = await lockIncomingPayment(tx, paymentId);
-      if (payment.amount <= threshold || !payment.userId) throw DIRECT;
-      const balance = await customerBalance(tx, payment.userId);
-      return {
-        kind: "incoming_payment",
-        userId: payment.userId,
-        targetKey: payment.id,
-        payload: { op: "complete_payment", paymentId: payment.id, input: withoutReason(input) },
-        amount: payment.amount,
-        before: { paymentStatus: payment.status, ...balanceChange(balance, payment.amount).before },
-        after: { paymentStatus: "completed", ...balanceChange(balance, payment.amount).after },
-        reason: requireReason(input.reason),
-      };
-    }).catch((err) => {
-      if (err === DIRECT) return null;
-      throw err;
-    });
-    if (pending) return pending;
+  if (input.status !== "completed") {
+    return { status: 200, body: await updateIncomingPayment(db, maker.id, paymentId, withoutReason(input)) };
   }
-  return { status: 200, body: await updateIncomingPayment(db, maker.id, paymentId, withoutReason(input)) };
+  const outcome = await runOrSubmitForApproval(db, maker, async (tx) => {
+    const seen = await peek(tx, incomingPayments, paymentId);
+    if (seen?.userId) {
+      const creditWindow = await lockedCreditWindow(tx, maker.id, seen.userId, seen.amount);
+      const payment = await lockIncomingPayment(tx, paymentId);
+      if (payment.userId && passesThreshold(creditWindow, threshold)) {
+        return waitsForApproval(
+          await creditRequest(tx, "incoming_payment", {
+            userId: payment.userId,
+            targetKey: payment.id,
+            payload: { op: "complete_payment", paymentId: payment.id, input: withoutReason(input) },
+            amount: payment.amount,
+            status: payment.status,
+            reason: input.reason,
+            creditWindow,
+          }),
+        );
+      }
+    }
+    return madeDirectly(await moveIncomingPayment(tx, maker.id, paymentId, withoutReason(input)));
+  });
+  if (!("direct" in outcome)) return outcome;
+  const { payment, userBalance } = outcome.direct;
+  if (userBalance !== undefined) wakeMailWorker();
+  return {
+    status: 200,
+    body: { payment, ...(userBalance !== undefined ? { userBalance: formatMoney(userBalance) } : {}) },
+  };
 }
 
 export async function submitAdminTransaction(
@@ -130,23 +208,27 @@ export async function submitAdminTransaction(
   input: WithReason<CreateAdminTransactionInput>,
 ): Promise<Submitted<Transaction, 201>> {
   const amount = adminCreditAmount(input);
-  if ((input.status ?? "completed") !== "completed" || amount <= threshold) {
+  if ((input.status ?? "completed") !== "completed") {
     return { status: 201, body: await createAdminTransaction(db, maker.id, withoutReason(input)) };
   }
-  const reason = requireReason(input.reason);
-  return submitForApproval(db, maker, async (tx) => {
-    const balance = await customerBalance(tx, input.userId);
-    return {
-      kind: "credit",
-      userId: input.userId,
-      targetKey: null,
-      payload: { op: "create_credit", input: { ...withoutReason(input), status: "completed" } },
-      amount,
-      before: { creditStatus: null, ...balanceChange(balance, amount).before },
-      after: { creditStatus: "completed", ...balanceChange(balance, amount).after },
-      reason,
-    };
+  const outcome = await runOrSubmitForApproval(db, maker, async (tx) => {
+    const creditWindow = await lockedCreditWindow(tx, maker.id, input.userId, amount);
+    if (!passesThreshold(creditWindow, threshold)) {
+      return madeDirectly(await insertAdminTransaction(tx, maker.id, withoutReason(input), amount));
+    }
+    return waitsForApproval(
+      await creditRequest(tx, "credit", {
+        userId: input.userId,
+        targetKey: null,
+        payload: { op: "create_credit", input: { ...withoutReason(input), status: "completed" } },
+        amount,
+        status: null,
+        reason: input.reason,
+        creditWindow,
+      }),
+    );
   });
+  return "direct" in outcome ? { status: 201, body: creditAnswer(outcome.direct) } : outcome;
 }
 
 export async function submitAdminTransactionUpdate(
@@ -156,31 +238,34 @@ export async function submitAdminTransactionUpdate(
   transactionId: string,
   input: WithReason<UpdateAdminTransactionInput>,
 ): Promise<Submitted<Transaction>> {
-  if (input.status === "completed") {
-    const pending = await submitForApproval(db, maker, async (tx) => {
-      const current = await lockAdminTransaction(tx, transactionId);
-      if (current.amount <= threshold || !current.userId) throw DIRECT;
-      const balance = await customerBalance(tx, current.userId);
-      return {
-        kind: "credit",
-        userId: current.userId,
-        targetKey: current.id,
-        payload: { op: "complete_credit", transactionId: current.id, input: withoutReason(input) },
-        amount: current.amount,
-        before: { creditStatus: current.status, ...balanceChange(balance, current.amount).before },
-        after: { creditStatus: "completed", ...balanceChange(balance, current.amount).after },
-        reason: requireReason(input.reason),
-      };
-    }).catch((err) => {
-      if (err === DIRECT) return null;
-      throw err;
-    });
-    if (pending) return pending;
+  if (input.status !== "completed") {
+    return {
+      status: 200,
+      body: await updateAdminTransaction(db, maker.id, transactionId, withoutReason(input)),
+    };
   }
-  return {
-    status: 200,
-    body: await updateAdminTransaction(db, maker.id, transactionId, withoutReason(input)),
-  };
+  const outcome = await runOrSubmitForApproval(db, maker, async (tx) => {
+    const seen = await peek(tx, transactions, transactionId);
+    if (seen?.userId) {
+      const creditWindow = await lockedCreditWindow(tx, maker.id, seen.userId, seen.amount);
+      const current = await lockAdminTransaction(tx, transactionId);
+      if (current.userId && passesThreshold(creditWindow, threshold)) {
+        return waitsForApproval(
+          await creditRequest(tx, "credit", {
+            userId: current.userId,
+            targetKey: current.id,
+            payload: { op: "complete_credit", transactionId: current.id, input: withoutReason(input) },
+            amount: current.amount,
+            status: current.status,
+            reason: input.reason,
+            creditWindow,
+          }),
+        );
+      }
+    }
+    return madeDirectly(await moveAdminTransaction(tx, maker.id, transactionId, withoutReason(input)));
+  });
+  return "direct" in outcome ? { status: 200, body: creditAnswer(outcome.direct) } : outcome;
 }
 
 /** Every balance adjustment needs a second person; setting the balance it already has changes nothing. */

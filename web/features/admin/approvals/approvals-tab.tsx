@@ -1,11 +1,14 @@
 import { ArrowRight, Check, ClipboardCheck, X } from "lucide-react";
 import { useState } from "react";
 import {
+  APPROVAL_CHECKER_ROLES,
   APPROVAL_KIND_LABELS,
   APPROVAL_STATUSES,
   type Approval,
   type ApprovalStatus,
+  CREDIT_WINDOW_HOURS,
   formatAge,
+  mayDecideApproval,
   type RiskSignals,
 } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
@@ -22,6 +25,8 @@ import { useApprovals } from "@/web/features/admin/approvals/api/get-approvals";
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { StatusSelect } from "@/web/features/admin/shared/list-controls";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
+import { useCurrentUser } from "@/web/lib/current-user";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 
 type Filter = ApprovalStatus | "all";
 const FILTERS = ["pending", "all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
@@ -93,10 +98,26 @@ function describeState(state: Record<string, unknown>): string {
   return parts.join(" · ") || "—";
 }
 
+/** Who decides instead of buttons the server would refuse: the maker never, others by the kind's role. */
+function WhoDecides({ approval, isMaker }: { approval: Approval; isMaker: boolean }) {
+  const roles = [...APPROVAL_CHECKER_ROLES[approval.kind], "owner" as const]
+    .map((role) => STAFF_ROLE_LABELS[role])
+    .join(" or ");
+  return (
+    <p className="text-xs text-ink-muted">
+      {isMaker
+        ? `You asked for this: another staff member (${roles}) approves or rejects it.`
+        : `Only ${roles} staff may approve or reject this.`}
+    </p>
+  );
+}
+
 function Decision({ approval }: { approval: Approval }) {
   const decide = useDecideApproval();
+  const { data: me } = useCurrentUser();
   const onFailed = (error: unknown) => {
-    if (handleAdminSessionExpired(error)) return false;
+    // Closing "Verify it's you" is the checker's own choice: nothing to report.
+    if (handleAdminSessionExpired(error) || isStepUpCancelled(error)) return false;
     toast({
       title: "Could not decide",
       description: errorMessage(error, "Please try again"),
@@ -111,6 +132,10 @@ function Decision({ approval }: { approval: Approval }) {
         {approval.decisionReason ? `: “${approval.decisionReason}”` : ""}
       </p>
     ) : null;
+  }
+  const isMaker = me?.id === approval.maker.id;
+  if (isMaker || !mayDecideApproval(me?.staffRoles ?? [], approval.kind)) {
+    return <WhoDecides approval={approval} isMaker={isMaker} />;
   }
   return (
     <div className="flex flex-wrap gap-2">
@@ -200,6 +225,15 @@ function ApprovalRow({ approval }: { approval: Approval }) {
         </span>{" "}
         “{approval.reason}”
       </p>
+      {approval.creditWindow ? (
+        <p className="text-xs text-ink-muted tabular-nums">
+          Last {CREDIT_WINDOW_HOURS} h, this one included:{" "}
+          <span className="font-medium text-ink">{formatMoney(approval.creditWindow.customerCents)}</span> to
+          this customer ·{" "}
+          <span className="font-medium text-ink">{formatMoney(approval.creditWindow.makerCents)}</span> by the
+          requester
+        </p>
+      ) : null}
       <ul className="flex flex-wrap gap-1.5" aria-label="Risk signals">
         {riskChips(approval.kind, approval.amountCents, approval.riskSignals).map((chip) => (
           <li key={chip.label}>

@@ -8,6 +8,7 @@ import { Card, CardContent } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { type AuditFilters, useAuditEntries } from "@/web/features/admin/audit/api/get-audit-entries";
+import { describeAuditChange } from "@/web/features/admin/audit/describe-audit-change";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
 import { ApiError } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
@@ -30,28 +31,26 @@ const FIELDS: {
   { key: "to", label: "To", type: "date" },
 ];
 
-const changes = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-
 function Actor({ entry }: { entry: AuditEntry }) {
   if (!entry.actor) return <span className="text-ink-muted">System</span>;
   return (
     <span className="grid min-w-0 gap-1">
       <span className="truncate">{entry.actor.email ?? `Deleted user ${entry.actor.id.slice(0, 8)}`}</span>
-      <span className="flex flex-wrap gap-1">
-        {entry.actorRole ? <Badge tone="brand">as {STAFF_ROLE_LABELS[entry.actorRole]}</Badge> : null}
-        {entry.actor.roles
-          .filter((role) => role !== entry.actorRole)
-          .map((role) => (
-            <Badge key={role}>{STAFF_ROLE_LABELS[role]}</Badge>
-          ))}
-      </span>
+      {entry.actorRole || entry.actor.roles.length ? (
+        <span className="flex flex-wrap gap-1">
+          <Badge>
+            {entry.actorRole
+              ? `as ${STAFF_ROLE_LABELS[entry.actorRole]}`
+              : entry.actor.roles.map((role) => STAFF_ROLE_LABELS[role]).join(", ")}
+          </Badge>
+        </span>
+      ) : null}
     </span>
   );
 }
 
 function Details({ entry }: { entry: AuditEntry }) {
-  const before = changes(entry.before);
-  const after = changes(entry.after);
+  const lines = describeAuditChange(entry.before, entry.after);
   return (
     <span className="grid min-w-0 gap-1 text-xs text-ink-muted">
       {entry.reason ? (
@@ -60,23 +59,32 @@ function Details({ entry }: { entry: AuditEntry }) {
           {entry.reason}
         </span>
       ) : null}
-      {before ? (
-        <span className="line-clamp-3 font-mono break-all" title={before}>
-          before {before}
+      {lines.map((line) => (
+        <span key={line} className="tabular-nums">
+          {line}
         </span>
-      ) : null}
-      {after ? (
-        <span className="line-clamp-3 font-mono break-all" title={after}>
-          after {after}
-        </span>
-      ) : null}
-      {!entry.reason && !before && !after ? <span>—</span> : null}
+      ))}
+      {!entry.reason && lines.length === 0 ? <span>—</span> : null}
     </span>
   );
 }
 
-const target = (entry: AuditEntry) =>
-  entry.targetId ? `${entry.targetType} ${entry.targetId}` : entry.targetType;
+/** What the row acted on, without its id (the customer column names who it concerns). */
+const target = (entry: AuditEntry) => entry.targetType.replaceAll("_", " ");
+
+/** The customer by name, e-mail under it; a deleted account by its short id. */
+function Customer({ entry }: { entry: AuditEntry }) {
+  const customer = entry.customer;
+  if (!customer) return <span className="text-ink-muted">—</span>;
+  if (!customer.email)
+    return <span className="text-ink-muted">Deleted customer {customer.id.slice(0, 8)}</span>;
+  return (
+    <span className="grid min-w-0 gap-0.5">
+      <span className="truncate">{customer.name}</span>
+      <span className="truncate text-xs text-ink-muted">{customer.email}</span>
+    </span>
+  );
+}
 
 /** Owner and compliance: search the audit log by staff member, customer, action and New York days; export CSV. */
 export default function AuditTab() {
@@ -197,13 +205,11 @@ export default function AuditTab() {
                       <td className="py-3 pr-4">
                         <span className="grid gap-0.5">
                           <code className="font-mono text-xs text-ink">{entry.action}</code>
-                          <span className="max-w-48 truncate text-xs text-ink-subtle" title={target(entry)}>
-                            {target(entry)}
-                          </span>
+                          <span className="text-xs text-ink-subtle">{target(entry)}</span>
                         </span>
                       </td>
-                      <td className="max-w-48 truncate py-3 pr-4 text-ink">
-                        {entry.customer?.email ?? entry.customer?.id ?? "—"}
+                      <td className="max-w-48 py-3 pr-4 text-ink">
+                        <Customer entry={entry} />
                       </td>
                       <td className="max-w-80 py-3">
                         <Details entry={entry} />
@@ -223,9 +229,10 @@ export default function AuditTab() {
                     </span>
                   </div>
                   <Actor entry={entry} />
-                  <p className="truncate text-xs text-ink-muted">
-                    Customer: {entry.customer?.email ?? entry.customer?.id ?? "—"}
-                  </p>
+                  <div className="flex gap-1 text-xs text-ink-muted">
+                    <span>Customer:</span>
+                    <Customer entry={entry} />
+                  </div>
                   <Details entry={entry} />
                 </li>
               ))}

@@ -21,7 +21,7 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/admin/payments/transaction-fields";
-import { DialogActions } from "@/web/features/admin/shared/dialog-parts";
+import { asksForReason, DialogActions } from "@/web/features/admin/shared/dialog-parts";
 
 /** The spec's money rule for both create dialogs; false after saying what is wrong. */
 function isAmountValid(amount: string): boolean {
@@ -35,7 +35,7 @@ function isAmountValid(amount: string): boolean {
  * Creates an admin credit from either create dialog once it passes: `missing` (the dialog's own words for an
  * empty field), the money rule, then the reason a second finance member needs.
  */
-export function useCreateCredit(onCreated: () => void) {
+export function useCreateCredit(onCreated: () => void, onReasonAsked: () => void) {
   const create = useCreateAdminTransaction();
   const submit = (draft: TransactionDraft, missing: string | null) => {
     if (missing) return toastError(missing);
@@ -51,7 +51,10 @@ export function useCreateCredit(onCreated: () => void) {
         status: draft.status,
         ...(creditNeedsReason(draft) ? { reason: draft.reason.trim() } : {}),
       })
-      .then(onCreated, toastServerFailure("Failed to create transaction"));
+      .then(onCreated, (error) => {
+        if (asksForReason(error)) onReasonAsked();
+        toastServerFailure("Failed to create transaction")(error);
+      });
   };
   return { submit, isPending: create.isPending };
 }
@@ -60,7 +63,10 @@ export function useCreateCredit(onCreated: () => void) {
 export function AddIncomingTransactionDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
-  const credit = useCreateCredit(() => setOpen(false));
+  const credit = useCreateCredit(
+    () => setOpen(false),
+    () => setDraft((d) => ({ ...d, reasonAsked: true })),
+  );
 
   const onOpenChange = (open: boolean) => {
     if (open) setDraft(EMPTY_TRANSACTION_DRAFT);

@@ -23,6 +23,7 @@ import {
   AdminNotesField,
   AmountField,
   ApprovalReasonField,
+  asksForReason,
   DialogActions,
   StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
@@ -42,9 +43,11 @@ const EMPTY = {
   adminNotes: "",
   reason: "",
   status: "pending" as Status,
+  /** The server asked for a reason (the 24-hour window is past the threshold). */
+  isReasonAsked: false,
 };
 type Draft = typeof EMPTY;
-type TextField = Exclude<keyof Draft, "userId" | "status" | "reason">;
+type TextField = Exclude<keyof Draft, "userId" | "status" | "reason" | "isReasonAsked">;
 
 /** Blank text fields are sent as null so the server applies the spec's defaults (the placeholders show them). */
 const orNull = (value: string) => value.trim() || null;
@@ -56,7 +59,9 @@ export function CreateIncomingPaymentDialog() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const create = useCreateIncomingPayment();
   // Completing more than the approval threshold waits for a second finance member, with a reason.
-  const needsReason = draft.status === "completed" && needsApprovalReason(parseMoney(draft.amount || "0"));
+  const needsReason =
+    draft.status === "completed" &&
+    (draft.isReasonAsked || needsApprovalReason(parseMoney(draft.amount || "0")));
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
     setDraft((d) => ({ ...d, [field]: value }));
 
@@ -88,7 +93,10 @@ export function CreateIncomingPaymentDialog() {
       {
         // The success toast comes from the mutation (useCreateIncomingPayment).
         onSuccess: () => setOpen(false),
-        onError: toastFixedFailure("Failed to create incoming payment"),
+        onError: (error) => {
+          if (asksForReason(error)) set("isReasonAsked", true);
+          toastFixedFailure("Failed to create incoming payment")(error);
+        },
       },
     );
   };

@@ -117,7 +117,10 @@ export function CreateTransactionPreviewDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
   const [previewId, setPreviewId] = useState(previewTransactionId);
-  const credit = useCreateCredit(() => setOpen(false));
+  const credit = useCreateCredit(
+    () => setOpen(false),
+    () => setDraft((d) => ({ ...d, reasonAsked: true })),
+  );
 
   const onOpenChange = (open: boolean) => {
     if (open) {

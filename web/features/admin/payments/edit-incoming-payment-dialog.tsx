@@ -22,6 +22,7 @@ import { DetailField } from "@/web/features/admin/shared/detail-field";
 import {
   AdminNotesField,
   ApprovalReasonField,
+  asksForReason,
   DialogActions,
   StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
@@ -42,19 +43,23 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
   const [status, setStatus] = useState<Status | "">(payment.status);
   const [notes, setNotes] = useState(payment.adminNotes ?? "");
   const [reason, setReason] = useState("");
+  const [isReasonAsked, setReasonAsked] = useState(false);
   const [date, setDate] = useState(() => toLocalInput(payment.created_at));
   const update = useUpdateIncomingPayment();
   const customer = payment.user ? `${payment.user.firstName} ${payment.user.lastName}` : "Deleted user";
   const id = `payment-${payment.id}`;
   // Completing more than the approval threshold waits for a second finance member, with a reason.
   const needsReason =
-    payment.status !== "completed" && status === "completed" && needsApprovalReason(payment.amountCents);
+    payment.status !== "completed" &&
+    status === "completed" &&
+    (isReasonAsked || needsApprovalReason(payment.amountCents));
 
   const onOpenChange = (open: boolean) => {
     if (open) {
       setStatus(payment.status);
       setNotes(payment.adminNotes ?? "");
       setReason("");
+      setReasonAsked(false);
       setDate(toLocalInput(payment.created_at));
     }
     setOpen(open);
@@ -74,7 +79,13 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
           ...(needsReason ? { reason: reason.trim() } : {}),
         },
       })
-      .then(() => setOpen(false), toastFixedFailure("Failed to update incoming payment"));
+      .then(
+        () => setOpen(false),
+        (error) => {
+          if (asksForReason(error)) setReasonAsked(true);
+          toastFixedFailure("Failed to update incoming payment")(error);
+        },
+      );
   };
 
   return (

@@ -20,6 +20,8 @@ export interface TransactionDraft {
   status: AdminTransactionStatus;
   /** Asked only when the credit waits for a second finance member (creditNeedsReason). */
   reason: string;
+  /** The server asked for a reason (the 24-hour window is past the threshold). */
+  reasonAsked?: boolean;
 }
 
 export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
@@ -32,8 +34,13 @@ export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
 };
 
 /** A completed credit above the approval threshold waits for a second finance member, with a reason. */
-export function creditNeedsReason(draft: Pick<TransactionDraft, "amount" | "status">): boolean {
-  return draft.status === "completed" && needsApprovalReason(parseMoney(draft.amount.trim() || "0"));
+export function creditNeedsReason(
+  draft: Pick<TransactionDraft, "amount" | "status" | "reasonAsked">,
+): boolean {
+  return (
+    draft.status === "completed" &&
+    (draft.reasonAsked === true || needsApprovalReason(parseMoney(draft.amount.trim() || "0")))
+  );
 }
 
 /** The fields of an admin credit, shared by Add Incoming Transaction and Create Transaction with Preview. */

@@ -23,6 +23,7 @@ import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts
 import {
   AdminNotesField,
   ApprovalReasonField,
+  asksForReason,
   DialogActions,
   StatusField,
 } from "@/web/features/admin/shared/dialog-parts";
@@ -36,8 +37,10 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
   const [status, setStatus] = useState<AdminTransactionStatus | "">("");
   const [notes, setNotes] = useState("");
   const [reason, setReason] = useState("");
+  const [isReasonAsked, setReasonAsked] = useState(false);
   // Completing a credit above the approval threshold waits for a second finance member, with a reason.
-  const needsReason = status === "completed" && needsApprovalReason(transaction.amountCents);
+  const needsReason =
+    status === "completed" && (isReasonAsked || needsApprovalReason(transaction.amountCents));
   const update = useUpdateAdminTransaction();
   const id = `transaction-${transaction.id}`;
 
@@ -46,6 +49,7 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
       setStatus(isAdminStatus(transaction.status) ? transaction.status : "");
       setNotes("");
       setReason("");
+      setReasonAsked(false);
     }
     setOpen(open);
   };
@@ -58,9 +62,13 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
       adminNotes: notes.trim() || null,
       ...(needsReason ? { reason: reason.trim() } : {}),
     };
-    update
-      .mutateAsync({ id: transaction.id, input })
-      .then(() => setOpen(false), toastServerFailure("Failed to update transaction status"));
+    update.mutateAsync({ id: transaction.id, input }).then(
+      () => setOpen(false),
+      (error) => {
+        if (asksForReason(error)) setReasonAsked(true);
+        toastServerFailure("Failed to update transaction status")(error);
+      },
+    );
   };
 
   return (

@@ -5,6 +5,7 @@ import { DialogFooter } from "@/web/components/ui/dialog";
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
+import { ApiError } from "@/web/lib/api";
 
 /** A back-office form dialog's footer: Cancel, then the submit button with a spinner while it saves. */
 export function DialogActions({
@@ -74,6 +75,14 @@ export function AdminNotesField({
   );
 }
 
+/**
+ * Whether the server answered 400 `reasonRequired`: the change waits for a second person although the form
+ * did not expect it (a credit that takes the maker's or customer's 24-hour total past the threshold).
+ */
+export function asksForReason(error: unknown): boolean {
+  return error instanceof ApiError && error.hasFlag("reasonRequired");
+}
+
 /** The maker's reason for a money change a second finance member approves (maker-checker). */
 export function ApprovalReasonField({
   id,
@@ -87,7 +96,7 @@ export function ApprovalReasonField({
     <FormField
       id={id}
       label="Reason for approval"
-      hint="Above $1,000.00 a second finance member approves before the money moves."
+      hint="Above $1,000.00 (one credit, or a maker's or customer's credits in 24 hours) a second finance member approves before the money moves."
       className={className}
     >
       <Textarea

@@ -1,8 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { DecideApprovalResponse } from "@/contract/approvals";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
-/** POST /api/admin/approvals/{id}/approve or /reject (reject needs a reason): a second staff member decides. */
+/**
+ * POST /api/admin/approvals/{id}/approve or /reject (reject needs a reason): a second staff member decides.
+ * Both need a fresh second factor: a 403 stepUpRequired opens "Verify it's you" and the call runs once more.
+ */
 export function decideApproval({
   id,
   decision,
@@ -12,10 +16,12 @@ export function decideApproval({
   decision: "approve" | "reject";
   reason?: string;
 }) {
-  return apiRequest<DecideApprovalResponse>(
-    "POST",
-    `/api/admin/approvals/${encodeURIComponent(id)}/${decision}`,
-    reason ? { reason } : {},
+  return withStepUp(() =>
+    apiRequest<DecideApprovalResponse>(
+      "POST",
+      `/api/admin/approvals/${encodeURIComponent(id)}/${decision}`,
+      reason ? { reason } : {},
+    ),
   );
 }
 
