@@ -169,11 +169,12 @@ export async function seedDemo(config: Config, database: Database): Promise<stri
       cookie: admin,
       body: { status: "approved" },
     });
-    // At or below the approval threshold, so each posts without a second staff member.
+    // Together at or below the approval threshold (it holds over 24 hours per maker and per customer,
+    // decision 017), so each posts without a second staff member.
     for (const [amount, description] of [
-      ["950.00", "Payroll — Northwind Traders"],
+      ["520.00", "Payroll — Northwind Traders"],
       ["125.40", "Refund — City Utilities"],
-      ["600.00", "Transfer from savings"],
+      ["300.00", "Transfer from savings"],
     ] as const) {
       await call("POST", "/api/admin/incoming-payments", {
         cookie: admin,
@@ -191,7 +192,7 @@ export async function seedDemo(config: Config, database: Database): Promise<stri
     return [
       `Demo data created (password for every account: ${DEMO_PASSWORD}):`,
       `  ${DEMO_ACCOUNTS.admin.email}     owner: every back-office tab (asks for a second factor first)`,
-      `  ${DEMO_ACCOUNTS.customer.email}  approved checking account, $1,675.40 in three credits, a support chat`,
+      `  ${DEMO_ACCOUNTS.customer.email}  approved checking account, $945.40 in three credits, a support chat`,
       `  ${DEMO_ACCOUNTS.pending.email}   a KYC application waiting for review`,
     ];
   } finally {

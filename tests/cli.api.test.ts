@@ -77,7 +77,7 @@ describe("operator CLI", () => {
         {
           email: "demo-customer@pillar.test",
           staff_roles: [],
-          balance: "167540",
+          balance: "94540",
           kyc: "approved",
           phone_number: "+14155550132",
         },
