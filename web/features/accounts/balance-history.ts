@@ -33,25 +33,36 @@ function effectOf(tx: HistoryTransaction): number {
 
 const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
 
+/** The local calendar day of an ISO time, for telling whether two points fell on the same day. */
+const dayOf = (iso: string) => new Date(iso).toDateString();
+
 /**
  * Spec §4 balance history: start at the current balance and walk back over up to the 7 most recent
  * transactions (newest first in, oldest point first out), undoing each one — a credit is subtracted, a
  * debit added — floored at 0. The last point is 'Today'; with no transactions, 'Last Week' and 'Today'.
+ * Failed and cancelled items moved nothing, so they are skipped rather than drawn as flat points. The spec's
+ * 'N days ago' counts transactions, not days: when two points fall on the same day, every point is labelled
+ * with its real date and time instead.
  */
 export function deriveBalanceHistory(
   currentCents: number,
   transactionsNewestFirst: readonly HistoryTransaction[],
 ): BalanceHistory {
-  const recent = transactionsNewestFirst.slice(0, HISTORY_DEPTH);
+  const recent = transactionsNewestFirst
+    .filter((tx) => tx.status !== "failed" && tx.status !== "cancelled")
+    .slice(0, HISTORY_DEPTH);
   const points: BalancePoint[] = [{ label: "Today", balanceCents: currentCents }];
   if (recent.length === 0) {
     points.unshift({ label: "Last Week", balanceCents: currentCents });
   } else {
+    const days = recent.flatMap((tx) => (tx.date ? [dayOf(tx.date)] : []));
+    const isDated = days.length === recent.length && new Set(days).size < days.length;
     let running = currentCents;
     recent.forEach((tx, index) => {
       running = Math.max(0, running - effectOf(tx));
       const before = tx.date ? { date: tx.date, description: tx.description ?? "" } : undefined;
-      points.unshift({ label: daysAgo(index + 1), balanceCents: running, ...(before ? { before } : {}) });
+      const label = isDated && tx.date ? formatDateTime(tx.date) : daysAgo(index + 1);
+      points.unshift({ label, balanceCents: running, ...(before ? { before } : {}) });
     });
   }
   const previous = points[points.length - 2].balanceCents;
@@ -61,11 +72,12 @@ export function deriveBalanceHistory(
 }
 
 /**
- * The tooltip's heading for a point: the spec's label, then the real date of the transaction it precedes
- * (the labels count transactions, not days, so "2 days ago" alone could mislead).
+ * The tooltip's heading for a point: its label, then the transaction it precedes and, unless the label is
+ * already that date, the real date (the spec's labels count transactions, not days).
  */
 export function balancePointHeading(point: BalancePoint): string {
   if (!point.before) return point.label;
   const what = point.before.description ? ` ${point.before.description}` : " a transaction";
-  return `${point.label} · before${what} on ${formatDateTime(point.before.date)}`;
+  const when = formatDateTime(point.before.date);
+  return point.label === when ? `${when} · before${what}` : `${point.label} · before${what} on ${when}`;
 }
