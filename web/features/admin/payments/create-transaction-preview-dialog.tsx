@@ -117,12 +117,13 @@ export function CreateTransactionPreviewDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
   const [previewId, setPreviewId] = useState(previewTransactionId);
-  const credit = useCreateCredit(() => setOpen(false));
+  const credit = useCreateCredit("preview-transaction", () => setOpen(false));
 
   const onOpenChange = (open: boolean) => {
     if (open) {
       setDraft(EMPTY_TRANSACTION_DRAFT);
       setPreviewId(previewTransactionId());
+      credit.reset();
     }
     setOpen(open);
   };
@@ -161,7 +162,11 @@ export function CreateTransactionPreviewDialog() {
           <TransactionFields
             idPrefix="preview-transaction"
             draft={draft}
-            onChange={setDraft}
+            onChange={(next, field) => {
+              setDraft(next);
+              credit.edit(field);
+            }}
+            errors={credit.errors}
             disabled={credit.isPending}
           />
           <PreviewCard draft={draft} previewId={previewId} />
