@@ -1,5 +1,5 @@
 import { formatMoney } from "@/contract/money";
-import { ETHEREUM_ADDRESS, SOLANA_ADDRESS, type TransferStatus } from "@/contract/transfers";
+import type { TransferStatus } from "@/contract/transfers";
 
 /**
  * How a transfer's figures read, in one place so the review step, the success screen, the receipt page and the
@@ -72,6 +72,10 @@ export function transferFigures({
     note: null,
   };
 }
+
+// Kept here rather than in transfers.ts so the history row can use this file without loading zod.
+export const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /**
  * The network a USDC address belongs to, from its form (the only two the transfer form accepts): "USDC on

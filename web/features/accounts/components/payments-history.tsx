@@ -78,6 +78,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           <span>{categoryLabel(tx.category)}</span>
           <Badge tone={status.tone}>{status.label}</Badge>
         </p>
+        {isUnsent ? <p className="text-xs text-ink-muted">{UNSENT_SHORT}</p> : null}
       </div>
       <div className="grid shrink-0 justify-items-end gap-0.5 text-right">
         <Amount
@@ -86,21 +87,13 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           colored={isCompleted}
           className={cn("text-sm font-semibold", !isCompleted && "text-ink")}
         />
-        {isUnsent ? (
-          // A failed or cancelled transfer charged nothing: its fee and net were never taken or sent.
-          <span className="text-xs text-ink-muted">{UNSENT_SHORT}</span>
-        ) : (
-          <>
-            {tx.feeCents > 0 ? (
-              <span className="text-xs text-ink-muted tabular-nums">Fee: {formatMoney(tx.feeCents)}</span>
-            ) : null}
-            {tx.netAmountCents !== tx.amountCents ? (
-              <span className="text-xs text-ink-muted tabular-nums">
-                Net: {formatMoney(tx.netAmountCents)}
-              </span>
-            ) : null}
-          </>
-        )}
+        {/* A failed or cancelled transfer charged nothing: its fee and net were never taken or sent. */}
+        {!isUnsent && tx.feeCents > 0 ? (
+          <span className="text-xs text-ink-muted tabular-nums">Fee: {formatMoney(tx.feeCents)}</span>
+        ) : null}
+        {!isUnsent && tx.netAmountCents !== tx.amountCents ? (
+          <span className="text-xs text-ink-muted tabular-nums">Net: {formatMoney(tx.netAmountCents)}</span>
+        ) : null}
       </div>
     </li>
   );
