@@ -135,6 +135,16 @@ describe("balance history", () => {
     expect(balancePointHeading(history.points[1]!)).toBe(`${labels[1]} · before Payroll`);
   });
 
+  it("adds the seconds when two points fall in the same minute, so no two labels read alike", () => {
+    const history = deriveBalanceHistory(18_000, [
+      { type: "debit", amountCents: 2_000, status: "completed", date: "2026-11-20T12:40:41.000Z" },
+      { type: "credit", amountCents: 10_000, status: "completed", date: "2026-11-20T12:40:03.000Z" },
+    ]);
+    const [oldest, newer] = history.points.map((p) => p.label);
+    expect(oldest).toMatch(/^Nov 20, \d{1,2}:\d{2}:03 [AP]M$/);
+    expect(newer).toMatch(/^Nov 20, \d{1,2}:\d{2}:41 [AP]M$/);
+  });
+
   it("keeps the spec's 'N days ago' labels while every point is on a day of its own", () => {
     const history = deriveBalanceHistory(18_000, [
       { type: "debit", amountCents: 2_000, status: "completed", date: "2026-11-20T12:00:00.000Z" },
