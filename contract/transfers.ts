@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { secondFactorProof } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transaction-categories";
+import { ETHEREUM_ADDRESS, SOLANA_ADDRESS } from "@/contract/transfer-figures";
 
 export const DAILY_LIMIT_CENTS = 200_000;
 /** 2% in basis points: fee = amount × 200 / 10,000, rounded half up to the cent. */
@@ -29,8 +30,6 @@ export const dailyCountLimitMessage = (limit: number) =>
 export const insufficientFundsMessage = (available: string) =>
   `Insufficient Funds: your available balance is ${available}`;
 
-export const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 export const isUsdcAddress = (value: string) => ETHEREUM_ADDRESS.test(value) || SOLANA_ADDRESS.test(value);
 
 const text = (name: string, max = 200) =>

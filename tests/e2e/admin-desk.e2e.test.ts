@@ -6,6 +6,7 @@ import {
   newUser,
   requestTransferThroughApi,
   shot,
+  shots,
   signIn,
   signInAsAdmin,
   signUp,
@@ -112,6 +113,25 @@ describe("admin desk", () => {
     await page.getByRole("tab", { name: "Incoming Payments" }).click();
     await page.getByRole("button", { name: "Create Incoming Payment" }).click();
     const create = page.getByRole("dialog", { name: "Create Incoming Payment" });
+    // Submitted empty: the spec's toast, and each field in error says so under itself, the first one focused.
+    await create.getByRole("button", { name: "Create Payment" }).click();
+    await toastWith(page, "Please select a user and enter payment amount").waitFor();
+    await create.locator("#create-payment-user-error").getByText("Select a customer").waitFor();
+    await create.locator("#create-payment-amount-error").getByText("Enter an amount").waitFor();
+    expect(await create.getByLabel("Amount (USD)").getAttribute("aria-invalid")).toBe("true");
+    expect(await create.locator("#create-payment-user").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("create-payment-user");
+    await shots(page, "admin-create-payment-errors");
+    // Editing a field takes its own error and the toast away; the other field keeps its error.
+    await create.getByLabel("Amount (USD)").fill("0");
+    await toastWith(page, "Please select a user and enter payment amount").waitFor({ state: "detached" });
+    expect(await create.locator("#create-payment-amount-error").count()).toBe(0);
+    await create.locator("#create-payment-user-error").waitFor();
+    await create.getByRole("button", { name: "Create Payment" }).click();
+    await create
+      .locator("#create-payment-amount-error")
+      .getByText("Amount must be a positive dollar amount with at most 2 decimals")
+      .waitFor();
     await create.getByLabel("Search customers").fill(user.email);
     await choose(page, create.locator("#create-payment-user"), new RegExp(user.email));
     await create.getByLabel("Amount (USD)").fill("40.00");
@@ -142,6 +162,13 @@ describe("admin desk", () => {
     const description = `Refund ${user.tag}`;
     await page.getByRole("button", { name: "Add Incoming Transaction" }).click();
     const add = page.getByRole("dialog", { name: "Add Incoming Transaction" });
+    await add.getByRole("button", { name: "Create Transaction" }).click();
+    await toastWith(page, "Please fill in all required fields").waitFor();
+    await add.locator("#add-transaction-user-error").getByText("Select a customer").waitFor();
+    await add.locator("#add-transaction-amount-error").getByText("Enter an amount").waitFor();
+    await add.locator("#add-transaction-description-error").getByText("Enter a description").waitFor();
+    expect(await add.getByLabel("Description").getAttribute("aria-invalid")).toBe("true");
+    await shots(page, "admin-add-transaction-errors");
     await add.getByLabel("Search customers").fill(user.email);
     await choose(page, add.locator("#add-transaction-user"), new RegExp(user.email));
     await add.getByLabel("Amount (USD)").fill("10.00");

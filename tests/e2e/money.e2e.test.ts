@@ -8,6 +8,7 @@ import {
   applyThroughApi,
   approveAndFund,
   fillTransferForm,
+  requestTransferThroughApi,
   shots,
   signInAsAdmin,
   signUpNewCustomer,
@@ -41,6 +42,9 @@ describe("money journey", () => {
     await expect.poll(() => customer.page.evaluate(() => document.activeElement?.id)).toBe("transfer-amount");
     await customer.page.getByLabel("Amount (USD)").fill("250.50");
     expect(await customer.page.locator("#transfer-amount-error").count()).toBe(0);
+    // The toast was about fields the customer is now correcting: it goes, the other fields keep their errors.
+    await toastWith(customer.page, "Missing Information").waitFor({ state: "detached" });
+    await customer.page.locator("#transfer-recipient-error").waitFor();
     await expect.poll(() => customer.page.getByLabel("Recipient gets (USDC)").inputValue()).toBe("245.49");
     await customer.page.getByLabel("Recipient Name").fill("Ana Ruiz");
     await customer.page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
@@ -181,6 +185,78 @@ describe("money journey", () => {
     expect(statement).toMatch(/\+\$1,000\.00\s+\$1,000\.00/);
     expect(statement).toMatch(/\$5\.01\s+-\$250\.50\s+\$749\.50/);
     expect(statement).toMatch(/Ledger digest [0-9A-F]{4}(-[0-9A-F]{4}){3}/);
+
+    // A third transfer, rejected by staff from the desk: the customer's row, receipt and PDF all say nothing
+    // was sent, the hold came back and no fee was charged.
+    const third = await requestTransferThroughApi(customer.context.request, "50.00");
+    await admin.page.reload();
+    await admin.page.getByRole("tab", { name: "Outgoing Pays" }).click();
+    await admin.page
+      .getByRole("button", { name: `Reject transfer request from ${user.firstName} Tester` })
+      .click();
+    await toastWith(admin.page, "Transfer request updated successfully").waitFor();
+    await customer.page.goto("/dashboard");
+    const thirdRow = customer.page.locator("li", {
+      has: customer.page.locator(`a[href="/transfers/${third.id}"]`),
+    });
+    await thirdRow.getByText("Cancelled").waitFor();
+    await thirdRow.getByText("Not sent · hold released · no fee").waitFor();
+    expect(await thirdRow.getByText(/Fee: |Net: /).count()).toBe(0);
+    await shots(customer.page, "dashboard-cancelled-row");
+    await thirdRow.getByRole("link").click();
+    await customer.page.waitForURL(`**/transfers/${third.id}`);
+    const figures = customer.page.locator("dl").first();
+    await figures.getByText("$50.00 (not sent)").waitFor();
+    await figures.getByText("$0.00 (not charged)").waitFor();
+    await figures.getByText("Nothing sent").waitFor();
+    await figures.getByText("USDC on Ethereum").waitFor();
+    await customer.page
+      .getByText(
+        "Nothing was sent. The $50.00 hold was released to the available balance and no fee was charged.",
+      )
+      .waitFor();
+    expect(await figures.getByText(/−\$1\.00|\$49\.00/).count()).toBe(0);
+    await shots(customer.page, "transfer-receipt-cancelled-by-staff");
+    const [receiptDownload] = await Promise.all([
+      customer.page.waitForEvent("download"),
+      customer.page.getByRole("link", { name: "Download receipt (PDF)" }).click(),
+    ]);
+    const receiptFile = path.join(path.dirname(pdfFile), "receipt.pdf");
+    await receiptDownload.saveAs(receiptFile);
+    const receipt = execFileSync("pdftotext", ["-layout", receiptFile, "-"], { encoding: "utf8" });
+    expect(receipt).toMatch(/Nothing sent/);
+    expect(receipt).toMatch(/Status\s+Cancelled/);
+    expect(receipt).toMatch(/Fee \(2%\)\s+\$0\.00 \(not charged\)/);
+    expect(receipt).toMatch(/Network\s+USDC on Ethereum/);
+    expect(receipt).not.toMatch(/Amount sent|CRYPTO|\$49\.00/);
+    if (process.env.E2E_SHOTS) {
+      execFileSync("pdftoppm", [
+        "-png",
+        "-r",
+        "80",
+        "-singlefile",
+        receiptFile,
+        "/tmp/shots-e2e/receipt-cancelled-pdf",
+      ]);
+    }
+    expect(await (await customer.context.request.get("/api/account/summary")).json()).toMatchObject({
+      totalBalance: "$749.50",
+      availableBalance: "$749.50",
+      pendingBalance: "$0.00",
+    });
+
+    // Analytics counts only what moved money: the credit and the settled debit, not the two cancelled transfers.
+    await customer.page.goto("/analytics");
+    const countValue = customer.page.getByText("Total count").locator("xpath=preceding-sibling::div[1]");
+    await expect.poll(() => countValue.textContent()).toBe("2");
+    await customer.page.getByText("$625.25", { exact: true }).waitFor();
+    const summary = customer.page.locator("dl", { hasText: "Credits" });
+    await expect.poll(() => summary.textContent()).toBe("Credits1Debits1Total2");
+    // Every point falls on today: the history names real times instead of "1 day ago", "2 days ago".
+    const xTicks = customer.page.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    await xTicks.first().waitFor();
+    expect((await xTicks.allTextContents()).join(" ")).not.toMatch(/days? ago/);
+    await shots(customer.page, "analytics-after-cancel");
 
     // The admin tables page from the server: 51 payments show 50, and "Load more" brings the last one.
     const batch = `Batch ${Date.now()}`;

@@ -1,4 +1,4 @@
-import { toast } from "@/web/components/ui/use-toast";
+import { type ToastInput, toast } from "@/web/components/ui/use-toast";
 import { isUnauthorized } from "@/web/lib/api";
 
 /**
@@ -6,12 +6,31 @@ import { isUnauthorized } from "@/web/lib/api";
  * (e.g. 'Missing information: Please fill in all fields'); a message without a colon is the title alone.
  */
 export function toastError(message: string) {
+  toast({ ...splitMessage(message), variant: "destructive" });
+}
+
+function splitMessage(message: string): ToastInput {
   const at = message.indexOf(": ");
-  if (at > 0 && at < 40) {
-    toast({ title: message.slice(0, at), description: message.slice(at + 2), variant: "destructive" });
-  } else {
-    toast({ title: message, variant: "destructive" });
-  }
+  return at > 0 && at < 40
+    ? { title: message.slice(0, at), description: message.slice(at + 2) }
+    : { title: message };
+}
+
+let fieldToast: { dismiss: () => void } | null = null;
+
+/**
+ * A form's field error as a toast that goes away as soon as a field is edited (dismissFieldToast): the inline
+ * error under the field says what is still wrong, and a toast about a field already corrected would mislead.
+ */
+export function toastFieldError(message: string | ToastInput) {
+  const input = typeof message === "string" ? splitMessage(message) : message;
+  fieldToast = toast({ ...input, variant: "destructive" });
+}
+
+/** Call from a form's change handler: dismisses the field-error toast it raised, and no other toast. */
+export function dismissFieldToast() {
+  fieldToast?.dismiss();
+  fieldToast = null;
 }
 
 /** The server's message when it sent one, else the fallback text. */

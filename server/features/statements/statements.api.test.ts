@@ -248,10 +248,35 @@ describe("transfer receipts", () => {
     expect(text).toContain("Transfer receipt");
     expect(text).toMatch(new RegExp(`Reference\\s+${completedTransferId.slice(0, 8).toUpperCase()}`));
     expect(text).toMatch(/Status\s+Completed/);
+    expect(text).toMatch(/Amount sent\s+\$100\.00/);
     expect(text).toMatch(/Amount\s+\$100\.00/);
-    expect(text).toMatch(/Fee \(2%\)\s+\$2\.00/);
-    expect(text).toMatch(/Recipient receives\s+\$98\.00/);
+    // One convention with the review, success and receipt screens: the fee is what comes off the amount.
+    expect(text).toMatch(/Fee \(2%\)\s+-\$2\.00/);
+    expect(text).toMatch(/Recipient gets\s+\$98\.00 USDC/);
     expect(text).toContain(ETH_ADDRESS);
+    expect(text).toMatch(/Network\s+USDC on Ethereum/);
+    expect(text).not.toContain("CRYPTO");
+  });
+
+  it("says a transfer cancelled by staff sent nothing, released its hold and charged no fee", async () => {
+    const id = await sendTransfer(a, 50);
+    const cancelled = await t.app.inject({
+      method: "PUT",
+      url: `/api/admin/transfer-requests/${id}`,
+      headers: { cookie: admin.cookie },
+      payload: { status: "cancelled", adminNotes: "customer asked" },
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const res = await get(a, `/api/transfers/${id}/receipt.pdf`);
+    expect(res.statusCode).toBe(200);
+    const text = pdfText(res.rawPayload, "receipt-cancelled");
+    expect(text).toMatch(/Nothing sent\s+\$0\.00/);
+    expect(text).toMatch(/Status\s+Cancelled/);
+    expect(text).toMatch(/Amount\s+\$50\.00 \(not sent\)/);
+    expect(text).toMatch(/Fee \(2%\)\s+\$0\.00 \(not charged\)/);
+    expect(text).toMatch(/Recipient gets\s+Nothing sent/);
+    expect(text).toContain("The $50.00 hold was released to the available balance and no fee was charged.");
+    expect(text).not.toMatch(/Amount sent|\$1\.00|\$49\.00|CRYPTO/);
   });
 
   it("answers 404 JSON for another customer's transfer, an unknown id and a malformed one", async () => {

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
+import { isUnsentTransfer, transferFigures, usdcNetwork } from "@/contract/transfer-figures";
 import { transferReference } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
 import { kycApplications, users } from "@/server/db/schema";
@@ -47,17 +48,32 @@ export function renderTransferReceipt(
   const width = PAGE.width - 2 * PAGE.margin;
   const isSettled = transfer.status !== "pending" && transfer.status !== "processing";
 
-  doc.font("Helvetica").fontSize(9).fillColor(MUTED).text("Amount sent", left, doc.y);
+  const isUnsent = isUnsentTransfer(transfer.status);
+  const figures = transferFigures({
+    amountCents: transfer.amount,
+    feeCents: transfer.fee,
+    status: transfer.status,
+  });
+  const headline = isUnsent
+    ? "Nothing sent"
+    : transfer.status === "completed"
+      ? "Amount sent"
+      : "Amount being sent";
+  doc.font("Helvetica").fontSize(9).fillColor(MUTED).text(headline, left, doc.y);
   doc
     .font("Helvetica-Bold")
     .fontSize(24)
     .fillColor(INK)
-    .text(formatMoney(transfer.amount), left, doc.y + 2);
+    .text(formatMoney(isUnsent ? 0 : transfer.amount), left, doc.y + 2);
   doc
     .font("Helvetica")
     .fontSize(10)
     .fillColor(MUTED)
-    .text(`USDC transfer to ${transfer.recipientName} · ${STATUS_TEXT[transfer.status]}`, left, doc.y + 2);
+    .text(
+      `USDC transfer of ${formatMoney(transfer.amount)} to ${transfer.recipientName} · ${STATUS_TEXT[transfer.status]}`,
+      left,
+      doc.y + 2,
+    );
   doc.y += 18;
 
   const rows: [string, string][] = [
@@ -68,15 +84,15 @@ export function renderTransferReceipt(
       isSettled ? `${STATUS_TEXT[transfer.status]}` : "Last updated",
       formatNewYorkTime(transfer.settledAt ?? transfer.updatedAt),
     ],
-    ["Amount", formatMoney(transfer.amount)],
-    ["Fee (2%)", formatMoney(transfer.fee)],
-    ["Recipient receives", formatMoney(transfer.netAmount)],
+    // The standard PDF fonts have no U+2212 minus: the fee prints with a hyphen-minus, as the statement's do.
+    ...figures.lines.map(({ label, value }): [string, string] => [label, value.replace("−", "-")]),
     ["Recipient", transfer.recipientName],
     ["USDC address", transfer.cryptoAddress],
-    ["Network", transfer.recipientRouting],
+    ["Network", usdcNetwork(transfer.cryptoAddress)],
     ["Purpose", transfer.purpose],
     ["Transfer id", transfer.id],
   ];
+  const strongLabel = figures.lines.find((line) => line.isStrong)?.label;
   for (const [label, value] of rows) {
     const y = doc.y;
     doc
@@ -85,7 +101,7 @@ export function renderTransferReceipt(
       .fillColor(MUTED)
       .text(label, left, y + 6, { width: 150, lineBreak: false });
     doc
-      .font(label === "Recipient receives" ? "Helvetica-Bold" : "Helvetica")
+      .font(label === strongLabel ? "Helvetica-Bold" : "Helvetica")
       .fillColor(INK)
       .text(value, left + 150, y + 6, {
         width: width - 150,
@@ -106,7 +122,7 @@ export function renderTransferReceipt(
     .fontSize(8)
     .fillColor(MUTED)
     .text(
-      "The fee is 2% of the amount and is included in it. Quote the reference when you contact support.",
+      `${figures.note ?? "The fee is 2% of the amount and is included in it."} Quote the reference when you contact support.`,
       left,
       doc.y + 16,
       { width },

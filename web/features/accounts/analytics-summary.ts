@@ -19,16 +19,16 @@ export interface AnalyticsSummary {
 
 type SummaryTransaction = Pick<Transaction, "type" | "amountCents" | "status" | "category">;
 
-// Failed and cancelled transfers never left the account, so they are not spending.
-const isSpending = (tx: SummaryTransaction) =>
-  tx.type === "debit" && tx.status !== "failed" && tx.status !== "cancelled";
+// Failed and cancelled items never moved money: they are not counted, averaged or spent.
+const isCounted = (tx: SummaryTransaction) => tx.status !== "failed" && tx.status !== "cancelled";
 
 /** The analytics cards, the donut and the transaction summary, from the recent transactions. */
 export function summarizeTransactions(transactions: readonly SummaryTransaction[]): AnalyticsSummary {
-  const spending = transactions.filter(isSpending);
+  const counted = transactions.filter(isCounted);
+  const spending = counted.filter((tx) => tx.type === "debit");
   const totalSpendingCents = spending.reduce((sum, tx) => sum + tx.amountCents, 0);
-  const totalCents = transactions.reduce((sum, tx) => sum + tx.amountCents, 0);
-  const count = transactions.length;
+  const totalCents = counted.reduce((sum, tx) => sum + tx.amountCents, 0);
+  const count = counted.length;
 
   const totals = new Map<string, number>();
   for (const tx of spending) {
@@ -45,8 +45,8 @@ export function summarizeTransactions(transactions: readonly SummaryTransaction[
     totalSpendingCents,
     count,
     averageCents: count > 0 ? Math.round(totalCents / count) : 0,
-    credits: transactions.filter((tx) => tx.type === "credit" || tx.type === "incoming_payment").length,
-    debits: transactions.filter((tx) => tx.type === "debit").length,
+    credits: counted.filter((tx) => tx.type === "credit" || tx.type === "incoming_payment").length,
+    debits: spending.length,
     byCategory,
   };
 }

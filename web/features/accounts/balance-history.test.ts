@@ -85,4 +85,71 @@ describe("balance history", () => {
     expect(balancePointHeading(oldest!)).toMatch(/^2 days ago · before Payroll on Nov 2, /);
     expect(balancePointHeading(today!)).toBe("Today");
   });
+
+  it("skips cancelled and failed items: they moved nothing and take no point", () => {
+    const history = deriveBalanceHistory(18_000, [
+      { type: "debit", amountCents: 5_000, status: "cancelled" },
+      debit(2_000),
+      { type: "debit", amountCents: 900, status: "failed" },
+      credit(10_000),
+    ]);
+    expect(history.points).toEqual([
+      { label: "2 days ago", balanceCents: 10_000 },
+      { label: "1 day ago", balanceCents: 20_000 },
+      { label: "Today", balanceCents: 18_000 },
+    ]);
+    expect(history.changeCents).toBe(-2_000);
+  });
+
+  it("labels the points with their real dates and times when two of them fall on the same day", () => {
+    const history = deriveBalanceHistory(18_000, [
+      {
+        type: "debit",
+        amountCents: 2_000,
+        status: "completed",
+        date: "2026-11-20T13:30:00.000Z",
+        description: "Coffee",
+      },
+      {
+        type: "credit",
+        amountCents: 10_000,
+        status: "completed",
+        date: "2026-11-20T12:00:00.000Z",
+        description: "Payroll",
+      },
+      {
+        type: "credit",
+        amountCents: 500,
+        status: "completed",
+        date: "2026-11-02T12:00:00.000Z",
+        description: "Gift",
+      },
+    ]);
+    const labels = history.points.map((p) => p.label);
+    expect(labels).toHaveLength(4);
+    expect(labels[0]).toMatch(/^Nov 2, \d{1,2}:\d{2} [AP]M$/);
+    expect(labels[1]).toMatch(/^Nov 20, /);
+    expect(labels[2]).toMatch(/^Nov 20, /);
+    expect(labels[1]).not.toBe(labels[2]);
+    expect(labels[3]).toBe("Today");
+    expect(balancePointHeading(history.points[1]!)).toBe(`${labels[1]} · before Payroll`);
+  });
+
+  it("adds the seconds when two points fall in the same minute, so no two labels read alike", () => {
+    const history = deriveBalanceHistory(18_000, [
+      { type: "debit", amountCents: 2_000, status: "completed", date: "2026-11-20T12:40:41.000Z" },
+      { type: "credit", amountCents: 10_000, status: "completed", date: "2026-11-20T12:40:03.000Z" },
+    ]);
+    const [oldest, newer] = history.points.map((p) => p.label);
+    expect(oldest).toMatch(/^Nov 20, \d{1,2}:\d{2}:03 [AP]M$/);
+    expect(newer).toMatch(/^Nov 20, \d{1,2}:\d{2}:41 [AP]M$/);
+  });
+
+  it("keeps the spec's 'N days ago' labels while every point is on a day of its own", () => {
+    const history = deriveBalanceHistory(18_000, [
+      { type: "debit", amountCents: 2_000, status: "completed", date: "2026-11-20T12:00:00.000Z" },
+      { type: "credit", amountCents: 10_000, status: "completed", date: "2026-11-02T12:00:00.000Z" },
+    ]);
+    expect(history.points.map((p) => p.label)).toEqual(["2 days ago", "1 day ago", "Today"]);
+  });
 });

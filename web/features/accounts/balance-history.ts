@@ -6,6 +6,8 @@ export interface BalancePoint {
   balanceCents: number;
   /** The transaction this point's balance came just before (its real date and description), if any. */
   before?: { date: string; description: string };
+  /** The label is the real date and time of `before` (points sharing a day), not the spec's "N days ago". */
+  isDateLabel?: true;
 }
 
 export interface BalanceHistory {
@@ -33,25 +35,52 @@ function effectOf(tx: HistoryTransaction): number {
 
 const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
 
+/** The local calendar day of an ISO time, for telling whether two points fell on the same day. */
+const dayOf = (iso: string) => new Date(iso).toDateString();
+
+/** "Nov 26, 12:40:03 PM": with seconds, for two points in the same minute. */
+function withSeconds(iso: string): string {
+  const date = new Date(iso);
+  return formatDateTime(date).replace(/ ([AP]M)$/, `:${String(date.getSeconds()).padStart(2, "0")} $1`);
+}
+
 /**
  * Spec §4 balance history: start at the current balance and walk back over up to the 7 most recent
  * transactions (newest first in, oldest point first out), undoing each one — a credit is subtracted, a
  * debit added — floored at 0. The last point is 'Today'; with no transactions, 'Last Week' and 'Today'.
+ * Failed and cancelled items moved nothing, so they are skipped rather than drawn as flat points. The spec's
+ * 'N days ago' counts transactions, not days: when two points fall on the same day, every point is labelled
+ * with its real date and time instead (to the second when two share a minute).
  */
 export function deriveBalanceHistory(
   currentCents: number,
   transactionsNewestFirst: readonly HistoryTransaction[],
 ): BalanceHistory {
-  const recent = transactionsNewestFirst.slice(0, HISTORY_DEPTH);
+  const recent = transactionsNewestFirst
+    .filter((tx) => tx.status !== "failed" && tx.status !== "cancelled")
+    .slice(0, HISTORY_DEPTH);
   const points: BalancePoint[] = [{ label: "Today", balanceCents: currentCents }];
   if (recent.length === 0) {
     points.unshift({ label: "Last Week", balanceCents: currentCents });
   } else {
+    const days = recent.flatMap((tx) => (tx.date ? [dayOf(tx.date)] : []));
+    const isDated = days.length === recent.length && new Set(days).size < days.length;
+    const minutes = recent.map((tx) => (tx.date ? formatDateTime(tx.date) : ""));
+    const dateLabel = new Set(minutes).size < minutes.length ? withSeconds : formatDateTime;
     let running = currentCents;
     recent.forEach((tx, index) => {
       running = Math.max(0, running - effectOf(tx));
       const before = tx.date ? { date: tx.date, description: tx.description ?? "" } : undefined;
-      points.unshift({ label: daysAgo(index + 1), balanceCents: running, ...(before ? { before } : {}) });
+      if (isDated && tx.date) {
+        points.unshift({
+          label: dateLabel(tx.date),
+          balanceCents: running,
+          before: before!,
+          isDateLabel: true,
+        });
+      } else {
+        points.unshift({ label: daysAgo(index + 1), balanceCents: running, ...(before ? { before } : {}) });
+      }
     });
   }
   const previous = points[points.length - 2].balanceCents;
@@ -61,11 +90,12 @@ export function deriveBalanceHistory(
 }
 
 /**
- * The tooltip's heading for a point: the spec's label, then the real date of the transaction it precedes
- * (the labels count transactions, not days, so "2 days ago" alone could mislead).
+ * The tooltip's heading for a point: its label, then the transaction it precedes and, unless the label is
+ * already that date, the real date (the spec's labels count transactions, not days).
  */
 export function balancePointHeading(point: BalancePoint): string {
   if (!point.before) return point.label;
   const what = point.before.description ? ` ${point.before.description}` : " a transaction";
+  if (point.isDateLabel) return `${point.label} · before${what}`;
   return `${point.label} · before${what} on ${formatDateTime(point.before.date)}`;
 }

@@ -2,7 +2,7 @@ import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { errorMessage, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -50,13 +50,19 @@ export default function ForgotPasswordPage() {
     );
   };
 
+  /** An edited field loses its error and the toast that said so. */
+  const onEdit = (field: keyof typeof errors) => {
+    setErrors(({ [field]: _fixed, ...rest }) => rest);
+    dismissFieldToast();
+  };
+
   const onEmailSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const { AUTH_MESSAGES } = await loadAuthRules();
     if (!email.trim()) {
       setErrors({ email: AUTH_MESSAGES.emailRequired });
       focusFieldInError("forgot-email");
-      return toastError(AUTH_MESSAGES.emailRequired);
+      return toastFieldError(AUTH_MESSAGES.emailRequired);
     }
     setErrors({});
     sendCode(false);
@@ -79,7 +85,7 @@ export default function ForgotPasswordPage() {
     if (message) {
       const first = found.code ? "reset-code" : found.new ? "reset-new" : "reset-confirm";
       focusFieldInError(first);
-      return toastError(message);
+      return toastFieldError(message);
     }
     reset.mutate(
       { email: email.trim(), resetCode, newPassword },
@@ -106,7 +112,15 @@ export default function ForgotPasswordPage() {
         description="Enter your email and we'll send you a code to reset it."
       >
         <form className="grid gap-4" onSubmit={onEmailSubmit} noValidate>
-          <EmailField id="forgot-email" value={email} error={errors.email} onChange={setEmail} />
+          <EmailField
+            id="forgot-email"
+            value={email}
+            error={errors.email}
+            onChange={(value) => {
+              setEmail(value);
+              onEdit("email");
+            }}
+          />
           <Button type="submit" size="lg" disabled={forgot.isPending}>
             {forgot.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
             Send Reset Code
@@ -141,7 +155,10 @@ export default function ForgotPasswordPage() {
             placeholder="000000"
             className="tracking-[0.3em] tabular-nums"
             value={resetCode}
-            onChange={(e) => setResetCode(cleanCode(e.target.value))}
+            onChange={(e) => {
+              setResetCode(cleanCode(e.target.value));
+              onEdit("code");
+            }}
           />
         </FormField>
         <FormField
@@ -155,7 +172,10 @@ export default function ForgotPasswordPage() {
             autoComplete="new-password"
             {...fieldAria("reset-new", { hint: rules, error: errors.new })}
             value={newPassword}
-            onChange={(e) => setNewPassword(e.target.value)}
+            onChange={(e) => {
+              setNewPassword(e.target.value);
+              onEdit("new");
+            }}
           />
         </FormField>
         <FormField id="reset-confirm" label="Confirm new password" error={errors.confirm}>
@@ -164,7 +184,10 @@ export default function ForgotPasswordPage() {
             {...fieldAria("reset-confirm", { error: errors.confirm })}
             autoComplete="new-password"
             value={confirmPassword}
-            onChange={(e) => setConfirmPassword(e.target.value)}
+            onChange={(e) => {
+              setConfirmPassword(e.target.value);
+              onEdit("confirm");
+            }}
           />
         </FormField>
         <Button type="submit" size="lg" disabled={reset.isPending}>

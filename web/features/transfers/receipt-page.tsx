@@ -1,7 +1,7 @@
 import { Download, SearchX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useParams } from "wouter";
-import { formatMoney } from "@/contract/money";
+import { transferFigures, usdcNetwork } from "@/contract/transfer-figures";
 import type { TransferReceipt } from "@/contract/transfers";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
@@ -13,6 +13,7 @@ import { WalletAddress } from "@/web/components/wallet-address";
 import { useTransferReceipt } from "@/web/features/transfers/api/get-transfer-receipt";
 import { CancelTransferButton } from "@/web/features/transfers/components/cancel-transfer-button";
 import { SummaryLine } from "@/web/features/transfers/components/summary-line";
+import { TransferFigureLines, UnsentNote } from "@/web/features/transfers/components/transfer-figure-lines";
 import { TransferTimeline } from "@/web/features/transfers/components/transfer-timeline";
 import { ApiError } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
@@ -21,6 +22,11 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function Receipt({ receipt }: { receipt: TransferReceipt }) {
   const status = STATUS_VIEW[receipt.status];
+  const figures = transferFigures({
+    amountCents: receipt.amountCents,
+    feeCents: receipt.feeCents,
+    status: receipt.status,
+  });
   return (
     <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
       <Card>
@@ -39,12 +45,13 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
         </CardHeader>
         <CardContent className="grid gap-5">
           <dl className="grid divide-y divide-line rounded-lg border border-line px-4 text-sm">
-            <SummaryLine label="Amount">{formatMoney(receipt.amountCents)}</SummaryLine>
-            <SummaryLine label="Fee (2%)">−{formatMoney(receipt.feeCents)}</SummaryLine>
-            <SummaryLine label="Recipient gets" strong>
-              {formatMoney(receipt.netAmountCents)} USDC
-            </SummaryLine>
+            <TransferFigureLines
+              amountCents={receipt.amountCents}
+              feeCents={receipt.feeCents}
+              status={receipt.status}
+            />
             <SummaryLine label="Recipient">{receipt.recipientName}</SummaryLine>
+            <SummaryLine label="Network">{usdcNetwork(receipt.cryptoAddress)}</SummaryLine>
             <div className="grid gap-1 py-2">
               <dt className="text-ink-muted">USDC wallet address</dt>
               <dd className="rounded-md bg-canvas p-3">
@@ -53,6 +60,7 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
             </div>
             <SummaryLine label="Purpose">{receipt.purpose}</SummaryLine>
           </dl>
+          <UnsentNote figures={figures} />
           <div className="flex flex-wrap gap-3">
             <Button asChild variant="secondary">
               {/* The PDF route is served by the statements work; this page only links to it. */}

@@ -12,6 +12,7 @@ import {
   type TransferRequest,
 } from "@/contract/transfers";
 import { fieldAria, focusFieldInError } from "@/web/components/form-field";
+import { dismissFieldToast, toastFieldError } from "@/web/components/toast-error";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { useCreateTransfer } from "@/web/features/transfers/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/transfers/api/get-transfer-passkey-options";
@@ -99,6 +100,7 @@ export function useTransferForm({
     setSaving(false);
     setRefusedAs(null);
     setFields((f) => ({ ...f, ...patch }));
+    dismissFieldToast();
     setFieldErrors((errors) => {
       const rest = { ...errors };
       for (const key of Object.keys(patch) as (keyof Fields)[]) delete rest[key];
@@ -126,7 +128,7 @@ export function useTransferForm({
         (key) => problem.errors[key],
       );
       if (first) focusFieldInError(FIELD_IDS[first]);
-      toast({ title: problem.title, description: problem.description, variant: "destructive" });
+      toastFieldError({ title: problem.title, description: problem.description });
       return;
     }
     if (amountCents === null) return;

@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
 import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import type { Transaction } from "@/contract/transactions";
+import { isUnsentTransfer, UNSENT_SHORT } from "@/contract/transfer-figures";
 import { Amount } from "@/web/components/amount";
 import { LoadError } from "@/web/components/load-error";
 import { NativeSelect } from "@/web/components/native-select";
@@ -45,6 +46,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
   const direction = directionOf(tx.type);
   const status = STATUS_VIEW[tx.status];
   const isCompleted = tx.status === "completed";
+  const isUnsent = direction === "out" && isUnsentTransfer(tx.status);
   const Icon = direction === "out" ? ArrowUpRight : ArrowDownLeft;
   return (
     <li className="flex items-start gap-3 py-4">
@@ -76,6 +78,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           <span>{categoryLabel(tx.category)}</span>
           <Badge tone={status.tone}>{status.label}</Badge>
         </p>
+        {isUnsent ? <p className="text-xs text-ink-muted">{UNSENT_SHORT}</p> : null}
       </div>
       <div className="grid shrink-0 justify-items-end gap-0.5 text-right">
         <Amount
@@ -84,10 +87,11 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           colored={isCompleted}
           className={cn("text-sm font-semibold", !isCompleted && "text-ink")}
         />
-        {tx.feeCents > 0 ? (
+        {/* A failed or cancelled transfer charged nothing: its fee and net were never taken or sent. */}
+        {!isUnsent && tx.feeCents > 0 ? (
           <span className="text-xs text-ink-muted tabular-nums">Fee: {formatMoney(tx.feeCents)}</span>
         ) : null}
-        {tx.netAmountCents !== tx.amountCents ? (
+        {!isUnsent && tx.netAmountCents !== tx.amountCents ? (
           <span className="text-xs text-ink-muted tabular-nums">Net: {formatMoney(tx.netAmountCents)}</span>
         ) : null}
       </div>

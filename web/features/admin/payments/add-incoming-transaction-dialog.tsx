@@ -1,9 +1,6 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { APPROVAL_MESSAGES } from "@/contract/approvals";
-import { parseMoney } from "@/contract/money";
 import { PAYMENT_MESSAGES } from "@/contract/payments";
-import { toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
   Dialog,
@@ -13,7 +10,9 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
+import { useFieldErrors } from "@/web/components/use-field-errors";
 import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/create-admin-transaction";
+import { type CreditField, creditFieldErrors } from "@/web/features/admin/payments/credit-field-errors";
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
   creditNeedsReason,
@@ -23,24 +22,22 @@ import {
 } from "@/web/features/admin/payments/transaction-fields";
 import { asksForReason, DialogActions } from "@/web/features/admin/shared/dialog-parts";
 
-/** The spec's money rule for both create dialogs; false after saying what is wrong. */
-function isAmountValid(amount: string): boolean {
-  const cents = parseMoney(amount);
-  if (cents !== null && cents > 0) return true;
-  toastError(PAYMENT_MESSAGES.amountInvalid);
-  return false;
-}
-
 /**
- * Creates an admin credit from either create dialog once it passes: `missing` (the dialog's own words for an
- * empty field), the money rule, then the reason a second finance member needs.
+ * Creates an admin credit from either create dialog once it passes: each field in error says so under itself and
+ * the dialog's own words (`missing`, the spec's toast for an empty field) show as a toast; then the money rule and
+ * the reason a second finance member needs.
  */
-export function useCreateCredit(onCreated: () => void, onReasonAsked: () => void) {
+export function useCreateCredit(idPrefix: string, onCreated: () => void, onReasonAsked: () => void) {
   const create = useCreateAdminTransaction();
+  const fields = useFieldErrors<CreditField>({
+    userId: `${idPrefix}-user`,
+    amount: `${idPrefix}-amount`,
+    description: `${idPrefix}-description`,
+    reason: `${idPrefix}-reason`,
+  });
   const submit = (draft: TransactionDraft, missing: string | null) => {
-    if (missing) return toastError(missing);
-    if (!isAmountValid(draft.amount)) return;
-    if (creditNeedsReason(draft) && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
+    const found = creditFieldErrors(draft, { kind: "transaction", needsReason: creditNeedsReason(draft) });
+    if (fields.report(found, missing)) return;
     return create
       .mutateAsync({
         userId: draft.userId,
@@ -56,7 +53,10 @@ export function useCreateCredit(onCreated: () => void, onReasonAsked: () => void
         toastServerFailure("Failed to create transaction")(error);
       });
   };
-  return { submit, isPending: create.isPending };
+  /** A field was edited: its inline error goes, and the toast (a new status can drop the reason's too). */
+  const edit = (field: keyof TransactionDraft) =>
+    fields.clear(field === "status" ? "reason" : (field as CreditField));
+  return { submit, edit, errors: fields.errors, reset: fields.reset, isPending: create.isPending };
 }
 
 /** Spec §2 'Add Incoming Transaction': an admin credit to one customer (credits only, spec §5). */
@@ -64,12 +64,16 @@ export function AddIncomingTransactionDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
   const credit = useCreateCredit(
+    "add-transaction",
     () => setOpen(false),
     () => setDraft((d) => ({ ...d, reasonAsked: true })),
   );
 
   const onOpenChange = (open: boolean) => {
-    if (open) setDraft(EMPTY_TRANSACTION_DRAFT);
+    if (open) {
+      setDraft(EMPTY_TRANSACTION_DRAFT);
+      credit.reset();
+    }
     setOpen(open);
   };
   const onSubmit = (event: FormEvent) => {
@@ -95,7 +99,11 @@ export function AddIncomingTransactionDialog() {
           <TransactionFields
             idPrefix="add-transaction"
             draft={draft}
-            onChange={setDraft}
+            onChange={(next, field) => {
+              setDraft(next);
+              credit.edit(field);
+            }}
+            errors={credit.errors}
             disabled={credit.isPending}
           />
           <DialogActions

@@ -1,10 +1,9 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
+import { needsApprovalReason } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/payments";
 import { FormField } from "@/web/components/form-field";
-import { toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
   Dialog,
@@ -15,7 +14,9 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
+import { useFieldErrors } from "@/web/components/use-field-errors";
 import { useCreateIncomingPayment } from "@/web/features/admin/payments/api/create-incoming-payment";
+import { type CreditField, creditFieldErrors } from "@/web/features/admin/payments/credit-field-errors";
 import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import { toastFixedFailure } from "@/web/features/admin/payments/payment-toasts";
 import { UserSelect } from "@/web/features/admin/payments/user-select";
@@ -58,23 +59,34 @@ export function CreateIncomingPaymentDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const create = useCreateIncomingPayment();
+  const fields = useFieldErrors<CreditField>({
+    userId: "create-payment-user",
+    amount: "create-payment-amount",
+    description: "create-payment-description",
+    reason: "create-payment-reason",
+  });
   // Completing more than the approval threshold waits for a second finance member, with a reason.
   const needsReason =
     draft.status === "completed" &&
     (draft.isReasonAsked || needsApprovalReason(parseMoney(draft.amount || "0")));
-  const set = <K extends keyof Draft>(field: K, value: Draft[K]) =>
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
+    // The edited field's inline error goes, and the toast; a new status can drop the reason's.
+    fields.clear(field === "status" ? "reason" : (field as CreditField));
+  };
 
   const onOpenChange = (open: boolean) => {
-    if (open) setDraft(EMPTY);
+    if (open) {
+      setDraft(EMPTY);
+      fields.reset();
+    }
     setOpen(open);
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.userId || !draft.amount.trim()) return toastError(`Error: ${PAYMENT_MESSAGES.createMissing}`);
-    const cents = parseMoney(draft.amount);
-    if (cents === null || cents <= 0) return toastError(PAYMENT_MESSAGES.amountInvalid);
-    if (needsReason && !draft.reason.trim()) return toastError(APPROVAL_MESSAGES.reasonRequired);
+    const found = creditFieldErrors(draft, { kind: "incomingPayment", needsReason });
+    const isMissing = !draft.userId || !draft.amount.trim();
+    if (fields.report(found, isMissing ? `Error: ${PAYMENT_MESSAGES.createMissing}` : null)) return;
     create.mutate(
       {
         userId: draft.userId,
@@ -141,9 +153,15 @@ export function CreateIncomingPaymentDialog() {
           </DialogDescription>
         </DialogHeader>
         <form className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
-          <FormField id="create-payment-user" label="User" className="sm:col-span-2">
+          <FormField
+            id="create-payment-user"
+            label="User"
+            className="sm:col-span-2"
+            error={fields.errors.userId}
+          >
             <UserSelect
               id="create-payment-user"
+              error={fields.errors.userId}
               value={draft.userId}
               onValueChange={(v) => set("userId", v)}
               disabled={create.isPending}
@@ -153,6 +171,7 @@ export function CreateIncomingPaymentDialog() {
             id="create-payment-amount"
             value={draft.amount}
             disabled={create.isPending}
+            error={fields.errors.amount}
             onChange={(value) => set("amount", value)}
           />
           <StatusField
@@ -185,6 +204,7 @@ export function CreateIncomingPaymentDialog() {
               className="sm:col-span-2"
               value={draft.reason}
               disabled={create.isPending}
+              error={fields.errors.reason}
               onChange={(value) => set("reason", value)}
             />
           ) : null}

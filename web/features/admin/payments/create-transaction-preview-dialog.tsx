@@ -118,6 +118,7 @@ export function CreateTransactionPreviewDialog() {
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);
   const [previewId, setPreviewId] = useState(previewTransactionId);
   const credit = useCreateCredit(
+    "preview-transaction",
     () => setOpen(false),
     () => setDraft((d) => ({ ...d, reasonAsked: true })),
   );
@@ -126,6 +127,7 @@ export function CreateTransactionPreviewDialog() {
     if (open) {
       setDraft(EMPTY_TRANSACTION_DRAFT);
       setPreviewId(previewTransactionId());
+      credit.reset();
     }
     setOpen(open);
   };
@@ -164,7 +166,11 @@ export function CreateTransactionPreviewDialog() {
           <TransactionFields
             idPrefix="preview-transaction"
             draft={draft}
-            onChange={setDraft}
+            onChange={(next, field) => {
+              setDraft(next);
+              credit.edit(field);
+            }}
+            errors={credit.errors}
             disabled={credit.isPending}
           />
           <PreviewCard draft={draft} previewId={previewId} />

@@ -2,9 +2,11 @@ import { needsApprovalReason } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transaction-categories";
-import { FormField } from "@/web/components/form-field";
+import { FormField, fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
+import type { FieldErrors } from "@/web/components/use-field-errors";
+import type { CreditField } from "@/web/features/admin/payments/credit-field-errors";
 import {
   type AdminTransactionStatus,
   TRANSACTION_STATUS_BADGES,
@@ -49,19 +51,23 @@ export function TransactionFields({
   draft,
   onChange,
   disabled,
+  errors = {},
 }: {
   idPrefix: string;
   draft: TransactionDraft;
-  onChange: (draft: TransactionDraft) => void;
+  /** Called with the new draft and the field that changed (so its inline error can go). */
+  onChange: (draft: TransactionDraft, field: keyof TransactionDraft) => void;
   disabled?: boolean;
+  errors?: FieldErrors<CreditField>;
 }) {
   const set = <K extends keyof TransactionDraft>(field: K, value: TransactionDraft[K]) =>
-    onChange({ ...draft, [field]: value });
+    onChange({ ...draft, [field]: value }, field);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <FormField id={`${idPrefix}-user`} label="User" className="sm:col-span-2">
+      <FormField id={`${idPrefix}-user`} label="User" className="sm:col-span-2" error={errors.userId}>
         <UserSelect
           id={`${idPrefix}-user`}
+          error={errors.userId}
           value={draft.userId}
           onValueChange={(v) => set("userId", v)}
           disabled={disabled}
@@ -71,6 +77,7 @@ export function TransactionFields({
         id={`${idPrefix}-amount`}
         value={draft.amount}
         disabled={disabled}
+        error={errors.amount}
         onChange={(value) => set("amount", value)}
       />
       <FormField id={`${idPrefix}-category`} label="Category">
@@ -91,9 +98,15 @@ export function TransactionFields({
           </SelectContent>
         </Select>
       </FormField>
-      <FormField id={`${idPrefix}-description`} label="Description" className="sm:col-span-2">
+      <FormField
+        id={`${idPrefix}-description`}
+        label="Description"
+        className="sm:col-span-2"
+        error={errors.description}
+      >
         <Input
           id={`${idPrefix}-description`}
+          {...fieldAria(`${idPrefix}-description`, { error: errors.description })}
           maxLength={200}
           placeholder="e.g. Payroll deposit from Acme Inc."
           value={draft.description}
@@ -117,6 +130,7 @@ export function TransactionFields({
           className="sm:col-span-2"
           value={draft.reason}
           disabled={disabled}
+          error={errors.reason}
           onChange={(value) => set("reason", value)}
         />
       ) : null}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
@@ -13,11 +14,14 @@ export function UserSelect({
   value,
   onValueChange,
   disabled,
+  error,
 }: {
   id: string;
   value: string;
   onValueChange: (userId: string) => void;
   disabled?: boolean;
+  /** The field's inline error (shown by its FormField), announced with the trigger. */
+  error?: string;
 }) {
   const search = useSearch();
   // Customers only, from the server: staff never receive money, and a page of staff never hides a customer.
@@ -58,7 +62,7 @@ export function UserSelect({
         }}
         disabled={disabled || options.length === 0}
       >
-        <SelectTrigger id={id}>
+        <SelectTrigger id={id} {...fieldAria(id, { error })}>
           <SelectValue placeholder={placeholder} />
         </SelectTrigger>
         <SelectContent>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { FormField } from "@/web/components/form-field";
+import { FormField, fieldAria } from "@/web/components/form-field";
 import { Button } from "@/web/components/ui/button";
 import { DialogFooter } from "@/web/components/ui/dialog";
 import { Input, Textarea } from "@/web/components/ui/input";
@@ -90,13 +90,15 @@ export function ApprovalReasonField({
   onChange,
   disabled,
   className,
+  error,
   placeholder = "e.g. Wire confirmed by the sending bank",
-}: TextareaFieldProps & { placeholder?: string }) {
+}: TextareaFieldProps & { placeholder?: string; error?: string }) {
   return (
     <FormField
       id={id}
       label="Reason for approval"
       hint="Above $1,000.00 (one credit, or a maker's or customer's credits in 24 hours) a second finance member approves before the money moves."
+      error={error}
       className={className}
     >
       <Textarea
@@ -104,7 +106,7 @@ export function ApprovalReasonField({
         rows={2}
         maxLength={500}
         required
-        aria-describedby={`${id}-hint`}
+        {...fieldAria(id, { hint: true, error })}
         placeholder={placeholder}
         value={value}
         disabled={disabled}
@@ -160,14 +162,16 @@ export function AmountField({
   value,
   onChange,
   disabled,
+  error,
 }: {
   id: string;
   value: string;
   onChange: (value: string) => void;
   disabled?: boolean;
+  error?: string;
 }) {
   return (
-    <FormField id={id} label="Amount (USD)">
+    <FormField id={id} label="Amount (USD)" error={error}>
       <Input
         id={id}
         type="number"
@@ -176,6 +180,7 @@ export function AmountField({
         min="0"
         placeholder="0.00"
         className="text-right tabular-nums"
+        {...fieldAria(id, { error })}
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Link } from "wouter";
 import type { SecondFactorMethod } from "@/contract/security";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { errorMessage, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
 import { Label } from "@/web/components/ui/label";
@@ -34,6 +34,12 @@ export function SignInForm({
   const login = useLogin();
   useAuthRules();
 
+  /** An edited field loses its "required" and the toast that said so. */
+  const onEdit = (field: "email" | "password") => {
+    setMissing(({ [field]: _fixed, ...rest }) => rest);
+    dismissFieldToast();
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const { AUTH_MESSAGES } = await loadAuthRules();
@@ -42,7 +48,7 @@ export function SignInForm({
       const required = "This field is required";
       setMissing({ email: trimmedEmail ? undefined : required, password: password ? undefined : required });
       focusFieldInError(trimmedEmail ? "signin-password" : "signin-email");
-      toastError(AUTH_MESSAGES.loginMissing);
+      toastFieldError(AUTH_MESSAGES.loginMissing);
       return;
     }
     setMissing({});
@@ -83,14 +89,25 @@ export function SignInForm({
   const isBusy = login.isPending || (login.isSuccess && !("secondFactorRequired" in login.data));
   return (
     <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-      <EmailField id="signin-email" value={email} error={missing.email} onChange={setEmail} />
+      <EmailField
+        id="signin-email"
+        value={email}
+        error={missing.email}
+        onChange={(value) => {
+          setEmail(value);
+          onEdit("email");
+        }}
+      />
       <FormField id="signin-password" label="Password" error={missing.password}>
         <PasswordInput
           id="signin-password"
           {...fieldAria("signin-password", { error: missing.password })}
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            onEdit("password");
+          }}
         />
       </FormField>
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { BRAND } from "@/contract/brand";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { errorMessage, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Checkbox } from "@/web/components/ui/checkbox";
 import { Input } from "@/web/components/ui/input";
@@ -66,6 +66,7 @@ export function SignUpForm({
   const set = (field: keyof typeof EMPTY) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
     setErrors(({ [field]: _fixed, ...rest }) => rest);
+    dismissFieldToast();
   };
   /** Props a control needs to announce its own error. */
   const invalid = (field: Field, hint?: string) =>
@@ -98,7 +99,7 @@ export function SignUpForm({
     }
     setErrors(found);
     if (message) {
-      toastError(message);
+      toastFieldError(message);
       const first = (Object.keys(FIELD_IDS) as Field[]).find((field) => found[field]);
       if (first) focusFieldInError(FIELD_IDS[first]);
       return;
@@ -224,6 +225,7 @@ export function SignUpForm({
             onCheckedChange={(v) => {
               setAcceptedTerms(v === true);
               if (v === true) setErrors(({ terms: _fixed, ...rest }) => rest);
+              dismissFieldToast();
             }}
           />
           <Label htmlFor="signup-terms" className="font-normal text-ink-muted">

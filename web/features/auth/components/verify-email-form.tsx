@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { errorMessage, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -37,7 +37,7 @@ export function VerifyEmailForm({
     if (!CODE_PATTERN.test(code)) {
       setCodeError(AUTH_MESSAGES.codeInvalid);
       focusFieldInError("verify-code");
-      return toastError(AUTH_MESSAGES.codeInvalid);
+      return toastFieldError(AUTH_MESSAGES.codeInvalid);
     }
     setCodeError(null);
     verify.mutate(
@@ -96,6 +96,7 @@ export function VerifyEmailForm({
           onChange={(e) => {
             setCode(cleanCode(e.target.value));
             setCodeError(null);
+            dismissFieldToast();
           }}
         />
       </FormField>

@@ -4,7 +4,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { Link } from "wouter";
 import { type DocumentType, KYC_MESSAGES, type KycApplication } from "@/contract/kyc";
 import { focusFieldInError } from "@/web/components/form-field";
-import { toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Spinner } from "@/web/components/ui/spinner";
@@ -120,6 +120,7 @@ export function ApplicationWizard({
 
   const onField = (field: TextField, value: string) => {
     setForm((f) => ({ ...f, [field]: value }));
+    dismissFieldToast();
     setMissingText((m) => {
       if (!m.has(field)) return m;
       const next = new Map(m);
@@ -135,6 +136,7 @@ export function ApplicationWizard({
       await uploadKycDocument({ documentType, documentUrl: path }).catch(() => undefined);
     }
     setForm((f) => ({ ...f, [documentType]: path }));
+    dismissFieldToast();
     setMissingDocs((m) => {
       if (!m.has(documentType)) return m;
       const next = new Set(m);
@@ -149,7 +151,7 @@ export function ApplicationWizard({
       // An empty field says "required"; a malformed one repeats the toast's rule (state, ZIP, SSN).
       const inline = problem.isMissing ? FIELD_REQUIRED : problem.message;
       setMissingText(new Map(problem.fields.map((f) => [f, inline])));
-      toastError(problem.message);
+      toastFieldError(problem.message);
       focusFieldInError(`kyc-${problem.fields[0]}`);
       return;
     }
@@ -163,7 +165,7 @@ export function ApplicationWizard({
     const problem = checkDocuments(form);
     if (problem) {
       setMissingDocs(new Set(problem.fields));
-      toastError(problem.message);
+      toastFieldError(problem.message);
       focusFieldInError(`kyc-${problem.fields[0]}`);
       return;
     }

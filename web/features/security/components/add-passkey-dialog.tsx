@@ -2,7 +2,7 @@ import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { PASSKEY_NAME_MAX } from "@/contract/passkeys";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { errorMessage, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
   Dialog,
@@ -44,7 +44,7 @@ export function AddPasskeyDialog() {
     if (!trimmed) {
       setNameError(PASSKEY_NAME_REQUIRED);
       focusFieldInError("new-passkey-name");
-      return toastError(PASSKEY_NAME_REQUIRED);
+      return toastFieldError(PASSKEY_NAME_REQUIRED);
     }
     register.mutate(trimmed, {
       onSuccess: (passkey) => {
@@ -89,6 +89,7 @@ export function AddPasskeyDialog() {
               onChange={(e) => {
                 setName(e.target.value);
                 setNameError(null);
+                dismissFieldToast();
               }}
             />
           </FormField>

@@ -2,7 +2,7 @@ import { Lock, Timer } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { AUTH_MESSAGES, CODE_PATTERN, PASSWORD_MIN } from "@/contract/auth";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { toastApiError, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, toastApiError, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
@@ -55,10 +55,12 @@ export function ChangePasswordCard() {
     setErrors(fields);
     const first = (Object.keys(fields) as Field[])[0];
     if (first) focusFieldInError(first);
-    toastError(message);
+    toastFieldError(message);
   };
-  const clearError = (field: Field) =>
+  const clearError = (field: Field) => {
     setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
+    dismissFieldToast();
+  };
 
   const onSendCode = () => {
     if (!currentPassword || !newPassword || !confirmPassword) {

@@ -3,7 +3,7 @@ import { type FormEvent, type KeyboardEvent, useState } from "react";
 import { PASSKEY_NAME_MAX, type PasskeyInfo } from "@/contract/passkeys";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { toastApiError, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, toastApiError, toastFieldError } from "@/web/components/toast-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -25,7 +25,7 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyInfo; onDone: () => v
     if (!trimmed) {
       setNameError(PASSKEY_NAME_REQUIRED);
       focusFieldInError(inputId);
-      return toastError(PASSKEY_NAME_REQUIRED);
+      return toastFieldError(PASSKEY_NAME_REQUIRED);
     }
     if (trimmed === passkey.name) return onDone();
     rename.mutate(
@@ -57,6 +57,7 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyInfo; onDone: () => v
         onChange={(e) => {
           setName(e.target.value);
           setNameError(null);
+          dismissFieldToast();
         }}
         onKeyDown={onKeyDown}
       />

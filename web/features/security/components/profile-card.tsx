@@ -2,7 +2,7 @@ import { AlertTriangle, BadgeCheck, Phone } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { AUTH_MESSAGES, type CurrentUser } from "@/contract/auth";
 import { BRAND } from "@/contract/brand";
-import { toastApiError, toastError } from "@/web/components/toast-error";
+import { dismissFieldToast, toastApiError, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
@@ -28,7 +28,7 @@ function AddPhoneForm() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const phoneNumber = phone.trim();
-    if (!phoneNumber) return toastError(AUTH_MESSAGES.phoneRequired);
+    if (!phoneNumber) return toastFieldError(AUTH_MESSAGES.phoneRequired);
     update.mutate(
       { phoneNumber },
       {
@@ -53,7 +53,10 @@ function AddPhoneForm() {
           autoComplete="tel"
           placeholder="(555) 123-4567"
           value={phone}
-          onChange={(e) => setPhone(e.target.value)}
+          onChange={(e) => {
+            setPhone(e.target.value);
+            dismissFieldToast();
+          }}
         />
         <Button type="submit" disabled={update.isPending}>
           {update.isPending ? (

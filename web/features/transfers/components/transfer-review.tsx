@@ -1,11 +1,13 @@
 import { ArrowLeft, Send } from "lucide-react";
-import { formatMoney } from "@/contract/money";
+import { Fragment } from "react";
+import { transferFigures } from "@/contract/transfer-figures";
 import type { TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
 import { type AddressChoices, AddressWarnings } from "@/web/features/transfers/components/address-warnings";
 import { SummaryLine } from "@/web/features/transfers/components/summary-line";
+import { TransferFigureLines } from "@/web/features/transfers/components/transfer-figure-lines";
 import { useAddressCheck } from "@/web/lib/check-address";
 
 /**
@@ -49,11 +51,7 @@ export function TransferReview({
         </p>
       </div>
       <dl className="grid divide-y divide-line rounded-lg border border-line px-4 text-sm">
-        <SummaryLine label="Amount">{formatMoney(amountCents)}</SummaryLine>
-        <SummaryLine label="Fee (2%)">−{formatMoney(feeCents)}</SummaryLine>
-        <SummaryLine label="Recipient gets" strong>
-          {formatMoney(amountCents - feeCents)} USDC
-        </SummaryLine>
+        <TransferFigureLines amountCents={amountCents} feeCents={feeCents} />
         <SummaryLine label="To">{recipientName}</SummaryLine>
         <div className="grid gap-1 py-2">
           <dt className="text-ink-muted">USDC wallet address</dt>
@@ -100,12 +98,14 @@ export function SignedSummary({
 }) {
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-canvas p-3 text-sm">
-      <dt className="text-ink-muted">Amount</dt>
-      <dd className="text-right font-medium tabular-nums">{formatMoney(amountCents)}</dd>
-      <dt className="text-ink-muted">Fee (2%)</dt>
-      <dd className="text-right tabular-nums">{formatMoney(feeCents)}</dd>
-      <dt className="text-ink-muted">Recipient gets</dt>
-      <dd className="text-right tabular-nums">{formatMoney(amountCents - feeCents)} USDC</dd>
+      {transferFigures({ amountCents, feeCents }).lines.map((line) => (
+        <Fragment key={line.label}>
+          <dt className="text-ink-muted">{line.label}</dt>
+          <dd className={line.isStrong ? "text-right font-medium tabular-nums" : "text-right tabular-nums"}>
+            {line.value}
+          </dd>
+        </Fragment>
+      ))}
       <dt className="text-ink-muted">To</dt>
       <dd className="truncate text-right">{recipientName}</dd>
       <dt className="text-ink-muted">Wallet</dt>

@@ -1,10 +1,11 @@
 import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
-import { formatMoney } from "@/contract/money";
+import { transferFigures } from "@/contract/transfer-figures";
 import { type TransferRequest, transferReference } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
+import { cn } from "@/web/lib/cn";
 
 /** Spec §2/§4: after a transfer the success screen shows, then the dashboard after 2 s. */
 export const SUCCESS_REDIRECT_MS = 2_000;
@@ -41,18 +42,17 @@ export function TransferSuccess({ transfer }: { transfer: TransferRequest }) {
             {transferReference(transfer.id)}
           </dd>
         </div>
-        <div className="flex justify-between gap-3">
-          <dt className="text-ink-muted">Amount</dt>
-          <dd className="font-medium text-ink tabular-nums">−{formatMoney(transfer.amountCents)}</dd>
-        </div>
-        <div className="flex justify-between gap-3">
-          <dt className="text-ink-muted">Fee (2%)</dt>
-          <dd className="text-ink tabular-nums">{formatMoney(transfer.feeCents)}</dd>
-        </div>
-        <div className="flex justify-between gap-3 border-t border-line pt-2">
-          <dt className="text-ink-muted">Recipient gets</dt>
-          <dd className="font-semibold text-ink tabular-nums">{formatMoney(transfer.netAmountCents)} USDC</dd>
-        </div>
+        {transferFigures({ amountCents: transfer.amountCents, feeCents: transfer.feeCents }).lines.map(
+          (line) => (
+            <div
+              key={line.label}
+              className={cn("flex justify-between gap-3", line.isStrong && "border-t border-line pt-2")}
+            >
+              <dt className="text-ink-muted">{line.label}</dt>
+              <dd className={cn("text-ink tabular-nums", line.isStrong && "font-semibold")}>{line.value}</dd>
+            </div>
+          ),
+        )}
       </dl>
       <Button asChild variant="secondary">
         <Link href="/dashboard">Go to Dashboard</Link>

@@ -1,6 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatMoney } from "@/contract/money";
+import { formatFee, formatRecipientGets } from "@/contract/transfer-figures";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
 import { cn } from "@/web/lib/cn";
 
@@ -38,9 +39,9 @@ export function TransferTotals({
   return (
     <dl className="grid gap-2 rounded-lg bg-canvas p-4 text-sm" aria-live="polite">
       <Row label="Available balance">{formatMoney(availableCents)}</Row>
-      <Row label="Transfer fee (2%)">{validAmount !== null ? `−${formatMoney(fee)}` : "$0.00"}</Row>
+      <Row label="Transfer fee (2%)">{validAmount !== null ? formatFee(fee) : "$0.00"}</Row>
       <Row label="Recipient gets" strong>
-        {validAmount !== null ? `${formatMoney(validAmount - fee)} USDC` : "—"}
+        {validAmount !== null ? formatRecipientGets(validAmount - fee) : "—"}
       </Row>
       {/* A <dl> may only hold dt/dd groups in divs, so the divider is the row's own border. */}
       <Row label="Remaining today" className="border-t border-line pt-2">
