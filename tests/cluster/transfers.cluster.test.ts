@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
@@ -18,6 +18,10 @@ beforeAll(async () => {
   // daily count limits (their own API tests) would refuse most of the 100 first, so they are raised here.
   cluster = await startCluster(3, { RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "100000" });
   admin = await createAdminUser(cluster.scratch.database);
+});
+// Each test starts on three healthy instances, whatever the one before it killed or stopped.
+beforeEach(async () => {
+  await cluster.ensureHealthy();
 });
 afterAll(async () => {
   await cluster?.stop();
@@ -181,8 +185,7 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("drains an instance stopped with SIGTERM mid-load (a rolling deploy): every transfer answered once, none lost", async () => {
     const { customers, attempts } = await smallTransfers(2, "drain");
     const leaving = cluster.instances[2]!;
-    // The previous test killed app2: two instances are left.
-    await sendInterrupted(customers, attempts, 2, () => leaving.server.stop());
+    await sendInterrupted(customers, attempts, 3, () => leaving.server.stop());
 
     // It finished its in-flight requests and let the balancer's keep-alive connections go, not the deadline.
     expect(await leaving.server.exited, leaving.server.output()).toBe(0);
@@ -240,7 +243,8 @@ async function sendInterrupted(
         ).rows;
         return row!.waiting >= customers.length * liveInstances;
       },
-      { timeoutMs: 10_000, intervalMs: 20 },
+      // An instance restarted by beforeEach loads the transfer path's modules on its first transfer.
+      { timeoutMs: 60_000, intervalMs: 20 },
     );
     const interrupted = interrupt();
     await holder.query("rollback");
