@@ -210,8 +210,8 @@ async function smallTransfers(count: number, tag: string) {
  * Sends every attempt at once through the balancer and runs `interrupt` while requests are in flight on every
  * instance, then resolves when every key has an answer. Timing alone did not guarantee that (on a quiet
  * machine the interrupted instance could have answered its share already): the customers' wallet rows are
- * locked from the test's own connection until every one of the `liveInstances` has a call waiting on each
- * wallet (an instance sends one call per wallet at a time and gathers the rest behind it, decision 012), so
+ * locked from the test's own connection until every one of the `liveInstances` has a transfer call waiting on
+ * each wallet (an instance sends one call per wallet at a time and gathers the rest behind it, decision 012), so
  * the interrupted one has transfers in flight too; the lock goes once `interrupt` has begun.
  */
 async function sendInterrupted(
@@ -236,9 +236,12 @@ async function sendInterrupted(
     await waitFor(
       "transfers waiting on the locked wallets on every instance",
       async () => {
+        // pg_stat_activity is read once per transaction and kept until it ends: the holder's transaction
+        // would see its first snapshot for ever (waiters that arrive later never show) without this.
+        await holder.query("select pg_stat_clear_snapshot()");
         const [row] = (
           await holder.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%create_transfer_request%'",
           )
         ).rows;
         return row!.waiting >= customers.length * liveInstances;

@@ -102,9 +102,12 @@ describe("a server killed with SIGKILL while transfers are in flight", () => {
         "the free customers' transfers answered and a call waiting on each locked wallet",
         async () => {
           if (!free.every((a) => a.first)) return false;
+          // pg_stat_activity is read once per transaction and kept until it ends: without this the holder's
+          // transaction would keep seeing its first snapshot, and waiters that arrive later never show.
+          await holder.query("select pg_stat_clear_snapshot()");
           const [row] = (
             await holder.query<{ waiting: number }>(
-              "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+              "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%create_transfer_request%'",
             )
           ).rows;
           return row!.waiting >= held.length;
