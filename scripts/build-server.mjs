@@ -28,7 +28,7 @@ export async function buildServer({ logLevel = "warning" } = {}) {
     bundle: true,
     platform: "node",
     format: "esm",
-    target: "node20.19",
+    target: "node24",
     sourcemap: true,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel,

@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
+  /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
+  pollClock?: () => number;
 }
 
 /**
@@ -149,7 +151,7 @@ export async function buildApp(
   registerErrorHandler(app);
   registerTextGuard(app);
   await app.register(sessionPlugin);
-  const polls = registerPollMemory(app, deps.config.pollMemoryMs);
+  const polls = registerPollMemory(app, deps.config.pollMemoryMs, options.pollClock);
   const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
   registerMail(app, options.mailWorker);

@@ -56,7 +56,8 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   housekeeping = startHousekeeping(database.db, app.deps.storage, app.log);
   app.log.info(
-    `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`})`,
+    { node: process.version },
+    `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`}) on Node ${process.version}`,
   );
   const banner = developmentBanner(config);
   if (banner) app.log.info(banner);

@@ -15,7 +15,13 @@ let output = "";
 let url = "";
 
 beforeAll(async () => {
-  await buildServer({ logLevel: "silent" });
+  // CI builds once (.ci/run sets PILLAR_BUILT=1 after `npm run build`); both of its API runs use that output.
+  if (process.env.PILLAR_BUILT === "1") {
+    if (!fs.existsSync(path.join(serverOutDir, "main.js")))
+      throw new Error("PILLAR_BUILT=1 but dist/server/main.js is missing: run npm run build first.");
+  } else {
+    await buildServer({ logLevel: "silent" });
+  }
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, [path.join(serverOutDir, "main.js")], {

@@ -42,7 +42,7 @@ describe("the server process", () => {
 
   it("starts on embedded defaults and shuts down cleanly on SIGTERM", async () => {
     const port = await freePort();
-    const { child, exited } = start({ PORT: String(port) });
+    const { child, exited, output } = start({ PORT: String(port), LOG_LEVEL: "info" });
     const deadline = Date.now() + 60_000;
     let ready = false;
     while (!ready && Date.now() < deadline) {
@@ -53,6 +53,8 @@ describe("the server process", () => {
       if (!ready) await new Promise((r) => setTimeout(r, 250));
     }
     expect(ready).toBe(true);
+    // The start banner names the Node it runs on (the pinned one: scripts/node-runtime.test.ts).
+    expect(output()).toContain(`on Node ${process.version}`);
     expect((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status).toBe(401);
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
@@ -62,7 +64,8 @@ describe("the server process", () => {
 
   it("exits 0 on SIGTERM once the requests in flight on keep-alive connections are answered", async () => {
     const port = await freePort();
-    const { child, exited, output } = start({ PORT: String(port) });
+    // At info the server logs "incoming request" as it routes each one: the test's way to know they arrived.
+    const { child, exited, output } = start({ PORT: String(port), LOG_LEVEL: "info" });
     await waitUntilReady(port);
     // Like a load balancer's pool: each socket stays open after its response unless the server closes it.
     const agent = new http.Agent({ keepAlive: true });
@@ -80,7 +83,19 @@ describe("the server process", () => {
         req.end(JSON.stringify(signupBody()));
       });
     const replies = Array.from({ length: 6 }, register);
+    // SIGTERM once one answer has left (its socket now idle in the agent's pool) and the server has routed
+    // all six: a request still unread at SIGTERM is refused (503) or its connection closed as idle, which is
+    // right for a closing server, but then the test would not be about requests in flight. The first answer
+    // alone did not guarantee that on a loaded machine.
     await Promise.race(replies);
+    await waitUntil(
+      "the server to have routed all six registrations",
+      () =>
+        output()
+          .split("\n")
+          .filter((line) => line.includes("incoming request") && line.includes("/api/auth/register"))
+          .length >= 6,
+    );
     child.kill("SIGTERM");
     expect(await Promise.all(replies)).toEqual(Array(6).fill(200));
     // Without Connection: close on those answers the server would wait out the keep-alive timeout and be
@@ -195,4 +210,12 @@ async function waitUntilReady(port: number) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error("the server did not become ready within 60 s");
+}
+
+async function waitUntil(what: string, check: () => boolean) {
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -121,8 +121,12 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * client can poll again): a customer's writes touch only their own data; an admin's may touch anyone's, and
  * they are rare, so they forget everyone's rather than trust a per-route list of targets to stay complete.
  */
-export function registerPollMemory(app: FastifyInstance, ttlMs: number): PollMemory {
-  const polls = new PollMemory(ttlMs);
+export function registerPollMemory(
+  app: FastifyInstance,
+  ttlMs: number,
+  now: () => number = Date.now,
+): PollMemory {
+  const polls = new PollMemory(ttlMs, now);
   app.decorate("polls", polls);
   app.addHook("onSend", (request, _reply, payload, done) => {
     if (!READS.has(request.method) && request.user) {

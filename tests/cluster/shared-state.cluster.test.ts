@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSession } from "@/server/lib/session";
 import { type Cluster, type Instance, REDIS_URL, startCluster, tokenOf } from "@/tests/support/cluster";
 import { type ClientReply, request } from "@/tests/support/http-client";
@@ -10,6 +10,10 @@ let cluster: Cluster;
 
 beforeAll(async () => {
   cluster = await startCluster(3);
+});
+// Each test starts on three healthy instances and a Redis that answers, whatever the one before it did.
+beforeEach(async () => {
+  await cluster.ensureHealthy();
 });
 afterAll(async () => {
   await cluster?.stop();

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
@@ -18,6 +18,10 @@ beforeAll(async () => {
   // daily count limits (their own API tests) would refuse most of the 100 first, so they are raised here.
   cluster = await startCluster(3, { RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "100000" });
   admin = await createAdminUser(cluster.scratch.database);
+});
+// Each test starts on three healthy instances, whatever the one before it killed or stopped.
+beforeEach(async () => {
+  await cluster.ensureHealthy();
 });
 afterAll(async () => {
   await cluster?.stop();
@@ -181,8 +185,7 @@ describe("three instances behind HAProxy on one PostgreSQL", () => {
   it("drains an instance stopped with SIGTERM mid-load (a rolling deploy): every transfer answered once, none lost", async () => {
     const { customers, attempts } = await smallTransfers(2, "drain");
     const leaving = cluster.instances[2]!;
-    // The previous test killed app2: two instances are left.
-    await sendInterrupted(customers, attempts, 2, () => leaving.server.stop());
+    await sendInterrupted(customers, attempts, 3, () => leaving.server.stop());
 
     // It finished its in-flight requests and let the balancer's keep-alive connections go, not the deadline.
     expect(await leaving.server.exited, leaving.server.output()).toBe(0);
@@ -207,8 +210,8 @@ async function smallTransfers(count: number, tag: string) {
  * Sends every attempt at once through the balancer and runs `interrupt` while requests are in flight on every
  * instance, then resolves when every key has an answer. Timing alone did not guarantee that (on a quiet
  * machine the interrupted instance could have answered its share already): the customers' wallet rows are
- * locked from the test's own connection until every one of the `liveInstances` has a call waiting on each
- * wallet (an instance sends one call per wallet at a time and gathers the rest behind it, decision 012), so
+ * locked from the test's own connection until every one of the `liveInstances` has a transfer call waiting on
+ * each wallet (an instance sends one call per wallet at a time and gathers the rest behind it, decision 012), so
  * the interrupted one has transfers in flight too; the lock goes once `interrupt` has begun.
  */
 async function sendInterrupted(
@@ -233,14 +236,18 @@ async function sendInterrupted(
     await waitFor(
       "transfers waiting on the locked wallets on every instance",
       async () => {
+        // pg_stat_activity is read once per transaction and kept until it ends: the holder's transaction
+        // would see its first snapshot for ever (waiters that arrive later never show) without this.
+        await holder.query("select pg_stat_clear_snapshot()");
         const [row] = (
           await holder.query<{ waiting: number }>(
-            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%create_transfer_request%'",
           )
         ).rows;
         return row!.waiting >= customers.length * liveInstances;
       },
-      { timeoutMs: 10_000, intervalMs: 20 },
+      // An instance restarted by beforeEach loads the transfer path's modules on its first transfer.
+      { timeoutMs: 60_000, intervalMs: 20 },
     );
     const interrupted = interrupt();
     await holder.query("rollback");

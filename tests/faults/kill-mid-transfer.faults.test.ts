@@ -1,8 +1,9 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
 import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
-import { type ServerProcess, startServer } from "@/tests/support/server-process";
+import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
 import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 
@@ -72,29 +73,73 @@ describe("a server killed with SIGKILL while transfers are in flight", () => {
     server = await startServer({ DATABASE_URL: scratch.url });
     const first = server;
 
-    // Kill once a third has answered, so some requests have their outcome and the rest are mid-flight.
-    const killAfter = Math.floor(attempts.length / 3);
-    let answered = 0;
-    let onAnswer: () => void = () => {};
-    const enoughAnswered = new Promise<void>((resolve) => (onAnswer = resolve));
-    const inFlight = attempts.map(async (attempt) => {
-      try {
-        const res = await send(first.url, attempt);
-        const body = (await res.json()) as { transferRequest?: { id: string } };
-        attempt.first = { status: res.status, transferId: body.transferRequest?.id };
-        if (++answered >= killAfter) onAnswer();
-      } catch {
-        // Cut off by the kill: the client never learned the outcome.
-      }
-    });
-    await Promise.race([enoughAnswered, Promise.all(inFlight)]);
-    await first.crash();
-    await Promise.all(inFlight);
+    // The kill must land on requests in flight, whatever the machine's speed: half the customers' wallet rows
+    // are locked from the test's own connection, so their transfers cannot finish before the kill, while the
+    // other half's all answer. The kill comes once those have answered and the server provably waits on every
+    // locked wallet: one call per wallet at a time, the rest gathered behind it (decision 012), so one
+    // waiting call per locked wallet in pg_stat_activity.
+    const held = customers.slice(0, CUSTOMERS / 2);
+    const heldIds = new Set(held.map((c) => c.user.id));
+    const free = attempts.filter((a) => !heldIds.has(a.customer.user.id));
+    const holder = new pg.Client({ connectionString: scratch.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query(
+        "select id from ledger_accounts where user_id = any($1::uuid[]) and kind = 'wallet' for update",
+        [[...heldIds]],
+      );
+      const inFlight = attempts.map(async (attempt) => {
+        try {
+          const res = await send(first.url, attempt);
+          const body = (await res.json()) as { transferRequest?: { id: string } };
+          attempt.first = { status: res.status, transferId: body.transferRequest?.id };
+        } catch {
+          // Cut off by the kill: the client never learned the outcome.
+        }
+      });
+      await waitFor(
+        "the free customers' transfers answered and a call waiting on each locked wallet",
+        async () => {
+          if (!free.every((a) => a.first)) return false;
+          // pg_stat_activity is read once per transaction and kept until it ends: without this the holder's
+          // transaction would keep seeing its first snapshot, and waiters that arrive later never show.
+          await holder.query("select pg_stat_clear_snapshot()");
+          const [row] = (
+            await holder.query<{ waiting: number }>(
+              "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%create_transfer_request%'",
+            )
+          ).rows;
+          return row!.waiting >= held.length;
+        },
+        { timeoutMs: 60_000, intervalMs: 20 },
+      );
+      await first.crash();
+      await Promise.all(inFlight);
+      await holder.query("rollback");
+      // The killed server's calls that were waiting now run to their end in PostgreSQL (nobody to answer):
+      // the restart below starts once none is still running.
+      await waitFor(
+        "the killed server's last calls to end",
+        async () => {
+          const [row] = (
+            await holder.query<{ others: number }>(
+              "select count(*)::int as others from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()",
+            )
+          ).rows;
+          return row!.others === 0;
+        },
+        { timeoutMs: 30_000, intervalMs: 50 },
+      );
+    } finally {
+      await holder.end();
+    }
 
     const answeredAttempts = attempts.filter((a) => a.first);
     const cutOff = attempts.filter((a) => !a.first);
-    expect(answeredAttempts.length).toBeGreaterThanOrEqual(killAfter);
+    expect(answeredAttempts.length).toBeGreaterThanOrEqual(free.length);
     expect(cutOff.length, "the kill should land while requests are in flight").toBeGreaterThan(0);
+    for (const a of cutOff) expect(heldIds.has(a.customer.user.id), a.key).toBe(true);
     for (const a of answeredAttempts) expect(a.first?.status, a.key).toBe(201);
 
     server = await startServer({ DATABASE_URL: scratch.url });

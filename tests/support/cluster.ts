@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type LoadBalancer, startHaproxy } from "@/tests/support/haproxy";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
-import { freePort, type ServerProcess, startServer } from "@/tests/support/server-process";
+import { freePort, type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
 import { type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { startTcpProxy, type TcpProxy } from "@/tests/support/tcp-proxy";
 
@@ -23,6 +23,12 @@ export interface Cluster {
   lb: LoadBalancer;
   /** The cookie header for a session token, under production's cookie name. */
   cookieFor(token: string): string;
+  /**
+   * Brings the cluster back to its starting state, for a test's beforeEach: every instance that was killed or
+   * stopped is started again on its port (same settings), Redis passes traffic again, and HAProxy sees every
+   * instance UP. A test never depends on what an earlier one did to the cluster.
+   */
+  ensureHealthy(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,10 +60,12 @@ export async function startCluster(size = 3, extraEnv: Record<string, string> = 
     ...extraEnv,
   };
   const started: ServerProcess[] = [];
+  let instances: Instance[] = [];
   let lb: LoadBalancer | undefined;
   const stopAll = async () => {
     await lb?.stop();
-    await Promise.all(started.map((s) => s.stop()));
+    // The instances as they are now (a restarted one replaced its first process), and any not yet named.
+    await Promise.all([...new Set([...started, ...instances.map((x) => x.server)])].map((s) => s.stop()));
     await redis.close();
     await sink.close();
     await scratch.drop();
@@ -65,11 +73,29 @@ export async function startCluster(size = 3, extraEnv: Record<string, string> = 
   try {
     // One at a time: all three running migrations and tsx compiles at once only slows a 2-core machine.
     for (let i = 0; i < size; i++) started.push(await startServer(env));
-    const instances = started.map((server, i) => ({ name: `app${i + 1}`, server }));
-    lb = await startHaproxy(
+    instances = started.map((server, i) => ({ name: `app${i + 1}`, server }));
+    const balancer = await startHaproxy(
       instances.map((x) => ({ name: x.name, port: x.server.port })),
       lbPort,
     );
+    lb = balancer;
+    const ensureHealthy = async () => {
+      await redis.restore();
+      for (const x of instances) {
+        const { exitCode, signalCode } = x.server.child;
+        if (exitCode === null && signalCode === null) continue;
+        await x.server.exited;
+        x.server = await startServer(env, { port: x.server.port });
+      }
+      await waitFor(
+        "HAProxy to see every instance UP",
+        async () => {
+          const status = await balancer.backendStatus();
+          return instances.every((x) => status[x.name] === "UP");
+        },
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
+    };
     return {
       scratch,
       sink,
@@ -78,6 +104,7 @@ export async function startCluster(size = 3, extraEnv: Record<string, string> = 
       instances,
       lb,
       cookieFor: (token) => `__Host-sid=${token}`,
+      ensureHealthy,
       stop: stopAll,
     };
   } catch (err) {

@@ -36,6 +36,11 @@ export function haproxyConfig(frontendPort: number, statsPort: number, backends:
     "  timeout connect 2s",
     "  timeout client 60s",
     "  timeout server 60s",
+    // A health check may take this long: without it HAProxy allows `inter` (300 ms), and on a loaded 2-core
+    // machine a busy instance's event loop stalls that long, so healthy instances were marked DOWN (a test
+    // then saw no answer from app1 at all, or HAProxy's own 503 for every try). A dead instance still fails
+    // its checks at once (connection refused).
+    "  timeout check 2s",
     "  retries 3",
     "  option redispatch",
     "  option forwardfor",

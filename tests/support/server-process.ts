@@ -64,9 +64,11 @@ export async function startServer(
     waitUntil = "ready" as "ready" | "live",
     timeoutMs = 90_000,
     fdLimit,
-  }: { waitUntil?: "ready" | "live"; timeoutMs?: number; fdLimit?: number } = {},
+    port: fixedPort,
+  }: { waitUntil?: "ready" | "live"; timeoutMs?: number; fdLimit?: number; port?: number } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // `port`: a restart where the balancer expects the instance (tests/support/cluster.ts).
+  const port = fixedPort ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-faults-"));
   const args = ["--import", "tsx", "server/main.ts"];
   // `fdLimit`: the process starts with that few file descriptors (soft and hard), as a small container might.
