@@ -41,6 +41,11 @@ import {
   moveIncomingPayment,
   updateIncomingPayment,
 } from "@/server/features/payments/incoming-payments";
+import {
+  isStaffAccount,
+  lockReceivingCustomer,
+  staffCannotReceive,
+} from "@/server/features/payments/receiving-customer";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
 
@@ -61,6 +66,12 @@ async function customerBalance(tx: Tx, userId: string): Promise<number> {
   return (await findWallet(tx, userId))?.balance ?? 0;
 }
 
+/** The same for money coming in: refused at once for staff or a customer with no open account (409). */
+async function receivingBalance(tx: Tx, userId: string): Promise<number> {
+  await lockReceivingCustomer(tx, userId);
+  return customerBalance(tx, userId);
+}
+
 const balanceChange = (balance: number, amount: number) => ({
   before: { balance },
   after: { balance: balance + amount },
@@ -78,7 +89,7 @@ export async function submitIncomingPayment(
   }
   const reason = requireReason(input.reason);
   return submitForApproval(db, maker, async (tx) => {
-    const balance = await customerBalance(tx, input.userId);
+    const balance = await receivingBalance(tx, input.userId);
     return {
       kind: "incoming_payment",
       userId: input.userId,
@@ -103,7 +114,7 @@ export async function submitIncomingPaymentUpdate(
     const pending = await submitForApproval(db, maker, async (tx) => {
       const payment = await lockIncomingPayment(tx, paymentId);
       if (payment.amount <= threshold || !payment.userId) throw DIRECT;
-      const balance = await customerBalance(tx, payment.userId);
+      const balance = await receivingBalance(tx, payment.userId);
       return {
         kind: "incoming_payment",
         userId: payment.userId,
@@ -135,7 +146,7 @@ export async function submitAdminTransaction(
   }
   const reason = requireReason(input.reason);
   return submitForApproval(db, maker, async (tx) => {
-    const balance = await customerBalance(tx, input.userId);
+    const balance = await receivingBalance(tx, input.userId);
     return {
       kind: "credit",
       userId: input.userId,
@@ -160,7 +171,7 @@ export async function submitAdminTransactionUpdate(
     const pending = await submitForApproval(db, maker, async (tx) => {
       const current = await lockAdminTransaction(tx, transactionId);
       if (current.amount <= threshold || !current.userId) throw DIRECT;
-      const balance = await customerBalance(tx, current.userId);
+      const balance = await receivingBalance(tx, current.userId);
       return {
         kind: "credit",
         userId: current.userId,
@@ -196,6 +207,7 @@ export async function submitBalanceAdjustment(
     const balance = await customerBalance(tx, userId);
     const wallet = await findWallet(tx, userId);
     if (target === balance) throw DIRECT;
+    if (target > balance && (await isStaffAccount(tx, userId))) throw staffCannotReceive();
     if (target < (wallet?.held ?? 0)) throw new AppError("CONFLICT", PAYMENT_MESSAGES.balanceBelowHeld);
     return {
       kind: "balance_adjustment",

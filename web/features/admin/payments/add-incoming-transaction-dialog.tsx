@@ -17,6 +17,7 @@ import { useCreateAdminTransaction } from "@/web/features/admin/payments/api/cre
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
   creditNeedsReason,
+  creditSubmitLabel,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
@@ -95,7 +96,7 @@ export function AddIncomingTransactionDialog() {
           <DialogActions
             isPending={credit.isPending}
             pendingLabel="Creating"
-            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            submitLabel={creditSubmitLabel(draft)}
             onCancel={() => setOpen(false)}
           />
         </form>

@@ -1,12 +1,14 @@
 import { useState } from "react";
+import { RECEIVING_FILTER } from "@/contract/admin";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { useSearch } from "@/web/features/admin/shared/admin-list";
 
 /**
- * Picks the customer a payment or credit is for; admins are left out (they hold no customer money). The list
- * is searched on the server (name, e-mail or $tag), so every customer can be found however many there are.
+ * Picks the customer a payment or credit is for: only customers whose checking account is open, the only ones
+ * the server lets money reach (staff never bank). The list is searched on the server (name, e-mail or $tag), so
+ * every such customer can be found however many there are.
  */
 export function UserSelect({
   id,
@@ -20,8 +22,8 @@ export function UserSelect({
   disabled?: boolean;
 }) {
   const search = useSearch();
-  // Customers only, from the server: staff never receive money, and a page of staff never hides a customer.
-  const { query: users, items } = useAdminUsers({ q: search.q, role: "customer" });
+  // Filtered on the server: a page of staff or of customers without an account never hides one who may receive.
+  const { query: users, items } = useAdminUsers({ q: search.q, role: RECEIVING_FILTER });
   // The chosen customer keeps its label when a later search no longer lists them.
   const [chosen, setChosen] = useState<{ id: string; label: string } | null>(null);
   const customers = items
@@ -37,8 +39,8 @@ export function UserSelect({
       ? "Couldn't load users"
       : customers.length === 0
         ? search.q
-          ? "No customers match"
-          : "No customers yet"
+          ? "No customers with an open account match"
+          : "No customers with an open account yet"
         : "Select a user";
   return (
     <div className="grid gap-2">
