@@ -4,6 +4,7 @@ import {
   ClipboardCheck,
   FileCheck2,
   Landmark,
+  LogOut,
   type LucideIcon,
   Mail,
   MessagesSquare,
@@ -12,9 +13,9 @@ import {
   Users,
 } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useState } from "react";
-import { Link } from "wouter";
 import type { StaffCapability } from "@/contract/staff-capabilities";
 import { canUse } from "@/contract/staff-capabilities";
+import { SettingsAvatarLink } from "@/web/components/top-bar";
 import { Button } from "@/web/components/ui/button";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
@@ -30,7 +31,7 @@ import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
 import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
-import { AdminShell, BackLabel } from "@/web/features/admin/shared/admin-shell";
+import { AdminShell } from "@/web/features/admin/shared/admin-shell";
 import { useAdminGate } from "@/web/features/admin/shared/use-admin-gate";
 import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
 import { ApiError } from "@/web/lib/api";
@@ -159,11 +160,16 @@ export default function AdminPage() {
         </p>
       }
       back={
-        <Button asChild variant="secondary" size="sm">
-          <Link href="/dashboard">
-            <BackLabel to="Dashboard" />
-          </Link>
-        </Button>
+        // Staff have no customer dashboard to go back to (they never bank): settings and sign-out live here.
+        <nav aria-label="Account" className="flex shrink-0 items-center gap-1 sm:gap-2">
+          {user ? <SettingsAvatarLink user={user} title="Settings" /> : null}
+          <Button asChild variant="ghost" size="sm">
+            <a href="/api/logout" aria-label="Logout">
+              <LogOut aria-hidden />
+              <span className="hidden sm:inline">Logout</span>
+            </a>
+          </Button>
+        </nav>
       }
       mainClassName="grid gap-6 py-8"
     >
