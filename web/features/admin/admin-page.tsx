@@ -4,7 +4,6 @@ import {
   ClipboardCheck,
   FileCheck2,
   Landmark,
-  LogOut,
   type LucideIcon,
   Mail,
   MessagesSquare,
@@ -13,9 +12,9 @@ import {
   Users,
 } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useState } from "react";
+import { Link } from "wouter";
 import type { StaffCapability } from "@/contract/staff-capabilities";
 import { canUse } from "@/contract/staff-capabilities";
-import { SettingsAvatarLink } from "@/web/components/top-bar";
 import { Button } from "@/web/components/ui/button";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
@@ -162,12 +161,12 @@ export default function AdminPage() {
       back={
         // Staff have no customer dashboard to go back to (they never bank): settings and sign-out live here.
         <nav aria-label="Account" className="flex shrink-0 items-center gap-1 sm:gap-2">
-          {user ? <SettingsAvatarLink user={user} title="Settings" /> : null}
+          <Button asChild variant="secondary" size="sm">
+            <Link href="/settings">Settings</Link>
+          </Button>
           <Button asChild variant="ghost" size="sm">
-            <a href="/api/logout" aria-label="Logout">
-              <LogOut aria-hidden />
-              <span className="hidden sm:inline">Logout</span>
-            </a>
+            {/* Text only: an icon here would regroup the shared chunks and grow every page's first load. */}
+            <a href="/api/logout">Logout</a>
           </Button>
         </nav>
       }

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { RECEIVING_FILTER } from "@/contract/admin";
+import type { AdminUserQuery } from "@/contract/admin";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
@@ -23,7 +23,9 @@ export function UserSelect({
 }) {
   const search = useSearch();
   // Filtered on the server: a page of staff or of customers without an account never hides one who may receive.
-  const { query: users, items } = useAdminUsers({ q: search.q, role: RECEIVING_FILTER });
+  // (A literal, not contract/admin's RECEIVING_FILTER: importing a value from it would bring zod along.)
+  const role: AdminUserQuery["role"] = "open_account";
+  const { query: users, items } = useAdminUsers({ q: search.q, role });
   // The chosen customer keeps its label when a later search no longer lists them.
   const [chosen, setChosen] = useState<{ id: string; label: string } | null>(null);
   const customers = items
