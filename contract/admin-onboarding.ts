@@ -21,6 +21,8 @@ export const ONBOARDING_ADMIN_MESSAGES = {
   statusInvalid: "Status must be one of pending, in_review, approved, rejected",
   ssnTakenOnReset: "This SSN is now linked to another account, so the application cannot be reopened",
   tooLong: "Please shorten this field",
+  /** 409 identityNotApproved: an account opens only for a verified identity. */
+  identityNotApproved: "Identity verification must be approved before the account can be opened",
 } as const;
 
 /** Spec §9. */
@@ -51,6 +53,8 @@ export const kycApplicationsQuery = pageQueryWithStatus(KYC_STATUSES);
 /** GET /api/admin/account-requests item. */
 export const adminAccountRequest = accountRequest.extend({
   adminNotes: z.string().nullable(),
+  /** The customer's current identity check (null: none): the account opens only once it is approved. */
+  kycStatus: z.enum(KYC_STATUSES).nullable(),
   user: onboardingUser,
   isCurrent: z.boolean(),
 });

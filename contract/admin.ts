@@ -40,8 +40,10 @@ export const adminUserPage = pageOf(adminUser);
  */
 export const USER_ROLES = ["customer", "staff"] as const;
 export type UserRoleFilter = (typeof USER_ROLES)[number] | "all";
+/** The payment and credit pickers' list: customers whose checking account is open, the only ones money may reach. */
+export const RECEIVING_FILTER = "open_account";
 export const adminUserQuery = pageQuery.extend({
-  role: z.enum([...USER_ROLES, "all"], { error: "Unknown role filter" }).default("all"),
+  role: z.enum([...USER_ROLES, "all", RECEIVING_FILTER], { error: "Unknown role filter" }).default("all"),
 });
 export type AdminUserQuery = z.infer<typeof adminUserQuery>;
 

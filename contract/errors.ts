@@ -106,6 +106,12 @@ export const errorFlags = z
     customerGone: flag,
     balanceChanged: flag,
     customerAccount: flag,
+    /** The account holds a staff role, and staff never bank: no money in, no KYC, no recipients, no transfers. */
+    staffAccount: flag,
+    /** The customer has no open (approved) checking account, so no money can be credited to them. */
+    accountNotOpen: flag,
+    /** An account request cannot be approved while the identity check is not approved. */
+    identityNotApproved: flag,
     lastOwner: flag,
     ownerByConfig: flag,
     /** The current status of what could not move (a KYC application, an approval). */

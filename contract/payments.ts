@@ -28,6 +28,10 @@ export const PAYMENT_MESSAGES = {
   amountInvalid: "Amount must be a positive dollar amount with at most 2 decimals",
   balanceInvalid: "Enter the new balance as a dollar amount, e.g. $1000.00",
   balanceBelowHeld: "The new balance cannot be lower than the amount held for pending transfers",
+  /** 409 staffAccount: staff never bank, so no money is credited to an account holding a staff role. */
+  staffCannotReceive: "This account belongs to staff, and staff accounts cannot receive money",
+  /** 409 accountNotOpen: money reaches only customers whose checking account is open. */
+  accountNotOpen: "This customer has no open checking account, so they cannot receive money yet",
 } as const;
 
 const optionalText = (max = 200) => z.string().trim().max(max).optional().nullable();

@@ -81,4 +81,9 @@ export const STAFF_MANAGEMENT_MESSAGES = {
   /** 409 customerAccount: staff work from an account that does not bank with Pillar. */
   customerAccount:
     "This account banks with Pillar (identity check, account or money). Staff need a separate account with no banking.",
+  /** 409 customerAccount: money on the account or on its way to or from it. */
+  moneyInFlight:
+    "This account holds money or has money on its way (a balance, a hold, a pending transfer, payment, credit or approval). Staff need a separate account with no banking.",
+  /** 403 staffAccount: staff never bank (KYC, account opening, recipients, transfers). */
+  staffCannotBank: "Staff accounts cannot bank with Pillar. Use a separate customer account.",
 } as const;

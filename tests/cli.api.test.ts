@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STAFF_MANAGEMENT_MESSAGES } from "@/contract/staff";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 const run = promisify(execFile);
@@ -110,21 +111,28 @@ describe("operator CLI", () => {
       const result = await cli("ledger:verify");
       expect(result.code).toBe(1);
       expect(result.out).toContain(`wallet:${user.id}: cached balance 500 but postings sum to 0`);
-      const grant = await cli("admin:grant", "CLI@example.com");
+      // Money on the account (issue 26 item 4): staff never bank, so the CLI's grant is refused like the owner's.
+      const refused = await cli("admin:grant", "CLI@example.com");
+      expect(refused.code).toBe(1);
+      expect(refused.out).toContain(STAFF_MANAGEMENT_MESSAGES.moneyInFlight);
+      const [colleague] = await database!.query<{ id: string }>(
+        "insert into users (email, first_name, last_name, pillar_tag, password_hash, is_email_verified) values ('cli-staff@example.com','C','S','cli_staff','x',true) returning id",
+      );
+      const grant = await cli("admin:grant", "CLI-staff@example.com");
       expect(grant.code).toBe(0);
       const [row] = await database!.query<{ is_admin: boolean }>("select is_admin from users where id = $1", [
-        user.id,
+        colleague.id,
       ]);
       expect(row.is_admin).toBe(true);
-      const staff = await cli("staff:grant", "cli@example.com", "finance", "compliance");
+      const staff = await cli("staff:grant", "cli-staff@example.com", "finance", "compliance");
       expect(staff.code).toBe(0);
       expect(staff.out).toContain("now holds: compliance, finance, owner");
-      const badRole = await cli("staff:grant", "cli@example.com", "janitor");
+      const badRole = await cli("staff:grant", "cli-staff@example.com", "janitor");
       expect(badRole.code).toBe(1);
       expect(badRole.out).toContain("one or more roles out of: support, compliance, finance, owner");
       const [roles] = await database!.query<{ staff_roles: string[] }>(
         "select staff_roles from users where id = $1",
-        [user.id],
+        [colleague.id],
       );
       expect(roles.staff_roles).toEqual(["compliance", "finance", "owner"]);
     },

@@ -343,19 +343,20 @@ export const CATALOGUE: Record<string, RouteCase> = {
         drivingLicenseBack: w.ids.spareObjectPath,
       },
     }),
-    // B and the admin name A's upload as their licence: "not found", exactly as for a made-up path.
-    expect: { signedOut: 401, user: 409, otherUser: 400, admin: 400 },
+    // B names A's upload as their licence: "not found", exactly as for a made-up path. Staff never bank, so
+    // every staff role is refused before the body is read (403 staffAccount, issue 26 item 8).
+    expect: { signedOut: 401, user: 409, otherUser: 400, admin: 403 },
   },
   "POST /api/kyc/upload-document": {
     access: "user",
     input: { body: true },
-    // A and B are approved (409 before any document is looked at); the admin has no application (404).
+    // A and B are approved (409 before any document is looked at); staff never bank (403 staffAccount).
     // The same attack on an open application is in idor.api.test.ts.
     build: (w) => ({
       url: "/api/kyc/upload-document",
       payload: { documentType: "einDocument", documentUrl: w.ids.spareObjectPath },
     }),
-    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 404 },
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 403 },
   },
   "POST /api/objects/upload": { access: "user", build: () => url("/api/objects/upload"), expect: USER_OK },
   "PUT /api/objects/upload/:token": {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { ONBOARDING_ADMIN_MESSAGES } from "@/contract/admin-onboarding";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
-import { PASSWORD, signIn, signInAsAdmin, signUp } from "@/tests/e2e/support/journeys";
+import {
+  applyThroughApi,
+  PASSWORD,
+  shots,
+  signIn,
+  signInAsAdmin,
+  signUp,
+} from "@/tests/e2e/support/journeys";
 import { waitForMail } from "@/tests/e2e/support/mail";
 
 const browser = setUpBrowser();
@@ -76,7 +84,6 @@ describe("identity journey", () => {
 
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);
-    await admin.page.getByRole("link", { name: "Admin Panel" }).click();
     await admin.page.getByRole("tab", { name: "User Management" }).waitFor();
     await admin.page.getByRole("button", { name: "Delete Victor Tester" }).click();
     await admin.page
@@ -93,4 +100,54 @@ describe("identity journey", () => {
     await customer.context.close();
     await admin.context.close();
   });
+
+  it("refuses to open an account while the identity check is rejected, and the admin's dialog says why", async () => {
+    const customer = await openPage(browser);
+    const email = `rejected_${Date.now()}@example.com`;
+    await signUp(customer.page, { email, firstName: "Rita", tag: `rita_${Date.now() % 100000}` });
+    await signIn(customer.page, email, PASSWORD);
+    const applied = await applyThroughApi(customer.context.request, {
+      firstName: "Rita",
+      lastName: "Tester",
+    });
+
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    const rejected = await admin.context.request.put(`/api/admin/kyc/${applied.kyc.id}/reject`, {
+      data: { notes: "The licence photo is blurred" },
+    });
+    expect(rejected.status()).toBe(200);
+    await admin.page.getByRole("tab", { name: "Account Requests" }).click();
+    await admin.page.getByLabel("Search account requests").fill(email);
+    await admin.page.getByRole("button", { name: "Manage account request from Rita Tester" }).click();
+    const dialog = admin.page.getByRole("dialog", { name: "Manage Account Request" });
+    await dialog.getByLabel("Status", { exact: true }).selectOption("approved");
+    await dialog.getByRole("alert").getByText(ONBOARDING_ADMIN_MESSAGES.identityNotApproved).waitFor();
+    await dialog.getByText("Identity check: Rejected").waitFor();
+    expect(await dialog.getByRole("button", { name: "Update Request" }).isDisabled()).toBe(true);
+    await shots(admin.page, "admin-account-request-identity-rejected");
+    // A stale screen or a direct call is refused by the server the same way.
+    const refused = await admin.context.request.put(
+      `/api/admin/account-requests/${applied.accountRequest.id}`,
+      {
+        data: { status: "approved" },
+      },
+    );
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      message: ONBOARDING_ADMIN_MESSAGES.identityNotApproved,
+      identityNotApproved: true,
+    });
+
+    // The customer's dashboard shows the rejected identity check, and no open account.
+    await customer.page.goto("/dashboard");
+    const timeline = customer.page.getByRole("list").filter({ hasText: "Identity check" });
+    await timeline.getByText("Rejected").first().waitFor();
+    expect(await timeline.getByText("Verified", { exact: true }).count()).toBe(0);
+    expect(await timeline.getByText("Approved", { exact: true }).count()).toBe(0);
+    expect(customer.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+  }, 120_000);
 });

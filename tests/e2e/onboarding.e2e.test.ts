@@ -74,7 +74,6 @@ describe("onboarding journey", () => {
     // The admin reviews the documents and approves the KYC.
     const admin = await openPage(browser);
     await signInAsAdmin(admin.page);
-    await admin.page.getByRole("link", { name: "Admin Panel" }).click();
     await admin.page.getByRole("tab", { name: "KYC Applications" }).click();
     await admin.page.getByRole("button", { name: `View License front for ${name}` }).click();
     const dialog = admin.page.getByRole("dialog");

@@ -4,6 +4,7 @@ import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   newUser,
   shot,
+  shots,
   signIn,
   signInAsAdmin,
   signUp,
@@ -89,4 +90,28 @@ describe("staff roles", () => {
     expect(colleague.errors).toEqual([]);
     await Promise.all([customer.context.close(), owner.context.close(), colleague.context.close()]);
   }, 240_000);
+
+  it("sends staff to the back office after sign-in and from every customer-only page", async () => {
+    const staff = await openPage(browser);
+    staff.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(staff.page);
+    // Sign-in lands on /admin: no customer dashboard offering "Apply Checking Account" or "Send Money".
+    await staff.page.getByRole("tab", { name: "User Management" }).waitFor();
+    await staff.page.getByRole("link", { name: "Settings" }).waitFor();
+    await staff.page.getByRole("link", { name: "Logout" }).waitFor();
+    for (const path of ["/", "/dashboard", "/apply-checking", "/send-money", "/recipients", "/analytics"]) {
+      await staff.page.goto(path);
+      await staff.page.waitForURL((url) => url.pathname === "/admin");
+      await staff.page.getByRole("tab", { name: "User Management" }).waitFor();
+      expect(await staff.page.getByText("Apply Checking Account").count(), path).toBe(0);
+      expect(await staff.page.getByRole("link", { name: /send money/i }).count(), path).toBe(0);
+    }
+    // Settings (where staff set up their second factor) stays theirs.
+    await staff.page.goto("/settings");
+    await staff.page.getByRole("heading", { name: "Account Settings" }).waitFor();
+    expect(staff.page.url()).toMatch(/\/settings$/);
+    await shots(staff.page, "staff-settings");
+    expect(staff.errors).toEqual([]);
+    await staff.context.close();
+  }, 120_000);
 });

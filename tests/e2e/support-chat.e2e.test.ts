@@ -61,7 +61,6 @@ describe("support chat journey", () => {
     const admin = await openPage(browser);
     const adminDialogs = recordDialogs(admin.page);
     await signInAsAdmin(admin.page);
-    await admin.page.getByRole("link", { name: "Admin Panel" }).click();
     await admin.page.getByRole("tab", { name: "User Chats" }).click();
     const conversation = admin.page.getByRole("button", { name: new RegExp(`^${name}`) });
     await expect.poll(() => conversation.getAttribute("aria-label")).toMatch(/, 2 unread: /);

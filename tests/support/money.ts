@@ -5,7 +5,7 @@ import type { Database } from "@/server/db/client";
 import { accountRequests, kycApplications } from "@/server/db/schema";
 import { verifyLedger } from "@/server/lib/ledger";
 import type { TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser, type TestUserInput } from "@/tests/support/users";
 
 /** A KYC application row in `status` for `customer`, written directly (a reviewed one carries reviewedAt). */
 export async function insertKycApplication(
@@ -39,8 +39,11 @@ export async function insertKycApplication(
  * A customer whose KYC and checking account are approved, so the send-money gate is open. The onboarding
  * rows are written directly: these tests are about money, and the onboarding API has its own tests.
  */
-export async function createApprovedCustomer(database: Database): Promise<SignedInUser> {
-  const customer = await createVerifiedUser(database);
+export async function createApprovedCustomer(
+  database: Database,
+  input: TestUserInput = {},
+): Promise<SignedInUser> {
+  const customer = await createVerifiedUser(database, input);
   const kycId = await insertKycApplication(database, customer, "approved");
   await database.db.insert(accountRequests).values({
     userId: customer.user.id,

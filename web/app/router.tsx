@@ -99,21 +99,27 @@ function SignedOutRoutes() {
   );
 }
 
-function SignedInRoutes() {
+/** Staff never bank: a customer-only page sends them to the back office (its second-factor prompt included). */
+function ToBackOffice() {
+  return <Redirect to="/admin" replace />;
+}
+
+function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
+  const customerOnly = <P,>(page: P) => (isStaff ? ToBackOffice : page);
   return (
     <Switch>
-      <Route path="/" component={DashboardPage} />
-      <Route path="/dashboard" component={DashboardPage} />
+      <Route path="/" component={customerOnly(DashboardPage)} />
+      <Route path="/dashboard" component={customerOnly(DashboardPage)} />
       <Route path="/settings" component={SettingsPage} />
       <Route path="/admin" component={AdminPage} />
       <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
-      <Route path="/apply-checking" component={ApplyCheckingPage} />
-      <Route path="/send-money" component={SendMoneyPage} />
-      <Route path="/transfers/:id" component={ReceiptPage} />
-      <Route path="/analytics" component={AnalyticsPage} />
-      <Route path="/statements" component={StatementsPage} />
-      <Route path="/recipients" component={RecipientsPage} />
-      <Route path="/contact" component={ContactPage} />
+      <Route path="/apply-checking" component={customerOnly(ApplyCheckingPage)} />
+      <Route path="/send-money" component={customerOnly(SendMoneyPage)} />
+      <Route path="/transfers/:id" component={customerOnly(ReceiptPage)} />
+      <Route path="/analytics" component={customerOnly(AnalyticsPage)} />
+      <Route path="/statements" component={customerOnly(StatementsPage)} />
+      <Route path="/recipients" component={customerOnly(RecipientsPage)} />
+      <Route path="/contact" component={customerOnly(ContactPage)} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route path="/auth" component={SignedInAuthRedirect} />
@@ -129,6 +135,8 @@ export function AppRouter() {
   const { data: user, isLoading } = useCurrentUser();
   if (isLoading) return <FullScreenSpinner />;
   return (
-    <Suspense fallback={<FullScreenSpinner />}>{user ? <SignedInRoutes /> : <SignedOutRoutes />}</Suspense>
+    <Suspense fallback={<FullScreenSpinner />}>
+      {user ? <SignedInRoutes isStaff={user.isAdmin} /> : <SignedOutRoutes />}
+    </Suspense>
   );
 }

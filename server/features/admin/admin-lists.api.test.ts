@@ -253,7 +253,7 @@ describe("the transfer desk", () => {
 describe("money lists", () => {
   it("page incoming payments and transactions with search and status filters", async () => {
     const marker = `mq${uniqueSuffix()}`.slice(0, 12);
-    const owner = await createVerifiedUser(t.database);
+    const owner = await createApprovedCustomer(t.database);
     for (let i = 0; i < 7; i++) {
       const payment = await post("/api/admin/incoming-payments", {
         userId: owner.user.id,

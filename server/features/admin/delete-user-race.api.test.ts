@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { expectLedgerClean } from "@/tests/support/money";
+import { createApprovedCustomer, expectLedgerClean } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
+import { setUpAdminUser } from "@/tests/support/users";
 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const admin = setUpAdminUser(t);
@@ -34,7 +34,7 @@ describe("deleting a customer while money arrives for them", () => {
     "lets exactly one of the deletion and %s win, with a clear 4xx for the other and never a 500",
     async (_, pay) => {
       for (let round = 0; round < 8; round++) {
-        const customer = await createVerifiedUser(t.database);
+        const customer = await createApprovedCustomer(t.database);
         const [deleted, paid] = await Promise.all([
           asAdmin("DELETE", `/api/admin/users/${customer.user.id}`),
           pay(customer.user.id),

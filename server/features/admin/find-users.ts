@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AdminStats, AdminUser, AdminUserQuery } from "@/contract/admin";
-import { ADMIN_MESSAGES } from "@/contract/admin";
+import { ADMIN_MESSAGES, RECEIVING_FILTER } from "@/contract/admin";
 import { formatMoney } from "@/contract/money";
 import type { Page } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
@@ -53,6 +53,11 @@ export async function findUsers(
       and(
         beforeTimeKey(users.createdAt, users.id, cursor),
         role === "all" ? undefined : eq(users.isAdmin, role === "staff"),
+        // The same rule as lockReceivingCustomer (server/features/payments/receiving-customer.ts): an open account.
+        role === RECEIVING_FILTER
+          ? sql`exists (select 1 from ${accountRequests} r where r.user_id = ${users.id}
+              and r.superseded_at is null and r.status = 'approved')`
+          : undefined,
         searchAny(q?.trim().replace(/^\$/, ""), [
           users.email,
           users.pillarTag,

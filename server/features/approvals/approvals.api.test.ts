@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
+import { type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const staff = {
@@ -352,7 +352,7 @@ describe("stale targets", () => {
     expect(notFrozen.statusCode).toBe(409);
     expect(notFrozen.json()).toMatchObject({ staleApproval: true, notFrozen: true });
 
-    const gone = await createVerifiedUser(t.database);
+    const gone = await createApprovedCustomer(t.database);
     const credit = await addCredit(staff.finance, gone.user.id, "4000", "Bonus", { reason: "Promotion" });
     expect(credit.statusCode).toBe(202);
     expect((await call(staff.owner, "DELETE", `/api/admin/users/${gone.user.id}`)).statusCode).toBe(200);

@@ -1,7 +1,9 @@
+import { eq } from "drizzle-orm";
 import type { CurrentUser } from "@/contract/auth";
 import { normaliseRoles, type StaffRole } from "@/contract/staff";
 import type { AppDeps } from "@/server/app-deps";
 import type { Tx } from "@/server/db/client";
+import { users } from "@/server/db/schema";
 import { earnsAdminByEmail, toCurrentUser } from "@/server/features/auth/users";
 import { recordSignInDevice } from "@/server/features/security/known-devices";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
@@ -11,6 +13,7 @@ import {
   deleteSessionByToken,
   type UserRow,
 } from "@/server/lib/session";
+import { staffGrantRefusal } from "@/server/lib/staff-grant-refusal";
 import { updateUser } from "@/server/lib/write-user";
 
 export interface LoginContext {
@@ -41,17 +44,26 @@ export async function openSession(
   context: LoginContext,
   options: { secondFactorEnabled: boolean; inTransaction?: (tx: Tx) => Promise<void> },
 ): Promise<OpenedSession> {
-  // ADMIN_EMAILS names owners: a proved address gains the role at each sign-in (revoking it here is undone).
-  const staffRoles: StaffRole[] =
-    earnsAdminByEmail(deps.config, user) && !user.staffRoles.includes("owner")
-      ? normaliseRoles([...user.staffRoles, "owner"])
-      : user.staffRoles;
-  const rolesChanged = staffRoles !== user.staffRoles;
+  // ADMIN_EMAILS names owners: a proved address gains the role at each sign-in (revoking it here is undone),
+  // unless the account banks with Pillar or has money on it: then it signs in as the customer it is.
+  const promote = earnsAdminByEmail(deps.config, user) && !user.staffRoles.includes("owner");
+  let staffRoles: StaffRole[] = user.staffRoles;
   const { session, device } = await deps.database.db.transaction(async (tx) => {
     if (options.inTransaction) await options.inTransaction(tx);
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);
-    if (rolesChanged) await updateUser(tx, user.id, { staffRoles });
+    if (promote) {
+      // The same lock and checks as an owner's grant, so a credit or an application cannot race the promotion.
+      const [current] = await tx
+        .select({ staffRoles: users.staffRoles })
+        .from(users)
+        .where(eq(users.id, user.id))
+        .for("update");
+      if (current && !(await staffGrantRefusal(tx, { id: user.id, staffRoles: current.staffRoles }))) {
+        staffRoles = normaliseRoles([...current.staffRoles, "owner"]);
+        await updateUser(tx, user.id, { staffRoles });
+      }
+    }
     const session = await createSession(tx, {
       userId: user.id,
       userAgent: context.userAgent,

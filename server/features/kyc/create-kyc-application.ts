@@ -1,5 +1,6 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { type CreateKycInput, type CreateKycResponse, canApply, KYC_MESSAGES } from "@/contract/kyc";
+import { STAFF_MANAGEMENT_MESSAGES } from "@/contract/staff";
 import type { AppDeps } from "@/server/app-deps";
 import { accountRequests, kycApplications, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
@@ -16,6 +17,8 @@ export const SSN_INDEX_LABEL = "ssn";
 
 export const phoneRequiredError = () =>
   new AppError("BAD_REQUEST", KYC_MESSAGES.phoneRequired, { phoneNumberRequired: true });
+export const staffCannotBank = () =>
+  new AppError("FORBIDDEN", STAFF_MANAGEMENT_MESSAGES.staffCannotBank, { staffAccount: true });
 const ssnDuplicateError = () => new AppError("CONFLICT", KYC_MESSAGES.ssnDuplicate, { ssnDuplicate: true });
 
 /**
@@ -40,7 +43,13 @@ export async function createKycApplication(
   try {
     const result = await deps.database.db.transaction(async (tx) => {
       // One submission per user at a time: the user row is the lock two racing submits queue on.
-      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+      const [locked] = await tx
+        .select({ staffRoles: users.staffRoles })
+        .from(users)
+        .where(eq(users.id, user.id))
+        .for("update");
+      // Roles as they are now (a grant takes the same lock): staff never bank, so they never apply.
+      if ((locked?.staffRoles.length ?? 0) > 0) throw staffCannotBank();
       const current = await findCurrentOnboarding(tx, user.id);
       if (!canApply({ kyc: current.kyc, accountRequest: current.accountRequest })) {
         const approved = current.kyc?.status === "approved" && current.accountRequest?.status === "approved";

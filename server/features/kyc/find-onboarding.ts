@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { AdminAccountRequest, AdminKycApplication } from "@/contract/admin-onboarding";
 import type { Page, PageQuery } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
@@ -46,9 +46,19 @@ export async function findAccountRequests(
   { cursor, limit, q, status }: StatusFilter<"pending" | "in_review" | "approved" | "rejected">,
 ): Promise<Page<AdminAccountRequest>> {
   const rows = await db
-    .select({ request: accountRequests, user: users, key: exactTime(accountRequests.createdAt) })
+    .select({
+      request: accountRequests,
+      user: users,
+      kycStatus: kycApplications.status,
+      key: exactTime(accountRequests.createdAt),
+    })
     .from(accountRequests)
     .innerJoin(users, eq(users.id, accountRequests.userId))
+    // The customer's current identity check: the Manage dialog says why an account cannot open yet.
+    .leftJoin(
+      kycApplications,
+      and(eq(kycApplications.userId, accountRequests.userId), isNull(kycApplications.supersededAt)),
+    )
     .where(
       and(
         status === "all" ? undefined : eq(accountRequests.status, status),
@@ -62,6 +72,6 @@ export async function findAccountRequests(
     rows,
     limit,
     (r) => [r.key, r.request.id],
-    (r) => toAdminAccountRequest(r.request, r.user),
+    (r) => toAdminAccountRequest(r.request, r.user, r.kycStatus),
   );
 }

@@ -16,6 +16,7 @@ import {
   setUpAdminUser,
   setUpVerifiedUser,
 } from "@/tests/support/users";
+import { onboardingView } from "@/web/components/dashboard/onboarding-steps";
 
 const sink = setUpSmtpSink();
 const t = setUpTestApp(() => ({ SMTP_URL: sink.url }));
@@ -23,6 +24,7 @@ beforeAll(() => t.app.ready());
 const admin = setUpAdminUser(t);
 const customer = setUpVerifiedUser(t);
 
+const LABELS = { statusTitle: "Account Request Status", statusMessage: "Your application is being reviewed" };
 const freshSsn = ssnSequence(100, 5000);
 const GRACE = {
   firstName: "Grace",
@@ -40,6 +42,14 @@ async function applicant(ssn = freshSsn()) {
   if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
   await sink.waitForMail(user.email, (m) => /received your/i.test(m.subject));
   return { user, kycId: res.json().kyc.id as string, requestId: res.json().accountRequest.id as string };
+}
+
+/** An applicant whose identity check the admin has approved: their account request may open. */
+async function verifiedApplicant() {
+  const applied = await applicant();
+  const res = await as(admin, "PUT", `/api/admin/kyc/${applied.kycId}/approve`, {});
+  if (res.statusCode !== 200) throw new Error(`KYC approval failed: ${res.statusCode} ${res.body}`);
+  return applied;
 }
 
 const as = (who: SignedInUser | null, method: "GET" | "PUT" | "POST", url: string, payload?: object) =>
@@ -199,7 +209,7 @@ describe("KYC decisions (spec §4 state machine)", () => {
 
 describe("PUT /api/admin/account-requests/{id}", () => {
   it("approves with a random 9-digit account number, the default routing number and approvedAt", async () => {
-    const { user, requestId } = await applicant();
+    const { user, requestId } = await verifiedApplicant();
     const res = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, {
       status: "approved",
       statusMessage: "Welcome aboard",
@@ -238,7 +248,7 @@ describe("PUT /api/admin/account-requests/{id}", () => {
   });
 
   it("uses a given account and routing number, and refuses one already in use", async () => {
-    const first = await applicant();
+    const first = await verifiedApplicant();
     const res = await as(admin, "PUT", `/api/admin/account-requests/${first.requestId}`, {
       status: "approved",
       accountNumber: 123456789,
@@ -250,7 +260,7 @@ describe("PUT /api/admin/account-requests/{id}", () => {
       routingNumber: "011000015",
     });
 
-    const second = await applicant();
+    const second = await verifiedApplicant();
     const taken = await as(admin, "PUT", `/api/admin/account-requests/${second.requestId}`, {
       status: "approved",
       accountNumber: "123456789",
@@ -281,7 +291,7 @@ describe("PUT /api/admin/account-requests/{id}", () => {
   });
 
   it("allows any status, and keeps the account number once assigned", async () => {
-    const { user, requestId } = await applicant();
+    const { user, requestId } = await verifiedApplicant();
     const put = (payload: object) => as(admin, "PUT", `/api/admin/account-requests/${requestId}`, payload);
     expect((await put({ status: "in_review" })).json().accountRequest.accountNumber).toBeNull();
     const approved = (await put({ status: "approved" })).json().accountRequest;
@@ -308,11 +318,64 @@ describe("PUT /api/admin/account-requests/{id}", () => {
   it("gives every approved account a different number", async () => {
     const numbers = new Set<string>();
     for (let i = 0; i < 5; i++) {
-      const { requestId } = await applicant();
+      const { requestId } = await verifiedApplicant();
       const res = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, { status: "approved" });
       numbers.add(res.json().accountRequest.accountNumber);
     }
     expect(numbers.size).toBe(5);
+  });
+});
+
+describe("an account opens only for a verified identity (issue 26 item 3)", () => {
+  it("refuses to approve the account request while the identity check is pending or rejected, writing and mailing nothing", async () => {
+    const { user, kycId, requestId } = await applicant();
+    const approve = () =>
+      as(admin, "PUT", `/api/admin/account-requests/${requestId}`, { status: "approved" });
+    const whilePending = await approve();
+    expect(whilePending.statusCode).toBe(409);
+    expect(whilePending.json()).toMatchObject({
+      message: ONBOARDING_ADMIN_MESSAGES.identityNotApproved,
+      identityNotApproved: true,
+      status: "pending",
+    });
+    await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "The licence photo is blurred" });
+    await sink.waitForMail(user.email, (m) => /not approved/i.test(m.text));
+    const whileRejected = await approve();
+    expect(whileRejected.statusCode).toBe(409);
+    expect(whileRejected.json()).toMatchObject({ identityNotApproved: true, status: "rejected" });
+    // The admin list tells the Manage dialog why.
+    const listed = (await as(admin, "GET", "/api/admin/account-requests?limit=200")).json().items;
+    expect(listed.find((r: { id: string }) => r.id === requestId)).toMatchObject({
+      status: "pending",
+      kycStatus: "rejected",
+      accountNumber: null,
+    });
+    expect(await auditFor(requestId)).toEqual([]);
+    const mine = (await as(user, "GET", "/api/kyc/status")).json();
+    expect(mine.accountRequest).toMatchObject({ status: "pending", accountNumber: null });
+    // The mail outbox has had time to send the rejection mail above: no "account is open" mail went out.
+    expect(sink.messages.some((m) => m.to.includes(user.email) && /account is open/i.test(m.subject))).toBe(
+      false,
+    );
+  });
+
+  it("after a reset to pending, the customer's onboarding says the identity check is pending, not verified", async () => {
+    const { user, kycId, requestId } = await verifiedApplicant();
+    const opened = await as(admin, "PUT", `/api/admin/account-requests/${requestId}`, { status: "approved" });
+    expect(opened.statusCode).toBe(200);
+    // An application rejected after the account opened (as data from before this rule may be), then reopened.
+    await t.database.query("update kyc_applications set status = 'rejected' where id = $1", [kycId]);
+    const asked = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`, { reason: "New papers" });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const checker = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const reset = await as(checker, "POST", `/api/admin/approvals/${asked.json().approval.id}/approve`, {});
+    expect(reset.statusCode, reset.body).toBe(200);
+    const preview = (await as(admin, "GET", `/api/admin/users/${user.user.id}/onboarding`)).json();
+    expect(preview).toMatchObject({ kyc: { status: "pending" }, accountRequest: { status: "approved" } });
+    const mine = (await as(user, "GET", "/api/kyc/status")).json();
+    expect(mine.kyc.status).toBe("pending");
+    // The dashboard's timeline is drawn from this state: the identity step follows the KYC status alone.
+    expect(onboardingView(preview, LABELS).steps[0].badge.label).toBe("Pending Review");
   });
 });
 

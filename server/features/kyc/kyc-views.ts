@@ -65,10 +65,15 @@ export function toAdminKycApplication(row: KycRow, user: UserRow): AdminKycAppli
   return { ...toKycApplication(row), user: toOnboardingUser(user), isCurrent: row.supersededAt === null };
 }
 
-export function toAdminAccountRequest(row: AccountRequestRow, user: UserRow): AdminAccountRequest {
+export function toAdminAccountRequest(
+  row: AccountRequestRow,
+  user: UserRow,
+  kycStatus: KycRow["status"] | null,
+): AdminAccountRequest {
   return {
     ...toAccountRequest(row),
     adminNotes: row.adminNotes,
+    kycStatus,
     user: toOnboardingUser(user),
     isCurrent: row.supersededAt === null,
   };

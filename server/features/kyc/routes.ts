@@ -7,12 +7,21 @@ import {
   uploadDocumentInput,
   uploadDocumentResponse,
 } from "@/contract/kyc";
-import { createKycApplication, phoneRequiredError } from "@/server/features/kyc/create-kyc-application";
+import {
+  createKycApplication,
+  phoneRequiredError,
+  staffCannotBank,
+} from "@/server/features/kyc/create-kyc-application";
 import { getKycStatusIfChanged } from "@/server/features/kyc/get-kyc-status";
 import { uploadKycDocument } from "@/server/features/kyc/upload-kyc-document";
 import { sendConditionalResult } from "@/server/lib/conditional-reply";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+/** Staff never bank: their identity check is never filed (createKycApplication checks again under its lock). */
+async function refuseStaff(request: FastifyRequest): Promise<void> {
+  if (signedInUser(request).isAdmin) throw staffCannotBank();
+}
 
 /** Before the body is validated: without a phone number the form's contents do not matter yet. */
 async function requirePhone(request: FastifyRequest): Promise<void> {
@@ -45,7 +54,7 @@ export async function kycRoutes(fastify: FastifyInstance) {
     "/api/kyc/create",
     {
       schema: { body: createKycInput, response: { 200: createKycResponse } },
-      preValidation: [requireUser, requirePhone],
+      preValidation: [requireUser, refuseStaff, requirePhone],
       preHandler: perUser("kyc-create", 20),
     },
     (request) => createKycApplication(deps, signedInUser(request), request.body),
@@ -55,7 +64,7 @@ export async function kycRoutes(fastify: FastifyInstance) {
     "/api/kyc/upload-document",
     {
       schema: { body: uploadDocumentInput, response: { 200: uploadDocumentResponse } },
-      preValidation: requireUser,
+      preValidation: [requireUser, refuseStaff],
       preHandler: perUser("kyc-upload-document", 30),
     },
     (request) => uploadKycDocument(deps, signedInUser(request).id, request.body),

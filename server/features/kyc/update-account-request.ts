@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import {
   ACCOUNT_NUMBER_MAX,
   ACCOUNT_NUMBER_MIN,
@@ -9,7 +9,7 @@ import {
   type UpdateAccountRequestResponse,
 } from "@/contract/admin-onboarding";
 import type { Db, Tx } from "@/server/db/client";
-import { accountRequests, users } from "@/server/db/schema";
+import { accountRequests, kycApplications, users } from "@/server/db/schema";
 import { toAdminAccountRequest } from "@/server/features/kyc/kyc-views";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
@@ -55,6 +55,21 @@ export async function updateAccountRequest(
       const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
       const isApproving = input.status === "approved";
       const becomesApproved = isApproving && row.status !== "approved";
+      // The customer's current identity check, share-locked: a KYC decision racing this one waits.
+      const [kyc] = await tx
+        .select({ status: kycApplications.status })
+        .from(kycApplications)
+        .where(and(eq(kycApplications.userId, row.userId), isNull(kycApplications.supersededAt)))
+        .for("share");
+      if (becomesApproved) {
+        // An account opens only for a verified identity.
+        if (kyc?.status !== "approved") {
+          throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.identityNotApproved, {
+            identityNotApproved: true,
+            ...(kyc ? { status: kyc.status } : {}),
+          });
+        }
+      }
 
       let accountNumber = row.accountNumber;
       if (isApproving && !accountNumber) {
@@ -99,7 +114,7 @@ export async function updateAccountRequest(
       if (input.status === "rejected" && row.status !== "rejected") {
         await enqueueMail(tx, accountRejectedMail(user!.email, user!.firstName, updated!.statusMessage));
       }
-      return toAdminAccountRequest(updated!, user!);
+      return toAdminAccountRequest(updated!, user!, kyc?.status ?? null);
     });
     wakeMailWorker();
     return { message: ONBOARDING_ADMIN_MESSAGES.accountRequestUpdated, accountRequest: result };

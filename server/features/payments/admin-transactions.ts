@@ -14,6 +14,11 @@ import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
+import {
+  isStaffAccount,
+  lockReceivingCustomer,
+  staffCannotReceive,
+} from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
@@ -57,6 +62,7 @@ export async function findAllTransactions(
 /** Posts an admin credit (external funding → wallet) the first time it reaches completed; never twice. */
 async function postCredit(tx: Tx, actorId: string, row: TransactionRow): Promise<string> {
   if (!row.userId) throw new AppError("CONFLICT", "The transaction's customer no longer exists");
+  await lockReceivingCustomer(tx, row.userId);
   const { entryId } = await creditFromExternalFunding(tx, row.userId, {
     kind: "admin_credit",
     description: row.description,
@@ -96,13 +102,8 @@ export async function insertAdminTransaction(
 ): Promise<TransactionRow> {
   const category = input.category && input.category in CATEGORIES ? input.category : "other";
   const status = input.status ?? "completed";
-  const [owner] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.id, input.userId))
-    // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
-    .for("share");
-  if (!owner) throw new AppError("NOT_FOUND", "User not found");
+  // Share-locks the customer: a deletion racing this credit waits, then refuses (money or a payment in flight).
+  const owner = await lockReceivingCustomer(tx, input.userId);
   const [created] = await tx
     .insert(transactions)
     .values({
@@ -232,6 +233,8 @@ export async function postBalanceAdjustment(
     throw new AppError("CONFLICT", APPROVAL_MESSAGES.balanceChanged, { balanceChanged: true });
   const diff = target - wallet.balance;
   if (diff === 0) return { accountBalance: formatMoney(wallet.balance) };
+  // Staff never bank: an adjustment may take money off a staff wallet (one from before this rule) but never add.
+  if (diff > 0 && (await isStaffAccount(tx, userId))) throw staffCannotReceive();
   if (target < wallet.held) throw new AppError("CONFLICT", PAYMENT_MESSAGES.balanceBelowHeld);
   const entryId = await postEntry(tx, {
     kind: "balance_adjustment",

@@ -13,6 +13,7 @@ import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
+import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
@@ -97,6 +98,7 @@ async function settle(
   payment: PaymentRow,
 ): Promise<{ transactionId: string; balance: number }> {
   if (!payment.userId) throw new AppError("CONFLICT", "The payment's customer no longer exists");
+  await lockReceivingCustomer(tx, payment.userId);
   const { entryId, balance } = await creditFromExternalFunding(tx, payment.userId, {
     kind: "incoming_payment",
     description: payment.description,
@@ -148,13 +150,8 @@ export async function insertIncomingPayment(
   input: CreateIncomingPaymentInput,
   amount: number,
 ) {
-  const [owner] = await tx
-    .select(ownerColumns)
-    .from(users)
-    .where(eq(users.id, input.userId))
-    // Share-lock the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
-    .for("share");
-  if (!owner) throw new AppError("NOT_FOUND", "User not found");
+  // Share-locks the customer: a deletion racing this payment waits, then refuses (money or a payment in flight).
+  const owner = await lockReceivingCustomer(tx, input.userId);
   // Left blank, the payment goes to the customer's own open account: it shows their number, not "— · —".
   const { accountRequest } = await findCurrentOnboarding(tx, owner.id);
   const ownAccount = accountRequest?.status === "approved" ? accountRequest : null;

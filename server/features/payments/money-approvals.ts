@@ -50,6 +50,11 @@ import {
   moveIncomingPayment,
   updateIncomingPayment,
 } from "@/server/features/payments/incoming-payments";
+import {
+  isStaffAccount,
+  lockReceivingCustomer,
+  staffCannotReceive,
+} from "@/server/features/payments/receiving-customer";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
@@ -93,6 +98,8 @@ async function creditRequest(
   },
 ): Promise<ApprovalRequest> {
   const reason = requireReason(fields.reason);
+  // Refused at once for staff or a customer with no open account (409), as the direct path is.
+  await lockReceivingCustomer(tx, fields.userId);
   const balance = await customerBalance(tx, fields.userId);
   const change = balanceChange(balance, fields.amount);
   const statusKey = kind === "incoming_payment" ? "paymentStatus" : "creditStatus";
@@ -281,6 +288,7 @@ export async function submitBalanceAdjustment(
     const balance = await customerBalance(tx, userId);
     const wallet = await findWallet(tx, userId);
     if (target === balance) throw DIRECT;
+    if (target > balance && (await isStaffAccount(tx, userId))) throw staffCannotReceive();
     if (target < (wallet?.held ?? 0)) throw new AppError("CONFLICT", PAYMENT_MESSAGES.balanceBelowHeld);
     return {
       kind: "balance_adjustment",

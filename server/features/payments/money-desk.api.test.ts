@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { PAYMENT_MESSAGES } from "@/contract/payments";
 import {
   createApprovedCustomer,
   createFundedCustomer,
   expectLedgerClean,
   expectLedgerCleanAfterEach,
   fundCustomer,
+  insertKycApplication,
 } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -21,7 +23,7 @@ const balanceOf = async (who: SignedInUser) => (await as(who, "/api/account/summ
 
 describe("the wallet cap", () => {
   it("refuses with 422 a credit that would take a wallet past $10,000,000,000.00, writing nothing", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     await fundCustomer(t, admin, customer.user.id, "9999999999.00");
     for (const [url, payload] of [
       ["/api/admin/incoming-payments", { userId: customer.user.id, amount: "1.01", status: "completed" }],
@@ -51,9 +53,59 @@ describe("the wallet cap", () => {
   });
 });
 
+describe("only customers with an open account receive money (issue 26 item 9)", () => {
+  it("refuses credits and incoming payments, pending or completed, to a customer whose account is not open", async () => {
+    const applicant = await createVerifiedUser(t.database);
+    await insertKycApplication(t.database, applicant, "pending");
+    const rejected = await createApprovedCustomer(t.database);
+    await t.database.query("update account_requests set status = 'rejected' where user_id = $1", [
+      rejected.user.id,
+    ]);
+    for (const customer of [applicant, rejected]) {
+      const userId = customer.user.id;
+      for (const [url, payload] of [
+        ["/api/admin/incoming-payments", { userId, amount: "25.00" }],
+        ["/api/admin/incoming-payments", { userId, amount: "25.00", status: "completed" }],
+        ["/api/admin/incoming-payments", { userId, amount: "2500.00", status: "completed", reason: "Wire" }],
+        ["/api/admin/transactions", { userId, amount: "25.00", description: "Refund" }],
+        ["/api/admin/transactions", { userId, amount: "25.00", description: "Refund", status: "pending" }],
+        ["/api/admin/transactions", { userId, amount: "2500.00", description: "Bonus", reason: "Promo" }],
+      ] as const) {
+        const res = await asAdmin("POST", url, payload);
+        expect(res.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(409);
+        expect(res.json()).toMatchObject({ accountNotOpen: true, message: PAYMENT_MESSAGES.accountNotOpen });
+      }
+      const [row] = await t.database.query<{ n: number }>(
+        `select (select count(*) from transactions where user_id = $1)
+              + (select count(*) from incoming_payments where user_id = $1)
+              + (select count(*) from approvals where user_id = $1) as n`,
+        [userId],
+      );
+      expect(Number(row!.n)).toBe(0);
+      expect(await balanceOf(customer)).toBe("$0.00");
+    }
+  });
+
+  it("lists only customers with an open account in the payment and credit pickers", async () => {
+    const open = await createApprovedCustomer(t.database, { lastName: "Pickeropen" });
+    const waiting = await createVerifiedUser(t.database, { lastName: "Pickerwaiting" });
+    await insertKycApplication(t.database, waiting, "approved");
+    const staffer = await createVerifiedUser(t.database, {
+      lastName: "Pickerstaff",
+      staffRoles: ["support"],
+    });
+    const res = await asAdmin("GET", "/api/admin/users?role=open_account&q=Picker&limit=200");
+    expect(res.statusCode, res.body).toBe(200);
+    const ids = res.json().items.map((u: { id: string }) => u.id);
+    expect(ids).toEqual([open.user.id]);
+    expect(ids).not.toContain(waiting.user.id);
+    expect(ids).not.toContain(staffer.user.id);
+  });
+});
+
 describe("incoming payments", () => {
   it("starts pending with the spec's blank defaults and credits once on completed", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     const created = await asAdmin("POST", "/api/admin/incoming-payments", {
       userId: customer.user.id,
       amount: "250.75",
@@ -112,7 +164,7 @@ describe("incoming payments", () => {
   });
 
   it("posts exactly once when two admins complete it at the same time", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     const { payment } = (
       await asAdmin("POST", "/api/admin/incoming-payments", { userId: customer.user.id, amount: 80 })
     ).json();
@@ -126,7 +178,7 @@ describe("incoming payments", () => {
   });
 
   it("refuses a missing user, a bad amount and a missing status", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     const noUser = await asAdmin("POST", "/api/admin/incoming-payments", { amount: 5 });
     expect(noUser.statusCode).toBe(400);
     expect(noUser.json().message).toBe("Please select a user and enter payment amount");
@@ -145,7 +197,7 @@ describe("incoming payments", () => {
 
 describe("admin credits", () => {
   it("creates only credits, and posts when they reach completed, exactly once", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     const debit = await asAdmin("POST", "/api/admin/transactions", {
       userId: customer.user.id,
       type: "debit",
@@ -247,7 +299,7 @@ describe("balance edits", () => {
   });
 
   it("refuses to delete a customer who still has money", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     await fundCustomer(t, admin, customer.user.id, "1");
     const res = await t.app.inject({
       method: "DELETE",
@@ -261,7 +313,7 @@ describe("balance edits", () => {
 
 describe("history, export and statistics", () => {
   it("pages a customer's history newest first and exports it as CSV that spreadsheets cannot execute", async () => {
-    const customer = await createVerifiedUser(t.database);
+    const customer = await createApprovedCustomer(t.database);
     const other = await createVerifiedUser(t.database);
     for (const amount of ["1", "2", "3"]) await fundCustomer(t, admin, customer.user.id, amount);
     await asAdmin("POST", "/api/admin/transactions", {

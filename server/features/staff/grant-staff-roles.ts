@@ -9,6 +9,7 @@ import {
   writeStaffRoles,
 } from "@/server/features/staff/write-staff-roles";
 import { AppError } from "@/server/lib/errors";
+import { staffGrantRefusal } from "@/server/lib/staff-grant-refusal";
 
 const lockedUser = (tx: Tx, where: SQL) =>
   tx
@@ -21,19 +22,6 @@ const lockedUser = (tx: Tx, where: SQL) =>
     .from(users)
     .where(where)
     .for("update");
-
-/**
- * Whether the account banks with Pillar: an identity check, an account request or any transaction. Such an
- * account never becomes staff: staff cannot send transfers (their money would be stuck), and nobody should
- * review their own identity check or credit their own wallet. Staff work from a separate account.
- */
-async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
-  const result = await tx.execute(sql`
-    select (exists (select 1 from kyc_applications where user_id = ${userId})
-            or exists (select 1 from account_requests where user_id = ${userId})
-            or exists (select 1 from transactions where user_id = ${userId})) as banks`);
-  return (result as unknown as { rows: { banks: boolean }[] }).rows[0]?.banks === true;
-}
 
 async function grant(
   db: DbOrTx,
@@ -49,9 +37,8 @@ async function grant(
     if (!user.isEmailVerified) throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.adminNeedsVerifiedEmail);
     const staffRoles = normaliseRoles([...user.staffRoles, ...roles]);
     if (staffRoles.length === user.staffRoles.length) return { id: user.id, email: user.email, staffRoles };
-    if (user.staffRoles.length === 0 && (await banksWithUs(tx, user.id))) {
-      throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.customerAccount, { customerAccount: true });
-    }
+    const refusal = await staffGrantRefusal(tx, user);
+    if (refusal) throw refusal;
     return writeStaffRoles(tx, "staff.grant_roles", actorId, user, staffRoles);
   });
 }

@@ -136,6 +136,10 @@ export function lookalikeRefused(name: string): AppError {
   });
 }
 
+/** Staff never bank: refused before anything else, and again by the function under the wallet lock. */
+const staffCannotTransfer = () =>
+  new AppError("FORBIDDEN", TRANSFER_MESSAGES.adminCannotTransfer, { staffAccount: true });
+
 /** The function's refusals as the same errors the checks have always answered. */
 function refusal(deps: AppDeps, row: OutcomeRow): AppError {
   switch (row.outcome) {
@@ -143,6 +147,8 @@ function refusal(deps: AppDeps, row: OutcomeRow): AppError {
       return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
     case "account_frozen":
       return new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
+    case "staff_account":
+      return staffCannotTransfer();
     case "setup_incomplete":
       return setupIncompleteError();
     case "daily_count_limit": {
@@ -186,7 +192,7 @@ export async function createTransfer(
   idempotencyKey: string | undefined,
   now: Date = new Date(),
 ): Promise<CreateTransferResult> {
-  if (user.isAdmin) throw new AppError("FORBIDDEN", TRANSFER_MESSAGES.adminCannotTransfer);
+  if (user.isAdmin) throw staffCannotTransfer();
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
   }

@@ -16,6 +16,7 @@ export type Outcome =
   | "replayed"
   | "idempotency_mismatch"
   | "account_frozen"
+  | "staff_account"
   | "setup_incomplete"
   | "daily_count_limit"
   | "lookalike_address"

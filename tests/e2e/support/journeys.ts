@@ -92,6 +92,8 @@ export async function signInAsAdmin(page: Page, password = PASSWORD, email = inj
     );
   }
   await signIn(page, email, password);
+  // Staff never bank: sign-in takes them straight to the back office.
+  await page.waitForURL((url) => url.pathname === "/admin");
 }
 
 /** Screenshots only when asked for (`E2E_SHOTS=1`), into /tmp/shots-e2e. */

@@ -79,4 +79,13 @@ describe("onboarding timeline", () => {
     expect(v.steps[1].reason).toBe("We could not confirm your address");
     expect(v.action?.label).toBe("Submit New Application");
   });
+
+  it("reads the identity step from the identity check alone: a check reset to pending is not verified", () => {
+    const reset = view({ kyc: kyc("pending"), accountRequest: request("approved") });
+    expect(reset.steps[0].badge.label).toBe("Pending Review");
+    expect(reset.steps[0].state).toBe("current");
+    const rejected = view({ kyc: kyc("rejected", "Blurred photo"), accountRequest: request("approved") });
+    expect(rejected.steps[0].badge.label).toBe("Rejected");
+    expect(JSON.stringify([reset, rejected])).not.toContain("Verified");
+  });
 });

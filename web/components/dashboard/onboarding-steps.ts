@@ -68,7 +68,9 @@ export function onboardingView(
           text: REJECTED,
           reason: kyc.adminNotes ?? undefined,
         }
-      : kyc?.status === "approved" || request?.status === "approved"
+      : // The identity step reads the identity check alone: an account opened earlier never makes a
+        // reopened (pending) check look verified.
+        kyc?.status === "approved"
         ? {
             key: "identity",
             title: "Identity check",

@@ -30,7 +30,7 @@ import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
 import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
-import { AdminShell, BackLabel } from "@/web/features/admin/shared/admin-shell";
+import { AdminShell } from "@/web/features/admin/shared/admin-shell";
 import { useAdminGate } from "@/web/features/admin/shared/use-admin-gate";
 import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
 import { ApiError } from "@/web/lib/api";
@@ -159,11 +159,16 @@ export default function AdminPage() {
         </p>
       }
       back={
-        <Button asChild variant="secondary" size="sm">
-          <Link href="/dashboard">
-            <BackLabel to="Dashboard" />
-          </Link>
-        </Button>
+        // Staff have no customer dashboard to go back to (they never bank): settings and sign-out live here.
+        <nav aria-label="Account" className="flex shrink-0 items-center gap-1 sm:gap-2">
+          <Button asChild variant="secondary" size="sm">
+            <Link href="/settings">Settings</Link>
+          </Button>
+          <Button asChild variant="ghost" size="sm">
+            {/* Text only: an icon here would regroup the shared chunks and grow every page's first load. */}
+            <a href="/api/logout">Logout</a>
+          </Button>
+        </nav>
       }
       mainClassName="grid gap-6 py-8"
     >

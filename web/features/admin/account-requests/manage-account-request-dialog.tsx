@@ -8,7 +8,7 @@ import {
   ONBOARDING_ADMIN_MESSAGES,
   type UpdateAccountRequestInput,
 } from "@/contract/admin-onboarding";
-import { ACCOUNT_REQUEST_STATUSES, type AccountRequestStatus } from "@/contract/kyc";
+import { ACCOUNT_REQUEST_STATUSES, type AccountRequestStatus, type KycStatus } from "@/contract/kyc";
 import { toastError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -26,6 +26,12 @@ import { useUpdateAccountRequest } from "@/web/features/admin/account-requests/a
 import { handleAdminSessionExpired } from "@/web/features/admin/kyc/admin-session-expired";
 import { AdminNotesField, DialogActions } from "@/web/features/admin/shared/dialog-parts";
 import { cn } from "@/web/lib/cn";
+
+const KYC_STATUS_LABELS: Record<KycStatus, string> = {
+  pending: "Pending Review",
+  approved: "Approved",
+  rejected: "Rejected",
+};
 
 export const ACCOUNT_REQUEST_STATUS_LABELS: Record<AccountRequestStatus, string> = {
   pending: "Pending",
@@ -71,6 +77,8 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
   // The server keeps an account's numbers once assigned; they are shown, not edited.
   const hasNumbers = Boolean(request.accountNumber);
   const isApproving = draft.status === "approved";
+  // The server refuses to open an account before the identity check is approved (409 identityNotApproved).
+  const isIdentityBlocking = isApproving && request.status !== "approved" && request.kycStatus !== "approved";
 
   const onOpenChange = (open: boolean) => {
     if (open) setDraft(draftFrom(request));
@@ -81,6 +89,7 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (isIdentityBlocking) return;
     const input: UpdateAccountRequestInput = {
       status: draft.status,
       statusMessage: draft.statusMessage.trim() || null,
@@ -146,7 +155,16 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
               ))}
             </select>
           </div>
-          {isApproving ? (
+          {isIdentityBlocking ? (
+            <p
+              id={`${id}-identity`}
+              role="alert"
+              className="rounded-lg bg-negative-soft p-3 text-sm text-negative"
+            >
+              {ONBOARDING_ADMIN_MESSAGES.identityNotApproved}. Identity check:{" "}
+              {request.kycStatus ? KYC_STATUS_LABELS[request.kycStatus] : "Not submitted"}.
+            </p>
+          ) : isApproving ? (
             <div className="grid gap-4 rounded-lg bg-canvas p-4 sm:grid-cols-2">
               <div className="grid gap-1.5">
                 <Label htmlFor={`${id}-account-number`}>Account number</Label>
@@ -202,6 +220,7 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
           />
           <DialogActions
             isPending={update.isPending}
+            isSubmitDisabled={isIdentityBlocking}
             submitLabel="Update Request"
             onCancel={() => setOpen(false)}
           />

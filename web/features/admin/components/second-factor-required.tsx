@@ -28,8 +28,9 @@ export function SecondFactorRequired() {
                 <Button asChild>
                   <Link href="/settings#security">Set up two-step verification</Link>
                 </Button>
+                {/* Staff have no customer dashboard (they never bank): the other way out is signing out. */}
                 <Button asChild variant="ghost">
-                  <Link href="/dashboard">Back to Dashboard</Link>
+                  <a href="/api/logout">Log out</a>
                 </Button>
               </div>
             </CardContent>

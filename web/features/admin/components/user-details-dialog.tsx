@@ -14,7 +14,7 @@ import {
 } from "@/web/components/ui/dialog";
 import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
-import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
 import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { cn } from "@/web/lib/cn";
@@ -84,7 +84,7 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
           <Field label={BRAND.handleLabel}>{formatHandle(user.pillarTag)}</Field>
           <Field label="Role">{user.isAdmin ? <Badge tone="brand">Admin</Badge> : "User"}</Field>
           <Field label="Status">
-            <UserStatusBadge status={user.status} />
+            <AccountStatusBadge user={user} />
           </Field>
           <Field label="Email verified">
             {user.isEmailVerified ? (

@@ -4,9 +4,8 @@ import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { DeleteUserButton } from "@/web/features/admin/components/delete-user-button";
-import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
-import { UserStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { useListFilter } from "@/web/features/admin/shared/admin-list";
 import { FilterBar } from "@/web/features/admin/shared/list-controls";
 import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
@@ -19,17 +18,12 @@ function UserRow({ user }: { user: AdminUser }) {
       <PersonSummary
         firstName={user.firstName}
         lastName={user.lastName}
-        badges={
-          <>
-            {user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
-            {user.frozenAt ? <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly /> : null}
-          </>
-        }
+        badges={user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
         detail={`${user.email} · ${formatHandle(user.pillarTag)}`}
       />
       <div className="col-start-2 row-start-2 flex items-center justify-between gap-3 md:contents">
         <div>
-          <UserStatusBadge status={user.status} />
+          <AccountStatusBadge user={user} timeOnWideOnly />
         </div>
         <span className="text-sm font-medium text-ink tabular-nums md:text-right">{user.accountBalance}</span>
       </div>

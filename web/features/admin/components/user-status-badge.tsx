@@ -1,4 +1,5 @@
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
+import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 
 function toneFor(status: string): BadgeProps["tone"] {
   const s = status.toLowerCase();
@@ -15,5 +16,23 @@ export function UserStatusBadge({ status }: { status: string }) {
     <Badge tone={toneFor(status)} className="capitalize">
       {label || "unknown"}
     </Badge>
+  );
+}
+
+/**
+ * The one status an account shows in the back office: a frozen account is "Frozen" (since when), never "Active"
+ * beside it; otherwise the stored status.
+ */
+export function AccountStatusBadge({
+  user,
+  timeOnWideOnly = false,
+}: {
+  user: { status: string; frozenAt: string | null };
+  timeOnWideOnly?: boolean;
+}) {
+  return user.frozenAt ? (
+    <FrozenBadge frozenAt={user.frozenAt} timeOnWideOnly={timeOnWideOnly} />
+  ) : (
+    <UserStatusBadge status={user.status} />
   );
 }

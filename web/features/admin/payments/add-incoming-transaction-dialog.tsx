@@ -16,6 +16,7 @@ import { type CreditField, creditFieldErrors } from "@/web/features/admin/paymen
 import { toastServerFailure } from "@/web/features/admin/payments/payment-toasts";
 import {
   creditNeedsReason,
+  creditSubmitLabel,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
@@ -109,7 +110,7 @@ export function AddIncomingTransactionDialog() {
           <DialogActions
             isPending={credit.isPending}
             pendingLabel="Creating"
-            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            submitLabel={creditSubmitLabel(draft)}
             onCancel={() => setOpen(false)}
           />
         </form>

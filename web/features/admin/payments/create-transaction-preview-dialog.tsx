@@ -16,7 +16,7 @@ import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
 import { useCreateCredit } from "@/web/features/admin/payments/add-incoming-transaction-dialog";
 import { TRANSACTION_STATUS_BADGES } from "@/web/features/admin/payments/payment-statuses";
 import {
-  creditNeedsReason,
+  creditSubmitLabel,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
@@ -177,7 +177,7 @@ export function CreateTransactionPreviewDialog() {
           <DialogActions
             isPending={credit.isPending}
             pendingLabel="Creating"
-            submitLabel={creditNeedsReason(draft) ? "Send for Approval" : "Create Transaction"}
+            submitLabel={creditSubmitLabel(draft)}
             onCancel={() => setOpen(false)}
             className="md:col-span-2"
           />

@@ -1,5 +1,5 @@
 import { needsApprovalReason } from "@/contract/approvals";
-import { parseMoney } from "@/contract/money";
+import { formatMoney, parseMoney } from "@/contract/money";
 import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import { FormField, fieldAria } from "@/web/components/form-field";
@@ -31,7 +31,8 @@ export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
   amount: "",
   description: "",
   category: "other",
-  status: "completed",
+  // A new credit waits (issue 26 item 9): completing it is a second, deliberate step, or "Credit $X now".
+  status: "pending",
   reason: "",
 };
 
@@ -43,6 +44,14 @@ export function creditNeedsReason(
     draft.status === "completed" &&
     (draft.reasonAsked === true || needsApprovalReason(parseMoney(draft.amount.trim() || "0")))
   );
+}
+
+/** The submit button says what it will do: wait for approval, credit the money at once, or create it waiting. */
+export function creditSubmitLabel(draft: Pick<TransactionDraft, "amount" | "status">): string {
+  if (creditNeedsReason(draft)) return "Send for Approval";
+  const cents = parseMoney(draft.amount.trim());
+  if (draft.status === "completed" && cents !== null && cents > 0) return `Credit ${formatMoney(cents)} now`;
+  return "Create Transaction";
 }
 
 /** The fields of an admin credit, shared by Add Incoming Transaction and Create Transaction with Preview. */

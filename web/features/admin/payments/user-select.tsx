@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { AdminUserQuery } from "@/contract/admin";
 import { fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
@@ -6,8 +7,9 @@ import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { useSearch } from "@/web/features/admin/shared/admin-list";
 
 /**
- * Picks the customer a payment or credit is for; admins are left out (they hold no customer money). The list
- * is searched on the server (name, e-mail or $tag), so every customer can be found however many there are.
+ * Picks the customer a payment or credit is for: only customers whose checking account is open, the only ones
+ * the server lets money reach (staff never bank). The list is searched on the server (name, e-mail or $tag), so
+ * every such customer can be found however many there are.
  */
 export function UserSelect({
   id,
@@ -24,8 +26,10 @@ export function UserSelect({
   error?: string;
 }) {
   const search = useSearch();
-  // Customers only, from the server: staff never receive money, and a page of staff never hides a customer.
-  const { query: users, items } = useAdminUsers({ q: search.q, role: "customer" });
+  // Filtered on the server: a page of staff or of customers without an account never hides one who may receive.
+  // (A literal, not contract/admin's RECEIVING_FILTER: importing a value from it would bring zod along.)
+  const role: AdminUserQuery["role"] = "open_account";
+  const { query: users, items } = useAdminUsers({ q: search.q, role });
   // The chosen customer keeps its label when a later search no longer lists them.
   const [chosen, setChosen] = useState<{ id: string; label: string } | null>(null);
   const customers = items
@@ -41,8 +45,8 @@ export function UserSelect({
       ? "Couldn't load users"
       : customers.length === 0
         ? search.q
-          ? "No customers match"
-          : "No customers yet"
+          ? "No customers with an open account match"
+          : "No customers with an open account yet"
         : "Select a user";
   return (
     <div className="grid gap-2">

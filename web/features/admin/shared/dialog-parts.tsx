@@ -10,6 +10,7 @@ import { ApiError } from "@/web/lib/api";
 /** A back-office form dialog's footer: Cancel, then the submit button with a spinner while it saves. */
 export function DialogActions({
   isPending,
+  isSubmitDisabled = false,
   pendingLabel = "Saving",
   submitLabel,
   onCancel,
@@ -17,6 +18,8 @@ export function DialogActions({
   className,
 }: {
   isPending: boolean;
+  /** The form cannot be sent as it stands (the dialog says why). */
+  isSubmitDisabled?: boolean;
   /** What the spinner says to screen readers. */
   pendingLabel?: string;
   /** Null leaves the submit button out (a final record only closes). */
@@ -31,7 +34,7 @@ export function DialogActions({
         {cancelLabel}
       </Button>
       {submitLabel === null ? null : (
-        <Button type="submit" disabled={isPending}>
+        <Button type="submit" disabled={isPending || isSubmitDisabled}>
           {isPending ? <Spinner className="size-4 text-white" label={pendingLabel} /> : null}
           {submitLabel}
         </Button>
