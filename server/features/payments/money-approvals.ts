@@ -97,9 +97,10 @@ async function creditRequest(
     creditWindow: CreditWindow;
   },
 ): Promise<ApprovalRequest> {
-  const reason = requireReason(fields.reason);
-  // Refused at once for staff or a customer with no open account (409), as the direct path is.
+  // Refused at once for staff or a customer with no open account (409), as the direct path is, before asking
+  // for a reason for money that could never arrive.
   await lockReceivingCustomer(tx, fields.userId);
+  const reason = requireReason(fields.reason);
   const balance = await customerBalance(tx, fields.userId);
   const change = balanceChange(balance, fields.amount);
   const statusKey = kind === "incoming_payment" ? "paymentStatus" : "creditStatus";
