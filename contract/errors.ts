@@ -46,6 +46,8 @@ export const errorFlags = z
     loginExpired: flag,
     secondFactorRequired: flag,
     secondFactorInvalid: flag,
+    /** Too many wrong second-factor proofs in a row: codes are refused until the owner proves the e-mail. */
+    secondFactorLocked: flag,
     stepUpRequired: flag,
     /** The second factors the customer can prove with (stepUpRequired, secondFactorRequired). */
     methods: z.array(z.enum(SECOND_FACTOR_METHODS)).readonly(),

@@ -18,6 +18,8 @@ export const SECURITY_MESSAGES = {
   recoveryCodeRequired: "Enter one of your recovery codes",
   secondFactorInvalid: "That code is not right. Check your authenticator app and try again.",
   recoveryCodeInvalid: "That recovery code is not valid or was already used",
+  secondFactorLocked:
+    "Too many wrong codes, so codes are locked for your security. Check your e-mail: reset your password with “Forgot password?” to unlock them.",
   loginExpired: "Your sign-in timed out. Please enter your password again.",
   secondFactorRequired: "Verify it's you to finish signing in",
   stepUpRequired: "Confirm it's you with your second factor to continue",

@@ -7,6 +7,7 @@ import {
   type ResetPasswordInput,
 } from "@/contract/auth";
 import type { AppDeps } from "@/server/app-deps";
+import { clearSecondFactorLock } from "@/server/features/auth/second-factor-lock";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail } from "@/server/features/auth/users";
 import { AppError } from "@/server/lib/errors";
@@ -61,6 +62,8 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
       updatedAt: sql`now()`,
     });
     await deleteUserSessions(tx, user.id);
+    // The same proof of the inbox unlocks second-factor codes locked after wrong guesses (decision 018).
+    await clearSecondFactorLock(tx, user.id);
   });
   if (!result.ok) throw invalidCode();
   return { message: AUTH_SERVER_MESSAGES.passwordReset };
