@@ -104,6 +104,8 @@ export const errorFlags = z
     approvalPending: flag,
     approvalDecided: flag,
     staleApproval: flag,
+    /** A flagged transfer (or a frozen account's) moves on only with a second staff member. */
+    transferHeld: flag,
     selfApproval: flag,
     customerGone: flag,
     balanceChanged: flag,

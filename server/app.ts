@@ -38,6 +38,7 @@ import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
+import { approveTransferRelease } from "@/server/features/transfers/transfer-release";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
@@ -184,6 +185,7 @@ export async function buildApp(
     balance_adjustment: approveBalanceAdjustment,
     kyc_reset: approveKycReset,
     unfreeze: approveUnfreeze,
+    transfer_release: approveTransferRelease,
   });
   await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
   await app.register(statementRoutes);

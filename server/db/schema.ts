@@ -691,7 +691,7 @@ export const approvals = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind", {
-      enum: ["incoming_payment", "credit", "balance_adjustment", "kyc_reset", "unfreeze"],
+      enum: ["incoming_payment", "credit", "balance_adjustment", "kyc_reset", "unfreeze", "transfer_release"],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),

@@ -198,9 +198,10 @@ describe("GET /api/docs error responses", () => {
     expect(documentedStatuses("GET /api/auth/user")).toEqual([200, 401]);
     // Public, JSON body, per-IP limit; a taken e-mail or tag is 409.
     expect(documentedStatuses("POST /api/auth/register")).toEqual([200, 400, 403, 409, 413, 415, 429]);
-    // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer.
+    // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer, 202 when a
+    // flagged transfer waits for a second staff member (issue 26 item 7).
     expect(documentedStatuses("PUT /api/admin/transfer-requests/{id}")).toEqual([
-      200, 400, 401, 403, 404, 409, 413, 415,
+      200, 202, 400, 401, 403, 404, 409, 413, 415,
     ]);
     // The transfer: refusals with flags (422), an Idempotency-Key reused with another body (409), limits (429).
     expect(documentedStatuses("POST /api/transfer/request")).toEqual([

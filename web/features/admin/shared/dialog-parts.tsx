@@ -82,14 +82,10 @@ export function ApprovalReasonField({
   disabled,
   className,
   placeholder = "e.g. Wire confirmed by the sending bank",
-}: TextareaFieldProps & { placeholder?: string }) {
+  hint = "Above $1,000.00 a second finance member approves before the money moves.",
+}: TextareaFieldProps & { placeholder?: string; hint?: string }) {
   return (
-    <FormField
-      id={id}
-      label="Reason for approval"
-      hint="Above $1,000.00 a second finance member approves before the money moves."
-      className={className}
-    >
+    <FormField id={id} label="Reason for approval" hint={hint} className={className}>
       <Textarea
         id={id}
         rows={2}
