@@ -199,6 +199,11 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url("/api/logout"),
     expect: { signedOut: 302, user: 302, otherUser: 302, admin: 302 },
   },
+  "POST /api/logout": {
+    access: "public",
+    build: () => url("/api/logout"),
+    expect: { signedOut: 302, user: 302, otherUser: 302, admin: 302 },
+  },
 
   // The signed-in user's own account.
   "POST /api/auth/send-password-otp": {
