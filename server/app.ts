@@ -39,6 +39,7 @@ import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { approveTransferRelease } from "@/server/features/transfers/transfer-release";
+import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
@@ -152,6 +153,8 @@ export async function buildApp(
   const polls = registerPollMemory(app, deps.config.pollMemoryMs);
   const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
+  // Work a request queued after its answer (a reset code) finishes before the database closes.
+  app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app, options.mailWorker);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);

@@ -119,7 +119,10 @@ export async function authRoutes(fastify: FastifyInstance) {
       config: perIpLimit(app, 5),
       preHandler: keyedLimit(app, { name: "forgot-email", max: 5, key: bodyEmail }),
     },
-    (request) => requestPasswordReset(deps, request.body),
+    async (request) =>
+      requestPasswordReset(deps, request.body, (error) =>
+        request.log.error({ err: error }, "password reset request failed after the answer"),
+      ),
   );
 
   app.post(
