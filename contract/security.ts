@@ -175,3 +175,10 @@ export type FreezeAccountInput = z.infer<typeof freezeAccountInput>;
 
 export const freezeAccountResponse = z.object({ message: z.string(), alreadyFrozen: z.boolean() });
 export type FreezeAccountResponse = z.infer<typeof freezeAccountResponse>;
+
+/**
+ * POST /api/account/freeze/check: what the link would do, without spending it, so the page can say "already
+ * frozen" before asking again. Refuses a link that cannot freeze exactly as the freeze does (400/410 + flags).
+ */
+export const freezeLinkStatus = z.object({ alreadyFrozen: z.boolean() });
+export type FreezeLinkStatus = z.infer<typeof freezeLinkStatus>;

@@ -194,6 +194,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/account/freeze", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
+  "POST /api/account/freeze/check": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/account/freeze/check", payload: { token: "A".repeat(43) } }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
   "GET /api/logout": {
     access: "public",
     build: () => url("/api/logout"),
