@@ -12,6 +12,7 @@ export const APPROVAL_KINDS = [
   "balance_adjustment",
   "kyc_reset",
   "unfreeze",
+  "transfer_release",
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -24,6 +25,8 @@ export const APPROVAL_CHECKER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   balance_adjustment: ["finance"],
   kyc_reset: ["compliance"],
   unfreeze: ["compliance"],
+  // A reported transfer: a second member of the transfer desk, or compliance, who handles the report.
+  transfer_release: ["finance", "compliance"],
 };
 
 export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
@@ -32,6 +35,7 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
   balance_adjustment: "Balance adjustment",
   kyc_reset: "KYC reset",
   unfreeze: "Lift freeze",
+  transfer_release: "Flagged transfer",
 };
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */
@@ -56,6 +60,8 @@ export const APPROVAL_MESSAGES = {
   approved: "Approved: the change has been made",
   rejected: "Rejected: nothing was changed",
   customerGone: "The customer no longer exists, so this can only be rejected",
+  transferHeld:
+    "This transfer is flagged (its customer reported \u201cThis wasn\u2019t me\u201d or is frozen): cancelling it is one click, anything else needs a second staff member",
   balanceChanged:
     "The balance changed since this adjustment was requested; reject it and ask for a new one if still needed",
 } as const;

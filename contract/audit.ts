@@ -51,12 +51,19 @@ export const CUSTOMER_VISIBLE_ACTIONS: Readonly<Record<string, { label: string; 
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDay = (v: string) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
-const day = z
-  .string()
-  .max(10, AUDIT_MESSAGES.invalidDate)
-  .refine(isRealDay, AUDIT_MESSAGES.invalidDate)
-  .optional();
+/** A calendar day that exists: 2026-02-30 and 9999-99-99 are not (the second is an Invalid Date, never thrown). */
+export function isRealDay(v: string): boolean {
+  if (!DAY.test(v)) return false;
+  const date = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(v);
+}
+/** The message names the field (`to: Dates must be…`), like every other validation answer. */
+const day = (field: string) =>
+  z
+    .string()
+    .max(10, `${field}: ${AUDIT_MESSAGES.invalidDate}`)
+    .refine(isRealDay, `${field}: ${AUDIT_MESSAGES.invalidDate}`)
+    .optional();
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const person = z.preprocess(
   blankToUndefined,
@@ -80,8 +87,8 @@ const auditFilterFields = {
       .refine((v) => !v.slice(0, -1).includes("*"), AUDIT_MESSAGES.invalidAction)
       .optional(),
   ),
-  from: z.preprocess(blankToUndefined, day),
-  to: z.preprocess(blankToUndefined, day),
+  from: z.preprocess(blankToUndefined, day("from")),
+  to: z.preprocess(blankToUndefined, day("to")),
 };
 const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
 

@@ -46,6 +46,8 @@ export const errorFlags = z
     loginExpired: flag,
     secondFactorRequired: flag,
     secondFactorInvalid: flag,
+    /** Too many wrong second-factor proofs in a row: codes are refused until the owner proves the e-mail. */
+    secondFactorLocked: flag,
     stepUpRequired: flag,
     /** The second factors the customer can prove with (stepUpRequired, secondFactorRequired). */
     methods: z.array(z.enum(SECOND_FACTOR_METHODS)).readonly(),
@@ -102,6 +104,8 @@ export const errorFlags = z
     approvalPending: flag,
     approvalDecided: flag,
     staleApproval: flag,
+    /** A flagged transfer (or a frozen account's) moves on only with a second staff member. */
+    transferHeld: flag,
     selfApproval: flag,
     customerGone: flag,
     balanceChanged: flag,

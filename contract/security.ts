@@ -18,6 +18,8 @@ export const SECURITY_MESSAGES = {
   recoveryCodeRequired: "Enter one of your recovery codes",
   secondFactorInvalid: "That code is not right. Check your authenticator app and try again.",
   recoveryCodeInvalid: "That recovery code is not valid or was already used",
+  secondFactorLocked:
+    "Too many wrong codes, so codes are locked for your security. Check your e-mail: reset your password with “Forgot password?” to unlock them.",
   loginExpired: "Your sign-in timed out. Please enter your password again.",
   secondFactorRequired: "Verify it's you to finish signing in",
   stepUpRequired: "Confirm it's you with your second factor to continue",
@@ -173,3 +175,10 @@ export type FreezeAccountInput = z.infer<typeof freezeAccountInput>;
 
 export const freezeAccountResponse = z.object({ message: z.string(), alreadyFrozen: z.boolean() });
 export type FreezeAccountResponse = z.infer<typeof freezeAccountResponse>;
+
+/**
+ * POST /api/account/freeze/check: what the link would do, without spending it, so the page can say "already
+ * frozen" before asking again. Refuses a link that cannot freeze exactly as the freeze does (400/410 + flags).
+ */
+export const freezeLinkStatus = z.object({ alreadyFrozen: z.boolean() });
+export type FreezeLinkStatus = z.infer<typeof freezeLinkStatus>;

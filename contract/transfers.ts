@@ -117,6 +117,8 @@ export type TransferLimits = z.infer<typeof transferLimits>;
 export const updateTransferInput = z.object({
   status: z.enum([...TRANSFER_STATUSES, "approved", "rejected"], { error: "Please select a valid status" }),
   adminNotes: z.string().trim().max(2000).optional().nullable(),
+  /** Required when the transfer is flagged and does not move to cancelled or failed (maker-checker). */
+  reason: z.string().trim().max(500, "Please keep the reason under 500 characters").nullish(),
 });
 export type UpdateTransferInput = z.infer<typeof updateTransferInput>;
 

@@ -38,6 +38,8 @@ import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
+import { approveTransferRelease } from "@/server/features/transfers/transfer-release";
+import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
@@ -154,6 +156,8 @@ export async function buildApp(
   const polls = registerPollMemory(app, deps.config.pollMemoryMs, options.pollClock);
   const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
+  // Work a request queued after its answer (a reset code) finishes before the database closes.
+  app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app, options.mailWorker);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);
@@ -187,6 +191,7 @@ export async function buildApp(
     balance_adjustment: approveBalanceAdjustment,
     kyc_reset: approveKycReset,
     unfreeze: approveUnfreeze,
+    transfer_release: approveTransferRelease,
   });
   await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
   await app.register(statementRoutes);

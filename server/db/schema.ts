@@ -104,6 +104,19 @@ export const totpFactors = pgTable("totp_factors", {
   createdAt: createdAt(),
 });
 
+/**
+ * Consecutive wrong second-factor proofs per account, wherever they were checked (decision 018): at the limit
+ * the codes are locked until the owner proves the e-mail (a password reset). One row per account that failed.
+ */
+export const secondFactorGuards = pgTable("second_factor_guards", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  failures: integer("failures").notNull().default(0),
+  lockedAt: timestamp("locked_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Ten single-use recovery codes per user, stored hashed. */
 export const recoveryCodes = pgTable(
   "recovery_codes",
@@ -682,7 +695,7 @@ export const approvals = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind", {
-      enum: ["incoming_payment", "credit", "balance_adjustment", "kyc_reset", "unfreeze"],
+      enum: ["incoming_payment", "credit", "balance_adjustment", "kyc_reset", "unfreeze", "transfer_release"],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),

@@ -14,6 +14,12 @@ export function encodeCursor(parts: string[]): string {
   return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
+/** A MICROS_ISO text naming an instant that exists (no month 13, no February 30). */
+function isRealInstant(text: string): boolean {
+  const date = new Date(`${text.slice(0, 23)}Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
 /** The cursor's parts, each checked against its shape; anything else (forged, truncated, garbage) → 400. */
 export function decodeCursor(cursor: string, shapes: RegExp[]): string[] {
   let parts: unknown;
@@ -25,7 +31,13 @@ export function decodeCursor(cursor: string, shapes: RegExp[]): string[] {
   const valid =
     Array.isArray(parts) &&
     parts.length === shapes.length &&
-    parts.every((p, i) => typeof p === "string" && shapes[i]!.test(p));
+    parts.every(
+      (p, i) =>
+        typeof p === "string" &&
+        shapes[i]!.test(p) &&
+        // The shape alone lets 2026-13-45T… through, and PostgreSQL's cast would then fail with a 500.
+        (shapes[i] !== MICROS_ISO || isRealInstant(p)),
+    );
   if (!valid) throw new AppError("VALIDATION", PAGE_MESSAGES.invalidCursor, { invalidCursor: true });
   return parts as string[];
 }

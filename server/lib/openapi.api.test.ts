@@ -4,6 +4,7 @@ import { ROUTE_ERRORS } from "@/server/lib/route-errors";
 import { CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
 import { ROLES } from "@/tests/abuse/world";
 import { setUpTestApp } from "@/tests/support/test-app";
+import { createAdminUser, createVerifiedUser } from "@/tests/support/users";
 
 interface Operation {
   tags?: string[];
@@ -49,14 +50,37 @@ const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}").replace(
 let doc: OpenApiDocument;
 let apiRoutes: string[];
 const t = setUpTestApp();
+const docsAs = async (cookie?: string): Promise<OpenApiDocument> => {
+  const res = await t.app.inject({ method: "GET", url: "/api/docs", headers: cookie ? { cookie } : {} });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+};
 beforeAll(async () => {
   await t.app.ready();
   apiRoutes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(
     (r) => r.split(" ")[1]!.startsWith("/api/") && r !== "GET /api/docs",
   );
-  const res = await t.app.inject({ method: "GET", url: "/api/docs" });
-  expect(res.statusCode).toBe(200);
-  doc = res.json();
+  // The whole document is for signed-in staff (issue 26 item 25); the tests below read it as staff.
+  doc = await docsAs((await createAdminUser(t.database)).cookie);
+});
+
+describe("GET /api/docs for whom", () => {
+  it("answers signed-out callers and customers with the customer routes only, no back office", async () => {
+    const customer = await createVerifiedUser(t.database);
+    for (const cookie of [undefined, customer.cookie]) {
+      const open = await docsAs(cookie);
+      const paths = Object.keys(open.paths);
+      expect(paths).toContain("/api/auth/login");
+      expect(paths).toContain("/api/transfer/request");
+      expect(paths.filter((p) => p.startsWith("/api/admin"))).toEqual([]);
+      expect(JSON.stringify(open)).not.toContain("x-admin");
+      expect((open as unknown as { tags: { name: string }[] }).tags).toEqual([]);
+    }
+  });
+
+  it("gives signed-in staff the back office too", () => {
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/api/admin/")).length).toBeGreaterThan(15);
+  });
 });
 
 describe("GET /api/docs", () => {
@@ -198,9 +222,10 @@ describe("GET /api/docs error responses", () => {
     expect(documentedStatuses("GET /api/auth/user")).toEqual([200, 401]);
     // Public, JSON body, per-IP limit; a taken e-mail or tag is 409.
     expect(documentedStatuses("POST /api/auth/register")).toEqual([200, 400, 403, 409, 413, 415, 429]);
-    // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer.
+    // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer, 202 when a
+    // flagged transfer waits for a second staff member (issue 26 item 7).
     expect(documentedStatuses("PUT /api/admin/transfer-requests/{id}")).toEqual([
-      200, 400, 401, 403, 404, 409, 413, 415,
+      200, 202, 400, 401, 403, 404, 409, 413, 415,
     ]);
     // The transfer: refusals with flags (422), an Idempotency-Key reused with another body (409), limits (429).
     expect(documentedStatuses("POST /api/transfer/request")).toEqual([

@@ -106,7 +106,22 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
     },
     transform,
   });
-  app.get("/api/docs", { schema: { hide: true, response: { 200: openApiDocument } } }, async () =>
-    app.swagger(),
-  );
+  let customerPart: ReturnType<typeof app.swagger> | undefined;
+  // The back office's routes and bodies are for staff: everyone else reads the customer API only.
+  app.get("/api/docs", { schema: { hide: true, response: { 200: openApiDocument } } }, async (request) => {
+    if (request.user?.isAdmin) return app.swagger();
+    customerPart ??= withoutAdminRoutes(app.swagger());
+    return customerPart;
+  });
+}
+
+/** The document with every /api/admin path and the admin tag left out. */
+function withoutAdminRoutes<T extends { paths?: object; tags?: { name: string }[] }>(document: T): T {
+  return {
+    ...document,
+    paths: Object.fromEntries(
+      Object.entries(document.paths ?? {}).filter(([path]) => !path.startsWith("/api/admin/")),
+    ),
+    tags: (document.tags ?? []).filter((tag) => tag.name !== "admin"),
+  };
 }

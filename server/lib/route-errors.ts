@@ -22,7 +22,9 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/auth/forgot-password": ["public", "RATE_LIMITED"],
   "POST /api/auth/reset-password": ["public", "RATE_LIMITED"],
   "POST /api/account/freeze": ["public", "GONE"],
+  "POST /api/account/freeze/check": ["public", "GONE"],
   "GET /api/logout": ["public"],
+  "POST /api/logout": ["public"],
   // The signed-in user's own security settings.
   "GET /api/auth/user": ["user"],
   "POST /api/auth/send-password-otp": ["user", "RATE_LIMITED"],

@@ -194,7 +194,18 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/account/freeze", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
+  "POST /api/account/freeze/check": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/account/freeze/check", payload: { token: "A".repeat(43) } }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
   "GET /api/logout": {
+    access: "public",
+    build: () => url("/api/logout"),
+    expect: { signedOut: 302, user: 302, otherUser: 302, admin: 302 },
+  },
+  "POST /api/logout": {
     access: "public",
     build: () => url("/api/logout"),
     expect: { signedOut: 302, user: 302, otherUser: 302, admin: 302 },

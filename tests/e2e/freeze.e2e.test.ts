@@ -39,11 +39,12 @@ describe("This wasn't me", () => {
     expect((await owner.context.request.get("/api/auth/user")).status()).toBe(401);
     expect((await second.context.request.get("/api/auth/user")).status()).toBe(401);
 
-    // The same link again says so clearly.
+    // The same link again says so at once, without offering the button again (issue 26 item 18).
     await phone.page.goto("/");
     await phone.page.goto(link!);
-    await phone.page.getByRole("button", { name: "Freeze my account" }).click();
     await phone.page.getByRole("heading", { name: "Your account was already frozen" }).waitFor();
+    expect(await phone.page.getByRole("button", { name: "Freeze my account" }).count()).toBe(0);
+    await shot(phone.page, "this-wasnt-me-already-frozen-375");
 
     // Signing in with the right password: told to reset it.
     await phone.page.goto("/auth");
@@ -113,8 +114,8 @@ describe("This wasn't me", () => {
     const { page, errors, context } = await openPage(browser, 375);
     await page.goto("/this-wasnt-me");
     await page.getByRole("heading", { name: "This link doesn't work" }).waitFor();
+    // An unknown link is known to be broken before anything is pressed.
     await page.goto(`/this-wasnt-me#token=${"x".repeat(43)}`);
-    await page.getByRole("button", { name: "Freeze my account" }).click();
     await page.getByRole("heading", { name: "This link doesn't work" }).waitFor();
     await expectAccessible(page, "/this-wasnt-me (invalid)");
     expect(errors).toEqual([]);

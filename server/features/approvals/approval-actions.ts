@@ -5,6 +5,7 @@ import type {
   UpdateAdminTransactionInput,
   UpdateIncomingPaymentInput,
 } from "@/contract/payments";
+import type { UpdateTransferInput } from "@/contract/transfers";
 import type { Tx } from "@/server/db/client";
 import type { approvals } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
@@ -19,7 +20,8 @@ export type ApprovalPayload =
   | { op: "complete_credit"; transactionId: string; input: UpdateAdminTransactionInput }
   | { op: "adjust_balance"; target: number; expected: number }
   | { op: "kyc_reset"; kycId: string }
-  | { op: "unfreeze" };
+  | { op: "unfreeze" }
+  | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> };
 
 /**
  * Replays an approved change: the maker's original request (the row's payload, written by the feature's own

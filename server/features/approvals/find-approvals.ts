@@ -98,6 +98,8 @@ function summarise(row: ApprovalRow): string {
       return "Reopen the rejected KYC application (back to pending review)";
     case "unfreeze":
       return "Lift the account freeze";
+    case "release_transfer":
+      return `Move the flagged transfer of ${amount} to ${payload.input.status === "approved" ? "completed" : payload.input.status}`;
     default:
       return APPROVAL_KIND_LABELS[row.kind];
   }

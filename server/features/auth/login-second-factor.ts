@@ -14,6 +14,7 @@ import { authChallenges, users } from "@/server/db/schema";
 import { type LoginContext, openSession } from "@/server/features/auth/open-session";
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { asOptionsResponse, spendCodeProof, verifySecondFactor } from "@/server/features/auth/second-factor";
+import { recordSecondFactorFailure } from "@/server/features/auth/second-factor-lock";
 import { AppError } from "@/server/lib/errors";
 
 /** Five wrong proofs burn the pending login: the password has to be typed again. */
@@ -116,7 +117,8 @@ export async function verifyPendingLogin(
           .where(and(eq(authChallenges.id, challengeId), liveLogin(token!)))
           .returning({ id: authChallenges.id });
         if (consumed.length !== 1) throw loginExpired();
-        if (proof.method !== "passkey") await spendCodeProof(deps, tx, user.id, proof);
+        if (proof.method !== "passkey")
+          await spendCodeProof(deps, tx, user.id, proof, { deviceToken: context.deviceToken });
       },
     });
     return {
@@ -126,8 +128,11 @@ export async function verifyPendingLogin(
       deviceToken: opened.deviceToken,
     };
   } catch (error) {
-    if (error instanceof AppError && error.flags.secondFactorInvalid)
+    if (error instanceof AppError && error.flags.secondFactorInvalid) {
       await countFailedAttempt(db, challengeId);
+      // Also against the account: a fresh pending login (the password again) does not start the count over.
+      await recordSecondFactorFailure(deps, user.id);
+    }
     throw error;
   }
 }

@@ -7,18 +7,30 @@ import {
   type ResetPasswordInput,
 } from "@/contract/auth";
 import type { AppDeps } from "@/server/app-deps";
+import { clearSecondFactorLock } from "@/server/features/auth/second-factor-lock";
 import { sendCodeIfAllowed } from "@/server/features/auth/send-code";
 import { findUserByEmail } from "@/server/features/auth/users";
+import { runAfterAnswer } from "@/server/lib/after-answer";
 import { AppError } from "@/server/lib/errors";
 import { checkCode, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
 import { deleteUserSessions } from "@/server/lib/session";
 import { updateUser } from "@/server/lib/write-user";
 
-/** The same answer whether or not the e-mail exists, so the form cannot be used to find customers. */
-export async function requestPasswordReset(deps: AppDeps, input: EmailOnlyInput): Promise<MessageResponse> {
-  const user = await findUserByEmail(deps.database.db, input.email);
-  if (user) await sendCodeIfAllowed(deps, user, "reset_password");
+/**
+ * The same answer whether or not the e-mail exists, so the form cannot be used to find customers, and in the
+ * same time: the lookup, the code and its mail are queued for after the answer, so the request does the same
+ * (no) database work either way and its timing says nothing about the account.
+ */
+export function requestPasswordReset(
+  deps: AppDeps,
+  input: EmailOnlyInput,
+  onError: (error: unknown) => void,
+): MessageResponse {
+  runAfterAnswer(async () => {
+    const user = await findUserByEmail(deps.database.db, input.email);
+    if (user) await sendCodeIfAllowed(deps, user, "reset_password");
+  }, onError);
   return { message: AUTH_SERVER_MESSAGES.resetRequested };
 }
 
@@ -61,6 +73,8 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): P
       updatedAt: sql`now()`,
     });
     await deleteUserSessions(tx, user.id);
+    // The same proof of the inbox unlocks second-factor codes locked after wrong guesses (decision 018).
+    await clearSecondFactorLock(tx, user.id);
   });
   if (!result.ok) throw invalidCode();
   return { message: AUTH_SERVER_MESSAGES.passwordReset };

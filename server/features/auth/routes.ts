@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   changePasswordInput,
@@ -25,6 +25,7 @@ import {
   pendingLoginCookieName,
   pendingLoginCookieOptions,
 } from "@/server/features/auth/login-second-factor";
+import { isForeignNavigation, LOGOUT_PAGE_CSP, logoutConfirmPage } from "@/server/features/auth/logout-page";
 import { requestPasswordReset, resetPassword } from "@/server/features/auth/password-reset";
 import { registerUser } from "@/server/features/auth/register-user";
 import { getSecondFactorState } from "@/server/features/auth/second-factor";
@@ -38,6 +39,7 @@ import {
   deviceCookieOptions,
   findKnownDeviceHash,
 } from "@/server/features/security/known-devices";
+import { AppError } from "@/server/lib/errors";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { deleteSessionByToken, sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -117,7 +119,10 @@ export async function authRoutes(fastify: FastifyInstance) {
       config: perIpLimit(app, 5),
       preHandler: keyedLimit(app, { name: "forgot-email", max: 5, key: bodyEmail }),
     },
-    (request) => requestPasswordReset(deps, request.body),
+    async (request) =>
+      requestPasswordReset(deps, request.body, (error) =>
+        request.log.error({ err: error }, "password reset request failed after the answer"),
+      ),
   );
 
   app.post(
@@ -169,10 +174,36 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get("/api/logout", { schema: { response: { 302: redirect } } }, async (request, reply) => {
+  const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = request.cookies[cookieName];
     if (token) await deleteSessionByToken(deps.database.db, token);
     return reply.clearSessionCookie().redirect(SIGNED_OUT_PATH, 302);
+  };
+  // A link, so it works before the page's script has loaded; another site's link only gets a button (POST).
+  app.get("/api/logout", { schema: { response: { 302: redirect } } }, async (request, typedReply) => {
+    if (!isForeignNavigation(request)) return signOut(request, typedReply);
+    // The page is HTML, outside the JSON contract of this route's schema.
+    const reply: FastifyReply = typedReply;
+    return reply
+      .code(403)
+      .header("content-security-policy", LOGOUT_PAGE_CSP)
+      .type("text/html; charset=utf-8")
+      .send(logoutConfirmPage());
+  });
+  // The confirm page's form: refused cross-site like every mutation. A form posts an empty urlencoded body,
+  // accepted here only (its own scope) and only empty, so this opens no way for forms to post data.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 1024 },
+      (_request, body, done) =>
+        body === ""
+          ? done(null, undefined)
+          : done(new AppError("UNSUPPORTED_MEDIA_TYPE", "Sign out sends no form fields")),
+    );
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .post("/api/logout", { schema: { response: { 302: redirect } } }, signOut);
   });
 
   app.put(

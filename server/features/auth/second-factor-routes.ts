@@ -98,7 +98,10 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
       preValidation: requireUser,
       preHandler: perUser("step-up", 10),
     },
-    (request) => stepUp(deps, signedInUser(request), request.session!, request.body.secondFactor),
+    (request) =>
+      stepUp(deps, signedInUser(request), request.session!, request.body.secondFactor, {
+        deviceToken: request.cookies[deviceCookieName(deps.config)],
+      }),
   );
 
   app.post(
@@ -146,7 +149,10 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
       preValidation: requireUser,
       preHandler: perUser("totp-disable", 5),
     },
-    (request) => disableTotp(deps, signedInUser(request), request.body),
+    (request) =>
+      disableTotp(deps, signedInUser(request), request.body, {
+        deviceToken: request.cookies[deviceCookieName(deps.config)],
+      }),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { type PasskeyPurpose, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { spendRecoveryCode } from "@/server/features/auth/recovery-codes";
+import { assertCodesUnlocked, resetSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { spendTotpCode } from "@/server/features/auth/totp";
 import { AppError } from "@/server/lib/errors";
 
@@ -65,21 +66,31 @@ export function stepUpRequired(methods: readonly SecondFactorMethod[]): AppError
   return new AppError("FORBIDDEN", SECURITY_MESSAGES.stepUpRequired, { stepUpRequired: true, methods });
 }
 
+/** Where a proof came from: a recovery code from a browser the owner signed in with passes a lock. */
+export interface ProofOrigin {
+  deviceToken?: string | null;
+}
+
 /**
  * Checks a TOTP or recovery-code proof and spends it on `db` (pass the caller's transaction so the code
- * is spent only if what it guards is committed). Throws 400 secondFactorInvalid on any failure.
+ * is spent only if what it guards is committed). Throws 403 secondFactorLocked, without checking the code,
+ * while the account's codes are locked, and 400 secondFactorInvalid on any failure: the caller counts those
+ * with countingSecondFactorFailures once its transaction has rolled back.
  */
 export async function spendCodeProof(
   deps: AppDeps,
   db: DbOrTx,
   userId: string,
   proof: Extract<SecondFactorProof, { method: "totp" | "recovery" }>,
+  origin: ProofOrigin = {},
 ): Promise<void> {
+  await assertCodesUnlocked(db, userId, proof.method, origin.deviceToken);
   const ok =
     proof.method === "totp"
       ? await spendTotpCode(db, deps.config, { userId, code: proof.code })
       : await spendRecoveryCode(db, deps.config.sessionSecret, { userId, code: proof.code });
   if (!ok) throw secondFactorInvalid(proof.method);
+  await resetSecondFactorFailures(db, userId);
 }
 
 /**
@@ -92,8 +103,9 @@ export async function verifySecondFactor(
   userId: string,
   proof: SecondFactorProof,
   passkey: { purpose: PasskeyPurpose; binding?: string },
+  origin: ProofOrigin = {},
 ): Promise<void> {
-  if (proof.method !== "passkey") return spendCodeProof(deps, db, userId, proof);
+  if (proof.method !== "passkey") return spendCodeProof(deps, db, userId, proof, origin);
   const verified = await verifyPasskeyProof(deps, {
     challengeId: proof.challengeId,
     userId,
@@ -102,6 +114,7 @@ export async function verifySecondFactor(
     response: proof.response,
   });
   if (verified.userId !== userId) throw secondFactorInvalid("passkey");
+  await resetSecondFactorFailures(db, userId);
 }
 
 /** The WebAuthn options typed as the contract's loose object (the contract does not depend on WebAuthn types). */

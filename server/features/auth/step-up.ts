@@ -14,10 +14,12 @@ import {
   asOptionsResponse,
   getSecondFactorState,
   methodsFor,
+  type ProofOrigin,
   spendCodeProof,
   stepUpRequired,
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
+import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { AppError } from "@/server/lib/errors";
 import type { SessionRef, SessionUser } from "@/server/lib/session";
 import { signedInUser } from "@/server/lib/session-plugin";
@@ -46,19 +48,22 @@ export async function stepUp(
   user: SessionUser,
   session: SessionRef,
   proof: SecondFactorProof,
+  origin: ProofOrigin = {},
 ): Promise<StepUpResponse> {
   const { db } = deps.database;
   const state = await getSecondFactorState(db, user.id);
   if (!state.enabled) throw noFactor();
-  if (proof.method === "passkey") {
-    await verifySecondFactor(deps, db, user.id, proof, { purpose: "step_up" });
-    await markSteppedUp(db, user.id, session);
-  } else {
-    await db.transaction(async (tx) => {
-      await spendCodeProof(deps, tx, user.id, proof);
-      await markSteppedUp(tx, user.id, session);
-    });
-  }
+  await countingSecondFactorFailures(deps, user.id, async () => {
+    if (proof.method === "passkey") {
+      await verifySecondFactor(deps, db, user.id, proof, { purpose: "step_up" });
+      await markSteppedUp(db, user.id, session);
+    } else {
+      await db.transaction(async (tx) => {
+        await spendCodeProof(deps, tx, user.id, proof, origin);
+        await markSteppedUp(tx, user.id, session);
+      });
+    }
+  });
   return { message: SECURITY_MESSAGES.steppedUp, expiresInSeconds: STEP_UP_SECONDS };
 }
 

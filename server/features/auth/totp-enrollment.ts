@@ -12,8 +12,14 @@ import {
 import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { recoveryCodes, totpFactors, users } from "@/server/db/schema";
-import { replaceRecoveryCodes, spendRecoveryCode } from "@/server/features/auth/recovery-codes";
-import { getSecondFactorState, secondFactorInvalid } from "@/server/features/auth/second-factor";
+import { replaceRecoveryCodes } from "@/server/features/auth/recovery-codes";
+import {
+  getSecondFactorState,
+  type ProofOrigin,
+  secondFactorInvalid,
+  spendCodeProof,
+} from "@/server/features/auth/second-factor";
+import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { enqueueSecondFactorMail } from "@/server/features/auth/security-mail";
 import { newTotpSecret, sealTotpSecret, spendTotpCode, totpUri } from "@/server/features/auth/totp";
 import { AppError } from "@/server/lib/errors";
@@ -94,6 +100,7 @@ export async function disableTotp(
   deps: AppDeps,
   user: SessionUser,
   input: TotpDisableInput,
+  origin: ProofOrigin = {},
 ): Promise<MessageResponse> {
   const { db } = deps.database;
   const [row] = await db
@@ -107,17 +114,16 @@ export async function disableTotp(
   const state = await getSecondFactorState(db, user.id);
   if (!state.hasTotp)
     throw new AppError("CONFLICT", SECURITY_MESSAGES.totpNotEnabled, { totpNotEnabled: true });
-  await db.transaction(async (tx) => {
-    const isTotp = TOTP_CODE_PATTERN.test(input.code);
-    const ok = isTotp
-      ? await spendTotpCode(tx, deps.config, { userId: user.id, code: input.code })
-      : await spendRecoveryCode(tx, deps.config.sessionSecret, { userId: user.id, code: input.code });
-    if (!ok) throw secondFactorInvalid(isTotp ? "totp" : "recovery");
-    await tx.delete(totpFactors).where(eq(totpFactors.userId, user.id));
-    // Recovery codes stand in for a lost factor; with no factor left there is nothing for them to recover.
-    if (state.passkeyCount === 0) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
-    await enqueueSecondFactorMail(tx, deps, user, "totp_disabled");
-  });
+  const method = TOTP_CODE_PATTERN.test(input.code) ? "totp" : "recovery";
+  await countingSecondFactorFailures(deps, user.id, () =>
+    db.transaction(async (tx) => {
+      await spendCodeProof(deps, tx, user.id, { method, code: input.code }, origin);
+      await tx.delete(totpFactors).where(eq(totpFactors.userId, user.id));
+      // Recovery codes stand in for a lost factor; with no factor left there is nothing for them to recover.
+      if (state.passkeyCount === 0) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+      await enqueueSecondFactorMail(tx, deps, user, "totp_disabled");
+    }),
+  );
   forgetAdminSecondFactor(user.id);
   wakeMailWorker();
   return { message: SECURITY_MESSAGES.totpDisabled };

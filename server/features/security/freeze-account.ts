@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type FreezeAccountInput,
   type FreezeAccountResponse,
+  type FreezeLinkStatus,
   type FreezeReason,
   SECURITY_MESSAGES,
 } from "@/contract/security";
@@ -38,8 +39,32 @@ interface LinkRow {
   frozen_at: string | null;
 }
 
-const invalidLink = () =>
-  new AppError("BAD_REQUEST", SECURITY_MESSAGES.linkInvalid, { freezeLinkInvalid: true });
+/** What the link would do, spending nothing: the page shows "already frozen" instead of the button. */
+export async function checkFreezeLink(deps: AppDeps, input: FreezeAccountInput): Promise<FreezeLinkStatus> {
+  if (!FREEZE_TOKEN_PATTERN.test(input.token)) throw invalidLink();
+  const found = (
+    (await deps.database.db.execute(sql`
+      select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
+      from freeze_links l join users u on u.id = l.user_id
+      where l.token_hash = ${hashFreezeToken(input.token)}`)) as unknown as { rows: LinkRow[] }
+  ).rows[0];
+  return { alreadyFrozen: refuseUnusable(found) };
+}
+
+/** The refusals a freeze and a check share; true when the account is frozen already (nothing to do). */
+function refuseUnusable(found: LinkRow | undefined): boolean {
+  if (!found) throw invalidLink();
+  if (found.frozen_at !== null) return true;
+  if (found.used_at !== null)
+    throw new AppError("GONE", SECURITY_MESSAGES.linkUsed, { freezeLinkUsed: true });
+  if (found.is_expired)
+    throw new AppError("GONE", SECURITY_MESSAGES.linkExpired, { freezeLinkExpired: true });
+  return false;
+}
+
+function invalidLink() {
+  return new AppError("BAD_REQUEST", SECURITY_MESSAGES.linkInvalid, { freezeLinkInvalid: true });
+}
 
 /**
  * "This wasn't me", no sign-in needed: in one transaction the link is spent, the account frozen (and a
@@ -62,12 +87,7 @@ export async function freezeAccount(
         where l.token_hash = ${tokenHash}
         for update`)) as unknown as { rows: LinkRow[] }
     ).rows[0];
-    if (!found) throw invalidLink();
-    if (found.frozen_at !== null) return { userId: found.user_id, alreadyFrozen: true };
-    if (found.used_at !== null)
-      throw new AppError("GONE", SECURITY_MESSAGES.linkUsed, { freezeLinkUsed: true });
-    if (found.is_expired)
-      throw new AppError("GONE", SECURITY_MESSAGES.linkExpired, { freezeLinkExpired: true });
+    if (refuseUnusable(found)) return { userId: found!.user_id, alreadyFrozen: true };
 
     await tx.execute(sql`update freeze_links set used_at = now() where id = ${found.link_id}`);
     await updateUser(tx, found.user_id, {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { freezeAccountInput, freezeAccountResponse } from "@/contract/security";
-import { freezeAccount } from "@/server/features/security/freeze-account";
+import { freezeAccountInput, freezeAccountResponse, freezeLinkStatus } from "@/contract/security";
+import { checkFreezeLink, freezeAccount } from "@/server/features/security/freeze-account";
 import { perIpLimit } from "@/server/lib/rate-limit";
 
 /** "This wasn't me": public, since whoever reported it may have no working sign-in left. */
@@ -14,5 +14,13 @@ export async function securityRoutes(instance: FastifyInstance) {
       config: perIpLimit(app, 10),
     },
     (request) => freezeAccount(app.deps, request.body),
+  );
+  app.post(
+    "/api/account/freeze/check",
+    {
+      schema: { body: freezeAccountInput, response: { 200: freezeLinkStatus } },
+      config: perIpLimit(app, 30),
+    },
+    (request) => checkFreezeLink(app.deps, request.body),
   );
 }

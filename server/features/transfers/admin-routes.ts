@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { pendingApprovalResponse } from "@/contract/approvals";
 import {
   adminTransferRequestPage,
   transferRequest,
@@ -8,7 +9,7 @@ import {
   updateTransferInput,
 } from "@/contract/transfers";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
-import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import { submitTransferStatus } from "@/server/features/transfers/transfer-release";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
@@ -26,7 +27,16 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
   );
   app.put(
     "/transfer-requests/:id",
-    { schema: { params: idParams, body: updateTransferInput, response: { 200: transferRequest } } },
-    (request) => updateTransferStatus(db, signedInUser(request).id, request.params.id, request.body),
+    {
+      schema: {
+        params: idParams,
+        body: updateTransferInput,
+        response: { 200: transferRequest, 202: pendingApprovalResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitTransferStatus(db, signedInUser(request), request.params.id, request.body);
+      return reply.status(result.status).send(result.body);
+    },
   );
 }

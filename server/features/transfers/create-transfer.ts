@@ -18,11 +18,13 @@ import type { DbOrTx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
+  type ProofOrigin,
   secondFactorInvalid,
   spendCodeProof,
   stepUpRequired,
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
+import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { setupIncompleteError } from "@/server/features/transfers/send-money-gate";
@@ -185,12 +187,34 @@ function refusal(deps: AppDeps, row: OutcomeRow): AppError {
  * spent, shared with the customer's other requests that arrive while one is running (decision 012). With an
  * Idempotency-Key, a replay of the same body returns the first response unchanged.
  */
-export async function createTransfer(
+export function createTransfer(
   deps: AppDeps,
-  user: { id: string; isAdmin: boolean; email: string; firstName: string },
+  user: TransferMaker,
   input: CreateTransferInput,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
+  origin: ProofOrigin = {},
+): Promise<CreateTransferResult> {
+  // A wrong code or passkey here counts against the account like one at sign-in (decision 018).
+  return countingSecondFactorFailures(deps, user.id, () =>
+    createTransferChecked(deps, user, input, idempotencyKey, now, origin),
+  );
+}
+
+interface TransferMaker {
+  id: string;
+  isAdmin: boolean;
+  email: string;
+  firstName: string;
+}
+
+async function createTransferChecked(
+  deps: AppDeps,
+  user: TransferMaker,
+  input: CreateTransferInput,
+  idempotencyKey: string | undefined,
+  now: Date,
+  origin: ProofOrigin,
 ): Promise<CreateTransferResult> {
   if (user.isAdmin) throw staffCannotTransfer();
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
@@ -290,7 +314,7 @@ export async function createTransfer(
     result = await deps.database.db.transaction(async (tx) => {
       const first = await callCreateTransfer(deps, tx, params(false));
       if (first.outcome !== "second_factor_required") return answer(first);
-      await spendCodeProof(deps, tx, user.id, proof);
+      await spendCodeProof(deps, tx, user.id, proof, origin);
       return answer(await callCreateTransfer(deps, tx, params(true)));
     });
   } else {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
 import { createTransferInput, createTransferResponse, transferLimits } from "@/contract/transfers";
+import { deviceCookieName } from "@/server/features/security/known-devices";
 import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { getTransferLimits } from "@/server/features/transfers/get-transfer-limits";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
@@ -53,6 +54,8 @@ export async function transferRoutes(instance: FastifyInstance) {
         signedInUser(request),
         request.body,
         idempotencyKeyOf(request),
+        new Date(),
+        { deviceToken: request.cookies[deviceCookieName(deps.config)] },
       );
       if (result.replayed) reply.header("idempotent-replayed", "true");
       return reply.status(result.statusCode as 201).send(result.body);

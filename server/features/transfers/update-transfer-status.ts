@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import {
   TERMINAL_TRANSFER_STATUSES,
@@ -6,7 +7,7 @@ import {
   type TransferStatus,
   type UpdateTransferInput,
 } from "@/contract/transfers";
-import type { Db } from "@/server/db/client";
+import type { Db, Tx } from "@/server/db/client";
 import { transactions, transferRequests, users } from "@/server/db/schema";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { writeAudit } from "@/server/lib/audit";
@@ -31,6 +32,22 @@ export interface StatusMoveRules {
   auditAction?: string;
   notFoundMessage?: string;
   conflictMessage?: (status: TransferStatus) => string;
+  /** Refuse anything but cancelled or failed when the transfer is flagged or its owner frozen (maker-checker). */
+  refuseHeld?: boolean;
+}
+
+/** Flagged by "This wasn't me", or its customer's account is frozen: it leaves only with a second person. */
+export async function isHeld(
+  tx: Tx,
+  request: Pick<typeof transferRequests.$inferSelect, "flaggedAt" | "userId">,
+): Promise<boolean> {
+  if (request.flaggedAt) return true;
+  if (!request.userId) return false;
+  const [owner] = await tx
+    .select({ frozenAt: users.frozenAt })
+    .from(users)
+    .where(eq(users.id, request.userId));
+  return Boolean(owner?.frozenAt);
 }
 
 /**
@@ -45,7 +62,6 @@ export async function updateTransferStatus(
   input: UpdateTransferInput,
   rules: StatusMoveRules = {},
 ): Promise<TransferRequest> {
-  const next = normalise(input.status);
   const [found] = await db
     .select({ userId: transferRequests.userId })
     .from(transferRequests)
@@ -55,9 +71,35 @@ export async function updateTransferStatus(
     throw new AppError("NOT_FOUND", rules.notFoundMessage ?? "Transfer request not found");
   }
 
-  const { saved, mail } = await db.transaction(async (tx) => {
+  const { saved, mail } = await db.transaction((tx) =>
+    moveTransferStatus(tx, actorId, { id: transferId, userId: found.userId }, input, rules),
+  );
+  if (mail) wakeMailWorker();
+  return toTransferRequest(saved);
+}
+
+/** A move that is not a cancel or a failure: the money leaves (completed) or is on its way to leaving. */
+export function isReleasingMove(status: UpdateTransferInput["status"]): boolean {
+  const next = normalise(status);
+  return next !== "cancelled" && next !== "failed";
+}
+
+/**
+ * The move itself, in the caller's transaction (a direct update, or an approval's replay). Call
+ * wakeMailWorker() after the commit when it answers `mail: true`.
+ */
+export async function moveTransferStatus(
+  tx: Tx,
+  actorId: string,
+  target: { id: string; userId: string | null },
+  input: UpdateTransferInput,
+  rules: StatusMoveRules = {},
+): Promise<{ saved: typeof transferRequests.$inferSelect; mail: boolean }> {
+  const next = normalise(input.status);
+  const transferId = target.id;
+  {
     // Same lock order as createTransfer (wallet, then request rows), so the two can never deadlock.
-    const wallet = found.userId ? await lockWallet(tx, found.userId) : null;
+    const wallet = target.userId ? await lockWallet(tx, target.userId) : null;
     const [request] = await tx
       .select()
       .from(transferRequests)
@@ -75,6 +117,10 @@ export async function updateTransferStatus(
         "CONFLICT",
         rules.conflictMessage?.(request.status) ?? `This transfer is already ${request.status}`,
       );
+    }
+    // Decided under the row lock: a freeze that flagged it a moment ago holds here too.
+    if (rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
+      throw new AppError("CONFLICT", APPROVAL_MESSAGES.transferHeld, { transferHeld: true });
     }
     if (!wallet || !request.holdId || !request.transactionId) {
       throw new AppError("CONFLICT", "This transfer has no open hold to settle");
@@ -146,8 +192,6 @@ export async function updateTransferStatus(
         mail = true;
       }
     }
-    return { saved, mail };
-  });
-  if (mail) wakeMailWorker();
-  return toTransferRequest(saved);
+    return { saved: saved!, mail };
+  }
 }

@@ -31,7 +31,7 @@ function codeMail(
 
 export function verificationCodeMail(to: string, firstName: string, code: string): MailMessage {
   return codeMail(to, "verification_code", {
-    subject: `Your ${BRAND.name} verification code: ${code}`,
+    subject: `Your ${BRAND.name} verification code`,
     heading: `Welcome to ${BRAND.name}, ${firstName}`,
     intro: "Enter this code to verify your e-mail address:",
     code,
@@ -58,7 +58,7 @@ export function passwordChangeCodeMail(to: string, firstName: string, code: stri
 
 export function testCodeMail(to: string, firstName: string, code: string): MailMessage {
   return codeMail(to, "test_email", {
-    subject: `${BRAND.name} test e-mail: your code ${code}`,
+    subject: `${BRAND.name} test e-mail`,
     heading: `Hello ${firstName}, this is a test`,
     intro: "Mail delivery works. Here is a one-time code to check it end to end:",
     code,

@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { BRAND } from "@/contract/brand";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
+import { useFreezeLinkStatus } from "@/web/features/auth/api/check-freeze-link";
 import { useFreezeAccount } from "@/web/features/auth/api/freeze-account";
 import { AuthShell } from "@/web/features/auth/components/auth-shell";
 import { ApiError } from "@/web/lib/api";
@@ -100,8 +101,11 @@ function Notice({
 export default function ThisWasntMePage() {
   useDocumentTitle("This wasn't me");
   const [token, setToken] = useState(readToken);
-  const [outcome] = useState(readOutcome);
+  const [resultOutcome] = useState(readOutcome);
   const freeze = useFreezeAccount();
+  // A link opened again (its account frozen, or spent) says so at once instead of offering the button again.
+  const linkStatus = useFreezeLinkStatus(resultOutcome ? null : token);
+  const outcome: Outcome | null = resultOutcome ?? (linkStatus.data?.alreadyFrozen ? "already-frozen" : null);
   const { reset } = freeze;
 
   // A second link opened in the same tab changes only the fragment: start over with its token.
@@ -114,7 +118,13 @@ export default function ThisWasntMePage() {
     return () => window.removeEventListener("hashchange", onHashChange);
   }, [reset]);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const failure = freeze.isError ? failureOf(freeze.error) : null;
+  const checkFailure = linkStatus.isError ? failureOf(linkStatus.error) : null;
+  // A check that failed for no reason of the link's (network, 5xx) leaves the button to try.
+  const failure = freeze.isError
+    ? failureOf(freeze.error)
+    : checkFailure && checkFailure !== "other"
+      ? checkFailure
+      : null;
 
   // Move focus to the new heading when the page's state changes, so a screen reader hears the result.
   useEffect(() => {
@@ -181,6 +191,16 @@ export default function ThisWasntMePage() {
           ) : null}
           <SupportLine />
         </Notice>
+      </AuthShell>
+    );
+  }
+
+  if (linkStatus.isPending && linkStatus.fetchStatus !== "idle") {
+    return (
+      <AuthShell back={{ label: "Home", href: "/" }} title="This wasn't me" description="Checking your link">
+        <div className="flex justify-center py-6">
+          <Spinner className="size-6" label="Checking your link" />
+        </div>
       </AuthShell>
     );
   }

@@ -92,6 +92,8 @@ function describeState(state: Record<string, unknown>): string {
     if (key === "balance" && typeof value === "number") parts.push(`Balance ${formatMoney(value)}`);
     else if (key === "frozenAt") parts.push(value ? "Frozen" : "Not frozen");
     else if (key === "kycStatus") parts.push(`KYC ${String(value)}`);
+    else if (key === "transferStatus") parts.push(`Transfer ${String(value)}`);
+    else if (key === "flagged" && value === true) parts.push("Reported by the customer");
     else if (key === "paymentStatus" || key === "creditStatus")
       parts.push(value ? `Status ${String(value).replace("_", " ")}` : "Not created yet");
   }

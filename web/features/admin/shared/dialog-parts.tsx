@@ -95,15 +95,10 @@ export function ApprovalReasonField({
   className,
   error,
   placeholder = "e.g. Wire confirmed by the sending bank",
-}: TextareaFieldProps & { placeholder?: string; error?: string }) {
+  hint = "Above $1,000.00 (one credit, or a maker's or customer's credits in 24 hours) a second finance member approves before the money moves.",
+}: TextareaFieldProps & { placeholder?: string; hint?: string; error?: string }) {
   return (
-    <FormField
-      id={id}
-      label="Reason for approval"
-      hint="Above $1,000.00 (one credit, or a maker's or customer's credits in 24 hours) a second finance member approves before the money moves."
-      error={error}
-      className={className}
-    >
+    <FormField id={id} label="Reason for approval" hint={hint} error={error} className={className}>
       <Textarea
         id={id}
         rows={2}

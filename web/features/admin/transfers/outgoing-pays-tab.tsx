@@ -30,6 +30,8 @@ function QuickActions({ request, name }: { request: AdminTransferRequest; name: 
   const update = useUpdateTransferRequest();
   const [sending, setSending] = useState<"approved" | "rejected" | null>(null);
   if (request.status !== "pending") return null;
+  // A reported transfer: Reject stays one click; sending it goes through Review (reason, second person).
+  const isHeld = request.flaggedAt !== null;
   const decide = (status: "approved" | "rejected") => {
     setSending(status);
     // mutateAsync: the refresh drops a decided request from the pending filter before mutate's own callbacks
@@ -41,15 +43,17 @@ function QuickActions({ request, name }: { request: AdminTransferRequest; name: 
   };
   return (
     <>
-      <Button
-        size="sm"
-        disabled={update.isPending}
-        aria-label={`Approve transfer request from ${name}`}
-        onClick={() => decide("approved")}
-      >
-        <Check aria-hidden />
-        {sending === "approved" ? "Approving…" : "Approve"}
-      </Button>
+      {isHeld ? null : (
+        <Button
+          size="sm"
+          disabled={update.isPending}
+          aria-label={`Approve transfer request from ${name}`}
+          onClick={() => decide("approved")}
+        >
+          <Check aria-hidden />
+          {sending === "approved" ? "Approving…" : "Approve"}
+        </Button>
+      )}
       <Button
         size="sm"
         variant="secondary"

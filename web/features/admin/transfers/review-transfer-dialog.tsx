@@ -15,7 +15,12 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { DetailField } from "@/web/features/admin/shared/detail-field";
-import { AdminNotesField, DialogActions, StatusField } from "@/web/features/admin/shared/dialog-parts";
+import {
+  AdminNotesField,
+  ApprovalReasonField,
+  DialogActions,
+  StatusField,
+} from "@/web/features/admin/shared/dialog-parts";
 import { useUpdateTransferRequest } from "@/web/features/admin/transfers/api/update-transfer-request";
 import { TRANSFER_STATUS_BADGES } from "@/web/features/admin/transfers/transfer-statuses";
 import { toastTransferFailed } from "@/web/features/admin/transfers/transfer-toasts";
@@ -28,8 +33,12 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<TransferStatus>(request.status);
   const [notes, setNotes] = useState(request.adminNotes ?? "");
+  const [reason, setReason] = useState("");
   const update = useUpdateTransferRequest();
   const isFinal = TERMINAL_TRANSFER_STATUSES.includes(request.status);
+  // A reported transfer is cancelled by one person; anything else waits for a second (maker-checker).
+  const needsSecondPerson =
+    !isFinal && request.flaggedAt !== null && status !== "cancelled" && status !== "failed";
   const customer = request.user ? `${request.user.firstName} ${request.user.lastName}` : "Deleted user";
   const id = `transfer-${request.id}`;
 
@@ -37,6 +46,7 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
     if (open) {
       setStatus(request.status);
       setNotes(request.adminNotes ?? "");
+      setReason("");
     }
     setOpen(open);
   };
@@ -46,7 +56,14 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
     // mutateAsync, not mutate's callbacks: the desk's refresh may drop this row (it left the pending filter)
     // before they would run, and a callback of an unmounted component never fires.
     update
-      .mutateAsync({ id: request.id, input: { status, adminNotes: notes.trim() || null } })
+      .mutateAsync({
+        id: request.id,
+        input: {
+          status,
+          adminNotes: notes.trim() || null,
+          ...(needsSecondPerson ? { reason: reason.trim() || null } : {}),
+        },
+      })
       .then(() => setOpen(false), toastTransferFailed);
   };
 
@@ -120,6 +137,15 @@ export function ReviewTransferDialog({ request }: { request: AdminTransferReques
             disabled={isFinal}
           />
           <AdminNotesField id={`${id}-notes`} value={notes} disabled={isFinal} onChange={setNotes} />
+          {needsSecondPerson ? (
+            <ApprovalReasonField
+              id={`${id}-reason`}
+              value={reason}
+              onChange={setReason}
+              hint="The customer reported this transfer: a second staff member approves before it moves."
+              placeholder="e.g. Customer confirmed the transfer by phone"
+            />
+          ) : null}
           <DialogActions
             isPending={update.isPending}
             cancelLabel={isFinal ? "Close" : "Cancel"}
