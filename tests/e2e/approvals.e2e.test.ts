@@ -5,6 +5,7 @@ import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   newUser,
+  openAccountThroughApi,
   shot,
   signIn,
   signInAsAdmin,
@@ -62,6 +63,7 @@ describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
     const makerPage = await openPage(browser);
     const checkerPage = await openPage(browser);
     await signUp(makerPage.page, customer);
+    await openAccountThroughApi(customer);
     await signUp(makerPage.page, maker);
     await signUp(checkerPage.page, checker);
     await grant(maker.email, "finance");
@@ -121,6 +123,9 @@ describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
     await add.getByLabel("Search customers").fill(customer.email);
     await add.locator("#add-transaction-user").click();
     await page.getByRole("option", { name: new RegExp(customer.email) }).click();
+    // A new credit starts Pending; completing it now is the maker's explicit choice.
+    await add.getByLabel("Status").click();
+    await page.getByRole("option", { name: "Completed" }).click();
     await add.getByLabel("Amount (USD)").fill("1000.00");
     await add.getByLabel("Description").fill("Goodwill credit");
     expect(await add.getByLabel("Reason for approval").count()).toBe(0);
@@ -147,6 +152,7 @@ describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
     const makerPage = await openPage(browser);
     const checkerPage = await openPage(browser);
     await signUp(makerPage.page, customer);
+    await openAccountThroughApi(customer);
     await signUp(makerPage.page, maker);
     await signUp(checkerPage.page, checker);
     await grant(maker.email, "finance");

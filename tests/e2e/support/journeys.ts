@@ -191,6 +191,31 @@ export async function approveAndFund(api: APIRequestContext, applied: AppliedCus
 }
 
 /**
+ * Opens a checking account for a signed-up `user` through the API: they apply (applyThroughApi) from a context of
+ * their own, and the e2e checker admin approves the identity check and then the account. Money reaches only
+ * customers with an open account.
+ */
+export async function openAccountThroughApi(user: NewUser): Promise<AppliedCustomer> {
+  const customer = await request.newContext({ baseURL: inject("baseUrl") });
+  const login = await customer.post("/api/auth/login", { data: { email: user.email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const applied = await applyThroughApi(customer, {
+    firstName: user.firstName,
+    lastName: user.lastName ?? "Tester",
+  });
+  await customer.dispose();
+  const staff = await checkerRequest();
+  const kyc = await staff.put(`/api/admin/kyc/${applied.kyc.id}/approve`, { data: { notes: "ok" } });
+  expect(kyc.status(), await kyc.text()).toBe(200);
+  const account = await staff.put(`/api/admin/account-requests/${applied.accountRequest.id}`, {
+    data: { status: "approved" },
+  });
+  expect(account.status(), await account.text()).toBe(200);
+  await staff.dispose();
+  return applied;
+}
+
+/**
  * A request context signed in as the e2e checker (`inject("checkerEmail")`, an admin through ADMIN_EMAILS),
  * signed up through the API the first time a journey needs it.
  */
@@ -206,7 +231,7 @@ export async function checkerRequest(): Promise<APIRequestContext> {
       firstName: "Cleo",
       lastName: "Checker",
       pillarTag: `checker_${Date.now() % 100000}`,
-      phone: "+1 212 555 0143",
+      phoneNumber: "+1 212 555 0143",
     },
   });
   if (registered.ok()) {
