@@ -33,6 +33,8 @@ export default defineConfig({
           include: ["tests/e2e/**/*.e2e.test.ts"],
           globalSetup: ["tests/e2e/global-setup.ts"],
           fileParallelism: false,
+          // A page under a loaded CI machine can take seconds to settle; expect.poll's default gives up after 1 s.
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },
