@@ -101,7 +101,7 @@ function describeState(state: Record<string, unknown>): string {
 }
 
 /** Who decides instead of buttons the server would refuse: the maker never, others by the kind's role. */
-function WhoDecides({ approval, isMaker }: { approval: Approval; isMaker: boolean }) {
+export function WhoDecides({ approval, isMaker }: { approval: Approval; isMaker: boolean }) {
   const roles = [...APPROVAL_CHECKER_ROLES[approval.kind], "owner" as const]
     .map((role) => STAFF_ROLE_LABELS[role])
     .join(" or ");
