@@ -18,6 +18,7 @@ import {
   stopProcess,
 } from "./bench/processes.mjs";
 import { BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
+import { SERVER_MEMORY_FLAGS, SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The checkout whose server is measured: this one, or another (e.g. an older commit) for before/after. */
@@ -377,7 +378,8 @@ async function main() {
     };
     console.info(`starting the app (${RUNNER}; migrations run at start)…`);
     const serverArgs = [
-      ...(RUNNER === "tsx" ? ["--import", "tsx"] : ["--enable-source-maps"]),
+      // As `npm start` and the Dockerfile run it (scripts/server-node-flags.mjs).
+      ...(RUNNER === "tsx" ? ["--import", "tsx", ...SERVER_MEMORY_FLAGS] : SERVER_NODE_FLAGS),
       ...(process.env.BENCH_NODE_ARGS?.split(" ") ?? []),
     ];
     const serverMain =

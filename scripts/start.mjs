@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildServer, newestSourceMtime, serverOutDir, webBuildIsStale } from "./build-server.mjs";
+import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,7 +29,7 @@ if (!fs.existsSync(serverMain) || newestSourceMtime() > fs.statSync(serverMain).
   await buildServer();
 }
 
-const server = spawn(process.execPath, ["--enable-source-maps", serverMain], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverMain], {
   cwd: root,
   stdio: "inherit",
   // Two malloc arenas instead of one per thread: the wasm compile and file threads of PGlite's first start
