@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
-import { ensurePgbench, preparePgbench, runPgbench } from "./bench/pgbench.mjs";
+import { ensurePgbench, preparePgbench, runMinimalTransfer, runPgbench } from "./bench/pgbench.mjs";
 import {
   childPid,
   cpuSeconds,
@@ -262,6 +262,8 @@ function goalTable(results, { drift, pgbench, embedded }) {
   const pollRatio = poll && baseline ? poll.requestsPerSecond / baseline : null;
   const spreadRatio =
     rps("transfer-spread") && pgbench.spread ? rps("transfer-spread") / pgbench.spread.tps : null;
+  const floorRatio =
+    rps("transfer-spread") && pgbench.minimal ? rps("transfer-spread") / pgbench.minimal.tps : null;
   const hotRatio =
     rps("transfer-hot") && rps("transfer-spread") ? rps("transfer-hot") / rps("transfer-spread") : null;
   const loads = results.filter((r) => LOAD.includes(r.scenario));
@@ -287,6 +289,14 @@ function goalTable(results, { drift, pgbench, embedded }) {
       spreadRatio == null
         ? "not measured"
         : `${status(spreadRatio, spreadRatio >= 0.3)}${spreadRatio >= 0.5 ? " (stretch met)" : ""}`,
+    ],
+    [
+      "transfers/s (spread) ÷ the minimal careful transfer (issue 28)",
+      floorRatio == null
+        ? "–"
+        : `${fmt(rps("transfer-spread"))} ÷ ${fmt(pgbench.minimal.tps)} = ${ratio(floorRatio)}`,
+      "≥ 0.5",
+      floorRatio == null ? "not measured" : status(floorRatio, floorRatio >= 0.5),
     ],
     [
       "ledger drift after the transfer runs",
@@ -463,6 +473,12 @@ async function main() {
           viaFunction,
         });
       }
+      console.info("pgbench: the minimal careful transfer (bench/minimal-transfer)…");
+      pgbench.minimal = await runMinimalTransfer({
+        adminUrl: baseUrl,
+        clients: POOL_SIZE,
+        duration: DURATION,
+      });
     }
   } finally {
     await stopProcess(server?.child);
@@ -490,6 +506,12 @@ async function main() {
     pgbench.spread
       ? `pgbench, the same transfer transaction in SQL (scripts/bench/pgbench.mjs), ${POOL_SIZE} clients as the app's pool, ${DURATION} s: spread over ${SESSION_USERS.toLocaleString("en-US")} users ${fmt(pgbench.spread.tps)} tps (${fmt(pgbench.spread.latency, 1)} ms average), one wallet ${fmt(pgbench.hot?.tps)} tps (${fmt(pgbench.hot?.latency, 1)} ms)`
       : "pgbench: not run",
+    ...(pgbench.minimal
+      ? [
+          "",
+          `pgbench, the minimal careful transfer (bench/minimal-transfer: lock, today's total, request, hold, pending transaction, wallet update; its own scratch database), ${POOL_SIZE} clients, ${DURATION} s: ${fmt(pgbench.minimal.tps)} tps (${fmt(pgbench.minimal.latency, 1)} ms average)`,
+        ]
+      : []),
     ...(pgbench.function
       ? [
           "",
@@ -501,7 +523,7 @@ async function main() {
       ? `embedded default (\`npm start\`, PGlite, temp DATA_DIR), server RSS after ${IDLE_MS / 1000} s idle: first start (creates the database) ${fmt(embedded.fresh?.server)} MiB, next start ${fmt(embedded.existing?.server)} MiB (the \`npm start\` launcher process adds ${fmt(embedded.existing?.launcher)} MiB)`
       : "embedded default: not run",
     "",
-    "## Goals (issue 16), ratios from this run",
+    "## Goals (issues 16 and 28), ratios from this run",
     "",
     goals,
     "",

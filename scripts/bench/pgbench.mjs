@@ -81,6 +81,45 @@ export function runPgbench({ url, tmp, clients, duration, users, viaFunction = f
   const script = path.join(tmp, `pgbench-transfer-${users}${viaFunction ? "-function" : ""}.sql`);
   const pick = hi === undefined ? `\\set n ${lo}` : `\\set n random(${lo}, ${hi})`;
   fs.writeFileSync(script, `${pick}\n${(viaFunction ? FUNCTION_SCRIPT : TRANSFER_SCRIPT).trim()}\n`);
+  return pgbenchScript({ url, script, clients, duration });
+}
+
+const MINIMAL_DIR = path.resolve(import.meta.dirname, "../../bench/minimal-transfer");
+
+/**
+ * The minimal careful transfer (bench/minimal-transfer, from the shared bench): its own scratch database next
+ * to the app's, the same clients and duration, so the app's transfers/s divides by a floor measured on the
+ * same machine in the same run.
+ */
+export async function runMinimalTransfer({ adminUrl, clients, duration }) {
+  const name = `pillar_minimal_${Date.now()}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query(fs.readFileSync(path.join(MINIMAL_DIR, "schema.sql"), "utf8"));
+      await client.query("analyze");
+    } finally {
+      await client.end();
+    }
+    return await pgbenchScript({
+      url: url.toString(),
+      script: path.join(MINIMAL_DIR, "transfer.sql"),
+      clients,
+      duration,
+    });
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+function pgbenchScript({ url, script, clients, duration }) {
   const args = [
     "--no-vacuum",
     "--protocol=prepared",
