@@ -19,7 +19,8 @@ const API_PREFIXES = ["/api/", "/api", "/objects/", "/dev/"];
 
 /**
  * A first load is never held longer than this for its markup: past it the browser draws the page itself. A
- * render takes a few ms; the first in a process also loads the renderer (~0.2 s compiled, more under tsx).
+ * render takes a few ms; the first in a process also loads the renderer (~0.2 s compiled; from the sources
+ * ~0.5–1 s more, as Vite starts first: server/lib/first-page-renderer.ts).
  */
 const RENDER_TIMEOUT_MS = 2000;
 
