@@ -6,8 +6,9 @@ COPY package.json package-lock.json ./
 COPY tools/node-runtime/package.json ./tools/node-runtime/
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The web app (dist/web) and the compiled server and ops CLI (dist/server, esbuild; packages stay external).
-RUN npx vite build --logLevel warn && node scripts/build-server.mjs
+# The web app (dist/web), its dashboard render (dist/web-render, loaded by the server by path) and the compiled
+# server and ops CLI (dist/server, esbuild; packages stay external).
+RUN npx vite build --logLevel warn && npx vite build --ssr --logLevel warn && node scripts/build-server.mjs
 
 FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=5000 DATA_DIR=/data MALLOC_ARENA_MAX=2

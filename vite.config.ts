@@ -5,11 +5,14 @@ import { promisify } from "node:util";
 import zlib, { constants } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { type ConfigEnv, defineConfig, type Plugin, type UserConfig } from "vite";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const gzip = promisify(zlib.gzip);
 const brotliCompress = promisify(zlib.brotliCompress);
+
+/** The browser build (dist/web), not the renderer's (`vite build --ssr`) nor the dev server. */
+const browserBuild = (_config: UserConfig, env: ConfigEnv) => env.command === "build" && !env.isSsrBuild;
 
 /**
  * Writes .vite/chunk-modules.json (output file → source modules it contains, relative to the repository) so
@@ -19,7 +22,7 @@ const brotliCompress = promisify(zlib.brotliCompress);
 function chunkModulesManifest(): Plugin {
   return {
     name: "pillar:chunk-modules",
-    apply: "build",
+    apply: browserBuild,
     generateBundle(_options, bundle) {
       const modules: Record<string, string[]> = {};
       for (const [file, output] of Object.entries(bundle)) {
@@ -44,7 +47,7 @@ function chunkModulesManifest(): Plugin {
 function precompress(): Plugin {
   return {
     name: "pillar:precompress",
-    apply: "build",
+    apply: browserBuild,
     async writeBundle(options, bundle) {
       const files = Object.keys(bundle).filter(
         (f) => /\.(js|css|svg|html|json)$/.test(f) && !f.startsWith(".vite/"),
@@ -75,7 +78,7 @@ function precompress(): Plugin {
 function preloadFont(): Plugin {
   return {
     name: "pillar:preload-font",
-    apply: "build",
+    apply: browserBuild,
     transformIndexHtml: {
       order: "post",
       handler(_html, ctx) {
@@ -93,7 +96,32 @@ function preloadFont(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * `vite build --ssr`: the dashboard's server render (web/app/server-render.tsx) as dist/web-render/, which the
+ * compiled server loads by path (server/lib/first-page-renderer.ts, decision 022). Its npm packages are bundled
+ * in and tree-shaken, React's production build: left as imports of node_modules they cost ~0.5 s and ~50 MiB
+ * on the first signed-in page (all of lucide-react's icons, React's development build unless NODE_ENV is
+ * "production"). Each page stays its own chunk, loaded the first time the server draws it.
+ */
+const rendererBuild: UserConfig = {
+  root: "web",
+  publicDir: false,
+  plugins: [react()],
+  resolve: { alias: { "@": root } },
+  define: { "process.env.NODE_ENV": '"production"' },
+  ssr: { noExternal: true, target: "node" },
+  build: {
+    outDir: "../dist/web-render",
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      input: { "server-render": path.join(root, "web/app/server-render.tsx") },
+      output: { chunkFileNames: "chunks/[name]-[hash].js" },
+    },
+  },
+};
+
+const appConfig: UserConfig = {
   root: "web",
   publicDir: "public",
   plugins: [react(), tailwindcss(), chunkModulesManifest(), preloadFont(), precompress()],
@@ -139,4 +167,6 @@ export default defineConfig({
       "/healthz": "http://127.0.0.1:5000",
     },
   },
-});
+};
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? rendererBuild : appConfig));

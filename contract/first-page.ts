@@ -43,3 +43,26 @@ export function firstPageFor(pathname: string, hasSignedInHint: boolean): FirstP
   if (pathname === "/") return "landing";
   return null;
 }
+
+/**
+ * What the web's server render (web/app/server-render.tsx) takes: the page's path, the answers embedded beside
+ * it, and the request's Cookie header (choices remembered on the device, web/lib/device-cookies.ts).
+ */
+export interface FirstPageRenderInput {
+  path: string;
+  answers: Record<string, FirstRead>;
+  cookies: string;
+  /** Aborts the render: the server gives up on the markup and the browser draws the page itself. */
+  signal?: AbortSignal;
+}
+
+/** Draws the app's markup for a first load; rejects when the signal aborts or any part fails to render. */
+export type RenderFirstPage = (input: FirstPageRenderInput) => Promise<string>;
+
+/**
+ * The module the server loads by path at run time (dist/web-render/server-render.js, or the source through
+ * Vite): the one thing server and web agree on about it, since neither imports the other (decision 022).
+ */
+export interface FirstPageRendererModule {
+  renderFirstPage: RenderFirstPage;
+}

@@ -1,26 +1,19 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app and the server if missing or older than their sources, then runs the
-// compiled server with plain node (no tsx at runtime, as in the Docker image).
-import { spawn, spawnSync } from "node:child_process";
+// `npm start`: builds the web app (with its server render) and the server if missing or older than their
+// sources, then runs the compiled server with plain node (no tsx at runtime, as in the Docker image).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildServer, newestSourceMtime, serverOutDir, webBuildIsStale } from "./build-server.mjs";
+import { buildServer, buildWeb, newestSourceMtime, serverOutDir, webBuildIsStale } from "./build-server.mjs";
 import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 if (webBuildIsStale()) {
   console.info("Building the web app…");
-  const build = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
-    {
-      cwd: root,
-      stdio: "inherit",
-    },
-  );
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = buildWeb();
+  if (status !== 0) process.exit(status);
 }
 
 const serverMain = path.join(serverOutDir, "main.js");

@@ -42,6 +42,7 @@ import { approveTransferRelease } from "@/server/features/transfers/transfer-rel
 import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
+import { firstPageRenderer } from "@/server/lib/first-page-renderer";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
 import { loggerOptions } from "@/server/lib/logger";
 import { registerMail } from "@/server/lib/mail/register-mail";
@@ -54,7 +55,7 @@ import { assertAdminRouteListed } from "@/server/lib/route-roles";
 import { registerSecurity } from "@/server/lib/security";
 import { startSessionBroadcast } from "@/server/lib/session-broadcast";
 import { sessionPlugin } from "@/server/lib/session-plugin";
-import { type RenderFirstPage, registerSpa } from "@/server/lib/spa";
+import { registerSpa } from "@/server/lib/spa";
 import { createStorage } from "@/server/lib/storage/create-storage";
 import { registerTextGuard } from "@/server/lib/text-guard";
 
@@ -69,13 +70,6 @@ export interface BuildAppOptions {
   /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
   pollClock?: () => number;
 }
-
-/**
- * The web's own server render, loaded with the first page that needs it: React's server renderer and the
- * dashboard's components are not in memory on an instance that serves only the API.
- */
-const renderFirstPage: RenderFirstPage = async (input) =>
-  (await import("@/web/app/server-render")).renderFirstPage(input);
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -199,7 +193,10 @@ export async function buildApp(
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
   await app.register(dataAccessRoutes);
 
-  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderFirstPage);
+  // The web's server render, loaded by path with the first page that needs it (decision 022).
+  const renderer = firstPageRenderer({ watch: deps.config.env === "development" });
+  app.addHook("onClose", renderer.close);
+  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderer.render);
   return app;
 }
 

@@ -4,8 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildServer, serverOutDir } from "@/scripts/build-server.mjs";
+import { BUILT_RENDERER_FILE } from "@/server/lib/first-page-renderer";
 import { freePort, waitFor } from "@/tests/support/server-process";
-import { signupBody } from "@/tests/support/users";
+import { sessionCookieFrom, signupBody, TEST_PASSWORD } from "@/tests/support/users";
 
 // What `npm start` and the Docker image run: the esbuild output under plain node, no tsx loader anywhere.
 const root = path.resolve(import.meta.dirname, "..");
@@ -98,6 +99,52 @@ describe("the compiled server (dist/server/main.js)", () => {
       // Without a web build the server still resolves the folder and says how to build it.
       expect(page.status).toBe(503);
       expect(await page.text()).toContain("npm run build");
+    }
+  });
+
+  it("holds none of the web's code: the server never imports it (decision 022)", () => {
+    const maps = fs
+      .readdirSync(serverOutDir, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".js.map"));
+    const sources = maps.flatMap(
+      (map) =>
+        (JSON.parse(fs.readFileSync(path.join(serverOutDir, map), "utf8")) as { sources: string[] }).sources,
+    );
+    expect(sources.some((source) => source.endsWith("server/app.ts"))).toBe(true);
+    expect(sources.filter((source) => /(^|\/)web\//.test(source))).toEqual([]);
+  });
+
+  it("draws a signed-in dashboard with the web's own renderer build, loaded by path", async () => {
+    const body = signupBody({ firstName: "Compiled" });
+    const post = (route: string, json: unknown, cookie = "") =>
+      fetch(`${url}${route}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify(json),
+      });
+    expect((await post("/api/auth/register", body)).status).toBe(200);
+    const mailbox = (await (await fetch(`${url}/dev/mailbox.json`)).json()) as { to: string; text: string }[];
+    const code = mailbox.find((mail) => mail.to === body.email)?.text.match(/\b(\d{6})\b/)?.[1];
+    expect((await post("/api/auth/verify-email", { email: body.email, otp: code })).status).toBe(200);
+    const login = await post("/api/auth/login", { email: body.email, password: TEST_PASSWORD });
+    expect(login.status).toBe(200);
+    const cookie = `${sessionCookieFrom(login.headers.getSetCookie())}; pillar_signed_in=1`;
+
+    const page = await fetch(`${url}/dashboard`, { headers: { cookie } });
+    if (!fs.existsSync(path.join(root, "dist/web/index.html"))) {
+      expect(page.status).toBe(503);
+      return;
+    }
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('<script type="application/json" id="first-reads">');
+    if (fs.existsSync(BUILT_RENDERER_FILE)) {
+      expect(html).toContain('<div id="root" data-server-rendered>');
+      expect(html).toContain('Hello, <span class="font-semibold text-ink">Compiled</span>');
+    } else {
+      // Without `vite build --ssr` the server draws nothing and says why; the browser draws the page.
+      expect(html).not.toContain("data-server-rendered");
+      expect(output).toContain("npm run build");
     }
   });
 });

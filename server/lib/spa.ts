@@ -9,6 +9,7 @@ import {
   type FirstPage,
   type FirstRead,
   firstPageFor,
+  type RenderFirstPage,
   SERVER_RENDERED_ATTRIBUTE,
 } from "@/contract/first-page";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
@@ -17,23 +18,17 @@ import { AppError } from "@/server/lib/errors";
 const API_PREFIXES = ["/api/", "/api", "/objects/", "/dev/"];
 
 /**
- * Draws the app's markup for a first load from the answers embedded beside it (web/app/server-render.tsx,
- * handed in by server/app.ts: server/lib never imports the web). Rejects when the signal aborts.
- */
-export type RenderFirstPage = (input: {
-  path: string;
-  answers: Record<string, FirstRead>;
-  cookies: string;
-  signal: AbortSignal;
-}) => Promise<string>;
-
-/**
  * A first load is never held longer than this for its markup: past it the browser draws the page itself. A
- * render takes a few ms; the first in a process also loads the renderer (~0.2 s compiled, more under tsx).
+ * render takes a few ms; the first in a process also loads the renderer (~0.2 s compiled; from the sources
+ * ~0.5–1 s more, as Vite starts first: server/lib/first-page-renderer.ts).
  */
 const RENDER_TIMEOUT_MS = 2000;
 
-/** Serves the built SPA: hashed assets cached for a year, index.html for every client route, JSON 404 for the API. */
+/**
+ * Serves the built SPA: hashed assets cached for a year, index.html for every client route, JSON 404 for the API.
+ * `renderFirstPage` draws a signed-in first load's markup (web/app/server-render.tsx, loaded by path in
+ * server/lib/first-page-renderer.ts: the server never imports the web).
+ */
 export async function registerSpa(
   app: FastifyInstance,
   webDir: string | undefined,

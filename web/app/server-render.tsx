@@ -1,6 +1,6 @@
 import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
-import type { FirstRead } from "@/contract/first-page";
+import type { RenderFirstPage } from "@/contract/first-page";
 import { App } from "@/web/app/app";
 import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
 
@@ -11,18 +11,7 @@ import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
  * lazy chunks (prerender), so the markup is complete and carries no script. Rejects when `signal` aborts or
  * any part of the page fails to render.
  */
-export async function renderFirstPage({
-  path,
-  answers,
-  cookies,
-  signal,
-}: {
-  path: string;
-  answers: Record<string, FirstRead>;
-  /** The request's Cookie header: choices remembered on the device (web/lib/device-cookies.ts). */
-  cookies: string;
-  signal?: AbortSignal;
-}): Promise<string> {
+export const renderFirstPage: RenderFirstPage = async ({ path, answers, cookies, signal }) => {
   const queryClient = createQueryClient();
   seedFirstReads(queryClient, answers);
   // Any error (a component that threw, the signal's abort) means no markup: the browser then draws the
@@ -47,4 +36,4 @@ export async function renderFirstPage({
   } finally {
     queryClient.clear();
   }
-}
+};
