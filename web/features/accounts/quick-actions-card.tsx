@@ -5,7 +5,7 @@ import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { toast } from "@/web/components/ui/use-toast";
-import { accountSummaryQuery } from "@/web/lib/account-summary";
+import { accountSummaryQuery } from "@/web/features/accounts/api/get-account-summary";
 import {
   ANALYTICS_BLOCKED,
   canSeeAnalytics,
