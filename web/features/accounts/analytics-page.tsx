@@ -20,9 +20,9 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { summarizeTransactions } from "@/web/features/accounts/analytics-summary";
 import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { useRecentTransactions } from "@/web/features/accounts/api/get-recent-transactions";
+import { ANALYTICS_BLOCKED, canSeeAnalytics } from "@/web/features/accounts/api/send-money-gate";
 import { deriveBalanceHistory } from "@/web/features/accounts/balance-history";
 import { cn } from "@/web/lib/cn";
-import { ANALYTICS_BLOCKED, canSeeAnalytics } from "@/web/lib/send-money-gate";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // The chart library loads only when this page draws a chart.

@@ -11,7 +11,7 @@ import {
   canSeeAnalytics,
   canSendMoney,
   SEND_MONEY_BLOCKED,
-} from "@/web/lib/send-money-gate";
+} from "@/web/features/accounts/api/send-money-gate";
 
 interface QuickAction {
   label: string;
