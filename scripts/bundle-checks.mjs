@@ -14,10 +14,11 @@ export function staticClosure(manifest, keys) {
 }
 
 // Manifest keys are relative to web/, chunk module ids to the repository root.
-const ADMIN_MODULE = /^(web\/)?features\/admin\//;
+// Back-office code lives in web/features/admin/, in an area's own admin/ folder, or in web/components/admin/.
+const ADMIN_MODULE = /^(web\/)?(features\/admin\/|features\/[^/]+\/admin\/|components\/admin\/)/;
 
 /**
- * Admin code a route would download eagerly: any module under web/features/admin/ that sits in the route's
+ * Admin code a route would download eagerly: any back-office module (ADMIN_MODULE) that sits in the route's
  * static closure, either as a manifest entry or bundled inside a shared chunk (`chunkModules` maps each
  * output file to the module ids it contains, so code merged into a common chunk is caught too).
  */

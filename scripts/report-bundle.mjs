@@ -55,7 +55,7 @@ const ROUTES = [
     signedOut: true,
   },
   { route: "/dashboard", source: "features/accounts/dashboard-page.tsx", budget: 140 * KB, zodFree: true },
-  { route: "/settings", source: "features/security/settings-page.tsx", budget: 200 * KB },
+  { route: "/settings", source: "features/auth/settings/settings-page.tsx", budget: 200 * KB },
   { route: "/apply-checking", source: "features/kyc/apply-checking-page.tsx", budget: 200 * KB },
   { route: "/send-money", source: "features/transfers/send-money-page.tsx", budget: 200 * KB },
   { route: "/analytics", source: "features/accounts/analytics-page.tsx", budget: 350 * KB, zodFree: true },
@@ -63,13 +63,15 @@ const ROUTES = [
   { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB, admin: true },
   {
     route: "/dashboard-edit/:id",
-    source: "features/admin/dashboard-edit-page.tsx",
+    source: "features/content/admin/dashboard-edit-page.tsx",
     budget: 300 * KB,
     admin: true,
   },
 ];
-// Every web feature a signed-out visitor must not download (marketing and auth are theirs).
-const SIGNED_IN_SOURCES = /^features\/(accounts|security|transfers|recipients|statements|admin|kyc|chat)\//;
+// Every web feature a signed-out visitor must not download (marketing and auth are theirs, except auth's
+// Settings page), and every area's back office.
+const SIGNED_IN_SOURCES =
+  /^features\/((accounts|security|transfers|recipients|statements|admin|kyc|chat|content|approvals|audit|payments|staff)\/|auth\/settings\/)/;
 const ZOD_MODULE = /^node_modules\/zod\//;
 
 const gzipCache = new Map();

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import cookie from "@fastify/cookie";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyPluginOptions,
+  type FastifyServerOptions,
+} from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
@@ -24,7 +29,7 @@ import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { approveKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { kycRoutes } from "@/server/features/kyc/routes";
-import { objectRoutes } from "@/server/features/objects/routes";
+import { objectRoutes, uploadRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import {
   approveBalanceAdjustment,
@@ -85,6 +90,49 @@ function trustProxyOption(trust: Config["trustProxy"]): FastifyServerOptions["tr
   if (typeof trust === "number") return (_address: string, hop: number) => hop < trust;
   return trust;
 }
+
+/** A feature's routes: one Fastify plugin under its own prefix, its paths relative to that prefix. */
+function routesAt<Options extends FastifyPluginOptions>(
+  prefix: string,
+  routes: FastifyPluginAsync<Options>,
+  options?: Options,
+) {
+  return (app: FastifyInstance) => app.register(routes, { ...(options as Options), prefix });
+}
+
+/**
+ * Every feature's routes, in registration order, each plugin with its own prefix (the URL base all its routes
+ * share, never one that would turn a route into a bare "/"): an area's customer routes in its routes.ts, its
+ * staff routes in admin-routes.ts under /api/admin.
+ */
+const FEATURE_ROUTES = [
+  routesAt("/", healthRoutes),
+  routesAt("/api", authRoutes),
+  routesAt("/api/auth", passkeyRoutes),
+  routesAt("/api/auth", secondFactorRoutes),
+  routesAt("/dev", devMailboxRoutes),
+  routesAt("/api/chat", chatRoutes),
+  routesAt("/api/admin/chats", adminChatRoutes),
+  routesAt("/api/kyc", kycRoutes),
+  routesAt("/api/objects", uploadRoutes),
+  routesAt("/objects", objectRoutes),
+  routesAt("/api/admin", kycAdminRoutes),
+  routesAt("/api/admin", adminRoutes),
+  routesAt("/api/admin", staffRoutes),
+  routesAt("/api/account", securityRoutes),
+  routesAt("/api", accountRoutes),
+  routesAt("/api", contentRoutes),
+  routesAt("/api/transfer", transferRoutes),
+  routesAt("/api/transfers", transferReceiptRoutes),
+  routesAt("/api/admin", adminTransferRoutes),
+  routesAt("/api/admin", adminMoneyRoutes),
+  routesAt("/api/admin", adminContentRoutes),
+  routesAt("/api/admin", approvalRoutes, { requireFreshStepUp }),
+  routesAt("/api", statementRoutes),
+  routesAt("/api", recipientRoutes),
+  routesAt("/api/admin", adminAuditRoutes),
+  routesAt("/api/account", dataAccessRoutes),
+];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
 export async function buildApp(
@@ -158,26 +206,6 @@ export async function buildApp(
 
   // Every admin route must have a row in the role table before it can exist.
   app.addHook("onRoute", (route) => assertAdminRouteListed(route.method, route.url));
-  await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(passkeyRoutes);
-  await app.register(secondFactorRoutes);
-  await app.register(devMailboxRoutes);
-  await app.register(chatRoutes, { prefix: "/api/chat" });
-  await app.register(adminChatRoutes, { prefix: "/api/admin/chats" });
-  await app.register(kycRoutes);
-  await app.register(objectRoutes);
-  await app.register(kycAdminRoutes, { prefix: "/api/admin" });
-  await app.register(adminRoutes, { prefix: "/api/admin" });
-  await app.register(staffRoutes, { prefix: "/api/admin" });
-  await app.register(securityRoutes);
-  await app.register(accountRoutes);
-  await app.register(contentRoutes);
-  await app.register(transferRoutes, { prefix: "/api/transfer" });
-  await app.register(transferReceiptRoutes, { prefix: "/api/transfers" });
-  await app.register(adminTransferRoutes, { prefix: "/api/admin" });
-  await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
-  await app.register(adminContentRoutes, { prefix: "/api/admin" });
   // Maker-checker: each feature replays its own approved changes; approvals calls them back by kind.
   registerApprovalActions({
     incoming_payment: approveIncomingPayment,
@@ -187,11 +215,7 @@ export async function buildApp(
     unfreeze: approveUnfreeze,
     transfer_release: approveTransferRelease,
   });
-  await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
-  await app.register(statementRoutes);
-  await app.register(recipientRoutes);
-  await app.register(adminAuditRoutes, { prefix: "/api/admin" });
-  await app.register(dataAccessRoutes);
+  for (const register of FEATURE_ROUTES) await register(app);
 
   // The web's server render, loaded by path with the first page that needs it (decision 022).
   const renderer = firstPageRenderer({ watch: deps.config.env === "development" });

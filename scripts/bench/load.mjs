@@ -59,8 +59,9 @@ function transferRequest(pickToken) {
 }
 
 const SCENARIOS = {
-  // The signed-in dashboard's polls (web/lib/recent-transactions.ts, account-summary.ts,
-  // web/lib/kyc-status.ts) and /contact's chat poll, one session after another.
+  // The signed-in dashboard's polls (web/features/accounts/api/get-recent-transactions.ts,
+  // get-account-summary.ts, web/features/kyc/api/get-kyc-status.ts) and /contact's chat poll, one session
+  // after another.
   poll: () => [
     pollRequest("/api/transactions/recent", true),
     pollRequest("/api/account/summary", false),

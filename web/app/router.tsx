@@ -46,12 +46,12 @@ const FeaturesPage = lazy(() => import("@/web/features/marketing/features-page")
 const NotFoundPage = lazy(() => import("@/web/features/marketing/not-found-page"));
 const AuthPage = lazy(() => import("@/web/features/auth/auth-page"));
 const ForgotPasswordPage = lazy(() => import("@/web/features/auth/forgot-password-page"));
-const ThisWasntMePage = lazy(() => import("@/web/features/auth/this-wasnt-me-page"));
+const ThisWasntMePage = lazy(() => import("@/web/features/security/this-wasnt-me-page"));
 
 const DashboardPage = lazy(loadDashboardPage);
-const SettingsPage = lazy(() => import("@/web/features/security/settings-page"));
+const SettingsPage = lazy(() => import("@/web/features/auth/settings/settings-page"));
 const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
-const DashboardEditPage = lazy(() => import("@/web/features/admin/dashboard-edit-page"));
+const DashboardEditPage = lazy(() => import("@/web/features/content/admin/dashboard-edit-page"));
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
 const SendMoneyPage = lazy(() => import("@/web/features/transfers/send-money-page"));
 const ReceiptPage = lazy(() => import("@/web/features/transfers/receipt-page"));

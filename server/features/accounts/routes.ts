@@ -24,23 +24,19 @@ export async function accountRoutes(instance: FastifyInstance) {
   app.addHook("onRequest", requireUser);
 
   // The dashboard polls these two every few seconds: a current copy is answered 304 from memory (poll-memory.ts).
-  app.get(
-    "/api/account/summary",
-    { schema: { response: { 200: accountSummary } } },
-    async (request, reply) => {
-      const userId = signedInUser(request).id;
-      const ifNoneMatch = request.headers["if-none-match"];
-      return sendConditionalResult(
-        reply,
-        await app.polls.answer(userId, "summary", ifNoneMatch, () =>
-          getAccountSummaryIfChanged(db, userId, ifNoneMatch),
-        ),
-      );
-    },
-  );
+  app.get("/account/summary", { schema: { response: { 200: accountSummary } } }, async (request, reply) => {
+    const userId = signedInUser(request).id;
+    const ifNoneMatch = request.headers["if-none-match"];
+    return sendConditionalResult(
+      reply,
+      await app.polls.answer(userId, "summary", ifNoneMatch, () =>
+        getAccountSummaryIfChanged(db, userId, ifNoneMatch),
+      ),
+    );
+  });
 
   app.get(
-    "/api/transactions/recent",
+    "/transactions/recent",
     { schema: { response: { 200: transactionList } } },
     async (request, reply) => {
       const userId = signedInUser(request).id;
@@ -55,14 +51,14 @@ export async function accountRoutes(instance: FastifyInstance) {
   );
 
   app.get(
-    "/api/transactions",
+    "/transactions",
     { schema: { querystring: transactionPageQuery, response: { 200: transactionPage } } },
     (request) => findTransactionPage(db, signedInUser(request).id, request.query),
   );
 
   // Streamed in batches with backpressure: a years-long history never sits whole in memory or holds a connection.
   app.get(
-    "/api/transactions/export.csv",
+    "/transactions/export.csv",
     { schema: { response: { 200: csvDownload } } },
     async (request, reply) => {
       const chunks = await startTransactionsCsv(db, signedInUser(request).id);

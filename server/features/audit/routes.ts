@@ -45,7 +45,7 @@ export async function dataAccessRoutes(instance: FastifyInstance) {
   app.addHook("onRequest", requireUser);
 
   app.get(
-    "/api/account/data-access",
+    "/data-access",
     { schema: { querystring: dataAccessQuery, response: { 200: dataAccessPage } } },
     (request) => findDataAccess(db, signedInUser(request).id, request.query),
   );

@@ -60,25 +60,25 @@ export async function authRoutes(fastify: FastifyInstance) {
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
   app.post(
-    "/api/auth/register",
+    "/auth/register",
     { schema: { body: registerInput, response: { 200: registerResponse } }, config: perIpLimit(app, 10) },
     (request) => registerUser(deps, request.body),
   );
 
   app.post(
-    "/api/auth/verify-email",
+    "/auth/verify-email",
     { schema: { body: verifyEmailInput, response: { 200: messageResponse } }, config: perIpLimit(app, 20) },
     (request) => verifyEmail(deps, request.body),
   );
 
   app.post(
-    "/api/auth/resend-verification",
+    "/auth/resend-verification",
     { schema: { body: emailOnlyInput, response: { 200: messageResponse } }, config: perIpLimit(app, 5) },
     (request) => resendVerification(deps, request.body),
   );
 
   app.post(
-    "/api/auth/login",
+    "/auth/login",
     {
       schema: { body: loginInput, response: { 200: loginResult } },
       config: perIpLimit(app, 10),
@@ -113,7 +113,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/forgot-password",
+    "/auth/forgot-password",
     {
       schema: { body: emailOnlyInput, response: { 200: messageResponse } },
       config: perIpLimit(app, 5),
@@ -126,7 +126,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/reset-password",
+    "/auth/reset-password",
     { schema: { body: resetPasswordInput, response: { 200: messageResponse } }, config: perIpLimit(app, 10) },
     async (request, reply) => {
       const result = await resetPassword(deps, request.body);
@@ -137,7 +137,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/send-password-otp",
+    "/auth/send-password-otp",
     {
       schema: { response: { 200: sendCodeResponse } },
       config: perIpLimit(app, 5),
@@ -147,7 +147,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/change-password",
+    "/auth/change-password",
     {
       schema: { body: changePasswordInput, response: { 200: messageResponse } },
       config: perIpLimit(app, 10),
@@ -158,7 +158,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
-    "/api/auth/user",
+    "/auth/user",
     {
       schema: { response: { 200: currentUser } },
       // The web probes only while the hint cookie says "signed in"; a 401 here means the hint is stale.
@@ -180,7 +180,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     return reply.clearSessionCookie().redirect(SIGNED_OUT_PATH, 302);
   };
   // A link, so it works before the page's script has loaded; another site's link only gets a button (POST).
-  app.get("/api/logout", { schema: { response: { 302: redirect } } }, async (request, typedReply) => {
+  app.get("/logout", { schema: { response: { 302: redirect } } }, async (request, typedReply) => {
     if (!isForeignNavigation(request)) return signOut(request, typedReply);
     // The page is HTML, outside the JSON contract of this route's schema.
     const reply: FastifyReply = typedReply;
@@ -203,11 +203,11 @@ export async function authRoutes(fastify: FastifyInstance) {
     );
     scope
       .withTypeProvider<ZodTypeProvider>()
-      .post("/api/logout", { schema: { response: { 302: redirect } } }, signOut);
+      .post("/logout", { schema: { response: { 302: redirect } } }, signOut);
   });
 
   app.put(
-    "/api/user/phone",
+    "/user/phone",
     {
       schema: { body: updatePhoneInput, response: { 200: updatePhoneResponse } },
       preValidation: requireUser,
@@ -216,13 +216,13 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
-    "/api/auth/sessions",
+    "/auth/sessions",
     { schema: { response: { 200: sessionList } }, preHandler: requireUser },
     (request) => findUserSessions(deps.database.db, signedInUser(request).id, request.session!),
   );
 
   app.delete(
-    "/api/auth/sessions/:id",
+    "/auth/sessions/:id",
     { schema: { params: sessionIdParams, response: { 200: messageResponse } }, preValidation: requireUser },
     async (request, reply) => {
       const { wasCurrent, message } = await deleteUserSession(
@@ -237,7 +237,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   );
 
   app.delete(
-    "/api/auth/sessions",
+    "/auth/sessions",
     { schema: { response: { 200: messageResponse } }, preHandler: requireUser },
     async (request) => {
       const { message } = await deleteOtherSessions(

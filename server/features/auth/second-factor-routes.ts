@@ -56,7 +56,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
   app.post(
-    "/api/auth/login/verify",
+    "/login/verify",
     {
       schema: { body: loginVerifyInput, response: { 200: loginResponse } },
       config: perIpLimit(app, 30),
@@ -81,7 +81,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/login/passkey-options",
+    "/login/passkey-options",
     {
       schema: { response: { 200: passkeyOptionsResponse } },
       config: perIpLimit(app, 30),
@@ -91,7 +91,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/step-up",
+    "/step-up",
     {
       schema: { body: stepUpInput, response: { 200: stepUpResponse } },
       config: perIpLimit(app, 30),
@@ -105,7 +105,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/step-up/passkey-options",
+    "/step-up/passkey-options",
     {
       schema: { response: { 200: passkeyOptionsResponse } },
       config: perIpLimit(app, 30),
@@ -115,13 +115,13 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.get(
-    "/api/auth/second-factor",
+    "/second-factor",
     { schema: { response: { 200: secondFactorStatus } }, preHandler: requireUser },
     (request) => getSecondFactorStatus(deps.database.db, signedInUser(request).id),
   );
 
   app.post(
-    "/api/auth/totp/enroll",
+    "/totp/enroll",
     {
       schema: { response: { 200: totpEnrollResponse } },
       config: perIpLimit(app, 30),
@@ -131,7 +131,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/totp/confirm",
+    "/totp/confirm",
     {
       schema: { body: totpConfirmInput, response: { 200: recoveryCodesResponse } },
       config: perIpLimit(app, 30),
@@ -142,7 +142,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/totp/disable",
+    "/totp/disable",
     {
       schema: { body: totpDisableInput, response: { 200: messageResponse } },
       config: perIpLimit(app, 30),
@@ -156,7 +156,7 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/recovery-codes",
+    "/recovery-codes",
     {
       schema: { response: { 200: recoveryCodesResponse } },
       config: perIpLimit(app, 30),

@@ -11,7 +11,7 @@ export async function contentRoutes(instance: FastifyInstance) {
   const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
 
-  app.get("/api/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>
+  app.get("/dashboard-content", { schema: { response: { 200: dashboardContent } } }, (request) =>
     getDashboardContent(db, signedInUser(request).id),
   );
 }

@@ -33,7 +33,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   };
 
   app.get(
-    "/dev/mailbox.json",
+    "/mailbox.json",
     { schema: { response: { 200: mailboxList } }, preHandler: guard },
     async (_request, reply) => {
       reply.header("cache-control", "no-store");
@@ -42,7 +42,7 @@ export async function devMailboxRoutes(app: FastifyInstance) {
   );
 
   app.get(
-    "/dev/mailbox",
+    "/mailbox",
     { schema: { response: { 200: htmlPage } }, preHandler: guard },
     async (_request, reply) => {
       return reply

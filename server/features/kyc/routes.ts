@@ -36,7 +36,7 @@ export async function kycRoutes(fastify: FastifyInstance) {
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
   app.get(
-    "/api/kyc/status",
+    "/status",
     { schema: { response: { 200: kycStatusResponse } }, preHandler: requireUser },
     async (request, reply) => {
       const userId = signedInUser(request).id;
@@ -51,7 +51,7 @@ export async function kycRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/kyc/create",
+    "/create",
     {
       schema: { body: createKycInput, response: { 200: createKycResponse } },
       preValidation: [requireUser, refuseStaff, requirePhone],
@@ -61,7 +61,7 @@ export async function kycRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/kyc/upload-document",
+    "/upload-document",
     {
       schema: { body: uploadDocumentInput, response: { 200: uploadDocumentResponse } },
       preValidation: [requireUser, refuseStaff],

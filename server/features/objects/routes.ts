@@ -11,15 +11,15 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 const tokenParams = z.object({ token: z.string().min(1).max(300) });
 
-/** POST /api/objects/upload (an upload URL), PUT /api/objects/upload/<token> (local bytes), GET /objects/<path>. */
-export async function objectRoutes(fastify: FastifyInstance) {
+/** Under /api/objects: POST /upload (an upload URL), PUT /upload/<token> (the bytes, to local storage). */
+export async function uploadRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { deps } = app;
   const perUser = (name: string, max: number) =>
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
   app.post(
-    "/api/objects/upload",
+    "/upload",
     {
       schema: { body: createUploadInput, response: { 200: createUploadResponse } },
       preHandler: [requireUser, perUser("upload-url", 60)],
@@ -27,13 +27,21 @@ export async function objectRoutes(fastify: FastifyInstance) {
     (request) => createUpload(deps, signedInUser(request).id),
   );
 
+  await app.register(uploadReceiver);
+}
+
+/** Under /objects: GET /<path>, a stored file for its owner (or staff). */
+export async function objectRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { deps } = app;
+
   // The app's onSend sets plain no-store on /objects/; this route-level hook runs after it.
   const privateNoStore = async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header("cache-control", "private, no-store");
   };
 
   app.get(
-    "/objects/*",
+    "/*",
     { schema: { response: { 200: storedFile } }, onSend: privateNoStore },
     async (request, reply) => {
       const path = `/objects/${(request.params as { "*": string })["*"]}`;
@@ -46,8 +54,6 @@ export async function objectRoutes(fastify: FastifyInstance) {
         .send(opened.stream);
     },
   );
-
-  await app.register(uploadReceiver);
 }
 
 /**
@@ -67,7 +73,7 @@ async function uploadReceiver(fastify: FastifyInstance) {
   };
 
   app.put(
-    "/api/objects/upload/:token",
+    "/upload/:token",
     {
       schema: { params: tokenParams, response: { 200: completeUploadResponse } },
       // Before the body is read: strangers and bad links never make the server buffer a file.

@@ -41,18 +41,18 @@ export async function recipientRoutes(instance: FastifyInstance) {
     key: (request) => request.user?.id ?? null,
   });
 
-  app.get("/api/recipients", { schema: { response: { 200: recipientList } } }, (request) =>
+  app.get("/recipients", { schema: { response: { 200: recipientList } } }, (request) =>
     findRecipients(db, signedInUser(request).id),
   );
 
   app.get(
-    "/api/recipients/address-check",
+    "/recipients/address-check",
     { schema: { querystring: addressCheckQuery, response: { 200: addressCheck } } },
     (request) => checkAddress(db, signedInUser(request).id, request.query.address),
   );
 
   app.post(
-    "/api/recipients",
+    "/recipients",
     { schema: { body: createRecipientInput, response: { 201: recipientResponse } }, preHandler: changes },
     async (request, reply) => {
       const recipient = await createRecipient(db, signedInUser(request).id, request.body);
@@ -61,7 +61,7 @@ export async function recipientRoutes(instance: FastifyInstance) {
   );
 
   app.patch(
-    "/api/recipients/:id",
+    "/recipients/:id",
     {
       schema: { params: recipientIdParams, body: renameRecipientInput, response: { 200: recipientResponse } },
       preHandler: changes,
@@ -73,7 +73,7 @@ export async function recipientRoutes(instance: FastifyInstance) {
   );
 
   app.delete(
-    "/api/recipients/:id",
+    "/recipients/:id",
     { schema: { params: recipientIdParams, response: { 200: messageResponse } }, preHandler: changes },
     async (request) => {
       await deleteRecipient(db, signedInUser(request).id, request.params.id);

@@ -8,7 +8,7 @@ import { perIpLimit } from "@/server/lib/rate-limit";
 export async function securityRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
-    "/api/account/freeze",
+    "/freeze",
     {
       schema: { body: freezeAccountInput, response: { 200: freezeAccountResponse } },
       config: perIpLimit(app, 10),
@@ -16,7 +16,7 @@ export async function securityRoutes(instance: FastifyInstance) {
     (request) => freezeAccount(app.deps, request.body),
   );
   app.post(
-    "/api/account/freeze/check",
+    "/freeze/check",
     {
       schema: { body: freezeAccountInput, response: { 200: freezeLinkStatus } },
       config: perIpLimit(app, 30),

@@ -19,12 +19,12 @@ export async function statementRoutes(instance: FastifyInstance) {
   const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
 
-  app.get("/api/statements", { schema: { response: { 200: statementList } } }, async (request) => ({
+  app.get("/statements", { schema: { response: { 200: statementList } } }, async (request) => ({
     months: await findStatementMonths(db, signedInUser(request).id),
   }));
 
   app.get(
-    "/api/statements/:month.pdf",
+    "/statements/:month.pdf",
     { schema: { params: z.object({ month: z.string().max(16) }), response: { 200: pdfDownload } } },
     async (request, reply) => {
       const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);

@@ -12,16 +12,16 @@ import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
-import { useDashboardContent } from "@/web/features/accounts/api/get-dashboard-content";
+import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { AccountNumbers } from "@/web/features/accounts/components/account-numbers";
 import { FrozenBanner } from "@/web/features/accounts/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/accounts/components/payments-history";
 import { SecondFactorBanner } from "@/web/features/accounts/components/second-factor-banner";
 import { SupportShortcut } from "@/web/features/accounts/components/support-shortcut";
 import { QuickActionsCard } from "@/web/features/accounts/quick-actions-card";
-import { useAccountSummary } from "@/web/lib/account-summary";
+import { useDashboardContent } from "@/web/features/content/api/get-dashboard-content";
+import { KYC_STATUS_POLL_MS, useKycStatus } from "@/web/features/kyc/api/get-kyc-status";
 import { useSignedInUser } from "@/web/lib/current-user";
-import { KYC_STATUS_POLL_MS, useKycStatus } from "@/web/lib/kyc-status";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // Once per page load, not on every return to the dashboard.

@@ -5,13 +5,13 @@ import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { toast } from "@/web/components/ui/use-toast";
-import { accountSummaryQuery } from "@/web/lib/account-summary";
+import { accountSummaryQuery } from "@/web/features/accounts/api/get-account-summary";
 import {
   ANALYTICS_BLOCKED,
   canSeeAnalytics,
   canSendMoney,
   SEND_MONEY_BLOCKED,
-} from "@/web/lib/send-money-gate";
+} from "@/web/features/accounts/api/send-money-gate";
 
 interface QuickAction {
   label: string;

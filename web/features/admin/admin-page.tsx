@@ -15,30 +15,30 @@ import { type ComponentType, lazy, Suspense, useState } from "react";
 import { Link } from "wouter";
 import type { StaffCapability } from "@/contract/staff-capabilities";
 import { canUse } from "@/contract/staff-capabilities";
+import { AdminShell } from "@/web/components/admin/admin-shell";
+import { useAdminGate } from "@/web/components/admin/use-admin-gate";
 import { Button } from "@/web/components/ui/button";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
-import AccountRequestsTab from "@/web/features/admin/account-requests/account-requests-tab";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
-import ApprovalsTab from "@/web/features/admin/approvals/approvals-tab";
-import AuditTab from "@/web/features/admin/audit/audit-tab";
-import AdminChatsTab from "@/web/features/admin/chats/admin-chats-tab";
 import { AdminTabStrip } from "@/web/features/admin/components/admin-tab-strip";
 import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
 import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
 import { StatCards } from "@/web/features/admin/components/stat-cards";
 import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
-import KycApplicationsTab from "@/web/features/admin/kyc/kyc-applications-tab";
-import IncomingPaymentsTab from "@/web/features/admin/payments/incoming-payments-tab";
-import { AdminShell } from "@/web/features/admin/shared/admin-shell";
-import { useAdminGate } from "@/web/features/admin/shared/use-admin-gate";
-import OutgoingPaysTab from "@/web/features/admin/transfers/outgoing-pays-tab";
+import ApprovalsTab from "@/web/features/approvals/admin/approvals-tab";
+import AuditTab from "@/web/features/audit/admin/audit-tab";
+import AdminChatsTab from "@/web/features/chat/admin/admin-chats-tab";
+import AccountRequestsTab from "@/web/features/kyc/admin/account-requests-tab";
+import KycApplicationsTab from "@/web/features/kyc/admin/kyc-applications-tab";
+import IncomingPaymentsTab from "@/web/features/payments/admin/incoming-payments-tab";
+import OutgoingPaysTab from "@/web/features/transfers/admin/outgoing-pays-tab";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // Only owners open the Staff tab: its code loads when they do.
-const StaffTab = lazy(() => import("@/web/features/admin/staff/staff-tab"));
+const StaffTab = lazy(() => import("@/web/features/staff/admin/staff-tab"));
 
 interface AdminTab {
   value: string;

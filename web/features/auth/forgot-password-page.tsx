@@ -1,6 +1,7 @@
 import { KeyRound } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useLocation } from "wouter";
+import { AuthShell } from "@/web/components/auth-shell";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { dismissFieldToast, errorMessage, toastFieldError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
@@ -10,7 +11,6 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useForgotPassword } from "@/web/features/auth/api/forgot-password";
 import { useResetPassword } from "@/web/features/auth/api/reset-password";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
-import { AuthShell } from "@/web/features/auth/components/auth-shell";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { cleanCode } from "@/web/lib/one-time-code";

@@ -8,12 +8,12 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
+import { useKycStatus } from "@/web/features/kyc/api/get-kyc-status";
 import { ApplicationStatusView } from "@/web/features/kyc/components/application-status-view";
 import { ApplicationWizard } from "@/web/features/kyc/components/application-wizard";
 import { KYC_TEXTS } from "@/web/features/kyc/components/status-badges";
 import { isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
-import { useKycStatus } from "@/web/lib/kyc-status";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Spec §9: success redirects after 2 s. */

@@ -11,10 +11,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
+import { useRecipients } from "@/web/features/recipients/api/find-recipients";
+import { useSaveRecipient } from "@/web/features/recipients/api/save-recipient";
 import { RecipientRow } from "@/web/features/recipients/components/recipient-row";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
-import { useRecipients } from "@/web/lib/find-recipients";
-import { useSaveRecipient } from "@/web/lib/save-recipient";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type Errors = { name?: string; address?: string };

@@ -14,8 +14,10 @@ import {
 import { fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { dismissFieldToast, toastFieldError } from "@/web/components/toast-error";
 import { dismissToast, toast } from "@/web/components/ui/use-toast";
+import { refreshRecipients, saveRecipient } from "@/web/features/recipients/api/save-recipient";
 import { useCreateTransfer } from "@/web/features/transfers/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/transfers/api/get-transfer-passkey-options";
+import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
 import {
   EMPTY_FIELDS,
   FIELD_IDS,
@@ -26,8 +28,6 @@ import {
 } from "@/web/features/transfers/transfer-fields";
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
-import { newIdempotencyKey } from "@/web/lib/idempotency-key";
-import { refreshRecipients, saveRecipient } from "@/web/lib/save-recipient";
 import { methodsOf } from "@/web/lib/step-up";
 
 /** The existing refusals of a transfer, as toasts or the over-limit note. */

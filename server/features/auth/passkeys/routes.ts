@@ -33,14 +33,12 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   const perUser = (name: string, max: number) =>
     keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
-  app.get(
-    "/api/auth/passkeys",
-    { schema: { response: { 200: passkeyList } }, preHandler: requireUser },
-    (request) => findUserPasskeys(deps.database.db, signedInUser(request).id),
+  app.get("/passkeys", { schema: { response: { 200: passkeyList } }, preHandler: requireUser }, (request) =>
+    findUserPasskeys(deps.database.db, signedInUser(request).id),
   );
 
   app.post(
-    "/api/auth/passkeys/registration-options",
+    "/passkeys/registration-options",
     {
       schema: { response: { 200: webauthnOptions } },
       config: perIpLimit(app, 20),
@@ -51,7 +49,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/passkeys",
+    "/passkeys",
     {
       schema: { body: createPasskeyInput, response: { 200: passkeyInfo } },
       config: perIpLimit(app, 20),
@@ -62,7 +60,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   );
 
   app.patch(
-    "/api/auth/passkeys/:id",
+    "/passkeys/:id",
     {
       schema: { params: passkeyIdParams, body: renamePasskeyInput, response: { 200: passkeyInfo } },
       preValidation: requireUser,
@@ -72,7 +70,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   );
 
   app.delete(
-    "/api/auth/passkeys/:id",
+    "/passkeys/:id",
     {
       schema: { params: passkeyIdParams, response: { 200: messageResponse } },
       preValidation: requireUser,
@@ -82,7 +80,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/passkey-login/options",
+    "/passkey-login/options",
     { schema: { response: { 200: passkeyLoginOptionsResponse } }, config: perIpLimit(app, 20) },
     async () => {
       const { challengeId, options } = await startPasskeyProof(deps, { userId: null, purpose: "login" });
@@ -91,7 +89,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
   );
 
   app.post(
-    "/api/auth/passkey-login",
+    "/passkey-login",
     { schema: { body: passkeyLoginInput, response: { 200: loginResponse } }, config: perIpLimit(app, 10) },
     async (request, reply) => {
       const { token, deviceToken, ...result } = await loginWithPasskey(deps, request.body, {

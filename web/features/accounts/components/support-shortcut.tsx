@@ -1,7 +1,7 @@
 import { ChevronRight, LifeBuoy } from "lucide-react";
 import { Link } from "wouter";
 import { Card } from "@/web/components/ui/card";
-import { useUnreadReplies } from "@/web/features/accounts/api/get-unread-replies";
+import { useUnreadReplies } from "@/web/features/chat/api/get-unread-replies";
 import { cn } from "@/web/lib/cn";
 
 /** The dashboard's way to support, with a badge while support has replied and the user has not read it. */

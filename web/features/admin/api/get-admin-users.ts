@@ -1,5 +1,5 @@
 import type { AdminUser } from "@/contract/admin";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
+import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export const ADMIN_USERS_KEY = ["/api/admin/users"] as const;
 

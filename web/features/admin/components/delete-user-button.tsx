@@ -1,8 +1,8 @@
 import type { AdminUser } from "@/contract/admin";
+import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { toast } from "@/web/components/ui/use-toast";
 import { useDeleteUser } from "@/web/features/admin/api/delete-user";
-import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { isUnauthorized } from "@/web/lib/api";
 
 /** Delete with an accessible confirm step. Admin accounts get no button at all (spec §5), nor staff below owner. */

@@ -1,12 +1,12 @@
 import { ShieldCheck } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
+import { REVIEWER_SEES_REASON } from "@/web/components/admin/reason-hints";
+import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useUnfreezeUser } from "@/web/features/admin/api/unfreeze-user";
-import { REVIEWER_SEES_REASON } from "@/web/features/admin/shared/reason-hints";
-import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { isUnauthorized } from "@/web/lib/api";
 
 /**

@@ -2,6 +2,7 @@ import { ExternalLink, Eye } from "lucide-react";
 import type { ReactNode } from "react";
 import type { AdminUser } from "@/contract/admin";
 import { BRAND } from "@/contract/brand";
+import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import {
@@ -12,11 +13,10 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
+import { BalanceEditor } from "@/web/features/admin/components/balance-editor";
 import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
 import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
-import { BalanceEditor } from "@/web/features/admin/payments/balance-editor";
-import { useStaffCapability } from "@/web/features/admin/use-staff-capability";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
 import { PhoneNumber } from "@/web/lib/phone-display";

@@ -1,15 +1,15 @@
 import { Users } from "lucide-react";
 import type { AdminUser, UserRoleFilter } from "@/contract/admin";
+import { useListFilter } from "@/web/components/admin/admin-list";
+import { FilterBar } from "@/web/components/admin/list-controls";
+import { ListHeader, ListStates } from "@/web/components/admin/list-states";
+import { PersonSummary } from "@/web/components/admin/person-summary";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
 import { DeleteUserButton } from "@/web/features/admin/components/delete-user-button";
 import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
 import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
-import { useListFilter } from "@/web/features/admin/shared/admin-list";
-import { FilterBar } from "@/web/features/admin/shared/list-controls";
-import { ListHeader, ListStates } from "@/web/features/admin/shared/list-states";
-import { PersonSummary } from "@/web/features/admin/shared/person-summary";
 import { formatHandle } from "@/web/lib/format";
 
 function UserRow({ user }: { user: AdminUser }) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateKycInput, CreateKycResponse } from "@/contract/kyc";
+import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
 import { apiRequest } from "@/web/lib/api";
-import { KYC_STATUS_KEY } from "@/web/lib/kyc-status";
 
 /** POST /api/kyc/create with the whole application; errors may carry `phoneNumberRequired` or `ssnDuplicate`. */
 export function createKycApplication(input: CreateKycInput) {

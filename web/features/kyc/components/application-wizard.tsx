@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useCreateKycApplication } from "@/web/features/kyc/api/create-kyc-application";
+import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
 import { uploadKycDocument } from "@/web/features/kyc/api/upload-kyc-document";
 import {
   type ApplicationForm,
@@ -24,7 +25,6 @@ import { PersonalInfoStep } from "@/web/features/kyc/components/personal-info-st
 import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/components/submit-error-message";
 import { ApiError, isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
-import { KYC_STATUS_KEY } from "@/web/lib/kyc-status";
 
 const FIELD_REQUIRED = "This field is required";
 

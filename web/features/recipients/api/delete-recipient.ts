@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "@/contract/auth";
+import { refreshRecipients } from "@/web/features/recipients/api/save-recipient";
 import { apiRequest } from "@/web/lib/api";
-import { refreshRecipients } from "@/web/lib/save-recipient";
 
 /** DELETE /api/recipients/:id. */
 export function deleteRecipient(id: string) {

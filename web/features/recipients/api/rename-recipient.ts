@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RecipientResponse } from "@/contract/recipients";
+import { refreshRecipients } from "@/web/features/recipients/api/save-recipient";
 import { apiRequest } from "@/web/lib/api";
-import { refreshRecipients } from "@/web/lib/save-recipient";
 
 /** PATCH /api/recipients/:id: a new name for one saved recipient. */
 export function renameRecipient({ id, name }: { id: string; name: string }) {

@@ -5,7 +5,7 @@ import { isSameAddress, type SavedRecipient } from "@/contract/recipients";
 import { FormField } from "@/web/components/form-field";
 import { NativeSelect } from "@/web/components/native-select";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { useRecipients } from "@/web/lib/find-recipients";
+import { useRecipients } from "@/web/features/recipients/api/find-recipients";
 
 /** "0x5290…9EE7": enough of an address to tell saved recipients apart in a list. */
 export function shortAddress(address: string): string {

@@ -5,10 +5,10 @@ import type { TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
+import { useAddressCheck } from "@/web/features/recipients/api/check-address";
 import { type AddressChoices, AddressWarnings } from "@/web/features/transfers/components/address-warnings";
 import { SummaryLine } from "@/web/features/transfers/components/summary-line";
 import { TransferFigureLines } from "@/web/features/transfers/components/transfer-figure-lines";
-import { useAddressCheck } from "@/web/lib/check-address";
 
 /**
  * The last look before money leaves: exactly what will be sent (and, with a passkey, signed). Nothing is sent

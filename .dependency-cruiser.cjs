@@ -1,0 +1,164 @@
+/**
+ * The import rules, in one place (docs/architecture.md "Import rules", decision 021). `npm run lint:imports`
+ * fails on any violation; `npm run deps:report` prints the graph's summary.
+ *
+ * Layers: contract/ at the bottom; server/ and web/ beside each other above it, neither importing the other.
+ * Areas: a web feature imports another feature only through its `api/` folder (or `admin/api/` for its back
+ * office); the server's areas depend on each other only along SERVER_AREA_DEPS.
+ */
+
+/**
+ * Which server area may import which: a directed graph with no cycle. The server's areas have no `api/`
+ * folder yet: an edge here is the whole of what one area may reach in another.
+ */
+const SERVER_AREA_DEPS = {
+  accounts: ["kyc"],
+  admin: ["approvals"],
+  auth: ["security"],
+  chat: ["kyc"],
+  kyc: ["approvals"],
+  payments: ["accounts", "approvals", "auth", "kyc"],
+  security: ["chat"],
+  staff: ["auth"],
+  statements: ["transfers"],
+  transfers: ["approvals", "auth", "recipients", "security"],
+};
+
+/** Test files may reach across areas (fixtures), never across layers. */
+const TESTS = "\\.test\\.tsx?$";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "contract-is-the-bottom",
+      comment:
+        "contract/ holds the zod schemas both sides share: it imports nothing of the server or the web.",
+      severity: "error",
+      from: { path: "^contract/" },
+      to: { path: "^(server|web)/" },
+    },
+    {
+      name: "server-never-imports-web",
+      comment:
+        "The server and the web sit beside each other: a React change must not break the server's build.",
+      severity: "error",
+      // Test files may check that both sides agree (server/features/kyc/kyc-admin.api.test.ts reads the web's
+      // onboarding steps): they are not part of the server's build.
+      from: { path: "^server/", pathNot: TESTS },
+      to: { path: "^web/" },
+    },
+    {
+      name: "web-never-imports-server",
+      comment: "The web reaches the server over HTTP only; what both need lives in contract/.",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^server/" },
+    },
+    {
+      name: "web-shared-code-stays-below-features",
+      comment: "web/components and web/lib sit below the features and the app shell: they never import them.",
+      severity: "error",
+      from: { path: "^web/(components|lib)/" },
+      to: { path: "^web/(features|app)/" },
+    },
+    {
+      name: "features-never-import-the-app",
+      comment: "web/app composes the features; a feature never imports it back.",
+      severity: "error",
+      from: { path: "^web/features/" },
+      to: { path: "^web/app/" },
+    },
+    {
+      name: "feature-imports-another-only-through-api",
+      comment:
+        "A web feature imports another feature only through its api/ folder (fetch + queryOptions + hook), or " +
+        "admin/api/ for its back office; what two features need beyond that moves to web/components or web/lib.",
+      severity: "error",
+      from: { path: "^web/features/([^/]+)/", pathNot: ["^web/features/admin/admin-page\\.tsx$"] },
+      to: {
+        path: "^web/features/[^/]+/",
+        pathNot: ["^web/features/$1/", "^web/features/[^/]+/(admin/)?api/"],
+      },
+    },
+    {
+      name: "admin-page-composes-back-office-tabs",
+      comment:
+        "The admin page composes each area's back-office tab (web/features/<area>/admin/*-tab.tsx) and " +
+        "otherwise imports other features only through their api/ folders.",
+      severity: "error",
+      from: { path: "^web/features/admin/admin-page\\.tsx$" },
+      to: {
+        path: "^web/features/[^/]+/",
+        pathNot: [
+          "^web/features/admin/",
+          "^web/features/[^/]+/(admin/)?api/",
+          "^web/features/[^/]+/admin/[^/]+-tab\\.tsx$",
+        ],
+      },
+    },
+    {
+      name: "app-imports-pages-and-api",
+      comment:
+        "web/app imports a feature's pages (*-page.tsx, anywhere in it) and its api/ folder, nothing else.",
+      severity: "error",
+      from: { path: "^web/app/" },
+      to: { path: "^web/features/", pathNot: ["-page\\.tsx$", "^web/features/[^/]+/(admin/)?api/"] },
+    },
+    {
+      name: "server-lib-stays-below-features",
+      comment: "server/lib is small and generic: it never imports a feature or the app.",
+      severity: "error",
+      from: { path: "^server/lib/", pathNot: TESTS },
+      to: { path: "^server/(features/|app\\.ts$)" },
+    },
+    ...Object.keys(SERVER_AREA_DEPS)
+      .concat(["content", "dev-mailbox", "health", "objects", "recipients", "approvals", "audit"])
+      .map((area) => ({
+        name: `server-area-deps-${area}`,
+        comment: `server/features/${area} imports another area only along SERVER_AREA_DEPS in .dependency-cruiser.cjs.`,
+        severity: "error",
+        from: { path: `^server/features/${area}/`, pathNot: TESTS },
+        to: {
+          path: "^server/features/",
+          pathNot: [`^server/features/(${[area, ...(SERVER_AREA_DEPS[area] ?? [])].join("|")})/`],
+        },
+      })),
+    {
+      name: "server-area-is-declared",
+      comment: "Every server area appears in .dependency-cruiser.cjs, so its dependencies are checked.",
+      severity: "error",
+      from: {
+        path: "^server/features/",
+        pathNot: [
+          TESTS,
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|content|dev-mailbox|health|kyc|objects|payments|recipients|security|staff|statements|transfers)/",
+        ],
+      },
+      to: {},
+    },
+    {
+      name: "no-circular",
+      comment:
+        "Import cycles make load order matter and hide a layer that should exist. A cycle closed only by " +
+        "type imports (erased at build) does neither.",
+      severity: "error",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+  ],
+  options: {
+    includeOnly: "^(contract|server|web)/",
+    doNotFollow: { path: "node_modules" },
+    // Type-only imports count: a type from the server in the web ties the two together all the same.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+    reporterOptions: {
+      text: { highlightFocused: true },
+    },
+  },
+};

@@ -1,9 +1,0 @@
-import type { AdminAccountRequest } from "@/contract/admin-onboarding";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
-
-export const ADMIN_ACCOUNT_REQUESTS_KEY = ["/api/admin/account-requests"] as const;
-
-/** GET /api/admin/account-requests: checking-account requests with their applicant, a page at a time. */
-export function useAccountRequests(filter: AdminListFilter) {
-  return useAdminList<AdminAccountRequest>(ADMIN_ACCOUNT_REQUESTS_KEY[0], filter);
-}

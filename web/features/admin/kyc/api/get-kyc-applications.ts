@@ -1,9 +1,0 @@
-import type { AdminKycApplication } from "@/contract/admin-onboarding";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
-
-export const ADMIN_KYC_APPLICATIONS_KEY = ["/api/admin/kyc-applications"] as const;
-
-/** GET /api/admin/kyc-applications: applications with their applicant (SSNs masked), a page at a time. */
-export function useKycApplications(filter: AdminListFilter) {
-  return useAdminList<AdminKycApplication>(ADMIN_KYC_APPLICATIONS_KEY[0], filter);
-}

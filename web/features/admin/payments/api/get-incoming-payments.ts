@@ -1,9 +1,0 @@
-import type { IncomingPayment } from "@/contract/payments";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
-
-export const ADMIN_INCOMING_PAYMENTS_KEY = ["/api/admin/incoming-payments"] as const;
-
-/** GET /api/admin/incoming-payments: incoming payments with their customer, a page at a time. */
-export function useIncomingPayments(filter: AdminListFilter) {
-  return useAdminList<IncomingPayment>(ADMIN_INCOMING_PAYMENTS_KEY[0], filter);
-}

@@ -1,9 +1,0 @@
-import type { StaffMember } from "@/contract/staff";
-import { type AdminListFilter, useAdminList } from "@/web/features/admin/shared/admin-list";
-
-export const STAFF_KEY = ["/api/admin/staff"] as const;
-
-/** GET /api/admin/staff (owners only): everyone holding a staff role, newest first. */
-export function useStaff(filter: AdminListFilter) {
-  return useAdminList<StaffMember>(STAFF_KEY[0], filter);
-}

@@ -1,0 +1,44 @@
+import { useEffect } from "react";
+import { SignedInPage } from "@/web/components/signed-in-page";
+import { ChangePasswordCard } from "@/web/features/auth/settings/change-password-card";
+import { DataAccessCard } from "@/web/features/auth/settings/data-access-card";
+import { IdentityVerificationDetails } from "@/web/features/auth/settings/identity-verification-details";
+import { PasskeysSection } from "@/web/features/auth/settings/passkeys-section";
+import { ProfileCard } from "@/web/features/auth/settings/profile-card";
+import { SecurityCard } from "@/web/features/auth/settings/security-card";
+import { SessionsCard } from "@/web/features/auth/settings/sessions-card";
+import { SettingsQuickActions } from "@/web/features/auth/settings/settings-quick-actions";
+import { useSignedInUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+export default function SettingsPage() {
+  const user = useSignedInUser();
+  useDocumentTitle("Account Settings");
+  // /settings#security (from the dashboard banner or the back office) lands on the Security card.
+  useEffect(() => {
+    if (window.location.hash === "#security") document.getElementById("security")?.scrollIntoView();
+  }, []);
+  return (
+    <SignedInPage
+      user={user}
+      back={{ href: "/dashboard", label: "Back to Dashboard" }}
+      title="Account Settings"
+      description="Manage your profile, security and devices."
+    >
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <div className="grid gap-6 lg:col-span-2">
+          <ProfileCard user={user} />
+          <SecurityCard />
+          <PasskeysSection />
+          <ChangePasswordCard />
+          <SessionsCard />
+          <DataAccessCard />
+        </div>
+        <div className="grid gap-6">
+          <IdentityVerificationDetails />
+          <SettingsQuickActions />
+        </div>
+      </div>
+    </SignedInPage>
+  );
+}

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type AdminChatMessage, CHAT_MESSAGES } from "@/contract/chat";
+import { toast } from "@/web/components/ui/use-toast";
+import { CHAT_INBOX_PAGES_KEY } from "@/web/features/chat/admin/api/get-chat-conversations";
+import { chatThreadKey, mergeThread } from "@/web/features/chat/admin/api/get-chat-thread";
+import { apiRequest } from "@/web/lib/api";
+
+/** POST /api/admin/chats/:userId/reply: answers the stored reply. */
+export function replyToChat({ userId, message }: { userId: string; message: string }) {
+  return apiRequest<AdminChatMessage>("POST", `/api/admin/chats/${encodeURIComponent(userId)}/reply`, {
+    message,
+  });
+}
+
+export function useReplyToChat() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: replyToChat,
+    onSuccess: (sent, { userId }) => {
+      toast({ title: CHAT_MESSAGES.replySent });
+      queryClient.setQueryData<AdminChatMessage[]>(chatThreadKey(userId), (current) =>
+        mergeThread(current ?? [], [sent]),
+      );
+      return queryClient.invalidateQueries({ queryKey: CHAT_INBOX_PAGES_KEY });
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
+import type { CreateAdminTransactionInput } from "@/contract/payments";
+import type { Transaction } from "@/contract/transactions";
+import { toast } from "@/web/components/ui/use-toast";
+import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
+
+/** POST /api/admin/transactions: an admin credit (the only type an admin may create). */
+export function createAdminTransaction(input: CreateAdminTransactionInput) {
+  return withStepUp(() =>
+    apiRequest<Transaction | PendingApprovalResponse>("POST", "/api/admin/transactions", input),
+  );
+}
+
+export function useCreateAdminTransaction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createAdminTransaction,
+    meta: { on401: "ignore" },
+    // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : { title: "Incoming transaction created successfully" },
+      );
+      return invalidateAdminMoney(queryClient);
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
+import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
+import { toast } from "@/web/components/ui/use-toast";
+import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
+
+/** The create and update answers: the payment, plus the customer's new balance when money moved. */
+export interface IncomingPaymentResult {
+  payment: IncomingPayment;
+  userBalance?: string;
+}
+
+/** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
+export function createIncomingPayment(input: CreateIncomingPaymentInput) {
+  return withStepUp(() =>
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "POST",
+      "/api/admin/incoming-payments",
+      input,
+    ),
+  );
+}
+
+export function useCreateIncomingPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createIncomingPayment,
+    meta: { on401: "ignore" },
+    // The toast comes from the mutation, not the dialog, which closes (or unmounts) meanwhile.
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : {
+              title: "Incoming payment created successfully",
+              description: result.userBalance ? `User balance: ${result.userBalance}` : undefined,
+            },
+      );
+      return invalidateAdminMoney(queryClient);
+    },
+  });
+}

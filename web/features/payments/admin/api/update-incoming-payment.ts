@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
+import type { UpdateIncomingPaymentInput } from "@/contract/payments";
+import { toast } from "@/web/components/ui/use-toast";
+import type { IncomingPaymentResult } from "@/web/features/payments/admin/api/create-incoming-payment";
+import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
+
+/** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
+export function updateIncomingPayment({ id, input }: { id: string; input: UpdateIncomingPaymentInput }) {
+  return withStepUp(() =>
+    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
+      "PUT",
+      `/api/admin/incoming-payments/${encodeURIComponent(id)}`,
+      input,
+    ),
+  );
+}
+
+export function useUpdateIncomingPayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateIncomingPayment,
+    meta: { on401: "ignore" },
+    // The toast comes from the mutation: a row leaving its status filter unmounts the dialog that asked.
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : {
+              title: result.userBalance
+                ? `Payment updated successfully. User balance: ${result.userBalance}`
+                : "Payment updated successfully",
+            },
+      );
+      return invalidateAdminMoney(queryClient);
+    },
+  });
+}

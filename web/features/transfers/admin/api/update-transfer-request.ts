@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  isPendingApproval,
+  type PendingApprovalResponse,
+  SENT_FOR_APPROVAL_TOAST,
+} from "@/contract/approvals";
+import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
+import { toast } from "@/web/components/ui/use-toast";
+import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
+import { apiRequest } from "@/web/lib/api";
+
+/**
+ * PUT /api/admin/transfer-requests/{id}: one of the five statuses, or the quick approved/rejected. A flagged
+ * transfer moving anywhere but cancelled or failed waits for a second staff member (202 "Sent for approval").
+ */
+export function updateTransferRequest({ id, input }: { id: string; input: UpdateTransferInput }) {
+  return apiRequest<TransferRequest | PendingApprovalResponse>(
+    "PUT",
+    `/api/admin/transfer-requests/${encodeURIComponent(id)}`,
+    input,
+  );
+}
+
+export function useUpdateTransferRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateTransferRequest,
+    // The tab shows the spec's session-expired toast itself.
+    meta: { on401: "ignore" },
+    // The toast comes from the mutation, not the dialog or row, which the refresh may unmount.
+    onSuccess: (result) => {
+      toast(
+        isPendingApproval(result)
+          ? SENT_FOR_APPROVAL_TOAST
+          : { title: "Transfer request updated successfully" },
+      );
+      return invalidateAdminMoney(queryClient);
+    },
+  });
+}
