@@ -9,7 +9,7 @@ import type { Config } from "@/server/config";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { approveUnfreeze } from "@/server/features/admin/unfreeze-user";
-import { registerApprovalActions } from "@/server/features/approvals/approval-actions";
+import type { ApprovalActions } from "@/server/features/approvals/approval-actions";
 import { approvalRoutes } from "@/server/features/approvals/routes";
 import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
@@ -76,6 +76,16 @@ export interface BuildAppOptions {
  */
 const renderFirstPage: RenderFirstPage = async (input) =>
   (await import("@/web/app/server-render")).renderFirstPage(input);
+
+/** Maker-checker: each feature replays its own approved changes; approvals calls them back by kind. */
+const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
+  incoming_payment: approveIncomingPayment,
+  credit: approveCredit,
+  balance_adjustment: approveBalanceAdjustment,
+  kyc_reset: approveKycReset,
+  unfreeze: approveUnfreeze,
+  transfer_release: approveTransferRelease,
+});
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -184,16 +194,7 @@ export async function buildApp(
   await app.register(adminTransferRoutes, { prefix: "/api/admin" });
   await app.register(adminMoneyRoutes, { prefix: "/api/admin" });
   await app.register(adminContentRoutes, { prefix: "/api/admin" });
-  // Maker-checker: each feature replays its own approved changes; approvals calls them back by kind.
-  registerApprovalActions({
-    incoming_payment: approveIncomingPayment,
-    credit: approveCredit,
-    balance_adjustment: approveBalanceAdjustment,
-    kyc_reset: approveKycReset,
-    unfreeze: approveUnfreeze,
-    transfer_release: approveTransferRelease,
-  });
-  await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
+  await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp, actions: APPROVAL_ACTIONS });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
