@@ -40,7 +40,7 @@ function windowAfterHit(
 const DEFAULT_CACHE = 5_000;
 
 /** Counts in this process: a fixed window per key, the least recently counted keys forgotten past `cache`. */
-class MemoryCounter implements FastifyRateLimitStore {
+export class MemoryCounter implements FastifyRateLimitStore {
   private readonly windows = new Map<string, { current: number; startMs: number; ttl: number }>();
   private readonly options: CounterOptions;
 
