@@ -14,7 +14,7 @@ import type { Config } from "@/server/config";
 import { accountRoutes } from "@/server/features/accounts/routes";
 import { adminRoutes } from "@/server/features/admin/routes";
 import { approveUnfreeze } from "@/server/features/admin/unfreeze-user";
-import { registerApprovalActions } from "@/server/features/approvals/approval-actions";
+import type { ApprovalActions } from "@/server/features/approvals/approval-actions";
 import { approvalRoutes } from "@/server/features/approvals/routes";
 import { adminAuditRoutes, dataAccessRoutes } from "@/server/features/audit/routes";
 import { passkeyRoutes } from "@/server/features/auth/passkeys/routes";
@@ -76,6 +76,16 @@ export interface BuildAppOptions {
   pollClock?: () => number;
 }
 
+/** Maker-checker: each feature replays its own approved changes; approvals calls them back by kind. */
+const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
+  incoming_payment: approveIncomingPayment,
+  credit: approveCredit,
+  balance_adjustment: approveBalanceAdjustment,
+  kyc_reset: approveKycReset,
+  unfreeze: approveUnfreeze,
+  transfer_release: approveTransferRelease,
+});
+
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
 const ONE_MEBIBYTE = 1024 * 1024;
 /** Descriptors kept free of client sockets (besides the database pool): storage, logs, Redis, listeners. */
@@ -127,7 +137,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", adminTransferRoutes),
   routesAt("/api/admin", adminMoneyRoutes),
   routesAt("/api/admin", adminContentRoutes),
-  routesAt("/api/admin", approvalRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions: APPROVAL_ACTIONS }),
   routesAt("/api", statementRoutes),
   routesAt("/api", recipientRoutes),
   routesAt("/api/admin", adminAuditRoutes),
@@ -206,15 +216,6 @@ export async function buildApp(
 
   // Every admin route must have a row in the role table before it can exist.
   app.addHook("onRoute", (route) => assertAdminRouteListed(route.method, route.url));
-  // Maker-checker: each feature replays its own approved changes; approvals calls them back by kind.
-  registerApprovalActions({
-    incoming_payment: approveIncomingPayment,
-    credit: approveCredit,
-    balance_adjustment: approveBalanceAdjustment,
-    kyc_reset: approveKycReset,
-    unfreeze: approveUnfreeze,
-    transfer_release: approveTransferRelease,
-  });
   for (const register of FEATURE_ROUTES) await register(app);
 
   // The web's server render, loaded by path with the first page that needs it (decision 022).

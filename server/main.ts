@@ -3,6 +3,7 @@ import { buildApp } from "@/server/app";
 import { ConfigError, developmentBanner, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { DatabaseInUseError } from "@/server/db/embedded-lock";
+import { MigrationChangedError } from "@/server/db/migrate";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
@@ -64,7 +65,9 @@ async function main() {
 }
 
 main().catch((err) => {
-  // Another process holds the embedded database: its one line says which, without a stack trace.
-  console.error(err instanceof DatabaseInUseError ? err.message : err);
+  // Another process holds the embedded database, or an applied migration changed: one line says which and
+  // what to do, without a stack trace.
+  const plain = err instanceof DatabaseInUseError || err instanceof MigrationChangedError;
+  console.error(plain ? err.message : err);
   process.exit(1);
 });

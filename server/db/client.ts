@@ -2,11 +2,12 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { z } from "zod";
 import { trackCommits } from "@/server/db/after-commit";
 import { lockEmbeddedDatabase } from "@/server/db/embedded-lock";
 import { runMigrations, type SqlClient } from "@/server/db/migrate";
@@ -17,6 +18,39 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** A service function takes either the database or an open transaction. */
 export type DbOrTx = Db | Tx;
+
+/** A raw statement's rows did not have the shape its caller declared (a bug: answered as a 500). */
+export class RowShapeError extends Error {
+  override name = "RowShapeError";
+}
+
+/**
+ * The rows of one raw statement on the database or an open transaction, on PostgreSQL and PGlite alike (both
+ * drivers answer `{ rows }`, but Drizzle types the answer per driver). With a zod schema every row is checked
+ * and parsed; without one the caller's row type is trusted, as for any SQL.
+ */
+export async function queryRows<T extends object = Record<string, unknown>>(
+  db: DbOrTx,
+  query: SQL,
+): Promise<T[]>;
+export async function queryRows<S extends z.ZodType>(
+  db: DbOrTx,
+  query: SQL,
+  schema: S,
+): Promise<z.output<S>[]>;
+export async function queryRows(db: DbOrTx, query: SQL, schema?: z.ZodType): Promise<unknown[]> {
+  const { rows } = (await db.execute(query)) as { rows: unknown[] };
+  if (!schema) return rows;
+  return rows.map((row, i) => {
+    const parsed = schema.safeParse(row);
+    if (!parsed.success) {
+      throw new RowShapeError(
+        `Row ${i + 1} of a query does not match its schema: ${z.prettifyError(parsed.error)}`,
+      );
+    }
+    return parsed.data;
+  });
+}
 
 export interface PoolStats {
   total: number;

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { assertCents, formatMoney, MAX_CENTS } from "@/contract/money";
-import type { DbOrTx, Tx } from "@/server/db/client";
+import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 
@@ -195,10 +196,11 @@ export async function placeHold(
   assertCents(amount);
   if (amount <= 0) throw new Error("A hold must be positive");
   try {
-    const result = await tx.execute(
+    const [row] = await queryRows<{ id: string }>(
+      tx,
       sql`select place_hold(${randomUUID()}::uuid, ${wallet.id}::uuid, ${amount}::bigint, ${reference.type}, ${reference.id}) as id`,
     );
-    return (result as unknown as { rows: { id: string }[] }).rows[0]!.id;
+    return row!.id;
   } catch (err) {
     if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
     throw err;
@@ -246,35 +248,36 @@ export interface LedgerReport {
  */
 export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
   const problems: string[] = [];
-  const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
-
-  const unbalanced = rows<{ entry_id: string; total: string }>(
-    await db.execute(
-      sql`select entry_id, sum(amount)::text as total from postings group by entry_id having sum(amount) <> 0`,
-    ),
+  const unbalanced = await queryRows(
+    db,
+    sql`select entry_id, sum(amount)::text as total from postings group by entry_id having sum(amount) <> 0`,
+    z.object({ entry_id: z.string(), total: z.string() }),
   );
   for (const u of unbalanced) problems.push(`entry ${u.entry_id} sums to ${u.total}`);
 
-  const [grand] = rows<{ total: string | null; entries: string }>(
-    await db.execute(
-      sql`select coalesce(sum(amount), 0)::text as total, (select count(*) from journal_entries)::text as entries from postings`,
-    ),
+  const [grand] = await queryRows(
+    db,
+    sql`select coalesce(sum(amount), 0)::text as total, (select count(*) from journal_entries)::text as entries from postings`,
+    z.object({ total: z.string(), entries: z.string() }),
   );
   if (grand.total !== "0") problems.push(`postings sum to ${grand.total}, not 0`);
 
-  const drift = rows<{
-    code: string;
-    kind: string;
-    balance: string;
-    posted: string;
-    held: string;
-    open_holds: string;
-  }>(
-    await db.execute(sql`
-      select a.code, a.kind, a.balance::text, a.held::text,
+  // Every amount as text: a verification that rounded through a float could miss a one-cent drift.
+  const drift = await queryRows(
+    db,
+    sql`
+      select a.code, a.kind, a.balance::text as balance, a.held::text as held,
              coalesce((select sum(p.amount) from postings p where p.account_id = a.id), 0)::text as posted,
              coalesce((select sum(h.amount) from holds h where h.account_id = a.id and h.status = 'open'), 0)::text as open_holds
-      from ledger_accounts a`),
+      from ledger_accounts a`,
+    z.object({
+      code: z.string(),
+      kind: z.string(),
+      balance: z.string(),
+      held: z.string(),
+      posted: z.string(),
+      open_holds: z.string(),
+    }),
   );
   for (const a of drift) {
     if (a.kind === "wallet") {

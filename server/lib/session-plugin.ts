@@ -5,7 +5,7 @@ import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
 import { holdsAnyRole, normaliseRoles, STAFF_MESSAGES } from "@/contract/staff";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import { rolesForAdminRoute } from "@/server/lib/route-roles";
 import {
@@ -92,10 +92,13 @@ export function forgetAdminSecondFactor(userId: string): void {
 async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
   const cachedAt = adminsWithFactor.get(userId);
   if (cachedAt !== undefined && Date.now() - cachedAt < ADMIN_FACTOR_CACHE_MS) return true;
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{ has_factor: boolean }>(
+    db,
+    sql`
     select (exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null)
-            or exists (select 1 from passkeys where user_id = ${userId})) as has_factor`);
-  const hasFactor = (result as unknown as { rows: { has_factor: boolean }[] }).rows[0]?.has_factor === true;
+            or exists (select 1 from passkeys where user_id = ${userId})) as has_factor`,
+  );
+  const hasFactor = row?.has_factor === true;
   if (hasFactor) {
     if (adminsWithFactor.size > 1_000) adminsWithFactor.clear();
     adminsWithFactor.set(userId, Date.now());

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import net from "node:net";
+import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 
@@ -65,6 +66,31 @@ describe.skipIf(!hasRedis)("rate limits shared through REDIS_URL", () => {
     }
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
+  });
+
+  it("keeps each route's count under the prefix with the window's expiry, so no counter outlives its window", async () => {
+    const prefix = `test:${randomBytes(6).toString("hex")}:`;
+    const t = await instance({ REDIS_URL, REDIS_KEY_PREFIX: prefix });
+    const redis = new Redis(REDIS_URL);
+    try {
+      // The instance's connection may still be opening (it counts locally meanwhile): a few tries, under the limit.
+      let keys: string[] = [];
+      for (let i = 0; i < 5 && !keys.includes(`${prefix}rl:POST/api/auth/login-127.0.0.1`); i++) {
+        expect((await failedLogin(t, `nobody${i}@example.com`)).statusCode).toBe(401);
+        keys = await redis.keys(`${prefix}rl:*`);
+        if (keys.length === 0) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(keys).toContain(`${prefix}rl:POST/api/auth/login-127.0.0.1`);
+      // The keyed (per e-mail) counters too, created through createRateLimit with no route of their own.
+      expect(keys.some((k) => k.startsWith(`${prefix}rl:-login:email:`))).toBe(true);
+      for (const key of keys) {
+        const ttl = await redis.pttl(key);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it("falls back to counting per instance while Redis is unreachable, never failing a request", async () => {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { STAFF_MANAGEMENT_MESSAGES, type StaffRole } from "@/contract/staff";
-import type { Tx } from "@/server/db/client";
+import { queryRows, type Tx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
 
@@ -13,11 +13,14 @@ import { lockWallet } from "@/server/lib/ledger";
  * review their own identity check or credit their own wallet. Staff work from a separate account.
  */
 async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
-  const result = await tx.execute(sql`
+  const [row] = await queryRows<{ banks: boolean }>(
+    tx,
+    sql`
     select (exists (select 1 from kyc_applications where user_id = ${userId})
             or exists (select 1 from account_requests where user_id = ${userId})
-            or exists (select 1 from transactions where user_id = ${userId})) as banks`);
-  return (result as unknown as { rows: { banks: boolean }[] }).rows[0]?.banks === true;
+            or exists (select 1 from transactions where user_id = ${userId})) as banks`,
+  );
+  return row?.banks === true;
 }
 
 /**
@@ -29,15 +32,18 @@ async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
 async function hasMoneyInFlight(tx: Tx, userId: string): Promise<boolean> {
   const wallet = await lockWallet(tx, userId);
   if (wallet.balance !== 0 || wallet.held !== 0) return true;
-  const result = await tx.execute(sql`
+  const [row] = await queryRows<{ busy: boolean }>(
+    tx,
+    sql`
     select (exists (select 1 from transfer_requests
                     where user_id = ${userId} and status in ('pending', 'processing'))
             or exists (select 1 from incoming_payments
                        where user_id = ${userId} and status in ('pending', 'processing'))
             or exists (select 1 from transactions
                        where user_id = ${userId} and status not in ('completed', 'failed', 'cancelled'))
-            or exists (select 1 from approvals where user_id = ${userId} and status = 'pending')) as busy`);
-  return (result as unknown as { rows: { busy: boolean }[] }).rows[0]?.busy === true;
+            or exists (select 1 from approvals where user_id = ${userId} and status = 'pending')) as busy`,
+  );
+  return row?.busy === true;
 }
 
 /**

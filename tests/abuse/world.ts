@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
 import type { StaffRole } from "@/contract/staff";
+import { queryRows } from "@/server/db/client";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createSession } from "@/server/lib/session";
 import { PNG, uploadFile } from "@/tests/support/files";
@@ -204,8 +205,11 @@ export type Table = (typeof TABLES)[number];
  * written.
  */
 /** Raw SQL rows, on PostgreSQL and PGlite alike. */
-export async function rows<T = Record<string, unknown>>(t: TestApp, query: string): Promise<T[]> {
-  return ((await t.database.db.execute(sql.raw(query))) as unknown as { rows: T[] }).rows;
+export async function rows<T extends object = Record<string, unknown>>(
+  t: TestApp,
+  query: string,
+): Promise<T[]> {
+  return queryRows<T>(t.database.db, sql.raw(query));
 }
 
 /**

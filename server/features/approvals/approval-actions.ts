@@ -31,20 +31,11 @@ export type ApprovalPayload =
 export type ApprovalAction = (tx: Tx, row: ApprovalRow) => Promise<unknown>;
 
 /**
- * One action per kind, registered by the features that own the changes (wired once in server/app.ts), so
- * approvals never imports them: they import approvals to submit, approvals calls them back to replay.
+ * One action per kind, from the features that own the changes, so approvals never imports them: they import
+ * approvals to submit, approvals calls them back to replay. Built in server/app.ts and handed to the approval
+ * routes as an option, never kept in a module: two apps in one process each decide with their own.
  */
-let actions: Readonly<Record<ApprovalKind, ApprovalAction>> | null = null;
-
-export function registerApprovalActions(byKind: Readonly<Record<ApprovalKind, ApprovalAction>>): void {
-  actions = byKind;
-}
-
-/** The approved change, run by the action its feature registered for the row's kind. */
-export async function runApprovedChange(tx: Tx, row: ApprovalRow): Promise<unknown> {
-  if (!actions) throw new Error("No approval actions are registered (server/app.ts registers them)");
-  return actions[row.kind](tx, row);
-}
+export type ApprovalActions = Readonly<Record<ApprovalKind, ApprovalAction>>;
 
 /** The row's payload, checked to be one of `ops` (the kinds an action replays) and typed by them. */
 export function approvalPayload<Op extends ApprovalPayload["op"]>(

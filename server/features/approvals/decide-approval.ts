@@ -8,7 +8,7 @@ import {
 import { STAFF_MESSAGES, type StaffRole } from "@/contract/staff";
 import type { Db } from "@/server/db/client";
 import { approvals, users } from "@/server/db/schema";
-import { runApprovedChange } from "@/server/features/approvals/approval-actions";
+import type { ApprovalActions } from "@/server/features/approvals/approval-actions";
 import { getApproval } from "@/server/features/approvals/find-approvals";
 import { actingRole } from "@/server/features/approvals/request-approval";
 import { writeAudit } from "@/server/lib/audit";
@@ -30,6 +30,7 @@ function staleTarget(err: unknown): unknown {
  */
 export async function decideApproval(
   db: Db,
+  actions: ApprovalActions,
   checkerId: string,
   approvalId: string,
   decision: "approve" | "reject",
@@ -62,7 +63,7 @@ export async function decideApproval(
     let result: unknown = null;
     if (decision === "approve") {
       try {
-        result = await runApprovedChange(tx, row);
+        result = await actions[row.kind](tx, row);
       } catch (err) {
         throw staleTarget(err);
       }

@@ -8,6 +8,7 @@ import {
   decideApprovalResponse,
   rejectApprovalInput,
 } from "@/contract/approvals";
+import type { ApprovalActions } from "@/server/features/approvals/approval-actions";
 import { decideApproval } from "@/server/features/approvals/decide-approval";
 import { findApprovals } from "@/server/features/approvals/find-approvals";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
@@ -17,6 +18,8 @@ const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 export interface ApprovalRoutesOptions {
   /** The fresh second-factor check (auth's requireFreshStepUp, passed in by server/app.ts). */
   requireFreshStepUp: (request: FastifyRequest) => Promise<void>;
+  /** What an approval replays, per kind (each owning feature's action, gathered by server/app.ts). */
+  actions: ApprovalActions;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ApprovalRoutesOptions {
  */
 export async function approvalRoutes(
   instance: FastifyInstance,
-  { requireFreshStepUp }: ApprovalRoutesOptions,
+  { requireFreshStepUp, actions }: ApprovalRoutesOptions,
 ) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
@@ -45,7 +48,14 @@ export async function approvalRoutes(
       preHandler: requireFreshStepUp,
     },
     (request) =>
-      decideApproval(db, signedInUser(request).id, request.params.id, "approve", request.body.reason),
+      decideApproval(
+        db,
+        actions,
+        signedInUser(request).id,
+        request.params.id,
+        "approve",
+        request.body.reason,
+      ),
   );
   app.post(
     "/approvals/:id/reject",
@@ -54,6 +64,6 @@ export async function approvalRoutes(
       preHandler: requireFreshStepUp,
     },
     (request) =>
-      decideApproval(db, signedInUser(request).id, request.params.id, "reject", request.body.reason),
+      decideApproval(db, actions, signedInUser(request).id, request.params.id, "reject", request.body.reason),
   );
 }

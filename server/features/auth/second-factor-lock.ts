@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { SECURITY_MESSAGES, type SecondFactorProof } from "@/contract/security";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { enqueueSecondFactorMail } from "@/server/features/auth/security-mail";
 import { hashDeviceToken } from "@/server/features/security/known-devices";
 import { AppError } from "@/server/lib/errors";
@@ -17,8 +17,6 @@ export function secondFactorLocked(): AppError {
   return new AppError("FORBIDDEN", SECURITY_MESSAGES.secondFactorLocked, { secondFactorLocked: true });
 }
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-
 /**
  * Refuses a code while the account's codes are locked, without checking it. A recovery code from a browser
  * the owner has signed in with before still passes: that is how the owner gets in before reading the mail.
@@ -31,10 +29,11 @@ export async function assertCodesUnlocked(
   deviceToken?: string | null,
 ): Promise<void> {
   const deviceHash = method === "recovery" ? hashDeviceToken(deviceToken) : null;
-  const [row] = rowsOf<{ locked: boolean; known_device: boolean }>(
-    await db.execute(sql`
+  const [row] = await queryRows<{ locked: boolean; known_device: boolean }>(
+    db,
+    sql`
       select exists (select 1 from second_factor_guards where user_id = ${userId} and locked_at is not null) as locked,
-             exists (select 1 from known_devices where user_id = ${userId} and token_hash = ${deviceHash}) as known_device`),
+             exists (select 1 from known_devices where user_id = ${userId} and token_hash = ${deviceHash}) as known_device`,
   );
   if (row?.locked && !(method === "recovery" && row.known_device)) throw secondFactorLocked();
 }
@@ -58,19 +57,21 @@ export async function clearSecondFactorLock(db: DbOrTx, userId: string): Promise
 export async function recordSecondFactorFailure(deps: AppDeps, userId: string): Promise<void> {
   const lockedNow = await deps.database.db.transaction(async (tx) => {
     // now() is this transaction's start, so `locked_at = now()` is true only for the statement that locked it.
-    const [row] = rowsOf<{ locked_now: boolean }>(
-      await tx.execute(sql`
+    const [row] = await queryRows<{ locked_now: boolean }>(
+      tx,
+      sql`
         insert into second_factor_guards as g (user_id, failures, locked_at)
         values (${userId}, 1, case when 1 >= ${SECOND_FACTOR_LOCK_FAILURES} then now() end)
         on conflict (user_id) do update
           set failures = g.failures + 1,
               locked_at = coalesce(g.locked_at, case when g.failures + 1 >= ${SECOND_FACTOR_LOCK_FAILURES} then now() end),
               updated_at = now()
-        returning coalesce(g.locked_at = now(), false) as locked_now`),
+        returning coalesce(g.locked_at = now(), false) as locked_now`,
     );
     if (!row?.locked_now) return false;
-    const [user] = rowsOf<{ id: string; email: string; first_name: string }>(
-      await tx.execute(sql`select id, email, first_name from users where id = ${userId}`),
+    const [user] = await queryRows<{ id: string; email: string; first_name: string }>(
+      tx,
+      sql`select id, email, first_name from users where id = ${userId}`,
     );
     if (!user) return false;
     await enqueueSecondFactorMail(

@@ -6,7 +6,7 @@ import {
   type SecondFactorProof,
 } from "@/contract/security";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { type PasskeyPurpose, verifyPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { spendRecoveryCode } from "@/server/features/auth/recovery-codes";
 import { assertCodesUnlocked, resetSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
@@ -38,13 +38,13 @@ export function methodsFor(state: Pick<SecondFactorState, "hasTotp" | "passkeyCo
 
 /** One query on three primary-key/indexed lookups. */
 export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<SecondFactorState> {
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{ has_totp: boolean; passkey_count: number; recovery_left: number }>(
+    db,
+    sql`
     select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
-           (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left`);
-  const [row] = (
-    result as unknown as { rows: { has_totp: boolean; passkey_count: number; recovery_left: number }[] }
-  ).rows;
+           (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left`,
+  );
   const state = {
     hasTotp: row!.has_totp,
     passkeyCount: Number(row!.passkey_count),

@@ -8,7 +8,7 @@ import {
   type StepUpResponse,
 } from "@/contract/security";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import {
   asOptionsResponse,
@@ -75,18 +75,21 @@ export async function startStepUpPasskey(deps: AppDeps, user: SessionUser): Prom
 
 /** Whether the user has a factor, which ones, and whether this session proved one in the last five minutes. */
 export async function getStepUpState(db: DbOrTx, userId: string, session: SessionRef) {
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{
+    has_totp: boolean;
+    passkey_count: number;
+    recovery_left: number;
+    fresh: boolean;
+  }>(
+    db,
+    sql`
     select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left,
            exists (select 1 from auth_challenges
                    where token_hash = ${session.idHash} and purpose = 'step_up' and user_id = ${userId}
-                     and consumed_at is null and expires_at > now()) as fresh`);
-  const [row] = (
-    result as unknown as {
-      rows: { has_totp: boolean; passkey_count: number; recovery_left: number; fresh: boolean }[];
-    }
-  ).rows;
+                     and consumed_at is null and expires_at > now()) as fresh`,
+  );
   const state = {
     hasTotp: row!.has_totp,
     passkeyCount: Number(row!.passkey_count),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Database } from "@/server/db/client";
+import { type Database, queryRows } from "@/server/db/client";
 import { supportReplyMail } from "@/server/features/chat/reply-notification-mail";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 
@@ -28,10 +28,10 @@ export async function notifyUnreadReplies(
   }: { delaySeconds?: number; batchSize?: number; publicUrl?: string } = {},
 ): Promise<number> {
   const queued = await database.db.transaction(async (tx) => {
-    const rows = resultRows<DueConversation>(await tx.execute(sqlDue(delaySeconds, batchSize)));
+    const rows = await queryRows<DueConversation>(tx, sqlDue(delaySeconds, batchSize));
     let count = 0;
     for (const row of rows) {
-      const marked = resultRows<{ id: number }>(await tx.execute(sqlMarkNotified(row.user_id))).length;
+      const marked = (await queryRows<{ id: number }>(tx, sqlMarkNotified(row.user_id))).length;
       if (marked === 0) continue;
       await enqueueMail(
         tx,
@@ -65,11 +65,6 @@ function sqlMarkNotified(userId: string) {
     update chat_messages set notified_at = now()
     where user_id = ${userId} and is_from_user = false and read_at is null and notified_at is null
     returning id`;
-}
-
-/** node-postgres answers `{ rows }`, PGlite answers `{ rows }` too, but typed differently. */
-function resultRows<T>(result: unknown): T[] {
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 export interface ReplyNotifier {

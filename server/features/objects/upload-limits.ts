@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 
 const MEBIBYTE = 1024 * 1024;
@@ -25,10 +25,12 @@ export const dailyUploadLimitReached = (max: number) =>
  * total. Completed uploads count even if later refused or swept: the disk and bandwidth were spent.
  */
 export async function findUploadedBytesToday(db: DbOrTx, userId: string): Promise<number> {
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{ bytes: number | string }>(
+    db,
+    sql`
     select coalesce(sum(size_bytes), 0)::float8 as bytes from uploads
-    where user_id = ${userId} and completed_at > now() - interval '24 hours'`);
-  const [row] = (result as unknown as { rows: { bytes: number | string }[] }).rows;
+    where user_id = ${userId} and completed_at > now() - interval '24 hours'`,
+  );
   return Number(row?.bytes ?? 0);
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { CREDIT_WINDOW_HOURS } from "@/contract/approvals";
-import type { Tx } from "@/server/db/client";
+import { queryRows, type Tx } from "@/server/db/client";
 
 /** Advisory-lock namespaces (first key of the two-key form): one per maker, one per receiving customer. */
 const MAKER_WINDOW_LOCK = 26_005;
@@ -38,7 +38,9 @@ export async function lockedCreditWindow(
 ): Promise<CreditWindow> {
   await lockCreditWindow(tx, makerId, userId);
   const since = sql`now() - make_interval(hours => ${CREDIT_WINDOW_HOURS})`;
-  const result = await tx.execute(sql`
+  const [row] = await queryRows<{ maker: string | number; customer: string | number }>(
+    tx,
+    sql`
     select
       (select coalesce(sum(p.amount), 0) from journal_entries e
          join postings p on p.entry_id = e.id
@@ -55,8 +57,8 @@ export async function lockedCreditWindow(
          and e.kind in ('admin_credit', 'incoming_payment') and e.created_at > ${since})
       + (select coalesce(sum(amount), 0) from approvals
          where user_id = ${userId} and status = 'pending' and kind in ('credit', 'incoming_payment')
-           and created_at > ${since}) as customer`);
-  const [row] = (result as unknown as { rows: { maker: string | number; customer: string | number }[] }).rows;
+           and created_at > ${since}) as customer`,
+  );
   return { makerCents: Number(row!.maker) + amount, customerCents: Number(row!.customer) + amount };
 }
 

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type AddressCheck, addressCore, LOOKALIKE_EDGE } from "@/contract/recipients";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 
 /**
  * The customer's saved recipient whose address this one imitates — same first and last LOOKALIKE_EDGE
@@ -28,7 +28,13 @@ export function lookalikeRecipientSql(userId: string, address: string): SQL {
  */
 export async function checkAddress(db: DbOrTx, userId: string, address: string): Promise<AddressCheck> {
   const lowered = address.trim().toLowerCase();
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{
+    saved: AddressCheck["savedRecipient"];
+    lookalike: AddressCheck["lookalike"];
+    is_first_payment: boolean;
+  }>(
+    db,
+    sql`
     select
       (select json_build_object('id', s.id, 'name', s.name) from saved_recipients s
         where s.user_id = ${userId} and lower(s.address) = ${lowered}) as saved,
@@ -36,16 +42,8 @@ export async function checkAddress(db: DbOrTx, userId: string, address: string):
          from ${lookalikeRecipientSql(userId, address)} as l) as lookalike,
       not exists (select 1 from transfer_requests t
                    where t.user_id = ${userId} and lower(t.crypto_address) = ${lowered}
-                     and t.status in ('pending', 'processing', 'completed')) as is_first_payment`);
-  const [row] = (
-    result as unknown as {
-      rows: {
-        saved: AddressCheck["savedRecipient"];
-        lookalike: AddressCheck["lookalike"];
-        is_first_payment: boolean;
-      }[];
-    }
-  ).rows;
+                     and t.status in ('pending', 'processing', 'completed')) as is_first_payment`,
+  );
   return {
     savedRecipient: row?.saved ?? null,
     lookalike: row?.lookalike ?? null,
@@ -59,9 +57,9 @@ export async function findLookalikeRecipient(
   userId: string,
   address: string,
 ): Promise<{ id: string; name: string; address: string } | null> {
-  const result = await db.execute(
+  const [row] = await queryRows<{ id: string; name: string; address: string }>(
+    db,
     sql`select l.id, l.name, l.address from ${lookalikeRecipientSql(userId, address)} as l`,
   );
-  const [row] = (result as unknown as { rows: { id: string; name: string; address: string }[] }).rows;
   return row ?? null;
 }

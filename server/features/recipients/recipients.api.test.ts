@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { RECIPIENT_LIMIT, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
+import { queryRows } from "@/server/db/client";
 import { auditLog, savedRecipients } from "@/server/db/schema";
 import {
   createApprovedCustomer,
@@ -77,12 +78,16 @@ const send = (who: SignedInUser, address: string, extra: object = {}, key?: stri
 
 /** Rows in every table a transfer or a save writes: equal before and after means nothing was written. */
 async function counts() {
-  const result = await t.database.db.execute(sql`
+  return (
+    await queryRows<Record<string, unknown>>(
+      t.database.db,
+      sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
            (select count(*) from transactions)::int as transactions, (select count(*) from postings)::int as postings,
            (select count(*) from idempotency_keys)::int as keys, (select count(*) from mail_outbox)::int as mails,
-           (select count(*) from saved_recipients)::int as recipients, (select count(*) from audit_log)::int as audits`);
-  return (result as unknown as { rows: unknown[] }).rows[0];
+           (select count(*) from saved_recipients)::int as recipients, (select count(*) from audit_log)::int as audits`,
+    )
+  )[0];
 }
 
 async function expectNothingWritten(run: () => Promise<void>) {

@@ -7,6 +7,7 @@ import {
   SECURITY_MESSAGES,
 } from "@/contract/security";
 import type { AppDeps } from "@/server/app-deps";
+import { queryRows } from "@/server/db/client";
 import { appendChatMessage } from "@/server/features/chat/append-chat-message";
 import { FREEZE_TOKEN_PATTERN, hashFreezeToken } from "@/server/features/security/freeze-links";
 import { writeAudit } from "@/server/lib/audit";
@@ -42,12 +43,13 @@ interface LinkRow {
 /** What the link would do, spending nothing: the page shows "already frozen" instead of the button. */
 export async function checkFreezeLink(deps: AppDeps, input: FreezeAccountInput): Promise<FreezeLinkStatus> {
   if (!FREEZE_TOKEN_PATTERN.test(input.token)) throw invalidLink();
-  const found = (
-    (await deps.database.db.execute(sql`
+  const [found] = await queryRows<LinkRow>(
+    deps.database.db,
+    sql`
       select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
       from freeze_links l join users u on u.id = l.user_id
-      where l.token_hash = ${hashFreezeToken(input.token)}`)) as unknown as { rows: LinkRow[] }
-  ).rows[0];
+      where l.token_hash = ${hashFreezeToken(input.token)}`,
+  );
   return { alreadyFrozen: refuseUnusable(found) };
 }
 
@@ -80,13 +82,14 @@ export async function freezeAccount(
 
   const result = await deps.database.db.transaction(async (tx) => {
     // Lock the link and its user: two clicks at once must freeze once, the second seeing it done.
-    const found = (
-      (await tx.execute(sql`
+    const [found] = await queryRows<LinkRow>(
+      tx,
+      sql`
         select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
         from freeze_links l join users u on u.id = l.user_id
         where l.token_hash = ${tokenHash}
-        for update`)) as unknown as { rows: LinkRow[] }
-    ).rows[0];
+        for update`,
+    );
     if (refuseUnusable(found)) return { userId: found!.user_id, alreadyFrozen: true };
 
     await tx.execute(sql`update freeze_links set used_at = now() where id = ${found.link_id}`);
@@ -99,11 +102,14 @@ export async function freezeAccount(
     // A browser the intruder used is "known" now; forgetting every browser brings back alerts and the shared limit.
     await tx.execute(sql`delete from known_devices where user_id = ${found.user_id}`);
     const flagged = (
-      (await tx.execute(sql`
+      await queryRows<{ id: string }>(
+        tx,
+        sql`
         update transfer_requests set flagged_at = now(), updated_at = now()
         where user_id = ${found.user_id} and status in ('pending', 'processing') and flagged_at is null
-        returning id`)) as unknown as { rows: { id: string }[] }
-    ).rows.map((r) => r.id);
+        returning id`,
+      )
+    ).map((r) => r.id);
     await writeAudit(tx, {
       actorId: null,
       action: "user.freeze",

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { describePlace } from "@/server/lib/describe-place";
 import { enqueueMail } from "@/server/lib/mail/outbox";
@@ -34,8 +34,6 @@ export function hashDeviceToken(token: string | undefined | null): string | null
   return createHash("sha256").update(token).digest("hex");
 }
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
-
 /**
  * The hash of the browser's device cookie when that browser has signed in to the account with this e-mail
  * before, else null. Only the login limiter uses it, to pick a bucket; the answer never reaches the client.
@@ -47,10 +45,11 @@ export async function findKnownDeviceHash(
 ): Promise<string | null> {
   const hash = hashDeviceToken(deviceToken);
   if (!hash) return null;
-  const found = rowsOf<{ one: number }>(
-    await db.execute(sql`
+  const found = await queryRows<{ one: number }>(
+    db,
+    sql`
       select 1 as one from known_devices d join users u on u.id = d.user_id
-      where d.token_hash = ${hash} and lower(u.email) = lower(${email.trim()}) limit 1`),
+      where d.token_hash = ${hash} and lower(u.email) = lower(${email.trim()}) limit 1`,
   );
   return found.length > 0 ? hash : null;
 }
@@ -83,8 +82,9 @@ export async function recordSignInDevice(
   }
   const agent = userAgent ? userAgent.slice(0, 512) : null;
   // The CTE's subquery sees the table as it was before this statement: the count of the user's other browsers.
-  const [row] = rowsOf<{ inserted: boolean; known_before: number }>(
-    await tx.execute(sql`
+  const [row] = await queryRows<{ inserted: boolean; known_before: number }>(
+    tx,
+    sql`
       with upsert as (
         insert into known_devices (user_id, token_hash, user_agent, ip)
         values (${user.id}, ${freshHash}, ${agent}, ${ip ?? null})
@@ -93,7 +93,7 @@ export async function recordSignInDevice(
         returning (xmax = 0) as inserted
       )
       select inserted, (select count(*)::int from known_devices where user_id = ${user.id}) as known_before
-      from upsert`),
+      from upsert`,
   );
   const isNew = row!.inserted;
   const isFirstBrowser = row!.known_before === 0 && user.frozenAt === null;

@@ -6,6 +6,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "@/contract/money";
+import { queryRows } from "@/server/db/client";
 import { computeStatementDigest, formatDigest } from "@/server/features/statements/statement-data";
 import { monthOf } from "@/server/features/statements/statement-month";
 import { findWallet, postEntry, systemAccountId } from "@/server/lib/ledger";
@@ -138,11 +139,10 @@ describe("monthly statements", () => {
     expect((await computeStatementDigest(t.database.db, a.user.id, month)).digest).toBe(printed);
 
     const wallet = (await findWallet(t.database.db, a.user.id))!;
-    const postingRows = (
-      (await t.database.db.execute(
-        sql`select id, amount from postings where account_id = ${wallet.id} order by id`,
-      )) as unknown as { rows: Array<{ id: string | number; amount: string | number }> }
-    ).rows;
+    const postingRows = await queryRows<{ id: string | number; amount: string | number }>(
+      t.database.db,
+      sql`select id, amount from postings where account_id = ${wallet.id} order by id`,
+    );
     const hash = createHash("sha256").update(`pillar-statement-v1\n${wallet.id}\n${month}\n0\n`);
     for (const row of postingRows) hash.update(`${row.id}:${row.amount}\n`);
     expect(formatDigest(hash.digest("hex"))).toBe(printed);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { formatMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 
 /** GET /api/transfer/limits: today's (New York day) use of the daily withdrawal limit. */
@@ -11,10 +11,10 @@ export async function getTransferLimits(
   now = new Date(),
 ): Promise<TransferLimits> {
   // The same total create_transfer_request checks against the limit (migration 0014).
-  const result = await db.execute(
+  const [row] = await queryRows<{ total: string }>(
+    db,
     sql`select total_today::text as total from transfers_today(${userId}::uuid, ${limitDayOf(now)})`,
   );
-  const [row] = (result as unknown as { rows: { total: string }[] }).rows;
   const used = Number(row.total);
   const remaining = Math.max(DAILY_LIMIT_CENTS - used, 0);
   return {

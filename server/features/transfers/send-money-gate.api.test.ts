@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
 import { canSendMoney } from "@/contract/send-money-gate";
+import { queryRows } from "@/server/db/client";
 import { accountRequests } from "@/server/db/schema";
 import { ETH_ADDRESS, expectLedgerCleanAfterEach, insertKycApplication } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -38,8 +39,11 @@ async function customerIn(kyc: KycStatus | null, account: (typeof ACCOUNT_STATES
 }
 
 async function sqlGate(customer: SignedInUser): Promise<boolean> {
-  const result = await t.database.db.execute(sql`select can_send_money(${customer.user.id}::uuid) as open`);
-  return (result as unknown as { rows: { open: boolean }[] }).rows[0]!.open;
+  const [row] = await queryRows<{ open: boolean }>(
+    t.database.db,
+    sql`select can_send_money(${customer.user.id}::uuid) as open`,
+  );
+  return row!.open;
 }
 
 describe("the send-money gate", () => {

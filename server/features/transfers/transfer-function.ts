@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TransferRequest } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
-import type { Database, Tx } from "@/server/db/client";
+import { type Database, queryRows, type Tx } from "@/server/db/client";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
 import { type BatchStats, KeyedBatcher, type Settled } from "@/server/lib/keyed-batcher";
 
@@ -90,10 +90,11 @@ export async function callCreateTransfer(
       params.map((value, i) => sql`${value}::${sql.raw(PARAMETER_TYPES[i])}`),
       sql`, `,
     );
-    const result = await tx.execute(
+    const [row] = await queryRows<OutcomeRow>(
+      tx,
       sql`select outcome, status_code, response, detail_cents from create_transfer_request(${bound})`,
     );
-    return (result as unknown as { rows: OutcomeRow[] }).rows[0];
+    return row;
   } catch (err) {
     if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
     throw err;

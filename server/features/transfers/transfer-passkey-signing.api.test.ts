@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { queryRows } from "@/server/db/client";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -82,18 +83,24 @@ const submit = (cookie: string, fields: Fields, secondFactor?: object) =>
   );
 
 async function counts() {
-  const result = await t.database.db.execute(sql`
+  return (
+    await queryRows<Record<string, unknown>>(
+      t.database.db,
+      sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
            (select count(*) from transactions)::int as transactions,
-           (select count(*) from idempotency_keys)::int as keys`);
-  return (result as unknown as { rows: unknown[] }).rows[0];
+           (select count(*) from idempotency_keys)::int as keys`,
+    )
+  )[0];
 }
 
 async function transfersOf(userId: string) {
-  const result = await t.database.db.execute(sql`
+  return queryRows<Record<string, unknown>>(
+    t.database.db,
+    sql`
     select t.amount::int as amount, t.recipient_name, t.crypto_address, t.status, h.amount::int as held
-    from transfer_requests t left join holds h on h.id = t.hold_id where t.user_id = ${userId}`);
-  return (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    from transfer_requests t left join holds h on h.id = t.hold_id where t.user_id = ${userId}`,
+  );
 }
 
 /** A refusal of a passkey proof: 400 secondFactorInvalid, and not one row written anywhere. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { SECURITY_MESSAGES } from "@/contract/security";
+import { queryRows } from "@/server/db/client";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -33,10 +34,14 @@ const send = (cookie: string, body: object, key?: string) =>
   });
 
 async function counts() {
-  const result = await t.database.db.execute(sql`
+  return (
+    await queryRows<Record<string, unknown>>(
+      t.database.db,
+      sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
-           (select count(*) from transactions)::int as transactions`);
-  return (result as unknown as { rows: unknown[] }).rows[0];
+           (select count(*) from transactions)::int as transactions`,
+    )
+  )[0];
 }
 
 async function customerWithTotp(funds = "2000") {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import { uploads } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import { SNIFF_BYTES, sniffContentType } from "@/server/lib/storage/sniff-content-type";
@@ -112,7 +112,9 @@ export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage)
   let removed = 0;
   for (;;) {
     const keys = await db.transaction(async (tx) => {
-      const result = await tx.execute(sql`
+      const deleted = await queryRows<{ object_key: string }>(
+        tx,
+        sql`
         delete from uploads
         where id in (
           select u.id from uploads u
@@ -124,9 +126,9 @@ export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage)
           order by u.created_at
           limit ${SWEEP_BATCH}
           for update skip locked)
-        returning object_key`);
-      const deleted = (result as unknown as { rows: { object_key: string }[] }).rows.map((r) => r.object_key);
-      for (const key of deleted) await storage.delete(key);
+        returning object_key`,
+      );
+      for (const { object_key } of deleted) await storage.delete(object_key);
       return deleted;
     });
     removed += keys.length;

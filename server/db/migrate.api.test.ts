@@ -1,0 +1,142 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Database } from "@/server/db/client";
+import { MigrationChangedError, migrationChecksum, runMigrations, type SqlClient } from "@/server/db/migrate";
+import { PROJECT_ROOT } from "@/server/lib/project-root";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+const MIGRATIONS = path.join(PROJECT_ROOT, "server/db/migrations");
+const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, "meta/_journal.json"), "utf8")) as {
+  entries: { idx: number; tag: string }[];
+};
+const tags = journal.entries.map((e) => e.tag);
+const fileChecksum = (tag: string) =>
+  migrationChecksum(fs.readFileSync(path.join(MIGRATIONS, `${tag}.sql`), "utf8"));
+const EDITED = tags[5]!;
+
+let database: Database & { url?: string };
+let copies: string[] = [];
+
+/** The runner on its own connection (begin/commit need one), on PostgreSQL or PGlite. */
+async function migrateWith(dir: string) {
+  if (database.url) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return await runMigrations(client as SqlClient, { lock: true, dir });
+    } finally {
+      await client.end();
+    }
+  }
+  const client: SqlClient = { query: async (text, params) => ({ rows: await database.query(text, params) }) };
+  return runMigrations(client, { lock: false, dir });
+}
+
+/** A copy of the committed migrations to edit. */
+function copyMigrations(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-migrations-"));
+  fs.cpSync(MIGRATIONS, dir, { recursive: true });
+  copies.push(dir);
+  return dir;
+}
+
+const recorded = () =>
+  database.query<{ tag: string; checksum: string | null }>(
+    "select tag, checksum from pillar_migrations order by tag",
+  );
+
+async function tableExists(name: string) {
+  const [row] = await database.query<{ found: boolean }>("select to_regclass($1) is not null as found", [
+    name,
+  ]);
+  return row!.found;
+}
+
+describe("migration checksums", () => {
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await database.close();
+    for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+    copies = [];
+  });
+
+  it("records the SHA-256 of every applied migration's file", async () => {
+    expect(await recorded()).toEqual(tags.map((tag) => ({ tag, checksum: fileChecksum(tag) })).sort(byTag));
+  });
+
+  it("refuses to start when an applied migration's file was edited, naming it, and changes nothing", async () => {
+    const dir = copyMigrations();
+    fs.appendFileSync(
+      path.join(dir, `${EDITED}.sql`),
+      "\n--> statement-breakpoint\ncreate table edited_after_apply (id int);\n",
+    );
+    const before = await recorded();
+
+    const run = migrateWith(dir);
+    await expect(run).rejects.toBeInstanceOf(MigrationChangedError);
+    await expect(run).rejects.toThrow(`migration ${EDITED} (`);
+    await expect(run).rejects.toThrow(
+      /Restore the file as it was applied and put the change in a new migration/,
+    );
+
+    expect(await tableExists("edited_after_apply")).toBe(false);
+    expect(await recorded()).toEqual(before);
+  });
+
+  it("refuses through the start-up path (Database.migrate) too", async () => {
+    await database.query("update pillar_migrations set checksum = $1 where tag = $2", [
+      "0".repeat(64),
+      EDITED,
+    ]);
+    await expect(database.migrate()).rejects.toThrow(
+      new RegExp(
+        `migration ${EDITED} \\(server/db/migrations/${EDITED}\\.sql\\) was changed after it was applied`,
+      ),
+    );
+  });
+
+  it("takes the files' checksums once for a database migrated before checksums were kept", async () => {
+    await database.query("alter table pillar_migrations drop column checksum");
+
+    await database.migrate();
+    expect(await recorded()).toEqual(tags.map((tag) => ({ tag, checksum: fileChecksum(tag) })).sort(byTag));
+
+    // Once: the backfilled checksum now guards the file like any other.
+    const dir = copyMigrations();
+    fs.appendFileSync(path.join(dir, `${EDITED}.sql`), "\n-- a comment is a change too\n");
+    await expect(migrateWith(dir)).rejects.toBeInstanceOf(MigrationChangedError);
+  });
+
+  it("applies a new migration after the check and records its checksum", async () => {
+    const dir = copyMigrations();
+    const text = "create table added_later (id int);\n";
+    fs.writeFileSync(path.join(dir, "9999_added_later.sql"), text);
+    const entries = [...journal.entries, { idx: 9999, tag: "9999_added_later" }];
+    fs.writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
+
+    expect(await migrateWith(dir)).toEqual(["9999_added_later"]);
+    expect(await tableExists("added_later")).toBe(true);
+    const [row] = await database.query<{ checksum: string }>(
+      "select checksum from pillar_migrations where tag = '9999_added_later'",
+    );
+    expect(row!.checksum).toBe(migrationChecksum(text));
+    expect(await migrateWith(dir)).toEqual([]);
+  });
+});
+
+describe("a migration's checksum", () => {
+  it("reads a file with Windows line endings as the same file", () => {
+    expect(migrationChecksum("create table a (id int);\r\nselect 1;\r\n")).toBe(
+      migrationChecksum("create table a (id int);\nselect 1;\n"),
+    );
+  });
+});
+
+function byTag(a: { tag: string }, b: { tag: string }) {
+  return a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0;
+}

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Database, queryRows, RowShapeError } from "@/server/db/client";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// Runs on PostgreSQL with DATABASE_URL and on PGlite without it: the helper must answer the same on both.
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe("queryRows", () => {
+  it("returns the rows of a raw statement, in order", async () => {
+    const rows = await queryRows<{ n: number; label: string }>(
+      database.db,
+      sql`select n, 'row ' || n as label from generate_series(1, ${3}::int) as n order by n`,
+    );
+    expect(rows).toEqual([
+      { n: 1, label: "row 1" },
+      { n: 2, label: "row 2" },
+      { n: 3, label: "row 3" },
+    ]);
+  });
+
+  it("returns no rows for a statement that returns none", async () => {
+    await database.query("create temporary table query_rows_probe (id int)");
+    expect(await queryRows(database.db, sql`insert into query_rows_probe values (1)`)).toEqual([]);
+    expect(await queryRows(database.db, sql`select id from query_rows_probe where id = 2`)).toEqual([]);
+  });
+
+  it("runs inside an open transaction and sees its uncommitted writes", async () => {
+    await database.query("create table query_rows_tx (id int primary key)");
+    let seen: { id: number }[] = [];
+    const rolledBack = database.db.transaction(async (tx) => {
+      await queryRows(tx, sql`insert into query_rows_tx values (7)`);
+      // On PostgreSQL another pool connection would not see the row: this read went through the transaction.
+      seen = await queryRows<{ id: number }>(tx, sql`select id from query_rows_tx`);
+      throw new Error("roll back");
+    });
+    await expect(rolledBack).rejects.toThrow("roll back");
+    expect(seen).toEqual([{ id: 7 }]);
+    expect(await queryRows(database.db, sql`select id from query_rows_tx`)).toEqual([]);
+  });
+
+  it("checks and parses every row with a zod schema", async () => {
+    const rows = await queryRows(
+      database.db,
+      sql`select 12345::bigint::text as cents, true as open`,
+      z.object({ cents: z.string().transform(BigInt), open: z.boolean() }),
+    );
+    expect(rows).toEqual([{ cents: 12345n, open: true }]);
+  });
+
+  it("refuses a row that does not match the schema, naming the row and the field", async () => {
+    const query = queryRows(
+      database.db,
+      sql`select * from (values (1, 'a'), (2, null)) as v(id, name) order by id`,
+      z.object({ id: z.number(), name: z.string() }),
+    );
+    await expect(query).rejects.toBeInstanceOf(RowShapeError);
+    await expect(query).rejects.toThrow(/Row 2 of a query does not match its schema:[\s\S]*name/);
+  });
+});
