@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ErrorCode, ErrorFlagName } from "@/contract/errors";
 
 interface ErrorReasonEntry {
@@ -100,8 +99,8 @@ export const ERROR_REASONS = {
 } as const satisfies Record<string, ErrorReasonEntry>;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;
-export const errorReason = z.enum(Object.keys(ERROR_REASONS) as [ErrorReason, ...ErrorReason[]]);
 
+/** Without zod (the web's first chunk reads reasons; the zod enum is `errorReason` in contract/errors.ts). */
 export function isErrorReason(value: unknown): value is ErrorReason {
   return typeof value === "string" && Object.hasOwn(ERROR_REASONS, value);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorReason } from "@/contract/error-reasons";
+import { ERROR_REASONS, type ErrorReason } from "@/contract/error-reasons";
 import { SECOND_FACTOR_METHODS } from "@/contract/security";
 
 /**
@@ -134,6 +134,9 @@ export type ErrorFlagName = {
 }[keyof ErrorFlags];
 /** What an error says besides its reason's flags: by how much, which field, which methods. */
 export type ErrorDetails = Omit<ErrorFlags, ErrorFlagName>;
+
+/** Every domain reason (contract/error-reasons.ts), as the error body's enum. */
+export const errorReason = z.enum(Object.keys(ERROR_REASONS) as [ErrorReason, ...ErrorReason[]]);
 
 /** The JSON body of every 4xx/5xx answer: `{ message, code, reason?, requestId, …flags }`. */
 export const errorBody = z.object({

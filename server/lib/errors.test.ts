@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_REASONS, type ErrorReason, errorReason, isErrorReason } from "@/contract/error-reasons";
-import { errorBody, errorFlags } from "@/contract/errors";
+import { ERROR_REASONS, type ErrorReason, isErrorReason } from "@/contract/error-reasons";
+import { errorBody, errorFlags, errorReason } from "@/contract/errors";
 import { AppError, ERROR_STATUS } from "@/server/lib/errors";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 

@@ -1,4 +1,4 @@
-import { type ErrorReason, isErrorReason } from "@/contract/error-reasons";
+import type { ErrorReason } from "@/contract/error-reasons";
 import { FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
 
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
@@ -16,8 +16,9 @@ export class ApiError extends Error {
     this.flags = flags;
     if (typeof flags.code === "string") this.code = flags.code;
     Object.assign(this, flags);
-    // A reason this build does not know (a newer server) is no reason: the caller's general case answers.
-    this.reason = isErrorReason(flags.reason) ? flags.reason : undefined;
+    // Read unchecked: the table stays out of the first chunk, and a reason this build does not know (a newer
+    // server's) matches no case, so the caller's general case answers.
+    if (typeof flags.reason === "string") this.reason = flags.reason as ErrorReason;
   }
 
   /** True when the body carried the named flag; branch on `reason` (reasonOf) instead. */
