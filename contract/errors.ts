@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { ERROR_REASONS, type ErrorReason } from "@/contract/error-reasons";
 import { SECOND_FACTOR_METHODS } from "@/contract/security";
 
 /**
  * Every code an error body can carry. The server maps each to one HTTP status (server/lib/errors.ts); the web
- * branches on the code and the flags below, never on the message text.
+ * branches on the code and the reason (contract/error-reasons.ts), never on the message text.
  */
 export const ERROR_CODES = [
   "BAD_REQUEST",
@@ -28,8 +29,9 @@ export type ErrorCode = z.infer<typeof errorCode>;
 const flag = z.literal(true);
 
 /**
- * The flags a refusal may carry next to its message (spec §8): `true` names what went wrong, the other fields
- * say by how much or what to offer. All optional: each error sets only its own.
+ * The flags a refusal may carry next to its message (spec §8): `true` names what went wrong and is set only
+ * through a reason (contract/error-reasons.ts); the other fields (details) say by how much or what to offer.
+ * All optional: each error sets only its own.
  */
 export const errorFlags = z
   .object({
@@ -126,11 +128,22 @@ export const errorFlags = z
   })
   .partial();
 export type ErrorFlags = z.infer<typeof errorFlags>;
+/** The `true` flags: each comes with the reason that sets it, never on its own. */
+export type ErrorFlagName = {
+  [K in keyof ErrorFlags]-?: NonNullable<ErrorFlags[K]> extends true ? K : never;
+}[keyof ErrorFlags];
+/** What an error says besides its reason's flags: by how much, which field, which methods. */
+export type ErrorDetails = Omit<ErrorFlags, ErrorFlagName>;
 
-/** The JSON body of every 4xx/5xx answer: `{ message, code, requestId, …flags }`. */
+/** Every domain reason (contract/error-reasons.ts), as the error body's enum. */
+export const errorReason = z.enum(Object.keys(ERROR_REASONS) as [ErrorReason, ...ErrorReason[]]);
+
+/** The JSON body of every 4xx/5xx answer: `{ message, code, reason?, requestId, …flags }`. */
 export const errorBody = z.object({
   message: z.string(),
   code: errorCode,
+  /** The domain reason, on every error that carries a flag: what the web switches on. */
+  reason: errorReason.optional(),
   /** Also in the x-request-id header: quote it to support. */
   requestId: z.string(),
   ...errorFlags.shape,

@@ -61,14 +61,13 @@ function isClientAbort(err: FastifyError, request: FastifyRequest): boolean {
   return err.code === "ECONNRESET" && (request.raw.readableAborted || request.raw.destroyed);
 }
 
-/** The one place that turns any failure into `{ message, code, requestId, ...flags }`; 5xx text never leaks. */
+/** The one place that turns any failure into `{ message, code, reason?, requestId, ...flags }`; 5xx text never leaks. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const requestId = request.id;
     if (err instanceof AppError) {
-      return reply
-        .status(err.status)
-        .send({ message: err.message, code: err.code, requestId, ...err.flags } satisfies ErrorBody);
+      const { message, code, reason, status, flags } = err;
+      return reply.status(status).send({ message, code, reason, requestId, ...flags } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       return reply.status(400).send({

@@ -1,4 +1,5 @@
-import type { ErrorCode, ErrorFlags } from "@/contract/errors";
+import { ERROR_REASONS, type ErrorReason, isErrorReason } from "@/contract/error-reasons";
+import type { ErrorCode, ErrorDetails, ErrorFlags } from "@/contract/errors";
 
 /** Each contract error code's one HTTP status. */
 export const ERROR_STATUS = {
@@ -19,21 +20,51 @@ export const ERROR_STATUS = {
   UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>;
 
-/** A failure the client should see: one code mapped once to a status, the spec's message, and optional flags. */
+/** The `true` flags of reasons, the details' own fields never among them. */
+function flagsOf(reasons: readonly ErrorReason[]): ErrorFlags {
+  const flags: ErrorFlags = {};
+  for (const reason of reasons) for (const flag of ERROR_REASONS[reason].flags) flags[flag] = true;
+  return flags;
+}
+
+/**
+ * A failure the client should see: a domain reason (contract/error-reasons.ts: its code, status and flags) or,
+ * for a failure no client branches on, a bare code; the spec's message; details (amounts, fields, methods).
+ * Flags come only from a reason: `wraps` is a reason whose flags the body keeps as well (a stale approval
+ * says what made it stale).
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
+  readonly reason: ErrorReason | undefined;
+  readonly details: ErrorDetails;
+  /** Everything next to the message on the wire: the reason's flags and the details. */
   readonly flags: ErrorFlags;
 
-  constructor(code: ErrorCode, message: string, flags: ErrorFlags = {}) {
+  constructor(
+    kind: ErrorCode | ErrorReason,
+    message: string,
+    details: ErrorDetails = {},
+    wraps?: ErrorReason,
+  ) {
     super(message);
     this.name = "AppError";
-    this.code = code;
-    this.flags = flags;
+    this.reason = isErrorReason(kind) ? kind : undefined;
+    this.code = this.reason ? ERROR_REASONS[this.reason].code : (kind as ErrorCode);
+    this.details = withoutFlags(details);
+    const reasons = [wraps, this.reason].filter((r): r is ErrorReason => r !== undefined);
+    this.flags = { ...this.details, ...flagsOf(reasons) };
   }
 
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+const FLAG_NAMES: ReadonlySet<string> = new Set(Object.values(ERROR_REASONS).flatMap((entry) => entry.flags));
+
+/** A flag smuggled in as a detail (a spread, a cast) is dropped: flags come from reasons only. */
+function withoutFlags(details: ErrorDetails): ErrorDetails {
+  return Object.fromEntries(Object.entries(details).filter(([key]) => !FLAG_NAMES.has(key)));
 }
 
 const UNAVAILABLE_CODES = new Set([

@@ -38,7 +38,7 @@ export function decodeCursor(cursor: string, shapes: RegExp[]): string[] {
         // The shape alone lets 2026-13-45T… through, and PostgreSQL's cast would then fail with a 500.
         (shapes[i] !== MICROS_ISO || isRealInstant(p)),
     );
-  if (!valid) throw new AppError("VALIDATION", PAGE_MESSAGES.invalidCursor, { invalidCursor: true });
+  if (!valid) throw new AppError("invalid_cursor", PAGE_MESSAGES.invalidCursor);
   return parts as string[];
 }
 

@@ -152,9 +152,7 @@ export async function postEntry(tx: Tx, entry: EntryInput): Promise<string> {
     }
   } catch (err) {
     if (pgErrorCode(err) === "23514" && pgConstraint(err) === "ledger_accounts_balance_within_cap") {
-      throw new AppError("UNPROCESSABLE", `A wallet can hold at most ${formatMoney(MAX_CENTS)}`, {
-        walletLimitExceeded: true,
-      });
+      throw new AppError("wallet_limit_exceeded", `A wallet can hold at most ${formatMoney(MAX_CENTS)}`);
     }
     if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this movement");
     throw err;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { ERROR_REASONS } from "@/contract/error-reasons";
 import { ERROR_CODES, errorBody } from "@/contract/errors";
 import { ROUTE_ERRORS } from "@/server/lib/route-errors";
 import { CATALOGUE, expectedStatus } from "@/tests/abuse/catalogue";
@@ -160,6 +161,9 @@ describe("GET /api/docs error responses", () => {
     const body = doc.components.schemas.ErrorBody!;
     expect(body.required).toEqual(expect.arrayContaining(["message", "code", "requestId"]));
     expect(body.properties.code!.enum).toEqual([...ERROR_CODES]);
+    // The domain reason (decision 023): an enum of the one table, optional (a bare code has none).
+    expect(body.properties.reason!.enum).toEqual(Object.keys(ERROR_REASONS));
+    expect(body.required).not.toContain("reason");
     for (const flag of ["insufficientFunds", "withdrawalLimitExceeded", "lookalikeAddress", "roleRequired"]) {
       expect(body.properties).toHaveProperty(flag);
     }
@@ -180,6 +184,12 @@ describe("GET /api/docs error responses", () => {
         payload: "{",
         headers: { "content-type": "application/json" },
       },
+      // A refusal with a reason: 400 invalid_code, invalidCode: true.
+      {
+        method: "POST",
+        url: "/api/auth/verify-email",
+        payload: { email: "nobody@example.com", otp: "123456" },
+      },
     ] as const;
     for (const request of refusals) {
       const res = await t.app.inject(request);
@@ -187,6 +197,8 @@ describe("GET /api/docs error responses", () => {
       // Strict: a flag the contract does not name would fail here.
       expect(errorBody.strict().safeParse(res.json()).error, res.body).toBeUndefined();
     }
+    const refused = await t.app.inject(refusals.at(-1)!);
+    expect(refused.json()).toMatchObject({ code: "BAD_REQUEST", reason: "invalid_code", invalidCode: true });
   });
 
   it("points every 4xx response at the error body", () => {

@@ -44,6 +44,6 @@ export async function spendPasswordCheck(password: string): Promise<void> {
 export async function assertPasswordNotCommon(password: string, userInputs: string[] = []): Promise<void> {
   const { checkPasswordStrength } = await import("@/contract/password-strength");
   if (checkPasswordStrength(password, userInputs).isTooCommon) {
-    throw new AppError("VALIDATION", AUTH_MESSAGES.commonPassword, { commonPassword: true });
+    throw new AppError("common_password", AUTH_MESSAGES.commonPassword);
   }
 }

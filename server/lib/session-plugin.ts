@@ -117,16 +117,13 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (!request.user.isAdmin) throw new AppError("FORBIDDEN", AUTH_SERVER_MESSAGES.forbidden);
   const { config, database } = request.server.deps;
   if (config.adminRequire2fa && !(await adminHasSecondFactor(database.db, request.user.id))) {
-    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.adminSecondFactorRequired, {
-      secondFactorRequired: true,
-    });
+    throw new AppError("admin_second_factor_required", SECURITY_MESSAGES.adminSecondFactorRequired);
   }
   const route = request.routeOptions.url;
   if (route === undefined) return;
   const allowed = rolesForAdminRoute(request.method, route) ?? [];
   if (!holdsAnyRole(request.user.staffRoles, allowed)) {
-    throw new AppError("FORBIDDEN", STAFF_MESSAGES.roleRequired, {
-      roleRequired: true,
+    throw new AppError("role_required", STAFF_MESSAGES.roleRequired, {
       allowedRoles: normaliseRoles([...allowed, "owner"]),
     });
   }

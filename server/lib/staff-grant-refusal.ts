@@ -55,10 +55,10 @@ export async function staffGrantRefusal(
   user: { id: string; staffRoles: readonly StaffRole[] },
 ): Promise<AppError | null> {
   if (user.staffRoles.length === 0 && (await banksWithUs(tx, user.id))) {
-    return new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.customerAccount, { customerAccount: true });
+    return new AppError("customer_account", STAFF_MANAGEMENT_MESSAGES.customerAccount);
   }
   if (await hasMoneyInFlight(tx, user.id)) {
-    return new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.moneyInFlight, { customerAccount: true });
+    return new AppError("money_in_flight", STAFF_MANAGEMENT_MESSAGES.moneyInFlight);
   }
   return null;
 }

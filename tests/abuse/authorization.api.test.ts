@@ -4,6 +4,7 @@ import { allowedRolesFor, CATALOGUE, expectedStatus } from "@/tests/abuse/catalo
 import {
   createWorld,
   expectLedgerOk,
+  expectReasonForFlags,
   ROLES,
   type Role,
   STAFF_COLUMNS,
@@ -74,10 +75,12 @@ describe("authorization matrix", () => {
         if (expected >= 400) {
           expect(res.headers["content-type"]).toMatch(/^application\/json/);
           expect(typeof res.json().message).toBe("string");
+          expectReasonForFlags(res.statusCode, res.json(), `${key} as ${role}`);
           const allowed = allowedRolesFor(key);
           if (allowed && isStaffColumn(role) && !allowed.includes(role)) {
             // A staff role the table does not name: refused for its role, naming the roles that may.
             expect(res.json()).toMatchObject({ roleRequired: true, message: STAFF_MESSAGES.roleRequired });
+            expect(res.json().reason).toBe("role_required");
             expect([...res.json().allowedRoles].sort()).toEqual([...allowed].sort());
           }
           // Refused means refused: not one row anywhere changed.

@@ -4,6 +4,7 @@ import { CATALOGUE, type RouteCase } from "@/tests/abuse/catalogue";
 import {
   createWorld,
   expectLedgerOk,
+  expectReasonForFlags,
   type Role,
   signedInAs,
   snapshot,
@@ -162,6 +163,7 @@ async function expectSafe(key: string, route: RouteCase, request: FuzzRequest) {
   if (res.statusCode >= 400) {
     expect(res.headers["content-type"], context).toMatch(/^application\/json/);
     expect(typeof res.json().message, context).toBe("string");
+    expectReasonForFlags(res.statusCode, res.json(), context);
     expect(await snapshot(w, route.refusalWrites), context).toEqual(before);
   }
 }

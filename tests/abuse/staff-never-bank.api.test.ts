@@ -84,9 +84,13 @@ describe("a customer's money never ends up with staff (item 4)", () => {
         customerAccount: true,
         message: STAFF_MANAGEMENT_MESSAGES.customerAccount,
       });
+      expect(res.json().reason).toBe("customer_account");
     }
     await expect(grantStaffRoles(t.database.db, customer.email, ["compliance"])).rejects.toMatchObject({
       flags: { customerAccount: true },
+    });
+    await expect(grantStaffRoles(t.database.db, customer.email, ["compliance"])).rejects.toMatchObject({
+      reason: "customer_account",
     });
     expect((await call(customer, "GET", "/api/auth/user")).json().staffRoles).toEqual([]);
 
@@ -104,6 +108,7 @@ describe("a customer's money never ends up with staff (item 4)", () => {
       staffAccount: true,
       message: PAYMENT_MESSAGES.staffCannotReceive,
     });
+    expect(approved.json().reason).toBe("stale_approval");
     expect(await moneyOf(customer.user.id)).toEqual(NOTHING);
     expect(await totalBalance()).toBe(totalBefore);
   });
@@ -124,6 +129,7 @@ describe("a customer's money never ends up with staff (item 4)", () => {
       customerAccount: true,
       message: STAFF_MANAGEMENT_MESSAGES.moneyInFlight,
     });
+    expect(res.json().reason).toBe("money_in_flight");
     await t.database.query("update incoming_payments set status = 'cancelled' where user_id = $1", [
       member.user.id,
     ]);

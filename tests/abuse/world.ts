@@ -3,6 +3,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
+import { ERROR_REASONS, isErrorReason } from "@/contract/error-reasons";
 import type { StaffRole } from "@/contract/staff";
 import { queryRows } from "@/server/db/client";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -253,4 +254,18 @@ export async function frozenVictim(w: World) {
     [frozen.user.id],
   );
   return frozen;
+}
+
+/**
+ * Decision 023: an error body that carries a flag carries the reason that sets it, the reason's flags are all
+ * there, and the answer has the reason's status.
+ */
+export function expectReasonForFlags(status: number, body: Record<string, unknown>, context: string) {
+  const flags = Object.keys(body).filter((name) => body[name] === true);
+  if (flags.length === 0 && body.reason === undefined) return;
+  expect(isErrorReason(body.reason), `${context}: reason ${String(body.reason)}`).toBe(true);
+  const entry = ERROR_REASONS[body.reason as keyof typeof ERROR_REASONS];
+  expect(status, context).toBe(entry.status);
+  expect(body.code, context).toBe(entry.code);
+  for (const flag of entry.flags) expect(body[flag], `${context}: ${flag}`).toBe(true);
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, apiRequest, parseErrorBody } from "@/web/lib/api";
+import { ApiError, apiRequest, parseErrorBody, reasonOf } from "@/web/lib/api";
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -56,6 +56,16 @@ describe("the one error parser", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: "LIMIT", message: body.message });
     expect((error as ApiError).hasFlag("withdrawalLimitExceeded")).toBe(true);
+  });
+
+  it("reads the reason, typed, for a switch; a failure without one has none", async () => {
+    const body = { message: "Daily withdrawal limit exceeded", code: "UNPROCESSABLE", reason: "daily_limit" };
+    vi.stubGlobal("fetch", vi.fn().mockResolvedValue(new Response(JSON.stringify(body), { status: 422 })));
+    const error = await apiRequest("POST", "/api/test/failing", { a: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 422, reason: "daily_limit" });
+    expect(reasonOf(error)).toBe("daily_limit");
+    expect(reasonOf(new ApiError(409, "No reason", { code: "CONFLICT" }))).toBeUndefined();
+    expect(reasonOf(new TypeError("Failed to fetch"))).toBeUndefined();
   });
 
   it("reads nothing from a body that is not a spec §8 object (storage XML, a JSON array)", () => {

@@ -1,9 +1,12 @@
+import type { ErrorReason } from "@/contract/error-reasons";
 import { FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
 
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
 export class ApiError extends Error {
   readonly status: number;
   readonly code?: string;
+  /** The server's domain reason (contract/error-reasons.ts): what the web branches on. */
+  readonly reason?: ErrorReason;
   readonly flags: Record<string, unknown>;
 
   constructor(status: number, message: string, flags: Record<string, unknown> = {}) {
@@ -13,9 +16,12 @@ export class ApiError extends Error {
     this.flags = flags;
     if (typeof flags.code === "string") this.code = flags.code;
     Object.assign(this, flags);
+    // Read unchecked: the table stays out of the first chunk, and a reason this build does not know (a newer
+    // server's) matches no case, so the caller's general case answers.
+    if (typeof flags.reason === "string") this.reason = flags.reason as ErrorReason;
   }
 
-  /** True when the server set the named flag (e.g. `ssnDuplicate`, `withdrawalLimitExceeded`). */
+  /** True when the body carried the named flag; branch on `reason` (reasonOf) instead. */
   hasFlag(name: string): boolean {
     return this.flags[name] === true;
   }
@@ -184,6 +190,11 @@ export async function apiRequest<T = unknown>(
   const etag = res.headers.get("etag");
   if (upper === "GET" && etag) keepConditionalCopy(url, etag, parsed);
   return parsed;
+}
+
+/** The server's reason for a failure, for a `switch`; undefined for anything else (a network error, a 500). */
+export function reasonOf(error: unknown): ErrorReason | undefined {
+  return error instanceof ApiError ? error.reason : undefined;
 }
 
 export function isUnauthorized(error: unknown): boolean {

@@ -17,7 +17,7 @@ export function getStepUpPasskeyOptions() {
 }
 
 export function isStepUpRequired(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.hasFlag("stepUpRequired");
+  return error instanceof ApiError && error.reason === "step_up_required";
 }
 
 export function methodsOf(error: unknown): SecondFactorMethod[] {
@@ -74,5 +74,6 @@ export async function withStepUp<T>(call: () => Promise<T>): Promise<T> {
 }
 
 export function isStepUpCancelled(error: unknown): boolean {
-  return error instanceof ApiError && error.hasFlag("stepUpCancelled");
+  // Set by this file, never by the server: the person closed the step-up dialog.
+  return error instanceof ApiError && error.flags.stepUpCancelled === true;
 }

@@ -31,7 +31,7 @@ export async function lockFrozenUser(tx: Tx, userId: string): Promise<{ frozenAt
     .where(eq(users.id, userId))
     .for("update");
   if (!user) throw new AppError("NOT_FOUND", ADMIN_MESSAGES.userNotFound);
-  if (!user.frozenAt) throw new AppError("CONFLICT", SECURITY_MESSAGES.notFrozen, { notFrozen: true });
+  if (!user.frozenAt) throw new AppError("not_frozen", SECURITY_MESSAGES.notFrozen);
   return { frozenAt: user.frozenAt };
 }
 

@@ -50,6 +50,6 @@ export function approvalPayload<Op extends ApprovalPayload["op"]>(
 
 /** The customer the approval is about, or 409 `customerGone` once they were deleted. */
 export function approvalCustomer(row: ApprovalRow): string {
-  if (!row.userId) throw new AppError("CONFLICT", APPROVAL_MESSAGES.customerGone, { customerGone: true });
+  if (!row.userId) throw new AppError("customer_gone", APPROVAL_MESSAGES.customerGone);
   return row.userId;
 }

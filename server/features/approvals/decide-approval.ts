@@ -18,7 +18,7 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 /** The target moved since the request (paid, cancelled, no longer rejected or frozen, customer deleted): 409. */
 function staleTarget(err: unknown): unknown {
   if (err instanceof AppError && (err.code === "CONFLICT" || err.code === "NOT_FOUND")) {
-    return new AppError("CONFLICT", err.message, { ...err.flags, staleApproval: true });
+    return new AppError("stale_approval", err.message, err.details, err.reason);
   }
   return err;
 }
@@ -40,13 +40,9 @@ export async function decideApproval(
     const [row] = await tx.select().from(approvals).where(eq(approvals.id, approvalId)).for("update");
     if (!row) throw new AppError("NOT_FOUND", APPROVAL_MESSAGES.notFound);
     if (row.status !== "pending") {
-      throw new AppError("CONFLICT", APPROVAL_MESSAGES.notPending, {
-        approvalDecided: true,
-        status: row.status,
-      });
+      throw new AppError("approval_decided", APPROVAL_MESSAGES.notPending, { status: row.status });
     }
-    if (row.makerId === checkerId)
-      throw new AppError("FORBIDDEN", APPROVAL_MESSAGES.selfApproval, { selfApproval: true });
+    if (row.makerId === checkerId) throw new AppError("self_approval", APPROVAL_MESSAGES.selfApproval);
     // Roles as they are now, not as the session cached them: a revoked checker cannot approve.
     const [checker] = await tx
       .select({ staffRoles: users.staffRoles })
@@ -55,8 +51,7 @@ export async function decideApproval(
     const roles: StaffRole[] = checker?.staffRoles ?? [];
     const allowed = APPROVAL_CHECKER_ROLES[row.kind];
     if (!mayDecideApproval(roles, row.kind)) {
-      throw new AppError("FORBIDDEN", STAFF_MESSAGES.roleRequired, {
-        roleRequired: true,
+      throw new AppError("role_required", STAFF_MESSAGES.roleRequired, {
         allowedRoles: [...allowed, "owner"],
       });
     }

@@ -34,10 +34,7 @@ export function actingRole(kind: ApprovalKind, roles: readonly StaffRole[]): Sta
 export function requireReason(reason: string | null | undefined): string {
   const text = reason?.trim();
   if (!text) {
-    throw new AppError("VALIDATION", APPROVAL_MESSAGES.reasonRequired, {
-      field: "reason",
-      reasonRequired: true,
-    });
+    throw new AppError("reason_required", APPROVAL_MESSAGES.reasonRequired, { field: "reason" });
   }
   return text;
 }
@@ -112,7 +109,7 @@ export async function runOrSubmitForApproval<T>(
     });
   } catch (err) {
     if (pgErrorCode(err) === "23505" && pgConstraint(err) === "approvals_pending_target_key") {
-      throw new AppError("CONFLICT", APPROVAL_MESSAGES.alreadyPending, { approvalPending: true });
+      throw new AppError("approval_pending", APPROVAL_MESSAGES.alreadyPending);
     }
     throw err;
   }

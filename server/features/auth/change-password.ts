@@ -39,9 +39,7 @@ export async function changePassword(
     .where(eq(users.id, user.id));
   // 400, not 401: the web treats 401 as "signed out" and would redirect to the login page.
   if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword))) {
-    throw new AppError("BAD_REQUEST", AUTH_SERVER_MESSAGES.currentPasswordWrong, {
-      currentPasswordWrong: true,
-    });
+    throw new AppError("current_password_wrong", AUTH_SERVER_MESSAGES.currentPasswordWrong);
   }
   if (input.newPassword === input.currentPassword) {
     throw new AppError("BAD_REQUEST", AUTH_SERVER_MESSAGES.samePassword);
@@ -78,7 +76,7 @@ export async function changePassword(
       );
     },
   );
-  if (!result.ok) throw new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  if (!result.ok) throw new AppError("invalid_code", AUTH_MESSAGES.invalidCode);
   wakeMailWorker();
   return { message: AUTH_SERVER_MESSAGES.passwordChanged };
 }

@@ -36,8 +36,7 @@ export function pendingLoginCookieOptions(config: Pick<Config, "cookieSecure">) 
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-const loginExpired = () =>
-  new AppError("UNAUTHORIZED", SECURITY_MESSAGES.loginExpired, { loginExpired: true });
+const loginExpired = () => new AppError("login_expired", SECURITY_MESSAGES.loginExpired);
 
 /** A password-checked login waiting for its second factor; only the SHA-256 of the cookie's token is stored. */
 export async function startPendingLogin(db: DbOrTx, userId: string): Promise<string> {
@@ -128,7 +127,7 @@ export async function verifyPendingLogin(
       deviceToken: opened.deviceToken,
     };
   } catch (error) {
-    if (error instanceof AppError && error.flags.secondFactorInvalid) {
+    if (error instanceof AppError && error.reason === "second_factor_invalid") {
       await countFailedAttempt(db, challengeId);
       // Also against the account: a fresh pending login (the password again) does not start the count over.
       await recordSecondFactorFailure(deps, user.id);

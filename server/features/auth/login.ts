@@ -29,11 +29,11 @@ export async function login(deps: AppDeps, input: LoginInput, context: LoginCont
 
   if (!user.isEmailVerified) {
     await sendCodeIfAllowed(deps, user, "verify_email");
-    throw new AppError("FORBIDDEN", AUTH_MESSAGES.verifyEmailFirst, { emailNotVerified: true });
+    throw new AppError("email_not_verified", AUTH_MESSAGES.verifyEmailFirst);
   }
   // Only after the right password: the flag must never tell a guesser that the account exists or was frozen.
   if (user.passwordResetRequired) {
-    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.passwordResetRequired, { passwordResetRequired: true });
+    throw new AppError("password_reset_required", SECURITY_MESSAGES.passwordResetRequired);
   }
 
   const factors = await getSecondFactorState(deps.database.db, user.id);

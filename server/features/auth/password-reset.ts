@@ -44,7 +44,7 @@ const NO_USER_ID = "00000000-0000-0000-0000-000000000000";
  */
 export async function resetPassword(deps: AppDeps, input: ResetPasswordInput): Promise<MessageResponse> {
   const { db } = deps.database;
-  const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+  const invalidCode = () => new AppError("invalid_code", AUTH_MESSAGES.invalidCode);
   const user = await findUserByEmail(db, input.email);
   const passwordHash = await hashPassword(input.newPassword);
   const check = {

@@ -12,9 +12,8 @@ import { burnOutstandingCodes } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword } from "@/server/lib/passwords";
 import { updateUser } from "@/server/lib/write-user";
 
-const emailTaken = () => new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailTaken, { emailTaken: true });
-const handleTaken = () =>
-  new AppError("CONFLICT", AUTH_SERVER_MESSAGES.handleTaken, { pillarTagTaken: true });
+const emailTaken = () => new AppError("email_taken", AUTH_SERVER_MESSAGES.emailTaken);
+const handleTaken = () => new AppError("pillar_tag_taken", AUTH_SERVER_MESSAGES.handleTaken);
 
 /**
  * Creates an unverified account and e-mails its code. An e-mail that exists unverified is a pending
@@ -39,7 +38,7 @@ export async function registerUser(deps: AppDeps, typed: RegisterInput): Promise
   if (existing) {
     await replacePendingRegistration(deps, { ...existing, firstName: input.firstName }, input, passwordHash);
     wakeMailWorker();
-    throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.emailNotVerified, { emailNotVerified: true });
+    throw new AppError("registration_unverified", AUTH_SERVER_MESSAGES.emailNotVerified);
   }
   try {
     await deps.database.db.transaction(async (tx) => {

@@ -35,7 +35,12 @@ describe("reset-password reveals nothing about accounts", () => {
     const { requestId: _a, ...knownBody } = known.json();
     const { requestId: _b, ...unknownBody } = unknown.json();
     expect(unknownBody).toEqual(knownBody);
-    expect(knownBody).toEqual({ message: AUTH_MESSAGES.invalidCode, code: "BAD_REQUEST", invalidCode: true });
+    expect(knownBody).toEqual({
+      message: AUTH_MESSAGES.invalidCode,
+      code: "BAD_REQUEST",
+      reason: "invalid_code",
+      invalidCode: true,
+    });
     expect(Object.keys(unknown.headers).sort()).toEqual(Object.keys(known.headers).sort());
     for (const [name, value] of Object.entries(known.headers)) {
       if (!VARYING.has(name)) expect(unknown.headers[name], name).toEqual(value);

@@ -14,7 +14,7 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 export const SECOND_FACTOR_LOCK_FAILURES = 10;
 
 export function secondFactorLocked(): AppError {
-  return new AppError("FORBIDDEN", SECURITY_MESSAGES.secondFactorLocked, { secondFactorLocked: true });
+  return new AppError("second_factor_locked", SECURITY_MESSAGES.secondFactorLocked);
 }
 
 /**
@@ -97,7 +97,7 @@ export async function countingSecondFactorFailures<T>(
   try {
     return await run();
   } catch (error) {
-    if (error instanceof AppError && error.flags.secondFactorInvalid)
+    if (error instanceof AppError && error.reason === "second_factor_invalid")
       await recordSecondFactorFailure(deps, userId);
     throw error;
   }

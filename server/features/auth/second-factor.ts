@@ -56,14 +56,13 @@ export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<
 
 export function secondFactorInvalid(method: SecondFactorProof["method"] = "totp"): AppError {
   return new AppError(
-    "BAD_REQUEST",
+    "second_factor_invalid",
     method === "recovery" ? SECURITY_MESSAGES.recoveryCodeInvalid : SECURITY_MESSAGES.secondFactorInvalid,
-    { secondFactorInvalid: true },
   );
 }
 
 export function stepUpRequired(methods: readonly SecondFactorMethod[]): AppError {
-  return new AppError("FORBIDDEN", SECURITY_MESSAGES.stepUpRequired, { stepUpRequired: true, methods });
+  return new AppError("step_up_required", SECURITY_MESSAGES.stepUpRequired, { methods });
 }
 
 /** Where a proof came from: a recovery code from a browser the owner signed in with passes a lock. */

@@ -38,9 +38,7 @@ async function markSteppedUp(db: DbOrTx, userId: string, session: SessionRef): P
 }
 
 const noFactor = () =>
-  new AppError("BAD_REQUEST", "Turn on two-step verification first: there is no second factor to check", {
-    noSecondFactor: true,
-  });
+  new AppError("no_second_factor", "Turn on two-step verification first: there is no second factor to check");
 
 /** POST /api/auth/step-up: checks a proof and marks the session stepped-up. */
 export async function stepUp(

@@ -60,7 +60,7 @@ export async function enrollTotp(deps: AppDeps, user: SessionUser): Promise<Totp
     })
     .returning({ userId: totpFactors.userId });
   if (rows.length !== 1) {
-    throw new AppError("CONFLICT", SECURITY_MESSAGES.totpAlreadyEnabled, { totpAlreadyEnabled: true });
+    throw new AppError("totp_already_enabled", SECURITY_MESSAGES.totpAlreadyEnabled);
   }
   return { secret, otpauthUrl: totpUri(secret, user.email) };
 }
@@ -76,7 +76,7 @@ export async function confirmTotp(
     .select({ userId: totpFactors.userId })
     .from(totpFactors)
     .where(and(eq(totpFactors.userId, user.id), isNull(totpFactors.confirmedAt)));
-  if (!pending) throw new AppError("CONFLICT", SECURITY_MESSAGES.totpNotPending, { totpNotPending: true });
+  if (!pending) throw new AppError("totp_not_pending", SECURITY_MESSAGES.totpNotPending);
   const codes = await db.transaction(async (tx) => {
     if (!(await spendTotpCode(tx, deps.config, { userId: user.id, code: input.code, pending: true }))) {
       throw secondFactorInvalid();
@@ -109,11 +109,10 @@ export async function disableTotp(
     .where(eq(users.id, user.id));
   // 400, not 401: the web treats 401 as "signed out".
   if (!row || !(await verifyPassword(row.passwordHash, input.password))) {
-    throw new AppError("BAD_REQUEST", SECURITY_MESSAGES.passwordWrong, { passwordWrong: true });
+    throw new AppError("password_wrong", SECURITY_MESSAGES.passwordWrong);
   }
   const state = await getSecondFactorState(db, user.id);
-  if (!state.hasTotp)
-    throw new AppError("CONFLICT", SECURITY_MESSAGES.totpNotEnabled, { totpNotEnabled: true });
+  if (!state.hasTotp) throw new AppError("totp_not_enabled", SECURITY_MESSAGES.totpNotEnabled);
   const method = TOTP_CODE_PATTERN.test(input.code) ? "totp" : "recovery";
   await countingSecondFactorFailures(deps, user.id, () =>
     db.transaction(async (tx) => {
@@ -136,8 +135,7 @@ export async function regenerateRecoveryCodes(
 ): Promise<RecoveryCodesResponse> {
   const { db } = deps.database;
   const state = await getSecondFactorState(db, user.id);
-  if (!state.enabled)
-    throw new AppError("CONFLICT", SECURITY_MESSAGES.totpNotEnabled, { totpNotEnabled: true });
+  if (!state.enabled) throw new AppError("totp_not_enabled", SECURITY_MESSAGES.totpNotEnabled);
   const codes = await db.transaction(async (tx) => {
     const fresh = await replaceRecoveryCodes(tx, deps.config.sessionSecret, user.id);
     await enqueueSecondFactorMail(tx, deps, user, "recovery_codes_regenerated");

@@ -15,6 +15,6 @@ export async function updatePhone(db: DbOrTx, userId: string, typed: string): Pr
     { phoneNumber, updatedAt: sql`now()` },
     { where: or(isNull(users.phoneNumber), eq(users.phoneNumber, "")) },
   );
-  if (!updated) throw new AppError("CONFLICT", AUTH_MESSAGES.phoneLocked, { phoneLocked: true });
+  if (!updated) throw new AppError("phone_locked", AUTH_MESSAGES.phoneLocked);
   return { message: AUTH_SERVER_MESSAGES.phoneUpdated, phoneNumber };
 }

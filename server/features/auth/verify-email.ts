@@ -15,7 +15,7 @@ import { redeemCode } from "@/server/lib/one-time-codes";
 import { verifyPassword } from "@/server/lib/passwords";
 import { updateUser } from "@/server/lib/write-user";
 
-const invalidCode = () => new AppError("BAD_REQUEST", AUTH_MESSAGES.invalidCode, { invalidCode: true });
+const invalidCode = () => new AppError("invalid_code", AUTH_MESSAGES.invalidCode);
 
 /**
  * Marks the e-mail verified (and admin when listed in ADMIN_EMAILS: the proof comes after the current
@@ -26,7 +26,7 @@ export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promi
   const user = await findUserByEmail(deps.database.db, input.email);
   if (!user || user.isEmailVerified) throw invalidCode();
   if (input.password !== undefined && !(await verifyPassword(user.passwordHash, input.password))) {
-    throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.registrationChanged, { registrationChanged: true });
+    throw new AppError("registration_changed", AUTH_SERVER_MESSAGES.registrationChanged);
   }
   const result = await redeemCode(
     deps.database.db,
@@ -45,9 +45,7 @@ export async function verifyEmail(deps: AppDeps, input: VerifyEmailInput): Promi
         { where: eq(users.passwordHash, user.passwordHash) },
       );
       if (!verified) {
-        throw new AppError("CONFLICT", AUTH_SERVER_MESSAGES.registrationChanged, {
-          registrationChanged: true,
-        });
+        throw new AppError("registration_changed", AUTH_SERVER_MESSAGES.registrationChanged);
       }
     },
   );

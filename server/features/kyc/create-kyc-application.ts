@@ -15,11 +15,9 @@ import type { SessionUser } from "@/server/lib/session";
 
 export const SSN_INDEX_LABEL = "ssn";
 
-export const phoneRequiredError = () =>
-  new AppError("BAD_REQUEST", KYC_MESSAGES.phoneRequired, { phoneNumberRequired: true });
-export const staffCannotBank = () =>
-  new AppError("FORBIDDEN", STAFF_MANAGEMENT_MESSAGES.staffCannotBank, { staffAccount: true });
-const ssnDuplicateError = () => new AppError("CONFLICT", KYC_MESSAGES.ssnDuplicate, { ssnDuplicate: true });
+export const phoneRequiredError = () => new AppError("phone_number_required", KYC_MESSAGES.phoneRequired);
+export const staffCannotBank = () => new AppError("staff_account", STAFF_MANAGEMENT_MESSAGES.staffCannotBank);
+const ssnDuplicateError = () => new AppError("ssn_duplicate", KYC_MESSAGES.ssnDuplicate);
 
 /**
  * Submits a KYC application and opens a pending account request, in one transaction. Allowed when the user
@@ -54,11 +52,8 @@ export async function createKycApplication(
       if (!canApply({ kyc: current.kyc, accountRequest: current.accountRequest })) {
         const approved = current.kyc?.status === "approved" && current.accountRequest?.status === "approved";
         throw new AppError(
-          "CONFLICT",
+          "application_exists",
           approved ? KYC_MESSAGES.applicationApproved : KYC_MESSAGES.applicationExists,
-          {
-            applicationExists: true,
-          },
         );
       }
       const [taken] = await tx
@@ -138,7 +133,7 @@ export async function createKycApplication(
     if (pgErrorCode(err) === "23505") {
       const constraint = pgConstraint(err);
       if (constraint === "kyc_applications_ssn_live_key") throw ssnDuplicateError();
-      throw new AppError("CONFLICT", KYC_MESSAGES.applicationExists, { applicationExists: true });
+      throw new AppError("application_exists", KYC_MESSAGES.applicationExists);
     }
     throw err;
   }

@@ -42,8 +42,7 @@ export async function submitKycReset(
         ),
       )
       .limit(1);
-    if (taken)
-      throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
+    if (taken) throw new AppError("ssn_duplicate", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset);
     const text = requireReason(reason);
     return {
       kind: "kyc_reset",

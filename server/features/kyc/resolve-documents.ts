@@ -26,7 +26,8 @@ export async function resolveDocuments(
     const upload = await findOwnUpload(db, userId, ref);
     if (!upload) throw new AppError("BAD_REQUEST", KYC_MESSAGES.documentNotFound, { documentType });
     const verified = await ensureUploadVerified(db, deps.storage, upload).catch((err: unknown) => {
-      if (err instanceof AppError) throw new AppError(err.code, err.message, { ...err.flags, documentType });
+      if (err instanceof AppError)
+        throw new AppError(err.reason ?? err.code, err.message, { ...err.details, documentType });
       throw err;
     });
     if (!ACCEPTED_CONTENT_TYPES[documentType].includes(verified.contentType as StoredContentType)) {

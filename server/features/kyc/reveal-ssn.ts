@@ -22,10 +22,7 @@ export interface RevealSsnInput {
 export async function revealSsn(db: Db, dataKey: Buffer, input: RevealSsnInput): Promise<RevealSsnResponse> {
   const reason = auditReason.safeParse(input.reason ?? "");
   if (!reason.success) {
-    throw new AppError("VALIDATION", AUDIT_MESSAGES.reasonRequired, {
-      field: "reason",
-      reasonRequired: true,
-    });
+    throw new AppError("reason_required", AUDIT_MESSAGES.reasonRequired, { field: "reason" });
   }
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -38,7 +35,7 @@ export async function revealSsn(db: Db, dataKey: Buffer, input: RevealSsnInput):
       digits = decryptField(dataKey, row.ssnCiphertext).replace(/\D/g, "");
     } catch {
       // Sealed under another DATA_KEY (or damaged): nothing is revealed, so nothing is audited.
-      throw new AppError("CONFLICT", AUDIT_MESSAGES.ssnUnreadable, { ssnUnreadable: true });
+      throw new AppError("ssn_unreadable", AUDIT_MESSAGES.ssnUnreadable);
     }
     await writeAudit(tx, {
       actorId: input.actorId,

@@ -42,7 +42,7 @@ export async function reviewKycApplication(
 /** Reopening a rejected application puts its SSN back in play; someone else may hold it by now. */
 export function kycDecisionError(err: unknown): unknown {
   if (pgErrorCode(err) === "23505" && pgConstraint(err) === "kyc_applications_ssn_live_key") {
-    return new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset, { ssnDuplicate: true });
+    return new AppError("ssn_duplicate", ONBOARDING_ADMIN_MESSAGES.ssnTakenOnReset);
   }
   return err;
 }

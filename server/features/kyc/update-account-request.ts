@@ -64,10 +64,11 @@ export async function updateAccountRequest(
       if (becomesApproved) {
         // An account opens only for a verified identity.
         if (kyc?.status !== "approved") {
-          throw new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.identityNotApproved, {
-            identityNotApproved: true,
-            ...(kyc ? { status: kyc.status } : {}),
-          });
+          throw new AppError(
+            "identity_not_approved",
+            ONBOARDING_ADMIN_MESSAGES.identityNotApproved,
+            kyc ? { status: kyc.status } : {},
+          );
         }
       }
 

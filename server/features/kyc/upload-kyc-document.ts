@@ -7,7 +7,7 @@ import { resolveDocuments } from "@/server/features/kyc/resolve-documents";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 
-const notEditable = () => new AppError("CONFLICT", KYC_MESSAGES.applicationLocked, { kycNotEditable: true });
+const notEditable = () => new AppError("kyc_not_editable", KYC_MESSAGES.applicationLocked);
 
 /** Attaches (or replaces) one document of the user's current application while it is still pending. */
 export async function uploadKycDocument(

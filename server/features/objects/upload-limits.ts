@@ -8,16 +8,14 @@ const megabytes = (bytes: number) => `${Math.round((bytes / MEBIBYTE) * 10) / 10
 
 export const tooManyUploadsAtOnce = (max: number) =>
   new AppError(
-    "RATE_LIMITED",
+    "upload_concurrency_limit",
     `You can upload ${max} files at a time. Wait for an upload to finish, then try again.`,
-    { uploadConcurrencyLimit: true },
   );
 
 export const dailyUploadLimitReached = (max: number) =>
   new AppError(
-    "RATE_LIMITED",
+    "upload_daily_limit",
     `You have reached the upload limit of ${megabytes(max)} a day. Try again tomorrow, or contact support.`,
-    { uploadDailyLimit: true },
   );
 
 /**

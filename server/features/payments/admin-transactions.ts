@@ -230,7 +230,7 @@ export async function postBalanceAdjustment(
   if (!owner) throw new AppError("NOT_FOUND", "User not found");
   const wallet = await lockWallet(tx, userId);
   if (expected !== undefined && wallet.balance !== expected)
-    throw new AppError("CONFLICT", APPROVAL_MESSAGES.balanceChanged, { balanceChanged: true });
+    throw new AppError("balance_changed", APPROVAL_MESSAGES.balanceChanged);
   const diff = target - wallet.balance;
   if (diff === 0) return { accountBalance: formatMoney(wallet.balance) };
   // Staff never bank: an adjustment may take money off a staff wallet (one from before this rule) but never add.

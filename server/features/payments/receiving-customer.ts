@@ -12,7 +12,7 @@ export interface ReceivingCustomer {
 }
 
 export const staffCannotReceive = () =>
-  new AppError("CONFLICT", PAYMENT_MESSAGES.staffCannotReceive, { staffAccount: true });
+  new AppError("staff_cannot_receive", PAYMENT_MESSAGES.staffCannotReceive);
 
 /**
  * The customer an incoming payment or admin credit is for, share-locked (a deletion or a staff grant waits),
@@ -44,7 +44,7 @@ export async function lockReceivingCustomer(tx: Tx, userId: string): Promise<Rec
         eq(accountRequests.status, "approved"),
       ),
     );
-  if (!open) throw new AppError("CONFLICT", PAYMENT_MESSAGES.accountNotOpen, { accountNotOpen: true });
+  if (!open) throw new AppError("account_not_open", PAYMENT_MESSAGES.accountNotOpen);
   const { staffRoles: _, ...customer } = owner;
   return customer;
 }

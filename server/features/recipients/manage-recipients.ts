@@ -17,7 +17,7 @@ type RecipientRow = typeof savedRecipients.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError("NOT_FOUND", RECIPIENT_MESSAGES.notFound);
 const duplicate = (name: string) =>
-  new AppError("CONFLICT", RECIPIENT_MESSAGES.duplicate, { duplicateRecipient: true, savedAs: name });
+  new AppError("duplicate_recipient", RECIPIENT_MESSAGES.duplicate, { savedAs: name });
 
 export function toSavedRecipient(row: RecipientRow): SavedRecipient {
   return { id: row.id, name: row.name, address: row.address, createdAt: row.createdAt.toISOString() };
@@ -50,8 +50,7 @@ export async function createRecipient(
       const same = existing.find((r) => isSameAddress(r.address, input.address));
       if (same) throw duplicate(same.name);
       if (existing.length >= RECIPIENT_LIMIT) {
-        throw new AppError("UNPROCESSABLE", RECIPIENT_MESSAGES.limit, {
-          recipientLimitReached: true,
+        throw new AppError("recipient_limit_reached", RECIPIENT_MESSAGES.limit, {
           recipientLimit: RECIPIENT_LIMIT,
         });
       }

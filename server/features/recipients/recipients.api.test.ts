@@ -325,6 +325,7 @@ describe("a transfer to a lookalike of a saved recipient", () => {
           lookalikeRecipientName: "Grace",
           message: RECIPIENT_MESSAGES.lookalikeRefused("Grace"),
         });
+        expect(res.json().reason).toBe("lookalike_address");
       }
     });
     const confirmed = await send(ada, LOOKALIKE, { confirmLookalikeAddress: true });
@@ -412,6 +413,7 @@ describe("a passkey-signed transfer to a lookalike", () => {
       const refused = await call("POST", "/api/transfer/passkey-options", ada, fields(LOOKALIKE, key));
       expect(refused.statusCode, refused.body).toBe(422);
       expect(refused.json()).toMatchObject({ lookalikeAddress: true, lookalikeRecipientName: "Grace" });
+      expect(refused.json().reason).toBe("lookalike_address");
     });
 
     const options = await call("POST", "/api/transfer/passkey-options", ada, {

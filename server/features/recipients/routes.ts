@@ -26,7 +26,7 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 async function requireCustomer(request: FastifyRequest): Promise<void> {
   await requireUser(request);
   if (request.user?.isAdmin) {
-    throw new AppError("FORBIDDEN", RECIPIENT_MESSAGES.adminCannotSave, { customersOnly: true });
+    throw new AppError("customers_only", RECIPIENT_MESSAGES.adminCannotSave);
   }
 }
 

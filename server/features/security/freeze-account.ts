@@ -57,15 +57,13 @@ export async function checkFreezeLink(deps: AppDeps, input: FreezeAccountInput):
 function refuseUnusable(found: LinkRow | undefined): boolean {
   if (!found) throw invalidLink();
   if (found.frozen_at !== null) return true;
-  if (found.used_at !== null)
-    throw new AppError("GONE", SECURITY_MESSAGES.linkUsed, { freezeLinkUsed: true });
-  if (found.is_expired)
-    throw new AppError("GONE", SECURITY_MESSAGES.linkExpired, { freezeLinkExpired: true });
+  if (found.used_at !== null) throw new AppError("freeze_link_used", SECURITY_MESSAGES.linkUsed);
+  if (found.is_expired) throw new AppError("freeze_link_expired", SECURITY_MESSAGES.linkExpired);
   return false;
 }
 
 function invalidLink() {
-  return new AppError("BAD_REQUEST", SECURITY_MESSAGES.linkInvalid, { freezeLinkInvalid: true });
+  return new AppError("freeze_link_invalid", SECURITY_MESSAGES.linkInvalid);
 }
 
 /**

@@ -47,14 +47,14 @@ export async function revokeStaffRoles(
     if (staffRoles.length === user.staffRoles.length) return { id: user.id, email: user.email, staffRoles };
     if (removesOwner && user.staffRoles.includes("owner")) {
       if (isAdminEmail(config, user.email)) {
-        throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.ownerByConfig, { ownerByConfig: true });
+        throw new AppError("owner_by_config", STAFF_MANAGEMENT_MESSAGES.ownerByConfig);
       }
       const [owners] = await tx
         .select({ total: sql<number>`count(*)::int` })
         .from(users)
         .where(sql`'owner' = any(${users.staffRoles})`);
       if ((owners?.total ?? 0) <= 1) {
-        throw new AppError("CONFLICT", STAFF_MANAGEMENT_MESSAGES.lastOwner, { lastOwner: true });
+        throw new AppError("last_owner", STAFF_MANAGEMENT_MESSAGES.lastOwner);
       }
     }
     return writeStaffRoles(tx, "staff.revoke_roles", actorId, user, staffRoles);

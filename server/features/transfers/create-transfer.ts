@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import type { ErrorReason } from "@/contract/error-reasons";
+import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { addressCore, LOOKALIKE_EDGE, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
@@ -27,7 +29,6 @@ import {
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { setupIncompleteError } from "@/server/features/transfers/send-money-gate";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import {
   callCreateTransfer,
@@ -118,9 +119,7 @@ async function verifyPasskeyBeforeTransaction(
   const proof = input.secondFactor;
   if (proof?.method !== "passkey") return false;
   if (idempotencyKey === undefined) {
-    throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
-      idempotencyKeyRequired: true,
-    });
+    throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
   }
   if (await isAnsweredTransferKey(deps.database.db, userId, idempotencyKey)) return false;
   await verifySecondFactor(deps, deps.database.db, userId, proof, {
@@ -132,52 +131,52 @@ async function verifyPasskeyBeforeTransaction(
 
 /** An address imitating a saved recipient's, sent without the customer's explicit confirmation. */
 export function lookalikeRefused(name: string): AppError {
-  return new AppError("UNPROCESSABLE", RECIPIENT_MESSAGES.lookalikeRefused(name), {
-    lookalikeAddress: true,
+  return new AppError("lookalike_address", RECIPIENT_MESSAGES.lookalikeRefused(name), {
     lookalikeRecipientName: name,
   });
 }
 
 /** Staff never bank: refused before anything else, and again by the function under the wallet lock. */
-const staffCannotTransfer = () =>
-  new AppError("FORBIDDEN", TRANSFER_MESSAGES.adminCannotTransfer, { staffAccount: true });
+const staffCannotTransfer = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
 
-/** The function's refusals as the same errors the checks have always answered. */
+/**
+ * The function's refusals, by outcome: each outcome is the reason it answers (contract/error-reasons.ts, which
+ * holds its code, status and flags), with the message and details the checks have always answered.
+ */
+const REFUSALS = {
+  account_frozen: () => [SECURITY_MESSAGES.accountFrozen],
+  staff_account: () => [TRANSFER_MESSAGES.adminCannotTransfer],
+  setup_incomplete: () => [TRANSFER_MESSAGES.setupIncomplete],
+  daily_count_limit: (deps) => {
+    const countLimit = deps.config.transferDailyCountLimit;
+    return [dailyCountLimitMessage(countLimit), { dailyCountLimit: countLimit }];
+  },
+  // detail carries the saved recipient's name for this outcome.
+  lookalike_address: (_, row) => [
+    RECIPIENT_MESSAGES.lookalikeRefused(row.detail_cents ?? ""),
+    { lookalikeRecipientName: row.detail_cents ?? "" },
+  ],
+  insufficient_funds: (_, row) => {
+    const available = formatMoney(Math.max(Number(row.detail_cents), 0));
+    return [insufficientFundsMessage(available), { availableBalance: available }];
+  },
+  daily_limit: (_, row) => [
+    TRANSFER_MESSAGES.dailyLimit,
+    { remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail_cents), 0)) },
+  ],
+} satisfies { [R in OutcomeRow["outcome"] & ErrorReason]: (deps: AppDeps, row: OutcomeRow) => Refusal };
+type Refusal = [message: string, details?: ErrorDetails];
+
 function refusal(deps: AppDeps, row: OutcomeRow): AppError {
-  switch (row.outcome) {
-    case "idempotency_mismatch":
-      return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
-    case "account_frozen":
-      return new AppError("FORBIDDEN", SECURITY_MESSAGES.accountFrozen, { accountFrozen: true });
-    case "staff_account":
-      return staffCannotTransfer();
-    case "setup_incomplete":
-      return setupIncompleteError();
-    case "daily_count_limit": {
-      const countLimit = deps.config.transferDailyCountLimit;
-      return new AppError("UNPROCESSABLE", dailyCountLimitMessage(countLimit), {
-        dailyCountLimitExceeded: true,
-        dailyCountLimit: countLimit,
-      });
-    }
-    case "lookalike_address":
-      // detail carries the saved recipient's name for this outcome.
-      return lookalikeRefused(row.detail_cents ?? "");
-    case "insufficient_funds": {
-      const available = formatMoney(Math.max(Number(row.detail_cents), 0));
-      return new AppError("UNPROCESSABLE", insufficientFundsMessage(available), {
-        insufficientFunds: true,
-        availableBalance: available,
-      });
-    }
-    case "daily_limit":
-      return new AppError("UNPROCESSABLE", TRANSFER_MESSAGES.dailyLimit, {
-        withdrawalLimitExceeded: true,
-        remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail_cents), 0)),
-      });
-    default:
-      return new AppError("INTERNAL", `Unexpected transfer outcome ${row.outcome}`);
+  if (row.outcome === "idempotency_mismatch") {
+    return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
   }
+  if (!Object.hasOwn(REFUSALS, row.outcome)) {
+    return new AppError("INTERNAL", `Unexpected transfer outcome ${row.outcome}`);
+  }
+  const reason = row.outcome as keyof typeof REFUSALS;
+  const [message, details]: Refusal = REFUSALS[reason](deps, row);
+  return new AppError(reason, message, details);
 }
 
 /**
@@ -322,9 +321,7 @@ async function createTransferChecked(
     if (row.outcome === "second_factor_required") {
       if (!proof) throw stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
       if (idempotencyKey === undefined) {
-        throw new AppError("VALIDATION", SECURITY_MESSAGES.idempotencyKeyRequired, {
-          idempotencyKeyRequired: true,
-        });
+        throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
       }
       throw secondFactorInvalid("passkey");
     }

@@ -20,7 +20,7 @@ export async function startTransferPasskey(
   if (user.isAdmin) throw new AppError("FORBIDDEN", TRANSFER_MESSAGES.adminCannotTransfer);
   // A challenge nobody can answer would only leave the customer waiting on the browser's prompt.
   if (!(await hasPasskeys(deps.database.db, user.id))) {
-    throw new AppError("BAD_REQUEST", SECURITY_MESSAGES.noPasskey, { noPasskey: true });
+    throw new AppError("no_passkey", SECURITY_MESSAGES.noPasskey);
   }
   const binding = bindingFor(input, input.idempotencyKey);
   // Refused before the browser asks for a signature: the transfer itself would refuse it after the passkey

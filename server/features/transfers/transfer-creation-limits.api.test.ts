@@ -57,6 +57,7 @@ describe("the daily count cap", () => {
       dailyCountLimit: 3,
       message: "You can make at most 3 transfer requests per day. Please try again tomorrow.",
     });
+    expect(refused.json().reason).toBe("daily_count_limit");
     expect(await balances(capped, customer)).toEqual(before);
 
     const replay = await transfer(capped, customer, "count-1");

@@ -38,6 +38,7 @@ describe("sending USDC", () => {
       message: "Complete account setup to send money",
       accountSetupIncomplete: true,
     });
+    expect(res.json().reason).toBe("setup_incomplete");
   });
 
   it("refuses ACH with the spec's message", async () => {
@@ -122,6 +123,7 @@ describe("sending USDC", () => {
       insufficientFunds: true,
       availableBalance: "$40.00",
     });
+    expect(res.json().reason).toBe("insufficient_funds");
   });
 
   it("enforces the $2,000 New York daily limit; cancelled transfers stop counting", async () => {
@@ -134,6 +136,7 @@ describe("sending USDC", () => {
       message: "Daily withdrawal limit exceeded",
       withdrawalLimitExceeded: true,
     });
+    expect(over.json().reason).toBe("daily_limit");
     const limits = await t.app.inject({
       method: "GET",
       url: "/api/transfer/limits",

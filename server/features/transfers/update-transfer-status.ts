@@ -120,7 +120,7 @@ export async function moveTransferStatus(
     }
     // Decided under the row lock: a freeze that flagged it a moment ago holds here too.
     if (rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
-      throw new AppError("CONFLICT", APPROVAL_MESSAGES.transferHeld, { transferHeld: true });
+      throw new AppError("transfer_held", APPROVAL_MESSAGES.transferHeld);
     }
     if (!wallet || !request.holdId || !request.transactionId) {
       throw new AppError("CONFLICT", "This transfer has no open hold to settle");

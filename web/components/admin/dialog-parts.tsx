@@ -5,7 +5,7 @@ import { DialogFooter } from "@/web/components/ui/dialog";
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 
 /** A back-office form dialog's footer: Cancel, then the submit button with a spinner while it saves. */
 export function DialogActions({
@@ -83,7 +83,7 @@ export function AdminNotesField({
  * did not expect it (a credit that takes the maker's or customer's 24-hour total past the threshold).
  */
 export function asksForReason(error: unknown): boolean {
-  return error instanceof ApiError && error.hasFlag("reasonRequired");
+  return reasonOf(error) === "reason_required";
 }
 
 /** The maker's reason for a money change a second finance member approves (maker-checker). */

@@ -33,7 +33,7 @@ import AccountRequestsTab from "@/web/features/kyc/admin/account-requests-tab";
 import KycApplicationsTab from "@/web/features/kyc/admin/kyc-applications-tab";
 import IncomingPaymentsTab from "@/web/features/payments/admin/incoming-payments-tab";
 import OutgoingPaysTab from "@/web/features/transfers/admin/outgoing-pays-tab";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -147,8 +147,7 @@ export default function AdminPage() {
   const stats = useAdminStats({ enabled: isAdmin });
   // Wait for it, so the tabs' own calls never run into the same refusal.
   if (!isAdmin || stats.isPending) return <FullScreenSpinner />;
-  if (stats.error instanceof ApiError && stats.error.hasFlag("secondFactorRequired"))
-    return <SecondFactorRequired />;
+  if (reasonOf(stats.error) === "admin_second_factor_required") return <SecondFactorRequired />;
 
   return (
     <AdminShell

@@ -45,7 +45,7 @@ function AddRecipientForm() {
       },
       onError: (error) => {
         if (isUnauthorized(error)) return;
-        if (error instanceof ApiError && error.hasFlag("duplicateRecipient")) {
+        if (error instanceof ApiError && error.reason === "duplicate_recipient") {
           const savedAs = error.flags.savedAs;
           setErrors({
             address: typeof savedAs === "string" ? `${error.message} (as ${savedAs})` : error.message,

@@ -7,7 +7,7 @@ import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useFreezeLinkStatus } from "@/web/features/security/api/check-freeze-link";
 import { useFreezeAccount } from "@/web/features/security/api/freeze-account";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type Outcome = "frozen" | "already-frozen";
@@ -26,12 +26,17 @@ function readOutcome(): Outcome | null {
   return value === "frozen" || value === "already-frozen" ? value : null;
 }
 
-function failureOf(error: unknown): Failure {
-  if (!(error instanceof ApiError)) return "other";
-  if (error.hasFlag("freezeLinkInvalid")) return "invalid";
-  if (error.hasFlag("freezeLinkExpired")) return "expired";
-  if (error.hasFlag("freezeLinkUsed")) return "used";
-  return "other";
+export function failureOf(error: unknown): Failure {
+  switch (reasonOf(error)) {
+    case "freeze_link_invalid":
+      return "invalid";
+    case "freeze_link_expired":
+      return "expired";
+    case "freeze_link_used":
+      return "used";
+    default:
+      return "other";
+  }
 }
 
 const FAILURES: Record<Failure, { title: string; text: string }> = {

@@ -27,22 +27,23 @@ import {
   type Method,
 } from "@/web/features/transfers/transfer-fields";
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
-import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { ApiError, isUnauthorized, reasonOf } from "@/web/lib/api";
 import { methodsOf } from "@/web/lib/step-up";
 
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
 function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
   if (isUnauthorized(error)) return;
-  if (error instanceof ApiError && error.hasFlag("withdrawalLimitExceeded")) {
+  const reason = reasonOf(error);
+  if (reason === "daily_limit") {
     setOverLimit(true);
-  } else if (error instanceof ApiError && error.hasFlag("insufficientFunds")) {
+  } else if (error instanceof ApiError && reason === "insufficient_funds") {
     const available = error.flags.availableBalance;
     toast({
       title: "Insufficient Funds",
       description: `Your available balance is ${typeof available === "string" ? available : formatMoney(availableCents)}`,
       variant: "destructive",
     });
-  } else if (error instanceof ApiError && error.hasFlag("accountSetupIncomplete")) {
+  } else if (reason === "setup_incomplete") {
     toast({ title: "Feature Unavailable", description: error.message, variant: "destructive" });
   } else {
     toast({
@@ -163,8 +164,7 @@ export function useTransferForm({
         toast({ title: "Recipient saved", description: name });
       },
       (error: unknown) => {
-        if (isUnauthorized(error) || (error instanceof ApiError && error.hasFlag("duplicateRecipient")))
-          return;
+        if (isUnauthorized(error) || reasonOf(error) === "duplicate_recipient") return;
         toast({
           title: "Recipient not saved",
           description: error instanceof Error ? error.message : "Please try again",
@@ -197,18 +197,18 @@ export function useTransferForm({
           onError: (error) => {
             // A definite refusal ends this submission; a lost answer keeps the key so a retry cannot double-send.
             if (error instanceof ApiError && error.status < 500) idempotencyKey.current = null;
-            if (error instanceof ApiError && error.hasFlag("secondFactorInvalid") && secondFactor) {
+            if (reasonOf(error) === "second_factor_invalid" && secondFactor) {
               reject(error);
               return;
             }
-            if (error instanceof ApiError && error.hasFlag("stepUpRequired")) {
+            if (reasonOf(error) === "step_up_required") {
               setStepUpMethods(methodsOf(error));
               setConfirmOpen(true);
               resolve();
               return;
             }
             setConfirmOpen(false);
-            if (error instanceof ApiError && error.hasFlag("lookalikeAddress")) {
+            if (error instanceof ApiError && error.reason === "lookalike_address") {
               // The book changed since the check (or the check failed): stay on the review and ask.
               const name = error.flags.lookalikeRecipientName;
               setRefusedAs({ name: typeof name === "string" ? name : "a saved recipient" });

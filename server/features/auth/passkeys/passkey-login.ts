@@ -8,8 +8,7 @@ import { type LoginContext, openSession } from "@/server/features/auth/open-sess
 import { checkPasskeyAssertion, PasskeyAssertionError } from "@/server/features/auth/passkeys/passkey-proof";
 import { AppError } from "@/server/lib/errors";
 
-const loginFailed = () =>
-  new AppError("UNAUTHORIZED", PASSKEY_MESSAGES.loginFailed, { passkeyInvalid: true });
+const loginFailed = () => new AppError("passkey_login_failed", PASSKEY_MESSAGES.loginFailed);
 
 /**
  * Passwordless sign-in: a discoverable passkey with user verification is possession plus a biometric or
@@ -31,7 +30,7 @@ export async function loginWithPasskey(
   } catch (err) {
     if (err instanceof PasskeyAssertionError) {
       throw err.reason === "expired"
-        ? new AppError("UNAUTHORIZED", PASSKEY_MESSAGES.challengeExpired, { passkeyInvalid: true })
+        ? new AppError("passkey_login_failed", PASSKEY_MESSAGES.challengeExpired)
         : loginFailed();
     }
     throw err;
@@ -40,7 +39,7 @@ export async function loginWithPasskey(
   if (!user?.isEmailVerified) throw loginFailed();
   // As with a password: after "This wasn't me" only a reset through the inbox lets the owner back in.
   if (user.passwordResetRequired) {
-    throw new AppError("FORBIDDEN", SECURITY_MESSAGES.passwordResetRequired, { passwordResetRequired: true });
+    throw new AppError("password_reset_required", SECURITY_MESSAGES.passwordResetRequired);
   }
   // A passkey is itself a strong factor, and the account has one by definition.
   const opened = await openSession(deps, user, context, { secondFactorEnabled: true });

@@ -166,7 +166,7 @@ export async function checkPasskeyAssertion(
   return { userId: passkey.userId, passkeyId: passkey.id };
 }
 
-/** Verifies and consumes the challenge; throws AppError (400 with flag secondFactorInvalid: true, clear message) on any failure. */
+/** Verifies and consumes the challenge; throws AppError (400 second_factor_invalid, clear message) on any failure. */
 export async function verifyPasskeyProof(
   deps: AppDeps,
   input: PasskeyAssertionInput,
@@ -175,7 +175,7 @@ export async function verifyPasskeyProof(
     return await checkPasskeyAssertion(deps, input);
   } catch (err) {
     if (err instanceof PasskeyAssertionError) {
-      throw new AppError("BAD_REQUEST", err.message, { secondFactorInvalid: true });
+      throw new AppError("second_factor_invalid", err.message);
     }
     throw err;
   }

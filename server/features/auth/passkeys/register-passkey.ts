@@ -28,15 +28,11 @@ const MAX_CREDENTIAL_ID_CHARS = 1364;
 const ALGORITHMS = [-7, -257, -8];
 
 const registrationFailed = () =>
-  new AppError("BAD_REQUEST", PASSKEY_MESSAGES.registrationFailed, { passkeyInvalid: true });
-const challengeExpired = () =>
-  new AppError("BAD_REQUEST", PASSKEY_MESSAGES.challengeExpired, { passkeyInvalid: true });
+  new AppError("passkey_registration_failed", PASSKEY_MESSAGES.registrationFailed);
+const challengeExpired = () => new AppError("passkey_registration_failed", PASSKEY_MESSAGES.challengeExpired);
 const tooManyPasskeys = () =>
-  new AppError("CONFLICT", `You can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`, {
-    tooManyPasskeys: true,
-  });
-const alreadyRegistered = () =>
-  new AppError("CONFLICT", PASSKEY_MESSAGES.alreadyRegistered, { passkeyExists: true });
+  new AppError("too_many_passkeys", `You can have at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+const alreadyRegistered = () => new AppError("passkey_exists", PASSKEY_MESSAGES.alreadyRegistered);
 
 /** Options for navigator.credentials.create, with a single-use challenge stored for the user. */
 export async function createRegistrationOptions(

@@ -35,5 +35,4 @@ export function relyingParty(
   };
 }
 
-const unavailable = () =>
-  new AppError("FORBIDDEN", PASSKEY_MESSAGES.needsPublicUrl, { passkeysUnavailable: true });
+const unavailable = () => new AppError("passkeys_unavailable", PASSKEY_MESSAGES.needsPublicUrl);

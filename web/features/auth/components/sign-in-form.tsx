@@ -13,7 +13,7 @@ import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 import { afterSignInPath } from "@/web/lib/return-path";
 
 export function SignInForm({
@@ -67,11 +67,11 @@ export function SignInForm({
         onError: (error) => {
           const message = errorMessage(error, "");
           // A frozen account: said in the form, with the way out, rather than in a toast that fades.
-          if (error instanceof ApiError && error.hasFlag("passwordResetRequired")) {
+          if (reasonOf(error) === "password_reset_required") {
             setResetRequired(message);
             return;
           }
-          if (error instanceof ApiError && error.hasFlag("emailNotVerified")) {
+          if (reasonOf(error) === "email_not_verified") {
             toast({ title: "Email verification required", description: message, variant: "destructive" });
             onNeedsVerification(trimmedEmail, password);
             return;

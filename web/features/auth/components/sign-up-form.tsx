@@ -13,7 +13,7 @@ import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { PasswordStrengthHint } from "@/web/features/auth/components/password-strength-hint";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 
 const HANDLE_MAX = 20;
 
@@ -112,7 +112,7 @@ export function SignUpForm({
         onNeedsVerification(input.email, input.password);
       },
       onError: (error) => {
-        if (error instanceof ApiError && error.hasFlag("emailNotVerified")) {
+        if (reasonOf(error) === "registration_unverified") {
           toast({ title: "Account needs verification", description: error.message, variant: "destructive" });
           onNeedsVerification(input.email, input.password);
           return;

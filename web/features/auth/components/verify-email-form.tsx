@@ -9,7 +9,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useResendVerification } from "@/web/features/auth/api/resend-verification";
 import { useVerifyEmail } from "@/web/features/auth/api/verify-email";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
-import { ApiError } from "@/web/lib/api";
+import { reasonOf } from "@/web/lib/api";
 import { cleanCode } from "@/web/lib/one-time-code";
 
 export function VerifyEmailForm({
@@ -49,9 +49,7 @@ export function VerifyEmailForm({
         },
         onError: (error) => {
           const description =
-            error instanceof ApiError && error.hasFlag("registrationChanged")
-              ? error.message
-              : AUTH_MESSAGES.invalidCode;
+            reasonOf(error) === "registration_changed" ? error.message : AUTH_MESSAGES.invalidCode;
           setCodeError(description);
           focusFieldInError("verify-code");
           toast({ title: "Verification failed", description, variant: "destructive" });

@@ -33,7 +33,7 @@ export function VerifySecondFactorForm({
           try {
             await verifyLogin(proof);
           } catch (error) {
-            if (error instanceof ApiError && error.hasFlag("loginExpired")) {
+            if (error instanceof ApiError && error.reason === "login_expired") {
               toast({ title: "Sign-in timed out", description: error.message, variant: "destructive" });
               onExpired();
               return;

@@ -23,7 +23,7 @@ import {
 import { DocumentsStep } from "@/web/features/kyc/components/documents-step";
 import { PersonalInfoStep } from "@/web/features/kyc/components/personal-info-step";
 import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/components/submit-error-message";
-import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { isUnauthorized, reasonOf } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 
 const FIELD_REQUIRED = "This field is required";
@@ -49,11 +49,18 @@ function startingForm(previous: KycApplication | null): ApplicationForm {
   };
 }
 
-function toSubmitError(error: unknown): SubmitError {
-  const flagged = (flag: string) => error instanceof ApiError && error.hasFlag(flag);
-  if (flagged("phoneNumberRequired")) return { kind: "phone" };
-  if (flagged("ssnDuplicate")) return { kind: "ssn" };
-  return { kind: "other", message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed };
+export function toSubmitError(error: unknown): SubmitError {
+  switch (reasonOf(error)) {
+    case "phone_number_required":
+      return { kind: "phone" };
+    case "ssn_duplicate":
+      return { kind: "ssn" };
+    default:
+      return {
+        kind: "other",
+        message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed,
+      };
+  }
 }
 
 function StepIndicator({ step }: { step: 1 | 2 }) {
@@ -180,7 +187,7 @@ export function ApplicationWizard({
       },
       onError: (error) => {
         if (isUnauthorized(error)) return;
-        if (error instanceof ApiError && error.hasFlag("applicationExists")) {
+        if (reasonOf(error) === "application_exists") {
           toast({ title: "Application in progress", description: error.message });
           void queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY });
           return;

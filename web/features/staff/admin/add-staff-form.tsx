@@ -20,6 +20,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useAddStaff } from "@/web/features/staff/admin/api/change-staff-roles";
 import { RoleCheckboxes } from "@/web/features/staff/admin/role-fields";
 import { ApiError } from "@/web/lib/api";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -61,7 +62,7 @@ export function AddStaffForm() {
           if (error instanceof ApiError && (error.status === 404 || error.status === 409)) {
             setErrors({ email: error.message });
             focusFieldInError("staff-email");
-          } else if (!(error instanceof ApiError && error.hasFlag("stepUpCancelled"))) {
+          } else if (!isStepUpCancelled(error)) {
             toastApiError(error, "Could not grant roles");
           }
         },

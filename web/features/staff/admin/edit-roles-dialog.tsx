@@ -16,7 +16,8 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useChangeStaffRoles } from "@/web/features/staff/admin/api/change-staff-roles";
 import { RoleCheckboxes } from "@/web/features/staff/admin/role-fields";
-import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { isUnauthorized } from "@/web/lib/api";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const names = (roles: StaffRole[]) => roles.map((r) => STAFF_ROLE_LABELS[r]).join(", ");
 
@@ -51,7 +52,7 @@ export function EditRolesDialog({ member, isSelf }: { member: StaffMember; isSel
       },
       (failure: unknown) => {
         if (isUnauthorized(failure)) return;
-        if (failure instanceof ApiError && failure.hasFlag("stepUpCancelled")) return;
+        if (isStepUpCancelled(failure)) return;
         setError(errorMessage(failure, "Could not change the roles. Please try again."));
       },
     );

@@ -1,0 +1,106 @@
+import type { ErrorCode, ErrorFlagName } from "@/contract/errors";
+
+interface ErrorReasonEntry {
+  /** The error body's `code`; `status` is its one HTTP status (server/lib/errors.ts ERROR_STATUS). */
+  code: ErrorCode;
+  status: number;
+  /** The spec's flags this reason sets to `true`, kept on the wire for clients that read them (decision 023). */
+  flags: readonly [ErrorFlagName, ...ErrorFlagName[]];
+}
+
+/**
+ * Every domain reason an error body can carry (`reason`, decision 023), with its code, status and flags. The
+ * server's AppError takes a reason and sets the flags from this table, so no flag is ever set without its
+ * reason; the web switches on `reason`. A reason names one situation: where the same flag answers with two
+ * statuses (staffAccount: 403 on the customer's own request, 409 on staff's credit), it is two reasons.
+ */
+export const ERROR_REASONS = {
+  // Sign-up, sign-in and codes.
+  invalid_code: { code: "BAD_REQUEST", status: 400, flags: ["invalidCode"] },
+  email_not_verified: { code: "FORBIDDEN", status: 403, flags: ["emailNotVerified"] },
+  /** Registering an e-mail whose account was never verified: the new details replace it and a code goes out. */
+  registration_unverified: { code: "CONFLICT", status: 409, flags: ["emailNotVerified"] },
+  email_taken: { code: "CONFLICT", status: 409, flags: ["emailTaken"] },
+  pillar_tag_taken: { code: "CONFLICT", status: 409, flags: ["pillarTagTaken"] },
+  registration_changed: { code: "CONFLICT", status: 409, flags: ["registrationChanged"] },
+  common_password: { code: "VALIDATION", status: 400, flags: ["commonPassword"] },
+  current_password_wrong: { code: "BAD_REQUEST", status: 400, flags: ["currentPasswordWrong"] },
+  password_wrong: { code: "BAD_REQUEST", status: 400, flags: ["passwordWrong"] },
+  password_reset_required: { code: "FORBIDDEN", status: 403, flags: ["passwordResetRequired"] },
+  login_expired: { code: "UNAUTHORIZED", status: 401, flags: ["loginExpired"] },
+  // Second factors.
+  /** Staff without a second factor while ADMIN_REQUIRE_2FA is on. */
+  admin_second_factor_required: { code: "FORBIDDEN", status: 403, flags: ["secondFactorRequired"] },
+  second_factor_invalid: { code: "BAD_REQUEST", status: 400, flags: ["secondFactorInvalid"] },
+  second_factor_locked: { code: "FORBIDDEN", status: 403, flags: ["secondFactorLocked"] },
+  step_up_required: { code: "FORBIDDEN", status: 403, flags: ["stepUpRequired"] },
+  no_second_factor: { code: "BAD_REQUEST", status: 400, flags: ["noSecondFactor"] },
+  totp_already_enabled: { code: "CONFLICT", status: 409, flags: ["totpAlreadyEnabled"] },
+  totp_not_enabled: { code: "CONFLICT", status: 409, flags: ["totpNotEnabled"] },
+  totp_not_pending: { code: "CONFLICT", status: 409, flags: ["totpNotPending"] },
+  passkey_login_failed: { code: "UNAUTHORIZED", status: 401, flags: ["passkeyInvalid"] },
+  passkey_registration_failed: { code: "BAD_REQUEST", status: 400, flags: ["passkeyInvalid"] },
+  passkey_exists: { code: "CONFLICT", status: 409, flags: ["passkeyExists"] },
+  too_many_passkeys: { code: "CONFLICT", status: 409, flags: ["tooManyPasskeys"] },
+  passkeys_unavailable: { code: "FORBIDDEN", status: 403, flags: ["passkeysUnavailable"] },
+  no_passkey: { code: "BAD_REQUEST", status: 400, flags: ["noPasskey"] },
+  phone_locked: { code: "CONFLICT", status: 409, flags: ["phoneLocked"] },
+  // Account state and freezing.
+  account_frozen: { code: "FORBIDDEN", status: 403, flags: ["accountFrozen"] },
+  not_frozen: { code: "CONFLICT", status: 409, flags: ["notFrozen"] },
+  freeze_link_invalid: { code: "BAD_REQUEST", status: 400, flags: ["freezeLinkInvalid"] },
+  freeze_link_expired: { code: "GONE", status: 410, flags: ["freezeLinkExpired"] },
+  freeze_link_used: { code: "GONE", status: 410, flags: ["freezeLinkUsed"] },
+  // KYC and documents.
+  phone_number_required: { code: "BAD_REQUEST", status: 400, flags: ["phoneNumberRequired"] },
+  ssn_duplicate: { code: "CONFLICT", status: 409, flags: ["ssnDuplicate"] },
+  ssn_unreadable: { code: "CONFLICT", status: 409, flags: ["ssnUnreadable"] },
+  application_exists: { code: "CONFLICT", status: 409, flags: ["applicationExists"] },
+  kyc_not_editable: { code: "CONFLICT", status: 409, flags: ["kycNotEditable"] },
+  upload_concurrency_limit: { code: "RATE_LIMITED", status: 429, flags: ["uploadConcurrencyLimit"] },
+  upload_daily_limit: { code: "RATE_LIMITED", status: 429, flags: ["uploadDailyLimit"] },
+  // Money out. The create_transfer_request function's refusal outcomes are these reasons' names.
+  /** A customer's own banking request from an account holding a staff role: staff never bank. */
+  staff_account: { code: "FORBIDDEN", status: 403, flags: ["staffAccount"] },
+  setup_incomplete: { code: "FORBIDDEN", status: 403, flags: ["accountSetupIncomplete"] },
+  insufficient_funds: { code: "UNPROCESSABLE", status: 422, flags: ["insufficientFunds"] },
+  daily_limit: { code: "UNPROCESSABLE", status: 422, flags: ["withdrawalLimitExceeded"] },
+  daily_count_limit: { code: "UNPROCESSABLE", status: 422, flags: ["dailyCountLimitExceeded"] },
+  idempotency_key_required: { code: "VALIDATION", status: 400, flags: ["idempotencyKeyRequired"] },
+  lookalike_address: { code: "UNPROCESSABLE", status: 422, flags: ["lookalikeAddress"] },
+  wallet_limit_exceeded: { code: "UNPROCESSABLE", status: 422, flags: ["walletLimitExceeded"] },
+  // Saved recipients.
+  customers_only: { code: "FORBIDDEN", status: 403, flags: ["customersOnly"] },
+  duplicate_recipient: { code: "CONFLICT", status: 409, flags: ["duplicateRecipient"] },
+  recipient_limit_reached: { code: "UNPROCESSABLE", status: 422, flags: ["recipientLimitReached"] },
+  // Staff roles and maker-checker.
+  role_required: { code: "FORBIDDEN", status: 403, flags: ["roleRequired"] },
+  reason_required: { code: "VALIDATION", status: 400, flags: ["reasonRequired"] },
+  approval_pending: { code: "CONFLICT", status: 409, flags: ["approvalPending"] },
+  approval_decided: { code: "CONFLICT", status: 409, flags: ["approvalDecided"] },
+  /** The approved change no longer applies; the body keeps the flags of what made it stale. */
+  stale_approval: { code: "CONFLICT", status: 409, flags: ["staleApproval"] },
+  transfer_held: { code: "CONFLICT", status: 409, flags: ["transferHeld"] },
+  self_approval: { code: "FORBIDDEN", status: 403, flags: ["selfApproval"] },
+  customer_gone: { code: "CONFLICT", status: 409, flags: ["customerGone"] },
+  balance_changed: { code: "CONFLICT", status: 409, flags: ["balanceChanged"] },
+  /** A staff role for someone who banks with us. */
+  customer_account: { code: "CONFLICT", status: 409, flags: ["customerAccount"] },
+  /** A staff role for someone with money on the account or on its way to it. */
+  money_in_flight: { code: "CONFLICT", status: 409, flags: ["customerAccount"] },
+  /** Money for an account holding a staff role (a payment, a credit, an approved change). */
+  staff_cannot_receive: { code: "CONFLICT", status: 409, flags: ["staffAccount"] },
+  account_not_open: { code: "CONFLICT", status: 409, flags: ["accountNotOpen"] },
+  identity_not_approved: { code: "CONFLICT", status: 409, flags: ["identityNotApproved"] },
+  last_owner: { code: "CONFLICT", status: 409, flags: ["lastOwner"] },
+  owner_by_config: { code: "CONFLICT", status: 409, flags: ["ownerByConfig"] },
+  // Paging.
+  invalid_cursor: { code: "VALIDATION", status: 400, flags: ["invalidCursor"] },
+} as const satisfies Record<string, ErrorReasonEntry>;
+
+export type ErrorReason = keyof typeof ERROR_REASONS;
+
+/** Without zod (the web's first chunk reads reasons; the zod enum is `errorReason` in contract/errors.ts). */
+export function isErrorReason(value: unknown): value is ErrorReason {
+  return typeof value === "string" && Object.hasOwn(ERROR_REASONS, value);
+}
