@@ -153,3 +153,19 @@ describe("early GETs", () => {
     expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 });
+
+describe("ApiError's own fields", () => {
+  it("keeps the HTTP status when the body carries a status detail, and still exposes the other flags", () => {
+    const error = new ApiError(409, "This request was already decided.", {
+      code: "CONFLICT",
+      reason: "approval_decided",
+      approvalDecided: true,
+      status: "approved",
+    });
+    expect(error.status).toBe(409);
+    expect(error.message).toBe("This request was already decided.");
+    expect(error.reason).toBe("approval_decided");
+    expect(error.flags.status).toBe("approved");
+    expect((error as unknown as { approvalDecided: boolean }).approvalDecided).toBe(true);
+  });
+});

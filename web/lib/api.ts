@@ -1,6 +1,8 @@
 import type { ErrorReason } from "@/contract/error-reasons";
 import { FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
 
+const OWN_FIELDS = new Set(["status", "code", "reason", "flags", "message", "name", "stack", "cause"]);
+
 /** An API failure as spec §8 describes it: the server's message plus every other field it sent (flags). */
 export class ApiError extends Error {
   readonly status: number;
@@ -15,7 +17,11 @@ export class ApiError extends Error {
     this.status = status;
     this.flags = flags;
     if (typeof flags.code === "string") this.code = flags.code;
-    Object.assign(this, flags);
+    // Flags are readable as fields too (error.lookalikeRecipientName), but never over the error's own: a body's
+    // `status` detail (an approval's "approved") must not replace the HTTP status.
+    for (const [key, value] of Object.entries(flags)) {
+      if (!OWN_FIELDS.has(key)) Object.assign(this, { [key]: value });
+    }
     // Read unchecked: the table stays out of the first chunk, and a reason this build does not know (a newer
     // server's) matches no case, so the caller's general case answers.
     if (typeof flags.reason === "string") this.reason = flags.reason as ErrorReason;
