@@ -94,10 +94,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (isUnavailableError(err)) {
       noteResourceError(err);
       request.log.error({ err }, "backing service unavailable");
+      // Never a guess: the connection may have been lost during COMMIT (a failover), so the write may or may not
+      // have happened. The client's retry with the same Idempotency-Key finds which (decision 027).
       return reply.status(503).send({
         message: "The service is temporarily unavailable. Please try again shortly.",
         code: "UNAVAILABLE",
         requestId,
+        retryable: true,
       } satisfies ErrorBody);
     }
     const status = err.statusCode ?? 500;

@@ -1,0 +1,296 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type PostgresBalancer, type PostgresNode, startPostgresBalancer } from "@/tests/support/haproxy";
+import { freePort, waitFor } from "@/tests/support/server-process";
+
+/** Debian's package (`apt-get install -y patroni python3-pysyncobj`); PATRONI names another binary. */
+export const PATRONI_BIN = process.env.PATRONI ?? "/usr/bin/patroni";
+
+/** The newest PostgreSQL server Debian installed (/usr/lib/postgresql/<major>/bin), or undefined. */
+export function postgresBinDir(): string | undefined {
+  const base = "/usr/lib/postgresql";
+  if (!fs.existsSync(base)) return undefined;
+  const majors = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, "bin", "postgres")))
+    .sort((a, b) => Number(b) - Number(a));
+  return majors[0] ? path.join(base, majors[0], "bin") : undefined;
+}
+
+/** What is missing for a Patroni cluster on this machine (empty when it can start). */
+export function patroniProblems(): string[] {
+  const problems: string[] = [];
+  if (!fs.existsSync(PATRONI_BIN)) problems.push(`${PATRONI_BIN} is missing (apt-get install -y patroni)`);
+  else {
+    try {
+      execFileSync("python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
+    } catch {
+      // Debian's patroni runs on /usr/bin/python3, whatever python3 a PATH puts first.
+      try {
+        execFileSync("/usr/bin/python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
+      } catch {
+        problems.push("Patroni's Raft store is missing (apt-get install -y python3-pysyncobj)");
+      }
+    }
+  }
+  if (!postgresBinDir())
+    problems.push("no PostgreSQL server in /usr/lib/postgresql (apt-get install -y postgresql)");
+  return problems;
+}
+
+export interface PatroniNode extends PostgresNode {
+  raftPort: number;
+  dir: string;
+  dataDir: string;
+  patroni?: ChildProcess;
+  output: string;
+}
+
+export interface PatroniCluster {
+  nodes: PatroniNode[];
+  balancer: PostgresBalancer;
+  /** The app's one connection string: through HAProxy, to whichever node is the primary. */
+  url(database?: string): string;
+  /** The current leader as Patroni's REST API says it (GET /cluster on any live node). */
+  leader(): Promise<PatroniNode | undefined>;
+  /** Each member's role and state ("leader"/"sync_standby"/"replica", "running"/"streaming"…). */
+  members(): Promise<{ name: string; role: string; state: string; lag?: number | string }[]>;
+  /** The PID of a node's postmaster (from postmaster.pid), or undefined when it is not running. */
+  postmasterPid(node: PatroniNode): number | undefined;
+  /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
+  startNode(node: PatroniNode): void;
+  /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
+  waitHealthy(timeoutMs?: number): Promise<PatroniNode>;
+  stop(): Promise<void>;
+}
+
+const PG_USER = "postgres";
+
+/** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+/**
+ * A node's Patroni configuration (JSON is YAML). Timings for a test machine's RTO target: the leader key
+ * lives 10 s, Patroni loops every second, and a primary whose postmaster died fails over at once
+ * (primary_start_timeout 0) instead of being restarted in place. synchronous_mode with two synchronous
+ * standbys and strict mode: a commit is acknowledged only once every healthy standby has it, a dead standby
+ * leaves the set within a loop, and with none left writes wait rather than being acknowledged on one node
+ * (decision 026).
+ */
+function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], binDir: string) {
+  return {
+    scope,
+    name: node.name,
+    log: { level: "WARNING" },
+    restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
+    raft: {
+      data_dir: path.join(node.dir, "raft"),
+      self_addr: `127.0.0.1:${node.raftPort}`,
+      partner_addrs: all.filter((n) => n !== node).map((n) => `127.0.0.1:${n.raftPort}`),
+    },
+    bootstrap: {
+      dcs: {
+        ttl: 10,
+        loop_wait: 1,
+        retry_timeout: 3,
+        maximum_lag_on_failover: 16 * 1024 * 1024,
+        primary_start_timeout: 0,
+        synchronous_mode: true,
+        synchronous_mode_strict: true,
+        synchronous_node_count: all.length - 1,
+        postgresql: {
+          use_pg_rewind: true,
+          use_slots: true,
+          parameters: {
+            wal_level: "replica",
+            hot_standby: "on",
+            max_connections: 100,
+            max_wal_senders: 10,
+            max_replication_slots: 10,
+            wal_keep_size: "256MB",
+            shared_buffers: "32MB",
+            synchronous_commit: "on",
+          },
+        },
+      },
+      initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }, "data-checksums"],
+    },
+    postgresql: {
+      listen: `127.0.0.1:${node.port}`,
+      connect_address: `127.0.0.1:${node.port}`,
+      data_dir: node.dataDir,
+      bin_dir: binDir,
+      pgpass: path.join(node.dir, "pgpass"),
+      authentication: {
+        superuser: { username: PG_USER, password: "failover" },
+        replication: { username: "replicator", password: "failover" },
+      },
+      parameters: { unix_socket_directories: node.dir },
+      pg_hba: [
+        "local all all trust",
+        "host all all 127.0.0.1/32 trust",
+        "host replication all 127.0.0.1/32 trust",
+      ],
+    },
+  };
+}
+
+/**
+ * Three PostgreSQL nodes under Patroni (Raft among the Patronis, no other service) in a temp dir on free
+ * loopback ports, and HAProxy routing to the primary: never the machine's own cluster.
+ */
+export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
+  const binDir = postgresBinDir();
+  if (!binDir) throw new Error("no PostgreSQL server in /usr/lib/postgresql");
+  const owner = runAs();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-patroni-"));
+  fs.chmodSync(root, 0o755);
+  const scope = `pillar-${randomBytes(4).toString("hex")}`;
+  const nodes: PatroniNode[] = [];
+  for (let i = 1; i <= size; i++) {
+    const dir = path.join(root, `pg${i}`);
+    fs.mkdirSync(dir, { mode: 0o700 });
+    nodes.push({
+      name: `pg${i}`,
+      port: await freePort(),
+      restPort: await freePort(),
+      raftPort: await freePort(),
+      dir,
+      dataDir: path.join(dir, "data"),
+      output: "",
+    });
+  }
+  for (const node of nodes) {
+    fs.writeFileSync(
+      path.join(node.dir, "patroni.yml"),
+      JSON.stringify(patroniConfig(scope, node, nodes, binDir), null, 2),
+    );
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, node.dir]);
+  }
+
+  const startNode = (node: PatroniNode) => {
+    const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
+      cwd: node.dir,
+      env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
+      ...(owner ?? {}),
+    });
+    child.stdout?.on("data", (d) => (node.output += d));
+    child.stderr?.on("data", (d) => (node.output += d));
+    node.patroni = child;
+  };
+  const alive = (node: PatroniNode) =>
+    node.patroni !== undefined && node.patroni.exitCode === null && node.patroni.signalCode === null;
+
+  const restGet = async (node: PatroniNode, what: string) => {
+    const res = await fetch(`http://127.0.0.1:${node.restPort}${what}`, {
+      signal: AbortSignal.timeout(1500),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const members = async () => {
+    for (const node of nodes.filter(alive)) {
+      try {
+        const { body } = await restGet(node, "/cluster");
+        return body.members as { name: string; role: string; state: string; lag?: number | string }[];
+      } catch {
+        // This node's API does not answer (stopped, or busy): ask another.
+      }
+    }
+    return [];
+  };
+  const leader = async () => {
+    const name = (await members()).find((m) => m.role === "leader" && m.state === "running")?.name;
+    return nodes.find((n) => n.name === name);
+  };
+  const postmasterPid = (node: PatroniNode) => {
+    try {
+      const pid = Number(fs.readFileSync(path.join(node.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return undefined;
+    }
+  };
+
+  let balancer: PostgresBalancer | undefined;
+  const waitHealthy = async (timeoutMs = 60_000) => {
+    const ready = await waitFor(
+      "one Patroni leader with every other node streaming synchronously",
+      async () => {
+        const list = await members();
+        const lead = list.find((m) => m.role === "leader" && m.state === "running");
+        // Patroni 3.0 reports a standby as "running"; later versions say "streaming".
+        const standbys = list.filter(
+          (m) => m.role === "sync_standby" && (m.state === "running" || m.state === "streaming"),
+        );
+        if (!lead || standbys.length !== nodes.length - 1) return undefined;
+        return nodes.find((n) => n.name === lead.name);
+      },
+      { timeoutMs, intervalMs: 250 },
+    );
+    if (balancer) {
+      const routed = balancer;
+      await waitFor("HAProxy to route to the leader", async () => (await routed.primary()) === ready.name, {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
+    }
+    return ready;
+  };
+
+  const stop = async () => {
+    await balancer?.stop();
+    // Patroni stops its PostgreSQL on SIGTERM; a postmaster left behind (its Patroni killed) is stopped too.
+    await Promise.all(
+      nodes.map(async (node) => {
+        if (!alive(node)) return;
+        const child = node.patroni!;
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    for (const node of nodes) {
+      const pid = postmasterPid(node);
+      if (pid) process.kill(pid, "SIGKILL");
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    // The first node bootstraps (initdb) and takes the leader key; the others then clone it.
+    for (const node of nodes) startNode(node);
+    await waitHealthy(120_000).catch((err) => {
+      throw new Error(
+        `${err.message}\n${nodes.map((n) => `--- ${n.name}\n${n.output.slice(-3000)}`).join("\n")}`,
+      );
+    });
+    balancer = await startPostgresBalancer(nodes);
+    await waitHealthy();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const lb = balancer;
+  return {
+    nodes,
+    balancer: lb,
+    url: (database = "postgres") => `postgres://${PG_USER}@127.0.0.1:${lb.port}/${database}`,
+    leader,
+    members,
+    postmasterPid,
+    startNode,
+    waitHealthy,
+    stop,
+  };
+}
