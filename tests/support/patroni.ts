@@ -60,6 +60,8 @@ export interface PatroniCluster {
   members(): Promise<{ name: string; role: string; state: string; lag?: number | string }[]>;
   /** The PID of a node's postmaster (from postmaster.pid), or undefined when it is not running. */
   postmasterPid(node: PatroniNode): number | undefined;
+  /** A node's Patroni, its postmaster and every PostgreSQL process under it: what a frozen host stops. */
+  nodeProcesses(node: PatroniNode): number[];
   /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
   startNode(node: PatroniNode): void;
   /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
@@ -182,8 +184,12 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
       ...(owner ?? {}),
     });
-    child.stdout?.on("data", (d) => (node.output += d));
-    child.stderr?.on("data", (d) => (node.output += d));
+    // The tail only: HAProxy ends each health check with a reset, which Patroni logs as a traceback.
+    const keep = (d: Buffer) => {
+      node.output = (node.output + d).slice(-30_000);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
     node.patroni = child;
   };
   const alive = (node: PatroniNode) =>
@@ -220,11 +226,74 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     }
   };
 
+  /** The given processes and every process under them, from /proc. */
+  const descendants = (roots: number[]) => {
+    const parents = new Map<number, number>();
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+    const found = new Set(roots);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, parent] of parents) {
+        if (!found.has(pid) && found.has(parent)) {
+          found.add(pid);
+          grew = true;
+        }
+      }
+    }
+    return [...found];
+  };
+  const nodeProcesses = (node: PatroniNode) =>
+    descendants([node.patroni?.pid, postmasterPid(node)].filter((pid): pid is number => pid !== undefined));
+
+  /**
+   * PostgreSQL processes a SIGKILLed postmaster left behind (backends still attached to its shared memory:
+   * their cwd is the data dir, their postmaster is gone). While they live the node cannot start again
+   * ("pre-existing shared memory block is still in use"); on a real host a crash takes them too, and systemd
+   * (KillMode=control-group) kills them. Returns what it killed.
+   */
+  const reapOrphans = (node: PatroniNode) => {
+    const cmdline = (pid: number | string) =>
+      fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    const killed: string[] = [];
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (fs.readlinkSync(`/proc/${entry}/cwd`) !== node.dataDir) continue;
+        // A backend or auxiliary process ("postgres: <cluster>: …") whose parent is no postmaster any more. A
+        // postmaster itself ("…/bin/postgres -D …", started detached by Patroni) is never touched.
+        const title = cmdline(entry);
+        if (!title.startsWith("postgres: ")) continue;
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]!;
+        if (/\/bin\/postgres /.test(cmdline(parent))) continue;
+        killed.push(title);
+        process.kill(Number(entry), "SIGKILL");
+      } catch {
+        // Gone meanwhile, or not ours to read.
+      }
+    }
+    return killed;
+  };
+
   let balancer: PostgresBalancer | undefined;
   const waitHealthy = async (timeoutMs = 60_000) => {
     const ready = await waitFor(
       "one Patroni leader with every other node streaming synchronously",
       async () => {
+        for (const node of nodes) {
+          const killed = reapOrphans(node);
+          if (killed.length > 0)
+            node.output += `\n[test] killed what its dead postmaster left: ${killed.join("; ")}\n`;
+        }
         const list = await members();
         const lead = list.find((m) => m.role === "leader" && m.state === "running");
         // Patroni 3.0 reports a standby as "running"; later versions say "streaming".
@@ -235,7 +304,12 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
         return nodes.find((n) => n.name === lead.name);
       },
       { timeoutMs, intervalMs: 250 },
-    );
+    ).catch(async (err) => {
+      // What each node says and last wrote: why it did not rejoin.
+      const list = JSON.stringify(await members());
+      const logs = nodes.map((n) => `--- ${n.name}\n${n.output.slice(-2500)}`).join("\n");
+      throw new Error(`${err.message}\nmembers: ${list}\n${logs}`);
+    });
     if (balancer) {
       const routed = balancer;
       await waitFor("HAProxy to route to the leader", async () => (await routed.primary()) === ready.name, {
@@ -270,11 +344,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   try {
     // The first node bootstraps (initdb) and takes the leader key; the others then clone it.
     for (const node of nodes) startNode(node);
-    await waitHealthy(120_000).catch((err) => {
-      throw new Error(
-        `${err.message}\n${nodes.map((n) => `--- ${n.name}\n${n.output.slice(-3000)}`).join("\n")}`,
-      );
-    });
+    await waitHealthy(120_000);
     balancer = await startPostgresBalancer(nodes);
     await waitHealthy();
   } catch (err) {
@@ -289,6 +359,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     leader,
     members,
     postmasterPid,
+    nodeProcesses,
     startNode,
     waitHealthy,
     stop,
