@@ -62,6 +62,10 @@ export interface PatroniCluster {
   postmasterPid(node: PatroniNode): number | undefined;
   /** A node's Patroni, its postmaster and every PostgreSQL process under it: what a frozen host stops. */
   nodeProcesses(node: PatroniNode): number[];
+  /** Kills the backends a dead postmaster of this node left behind; returns their titles. */
+  reapOrphans(node: PatroniNode): string[];
+  /** Sends a signal to each process, skipping those that ended meanwhile (short-lived backends). */
+  signal(pids: number[], signal: NodeJS.Signals): void;
   /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
   startNode(node: PatroniNode): void;
   /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
@@ -360,6 +364,16 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     members,
     postmasterPid,
     nodeProcesses,
+    reapOrphans,
+    signal: (pids, sig) => {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, sig);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+        }
+      }
+    },
     startNode,
     waitHealthy,
     stop,
