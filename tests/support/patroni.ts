@@ -326,6 +326,16 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
 
   const stop = async () => {
     await balancer?.stop();
+    // SIGCONT first: a node a failed test left frozen would never act on SIGTERM.
+    for (const node of nodes) {
+      for (const pid of nodeProcesses(node)) {
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
     // Patroni stops its PostgreSQL on SIGTERM; a postmaster left behind (its Patroni killed) is stopped too.
     await Promise.all(
       nodes.map(async (node) => {
@@ -338,12 +348,25 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
         clearTimeout(timer);
       }),
     );
-    for (const node of nodes) {
-      const pid = postmasterPid(node);
-      if (pid) process.kill(pid, "SIGKILL");
-    }
+    killAll();
+    for (const node of nodes) reapOrphans(node);
+    process.removeListener("exit", killAll);
     fs.rmSync(root, { recursive: true, force: true });
   };
+
+  // A run that ends without stop() (a failed hook, a killed test process) leaves no cluster behind.
+  const killAll = () => {
+    for (const node of nodes) {
+      for (const pid of [alive(node) ? node.patroni?.pid : undefined, postmasterPid(node)]) {
+        try {
+          if (pid) process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  };
+  process.once("exit", killAll);
 
   try {
     // The first node bootstraps (initdb) and takes the leader key; the others then clone it.
