@@ -66,6 +66,17 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // A Patroni cluster, HAProxy and three app processes, faults under load (npm run test:failover).
+          name: "failover",
+          include: ["tests/failover/**/*.failover.test.ts"],
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

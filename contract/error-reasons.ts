@@ -96,6 +96,9 @@ export const ERROR_REASONS = {
   owner_by_config: { code: "CONFLICT", status: 409, flags: ["ownerByConfig"] },
   // Paging.
   invalid_cursor: { code: "VALIDATION", status: 400, flags: ["invalidCursor"] },
+  // The database or another backing service is out of reach (a failover): the outcome may be unknown, and the
+  // client's retry with the same Idempotency-Key finds it (decision 027).
+  service_unavailable: { code: "UNAVAILABLE", status: 503, flags: ["retryable"] },
 } as const satisfies Record<string, ErrorReasonEntry>;
 
 export type ErrorReason = keyof typeof ERROR_REASONS;

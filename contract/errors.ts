@@ -125,6 +125,11 @@ export const errorFlags = z
     // Paging and limits.
     invalidCursor: flag,
     retryAfterSeconds: z.number(),
+    /**
+     * The database could not be reached or lost the connection, possibly during the commit, so whether a
+     * write happened is unknown: sending the same request again (with its Idempotency-Key) gives the answer.
+     */
+    retryable: flag,
   })
   .partial();
 export type ErrorFlags = z.infer<typeof errorFlags>;

@@ -12,6 +12,7 @@ import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 const UNAVAILABLE = {
   message: "The service is temporarily unavailable. Please try again shortly.",
   code: "UNAVAILABLE",
+  retryable: true,
 };
 
 /** The real app on a pool the test made (size, timeouts), on a scratch data dir. */

@@ -93,11 +93,14 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (isUnavailableError(err)) {
       noteResourceError(err);
       request.log.error({ err }, "backing service unavailable");
-      return reply.status(503).send({
-        message: "The service is temporarily unavailable. Please try again shortly.",
-        code: "UNAVAILABLE",
-        requestId,
-      } satisfies ErrorBody);
+      // Never a guess: the connection may have been lost during COMMIT (a failover), so the write may or may not
+      // have happened. The client's retry with the same Idempotency-Key finds which (decision 027).
+      const unavailable = new AppError(
+        "service_unavailable",
+        "The service is temporarily unavailable. Please try again shortly.",
+      );
+      const { message, code, reason, status, flags } = unavailable;
+      return reply.status(status).send({ message, code, reason, requestId, ...flags } satisfies ErrorBody);
     }
     const status = err.statusCode ?? 500;
     if (status === 429) {

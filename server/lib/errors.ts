@@ -78,6 +78,9 @@ const UNAVAILABLE_CODES = new Set([
   "ENFILE",
   "EADDRNOTAVAIL",
   "53300", // too_many_connections: PostgreSQL's own connection slots are full
+  // read_only_sql_transaction: a standby (or a primary being demoted) took the connection for a moment
+  // during a failover. Writes never land on a standby; the client retries and reaches the new primary.
+  "25006",
   "57P01", // admin_shutdown
   "57P02", // crash_shutdown
   "57P03", // cannot_connect_now

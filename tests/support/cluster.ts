@@ -37,8 +37,13 @@ export interface Cluster {
  * scratch PostgreSQL database, one Redis (a key prefix of their own) and a real SMTP sink, behind HAProxy.
  * They trust X-Forwarded-For from 127.0.0.1 only: the balancer's address on this machine.
  */
-export async function startCluster(size = 3, extraEnv: Record<string, string> = {}): Promise<Cluster> {
-  const scratch = await createScratchDatabase(process.env.DATABASE_URL!);
+export async function startCluster(
+  size = 3,
+  extraEnv: Record<string, string> = {},
+  // The PostgreSQL server the scratch database is made on: the failover suite's Patroni cluster behind HAProxy.
+  { databaseServerUrl = process.env.DATABASE_URL! }: { databaseServerUrl?: string } = {},
+): Promise<Cluster> {
+  const scratch = await createScratchDatabase(databaseServerUrl);
   const sink = await startSmtpSink();
   const { hostname, port } = new URL(REDIS_URL);
   const redis = await startTcpProxy({ host: hostname, port: Number(port || 6379) });

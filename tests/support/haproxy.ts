@@ -62,14 +62,14 @@ export function haproxyConfig(frontendPort: number, statsPort: number, backends:
   ].join("\n");
 }
 
-function parseStats(csv: string): Record<string, string> {
+function parseStats(csv: string, proxy = "apps"): Record<string, string> {
   const [header, ...rows] = csv.trim().split("\n");
   const columns = header!.replace(/^# /, "").split(",");
   const at = (name: string) => columns.indexOf(name);
   const status: Record<string, string> = {};
   for (const row of rows) {
     const cells = row.split(",");
-    if (cells[at("pxname")] === "apps" && !["FRONTEND", "BACKEND"].includes(cells[at("svname")]!)) {
+    if (cells[at("pxname")] === proxy && !["FRONTEND", "BACKEND"].includes(cells[at("svname")]!)) {
       status[cells[at("svname")]!] = cells[at("status")]!;
     }
   }
@@ -111,6 +111,105 @@ export async function startHaproxy(backends: Backend[], port?: number): Promise<
     url: `http://127.0.0.1:${frontendPort}`,
     port: frontendPort,
     backendStatus,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PostgresNode {
+  name: string;
+  /** PostgreSQL's port. */
+  port: number;
+  /** Patroni's REST API port: GET /primary answers 200 on the node holding the leader lock only. */
+  restPort: number;
+}
+
+/**
+ * HAProxy in front of a Patroni cluster, as production runs it: TCP to PostgreSQL, each node checked with
+ * Patroni's GET /primary, so only the leader is UP and the app keeps one DATABASE_URL. A node marked down has
+ * its sessions cut at once (on-marked-down shutdown-sessions): the app's pool never keeps talking to a
+ * demoted primary, its next checkout connects to the new one.
+ */
+export function postgresBalancerConfig(
+  frontendPort: number,
+  statsPort: number,
+  nodes: PostgresNode[],
+): string {
+  return [
+    "global",
+    "  maxconn 4096",
+    "defaults",
+    "  mode tcp",
+    "  timeout connect 2s",
+    // Pooled connections sit idle for a while: the pool, not the balancer, decides when they close.
+    "  timeout client 30m",
+    "  timeout server 30m",
+    "  timeout check 2s",
+    "listen postgres",
+    `  bind 127.0.0.1:${frontendPort}`,
+    "  option httpchk GET /primary",
+    "  http-check expect status 200",
+    "  default-server inter 500ms fastinter 250ms downinter 500ms fall 2 rise 1 on-marked-down shutdown-sessions",
+    ...nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.port} check port ${n.restPort}`),
+    "listen stats",
+    "  mode http",
+    `  bind 127.0.0.1:${statsPort}`,
+    "  stats enable",
+    "  stats uri /stats",
+    "",
+  ].join("\n");
+}
+
+export interface PostgresBalancer {
+  port: number;
+  /** The node HAProxy sends connections to (the one UP), or undefined while none is. */
+  primary(): Promise<string | undefined>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts HAProxy for PostgreSQL and waits until exactly one node (the leader) is UP. */
+export async function startPostgresBalancer(nodes: PostgresNode[]): Promise<PostgresBalancer> {
+  const frontendPort = await freePort();
+  const statsPort = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-haproxy-pg-"));
+  const configFile = path.join(dir, "haproxy.cfg");
+  fs.writeFileSync(configFile, postgresBalancerConfig(frontendPort, statsPort, nodes));
+  const check = spawnSync(HAPROXY_BIN, ["-c", "-q", "-f", configFile], { encoding: "utf8" });
+  if (check.status !== 0) throw new Error(`haproxy refused its config:\n${check.stdout}${check.stderr}`);
+  const child: ChildProcess = spawn(HAPROXY_BIN, ["-db", "-f", configFile]);
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const primary = async () => {
+    const status = parseStats(
+      await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text(),
+      "postgres",
+    );
+    const up = Object.entries(status).filter(([, s]) => s === "UP");
+    return up.length === 1 ? up[0]![0] : undefined;
+  };
+  await waitFor(
+    "HAProxy to see one PostgreSQL primary UP",
+    async () => {
+      if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`);
+      return primary();
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  ).catch((err) => {
+    child.kill("SIGKILL");
+    throw err;
+  });
+  return {
+    port: frontendPort,
+    primary,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -11,6 +11,12 @@ export interface TcpProxy {
    * ones are accepted and never answered. Only a timeout on the app's side gets it out of this.
    */
   stall(): Promise<void>;
+  /**
+   * The next statement whose bytes contain `marker` reaches the server, but nothing the server sends back on
+   * that connection reaches the app any more: a connection lost while the server committed (the app cannot
+   * know whether it did). restore() tears that connection down.
+   */
+  dropAnswersAfter(marker: string): void;
   /** Forwards again: after cut(), listens on the same port; after stall(), drops the stalled connections. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -22,6 +28,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let server: net.Server | undefined;
   let port = 0;
   let stalled = false;
+  let dropMarker: string | undefined;
+  const dropping = new Set<net.Socket>();
 
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -42,6 +50,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       track(upstream);
       client.on("close", () => upstream.destroy());
       upstream.on("close", () => client.destroy());
+      client.on("data", (chunk: Buffer) => {
+        if (dropMarker !== undefined && chunk.includes(dropMarker)) {
+          dropMarker = undefined;
+          // From now on the server's answers on this connection are read and thrown away.
+          upstream.unpipe(client);
+          upstream.resume();
+          dropping.add(upstream);
+        }
+      });
       client.pipe(upstream);
       upstream.pipe(client);
     });
@@ -75,7 +92,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         socket.pause();
       }
     },
+    dropAnswersAfter(marker) {
+      dropMarker = marker;
+    },
     async restore() {
+      for (const socket of dropping) socket.destroy();
+      dropping.clear();
       if (stalled) {
         // Like a partition healing after the peers gave up: the frozen connections are gone.
         stalled = false;

@@ -1,0 +1,404 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type PostgresBalancer, type PostgresNode, startPostgresBalancer } from "@/tests/support/haproxy";
+import { freePort, waitFor } from "@/tests/support/server-process";
+
+/** Debian's package (`apt-get install -y patroni python3-pysyncobj`); PATRONI names another binary. */
+export const PATRONI_BIN = process.env.PATRONI ?? "/usr/bin/patroni";
+
+/** The newest PostgreSQL server Debian installed (/usr/lib/postgresql/<major>/bin), or undefined. */
+export function postgresBinDir(): string | undefined {
+  const base = "/usr/lib/postgresql";
+  if (!fs.existsSync(base)) return undefined;
+  const majors = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, "bin", "postgres")))
+    .sort((a, b) => Number(b) - Number(a));
+  return majors[0] ? path.join(base, majors[0], "bin") : undefined;
+}
+
+/** What is missing for a Patroni cluster on this machine (empty when it can start). */
+export function patroniProblems(): string[] {
+  const problems: string[] = [];
+  if (!fs.existsSync(PATRONI_BIN)) problems.push(`${PATRONI_BIN} is missing (apt-get install -y patroni)`);
+  else {
+    try {
+      execFileSync("python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
+    } catch {
+      // Debian's patroni runs on /usr/bin/python3, whatever python3 a PATH puts first.
+      try {
+        execFileSync("/usr/bin/python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
+      } catch {
+        problems.push("Patroni's Raft store is missing (apt-get install -y python3-pysyncobj)");
+      }
+    }
+  }
+  if (!postgresBinDir())
+    problems.push("no PostgreSQL server in /usr/lib/postgresql (apt-get install -y postgresql)");
+  return problems;
+}
+
+export interface PatroniNode extends PostgresNode {
+  raftPort: number;
+  dir: string;
+  dataDir: string;
+  patroni?: ChildProcess;
+  output: string;
+}
+
+export interface PatroniCluster {
+  nodes: PatroniNode[];
+  balancer: PostgresBalancer;
+  /** The app's one connection string: through HAProxy, to whichever node is the primary. */
+  url(database?: string): string;
+  /** The current leader as Patroni's REST API says it (GET /cluster on any live node). */
+  leader(): Promise<PatroniNode | undefined>;
+  /** Each member's role and state ("leader"/"sync_standby"/"replica", "running"/"streaming"…). */
+  members(): Promise<{ name: string; role: string; state: string; lag?: number | string }[]>;
+  /** The PID of a node's postmaster (from postmaster.pid), or undefined when it is not running. */
+  postmasterPid(node: PatroniNode): number | undefined;
+  /** A node's Patroni, its postmaster and every PostgreSQL process under it: what a frozen host stops. */
+  nodeProcesses(node: PatroniNode): number[];
+  /** Kills the backends a dead postmaster of this node left behind; returns their titles. */
+  reapOrphans(node: PatroniNode): string[];
+  /** Sends a signal to each process, skipping those that ended meanwhile (short-lived backends). */
+  signal(pids: number[], signal: NodeJS.Signals): void;
+  /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
+  startNode(node: PatroniNode): void;
+  /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
+  waitHealthy(timeoutMs?: number): Promise<PatroniNode>;
+  stop(): Promise<void>;
+}
+
+const PG_USER = "postgres";
+
+/** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+/**
+ * A node's Patroni configuration (JSON is YAML). Timings for a test machine's RTO target: the leader key
+ * lives 10 s, Patroni loops every second, and a primary whose postmaster died fails over at once
+ * (primary_start_timeout 0) instead of being restarted in place. synchronous_mode with two synchronous
+ * standbys and strict mode: a commit is acknowledged only once every healthy standby has it, a dead standby
+ * leaves the set within a loop, and with none left writes wait rather than being acknowledged on one node
+ * (decision 026).
+ */
+function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], binDir: string) {
+  return {
+    scope,
+    name: node.name,
+    log: { level: "WARNING" },
+    restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
+    raft: {
+      data_dir: path.join(node.dir, "raft"),
+      self_addr: `127.0.0.1:${node.raftPort}`,
+      partner_addrs: all.filter((n) => n !== node).map((n) => `127.0.0.1:${n.raftPort}`),
+    },
+    bootstrap: {
+      dcs: {
+        ttl: 10,
+        loop_wait: 1,
+        retry_timeout: 3,
+        maximum_lag_on_failover: 16 * 1024 * 1024,
+        primary_start_timeout: 0,
+        synchronous_mode: true,
+        synchronous_mode_strict: true,
+        synchronous_node_count: all.length - 1,
+        postgresql: {
+          use_pg_rewind: true,
+          use_slots: true,
+          parameters: {
+            wal_level: "replica",
+            hot_standby: "on",
+            max_connections: 100,
+            max_wal_senders: 10,
+            max_replication_slots: 10,
+            wal_keep_size: "256MB",
+            shared_buffers: "32MB",
+            synchronous_commit: "on",
+          },
+        },
+      },
+      initdb: [{ encoding: "UTF8" }, { locale: "C.UTF-8" }, "data-checksums"],
+    },
+    postgresql: {
+      listen: `127.0.0.1:${node.port}`,
+      connect_address: `127.0.0.1:${node.port}`,
+      data_dir: node.dataDir,
+      bin_dir: binDir,
+      pgpass: path.join(node.dir, "pgpass"),
+      authentication: {
+        superuser: { username: PG_USER, password: "failover" },
+        replication: { username: "replicator", password: "failover" },
+      },
+      parameters: { unix_socket_directories: node.dir },
+      pg_hba: [
+        "local all all trust",
+        "host all all 127.0.0.1/32 trust",
+        "host replication all 127.0.0.1/32 trust",
+      ],
+    },
+  };
+}
+
+/**
+ * Three PostgreSQL nodes under Patroni (Raft among the Patronis, no other service) in a temp dir on free
+ * loopback ports, and HAProxy routing to the primary: never the machine's own cluster.
+ */
+export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
+  const binDir = postgresBinDir();
+  if (!binDir) throw new Error("no PostgreSQL server in /usr/lib/postgresql");
+  const owner = runAs();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-patroni-"));
+  fs.chmodSync(root, 0o755);
+  const scope = `pillar-${randomBytes(4).toString("hex")}`;
+  const nodes: PatroniNode[] = [];
+  for (let i = 1; i <= size; i++) {
+    const dir = path.join(root, `pg${i}`);
+    fs.mkdirSync(dir, { mode: 0o700 });
+    nodes.push({
+      name: `pg${i}`,
+      port: await freePort(),
+      restPort: await freePort(),
+      raftPort: await freePort(),
+      dir,
+      dataDir: path.join(dir, "data"),
+      output: "",
+    });
+  }
+  for (const node of nodes) {
+    fs.writeFileSync(
+      path.join(node.dir, "patroni.yml"),
+      JSON.stringify(patroniConfig(scope, node, nodes, binDir), null, 2),
+    );
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, node.dir]);
+  }
+
+  const startNode = (node: PatroniNode) => {
+    const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
+      cwd: node.dir,
+      env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
+      ...(owner ?? {}),
+    });
+    // The tail only: HAProxy ends each health check with a reset, which Patroni logs as a traceback.
+    const keep = (d: Buffer) => {
+      node.output = (node.output + d).slice(-30_000);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    node.patroni = child;
+  };
+  const alive = (node: PatroniNode) =>
+    node.patroni !== undefined && node.patroni.exitCode === null && node.patroni.signalCode === null;
+
+  const restGet = async (node: PatroniNode, what: string) => {
+    const res = await fetch(`http://127.0.0.1:${node.restPort}${what}`, {
+      signal: AbortSignal.timeout(1500),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const members = async () => {
+    for (const node of nodes.filter(alive)) {
+      try {
+        const { body } = await restGet(node, "/cluster");
+        return body.members as { name: string; role: string; state: string; lag?: number | string }[];
+      } catch {
+        // This node's API does not answer (stopped, or busy): ask another.
+      }
+    }
+    return [];
+  };
+  const leader = async () => {
+    const name = (await members()).find((m) => m.role === "leader" && m.state === "running")?.name;
+    return nodes.find((n) => n.name === name);
+  };
+  const postmasterPid = (node: PatroniNode) => {
+    try {
+      const pid = Number(fs.readFileSync(path.join(node.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The given processes and every process under them, from /proc. */
+  const descendants = (roots: number[]) => {
+    const parents = new Map<number, number>();
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // The process ended while we looked.
+      }
+    }
+    const found = new Set(roots);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, parent] of parents) {
+        if (!found.has(pid) && found.has(parent)) {
+          found.add(pid);
+          grew = true;
+        }
+      }
+    }
+    return [...found];
+  };
+  const nodeProcesses = (node: PatroniNode) =>
+    descendants([node.patroni?.pid, postmasterPid(node)].filter((pid): pid is number => pid !== undefined));
+
+  /**
+   * PostgreSQL processes a SIGKILLed postmaster left behind (backends still attached to its shared memory:
+   * their cwd is the data dir, their postmaster is gone). While they live the node cannot start again
+   * ("pre-existing shared memory block is still in use"); on a real host a crash takes them too, and systemd
+   * (KillMode=control-group) kills them. Returns what it killed.
+   */
+  const reapOrphans = (node: PatroniNode) => {
+    const cmdline = (pid: number | string) =>
+      fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    const killed: string[] = [];
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (fs.readlinkSync(`/proc/${entry}/cwd`) !== node.dataDir) continue;
+        // A backend or auxiliary process ("postgres: <cluster>: …") whose parent is no postmaster any more. A
+        // postmaster itself ("…/bin/postgres -D …", started detached by Patroni) is never touched.
+        const title = cmdline(entry);
+        if (!title.startsWith("postgres: ")) continue;
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]!;
+        if (/\/bin\/postgres /.test(cmdline(parent))) continue;
+        killed.push(title);
+        process.kill(Number(entry), "SIGKILL");
+      } catch {
+        // Gone meanwhile, or not ours to read.
+      }
+    }
+    return killed;
+  };
+
+  let balancer: PostgresBalancer | undefined;
+  const waitHealthy = async (timeoutMs = 60_000) => {
+    const ready = await waitFor(
+      "one Patroni leader with every other node streaming synchronously",
+      async () => {
+        for (const node of nodes) {
+          const killed = reapOrphans(node);
+          if (killed.length > 0)
+            node.output += `\n[test] killed what its dead postmaster left: ${killed.join("; ")}\n`;
+        }
+        const list = await members();
+        const lead = list.find((m) => m.role === "leader" && m.state === "running");
+        // Patroni 3.0 reports a standby as "running"; later versions say "streaming".
+        const standbys = list.filter(
+          (m) => m.role === "sync_standby" && (m.state === "running" || m.state === "streaming"),
+        );
+        if (!lead || standbys.length !== nodes.length - 1) return undefined;
+        return nodes.find((n) => n.name === lead.name);
+      },
+      { timeoutMs, intervalMs: 250 },
+    ).catch(async (err) => {
+      // What each node says and last wrote: why it did not rejoin.
+      const list = JSON.stringify(await members());
+      const logs = nodes.map((n) => `--- ${n.name}\n${n.output.slice(-2500)}`).join("\n");
+      throw new Error(`${err.message}\nmembers: ${list}\n${logs}`);
+    });
+    if (balancer) {
+      const routed = balancer;
+      await waitFor("HAProxy to route to the leader", async () => (await routed.primary()) === ready.name, {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
+    }
+    return ready;
+  };
+
+  const stop = async () => {
+    await balancer?.stop();
+    // SIGCONT first: a node a failed test left frozen would never act on SIGTERM.
+    for (const node of nodes) {
+      for (const pid of nodeProcesses(node)) {
+        try {
+          process.kill(pid, "SIGCONT");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+    // Patroni stops its PostgreSQL on SIGTERM; a postmaster left behind (its Patroni killed) is stopped too.
+    await Promise.all(
+      nodes.map(async (node) => {
+        if (!alive(node)) return;
+        const child = node.patroni!;
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    killAll();
+    for (const node of nodes) reapOrphans(node);
+    process.removeListener("exit", killAll);
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+
+  // A run that ends without stop() (a failed hook, a killed test process) leaves no cluster behind.
+  const killAll = () => {
+    for (const node of nodes) {
+      for (const pid of [alive(node) ? node.patroni?.pid : undefined, postmasterPid(node)]) {
+        try {
+          if (pid) process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  };
+  process.once("exit", killAll);
+
+  try {
+    // The first node bootstraps (initdb) and takes the leader key; the others then clone it.
+    for (const node of nodes) startNode(node);
+    await waitHealthy(120_000);
+    balancer = await startPostgresBalancer(nodes);
+    await waitHealthy();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const lb = balancer;
+  return {
+    nodes,
+    balancer: lb,
+    url: (database = "postgres") => `postgres://${PG_USER}@127.0.0.1:${lb.port}/${database}`,
+    leader,
+    members,
+    postmasterPid,
+    nodeProcesses,
+    reapOrphans,
+    signal: (pids, sig) => {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, sig);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+        }
+      }
+    },
+    startNode,
+    waitHealthy,
+    stop,
+  };
+}
