@@ -92,9 +92,7 @@ export function forgetAdminSecondFactor(userId: string): void {
 async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
   const cachedAt = adminsWithFactor.get(userId);
   if (cachedAt !== undefined && Date.now() - cachedAt < ADMIN_FACTOR_CACHE_MS) return true;
-  const result = await db.execute(sql`
-    select (exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null)
-            or exists (select 1 from passkeys where user_id = ${userId})) as has_factor`);
+  const result = await db.execute(sql`select has_second_factor(${userId}::uuid) as has_factor`);
   const hasFactor = (result as unknown as { rows: { has_factor: boolean }[] }).rows[0]?.has_factor === true;
   if (hasFactor) {
     if (adminsWithFactor.size > 1_000) adminsWithFactor.clear();
