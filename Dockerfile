@@ -19,8 +19,9 @@ COPY tools/node-runtime/package.json ./tools/node-runtime/
 # npm-packaged Node (a dev dependency): the image's own node runs the server.
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
-# The compiled server reads the committed migrations from here (server/lib/project-root.ts).
+# The compiled server reads the committed migrations and SQL functions from here (server/lib/project-root.ts).
 COPY server/db/migrations ./server/db/migrations
+COPY server/db/functions ./server/db/functions
 USER node
 EXPOSE 5000
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:5000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -81,31 +81,7 @@ export const addressCheck = z.object({
 });
 export type AddressCheck = z.infer<typeof addressCheck>;
 
-/** How many characters at each end a poisoned address copies; a person checks these and skips the middle. */
-export const LOOKALIKE_EDGE = 4;
-
-/**
- * The part of an address a person reads: without Ethereum's `0x` (every such address starts with it, so the
- * first 4 characters compared are the 4 after it), lower-cased (Ethereum's mixed case is only a checksum).
- */
-export function addressCore(address: string): string {
-  const trimmed = address.trim().toLowerCase();
-  return trimmed.startsWith("0x") ? trimmed.slice(2) : trimmed;
-}
-
 /** The same address, whatever its case. */
 export function isSameAddress(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
-}
-
-/** Another address with the same first and last 4 characters: what an address-poisoning attack plants. */
-export function isLookalikeAddress(candidate: string, saved: string): boolean {
-  const a = addressCore(candidate);
-  const b = addressCore(saved);
-  return (
-    a !== b &&
-    a.length >= LOOKALIKE_EDGE * 2 &&
-    a.slice(0, LOOKALIKE_EDGE) === b.slice(0, LOOKALIKE_EDGE) &&
-    a.slice(-LOOKALIKE_EDGE) === b.slice(-LOOKALIKE_EDGE)
-  );
 }

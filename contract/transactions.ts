@@ -55,5 +55,10 @@ export const accountSummary = z.object({
   pendingCents: z.number().int(),
   kyc: kycApplication.nullable(),
   accountRequest: accountRequest.nullable(),
+  /**
+   * Whether this customer may send money now: the server's gate (can_send_money: an approved account with a
+   * number and an approved KYC, both current), which the web shows and never re-derives.
+   */
+  canSendMoney: z.boolean(),
 });
 export type AccountSummary = z.infer<typeof accountSummary>;

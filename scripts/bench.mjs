@@ -456,7 +456,7 @@ async function main() {
 
     // After the ledger check, so the drift figure is the app's own; the same database, seeded users and size.
     if (withPgbench) {
-      const { hasFunction } = await preparePgbench(scratchUrl);
+      const { hasFunction, functionScript } = await preparePgbench(scratchUrl);
       const runs = [
         ["spread", `1-${SESSION_USERS}`, false],
         ["hot", String(SESSION_USERS), false],
@@ -471,6 +471,7 @@ async function main() {
           duration: DURATION,
           users,
           viaFunction,
+          functionScript,
         });
       }
       console.info("pgbench: the minimal careful transfer (bench/minimal-transfer)…");

@@ -42,9 +42,16 @@ INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES
 COMMIT;
 `;
 
-// The same transfer as one call of the app's create_transfer_request function (migration 0010; the last four arguments are the saved-recipient lookalike check the app runs on every unconfirmed transfer), when the
-// measured checkout has it: the ceiling of the one-round-trip path itself.
+// The same transfer as one call of the app's create_transfer_request function, when the measured checkout has
+// it: the ceiling of the one-round-trip path itself. Its argument is one JSON object (decision 019; fields as in
+// server/db/functions/create-transfer-request.sql); check_lookalike is the saved-recipient check the app runs on
+// every unconfirmed transfer. A checkout from before decision 019 takes the 31 positional values instead.
 const FUNCTION_SCRIPT = String.raw`
+\set r random(1, 9000000000000000)
+SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
+SELECT outcome FROM create_transfer_request(jsonb_build_object('user_id', :uid::uuid, 'idempotency_key', 'pgb-' || :client_id::text || '-' || :r::text, 'request_hash', md5(:r::text) || md5(:r::text), 'limit_day', to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 'daily_limit_cents', 200000, 'daily_count_limit', 1000000, 'second_factor_ok', false, 'transfer_id', gen_random_uuid(), 'transaction_id', gen_random_uuid(), 'hold_id', gen_random_uuid(), 'amount_cents', 1, 'fee_cents', 0, 'recipient_name', 'Bench Recipient', 'recipient_account', NULL, 'purpose', 'Benchmark transfer', 'category', 'other', 'crypto_address', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'description', 'USDC transfer to Bench Recipient', 'created_at', now()) || jsonb_build_object('response', jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now())), 'freeze_token_hash', md5(random()::text) || md5(random()::text), 'freeze_ttl_seconds', 604800, 'mail_to', 'bench@bench.test', 'mail_subject', 'Transfer requested', 'mail_text', repeat('t', 900), 'mail_html', repeat('h', 3200), 'mail_kind', 'transfer-requested', 'check_lookalike', true));
+`;
+const POSITIONAL_FUNCTION_SCRIPT = String.raw`
 \set r random(1, 9000000000000000)
 SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
 SELECT outcome FROM create_transfer_request(:uid::uuid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:r::text), to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 200000, 1000000, false, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 1, 0, 'Bench Recipient', NULL, 'Benchmark transfer', 'other', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'USDC transfer to Bench Recipient', now(), jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now())), md5(random()::text) || md5(random()::text), 604800, 'bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested', true, '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'bbbb', 'bbbb');
@@ -55,8 +62,10 @@ export async function preparePgbench(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    // Its one overload's arguments: "p_call jsonb" since decision 019, the positional list before.
     const { rows } = await client.query(
-      "select to_regproc('create_transfer_request') is not null as present",
+      `select pg_get_function_identity_arguments(p.oid) as args from pg_proc p
+        where p.proname = 'create_transfer_request' and p.pronamespace = current_schema()::regnamespace`,
     );
     // Users with a session (the ones the app's scenarios sign in as), and one session each.
     await client.query(`create table if not exists pgbench_transfer_users as
@@ -66,7 +75,13 @@ export async function preparePgbench(url) {
       "create unique index if not exists pgbench_transfer_users_n on pgbench_transfer_users (n)",
     );
     await client.query("analyze pgbench_transfer_users");
-    return { hasFunction: rows[0].present };
+    const functionScript =
+      rows.length !== 1
+        ? null
+        : rows[0].args === "p_call jsonb"
+          ? FUNCTION_SCRIPT
+          : POSITIONAL_FUNCTION_SCRIPT;
+    return { hasFunction: functionScript !== null, functionScript };
   } finally {
     await client.end();
   }
@@ -76,11 +91,19 @@ export async function preparePgbench(url) {
  * Runs the transfer script for `duration` seconds with `clients` connections; `users` picks the user per
  * transaction: "n" fixed (one wallet) or "lo-hi" (spread). Resolves with tps and latency figures.
  */
-export function runPgbench({ url, tmp, clients, duration, users, viaFunction = false }) {
+export function runPgbench({
+  url,
+  tmp,
+  clients,
+  duration,
+  users,
+  viaFunction = false,
+  functionScript = FUNCTION_SCRIPT,
+}) {
   const [lo, hi] = users.split("-").map(Number);
   const script = path.join(tmp, `pgbench-transfer-${users}${viaFunction ? "-function" : ""}.sql`);
   const pick = hi === undefined ? `\\set n ${lo}` : `\\set n random(${lo}, ${hi})`;
-  fs.writeFileSync(script, `${pick}\n${(viaFunction ? FUNCTION_SCRIPT : TRANSFER_SCRIPT).trim()}\n`);
+  fs.writeFileSync(script, `${pick}\n${(viaFunction ? functionScript : TRANSFER_SCRIPT).trim()}\n`);
   return pgbenchScript({ url, script, clients, duration });
 }
 

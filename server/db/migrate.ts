@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { applySqlFunctions } from "@/server/db/sql-functions";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 
 export interface SqlClient {
@@ -115,6 +116,8 @@ export async function runMigrations(
       }
       applied.push(migration.tag);
     }
+    // The SQL functions are source files of their own (decision 019), applied after the schema they use.
+    await applySqlFunctions(client, { all: applied.length > 0 });
   } finally {
     if (lock) await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
   }

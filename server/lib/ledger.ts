@@ -182,7 +182,7 @@ export async function creditFromExternalFunding(
 }
 
 /**
- * Sets money aside on a locked wallet through place_hold (migration 0014), the same function the transfer path
+ * Sets money aside on a locked wallet through place_hold (server/db/functions), the same function the transfer path
  * (create_transfer_request) calls; fails if the wallet's available balance is smaller.
  */
 export async function placeHold(

@@ -94,9 +94,7 @@ async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean
   if (cachedAt !== undefined && Date.now() - cachedAt < ADMIN_FACTOR_CACHE_MS) return true;
   const [row] = await queryRows<{ has_factor: boolean }>(
     db,
-    sql`
-    select (exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null)
-            or exists (select 1 from passkeys where user_id = ${userId})) as has_factor`,
+    sql`select has_second_factor(${userId}::uuid) as has_factor`,
   );
   const hasFactor = row?.has_factor === true;
   if (hasFactor) {

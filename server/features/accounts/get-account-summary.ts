@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { AccountSummary } from "@/contract/transactions";
-import type { Db, DbOrTx } from "@/server/db/client";
+import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { getBalances } from "@/server/features/accounts/account-queries";
 import {
@@ -10,10 +10,23 @@ import {
 } from "@/server/features/kyc/get-kyc-status";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 
-/** Spec §3 Account summary: display balances plus the current KYC and account request. */
+/** Whether money may leave: the can_send_money SQL function, the rule create_transfer_request enforces. */
+async function canSendMoney(db: DbOrTx, userId: string): Promise<boolean> {
+  const [row] = await queryRows<{ open: boolean }>(db, sql`select can_send_money(${userId}::uuid) as open`);
+  return row!.open;
+}
+
+/**
+ * Spec §3 Account summary: display balances plus the current KYC and account request, and the send-money gate
+ * as the server decides it, which the web shows rather than re-deriving (decision 019).
+ */
 export async function getAccountSummary(db: DbOrTx, userId: string): Promise<AccountSummary> {
-  const [balances, onboarding] = await Promise.all([getBalances(db, userId), getKycStatus(db, userId)]);
-  return { ...balances, kyc: onboarding.kyc, accountRequest: onboarding.accountRequest };
+  const [balances, onboarding, open] = await Promise.all([
+    getBalances(db, userId),
+    getKycStatus(db, userId),
+    canSendMoney(db, userId),
+  ]);
+  return { ...balances, kyc: onboarding.kyc, accountRequest: onboarding.accountRequest, canSendMoney: open };
 }
 
 /** The summary's ETag: the wallet's balance and held plus the current onboarding rows, in one small query. */

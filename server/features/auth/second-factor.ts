@@ -22,12 +22,6 @@ export interface SecondFactorState {
   methods: SecondFactorMethod[];
 }
 
-/** SQL for "this user has a confirmed authenticator or a passkey": reusable inside other reads. */
-export function hasSecondFactorSql(userId: string) {
-  return sql<boolean>`(exists (select 1 from totp_factors f where f.user_id = ${userId} and f.confirmed_at is not null)
-    or exists (select 1 from passkeys p where p.user_id = ${userId}))`;
-}
-
 export function methodsFor(state: Pick<SecondFactorState, "hasTotp" | "passkeyCount" | "recoveryCodesLeft">) {
   const methods: SecondFactorMethod[] = [];
   if (state.hasTotp) methods.push("totp");
@@ -36,12 +30,18 @@ export function methodsFor(state: Pick<SecondFactorState, "hasTotp" | "passkeyCo
   return methods;
 }
 
-/** One query on three primary-key/indexed lookups. */
+/** One query on a few primary-key/indexed lookups; whether a factor is enrolled is has_second_factor's rule. */
 export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<SecondFactorState> {
-  const [row] = await queryRows<{ has_totp: boolean; passkey_count: number; recovery_left: number }>(
+  const [row] = await queryRows<{
+    enabled: boolean;
+    has_totp: boolean;
+    passkey_count: number;
+    recovery_left: number;
+  }>(
     db,
     sql`
-    select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
+    select has_second_factor(${userId}::uuid) as enabled,
+           exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left`,
   );
@@ -49,9 +49,9 @@ export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<
     hasTotp: row!.has_totp,
     passkeyCount: Number(row!.passkey_count),
     // Recovery codes stand in for a lost authenticator; without any factor they prove nothing.
-    recoveryCodesLeft: row!.has_totp || Number(row!.passkey_count) > 0 ? Number(row!.recovery_left) : 0,
+    recoveryCodesLeft: row!.enabled ? Number(row!.recovery_left) : 0,
   };
-  return { ...state, enabled: state.hasTotp || state.passkeyCount > 0, methods: methodsFor(state) };
+  return { ...state, enabled: row!.enabled, methods: methodsFor(state) };
 }
 
 export function secondFactorInvalid(method: SecondFactorProof["method"] = "totp"): AppError {

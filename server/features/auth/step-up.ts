@@ -74,6 +74,7 @@ export async function startStepUpPasskey(deps: AppDeps, user: SessionUser): Prom
 /** Whether the user has a factor, which ones, and whether this session proved one in the last five minutes. */
 export async function getStepUpState(db: DbOrTx, userId: string, session: SessionRef) {
   const [row] = await queryRows<{
+    enabled: boolean;
     has_totp: boolean;
     passkey_count: number;
     recovery_left: number;
@@ -81,7 +82,8 @@ export async function getStepUpState(db: DbOrTx, userId: string, session: Sessio
   }>(
     db,
     sql`
-    select exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
+    select has_second_factor(${userId}::uuid) as enabled,
+           exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left,
            exists (select 1 from auth_challenges
@@ -93,7 +95,7 @@ export async function getStepUpState(db: DbOrTx, userId: string, session: Sessio
     passkeyCount: Number(row!.passkey_count),
     recoveryCodesLeft: Number(row!.recovery_left),
   };
-  const enabled = state.hasTotp || state.passkeyCount > 0;
+  const enabled = row!.enabled;
   return {
     enabled,
     fresh: row!.fresh,

@@ -16,8 +16,7 @@ const memberColumns = {
   staffRoles: users.staffRoles,
   createdAt: users.createdAt,
   key: exactTime(users.createdAt),
-  secondFactorEnabled: sql<boolean>`(exists (select 1 from totp_factors f where f.user_id = ${users.id} and f.confirmed_at is not null)
-    or exists (select 1 from passkeys p where p.user_id = ${users.id}))`,
+  secondFactorEnabled: sql<boolean>`has_second_factor(${users.id})`,
 };
 
 type MemberRow = { [K in keyof typeof memberColumns]: unknown } & {

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { ErrorReason } from "@/contract/error-reasons";
 import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney, parseMoney } from "@/contract/money";
-import { addressCore, LOOKALIKE_EDGE, RECIPIENT_MESSAGES } from "@/contract/recipients";
+import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transaction-categories";
 import {
@@ -31,6 +31,7 @@ import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/securi
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import {
+  type CreateTransferCall,
   callCreateTransfer,
   createTransferOnWallet,
   type OutcomeRow,
@@ -153,16 +154,16 @@ const REFUSALS = {
   },
   // detail carries the saved recipient's name for this outcome.
   lookalike_address: (_, row) => [
-    RECIPIENT_MESSAGES.lookalikeRefused(row.detail_cents ?? ""),
-    { lookalikeRecipientName: row.detail_cents ?? "" },
+    RECIPIENT_MESSAGES.lookalikeRefused(row.detail ?? ""),
+    { lookalikeRecipientName: row.detail ?? "" },
   ],
   insufficient_funds: (_, row) => {
-    const available = formatMoney(Math.max(Number(row.detail_cents), 0));
+    const available = formatMoney(Math.max(Number(row.detail), 0));
     return [insufficientFundsMessage(available), { availableBalance: available }];
   },
   daily_limit: (_, row) => [
     TRANSFER_MESSAGES.dailyLimit,
-    { remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail_cents), 0)) },
+    { remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail), 0)) },
   ],
 } satisfies { [R in OutcomeRow["outcome"] & ErrorReason]: (deps: AppDeps, row: OutcomeRow) => Refusal };
 type Refusal = [message: string, details?: ErrorDetails];
@@ -263,40 +264,37 @@ async function createTransferChecked(
     freezeUrl: freezeLink.url,
   });
   const outbox = outboxFields(mail);
-  const params = (secondFactorOk: boolean): unknown[] => [
-    user.id,
-    idempotencyKey ?? null,
-    hash,
-    day,
-    DAILY_LIMIT_CENTS,
-    deps.config.transferDailyCountLimit,
-    secondFactorOk,
-    transfer.id,
-    transfer.transactionId,
-    randomUUID(),
-    amount,
-    fee,
-    transfer.recipientName,
-    transfer.recipientAccount,
-    transfer.purpose,
-    transfer.category,
-    address,
-    `USDC transfer to ${input.recipientName}`,
-    now.toISOString(),
-    JSON.stringify(body),
-    freezeLink.tokenHash,
-    FREEZE_LINK_TTL_SECONDS,
-    outbox.to,
-    outbox.subject,
-    outbox.text,
-    outbox.html,
-    outbox.kind,
-    // The lookalike check (see lookalikeRecipientSql): skipped once the customer confirmed the address.
-    input.confirmLookalikeAddress !== true,
-    address.trim().toLowerCase(),
-    addressCore(address).slice(0, LOOKALIKE_EDGE),
-    addressCore(address).slice(-LOOKALIKE_EDGE),
-  ];
+  const call = (secondFactorOk: boolean): CreateTransferCall => ({
+    user_id: user.id,
+    idempotency_key: idempotencyKey ?? null,
+    request_hash: hash,
+    limit_day: day,
+    daily_limit_cents: DAILY_LIMIT_CENTS,
+    daily_count_limit: deps.config.transferDailyCountLimit,
+    second_factor_ok: secondFactorOk,
+    transfer_id: transfer.id,
+    transaction_id: transfer.transactionId!,
+    hold_id: randomUUID(),
+    amount_cents: amount,
+    fee_cents: fee,
+    recipient_name: transfer.recipientName,
+    recipient_account: transfer.recipientAccount,
+    purpose: transfer.purpose,
+    category: transfer.category,
+    crypto_address: address,
+    description: `USDC transfer to ${input.recipientName}`,
+    created_at: now.toISOString(),
+    response: body,
+    freeze_token_hash: freezeLink.tokenHash,
+    freeze_ttl_seconds: FREEZE_LINK_TTL_SECONDS,
+    mail_to: outbox.to,
+    mail_subject: outbox.subject,
+    mail_text: outbox.text,
+    mail_html: outbox.html,
+    mail_kind: outbox.kind,
+    // Skipped once the customer confirmed the address.
+    check_lookalike: input.confirmLookalikeAddress !== true,
+  });
   const answer = (row: OutcomeRow): CreateTransferResult => {
     if (row.outcome === "replayed")
       return { statusCode: row.status_code!, body: row.response!, replayed: true };
@@ -311,13 +309,13 @@ async function createTransferChecked(
   let result: CreateTransferResult;
   if (proof && proof.method !== "passkey" && idempotencyKey !== undefined) {
     result = await deps.database.db.transaction(async (tx) => {
-      const first = await callCreateTransfer(deps, tx, params(false));
+      const first = await callCreateTransfer(deps, tx, call(false));
       if (first.outcome !== "second_factor_required") return answer(first);
       await spendCodeProof(deps, tx, user.id, proof, origin);
-      return answer(await callCreateTransfer(deps, tx, params(true)));
+      return answer(await callCreateTransfer(deps, tx, call(true)));
     });
   } else {
-    const row = await createTransferOnWallet(deps, user.id, params(passkeyVerified));
+    const row = await createTransferOnWallet(deps, call(passkeyVerified));
     if (row.outcome === "second_factor_required") {
       if (!proof) throw stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
       if (idempotencyKey === undefined) {

@@ -10,7 +10,7 @@ export async function getTransferLimits(
   userId: string,
   now = new Date(),
 ): Promise<TransferLimits> {
-  // The same total create_transfer_request checks against the limit (migration 0014).
+  // The same total create_transfer_request checks against the limit (transfers_today, server/db/functions).
   const [row] = await queryRows<{ total: string }>(
     db,
     sql`select total_today::text as total from transfers_today(${userId}::uuid, ${limitDayOf(now)})`,

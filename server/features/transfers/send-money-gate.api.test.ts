@@ -1,7 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
-import { canSendMoney } from "@/contract/send-money-gate";
 import { queryRows } from "@/server/db/client";
 import { accountRequests } from "@/server/db/schema";
 import { ETH_ADDRESS, expectLedgerCleanAfterEach, insertKycApplication } from "@/tests/support/money";
@@ -56,8 +55,11 @@ describe("the send-money gate", () => {
       url: "/api/account/summary",
       headers: { cookie: customer.cookie },
     });
-    const contractSays = canSendMoney(summary.json());
-    expect(await sqlGate(customer)).toBe(contractSays);
+    // What the web shows is what the server decided: the summary carries can_send_money's answer.
+    const shown = summary.json().canSendMoney as boolean;
+    expect(await sqlGate(customer)).toBe(shown);
+    // The rule itself (was a test of its own): open only for an approved account with a number and an approved KYC.
+    expect(shown).toBe(kyc === "approved" && account === "approved");
 
     // The transfer path itself: a closed gate is the setup refusal, an open one reaches the money checks.
     const res = await t.app.inject({
@@ -73,21 +75,6 @@ describe("the send-money gate", () => {
         cryptoAddress: ETH_ADDRESS,
       },
     });
-    expect(res.json().accountSetupIncomplete === true).toBe(!contractSays);
-  });
-
-  it("opens only for an approved account with a number and an approved KYC", () => {
-    const open = states.filter(([kyc, account]) =>
-      canSendMoney({
-        kyc: kyc ? { status: kyc } : null,
-        accountRequest: account
-          ? {
-              status: account === "approved without a number" ? "approved" : account,
-              accountNumber: account === "approved" ? "123456789" : null,
-            }
-          : null,
-      }),
-    );
-    expect(open).toEqual([["approved", "approved"]]);
+    expect(res.json().accountSetupIncomplete === true).toBe(!shown);
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { TransferRequest } from "@/contract/transfers";
+import { z } from "zod";
+import { createTransferResponse, type TransferRequest } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type Database, queryRows, type Tx } from "@/server/db/client";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
@@ -11,88 +12,100 @@ export interface TransferAnswer {
   transferRequest: TransferRequest;
 }
 
-export type Outcome =
-  | "created"
-  | "replayed"
-  | "idempotency_mismatch"
-  | "account_frozen"
-  | "staff_account"
-  | "setup_incomplete"
-  | "daily_count_limit"
-  | "lookalike_address"
-  | "second_factor_required"
-  | "insufficient_funds"
-  | "daily_limit";
+export const TRANSFER_OUTCOMES = [
+  "created",
+  "replayed",
+  "idempotency_mismatch",
+  "account_frozen",
+  "staff_account",
+  "setup_incomplete",
+  "daily_count_limit",
+  "lookalike_address",
+  "second_factor_required",
+  "insufficient_funds",
+  "daily_limit",
+] as const;
+export type Outcome = (typeof TRANSFER_OUTCOMES)[number];
 
-export interface OutcomeRow {
-  outcome: Outcome;
-  status_code: number | null;
-  response: TransferAnswer | null;
+/**
+ * create_transfer_request's one argument (server/db/functions/create-transfer-request.sql reads the same fields
+ * with their SQL types): everything decided before the lock, checked here before it is sent as jsonb.
+ */
+export const createTransferCall = z.strictObject({
+  user_id: z.guid(),
+  idempotency_key: z.string().min(1).max(255).nullable(),
+  /** sha256 of the request without its proof, for the idempotency record. */
+  request_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The New York day the request counts on (limitDayOf). */
+  limit_day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  daily_limit_cents: z.number().int().nonnegative(),
+  daily_count_limit: z.number().int().nonnegative(),
+  /** A passkey or one-time code was proven for this request (the function asks for one otherwise). */
+  second_factor_ok: z.boolean(),
+  transfer_id: z.guid(),
+  transaction_id: z.guid(),
+  hold_id: z.guid(),
+  amount_cents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  fee_cents: z.number().int().nonnegative(),
+  recipient_name: z.string().min(1),
+  recipient_account: z.string().nullable(),
+  purpose: z.string(),
+  category: z.string().min(1),
+  crypto_address: z.string().min(1),
+  /** The pending debit's description. */
+  description: z.string().min(1),
+  created_at: z.iso.datetime(),
+  /** The 201 body, stored with the idempotency key so a replay answers it unchanged. */
+  response: createTransferResponse,
+  freeze_token_hash: z.string().min(1),
+  freeze_ttl_seconds: z.number().int().positive(),
+  mail_to: z.string().min(1),
+  mail_subject: z.string().min(1),
+  mail_text: z.string(),
+  mail_html: z.string(),
+  mail_kind: z.string().min(1),
+  /** Refuse an address imitating a saved recipient's (lookalike_recipient); false once the customer confirmed it. */
+  check_lookalike: z.boolean(),
+});
+export type CreateTransferCall = z.input<typeof createTransferCall>;
+
+/** The function's one row: what happened, and what the caller needs to answer it. */
+const outcomeRow = z.object({
+  outcome: z.enum(TRANSFER_OUTCOMES),
+  status_code: z.number().int().nullable(),
+  /** The created or replayed body; a replay answers what was stored, unchanged. */
+  response: z.custom<TransferAnswer>().nullable(),
   /** Cents for the money refusals; the saved recipient's name for lookalike_address. */
-  detail_cents: string | null;
-}
+  detail: z.string().nullable(),
+});
+export type OutcomeRow = z.infer<typeof outcomeRow>;
 
-const PARAMETER_TYPES = [
-  "uuid", // user id
-  "text", // idempotency key
-  "text", // request hash
-  "text", // limit day
-  "bigint", // daily limit
-  "integer", // daily count limit
-  "boolean", // second factor already proven
-  "uuid", // transfer id
-  "uuid", // transaction id
-  "uuid", // hold id
-  "bigint", // amount
-  "bigint", // fee
-  "text", // recipient name
-  "text", // recipient account
-  "text", // purpose
-  "text", // category
-  "text", // crypto address
-  "text", // description
-  "timestamptz", // now
-  "jsonb", // response body
-  "text", // freeze token hash
-  "integer", // freeze link TTL seconds
-  "text", // mail to
-  "text", // mail subject
-  "text", // mail text
-  "text", // mail html
-  "text", // mail kind
-  "boolean", // check for a lookalike of a saved recipient
-  "text", // address, lower-cased
-  "text", // first LOOKALIKE_EDGE characters of the address core
-  "text", // last LOOKALIKE_EDGE characters of the address core
-];
-/** The whole transfer request as one statement (migration 0010): lock, checks and writes in one round trip. */
-const CREATE_TRANSFER_SQL = `select outcome, status_code, response, detail_cents from create_transfer_request(${PARAMETER_TYPES.map(
-  (type, i) => `$${i + 1}::${type}`,
-).join(", ")})`;
+/** The whole transfer request as one statement: lock, checks and writes in one round trip. */
+const CREATE_TRANSFER_SQL =
+  "select outcome, status_code, response, detail from create_transfer_request($1::jsonb)";
 const CREATE_TRANSFER_STATEMENT = "create_transfer_request";
 
-/** Runs the function on the pool (one autocommit round trip) or inside an open transaction. */
-export async function callCreateTransfer(
-  deps: AppDeps,
-  tx: Tx | null,
-  params: unknown[],
-): Promise<OutcomeRow> {
+/** A call checked against createTransferCall, as the JSON text sent. */
+interface CheckedCall {
+  userId: string;
+  json: string;
+}
+
+function checked(call: CreateTransferCall): CheckedCall {
+  const parsed = createTransferCall.parse(call);
+  return { userId: parsed.user_id, json: JSON.stringify(parsed) };
+}
+
+async function runOne(deps: AppDeps, tx: Tx | null, json: string): Promise<OutcomeRow> {
   try {
     if (!tx) {
-      const [row] = await deps.database.prepared<OutcomeRow>(
-        CREATE_TRANSFER_STATEMENT,
-        CREATE_TRANSFER_SQL,
-        params,
-      );
-      return row;
+      const [row] = await deps.database.prepared(CREATE_TRANSFER_STATEMENT, CREATE_TRANSFER_SQL, [json]);
+      return outcomeRow.parse(row);
     }
-    const bound = sql.join(
-      params.map((value, i) => sql`${value}::${sql.raw(PARAMETER_TYPES[i])}`),
-      sql`, `,
-    );
-    const [row] = await queryRows<OutcomeRow>(
+    const [row] = await queryRows(
       tx,
-      sql`select outcome, status_code, response, detail_cents from create_transfer_request(${bound})`,
+      sql`select outcome, status_code, response, detail from create_transfer_request(${json}::jsonb)`,
+      outcomeRow,
     );
     return row;
   } catch (err) {
@@ -101,11 +114,20 @@ export async function callCreateTransfer(
   }
 }
 
+/** Runs the function on the pool (one autocommit round trip) or inside an open transaction. */
+export async function callCreateTransfer(
+  deps: AppDeps,
+  tx: Tx | null,
+  call: CreateTransferCall,
+): Promise<OutcomeRow> {
+  return runOne(deps, tx, checked(call).json);
+}
+
 /** Requests of one wallet sent together at most: a batch holds the wallet's lock for all of them. */
 const MAX_BATCH = 32;
-/** Several requests of one customer in one call (migration 0015), one row per request, in their order. */
+/** Several requests of one customer in one call (create_transfer_requests), one row per request, in their order. */
 const CREATE_TRANSFERS_SQL =
-  "select item, outcome, status_code, response, detail_cents from create_transfer_requests($1::jsonb) order by item";
+  "select item, outcome, status_code, response, detail from create_transfer_requests($1::jsonb) order by item";
 const CREATE_TRANSFERS_STATEMENT = "create_transfer_requests";
 
 async function settle(call: Promise<OutcomeRow>): Promise<Settled<OutcomeRow>> {
@@ -116,13 +138,14 @@ async function settle(call: Promise<OutcomeRow>): Promise<Settled<OutcomeRow>> {
   }
 }
 
-async function runWalletBatch(deps: AppDeps, calls: unknown[][]): Promise<Settled<OutcomeRow>[]> {
-  if (calls.length === 1) return [await settle(callCreateTransfer(deps, null, calls[0]))];
+async function runWalletBatch(deps: AppDeps, calls: CheckedCall[]): Promise<Settled<OutcomeRow>[]> {
+  if (calls.length === 1) return [await settle(runOne(deps, null, calls[0]!.json))];
   let rows: OutcomeRow[];
   try {
-    rows = await deps.database.prepared<OutcomeRow>(CREATE_TRANSFERS_STATEMENT, CREATE_TRANSFERS_SQL, [
-      JSON.stringify(calls),
-    ]);
+    const argument = `[${calls.map((call) => call.json).join(",")}]`;
+    rows = (await deps.database.prepared(CREATE_TRANSFERS_STATEMENT, CREATE_TRANSFERS_SQL, [argument])).map(
+      (row) => outcomeRow.parse(row),
+    );
   } catch (err) {
     // No SQLSTATE (a lost connection, a timeout): whether the call committed is unknown, so every request in
     // it fails as a lone one would, and the customer's retry with its Idempotency-Key finds the answer.
@@ -130,7 +153,7 @@ async function runWalletBatch(deps: AppDeps, calls: unknown[][]): Promise<Settle
     // PostgreSQL refused the call and rolled all of it back: each request runs alone, in order, so one that
     // cannot be written refuses only itself.
     const alone: Settled<OutcomeRow>[] = [];
-    for (const params of calls) alone.push(await settle(callCreateTransfer(deps, null, params)));
+    for (const call of calls) alone.push(await settle(runOne(deps, null, call.json)));
     return alone;
   }
   if (rows.length !== calls.length) {
@@ -139,9 +162,9 @@ async function runWalletBatch(deps: AppDeps, calls: unknown[][]): Promise<Settle
   return rows.map((value) => ({ ok: true, value }));
 }
 
-const batchers = new WeakMap<Database, KeyedBatcher<unknown[], OutcomeRow>>();
+const batchers = new WeakMap<Database, KeyedBatcher<CheckedCall, OutcomeRow>>();
 
-function walletBatcher(deps: AppDeps): KeyedBatcher<unknown[], OutcomeRow> {
+function walletBatcher(deps: AppDeps): KeyedBatcher<CheckedCall, OutcomeRow> {
   let batcher = batchers.get(deps.database);
   if (!batcher) {
     batcher = new KeyedBatcher((calls) => runWalletBatch(deps, calls), MAX_BATCH);
@@ -155,12 +178,9 @@ function walletBatcher(deps: AppDeps): KeyedBatcher<unknown[], OutcomeRow> {
  * and alone; the ones that arrive meanwhile would only queue on the wallet's row lock, so they go together
  * in the next call, one lock and one commit for all (decision 012). Each answers as its own call would.
  */
-export function createTransferOnWallet(
-  deps: AppDeps,
-  userId: string,
-  params: unknown[],
-): Promise<OutcomeRow> {
-  return walletBatcher(deps).run(userId, params);
+export async function createTransferOnWallet(deps: AppDeps, call: CreateTransferCall): Promise<OutcomeRow> {
+  const checkedCall = checked(call);
+  return walletBatcher(deps).run(checkedCall.userId, checkedCall);
 }
 
 /** How many wallet calls ran and carried how many requests, and how many wait (the tests read it). */

@@ -1,4 +1,3 @@
-import { canSendMoney as meetsSendMoneyGate } from "@/contract/send-money-gate";
 import type { AccountSummary } from "@/contract/transactions";
 
 export const SEND_MONEY_BLOCKED = {
@@ -11,9 +10,9 @@ export const ANALYTICS_BLOCKED = {
   description: "Complete KYC verification to access analytics",
 } as const;
 
-/** The contract's gate (the server's too): an approved account with a number and an approved KYC. */
-export function canSendMoney(summary: Pick<AccountSummary, "kyc" | "accountRequest"> | undefined): boolean {
-  return summary !== undefined && meetsSendMoneyGate(summary);
+/** The server's gate, as the account summary carries it: the web shows it and never re-derives it. */
+export function canSendMoney(summary: Pick<AccountSummary, "canSendMoney"> | undefined): boolean {
+  return summary?.canSendMoney === true;
 }
 
 /** Spec §5: analytics is closed only while the KYC application is rejected. */
