@@ -18,6 +18,7 @@ import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes"
 import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
+import { complianceAdminRoutes } from "@/server/features/compliance/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
 import { healthRoutes } from "@/server/features/health/routes";
@@ -198,6 +199,7 @@ export async function buildApp(
   await app.register(recipientRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
   await app.register(dataAccessRoutes);
+  await app.register(complianceAdminRoutes, { prefix: "/api/admin" });
 
   await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderFirstPage);
   return app;

@@ -345,6 +345,7 @@ export const CATALOGUE: Record<string, RouteCase> = {
       payload: {
         firstName: "Ada",
         lastName: "Lovelace",
+        dateOfBirth: "1985-12-10",
         street: "1 Main St",
         city: "New York",
         state: "NY",
