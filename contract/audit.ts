@@ -44,8 +44,7 @@ export const CUSTOMER_VISIBLE_ACTIONS: Readonly<Record<string, { label: string; 
   "account_request.update": { label: "Updated your account application", role: "compliance" },
   "user.unfreeze": { label: "Lifted the freeze on your account", role: "compliance" },
   // What a compliance review found is never shown; only that the account was reviewed.
-  "compliance.case_cleared": { label: "Reviewed your account", role: "compliance" },
-  "compliance.case_confirmed": { label: "Reviewed your account", role: "compliance" },
+  "compliance.case_decided": { label: "Reviewed your account", role: "compliance" },
   "incoming_payment.create": { label: "Recorded an incoming payment", role: "finance" },
   "incoming_payment.update_status": { label: "Updated an incoming payment", role: "finance" },
   "transaction.create": { label: "Created a credit to your account", role: "finance" },

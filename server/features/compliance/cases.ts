@@ -151,13 +151,14 @@ export async function decideCase(
     await writeAudit(tx, {
       actorId: actor.id,
       actorRole: actor.role,
-      action: `compliance.case_${status}`,
+      // One action name whatever the outcome, and the note kept out of `reason`: the customer's data-access
+      // view lists this row ("Reviewed your account") and must not tell what compliance found or decided.
+      action: "compliance.case_decided",
       targetType: "compliance_case",
       targetId: caseId,
       subjectUserId: row.userId,
       before: { status: row.status },
-      after: { status, heldTransfers: held.map((t) => t.id) },
-      reason: input.note,
+      after: { status, note: input.note, heldTransfers: held.map((t) => t.id) },
     });
   });
   return getCase(db, caseId);
