@@ -46,3 +46,9 @@ const PARTICLES = new Set(["al", "el", "bin", "ibn", "abu", "abd", "abdul", "van
 export function normaliseName(raw: string): string {
   return nameTokens(raw).join(" ");
 }
+
+/** The family name's tokens of a listed `LAST, First Middle` (none when the name has no comma). */
+export function surnameTokens(raw: string): string[] {
+  const comma = raw.indexOf(",");
+  return comma === -1 ? [] : nameTokens(raw.slice(0, comma));
+}

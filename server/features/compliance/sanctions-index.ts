@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
+import { surnameTokens } from "@/server/features/compliance/normalise-name";
 
 export interface IndexedName {
   source: string;
   entNum: number;
   name: string;
   tokens: string[];
+  surname: string[];
 }
 export interface SanctionsIndex {
   listId: string;
@@ -53,7 +55,14 @@ async function buildIndex(db: DbOrTx, listId: string, version: number): Promise<
   for (const row of names) {
     const tokens = row.normalised.split(" ").filter(Boolean);
     if (tokens.length === 0) continue;
-    const at = index.names.push({ source: row.source, entNum: row.entNum, name: row.name, tokens }) - 1;
+    const at =
+      index.names.push({
+        source: row.source,
+        entNum: row.entNum,
+        name: row.name,
+        tokens,
+        surname: surnameTokens(row.name),
+      }) - 1;
     for (const initial of new Set(tokens.map((t) => t[0]!))) {
       const list = index.byInitial.get(initial) ?? [];
       list.push(at);

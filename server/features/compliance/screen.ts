@@ -44,7 +44,7 @@ export async function findSanctionsHits(
     for (const token of tokens) for (const at of index.byInitial.get(token[0]!) ?? []) candidates.add(at);
     for (const at of candidates) {
       const listed = index.names[at]!;
-      const score = nameScore(tokens, listed.tokens);
+      const score = nameScore(tokens, listed.tokens, listed.surname);
       if (score < threshold) continue;
       const key = entryKey(listed.source, listed.entNum);
       const entry = index.entries.get(key);
