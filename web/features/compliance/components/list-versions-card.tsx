@@ -61,7 +61,7 @@ export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
               type="file"
               multiple
               accept=".csv,.CSV,text/csv"
-              className="max-w-full text-sm text-ink-muted file:mr-3 file:rounded-md file:border file:border-line file:bg-surface file:px-3 file:py-1.5 file:text-sm file:text-ink"
+              className="max-w-full text-sm text-ink-muted"
             />
             <Button type="submit" size="sm" disabled={upload.isPending}>
               <Upload aria-hidden />
