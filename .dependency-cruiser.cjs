@@ -14,14 +14,16 @@
 const SERVER_AREA_DEPS = {
   accounts: ["kyc"],
   admin: ["approvals"],
-  auth: ["security"],
+  auth: ["compliance", "security"],
   chat: ["kyc"],
-  kyc: ["approvals"],
+  compliance: [],
+  kyc: ["approvals", "compliance"],
   payments: ["accounts", "approvals", "auth", "kyc"],
   security: ["chat"],
   staff: ["auth"],
+  recipients: ["compliance"],
   statements: ["transfers"],
-  transfers: ["approvals", "auth", "recipients", "security"],
+  transfers: ["approvals", "auth", "compliance", "recipients", "security"],
 };
 
 /** Test files may reach across areas (fixtures), never across layers. */
@@ -131,7 +133,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|content|dev-mailbox|health|kyc|objects|payments|recipients|security|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|objects|payments|recipients|security|staff|statements|transfers)/",
         ],
       },
       to: {},

@@ -47,6 +47,13 @@ export const ADMIN_ROUTE_ROLES = {
   "POST /api/admin/kyc/:id/ssn/reveal": ["compliance"],
   "GET /api/admin/audit": ["compliance"],
   "GET /api/admin/audit.csv": ["compliance"],
+  "POST /api/admin/kyc/:id/dob/reveal": ["compliance"],
+  // Sanctions screening (decision 024): the lists, and the cases their hits open. Never support or finance.
+  "GET /api/admin/compliance/cases": ["compliance"],
+  "GET /api/admin/compliance/cases/:id": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/decision": ["compliance"],
+  "GET /api/admin/compliance/lists": ["compliance"],
+  "POST /api/admin/compliance/lists": ["compliance"],
 
   // Maker-checker: the queue; who may decide each approval is checked per kind (finance money, compliance KYC
   // resets and freezes), and never its maker.

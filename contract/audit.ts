@@ -17,6 +17,7 @@ export const AUDIT_MESSAGES = {
 /** Reads of sensitive data: each one writes an audit row the customer sees in Settings. */
 export const READ_ACTIONS = {
   ssnRevealed: "customer.ssn_revealed",
+  dateOfBirthRevealed: "customer.dob_revealed",
   documentOpened: "customer.document_opened",
   chatOpened: "customer.chat_opened",
 } as const;
@@ -34,6 +35,7 @@ export const CHAT_OPEN_AUDIT_WINDOW_MINUTES = 30;
  */
 export const CUSTOMER_VISIBLE_ACTIONS: Readonly<Record<string, { label: string; role: StaffRole }>> = {
   [READ_ACTIONS.ssnRevealed]: { label: "Viewed your full Social Security number", role: "compliance" },
+  [READ_ACTIONS.dateOfBirthRevealed]: { label: "Viewed your full date of birth", role: "compliance" },
   [READ_ACTIONS.documentOpened]: { label: "Opened one of your identity documents", role: "compliance" },
   [READ_ACTIONS.chatOpened]: { label: "Opened your support chat", role: "support" },
   "kyc.approve": { label: "Approved your identity verification", role: "compliance" },
@@ -41,6 +43,8 @@ export const CUSTOMER_VISIBLE_ACTIONS: Readonly<Record<string, { label: string; 
   "kyc.reset": { label: "Reopened your identity verification", role: "compliance" },
   "account_request.update": { label: "Updated your account application", role: "compliance" },
   "user.unfreeze": { label: "Lifted the freeze on your account", role: "compliance" },
+  // What a compliance review found is never shown; only that the account was reviewed.
+  "compliance.case_decided": { label: "Reviewed your account", role: "compliance" },
   "incoming_payment.create": { label: "Recorded an incoming payment", role: "finance" },
   "incoming_payment.update_status": { label: "Updated an incoming payment", role: "finance" },
   "transaction.create": { label: "Created a credit to your account", role: "finance" },
@@ -146,6 +150,9 @@ export const revealSsnInput = z.object({
 });
 export const revealSsnResponse = z.object({ ssn: z.string() });
 export type RevealSsnResponse = z.infer<typeof revealSsnResponse>;
+/** POST /api/admin/kyc/:id/dob/reveal: YYYY-MM-DD, or null for an application made before it was asked. */
+export const revealDateOfBirthResponse = z.object({ dateOfBirth: z.string().nullable() });
+export type RevealDateOfBirthResponse = z.infer<typeof revealDateOfBirthResponse>;
 
 /** GET /api/account/data-access: the customer's own entries; never the staff member's name, e-mail or id. */
 export const dataAccessEntry = z.object({

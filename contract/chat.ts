@@ -109,6 +109,8 @@ export const chatCustomer = z.object({
   memberSince: z.string(),
   /** null: no KYC application yet ('Not Started'). */
   kycStatus: z.enum(KYC_STATUSES).nullable(),
+  /** Masked (`**` day and month, the year); null when there is no application or it predates the question. */
+  dateOfBirth: z.string().nullable(),
   /** null: no checking-account request yet. */
   accountRequestStatus: z.enum(ACCOUNT_REQUEST_STATUSES).nullable(),
   totalBalance: z.string(),

@@ -96,6 +96,14 @@ export const ERROR_REASONS = {
   owner_by_config: { code: "CONFLICT", status: 409, flags: ["ownerByConfig"] },
   // Paging.
   invalid_cursor: { code: "VALIDATION", status: 400, flags: ["invalidCursor"] },
+  // Compliance (decisions 024, 025).
+  case_decided: { code: "CONFLICT", status: 409, flags: ["caseDecided"] },
+  /** A list file whose content is refused: the file and line are in the details. */
+  list_file_rejected: { code: "UNPROCESSABLE", status: 422, flags: ["listFileInvalid"] },
+  /** A list upload naming a file OFAC does not publish, or one file twice. */
+  list_file_invalid: { code: "VALIDATION", status: 400, flags: ["listFileInvalid"] },
+  compliance_case_open: { code: "CONFLICT", status: 409, flags: ["complianceCaseOpen"] },
+  compliance_hold: { code: "CONFLICT", status: 409, flags: ["complianceHold"] },
   // The database or another backing service is out of reach (a failover): the outcome may be unknown, and the
   // client's retry with the same Idempotency-Key finds it (decision 027).
   service_unavailable: { code: "UNAVAILABLE", status: 503, flags: ["retryable"] },

@@ -122,6 +122,16 @@ export const errorFlags = z
     ownerByConfig: flag,
     /** The current status of what could not move (a KYC application, an approval). */
     status: z.string(),
+    // Compliance (sanctions screening): staff only, never shown to the customer.
+    /** A sanctions list file was refused: `file` names it and `line` the first bad line. */
+    listFileInvalid: flag,
+    file: z.string(),
+    line: z.number(),
+    caseDecided: flag,
+    /** A transfer of a customer with an open or confirmed compliance case does not move. */
+    complianceHold: flag,
+    /** KYC approval waits for the customer's open compliance case. */
+    complianceCaseOpen: flag,
     // Paging and limits.
     invalidCursor: flag,
     retryAfterSeconds: z.number(),

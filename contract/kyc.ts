@@ -31,6 +31,10 @@ export const KYC_MESSAGES = {
   noApplication: "No application found. Please submit your application first.",
   applicationLocked: "This application has already been reviewed and cannot be changed",
   submitted: "Application submitted successfully",
+  dateOfBirthRequired: "Please enter your date of birth",
+  dateOfBirthInvalid: "Enter your date of birth as a real date (MM/DD/YYYY)",
+  dateOfBirthUnderage: "You must be 18 or older to open an account",
+  dateOfBirthTooOld: "Please check your date of birth: it is more than 120 years ago",
   documentUploaded: "Document uploaded successfully",
 } as const;
 
@@ -97,6 +101,45 @@ export function normaliseObjectPath(raw: string): string {
   const at = pathname.indexOf(marker);
   return at === -1 ? value : `/objects/${pathname.slice(at + marker.length)}`;
 }
+
+/** Applicants must be this old on the day they apply (CIP: identity includes the date of birth). */
+export const MINIMUM_AGE_YEARS = 18;
+
+/** `**\/**\/1987`: the date of birth as every API answers it; compliance reveals the rest, audited. */
+export function maskDateOfBirth(dateOfBirth: string | null | undefined): string | null {
+  return dateOfBirth ? `**/**/${dateOfBirth.slice(0, 4)}` : null;
+}
+
+/** Whole years from a YYYY-MM-DD birth date to `today` (YYYY-MM-DD): a birthday counts on its day. */
+export function ageOn(dateOfBirth: string, today: string): number {
+  const years = Number(today.slice(0, 4)) - Number(dateOfBirth.slice(0, 4));
+  return today.slice(5) >= dateOfBirth.slice(5) ? years : years - 1;
+}
+
+/** Today as YYYY-MM-DD in New York, the bank's day (the same day the transfer limits use). */
+export function bankToday(now: Date = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(now);
+}
+
+/** A calendar day that exists, written YYYY-MM-DD. */
+function isRealDate(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const date = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(v);
+}
+
+/** The date of birth field: YYYY-MM-DD (what `<input type="date">` sends), real, 18 or over, under 120. */
+export const dateOfBirthField = z
+  .string({ error: KYC_MESSAGES.dateOfBirthRequired })
+  .trim()
+  .min(1, KYC_MESSAGES.dateOfBirthRequired)
+  .max(10, KYC_MESSAGES.dateOfBirthInvalid)
+  .refine(isRealDate, KYC_MESSAGES.dateOfBirthInvalid)
+  .refine(
+    (v) => !isRealDate(v) || ageOn(v, bankToday()) >= MINIMUM_AGE_YEARS,
+    KYC_MESSAGES.dateOfBirthUnderage,
+  )
+  .refine((v) => !isRealDate(v) || ageOn(v, bankToday()) <= 120, KYC_MESSAGES.dateOfBirthTooOld);
 
 /** `***-**-1234`: the only form of an SSN any API returns. */
 export function maskSsn(last4: string): string {
@@ -167,6 +210,7 @@ export const createKycInput = z.preprocess(
       companyName: optionalText(200),
       firstName: requiredText(100),
       lastName: requiredText(100),
+      dateOfBirth: dateOfBirthField,
       street: requiredText(200),
       city: requiredText(100),
       state: requiredText(20)
@@ -241,6 +285,8 @@ export const kycApplication = z.object({
   address: z.string(),
   /** Always masked: `***-**-1234`. */
   ssn: z.string(),
+  /** Always masked: `**\/**\/1987`; null on applications made before it was asked. */
+  dateOfBirth: z.string().nullable(),
   /** `/objects/uploads/<id>` paths, or null. */
   drivingLicenseFront: z.string().nullable(),
   drivingLicenseBack: z.string().nullable(),

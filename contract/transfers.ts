@@ -13,6 +13,9 @@ export function feeFor(amountCents: number): number {
 }
 
 export const TRANSFER_MESSAGES = {
+  /** A transfer that waits for a review: the same words whatever the reason, and never the reason. */
+  underReview:
+    "Transfer request submitted. It is under review, and your funds stay on hold until it is sent.",
   achUnavailable: "ACH transfers are currently not available. Please use USDC crypto transfer",
   amountPositive: "Amount must be greater than $0",
   amountInvalid: "Amount must be a dollar amount with at most 2 decimals",

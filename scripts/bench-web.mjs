@@ -169,6 +169,7 @@ async function approvedCustomer(baseUrl) {
     state: "NY",
     zipCode: "10005",
     ssn: "412-34-5678",
+    dateOfBirth: "1988-04-02",
     drivingLicenseFront: await upload(),
     drivingLicenseBack: await upload(),
   });

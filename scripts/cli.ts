@@ -1,9 +1,14 @@
 // `npm run cli -- <command>`: operator commands against the configured database (DATABASE_URL or ./data).
+import fs from "node:fs/promises";
+import path from "node:path";
 import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import { STAFF_ROLES, staffRole } from "@/contract/staff";
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
+import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
+import { listFileName } from "@/server/features/compliance/parse-ofac";
+import { rescreenEveryone } from "@/server/features/compliance/rescreen";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { sweepExpired } from "@/server/lib/housekeeping";
@@ -21,6 +26,8 @@ commands:
                         (the server also does this at start and every 15 minutes)
   seed:demo             outside production: an owner, an approved customer with history and a pending KYC,
                         made through the app's own routes (prints their e-mails and password)
+  sanctions:load <dir>  load OFAC's SDN.CSV, ALT.CSV, ADD.CSV (and CONS_PRIM/ALT/ADD.CSV) from <dir> as a new list
+                        version, then re-screen every customer and saved address (exit 1, old list kept, on a bad file)
   statement:verify <userId> <YYYY-MM> <digest>
                         recompute a monthly statement's ledger digest from the ledger and compare it with
                         the one printed on a customer's copy (exit 1 when they differ)`;
@@ -32,7 +39,18 @@ const COMMANDS = new Set([
   "housekeeping:sweep",
   "statement:verify",
   "seed:demo",
+  "sanctions:load",
 ]);
+
+/** The OFAC files in a directory (names in any case); other files are left alone. */
+async function readListDirectory(dir: string): Promise<{ name: string; bytes: Uint8Array }[]> {
+  const names = (await fs.readdir(dir)).filter((name) => listFileName(name) !== null);
+  if (names.length === 0)
+    throw new Error(
+      `${dir} holds none of SDN.CSV, ALT.CSV, ADD.CSV, CONS_PRIM.CSV, CONS_ALT.CSV, CONS_ADD.CSV`,
+    );
+  return Promise.all(names.map(async (name) => ({ name, bytes: await fs.readFile(path.join(dir, name)) })));
+}
 
 async function main(argv: string[]) {
   const [command, ...args] = argv;
@@ -85,6 +103,27 @@ async function main(argv: string[]) {
       case "seed:demo": {
         const { seedDemo } = await import("@/scripts/seed-demo");
         for (const line of await seedDemo(config, database)) console.info(line);
+        return 0;
+      }
+      case "sanctions:load": {
+        const [dir] = args;
+        if (!dir) throw new Error("sanctions:load needs the directory holding OFAC's files");
+        const files = await readListDirectory(dir);
+        const list = await loadSanctionsList(database.db, files, {
+          actorId: null,
+          actorRole: null,
+          source: "cli",
+        });
+        console.info(
+          `List version ${list.version} is active: ${list.entryCount} entries, ${list.nameCount} names, ` +
+            `${list.addressCount} digital currency addresses.`,
+        );
+        for (const f of list.files)
+          console.info(`  ${f.name}: ${f.records} records, ${f.bytes} bytes, sha256 ${f.sha256}`);
+        const report = await rescreenEveryone(database.db, config.sanctionsNameThreshold);
+        console.info(
+          `Re-screened ${report.customers} customer(s) and ${report.addresses} address(es): ${report.newHits} new hit(s).`,
+        );
         return 0;
       }
       case "statement:verify": {

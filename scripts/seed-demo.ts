@@ -143,6 +143,7 @@ export async function seedDemo(config: Config, database: Database): Promise<stri
             accountType: "personal",
             firstName: account.firstName,
             lastName: account.lastName,
+            dateOfBirth: "1988-04-02",
             street: "5 Wall St",
             city: "New York",
             state: "NY",

@@ -23,6 +23,7 @@ import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes"
 import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
+import { complianceAdminRoutes } from "@/server/features/compliance/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
 import { healthRoutes } from "@/server/features/health/routes";
@@ -142,6 +143,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", recipientRoutes),
   routesAt("/api/admin", adminAuditRoutes),
   routesAt("/api/account", dataAccessRoutes),
+  routesAt("/api/admin", complianceAdminRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */

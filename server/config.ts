@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_APPROVAL_THRESHOLD_CENTS } from "@/contract/approvals";
+import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { parseMoney } from "@/contract/money";
 
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
@@ -121,6 +122,14 @@ const envSchema = z.object({
     message:
       "APPROVAL_THRESHOLD must be a dollar amount like 1000 or 1000.00 (at most 2 decimals, not negative)",
   }),
+  SANCTIONS_NAME_THRESHOLD: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "SANCTIONS_NAME_THRESHOLD must be a number" })
+      .min(0.5, "SANCTIONS_NAME_THRESHOLD must be at least 0.5")
+      .max(1, "SANCTIONS_NAME_THRESHOLD must be at most 1")
+      .default(DEFAULT_SANCTIONS_NAME_THRESHOLD),
+  ),
   METRICS_TOKEN: optionalString.refine((v) => !v || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
@@ -196,6 +205,8 @@ export type Config = {
   adminRequire2fa: boolean;
   /** Money in strictly above this (cents) needs a second staff member (maker-checker). */
   approvalThresholdCents: number;
+  /** A name matches a listed one at this Jaro–Winkler-based score or above (bench/SCREENING.md). */
+  sanctionsNameThreshold: number;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
 };
@@ -330,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.APPROVAL_THRESHOLD === undefined
         ? DEFAULT_APPROVAL_THRESHOLD_CENTS
         : parseMoney(e.APPROVAL_THRESHOLD)!,
+    sanctionsNameThreshold: e.SANCTIONS_NAME_THRESHOLD,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }

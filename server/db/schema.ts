@@ -4,6 +4,8 @@ import {
   bigserial,
   boolean,
   check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -375,6 +377,8 @@ export const kycApplications = pgTable(
     drivingLicenseBack: text("driving_license_back"),
     llcDocument: text("llc_document"),
     einDocument: text("ein_document"),
+    /** YYYY-MM-DD; null on applications made before it was asked (compliance sees them flagged). */
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
     status: text("status", { enum: ["pending", "approved", "rejected"] })
       .notNull()
       .default("pending"),
@@ -735,5 +739,136 @@ export const approvals = pgTable(
       sql`(${t.status} = 'pending') = (${t.decidedAt} is null and ${t.checkerId} is null)`,
     ),
     check("approvals_checker_not_maker", sql`${t.checkerId} is null or ${t.checkerId} <> ${t.makerId}`),
+  ],
+);
+
+/** One load of OFAC's files: a whole snapshot, versioned; exactly one is active (decision 025). */
+export const sanctionsLists = pgTable(
+  "sanctions_lists",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    version: integer("version").notNull(),
+    source: text("source", { enum: ["cli", "upload"] }).notNull(),
+    /** Each file's name, SHA-256, size and record count. */
+    files: jsonb("files")
+      .notNull()
+      .$type<{ name: string; sha256: string; bytes: number; records: number }[]>(),
+    entryCount: integer("entry_count").notNull(),
+    nameCount: integer("name_count").notNull(),
+    addressCount: integer("address_count").notNull(),
+    loadedBy: uuid("loaded_by"),
+    isActive: boolean("is_active").notNull().default(false),
+    loadedAt: timestamp("loaded_at", { withTimezone: true }).notNull().defaultNow(),
+    rescreenedAt: timestamp("rescreened_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("sanctions_lists_version_key").on(t.version),
+    uniqueIndex("sanctions_lists_one_active_key").on(t.isActive).where(sql`${t.isActive}`),
+    check("sanctions_lists_source_check", sql`${t.source} in ('cli', 'upload')`),
+  ],
+);
+
+export const sanctionsEntries = pgTable(
+  "sanctions_entries",
+  {
+    listId: uuid("list_id")
+      .notNull()
+      .references(() => sanctionsLists.id, { onDelete: "cascade" }),
+    /** `SDN` or `CONS` (the consolidated non-SDN files): ent_num is unique within one source. */
+    source: text("source").notNull(),
+    entNum: integer("ent_num").notNull(),
+    name: text("name").notNull(),
+    sdnType: text("sdn_type").notNull(),
+    programs: text("programs").notNull(),
+    /** Dates of birth from the remarks: `YYYY-MM-DD`, or `YYYY` when the list gives a year only. */
+    birthDates: jsonb("birth_dates").notNull().$type<string[]>(),
+  },
+  (t) => [primaryKey({ name: "sanctions_entries_pk", columns: [t.listId, t.source, t.entNum] })],
+);
+
+export const sanctionsNames = pgTable(
+  "sanctions_names",
+  {
+    listId: uuid("list_id")
+      .notNull()
+      .references(() => sanctionsLists.id, { onDelete: "cascade" }),
+    source: text("source").notNull(),
+    entNum: integer("ent_num").notNull(),
+    /** `primary`, or ALT.CSV's alt_type: `aka`, `fka`, `nka`. */
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    normalised: text("normalised").notNull(),
+  },
+  (t) => [index("sanctions_names_list_idx").on(t.listId)],
+);
+
+export const sanctionsAddresses = pgTable(
+  "sanctions_addresses",
+  {
+    listId: uuid("list_id")
+      .notNull()
+      .references(() => sanctionsLists.id, { onDelete: "cascade" }),
+    source: text("source").notNull(),
+    entNum: integer("ent_num").notNull(),
+    /** The code after "Digital Currency Address - ": ETH, USDC, USDT, XBT, TRX… */
+    currency: text("currency").notNull(),
+    address: text("address").notNull(),
+    /** Lower case: addresses match exactly, case-insensitively. */
+    addressKey: text("address_key").notNull(),
+  },
+  (t) => [index("sanctions_addresses_key_idx").on(t.listId, t.addressKey)],
+);
+
+/** One open case per customer at a time: every hit while it is open joins it. */
+export const complianceCases = pgTable(
+  "compliance_cases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: ["open", "cleared", "confirmed"] })
+      .notNull()
+      .default("open"),
+    decisionNote: text("decision_note"),
+    decidedBy: uuid("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("compliance_cases_one_open_key").on(t.userId).where(sql`${t.status} = 'open'`),
+    index("compliance_cases_queue_idx").on(t.status, t.openedAt, t.id),
+    check("compliance_cases_status_check", sql`${t.status} in ('open', 'cleared', 'confirmed')`),
+    check("compliance_cases_decided_consistent", sql`(${t.status} = 'open') = (${t.decidedAt} is null)`),
+  ],
+);
+
+/** A screening hit: what was screened, where, against which list entry, with the score. */
+export const complianceHits = pgTable(
+  "compliance_hits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    userId: uuid("user_id"),
+    /** The same customer, subject, list entry and transfer never make a second hit (re-screens are idempotent). */
+    dedupeKey: text("dedupe_key").notNull(),
+    screeningPoint: text("screening_point").notNull(),
+    subjectType: text("subject_type", { enum: ["name", "address"] }).notNull(),
+    subject: text("subject").notNull(),
+    matched: text("matched").notNull(),
+    score: doublePrecision("score").notNull(),
+    listVersion: integer("list_version").notNull(),
+    listSource: text("list_source").notNull(),
+    entNum: integer("ent_num").notNull(),
+    programs: text("programs").notNull(),
+    transferId: uuid("transfer_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("compliance_hits_dedupe_key").on(t.dedupeKey),
+    index("compliance_hits_case_idx").on(t.caseId, t.createdAt),
+    index("compliance_hits_transfer_idx").on(t.transferId),
+    check("compliance_hits_subject_type_check", sql`${t.subjectType} in ('name', 'address')`),
   ],
 );

@@ -55,9 +55,13 @@ describe("the admin web's capabilities", () => {
       "accountRequestsTab",
       "approvalsTab",
       "auditTab",
+      "complianceDesk",
+      "decideCase",
       "kycTab",
       "liftFreeze",
+      "loadSanctionsList",
       "openDocuments",
+      "revealDateOfBirth",
       "revealSsn",
       "usersTab",
     ]);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { ADMIN_ROUTE_ROLES } from "@/contract/admin-route-roles";
 import { holdsAnyRole, type StaffRole } from "@/contract/staff";
@@ -18,6 +18,7 @@ import {
   type World,
 } from "@/tests/abuse/world";
 import { ETH_ADDRESS } from "@/tests/support/money";
+import { listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { createVerifiedUser, TEST_PASSWORD } from "@/tests/support/users";
 
@@ -345,6 +346,7 @@ export const CATALOGUE: Record<string, RouteCase> = {
       payload: {
         firstName: "Ada",
         lastName: "Lovelace",
+        dateOfBirth: "1985-12-10",
         street: "1 Main St",
         city: "New York",
         state: "NY",
@@ -606,6 +608,49 @@ export const CATALOGUE: Record<string, RouteCase> = {
     }),
     // The world's KYC row is a fixture whose SSN was never sealed with the app's key.
     expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "POST /api/admin/kyc/:id/dob/reveal": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/kyc/${w.ids.kycId}/dob/reveal`,
+      payload: { reason: "Compare with a sanctions list entry" },
+    }),
+    // The world's application predates the question: null, and nothing to audit.
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/compliance/cases": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/compliance/cases?status=all&limit=5"),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/compliance/cases/:id": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/compliance/cases/${randomUUID()}`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/decision": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/decision`,
+      payload: { decision: "clear", note: "No such case" },
+    }),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/lists": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/compliance/lists"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/compliance/lists": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({ url: "/api/admin/compliance/lists", payload: uploadBody(listFiles()) }),
+    expect: ADMIN_OK,
   },
   "GET /api/admin/audit": {
     access: "admin",

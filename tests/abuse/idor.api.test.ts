@@ -71,6 +71,7 @@ describe("IDOR", () => {
         payload: {
           firstName: "D",
           lastName: "Applicant",
+          dateOfBirth: "1985-12-10",
           street: "2 Main St",
           city: "New York",
           state: "NY",

@@ -224,6 +224,7 @@ describe("staff never bank, by any route (item 8)", () => {
       accountType: "personal",
       firstName: "Fin",
       lastName: "Ance",
+      dateOfBirth: "1985-12-10",
       street: "1 Main St",
       city: "New York",
       state: "NY",

@@ -409,6 +409,7 @@ describe("admin desk", () => {
       for (const id of [
         "kyc-firstName",
         "kyc-lastName",
+        "kyc-dateOfBirth",
         "kyc-street",
         "kyc-city",
         "kyc-state",
@@ -421,6 +422,7 @@ describe("admin desk", () => {
       for (const [label, value] of [
         ["First name", "Inez"],
         ["Last name", "Tester"],
+        ["Date of birth", "1990-05-17"],
         ["Street address", "5 Wall St"],
         ["City", "New York"],
         ["State", "NY"],

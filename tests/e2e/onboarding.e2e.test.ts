@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { KYC_MESSAGES } from "@/contract/kyc";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
@@ -24,6 +25,11 @@ describe("onboarding journey", () => {
     await page.getByRole("heading", { name: "Apply for a Checking Account" }).waitFor();
     await page.getByLabel("First name").fill(user.firstName);
     await page.getByLabel("Last name").fill(lastName);
+    // The date of birth: someone under 18 is stopped at Next with the reason under the field.
+    const dateOfBirth = page.getByLabel("Date of birth");
+    const seventeen = new Date();
+    seventeen.setFullYear(seventeen.getFullYear() - 17);
+    await dateOfBirth.fill(seventeen.toISOString().slice(0, 10));
     await page.getByLabel("Street address").fill("12 Harbor Street");
     await page.getByLabel("City").fill("New York");
     await page.getByLabel("State").fill("ny");
@@ -43,6 +49,10 @@ describe("onboarding journey", () => {
     await ssn.press("7"); // a tenth digit is ignored
     expect(await ssn.inputValue()).toBe(typed[8]);
     expect(await page.getByLabel("State").inputValue()).toBe("NY");
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.locator("#kyc-dateOfBirth-error").getByText(KYC_MESSAGES.dateOfBirthUnderage).waitFor();
+    await shot(page, "apply-step1-underage");
+    await dateOfBirth.fill("1990-05-17");
     await shot(page, "apply-step1");
     await page.getByRole("button", { name: "Next" }).click();
 

@@ -6,6 +6,7 @@ export const PERSONAL_KYC_FIELDS = {
   accountType: "personal",
   firstName: "Ada",
   lastName: "Lovelace",
+  dateOfBirth: "1985-12-10",
   street: "1 Analytical Way",
   city: "New York",
   state: "NY",

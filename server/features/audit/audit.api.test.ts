@@ -29,6 +29,7 @@ async function applicant(ssn: string) {
   const { response: res, drivingLicenseFront } = await applyWithLicence(t.app, user.cookie, {
     firstName: "Ada",
     lastName: "Lovelace",
+    dateOfBirth: "1985-12-10",
     street: "12 Analytical Row",
     city: "Albany",
     state: "NY",

@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { CHAT_MESSAGES, type ChatCustomer } from "@/contract/chat";
+import { maskDateOfBirth } from "@/contract/kyc";
 import { formatMoney } from "@/contract/money";
 import type { Db } from "@/server/db/client";
 import { transferRequests, users } from "@/server/db/schema";
@@ -28,6 +29,8 @@ export async function getChatCustomer(db: Db, userId: string): Promise<ChatCusto
     status: user.status,
     memberSince: user.createdAt.toISOString(),
     kycStatus: onboarding.kyc?.status ?? null,
+    // Support sees the year only; compliance reveals the full date, audited.
+    dateOfBirth: maskDateOfBirth(onboarding.kyc?.dateOfBirth),
     accountRequestStatus: onboarding.accountRequest?.status ?? null,
     totalBalance,
     availableBalance,

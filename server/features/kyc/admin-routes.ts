@@ -13,11 +13,12 @@ import {
   updateAccountRequestResponse,
 } from "@/contract/admin-onboarding";
 import { pendingApprovalResponse } from "@/contract/approvals";
-import { revealSsnInput, revealSsnResponse } from "@/contract/audit";
+import { revealDateOfBirthResponse, revealSsnInput, revealSsnResponse } from "@/contract/audit";
 import { onboardingState } from "@/contract/kyc";
 import { findAccountRequests, findKycApplications } from "@/server/features/kyc/find-onboarding";
 import { getOnboardingState } from "@/server/features/kyc/get-kyc-status";
 import { submitKycReset } from "@/server/features/kyc/kyc-reset-approval";
+import { revealDateOfBirth } from "@/server/features/kyc/reveal-date-of-birth";
 import { revealSsn } from "@/server/features/kyc/reveal-ssn";
 import { type KycDecision, reviewKycApplication } from "@/server/features/kyc/review-kyc-application";
 import { updateAccountRequest } from "@/server/features/kyc/update-account-request";
@@ -66,6 +67,18 @@ export async function kycAdminRoutes(fastify: FastifyInstance) {
     { schema: { params: idParams, body: revealSsnInput, response: { 200: revealSsnResponse } } },
     (request) =>
       revealSsn(db, app.deps.config.dataKey, {
+        actorId: signedInUser(request).id,
+        actorRole: adminRouteRole(request),
+        kycId: request.params.id,
+        reason: request.body.reason,
+      }),
+  );
+
+  app.post(
+    "/kyc/:id/dob/reveal",
+    { schema: { params: idParams, body: revealSsnInput, response: { 200: revealDateOfBirthResponse } } },
+    (request) =>
+      revealDateOfBirth(db, {
         actorId: signedInUser(request).id,
         actorRole: adminRouteRole(request),
         kycId: request.params.id,

@@ -3,6 +3,8 @@ import { type CreateKycInput, type CreateKycResponse, canApply, KYC_MESSAGES } f
 import { STAFF_MANAGEMENT_MESSAGES } from "@/contract/staff";
 import type { AppDeps } from "@/server/app-deps";
 import { accountRequests, kycApplications, users } from "@/server/db/schema";
+import { customerNames } from "@/server/features/compliance/rescreen";
+import { findSanctionsHits, recordHits } from "@/server/features/compliance/screen";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { toAccountRequest, toKycApplication } from "@/server/features/kyc/kyc-views";
 import { resolveDocuments } from "@/server/features/kyc/resolve-documents";
@@ -37,6 +39,20 @@ export async function createKycApplication(
   });
   const { dataKey } = deps.config;
   const ssnIndex = blindIndex(dataKey, SSN_INDEX_LABEL, input.ssn);
+  // Sanctions screening at submission (names, the company, the date of birth): a hit is filed with the
+  // application, and the applicant sees the same "pending" as anyone else.
+  const hits = await findSanctionsHits(
+    deps.database.db,
+    {
+      names: customerNames(user, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        companyName: isBusiness ? input.companyName : null,
+        dateOfBirth: input.dateOfBirth,
+      }),
+    },
+    deps.config.sanctionsNameThreshold,
+  );
 
   try {
     const result = await deps.database.db.transaction(async (tx) => {
@@ -87,6 +103,7 @@ export async function createKycApplication(
           companyName: isBusiness ? input.companyName : null,
           firstName: input.firstName,
           lastName: input.lastName,
+          dateOfBirth: input.dateOfBirth,
           street: input.street,
           city: input.city,
           state: input.state,
@@ -119,6 +136,7 @@ export async function createKycApplication(
           documents,
         },
       });
+      if (hits.length > 0) await recordHits(tx, { userId: user.id, point: "kyc", hits });
       await enqueueMail(tx, applicationReceivedMail(user.email, user.firstName));
       return { kyc: kyc!, accountRequest: accountRequest! };
     });

@@ -29,6 +29,7 @@ const freshSsn = ssnSequence(100, 5000);
 const GRACE = {
   firstName: "Grace",
   lastName: "Hopper",
+  dateOfBirth: "1985-12-10",
   street: "2 Compiler Road",
   city: "Arlington",
   state: "VA",

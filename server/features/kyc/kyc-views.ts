@@ -1,5 +1,5 @@
 import type { AdminAccountRequest, AdminKycApplication, OnboardingUser } from "@/contract/admin-onboarding";
-import { type AccountRequest, type KycApplication, maskSsn } from "@/contract/kyc";
+import { type AccountRequest, type KycApplication, maskDateOfBirth, maskSsn } from "@/contract/kyc";
 import type { accountRequests, kycApplications, users } from "@/server/db/schema";
 
 export type KycRow = typeof kycApplications.$inferSelect;
@@ -23,6 +23,7 @@ export function toKycApplication(row: KycRow): KycApplication {
     zipCode: row.zipCode,
     address: row.address,
     ssn: maskSsn(row.ssnLast4),
+    dateOfBirth: maskDateOfBirth(row.dateOfBirth),
     drivingLicenseFront: row.drivingLicenseFront,
     drivingLicenseBack: row.drivingLicenseBack,
     llcDocument: row.llcDocument,

@@ -1,7 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { ONBOARDING_ADMIN_MESSAGES, type ReviewKycResponse } from "@/contract/admin-onboarding";
+import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import type { Db, Tx } from "@/server/db/client";
 import { kycApplications, users } from "@/server/db/schema";
+import { hasOpenCase } from "@/server/features/compliance/screen";
 import { type KycRow, toAdminKycApplication } from "@/server/features/kyc/kyc-views";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
@@ -67,6 +69,10 @@ export async function applyKycDecision(
 ) {
   const move = MOVES[decision];
   const row = await lockKycApplicationFor(tx, id, decision);
+  // A sanctions hit waits for compliance's decision on the case before the identity check can pass.
+  if (decision === "approve" && (await hasOpenCase(tx, row.userId))) {
+    throw new AppError("compliance_case_open", COMPLIANCE_MESSAGES.caseOpenOnKyc);
+  }
   const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
 
   const [updated] = await tx

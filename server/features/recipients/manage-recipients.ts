@@ -9,6 +9,7 @@ import {
 } from "@/contract/recipients";
 import type { DbOrTx } from "@/server/db/client";
 import { savedRecipients } from "@/server/db/schema";
+import { findSanctionsHits, recordHits } from "@/server/features/compliance/screen";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
 
@@ -33,12 +34,22 @@ export async function findRecipients(db: DbOrTx, userId: string): Promise<Recipi
   return { items: rows.map(toSavedRecipient), limit: RECIPIENT_LIMIT };
 }
 
-/** Saves a name for an address: once per address (any case), at most RECIPIENT_LIMIT, with an audit row. */
+/**
+ * Saves a name for an address: once per address (any case), at most RECIPIENT_LIMIT, with an audit row. The
+ * address and name are screened against the sanctions list; a hit is filed for compliance with the save, and
+ * the customer is told nothing (transfers to it will wait under review).
+ */
 export async function createRecipient(
   db: DbOrTx,
   userId: string,
   input: CreateRecipientInput,
+  sanctionsThreshold: number,
 ): Promise<SavedRecipient> {
+  const hits = await findSanctionsHits(
+    db,
+    { names: [{ value: input.name }], addresses: [input.address] },
+    sanctionsThreshold,
+  );
   try {
     return await db.transaction(async (tx) => {
       // Lock the customer first: two saves racing at the cap must not both see room for one more.
@@ -65,6 +76,7 @@ export async function createRecipient(
         targetId: row!.id,
         after: { name: row!.name, address: row!.address },
       });
+      if (hits.length > 0) await recordHits(tx, { userId, point: "recipient", hits });
       return toSavedRecipient(row!);
     });
   } catch (err) {

@@ -55,7 +55,12 @@ export async function recipientRoutes(instance: FastifyInstance) {
     "/recipients",
     { schema: { body: createRecipientInput, response: { 201: recipientResponse } }, preHandler: changes },
     async (request, reply) => {
-      const recipient = await createRecipient(db, signedInUser(request).id, request.body);
+      const recipient = await createRecipient(
+        db,
+        signedInUser(request).id,
+        request.body,
+        app.deps.config.sanctionsNameThreshold,
+      );
       return reply.status(201).send({ message: RECIPIENT_MESSAGES.saved, recipient });
     },
   );

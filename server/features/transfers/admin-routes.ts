@@ -35,7 +35,13 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const result = await submitTransferStatus(db, signedInUser(request), request.params.id, request.body);
+      const result = await submitTransferStatus(
+        db,
+        signedInUser(request),
+        request.params.id,
+        request.body,
+        app.deps.config.sanctionsNameThreshold,
+      );
       return reply.status(result.status).send(result.body);
     },
   );

@@ -16,7 +16,7 @@ import {
   TRANSFER_MESSAGES,
 } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx } from "@/server/db/client";
+import type { DbOrTx, Tx } from "@/server/db/client";
 import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
@@ -27,6 +27,7 @@ import {
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
+import { findSanctionsHits, hasComplianceHold, recordHits } from "@/server/features/compliance/screen";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
@@ -223,6 +224,14 @@ async function createTransferChecked(
   const { amount, address } = validate(input);
   const hash = requestHash(input);
   const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
+  // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
+  // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
+  const sanctionsHits = await findSanctionsHits(
+    deps.database.db,
+    { names: [{ value: input.recipientName }], addresses: [address] },
+    deps.config.sanctionsNameThreshold,
+  );
+  const underReview = sanctionsHits.length > 0 || (await hasComplianceHold(deps.database.db, user.id));
 
   const day = limitDayOf(now);
   const fee = feeFor(amount);
@@ -251,7 +260,7 @@ async function createTransferChecked(
     updatedAt: now,
   };
   const body = {
-    message: "Transfer request submitted successfully",
+    message: underReview ? TRANSFER_MESSAGES.underReview : "Transfer request submitted successfully",
     transferRequest: toTransferRequest(transfer),
   };
   const freezeLink = newFreezeLink(deps.config);
@@ -304,25 +313,44 @@ async function createTransferChecked(
   };
 
   const proof = input.secondFactor;
+  const secondFactorRefusal = async (): Promise<AppError> => {
+    if (!proof) return stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
+    if (idempotencyKey === undefined) {
+      return new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
+    }
+    return secondFactorInvalid("passkey");
+  };
+  const fileHits = async (tx: Tx, created: CreateTransferResult): Promise<CreateTransferResult> => {
+    if (!created.replayed && sanctionsHits.length > 0) {
+      await recordHits(tx, {
+        userId: user.id,
+        point: "transfer",
+        hits: sanctionsHits,
+        transferId: transfer.id,
+      });
+    }
+    return created;
+  };
   // A one-time code is spent in the transaction that makes the transfer, between the checks that come before
   // the second factor (under the lock) and the ones after it; everything else is the single call.
   let result: CreateTransferResult;
   if (proof && proof.method !== "passkey" && idempotencyKey !== undefined) {
     result = await deps.database.db.transaction(async (tx) => {
       const first = await callCreateTransfer(deps, tx, call(false));
-      if (first.outcome !== "second_factor_required") return answer(first);
+      if (first.outcome !== "second_factor_required") return fileHits(tx, answer(first));
       await spendCodeProof(deps, tx, user.id, proof, origin);
-      return answer(await callCreateTransfer(deps, tx, call(true)));
+      return fileHits(tx, answer(await callCreateTransfer(deps, tx, call(true))));
+    });
+  } else if (sanctionsHits.length > 0) {
+    // The hit is filed in the transfer's own transaction, so the transfer never exists without its case.
+    result = await deps.database.db.transaction(async (tx) => {
+      const row = await callCreateTransfer(deps, tx, call(passkeyVerified));
+      if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
+      return fileHits(tx, answer(row));
     });
   } else {
     const row = await createTransferOnWallet(deps, call(passkeyVerified));
-    if (row.outcome === "second_factor_required") {
-      if (!proof) throw stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
-      if (idempotencyKey === undefined) {
-        throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
-      }
-      throw secondFactorInvalid("passkey");
-    }
+    if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
     result = answer(row);
   }
   if (!result.replayed) wakeMailWorker();

@@ -10,6 +10,7 @@ import {
   type Submitted,
   submitForApproval,
 } from "@/server/features/approvals/request-approval";
+import { screenTransferBeforeRelease } from "@/server/features/compliance/screen-transfer";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import {
   isHeld,
@@ -32,8 +33,11 @@ export async function submitTransferStatus(
   maker: StaffActor,
   transferId: string,
   { reason, ...input }: UpdateTransferInput,
+  sanctionsThreshold: number,
 ): Promise<Submitted<TransferRequest>> {
   if (isReleasingMove(input.status)) {
+    // Screened again at approval: a hit files a case, and the move below then refuses (complianceHold).
+    await screenTransferBeforeRelease(db, transferId, sanctionsThreshold);
     const pending = await submitForApproval(db, maker, async (tx) => {
       const [request] = await tx
         .select()

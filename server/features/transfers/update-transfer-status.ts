@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
+import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import { formatMoney } from "@/contract/money";
 import {
   TERMINAL_TRANSFER_STATUSES,
@@ -9,6 +10,7 @@ import {
 } from "@/contract/transfers";
 import type { Db, Tx } from "@/server/db/client";
 import { transactions, transferRequests, users } from "@/server/db/schema";
+import { hasComplianceHold } from "@/server/features/compliance/screen";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
@@ -121,6 +123,10 @@ export async function moveTransferStatus(
     // Decided under the row lock: a freeze that flagged it a moment ago holds here too.
     if (rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
       throw new AppError("transfer_held", APPROVAL_MESSAGES.transferHeld);
+    }
+    // A compliance case (open, or a confirmed match) holds every release, whoever asks and however approved.
+    if (isReleasingMove(input.status) && (await hasComplianceHold(tx, request.userId))) {
+      throw new AppError("compliance_hold", COMPLIANCE_MESSAGES.complianceHold);
     }
     if (!wallet || !request.holdId || !request.transactionId) {
       throw new AppError("CONFLICT", "This transfer has no open hold to settle");

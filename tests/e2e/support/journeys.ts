@@ -145,6 +145,7 @@ export async function applyThroughApi(
       state: "NY",
       zipCode: "10005",
       ssn: randomSsn(),
+      dateOfBirth: "1988-04-02",
       ...fields,
       drivingLicenseFront: await uploadLicenceImage(request),
       drivingLicenseBack: await uploadLicenceImage(request),

@@ -3,6 +3,7 @@ import {
   type CreateKycInput,
   DOCUMENT_TYPES,
   type DocumentType,
+  dateOfBirthField,
   KYC_MESSAGES,
 } from "@/contract/kyc";
 
@@ -18,6 +19,7 @@ export const EMPTY_FORM: ApplicationForm = {
   companyName: "",
   firstName: "",
   lastName: "",
+  dateOfBirth: "",
   street: "",
   city: "",
   state: "",
@@ -30,7 +32,16 @@ export const EMPTY_FORM: ApplicationForm = {
 };
 
 /** Spec §5 step 1 required fields; a business also names its company. */
-const STEP_ONE_FIELDS: TextField[] = ["firstName", "lastName", "street", "city", "state", "zipCode", "ssn"];
+const STEP_ONE_FIELDS: TextField[] = [
+  "firstName",
+  "lastName",
+  "dateOfBirth",
+  "street",
+  "city",
+  "state",
+  "zipCode",
+  "ssn",
+];
 
 /** Digits only, at most 9, shown 3-2-4 with dashes as the user types: "123456789" → "123-45-6789". */
 export function formatSsnInput(raw: string): string {
@@ -66,6 +77,11 @@ export function checkPersonalInfo(form: ApplicationForm): StepProblem<TextField>
     form.accountType === "business" ? [...STEP_ONE_FIELDS, "companyName" as const] : STEP_ONE_FIELDS;
   const empty = required.filter((f) => !form[f].trim());
   if (empty.length > 0) return { message: KYC_MESSAGES.requiredFields, fields: empty, isMissing: true };
+  // The contract's own rule, so the inline message is the server's: a real date, 18 or over.
+  const dateOfBirth = dateOfBirthField.safeParse(form.dateOfBirth);
+  if (!dateOfBirth.success) {
+    return { message: dateOfBirth.error.issues[0]!.message, fields: ["dateOfBirth"] };
+  }
   if (!/^[A-Z]{2}$/.test(form.state)) return { message: KYC_MESSAGES.stateInvalid, fields: ["state"] };
   if (!/^\d{5}$/.test(form.zipCode)) return { message: KYC_MESSAGES.zipInvalid, fields: ["zipCode"] };
   if (form.ssn.replace(/\D/g, "").length !== 9) return { message: KYC_MESSAGES.ssnInvalid, fields: ["ssn"] };
@@ -95,6 +111,7 @@ export function toCreateKycInput(form: ApplicationForm): CreateKycInput {
     companyName: isBusiness ? form.companyName.trim() : null,
     firstName: form.firstName.trim(),
     lastName: form.lastName.trim(),
+    dateOfBirth: form.dateOfBirth.trim(),
     street: form.street.trim(),
     city: form.city.trim(),
     state: form.state,

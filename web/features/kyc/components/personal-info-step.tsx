@@ -1,5 +1,5 @@
 import { Briefcase, User } from "lucide-react";
-import type { AccountType } from "@/contract/kyc";
+import { type AccountType, bankToday } from "@/contract/kyc";
 import { FormField, fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import {
@@ -109,6 +109,24 @@ export function PersonalInfoStep({
             required
             maxLength={100}
             onChange={(e) => onField("lastName", e.target.value)}
+          />
+        </FormField>
+        <FormField
+          id="kyc-dateOfBirth"
+          label="Date of birth"
+          hint="You must be 18 or older."
+          className="sm:col-span-2"
+          error={errorOf("dateOfBirth")}
+        >
+          <Input
+            {...text("dateOfBirth", true)}
+            type="date"
+            autoComplete="bday"
+            required
+            min="1900-01-01"
+            max={bankToday()}
+            className="tabular-nums sm:max-w-56"
+            onChange={(e) => onField("dateOfBirth", e.target.value)}
           />
         </FormField>
         <FormField id="kyc-street" label="Street address" className="sm:col-span-2" error={errorOf("street")}>

@@ -1,0 +1,80 @@
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "@/server/db/client";
+import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
+import { surnameTokens } from "@/server/features/compliance/normalise-name";
+
+export interface IndexedName {
+  source: string;
+  entNum: number;
+  name: string;
+  tokens: string[];
+  surname: string[];
+}
+export interface SanctionsIndex {
+  listId: string;
+  version: number;
+  names: IndexedName[];
+  /** Names by the first letter of each of their tokens: a candidate shares at least one. */
+  byInitial: Map<string, number[]>;
+  entries: Map<string, { programs: string; birthDates: string[]; name: string }>;
+}
+
+export const entryKey = (source: string, entNum: number) => `${source}:${entNum}`;
+
+// The active list's names in memory, per process: screening compares against every name, and reading them
+// per screen would cost more than the comparisons. A new active version is noticed at the next screen.
+let cached: SanctionsIndex | null = null;
+let loading: Promise<SanctionsIndex> | null = null;
+
+/** The active list (null when none was ever loaded). One small query per screen to see whether it changed. */
+export async function activeSanctionsIndex(db: DbOrTx): Promise<SanctionsIndex | null> {
+  const [active] = await db
+    .select({ id: sanctionsLists.id, version: sanctionsLists.version })
+    .from(sanctionsLists)
+    .where(eq(sanctionsLists.isActive, true));
+  if (!active) return null;
+  if (cached?.listId === active.id) return cached;
+  if (!loading) {
+    loading = buildIndex(db, active.id, active.version).finally(() => {
+      loading = null;
+    });
+  }
+  const built = await loading;
+  // Another version may have been asked for meanwhile: build the one that is active now.
+  if (built.listId !== active.id) return buildIndex(db, active.id, active.version);
+  cached = built;
+  return built;
+}
+
+async function buildIndex(db: DbOrTx, listId: string, version: number): Promise<SanctionsIndex> {
+  const [names, entries] = await Promise.all([
+    db.select().from(sanctionsNames).where(eq(sanctionsNames.listId, listId)),
+    db.select().from(sanctionsEntries).where(eq(sanctionsEntries.listId, listId)),
+  ]);
+  const index: SanctionsIndex = { listId, version, names: [], byInitial: new Map(), entries: new Map() };
+  for (const row of names) {
+    const tokens = row.normalised.split(" ").filter(Boolean);
+    if (tokens.length === 0) continue;
+    const at =
+      index.names.push({
+        source: row.source,
+        entNum: row.entNum,
+        name: row.name,
+        tokens,
+        surname: surnameTokens(row.name),
+      }) - 1;
+    for (const initial of new Set(tokens.map((t) => t[0]!))) {
+      const list = index.byInitial.get(initial) ?? [];
+      list.push(at);
+      index.byInitial.set(initial, list);
+    }
+  }
+  for (const row of entries) {
+    index.entries.set(entryKey(row.source, row.entNum), {
+      programs: row.programs,
+      birthDates: row.birthDates,
+      name: row.name,
+    });
+  }
+  return index;
+}

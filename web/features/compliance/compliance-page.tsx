@@ -1,0 +1,56 @@
+import { ArrowLeft } from "lucide-react";
+import { Link } from "wouter";
+import { canUse } from "@/contract/staff-capabilities";
+import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
+import { Button } from "@/web/components/ui/button";
+import { Container } from "@/web/components/ui/container";
+import { LogoMark } from "@/web/components/ui/logo";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { CaseQueue } from "@/web/features/compliance/components/case-queue";
+import { ListVersionsCard } from "@/web/features/compliance/components/list-versions-card";
+import { useCurrentUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+/** /admin/compliance: the sanctions desk (cases and lists), for compliance staff and owners. */
+export default function CompliancePage() {
+  const { data: user, isPending } = useCurrentUser();
+  useDocumentTitle("Compliance");
+  if (isPending) return <FullScreenSpinner />;
+  const roles = user?.staffRoles ?? [];
+  const allowed = canUse(roles, "complianceDesk");
+  return (
+    <div className="min-h-dvh bg-canvas">
+      <SkipLink />
+      <header className="border-b border-line bg-surface">
+        <Container className="flex h-16 items-center justify-between gap-3">
+          <div className="flex min-w-0 items-center gap-3">
+            <LogoMark />
+            <div className="min-w-0">
+              <h1 className="truncate text-base font-semibold text-ink">Compliance</h1>
+              <p className="hidden truncate text-xs text-ink-muted sm:block">Sanctions screening and cases</p>
+            </div>
+          </div>
+          <Button asChild variant="secondary" size="sm">
+            <Link href="/admin">
+              <ArrowLeft aria-hidden />
+              <span className="hidden sm:inline">Back to Admin</span>
+              <span className="sm:hidden">Back</span>
+            </Link>
+          </Button>
+        </Container>
+      </header>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
+        <Container className="grid gap-6 py-8">
+          {allowed ? (
+            <>
+              <CaseQueue canDecide={canUse(roles, "decideCase")} />
+              <ListVersionsCard canLoad={canUse(roles, "loadSanctionsList")} />
+            </>
+          ) : (
+            <p className="text-sm text-ink-muted">Your staff role does not include compliance.</p>
+          )}
+        </Container>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { Upload } from "lucide-react";
+import { type FormEvent, useRef, useState } from "react";
+import { MAX_LIST_UPLOAD_BYTES } from "@/contract/compliance";
+import { LoadErrorNote } from "@/web/components/load-error";
+import { Badge } from "@/web/components/ui/badge";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { useListVersions, useUploadList } from "@/web/features/compliance/api/compliance-queries";
+
+const when = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+/** OFAC's files loaded so far, and the upload of a new set (every file of one publication at once). */
+export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
+  const versions = useListVersions();
+  const upload = useUploadList();
+  const input = useRef<HTMLInputElement>(null);
+  const [note, setNote] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const files = [...(input.current?.files ?? [])];
+    if (files.length === 0)
+      return setNote({ tone: "error", text: "Choose SDN.CSV and the files published with it." });
+    if (files.reduce((n, f) => n + f.size, 0) > MAX_LIST_UPLOAD_BYTES) {
+      return setNote({
+        tone: "error",
+        text: "The files are larger than 40 MB together: load them with the CLI instead.",
+      });
+    }
+    setNote(null);
+    upload.mutateAsync(files).then(
+      (res) =>
+        setNote({
+          tone: "ok",
+          text: `${res.message}. Re-screened ${res.rescreen.customers} customers and ${res.rescreen.addresses} addresses: ${res.rescreen.newHits} new hits.`,
+        }),
+      (err: Error) => setNote({ tone: "error", text: err.message }),
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Sanctions lists</CardTitle>
+        <CardDescription>
+          OFAC's SDN and consolidated files. Each load is a new version; a bad file leaves the active one in
+          place.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {canLoad ? (
+          <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3">
+            <label className="text-sm text-ink" htmlFor="sanctions-files">
+              Files
+            </label>
+            <input
+              ref={input}
+              id="sanctions-files"
+              type="file"
+              multiple
+              accept=".csv,.CSV,text/csv"
+              className="max-w-full text-sm text-ink-muted"
+            />
+            <Button type="submit" size="sm" disabled={upload.isPending}>
+              <Upload aria-hidden />
+              {upload.isPending ? "Loading…" : "Load list"}
+            </Button>
+          </form>
+        ) : null}
+        {note ? (
+          <p role="status" className={note.tone === "ok" ? "text-sm text-positive" : "text-sm text-negative"}>
+            {note.text}
+          </p>
+        ) : null}
+        {versions.isPending ? (
+          <Skeleton className="h-16" />
+        ) : versions.isError ? (
+          <LoadErrorNote what="the list versions" onRetry={() => versions.refetch()} />
+        ) : versions.data.items.length === 0 ? (
+          <p className="text-sm text-ink-muted">No list loaded yet: nothing is screened until one is.</p>
+        ) : (
+          <ul className="divide-y divide-line rounded-lg border border-line">
+            {versions.data.items.slice(0, 5).map((v) => (
+              <li key={v.id} className="grid gap-1 px-4 py-3 text-sm">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium text-ink">Version {v.version}</span>
+                  {v.isActive ? <Badge tone="positive">Active</Badge> : null}
+                  <span className="text-ink-muted">
+                    {when(v.loadedAt)} · {v.source === "cli" ? "CLI" : "upload"}
+                  </span>
+                </span>
+                <span className="tabular-nums text-ink-muted">
+                  {v.entryCount} entries · {v.nameCount} names · {v.addressCount} currency addresses ·{" "}
+                  {v.files.map((f) => `${f.name} ${f.sha256.slice(0, 12)}…`).join(", ")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
