@@ -48,7 +48,11 @@ describe("operator CLI", () => {
     expect(result.code).toBe(0);
   });
 
-  it("seeds the demo accounts through the app's routes once, and leaves a balanced ledger", async () => {
+  // Three CLI processes (seed, seed again, verify), each starting the app and hashing every demo password with
+  // argon2id: ~11 s of CPU that a loaded CI machine stretches past the API layer's 30 s default.
+  it("seeds the demo accounts through the app's routes once, and leaves a balanced ledger", {
+    timeout: 120_000,
+  }, async () => {
     const first = await cli("seed:demo");
     expect(first.out).toContain("Demo data created (password for every account: Harbor-Quartz-Demo-2026)");
     expect(first.code).toBe(0);
