@@ -12,6 +12,7 @@ import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 const UNAVAILABLE = {
   message: "The service is temporarily unavailable. Please try again shortly.",
   code: "UNAVAILABLE",
+  reason: "service_unavailable",
   retryable: true,
 };
 
