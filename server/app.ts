@@ -33,6 +33,7 @@ import {
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { settlementRoutes } from "@/server/features/settlement/routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -190,6 +191,7 @@ export async function buildApp(
   await app.register(approvalRoutes, { prefix: "/api/admin", requireFreshStepUp });
   await app.register(statementRoutes);
   await app.register(recipientRoutes);
+  await app.register(settlementRoutes);
   await app.register(adminAuditRoutes, { prefix: "/api/admin" });
   await app.register(dataAccessRoutes);
 
