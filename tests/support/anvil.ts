@@ -18,8 +18,8 @@ import { lateBound } from "@/tests/support/late-bound";
 /** anvil's well-known development keys (public knowledge: never hold real money with them). */
 export const ANVIL_KEYS = {
   deployer: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-  hotWallet: "0x59c6995e998f97a5a0044966f0945389dc9c86ae88c7dca4ed5ed1d83d7f4c51",
-  payer: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fa9d84e6d4adaf0",
+  hotWallet: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  payer: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
 } as const satisfies Record<string, Hex>;
 
 export interface TestChain {
