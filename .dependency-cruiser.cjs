@@ -20,6 +20,7 @@ const SERVER_AREA_DEPS = {
   kyc: ["approvals", "compliance"],
   payments: ["accounts", "approvals", "auth", "kyc"],
   security: ["chat"],
+  settlement: ["payments"],
   staff: ["auth"],
   recipients: ["compliance"],
   statements: ["transfers"],
@@ -133,7 +134,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|objects|payments|recipients|security|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

@@ -58,6 +58,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Real anvil nodes and PostgreSQL (npm run test:chain): the deposit watcher, reorgs and kills.
+          name: "chain",
+          include: ["tests/chain/**/*.chain.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Three app processes behind HAProxy, PostgreSQL and Redis (npm run test:cluster): one file at a time.
           name: "cluster",
           include: ["tests/cluster/**/*.cluster.test.ts"],

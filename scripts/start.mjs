@@ -22,12 +22,30 @@ if (!fs.existsSync(serverMain) || newestSourceMtime() > fs.statSync(serverMain).
   await buildServer();
 }
 
+// CHAIN=local: a development chain on anvil with the token deployed, and the server in chain settlement.
+let chainEnv = {};
+let stopChain = async () => {};
+if (process.env.CHAIN === "local") {
+  const { startLocalChain } = await import("./local-chain.mjs");
+  const local = await startLocalChain(path.resolve(process.env.DATA_DIR ?? "./data"));
+  chainEnv = local.env;
+  stopChain = local.stop;
+} else if (process.env.CHAIN) {
+  console.error(`CHAIN=${process.env.CHAIN}: only CHAIN=local is known (unset it for manual settlement)`);
+  process.exit(1);
+}
+
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, serverMain], {
   cwd: root,
   stdio: "inherit",
   // Two malloc arenas instead of one per thread: the wasm compile and file threads of PGlite's first start
   // otherwise leave ~100 MiB of freed memory resident in arenas of their own.
-  env: { MALLOC_ARENA_MAX: "2", ...process.env, NODE_ENV: process.env.NODE_ENV ?? "development" },
+  env: {
+    MALLOC_ARENA_MAX: "2",
+    ...process.env,
+    ...chainEnv,
+    NODE_ENV: process.env.NODE_ENV ?? "development",
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+server.on("exit", (code, signal) => void stopChain().then(() => process.exit(code ?? (signal ? 1 : 0))));

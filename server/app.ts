@@ -39,6 +39,7 @@ import {
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { settlementRoutes } from "@/server/features/settlement/routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -141,6 +142,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions: APPROVAL_ACTIONS }),
   routesAt("/api", statementRoutes),
   routesAt("/api", recipientRoutes),
+  routesAt("/api", settlementRoutes),
   routesAt("/api/admin", adminAuditRoutes),
   routesAt("/api/account", dataAccessRoutes),
   routesAt("/api/admin", complianceAdminRoutes),

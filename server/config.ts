@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DEFAULT_APPROVAL_THRESHOLD_CENTS } from "@/contract/approvals";
 import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { parseMoney } from "@/contract/money";
+import { type ChainConfig, parseChainConfig } from "@/server/features/settlement/chain-config";
 
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const flag = z.preprocess(
@@ -209,6 +210,8 @@ export type Config = {
   sanctionsNameThreshold: number;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
+  /** Chain settlement (CHAIN_RPC_URL and friends); undefined: manual settlement, as the spec describes. */
+  chain?: ChainConfig;
 };
 
 /** "2" → 2 hops; "10.0.0.0/8, 127.0.0.1" → that list; anything else (including "true") → null. */
@@ -284,6 +287,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration:\n  HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS (headers are part of the request)",
     );
   }
+  const chain = parseChainConfig(env);
+  if (chain.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${chain.problems.map((p) => `  ${p}`).join("\n")}`);
+  }
   const generated = !e.SESSION_SECRET || !e.DATA_KEY ? loadOrCreateSecrets(dataDir) : undefined;
 
   return {
@@ -336,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     trustProxy: e.TRUST_PROXY === undefined ? false : (parseTrustProxy(e.TRUST_PROXY) ?? false),
     metricsToken: e.METRICS_TOKEN,
+    chain: chain.chain,
     // Tests and the e2e server run with NODE_ENV=test, where staff fixtures have no factor unless a test turns it on.
     approvalThresholdCents:
       e.APPROVAL_THRESHOLD === undefined

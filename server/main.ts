@@ -4,6 +4,8 @@ import { ConfigError, developmentBanner, loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { DatabaseInUseError } from "@/server/db/embedded-lock";
 import { MigrationChangedError } from "@/server/db/migrate";
+import { verifyChain } from "@/server/features/settlement/chain-config";
+import { startDepositWatcher } from "@/server/features/settlement/deposit-watcher";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
@@ -28,11 +30,21 @@ async function main() {
     }
     throw err;
   }
+  if (config.chain) {
+    // The node must agree with the configuration before anything is served: a wrong CHAIN_ID or a contract
+    // without code would otherwise show customers an address on the wrong chain.
+    const problems = await verifyChain(config.chain);
+    if (problems.length > 0) {
+      console.error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+      process.exit(1);
+    }
+  }
 
   const database = await createDatabase(config);
   await database.migrate();
   const app = await buildApp({ config, database });
   let housekeeping: { stop(): void } | undefined;
+  let depositWatcher: { stop(): Promise<void> } | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -43,6 +55,7 @@ async function main() {
     force.unref();
     try {
       housekeeping?.stop();
+      await depositWatcher?.stop();
       await app.close();
       await database.close();
       process.exit(0);
@@ -56,6 +69,7 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   housekeeping = startHousekeeping(database.db, app.deps.storage, app.log);
+  if (config.chain) depositWatcher = startDepositWatcher(database.db, config.chain, app.log);
   app.log.info(
     { node: process.version },
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`}) on Node ${process.version}`,

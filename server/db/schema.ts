@@ -9,10 +9,12 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -545,7 +547,7 @@ export const transactions = pgTable(
     }).notNull(),
     adminNotes: text("admin_notes"),
     sourceType: text("source_type", {
-      enum: ["transfer_request", "incoming_payment", "admin", "adjustment"],
+      enum: ["transfer_request", "incoming_payment", "admin", "adjustment", "usdc_deposit"],
     }).notNull(),
     sourceId: uuid("source_id"),
     entryId: uuid("entry_id").references(() => journalEntries.id),
@@ -872,3 +874,53 @@ export const complianceHits = pgTable(
     check("compliance_hits_subject_type_check", sql`${t.subjectType} in ('name', 'address')`),
   ],
 );
+
+/** A customer's USDC deposit address: derived from DEPOSIT_XPUB at `derivationIndex`, never reused (0024). */
+export const depositAddresses = pgTable("deposit_addresses", {
+  derivationIndex: integer("derivation_index")
+    .primaryKey()
+    .generatedByDefaultAsIdentity({ startWith: 0, minValue: 0 }),
+  userId: uuid("user_id")
+    .unique()
+    .references(() => users.id, { onDelete: "set null" }),
+  /** Lowercase 0x address; shown to customers in its EIP-55 checksummed form. */
+  address: text("address").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** One token Transfer log to a deposit address, credited at most once per (chain, hash, log index) (0024). */
+export const chainDeposits = pgTable(
+  "chain_deposits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chainId: integer("chain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The token's 6-decimal units, as text (numeric(78,0) holds any uint256). */
+    units: numeric("units", { precision: 78, scale: 0 }).notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** Units below a cent (units mod 10^4), never credited: decision 028. */
+    dustUnits: integer("dust_units").notNull(),
+    status: text("status", { enum: ["pending", "credited", "below_cent"] }).notNull(),
+    transactionId: uuid("transaction_id").references(() => transactions.id),
+    entryId: uuid("entry_id").references(() => journalEntries.id),
+    seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
+    creditedAt: timestamp("credited_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("chain_deposits_log_once").on(t.chainId, t.txHash, t.logIndex),
+    index("chain_deposits_user_idx").on(t.userId, t.seenAt),
+  ],
+);
+
+/** The first block the chain watcher has not read yet, per chain (0024). */
+export const chainWatchState = pgTable("chain_watch_state", {
+  chainId: integer("chain_id").primaryKey(),
+  nextBlock: bigint("next_block", { mode: "number" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -6,7 +6,14 @@ import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { holds, journalEntries, ledgerAccounts, postings } from "@/server/db/schema";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 
-export const SYSTEM_ACCOUNTS = ["external_funding", "usdc_clearing", "fee_revenue", "adjustments"] as const;
+export const SYSTEM_ACCOUNTS = [
+  "external_funding",
+  "usdc_clearing",
+  "fee_revenue",
+  "adjustments",
+  // USDC that arrived on chain at a customer's deposit address (migration 0024, decision 028).
+  "usdc_deposits",
+] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
 export interface Wallet {
@@ -169,12 +176,22 @@ export async function creditFromExternalFunding(
   userId: string,
   entry: Omit<EntryInput, "postings"> & { amount: number },
 ): Promise<{ entryId: string; balance: number }> {
+  return creditFromSystemAccount(tx, "external_funding", userId, entry);
+}
+
+/** `source` → the customer's wallet, locked first, as one entry (money arriving from outside the bank). */
+export async function creditFromSystemAccount(
+  tx: Tx,
+  source: SystemAccount,
+  userId: string,
+  entry: Omit<EntryInput, "postings"> & { amount: number },
+): Promise<{ entryId: string; balance: number }> {
   const { amount, ...rest } = entry;
   const wallet = await lockWallet(tx, userId);
   const entryId = await postEntry(tx, {
     ...rest,
     postings: [
-      { accountId: await systemAccountId(tx, "external_funding"), amount: -amount },
+      { accountId: await systemAccountId(tx, source), amount: -amount },
       { accountId: wallet.id, amount },
     ],
   });

@@ -88,6 +88,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/recipients": ["user", "FORBIDDEN", "CONFLICT", "UNPROCESSABLE", "RATE_LIMITED"],
   "PATCH /api/recipients/:id": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   "DELETE /api/recipients/:id": ["user", "FORBIDDEN", "NOT_FOUND", "RATE_LIMITED"],
+  // Money in on chain: the customer's own deposit address (409 without an open account, in chain mode).
+  "GET /api/deposits": ["user", "FORBIDDEN", "CONFLICT"],
   // Back office: customers, KYC and staff.
   "GET /api/admin/stats": ["admin"],
   "GET /api/admin/users": ["admin"],

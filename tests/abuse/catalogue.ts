@@ -512,6 +512,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
   },
 
+  // The customer's own deposit address (manual mode here: no chain configured); no id to borrow; staff never bank.
+  "GET /api/deposits": {
+    access: "user",
+    build: () => url("/api/deposits"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
   // Saved recipients: the customer's own; staff never send money, so they are refused outright.
   "GET /api/recipients": {
     access: "user",

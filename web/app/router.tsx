@@ -59,6 +59,7 @@ const ReceiptPage = lazy(() => import("@/web/features/transfers/receipt-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/accounts/analytics-page"));
 const StatementsPage = lazy(() => import("@/web/features/statements/statements-page"));
 const RecipientsPage = lazy(() => import("@/web/features/recipients/recipients-page"));
+const AddMoneyPage = lazy(() => import("@/web/features/settlement/add-money-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
 
@@ -121,6 +122,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/analytics" component={customerOnly(AnalyticsPage)} />
       <Route path="/statements" component={customerOnly(StatementsPage)} />
       <Route path="/recipients" component={customerOnly(RecipientsPage)} />
+      <Route path="/add-money" component={customerOnly(AddMoneyPage)} />
       <Route path="/contact" component={customerOnly(ContactPage)} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />

@@ -1,5 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
-import { BarChart3, ChevronRight, FileText, type LucideIcon, Receipt, Send, Settings } from "lucide-react";
+import {
+  BarChart3,
+  ChevronRight,
+  FileText,
+  type LucideIcon,
+  Receipt,
+  Send,
+  Settings,
+  Wallet,
+} from "lucide-react";
 import type { MouseEvent } from "react";
 import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
@@ -22,6 +31,7 @@ interface QuickAction {
 
 const ACTIONS: QuickAction[] = [
   { label: "Send Money", description: "USDC transfers, 2% fee", icon: Send, href: "/send-money" },
+  { label: "Add Money", description: "USDC deposits", icon: Wallet, href: "/add-money" },
   { label: "Pay Bills", description: "Utilities and more", icon: Receipt },
   { label: "Analytics", description: "Spending and trends", icon: BarChart3, href: "/analytics" },
   { label: "Statements", description: "Monthly PDF statements", icon: FileText, href: "/statements" },
@@ -39,7 +49,7 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
   const guard = (href: string) => (event: MouseEvent) => {
     // Until the summary arrives the gate cannot be judged; the target page checks again on its own.
     if (!summary.data) return;
-    if (href === "/send-money" && !canSendMoney(summary.data)) {
+    if ((href === "/send-money" || href === "/add-money") && !canSendMoney(summary.data)) {
       event.preventDefault();
       toast({ ...SEND_MONEY_BLOCKED, variant: "destructive" });
     } else if (href === "/analytics" && !canSeeAnalytics(summary.data)) {

@@ -1,0 +1,203 @@
+import fs from "node:fs";
+import { inspect } from "node:util";
+import { HDKey } from "@scure/bip32";
+import {
+  type Address,
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  isAddress,
+  type PublicClient,
+  type TransactionSerializable,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { parseMoney } from "@/contract/money";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+
+/**
+ * What signs the hot wallet's payouts. The built-in one holds a private key from PAYOUT_KEY / PAYOUT_KEY_FILE;
+ * a KMS or HSM signer implements the same two members. It never appears in logs: it prints as its address.
+ */
+export interface Signer {
+  readonly address: Address;
+  signTransaction(tx: TransactionSerializable): Promise<Hex>;
+}
+
+export function localKeySigner(privateKey: Hex): Signer {
+  const account = privateKeyToAccount(privateKey);
+  const shown = { signer: "local key", address: account.address };
+  return {
+    address: account.address,
+    signTransaction: (tx) => account.signTransaction(tx),
+    toJSON: () => shown,
+    [inspect.custom]: () => shown,
+  } as Signer;
+}
+
+/** Chain settlement's settings; absent (manual settlement) when CHAIN_RPC_URL is unset. */
+export interface ChainConfig {
+  rpcUrl: string;
+  chainId: number;
+  usdcContract: Address;
+  signer: Signer;
+  /** Watch-only extended public key of the deposit branch; address i is its non-hardened child i. */
+  depositXpub: string;
+  confirmations: number;
+  explorerUrl?: string;
+  /** Payouts at or below this (cents) may go without a person; 0: every payout waits for staff. */
+  payoutAutoLimitCents: number;
+}
+
+type Env = Record<string, string | undefined>;
+const value = (env: Env, name: string) => {
+  const v = env[name]?.trim();
+  return v === "" ? undefined : v;
+};
+
+/** The deposit branch's key, or a message naming DEPOSIT_XPUB. Never accepts a private key. */
+export function parseDepositXpub(xpub: string): HDKey | string {
+  let key: HDKey;
+  try {
+    key = HDKey.fromExtendedKey(xpub);
+  } catch {
+    return "DEPOSIT_XPUB must be an extended public key (xpub…); this one does not parse";
+  }
+  if (key.privateKey) {
+    return "DEPOSIT_XPUB must be a watch-only extended public key (xpub…), not a private one: the server never holds deposit keys";
+  }
+  return key;
+}
+
+function readPayoutKey(env: Env): { key?: Hex; problem?: string } {
+  const inline = value(env, "PAYOUT_KEY");
+  const file = value(env, "PAYOUT_KEY_FILE");
+  if (inline && file) return { problem: "PAYOUT_KEY and PAYOUT_KEY_FILE: set one of them, not both" };
+  let raw = inline;
+  const name = file ? "PAYOUT_KEY_FILE" : "PAYOUT_KEY";
+  if (file) {
+    try {
+      raw = fs.readFileSync(file, "utf8").trim();
+    } catch (err) {
+      return { problem: `PAYOUT_KEY_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code})` };
+    }
+  }
+  if (!raw) return { problem: "PAYOUT_KEY (or PAYOUT_KEY_FILE) is required when CHAIN_RPC_URL is set" };
+  const hex = (raw.startsWith("0x") ? raw : `0x${raw}`) as Hex;
+  // The value is never echoed: a key pasted into the wrong variable must not reach a log.
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) return { problem: `${name} must be a 32-byte hex private key` };
+  try {
+    privateKeyToAccount(hex);
+  } catch {
+    return { problem: `${name} is not a valid secp256k1 private key` };
+  }
+  return { key: hex };
+}
+
+/**
+ * Reads the chain variables. Unset CHAIN_RPC_URL → no chain (manual settlement) and the other variables are
+ * ignored. Each problem names its variable; the caller stops the server with all of them.
+ */
+export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: string[] } {
+  const rpcUrl = value(env, "CHAIN_RPC_URL");
+  if (!rpcUrl) return { problems: [] };
+  const problems: string[] = [];
+  if (!/^(https?|wss?):\/\//.test(rpcUrl))
+    problems.push("CHAIN_RPC_URL must start with http(s):// or ws(s)://");
+
+  const chainIdText = value(env, "CHAIN_ID");
+  const chainId = Number(chainIdText);
+  if (!chainIdText) problems.push("CHAIN_ID is required when CHAIN_RPC_URL is set");
+  else if (!/^\d+$/.test(chainIdText) || !Number.isSafeInteger(chainId) || chainId < 1)
+    problems.push("CHAIN_ID must be a positive whole number (the chain's EIP-155 id)");
+
+  const contract = value(env, "USDC_CONTRACT");
+  if (!contract) problems.push("USDC_CONTRACT is required when CHAIN_RPC_URL is set");
+  else if (!isAddress(contract, { strict: false })) problems.push("USDC_CONTRACT must be a 0x address");
+
+  const payout = readPayoutKey(env);
+  if (payout.problem) problems.push(payout.problem);
+
+  const xpub = value(env, "DEPOSIT_XPUB");
+  if (!xpub) problems.push("DEPOSIT_XPUB is required when CHAIN_RPC_URL is set");
+  else {
+    const parsed = parseDepositXpub(xpub);
+    if (typeof parsed === "string") problems.push(parsed);
+  }
+
+  const confirmationsText = value(env, "CHAIN_CONFIRMATIONS") ?? "12";
+  const confirmations = Number(confirmationsText);
+  if (!/^\d+$/.test(confirmationsText) || confirmations < 1 || confirmations > 10_000)
+    problems.push("CHAIN_CONFIRMATIONS must be a whole number from 1 to 10000");
+
+  const explorerUrl = value(env, "CHAIN_EXPLORER_URL");
+  if (explorerUrl && !/^https?:\/\//.test(explorerUrl))
+    problems.push("CHAIN_EXPLORER_URL must start with http:// or https://");
+
+  const limitText = value(env, "PAYOUT_AUTO_LIMIT") ?? "0";
+  const limit = parseMoney(limitText);
+  if (limit === null || limit < 0)
+    problems.push(
+      "PAYOUT_AUTO_LIMIT must be a dollar amount like 0 or 250.00 (at most 2 decimals, not negative)",
+    );
+
+  if (problems.length > 0) return { problems };
+  return {
+    problems,
+    chain: {
+      rpcUrl,
+      chainId,
+      usdcContract: getAddress(contract!),
+      signer: localKeySigner(payout.key!),
+      depositXpub: xpub!,
+      confirmations,
+      explorerUrl: explorerUrl?.replace(/\/+$/, ""),
+      payoutAutoLimitCents: limit!,
+    },
+  };
+}
+
+export function chainClient(chain: Pick<ChainConfig, "rpcUrl">): PublicClient {
+  return createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }) });
+}
+
+/**
+ * The start-time checks that need the node: it reports CHAIN_ID, USDC_CONTRACT has code and 6 decimals.
+ * Returns the problems, each naming its variable (empty: all good).
+ */
+export async function verifyChain(chain: ChainConfig, client = chainClient(chain)): Promise<string[]> {
+  let reported: number;
+  try {
+    reported = await client.getChainId();
+  } catch (err) {
+    return [`CHAIN_RPC_URL: the node does not answer (${(err as Error).message.split("\n")[0]})`];
+  }
+  if (reported !== chain.chainId) return [`CHAIN_ID is ${chain.chainId} but the node reports ${reported}`];
+  const code = await client.getCode({ address: chain.usdcContract });
+  if (!code || code === "0x") return [`USDC_CONTRACT ${chain.usdcContract} has no code on chain ${reported}`];
+  try {
+    const decimals = await client.readContract({
+      address: chain.usdcContract,
+      abi: pillarUsdAbi,
+      functionName: "decimals",
+    });
+    if (decimals !== 6) return [`USDC_CONTRACT has ${decimals} decimals; USDC has 6`];
+  } catch {
+    return [`USDC_CONTRACT ${chain.usdcContract} does not answer decimals(): not an ERC-20 token`];
+  }
+  return [];
+}
+
+/** Chain names customers see on the Add money page; others show as "chain <id>". */
+const CHAIN_NAMES: Record<number, string> = {
+  1: "Ethereum",
+  10: "OP Mainnet",
+  137: "Polygon PoS",
+  8453: "Base",
+  42161: "Arbitrum One",
+  11155111: "Ethereum Sepolia (test network)",
+  84532: "Base Sepolia (test network)",
+  31337: "Local development chain (anvil)",
+};
+
+export const chainName = (chainId: number) => CHAIN_NAMES[chainId] ?? `EVM chain ${chainId}`;

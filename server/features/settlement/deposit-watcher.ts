@@ -1,0 +1,276 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import {
+  type Address,
+  decodeEventLog,
+  getAddress,
+  type Hex,
+  type PublicClient,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import { MAX_CENTS } from "@/contract/money";
+import { type Db, queryRows, type Tx } from "@/server/db/client";
+import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
+import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { creditFromSystemAccount } from "@/server/lib/ledger";
+
+const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+/** One USDC unit is 10^-6 dollars, one cent 10^4 units. */
+export const UNITS_PER_CENT = 10_000n;
+/** Any fixed number: with the chain id it names the watcher's advisory lock, so one instance reads a chain. */
+const WATCH_LOCK = 7_310_029;
+/** Blocks re-read below the last one finished on every pass, so a reorg's new logs are never skipped. */
+export const reorgMargin = (confirmations: number) => confirmations + 10;
+const BLOCKS_PER_QUERY = 2_000;
+const ADDRESSES_PER_QUERY = 500;
+
+/** Whole cents and the units below a cent (decision 028: the dust is recorded, never credited). */
+export function splitUnits(units: bigint): { cents: bigint; dust: number } {
+  return { cents: units / UNITS_PER_CENT, dust: Number(units % UNITS_PER_CENT) };
+}
+
+export interface WatchReport {
+  head: number;
+  fromBlock: number;
+  seen: number;
+  credited: number;
+  dropped: number;
+  failed: number;
+}
+
+type DepositRow = typeof chainDeposits.$inferSelect;
+
+async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (err) {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  }
+}
+
+/** The Transfer log the row describes, if the canonical chain still has it (same index, recipient and value). */
+function stillOnChain(
+  row: DepositRow,
+  contract: Address,
+  receipt: Awaited<ReturnType<typeof receiptOf>>,
+): { blockNumber: number; blockHash: string } | null {
+  if (receipt?.status !== "success") return null;
+  const log = receipt.logs.find((l) => l.logIndex === row.logIndex);
+  if (!log || log.address.toLowerCase() !== contract.toLowerCase()) return null;
+  try {
+    const { args } = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
+    if (args.to.toLowerCase() !== row.toAddress || args.value.toString() !== row.units) return null;
+  } catch {
+    return null;
+  }
+  return { blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash };
+}
+
+/**
+ * Credits one confirmed deposit inside a savepoint: `usdc_deposits` → the customer's wallet, a completed
+ * "USDC deposit" credit, and the row marked credited, all or nothing. The row was locked and read as pending
+ * by the caller, and the update repeats the condition, so a log is credited at most once. A customer who can
+ * no longer receive (staff, account closed, deleted) leaves it pending for staff, with a warning.
+ */
+async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): Promise<boolean> {
+  if (!row.userId) {
+    log?.warn(
+      { deposit: row.id, txHash: row.txHash },
+      "chain deposit to a deleted customer's address: left pending",
+    );
+    return false;
+  }
+  try {
+    await tx.transaction(async (sp) => {
+      await lockReceivingCustomer(sp, row.userId!);
+      const { entryId } = await creditFromSystemAccount(sp, "usdc_deposits", row.userId!, {
+        kind: "usdc_deposit",
+        description: `USDC deposit ${row.txHash}`,
+        referenceType: "chain_deposit",
+        referenceId: row.id,
+        amount: row.amountCents,
+      });
+      const [credit] = await sp
+        .insert(transactions)
+        .values({
+          userId: row.userId,
+          type: "credit",
+          amount: row.amountCents,
+          fee: 0,
+          netAmount: row.amountCents,
+          description: "USDC deposit",
+          category: "other",
+          status: "completed",
+          adminNotes: `tx ${row.txHash} log ${row.logIndex}`,
+          sourceType: "usdc_deposit",
+          sourceId: row.id,
+          entryId,
+        })
+        .returning({ id: transactions.id });
+      const updated = await sp
+        .update(chainDeposits)
+        .set({ status: "credited", entryId, transactionId: credit!.id, creditedAt: new Date() })
+        .where(and(eq(chainDeposits.id, row.id), eq(chainDeposits.status, "pending")))
+        .returning({ id: chainDeposits.id });
+      if (updated.length !== 1) throw new Error(`deposit ${row.id} is no longer pending`);
+    });
+    return true;
+  } catch (err) {
+    log?.warn({ err, deposit: row.id, txHash: row.txHash }, "chain deposit not credited: left pending");
+    return false;
+  }
+}
+
+/**
+ * One pass of the deposit watcher, in one database transaction under an advisory lock (another instance's
+ * pass in progress → null, nothing done). Reads the token's Transfer logs to deposit addresses from the first
+ * block not finished, less the reorg margin, up to the node's head; records new ones as pending; re-checks
+ * every pending deposit against its receipt (gone or changed → removed: a reorg took it); credits those with
+ * CHAIN_CONFIRMATIONS blocks; then records the head as finished. A process killed anywhere in the pass leaves
+ * the database as before it: the next pass does it again, and the unique (chain, hash, log index) and the
+ * pending status make every log's credit happen once.
+ */
+export async function watchDepositsOnce(
+  db: Db,
+  chain: ChainConfig,
+  client: PublicClient = chainClient(chain),
+  log?: FastifyBaseLogger,
+): Promise<WatchReport | null> {
+  return db.transaction(async (tx) => {
+    const [locked] = await queryRows<{ ok: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${WATCH_LOCK}, ${chain.chainId}) as ok`,
+    );
+    if (!locked?.ok) return null;
+
+    const head = Number(await client.getBlockNumber());
+    const margin = reorgMargin(chain.confirmations);
+    const [state] = await tx
+      .select({ nextBlock: chainWatchState.nextBlock })
+      .from(chainWatchState)
+      .where(eq(chainWatchState.chainId, chain.chainId));
+    const next = state?.nextBlock ?? Math.max(0, head + 1 - margin);
+    const fromBlock = Math.max(0, Math.min(next, head + 1 - margin));
+    const report: WatchReport = { head, fromBlock, seen: 0, credited: 0, dropped: 0, failed: 0 };
+
+    const watched = await tx
+      .select({ address: depositAddresses.address, userId: depositAddresses.userId })
+      .from(depositAddresses);
+    const owner = new Map(watched.map((w) => [w.address, w.userId]));
+    const addresses = watched.map((w) => getAddress(w.address));
+
+    for (let start = fromBlock; start <= head && addresses.length > 0; start += BLOCKS_PER_QUERY) {
+      const end = Math.min(head, start + BLOCKS_PER_QUERY - 1);
+      for (let i = 0; i < addresses.length; i += ADDRESSES_PER_QUERY) {
+        const logs = await client.getLogs({
+          address: chain.usdcContract,
+          event: TRANSFER,
+          args: { to: addresses.slice(i, i + ADDRESSES_PER_QUERY) },
+          fromBlock: BigInt(start),
+          toBlock: BigInt(end),
+        });
+        for (const l of logs) {
+          if (l.removed || l.transactionHash === null || l.logIndex === null || l.blockNumber === null)
+            continue;
+          const to = l.args.to!.toLowerCase();
+          if (!owner.has(to)) continue;
+          const units = l.args.value!;
+          const { cents, dust } = splitUnits(units);
+          if (cents > BigInt(MAX_CENTS)) {
+            log?.error(
+              { txHash: l.transactionHash },
+              "chain deposit larger than a wallet can hold: not recorded",
+            );
+            continue;
+          }
+          const inserted = await tx
+            .insert(chainDeposits)
+            .values({
+              chainId: chain.chainId,
+              txHash: l.transactionHash.toLowerCase(),
+              logIndex: l.logIndex,
+              blockNumber: Number(l.blockNumber),
+              blockHash: l.blockHash!.toLowerCase(),
+              fromAddress: l.args.from!.toLowerCase(),
+              toAddress: to,
+              userId: owner.get(to) ?? null,
+              units: units.toString(),
+              amountCents: Number(cents),
+              dustUnits: dust,
+              status: cents === 0n ? "below_cent" : "pending",
+            })
+            .onConflictDoNothing({
+              target: [chainDeposits.chainId, chainDeposits.txHash, chainDeposits.logIndex],
+            })
+            .returning({ id: chainDeposits.id });
+          report.seen += inserted.length;
+        }
+      }
+    }
+
+    const pending = await tx
+      .select()
+      .from(chainDeposits)
+      .where(and(eq(chainDeposits.chainId, chain.chainId), eq(chainDeposits.status, "pending")))
+      .for("update");
+    for (const row of pending) {
+      const found = stillOnChain(row, chain.usdcContract, await receiptOf(client, row.txHash as Hex));
+      if (!found) {
+        // A reorg took the log away before it was credited: it was never money. If the transaction is mined
+        // again, the next pass sees its log anew.
+        await tx.delete(chainDeposits).where(eq(chainDeposits.id, row.id));
+        report.dropped += 1;
+        log?.info({ txHash: row.txHash }, "pending chain deposit removed by a reorg");
+        continue;
+      }
+      if (found.blockHash !== row.blockHash) {
+        await tx
+          .update(chainDeposits)
+          .set({ blockNumber: found.blockNumber, blockHash: found.blockHash.toLowerCase() })
+          .where(eq(chainDeposits.id, row.id));
+      }
+      if (head - found.blockNumber + 1 < chain.confirmations) continue;
+      if (await creditDeposit(tx, row, log)) report.credited += 1;
+      else report.failed += 1;
+    }
+
+    await tx
+      .insert(chainWatchState)
+      .values({ chainId: chain.chainId, nextBlock: head + 1 })
+      .onConflictDoUpdate({
+        target: chainWatchState.chainId,
+        set: { nextBlock: head + 1, updatedAt: new Date() },
+      });
+    return report;
+  });
+}
+
+/** Runs a pass every `intervalMs` (the next one starts after the last ended); stop() waits for the current one. */
+export function startDepositWatcher(db: Db, chain: ChainConfig, log: FastifyBaseLogger, intervalMs = 2_000) {
+  const client = chainClient(chain);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = watchDepositsOnce(db, chain, client, log)
+      .then((report) => {
+        if (report && (report.seen || report.credited || report.dropped))
+          log.info({ deposits: report }, "chain watcher pass");
+      })
+      .catch((err: unknown) => log.warn({ err }, "chain watcher pass failed; retrying"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

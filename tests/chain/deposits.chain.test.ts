@@ -1,0 +1,269 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import pg from "pg";
+import { type Address, getAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import type { DepositInfo } from "@/contract/settlement";
+import { loadConfig } from "@/server/config";
+import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import { chainClient, verifyChain } from "@/server/features/settlement/chain-config";
+import { depositAddressAt } from "@/server/features/settlement/deposit-addresses";
+import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
+import { findWallet, openWallet, verifyLedger } from "@/server/lib/ledger";
+import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
+import { createApprovedCustomer } from "@/tests/support/money";
+import { waitFor } from "@/tests/support/server-process";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
+
+// Chain tests need anvil (installed with the devDependencies) and PostgreSQL (the kill test kills a process
+// that holds a real connection). Without DATABASE_URL they skip, unless CHAIN=required.
+const required = process.env.CHAIN === "required";
+if (required && !process.env.DATABASE_URL) throw new Error("CHAIN=required but DATABASE_URL is unset");
+const root = path.resolve(import.meta.dirname, "../..");
+
+describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
+  const chain = setUpTestChain();
+  const t = setUpTestApp(() => chainEnv(chain));
+  const config = () => t.app.deps.config.chain!;
+  const pass = () => watchDepositsOnce(t.database.db, config(), chainClient(config()));
+
+  const depositInfo = async (customer: SignedInUser) => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/deposits",
+      headers: { cookie: customer.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Extract<DepositInfo, { mode: "chain" }>;
+  };
+  const expectLedgerClean = async () => expect((await verifyLedger(t.database.db)).problems).toEqual([]);
+  const balanceOf = async (customer: SignedInUser) =>
+    (await findWallet(t.database.db, customer.user.id))?.balance ?? 0;
+  const depositRows = (txHash: string) =>
+    t.database.db.select().from(chainDeposits).where(eq(chainDeposits.txHash, txHash.toLowerCase()));
+
+  it("refuses bad chain settings at start, naming the variable", async () => {
+    const env = chainEnv(chain);
+    const problems = (over: Record<string, string>) => {
+      try {
+        loadConfig({ NODE_ENV: "test", DATA_DIR: t.dataDir, ...env, ...over });
+        return "";
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(problems({ CHAIN_ID: "" })).toContain("CHAIN_ID is required");
+    expect(problems({ USDC_CONTRACT: "0x1234" })).toContain("USDC_CONTRACT must be a 0x address");
+    expect(problems({ PAYOUT_KEY: "0x1234" })).toContain("PAYOUT_KEY must be a 32-byte hex private key");
+    expect(problems({ PAYOUT_KEY: `0x${"f".repeat(64)}` })).toContain("PAYOUT_KEY is not a valid");
+    expect(problems({ PAYOUT_KEY: "", PAYOUT_KEY_FILE: "/nonexistent/key" })).toContain(
+      "PAYOUT_KEY_FILE: cannot read",
+    );
+    expect(problems({ DEPOSIT_XPUB: "xpub-not-really" })).toContain(
+      "DEPOSIT_XPUB must be an extended public key",
+    );
+    expect(problems({ CHAIN_CONFIRMATIONS: "0" })).toContain("CHAIN_CONFIRMATIONS must be");
+    expect(problems({ PAYOUT_AUTO_LIMIT: "-5" })).toContain("PAYOUT_AUTO_LIMIT must be");
+    // A key never reaches the message.
+    expect(problems({ PAYOUT_KEY: `${ANVIL_KEYS.payer}00` })).not.toContain(ANVIL_KEYS.payer.slice(2, 20));
+    // Unset CHAIN_RPC_URL: manual settlement, whatever else is set.
+    expect(
+      loadConfig({ NODE_ENV: "test", DATA_DIR: t.dataDir, ...env, CHAIN_RPC_URL: "" }).chain,
+    ).toBeUndefined();
+
+    const good = loadConfig({ NODE_ENV: "test", DATA_DIR: t.dataDir, ...env }).chain!;
+    expect(JSON.stringify(good)).not.toContain(ANVIL_KEYS.hotWallet.slice(2));
+    expect(await verifyChain(good)).toEqual([]);
+    expect(await verifyChain({ ...good, chainId: 1 })).toEqual([
+      `CHAIN_ID is 1 but the node reports ${chain.node.chainId}`,
+    ]);
+    const empty = getAddress("0x000000000000000000000000000000000000dEaD");
+    expect((await verifyChain({ ...good, usdcContract: empty }))[0]).toMatch(/^USDC_CONTRACT .* has no code/);
+  });
+
+  it("gives each approved customer one stable address of their own, and none to others", async () => {
+    const a = await createApprovedCustomer(t.database);
+    const b = await createApprovedCustomer(t.database);
+    const first = await depositInfo(a);
+    expect(first).toMatchObject({
+      mode: "chain",
+      token: "USDC",
+      chainId: chain.node.chainId,
+      confirmations: 3,
+    });
+    expect(first.warning).toContain("Send only USDC on");
+    expect((await depositInfo(a)).address).toBe(first.address);
+    const other = await depositInfo(b);
+    expect(other.address).not.toBe(first.address);
+    // The address is the xpub's child at the stored index: anyone with the seed can move what arrives.
+    const [row] = await t.database.db
+      .select()
+      .from(depositAddresses)
+      .where(eq(depositAddresses.userId, a.user.id));
+    expect(depositAddressAt(chain.xpub, row!.derivationIndex)).toBe(first.address);
+
+    // No approved account, or staff: no address, and nothing written.
+    const unapproved = await createVerifiedUser(t.database);
+    const refused = await t.app.inject({
+      method: "GET",
+      url: "/api/deposits",
+      headers: { cookie: unapproved.cookie },
+    });
+    expect(refused.statusCode).toBe(409);
+    const staff = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+    const staffRes = await t.app.inject({
+      method: "GET",
+      url: "/api/deposits",
+      headers: { cookie: staff.cookie },
+    });
+    expect(staffRes.statusCode).toBe(403);
+    const rows = await t.database.db.select().from(depositAddresses);
+    expect(rows.map((r) => r.userId).sort()).toEqual([a.user.id, b.user.id].sort());
+    expect((await t.app.inject({ method: "GET", url: "/api/deposits" })).statusCode).toBe(401);
+  });
+
+  it("credits a deposit once after the confirmations, in whole cents, and never one to an unknown address", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { address } = await depositInfo(customer);
+    const before = await balanceOf(customer);
+    const stranger = getAddress("0x1111111111111111111111111111111111111111");
+    await chain.mint(stranger, 5_000_000n);
+    const hash = await chain.mint(address as Address, 12_345_678n); // $12.345678
+
+    const seen = await pass();
+    expect(seen?.seen).toBe(1);
+    expect((await depositInfo(customer)).deposits).toMatchObject([{ status: "pending", amount: "$12.34" }]);
+    expect(await balanceOf(customer)).toBe(before);
+
+    await chain.mine(2);
+    expect((await pass())?.credited).toBe(1);
+    const [row] = await depositRows(hash);
+    expect(row).toMatchObject({ status: "credited", amountCents: 1234, dustUnits: 5678, units: "12345678" });
+    expect(await balanceOf(customer)).toBe(before + 1234);
+    const [credit] = await t.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, row!.transactionId!));
+    expect(credit).toMatchObject({
+      description: "USDC deposit",
+      amount: 1234,
+      status: "completed",
+      type: "credit",
+    });
+    expect((await depositInfo(customer)).deposits[0]).toMatchObject({
+      status: "credited",
+      txHash: hash.toLowerCase(),
+    });
+
+    // The same log read again (the watcher's cursor rewound to block 0) credits nothing more.
+    await t.database.db.update(chainWatchState).set({ nextBlock: 0 });
+    await chain.mine(1);
+    expect(await pass()).toMatchObject({ fromBlock: 0, seen: 0, credited: 0 });
+    expect(await balanceOf(customer)).toBe(before + 1234);
+    const strangerRows = await t.database.db
+      .select()
+      .from(chainDeposits)
+      .where(eq(chainDeposits.toAddress, stranger.toLowerCase()));
+    expect(strangerRows).toEqual([]);
+    await expectLedgerClean();
+  });
+
+  it("records a deposit below one cent and credits nothing", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { address } = await depositInfo(customer);
+    const hash = await chain.mint(address as Address, 9_999n);
+    await chain.mine(3);
+    await pass();
+    expect(await depositRows(hash)).toMatchObject([
+      { status: "below_cent", amountCents: 0, dustUnits: 9999 },
+    ]);
+    expect(await balanceOf(customer)).toBe(0);
+    await expectLedgerClean();
+  });
+
+  it("lets a reorg remove a pending deposit, never a credited one", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { address } = await depositInfo(customer);
+
+    const credited = await chain.mint(address as Address, 7_000_000n);
+    await chain.mine(2);
+    await pass();
+    expect(await depositRows(credited)).toMatchObject([{ status: "credited" }]);
+
+    const pending = await chain.mint(address as Address, 3_000_000n);
+    await pass();
+    expect(await depositRows(pending)).toMatchObject([{ status: "pending" }]);
+
+    // Replace the last 4 blocks: the pending deposit's block and the credited one's are both gone.
+    await chain.reorg(4);
+    await chain.mine(3);
+    const report = await pass();
+    expect(report?.dropped).toBe(1);
+    expect(await depositRows(pending)).toEqual([]);
+    expect(await depositRows(credited)).toMatchObject([{ status: "credited" }]);
+    expect(await balanceOf(customer)).toBe(700);
+    await expectLedgerClean();
+  });
+
+  it("credits exactly once when the watcher is killed mid-credit, and one pass runs at a time", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { address } = await depositInfo(customer);
+    const hash = await chain.mint(address as Address, 2_500_000n);
+    await chain.mine(3);
+
+    // Hold the customer's wallet so the watcher's credit waits inside its transaction, then SIGKILL it there.
+    await openWallet(t.database.db, customer.user.id);
+    const blocker = new pg.Client({ connectionString: t.database.url });
+    await blocker.connect();
+    await blocker.query("begin");
+    await blocker.query("select 1 from ledger_accounts where user_id = $1 for update", [customer.user.id]);
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/deposit-watch-once.ts"], {
+      cwd: root,
+      env: { ...process.env, ...chainEnv(chain), DATABASE_URL: t.database.url!, DATA_DIR: t.dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await waitFor(
+      "the watcher to wait on the wallet lock",
+      async () => {
+        // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+        await blocker.query("select pg_stat_clear_snapshot()");
+        const { rows } = await blocker.query(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        return rows[0].n > 0;
+      },
+      { timeoutMs: 30_000 },
+    ).catch(async (err) => {
+      const { rows } = await blocker.query(
+        "select state, wait_event_type, wait_event, left(query, 80) as q from pg_stat_activity where datname = current_database()",
+      );
+      throw new Error(`${err.message}\nexit ${child.exitCode}: ${output}\n${JSON.stringify(rows)}`);
+    });
+    // While it holds the watcher's lock, another pass does nothing.
+    expect(await pass()).toBeNull();
+    child.kill("SIGKILL");
+    await exited;
+    await blocker.query("commit");
+    await blocker.end();
+
+    expect(await depositRows(hash)).toEqual([]);
+    // The killed backend lets go of the advisory lock once PostgreSQL notices; three passes race after it.
+    await waitFor("a pass to run", async () => (await pass()) !== null);
+    await Promise.all([pass(), pass(), pass()]);
+    const rows = await depositRows(hash);
+    expect(rows).toMatchObject([{ status: "credited", amountCents: 250 }]);
+    const credits = await t.database.db
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.userId, customer.user.id), eq(transactions.sourceType, "usdc_deposit")));
+    expect(credits).toHaveLength(1);
+    expect(await balanceOf(customer)).toBe(250);
+    await expectLedgerClean();
+  });
+});

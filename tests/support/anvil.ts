@@ -1,0 +1,107 @@
+import { HDKey } from "@scure/bip32";
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { afterAll, beforeAll } from "vitest";
+import { type AnvilNode, startAnvil } from "@/scripts/anvil.mjs";
+import { pillarUsdAbi, pillarUsdBytecode } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { lateBound } from "@/tests/support/late-bound";
+
+/** anvil's well-known development keys (public knowledge: never hold real money with them). */
+export const ANVIL_KEYS = {
+  deployer: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+  hotWallet: "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+  payer: "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+} as const satisfies Record<string, Hex>;
+
+export interface TestChain {
+  node: AnvilNode;
+  token: Address;
+  publicClient: PublicClient;
+  /** The token's owner: mints, pauses and blacklists. */
+  mint(to: Address, units: bigint): Promise<Hex>;
+  /** Mines `blocks` empty blocks. */
+  mine(blocks: number): Promise<void>;
+  /** anvil_reorg: replaces the last `depth` blocks with as many empty ones. */
+  reorg(depth: number): Promise<void>;
+  blockNumber(): Promise<number>;
+  /** A fresh watch-only deposit branch (xpub) from a random seed. */
+  xpub: string;
+}
+
+/** Starts anvil on a free port and deploys PillarUSD from the committed bytecode. */
+export async function startTestChain(): Promise<TestChain> {
+  const node = await startAnvil();
+  const transport = http(node.url);
+  const chain = { ...foundry, id: node.chainId };
+  const publicClient = createPublicClient({ chain, transport }) as PublicClient;
+  const owner = privateKeyToAccount(ANVIL_KEYS.deployer);
+  const wallet = createWalletClient({ chain, transport, account: owner });
+  const testClient = createTestClient({ chain, transport, mode: "anvil" });
+  const deployHash = await wallet.deployContract({
+    abi: pillarUsdAbi,
+    bytecode: pillarUsdBytecode,
+    args: [owner.address],
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
+  const token = receipt.contractAddress!;
+  const seed = crypto.getRandomValues(new Uint8Array(32));
+  const xpub = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0").publicExtendedKey;
+  return {
+    node,
+    token,
+    publicClient,
+    xpub,
+    async mint(to, units) {
+      const hash = await wallet.writeContract({
+        address: token,
+        abi: pillarUsdAbi,
+        functionName: "mint",
+        args: [to, units],
+      });
+      await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+    async mine(blocks) {
+      await testClient.mine({ blocks });
+    },
+    async reorg(depth) {
+      await testClient.request({ method: "anvil_reorg" as never, params: [depth, []] as never });
+    },
+    async blockNumber() {
+      return Number(await publicClient.getBlockNumber());
+    },
+  };
+}
+
+/** One anvil with the token for the whole file. */
+export function setUpTestChain(): TestChain {
+  const chain = lateBound<TestChain>("The test chain");
+  let started: TestChain | undefined;
+  beforeAll(async () => {
+    started = await startTestChain();
+    chain.set(started);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.node.stop();
+  });
+  return chain.value;
+}
+
+/** The chain variables for an app or process pointed at `chain`. */
+export const chainEnv = (chain: TestChain, confirmations = 3): Record<string, string> => ({
+  CHAIN_RPC_URL: chain.node.url,
+  CHAIN_ID: String(chain.node.chainId),
+  USDC_CONTRACT: chain.token,
+  PAYOUT_KEY: ANVIL_KEYS.hotWallet,
+  DEPOSIT_XPUB: chain.xpub,
+  CHAIN_CONFIRMATIONS: String(confirmations),
+});
