@@ -21,11 +21,6 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["{server,tests}/**/*.api.test.ts"],
-          // Each worker keeps the modules it loaded from one file to the next instead of importing the whole
-          // server again per file (~20% of the layer's time). Every file builds its own app on its own
-          // database; the process-wide caches (sessions, admins' factors, audited reads) are keyed by random
-          // ids, as they already are for the several apps one file builds (docs/operations.md, "CI").
-          isolate: false,
           globalSetup: ["tests/support/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
