@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { e2eWorkers } from "./tests/e2e/workers";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
@@ -32,7 +33,10 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.e2e.test.ts"],
           globalSetup: ["tests/e2e/global-setup.ts"],
-          fileParallelism: false,
+          // One server per worker (tests/e2e/global-setup.ts): E2E_WORKERS files at a time, each against its own
+          // server and database, so the journeys that wait (an authenticator's next 30-second step, a 5-second
+          // poll) overlap instead of adding up.
+          maxWorkers: e2eWorkers(),
           // A page under a loaded CI machine can take seconds to settle; expect.poll's default gives up after 1 s.
           expect: { poll: { timeout: 15_000 } },
           testTimeout: 90_000,

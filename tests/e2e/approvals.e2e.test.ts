@@ -1,6 +1,6 @@
 import { generateSync } from "otplib";
 import pg from "pg";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
@@ -12,12 +12,13 @@ import {
   signInUntilSecondFactor,
   signUp,
 } from "@/tests/e2e/support/journeys";
+import { e2eServer } from "@/tests/e2e/support/server";
 
 const browser = setUpBrowser();
 
 /** One statement against the e2e database (PGlite cannot be shared, so these journeys need PostgreSQL). */
 async function sqlQuery(text: string, values: unknown[]) {
-  const client = new pg.Client({ connectionString: inject("databaseUrl") });
+  const client = new pg.Client({ connectionString: e2eServer().databaseUrl });
   await client.connect();
   try {
     return (await client.query(text, values)).rows;
@@ -55,7 +56,7 @@ async function makeStepUpStale(email: string) {
   );
 }
 
-describe.skipIf(!inject("databaseUrl"))("maker-checker", () => {
+describe.skipIf(!e2eServer().databaseUrl)("maker-checker", () => {
   it("a finance user's $5,000 incoming payment waits until a second finance user approves; the balance moves once", async () => {
     const customer = newUser("Carla");
     const maker = newUser("Mia");

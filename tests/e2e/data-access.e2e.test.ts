@@ -14,6 +14,7 @@ import {
   signUp,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
+import { e2eServer } from "@/tests/e2e/support/server";
 
 const browser = setUpBrowser();
 
@@ -22,7 +23,7 @@ const browser = setUpBrowser();
  * only the app process may open the database, so the journey falls back to the owner (shown as Owner).
  */
 function grantCompliance(email: string): "Compliance" | "Owner" {
-  const databaseUrl = inject("databaseUrl");
+  const databaseUrl = e2eServer().databaseUrl;
   if (!databaseUrl) return "Owner";
   const root = path.resolve(import.meta.dirname, "../..");
   execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "staff:grant", email, "compliance"], {
@@ -58,7 +59,7 @@ describe("access to your data", () => {
     const staff = await openPage(browser);
     const officer = newUser("Cora");
     let role: "Compliance" | "Owner";
-    const databaseUrl = inject("databaseUrl");
+    const databaseUrl = e2eServer().databaseUrl;
     if (databaseUrl) {
       await signUp(staff.page, { ...officer, lastName: "Officer" });
       role = grantCompliance(officer.email);

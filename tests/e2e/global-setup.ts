@@ -6,16 +6,15 @@ import path from "node:path";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
+import { e2eWorkers } from "./workers";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
-    mailDir: string;
+    /** One server per worker; a journey file uses its worker's (tests/e2e/support/server.ts). */
+    servers: Array<{ baseUrl: string; mailDir: string; databaseUrl: string }>;
     adminEmail: string;
     /** A second staff member (owner) for maker-checker journeys. */
     checkerEmail: string;
-    /** The e2e server's PostgreSQL database ("" on embedded PGlite): journeys grant staff roles through it. */
-    databaseUrl: string;
   }
 }
 
@@ -70,9 +69,15 @@ async function waitForReady(url: string, child: ChildProcess, timeoutMs = 60_000
   throw new Error("The app did not become ready in time");
 }
 
-/** Starts the built app as a real process on a free port, with a fresh database and a real SMTP sink. */
-export default async function setup(project: TestProject) {
-  const root = path.resolve(import.meta.dirname, "../..");
+/** One e2e server: its address, its SMTP sink's folder and its PostgreSQL database ("" on embedded PGlite). */
+export interface E2eServer {
+  baseUrl: string;
+  mailDir: string;
+  databaseUrl: string;
+}
+
+/** Starts the app as a real process on a free port, with a fresh database and a real SMTP sink. */
+async function startServer(root: string): Promise<E2eServer & { stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-e2e-"));
   const mailDir = path.join(dataDir, "mail");
   fs.mkdirSync(mailDir);
@@ -81,7 +86,7 @@ export default async function setup(project: TestProject) {
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (process.env.DATABASE_URL) {
-    const name = `pillar_e2e_${process.pid}_${Date.now()}`;
+    const name = `pillar_e2e_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     await admin.query(`create database ${name}`);
@@ -126,17 +131,39 @@ export default async function setup(project: TestProject) {
     throw err;
   }
 
-  project.provide("baseUrl", baseUrl);
-  project.provide("mailDir", mailDir);
+  return {
+    baseUrl,
+    mailDir,
+    databaseUrl: databaseUrl ?? "",
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+      await sink.close();
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts one server per worker (e2eWorkers()); a journey finds its own with `e2eServer()`. */
+export default async function setup(project: TestProject) {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const started = await Promise.allSettled(Array.from({ length: e2eWorkers() }, () => startServer(root)));
+  const servers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
+
+  project.provide(
+    "servers",
+    servers.map(({ baseUrl, mailDir, databaseUrl }) => ({ baseUrl, mailDir, databaseUrl })),
+  );
   project.provide("adminEmail", E2E_ADMIN_EMAIL);
   project.provide("checkerEmail", E2E_CHECKER_EMAIL);
-  project.provide("databaseUrl", databaseUrl ?? "");
 
   return async () => {
-    child.kill("SIGTERM");
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
-    await sink.close();
-    await dropDatabase();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
   };
 }

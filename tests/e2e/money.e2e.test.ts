@@ -18,7 +18,9 @@ import {
 const browser = setUpBrowser();
 
 describe("money journey", () => {
-  it("credits, sends USDC, settles, and every screen agrees to the cent", async () => {
+  // The longest journey (51 payments paged, a PDF read back): with two journeys sharing the machine's two cores
+  // it needs more than the default 90 s.
+  it("credits, sends USDC, settles, and every screen agrees to the cent", { timeout: 180_000 }, async () => {
     const customer = await openPage(browser);
     const user = await signUpNewCustomer(customer.page, "Mona");
     const applied = await applyThroughApi(customer.context.request, { firstName: "Mona", lastName: "Money" });

@@ -1,5 +1,6 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
+import { e2eServer } from "@/tests/e2e/support/server";
 
 const browser = setUpBrowser();
 
@@ -192,7 +193,7 @@ describe("public site", () => {
   });
 
   it("serves hashed assets with a long cache and client routes with the app shell", async () => {
-    const base = inject("baseUrl");
+    const base = e2eServer().baseUrl;
     const html = await fetch(`${base}/features`);
     expect(html.status).toBe(200);
     expect(html.headers.get("content-type")).toMatch(/text\/html/);

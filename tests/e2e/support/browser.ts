@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { e2eServer } from "@/tests/e2e/support/server";
 import { lateBound } from "@/tests/support/late-bound";
 
 export const CHROMIUM_ARGS = [
@@ -46,7 +47,7 @@ export interface TrackedPage {
  * journeys browse by name (the server listens on 127.0.0.1, which localhost reaches).
  */
 export function localhostBaseUrl(): string {
-  const url = new URL(inject("baseUrl"));
+  const url = new URL(e2eServer().baseUrl);
   url.hostname = "localhost";
   return url.origin;
 }
@@ -55,7 +56,7 @@ export function localhostBaseUrl(): string {
 export async function openPage(
   browser: Browser,
   width = 1280,
-  baseURL: string = inject("baseUrl"),
+  baseURL: string = e2eServer().baseUrl,
 ): Promise<TrackedPage> {
   const context = await browser.newContext({
     baseURL,

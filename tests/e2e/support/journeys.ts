@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Page, request } from "playwright-core";
 import { expect, inject } from "vitest";
 import { waitForMail } from "@/tests/e2e/support/mail";
+import { e2eServer } from "@/tests/e2e/support/server";
 import { PNG } from "@/tests/support/files";
 
 /** The password every journey's customers sign up with. */
@@ -197,7 +198,7 @@ export async function approveAndFund(api: APIRequestContext, applied: AppliedCus
  * customers with an open account.
  */
 export async function openAccountThroughApi(user: NewUser): Promise<AppliedCustomer> {
-  const customer = await request.newContext({ baseURL: inject("baseUrl") });
+  const customer = await request.newContext({ baseURL: e2eServer().baseUrl });
   const login = await customer.post("/api/auth/login", { data: { email: user.email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   const applied = await applyThroughApi(customer, {
@@ -222,7 +223,7 @@ export async function openAccountThroughApi(user: NewUser): Promise<AppliedCusto
  */
 export async function checkerRequest(): Promise<APIRequestContext> {
   const email = inject("checkerEmail");
-  const api = await request.newContext({ baseURL: inject("baseUrl") });
+  const api = await request.newContext({ baseURL: e2eServer().baseUrl });
   const login = () => api.post("/api/auth/login", { data: { email, password: PASSWORD } });
   if ((await login()).ok()) return api;
   const registered = await api.post("/api/auth/register", {

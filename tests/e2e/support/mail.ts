@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { inject } from "vitest";
+import { e2eServer } from "@/tests/e2e/support/server";
 import { parseMail, type ReceivedMail } from "@/tests/support/smtp-sink";
 
 const consumed = new Set<string>();
@@ -11,7 +11,7 @@ export async function waitForMail(
   predicate: (mail: ReceivedMail) => boolean = () => true,
   timeoutMs = 20_000,
 ): Promise<ReceivedMail> {
-  const dir = inject("mailDir");
+  const dir = e2eServer().mailDir;
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of fs.readdirSync(dir).sort()) {
