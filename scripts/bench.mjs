@@ -135,6 +135,25 @@ async function databaseCpuSeconds() {
 }
 
 /**
+ * Transactions the scratch database has committed or rolled back so far: every statement the app sends outside
+ * a transaction is one, so the difference over a run, per request, counts its round trips to PostgreSQL (the
+ * mail worker's included). Steady where req/s and CPU are not, on a shared machine.
+ */
+async function databaseTransactions() {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = $1",
+      [dbName],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * The embedded default: `npm start` (scripts/start.mjs, building first when needed) on PGlite with a temp
  * DATA_DIR, twice — the first start creates the database, the second is the everyday start — and the server
  * process's resident memory after IDLE_MS of idling each time.
@@ -189,6 +208,7 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
   let peak = 0;
   const cpuBefore = cpuSeconds(serverPid);
   const dbBefore = await databaseCpuSeconds();
+  const transactionsBefore = await databaseTransactions();
   const startedAt = Date.now();
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMiB(serverPid) ?? 0);
@@ -214,6 +234,9 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
     result.errors +
     result.timeouts;
   const elapsed = (Date.now() - startedAt) / 1000;
+  // A backend reports its counts to pg_stat_database at most once a second, and within a second of going idle.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const transactions = (await databaseTransactions()) - transactionsBefore;
   // CPU milliseconds per answered request: steadier than req/s when other processes share the cores.
   const perRequest = (seconds) =>
     result.total > 0 && seconds != null ? (seconds * 1000) / result.total : null;
@@ -226,6 +249,7 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
     dbCpu: dbSeconds / elapsed,
     cpuMs: perRequest(cpu == null ? null : cpu * elapsed),
     dbCpuMs: perRequest(dbSeconds),
+    transactionsPerRequest: result.total > 0 ? transactions / result.total : null,
   };
 }
 
@@ -234,8 +258,8 @@ const fmt = (n, digits = 0) =>
 
 function table(rows, baseline) {
   const lines = [
-    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | CPU ms/req server + PostgreSQL | vs baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | req/s | p50 ms | p99 ms | 304s | failed (4xx/5xx/socket) | server RSS MiB | server CPU | PostgreSQL CPU | CPU ms/req server + PostgreSQL | PostgreSQL round trips/req | vs baseline |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     const ratio = baseline ? `${((r.requestsPerSecond / baseline) * 100).toFixed(1)}%` : "–";
@@ -244,7 +268,7 @@ function table(rows, baseline) {
       .map(([code, n]) => `${n}×${code}`)
       .join(", ");
     lines.push(
-      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario.startsWith("baseline") ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${fmt(r.cpuMs, 2)}${r.scenario.startsWith("baseline") ? "" : ` + ${fmt(r.dbCpuMs, 2)}`} | ${ratio} |`,
+      `| ${LABELS[r.scenario]} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.statusCodes["304"] ?? 0)} | ${fmt(r.failed)}${codes ? ` (${codes})` : ""} | ${fmt(r.rss, 0)} | ${r.cpu == null ? "–" : `${Math.round(r.cpu * 100)}%`} | ${r.scenario.startsWith("baseline") ? "–" : `${Math.round(r.dbCpu * 100)}%`} | ${fmt(r.cpuMs, 2)}${r.scenario.startsWith("baseline") ? "" : ` + ${fmt(r.dbCpuMs, 2)}`} | ${r.scenario.startsWith("baseline") ? "–" : fmt(r.transactionsPerRequest, 2)} | ${ratio} |`,
     );
   }
   return lines.join("\n");

@@ -32,7 +32,17 @@ export async function activeSanctionsIndex(db: DbOrTx): Promise<SanctionsIndex |
     .select({ id: sanctionsLists.id, version: sanctionsLists.version })
     .from(sanctionsLists)
     .where(eq(sanctionsLists.isActive, true));
-  if (!active) return null;
+  return active ? sanctionsIndexOf(db, active) : null;
+}
+
+/**
+ * The index of the list a caller just read as the active one (its own query, e.g. a transfer's one pre-read):
+ * the one in memory when it is that list, built otherwise.
+ */
+export async function sanctionsIndexOf(
+  db: DbOrTx,
+  active: { id: string; version: number },
+): Promise<SanctionsIndex> {
   if (cached?.listId === active.id) return cached;
   if (!loading) {
     loading = buildIndex(db, active.id, active.version).finally(() => {

@@ -1,11 +1,17 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { ScreeningPoint } from "@/contract/compliance";
-import type { DbOrTx, Tx } from "@/server/db/client";
+import type { Database, DbOrTx, Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
-import { activeSanctionsIndex, entryKey } from "@/server/features/compliance/sanctions-index";
+import {
+  activeSanctionsIndex,
+  entryKey,
+  type SanctionsIndex,
+  sanctionsIndexOf,
+} from "@/server/features/compliance/sanctions-index";
 
 /** What one screening looks at: a person's names (with a date of birth when known) and addresses. */
 export interface ScreenSubject {
@@ -35,6 +41,31 @@ export async function findSanctionsHits(
 ): Promise<SanctionsHit[]> {
   const index = await activeSanctionsIndex(db);
   if (!index) return [];
+  const addresses = subjectAddresses(subject);
+  const rows =
+    addresses.length === 0
+      ? []
+      : await db
+          .select()
+          .from(sanctionsAddresses)
+          .where(
+            and(
+              eq(sanctionsAddresses.listId, index.listId),
+              inArray(
+                sanctionsAddresses.addressKey,
+                addresses.map((a) => a.toLowerCase()),
+              ),
+            ),
+          );
+  return [...nameHits(index, subject, threshold), ...addressHits(index, addresses, rows)];
+}
+
+/** The subject's addresses, trimmed, each once. */
+function subjectAddresses(subject: ScreenSubject): string[] {
+  return [...new Set((subject.addresses ?? []).map((a) => a.trim()).filter(Boolean))];
+}
+
+function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
   const hits: SanctionsHit[] = [];
   for (const { value, dateOfBirth } of subject.names ?? []) {
     const tokens = nameTokens(value);
@@ -63,35 +94,86 @@ export async function findSanctionsHits(
     }
     hits.push(...best.values());
   }
-  const addresses = [...new Set((subject.addresses ?? []).map((a) => a.trim()).filter(Boolean))];
-  if (addresses.length > 0) {
-    const rows = await db
-      .select()
-      .from(sanctionsAddresses)
-      .where(
-        and(
-          eq(sanctionsAddresses.listId, index.listId),
-          inArray(
-            sanctionsAddresses.addressKey,
-            addresses.map((a) => a.toLowerCase()),
-          ),
-        ),
-      );
-    for (const row of rows) {
-      const entry = index.entries.get(entryKey(row.source, row.entNum));
-      hits.push({
-        subjectType: "address",
-        subject: addresses.find((a) => a.toLowerCase() === row.addressKey) ?? row.address,
-        matched: `${row.currency} ${row.address} (${entry?.name ?? "listed entity"})`,
-        score: 1,
-        listVersion: index.version,
-        listSource: row.source,
-        entNum: row.entNum,
-        programs: entry?.programs ?? "",
-      });
-    }
-  }
   return hits;
+}
+
+/** A listed address's row: the columns address hits are made of. */
+const listedAddress = z.object({
+  source: z.string(),
+  entNum: z.number().int(),
+  currency: z.string(),
+  address: z.string(),
+  addressKey: z.string(),
+});
+type ListedAddress = z.infer<typeof listedAddress>;
+
+function addressHits(index: SanctionsIndex, addresses: string[], rows: ListedAddress[]): SanctionsHit[] {
+  return rows.map((row) => {
+    const entry = index.entries.get(entryKey(row.source, row.entNum));
+    return {
+      subjectType: "address",
+      subject: addresses.find((a) => a.toLowerCase() === row.addressKey) ?? row.address,
+      matched: `${row.currency} ${row.address} (${entry?.name ?? "listed entity"})`,
+      score: 1,
+      listVersion: index.version,
+      listSource: row.source,
+      entNum: row.entNum,
+      programs: entry?.programs ?? "",
+    };
+  });
+}
+
+/** A case in these states holds the customer's money: it stays where it is until compliance decides. */
+const HOLDING_CASE_STATUSES = ["open", "confirmed"] as const;
+
+/**
+ * What a transfer request reads before its call, in one statement: the active list (and this subject's listed
+ * addresses on it) and whether the customer's money is under a compliance hold (hasComplianceHold's rule).
+ */
+const TRANSFER_SCREEN_SQL = `
+  select l.id as list_id, l.version as list_version,
+    exists (select 1 from compliance_cases c
+      where c.user_id = $1::uuid and c.status in (${HOLDING_CASE_STATUSES.map((s) => `'${s}'`).join(", ")}))
+      as compliance_hold,
+    coalesce((select json_agg(json_build_object('source', a.source, 'entNum', a.ent_num, 'currency', a.currency,
+        'address', a.address, 'addressKey', a.address_key))
+      from sanctions_addresses a
+      where a.list_id = l.id and a.address_key in (select jsonb_array_elements_text($2::jsonb))), '[]'::json)
+      as addresses
+  from (values (1)) as one (x) left join sanctions_lists l on l.is_active`;
+const TRANSFER_SCREEN_STATEMENT = "transfer_screen";
+
+const transferScreenRow = z.object({
+  list_id: z.string().nullable(),
+  list_version: z.number().int().nullable(),
+  compliance_hold: z.boolean(),
+  addresses: z.array(listedAddress),
+});
+
+/**
+ * A transfer request's screening (findSanctionsHits' rules) and the customer's compliance hold
+ * (hasComplianceHold's) in one round trip, a named prepared statement: a hit or a hold puts the transfer under
+ * review. The same answers as the two calls, read from one snapshot.
+ */
+export async function screenTransferRequest(
+  database: Database,
+  userId: string,
+  subject: ScreenSubject,
+  threshold: number,
+): Promise<{ hits: SanctionsHit[]; complianceHold: boolean }> {
+  const addresses = subjectAddresses(subject);
+  const [raw] = await database.prepared(TRANSFER_SCREEN_STATEMENT, TRANSFER_SCREEN_SQL, [
+    userId,
+    JSON.stringify(addresses.map((a) => a.toLowerCase())),
+  ]);
+  const row = transferScreenRow.parse(raw);
+  if (row.list_id === null || row.list_version === null)
+    return { hits: [], complianceHold: row.compliance_hold };
+  const index = await sanctionsIndexOf(database.db, { id: row.list_id, version: row.list_version });
+  return {
+    hits: [...nameHits(index, subject, threshold), ...addressHits(index, addresses, row.addresses)],
+    complianceHold: row.compliance_hold,
+  };
 }
 
 function dedupeKey(userId: string, hit: SanctionsHit, transferId: string | null): string {
@@ -167,7 +249,9 @@ export async function hasComplianceHold(db: DbOrTx, userId: string | null): Prom
   const [row] = await db
     .select({ id: complianceCases.id })
     .from(complianceCases)
-    .where(and(eq(complianceCases.userId, userId), inArray(complianceCases.status, ["open", "confirmed"])))
+    .where(
+      and(eq(complianceCases.userId, userId), inArray(complianceCases.status, [...HOLDING_CASE_STATUSES])),
+    )
     .limit(1);
   return row !== undefined;
 }

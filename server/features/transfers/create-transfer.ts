@@ -27,7 +27,7 @@ import {
   verifySecondFactor,
 } from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
-import { findSanctionsHits, hasComplianceHold, recordHits } from "@/server/features/compliance/screen";
+import { recordHits, screenTransferRequest } from "@/server/features/compliance/screen";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
@@ -226,12 +226,14 @@ async function createTransferChecked(
   const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
   // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
   // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
-  const sanctionsHits = await findSanctionsHits(
-    deps.database.db,
+  // One round trip for the list and the customer's compliance hold (screenTransferRequest).
+  const { hits: sanctionsHits, complianceHold } = await screenTransferRequest(
+    deps.database,
+    user.id,
     { names: [{ value: input.recipientName }], addresses: [address] },
     deps.config.sanctionsNameThreshold,
   );
-  const underReview = sanctionsHits.length > 0 || (await hasComplianceHold(deps.database.db, user.id));
+  const underReview = sanctionsHits.length > 0 || complianceHold;
 
   const day = limitDayOf(now);
   const fee = feeFor(amount);

@@ -71,6 +71,15 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       [batchSize, LEASE_SECONDS],
     );
 
+  /** Marks the batch's sent rows in one statement (one round trip per batch, not per message). */
+  const markSent = (ids: ClaimedRow["id"][]) =>
+    database.query(
+      `update mail_outbox set status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = null
+       where id in (select jsonb_array_elements_text($1::jsonb)::bigint)`,
+      [JSON.stringify(ids.map(String))],
+    );
+
+  /** Sends one claimed row: true once the server took it (the caller marks it sent); a failure is recorded here. */
   async function deliver(row: ClaimedRow): Promise<boolean> {
     try {
       await transport.sendMail({
@@ -80,10 +89,6 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         text: row.text_body,
         html: row.html_body,
       });
-      await database.query(
-        "update mail_outbox set status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = null where id = $1",
-        [row.id],
-      );
       return true;
     } catch (err) {
       const attempts = row.attempts + 1;
@@ -107,8 +112,12 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     while (!stopped) {
       const rows = await claim();
       if (rows.length === 0) break;
-      // Each row is claimed by this worker alone (lease), and deliver records its own outcome.
-      for (const delivered of await Promise.all(rows.map(deliver))) if (delivered) sent++;
+      // Each row is claimed by this worker alone (lease); deliver records a failure, the sent ones are marked
+      // together once the batch is done (a crash before that resends them when the lease runs out, as before).
+      const delivered = await Promise.all(rows.map(deliver));
+      const ids = rows.filter((_, i) => delivered[i]).map((row) => row.id);
+      if (ids.length > 0) await markSent(ids);
+      sent += ids.length;
     }
     return sent;
   }
