@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { monthOf } from "@/server/features/statements/statement-month";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -110,6 +115,27 @@ describe("paying by $tag", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(500);
+  });
+
+  it("shows on both parties' monthly statements with both tags", async () => {
+    const payer = await createFundedCustomer(t, admin, "100.00");
+    const payee = await createApprovedCustomer(t.database);
+    expect((await pay(payer, { tag: tagOf(payee), amount: "12.34" })).statusCode).toBe(201);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tag-statement-"));
+    for (const who of [payer, payee]) {
+      const pdf = await t.app.inject({
+        method: "GET",
+        url: `/api/statements/${monthOf(new Date())}.pdf`,
+        headers: { cookie: who.cookie },
+      });
+      expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+      const file = path.join(dir, `${who.user.id}.pdf`);
+      fs.writeFileSync(file, pdf.rawPayload);
+      const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+      expect(text).toContain(`Payment from ${tagOf(payer)} to ${tagOf(payee)}`);
+      expect(text).toContain("12.34");
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("replays an answered key, refuses the key with another body, and keeps keys per customer", async () => {

@@ -227,7 +227,7 @@ async function payByTagChecked(
     const payeeTag = `$${payee.pillar_tag}`;
     const entryId = await postEntry(tx, {
       kind: "tag_payment",
-      description: `Payment ${payerTag} → ${payeeTag}`,
+      description: `Payment from ${payerTag} to ${payeeTag}`,
       referenceType: "tag_payment",
       referenceId: paymentId,
       actorId: payer.id,
