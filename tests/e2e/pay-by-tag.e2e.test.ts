@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
@@ -41,6 +42,7 @@ describe("paying another customer by $tag", () => {
     await payer.page.getByLabel("Amount").fill("5");
     await payer.page.getByLabel("Note (optional)").fill("Coffee");
     await shots(payer.page, "pay-by-tag-confirm");
+    await expectAccessible(payer.page, "/pay with the payee confirmed");
     await payer.page.getByRole("button", { name: "Pay Ra*** Q. now" }).dblclick();
     await payer.page.getByRole("heading", { name: "Payment sent" }).waitFor();
     await shots(payer.page, "pay-by-tag-sent");
@@ -63,6 +65,7 @@ describe("paying another customer by $tag", () => {
     await limits.getByRole("button", { name: "Block crypto sends" }).click();
     await limits.getByText("On. Turning it off starts a 7 days cooldown.").waitFor();
     await shots(payer.page, "settings-sending-limits");
+    await expectAccessible(payer.page, "/settings with sends blocked");
     await payer.page.goto("/dashboard");
     await payer.page.getByText("Blocked by you (Settings)").first().waitFor();
     await shots(payer.page, "dashboard-sends-blocked");

@@ -254,6 +254,15 @@ describe("Block crypto sends", () => {
     expect(res.json().message).toMatch(message);
   });
 
+  it("goes with its customer: deleting the account removes a block the customer set", async () => {
+    const leaving = await createVerifiedUser(t.database);
+    expect((await put(leaving, "send-block", { on: true, cooldown: "12 months" })).statusCode).toBe(200);
+    await t.database.query("delete from users where id = $1", [leaving.user.id]);
+    expect(
+      await t.database.query("select 1 from customer_limits where user_id = $1", [leaving.user.id]),
+    ).toEqual([]);
+  });
+
   it("answers 404 for a note on an unknown or staff account, and 403 to a customer", async () => {
     const customer = await funded();
     const note = (userId: string, who: SignedInUser) =>
