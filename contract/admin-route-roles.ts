@@ -64,6 +64,8 @@ export const ADMIN_ROUTE_ROLES = {
   // Finance: money in and out, balances, the ledger.
   "GET /api/admin/transfer-requests": ["finance"],
   "PUT /api/admin/transfer-requests/:id": ["finance"],
+  // A note on a customer's own limits: the only thing staff do about them (decision 035).
+  "POST /api/admin/users/:userId/self-limit-notes": ["support"],
   "GET /api/admin/incoming-payments": ["finance"],
   "POST /api/admin/incoming-payments": ["finance"],
   "PUT /api/admin/incoming-payments/:id": ["finance"],

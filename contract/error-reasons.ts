@@ -69,6 +69,13 @@ export const ERROR_REASONS = {
   idempotency_key_required: { code: "VALIDATION", status: 400, flags: ["idempotencyKeyRequired"] },
   lookalike_address: { code: "UNPROCESSABLE", status: 422, flags: ["lookalikeAddress"] },
   wallet_limit_exceeded: { code: "UNPROCESSABLE", status: 422, flags: ["walletLimitExceeded"] },
+  // The customer's own limits (decision 035).
+  sends_blocked: { code: "FORBIDDEN", status: 403, flags: ["sendsBlocked"] },
+  personal_daily_limit: { code: "UNPROCESSABLE", status: 422, flags: ["personalLimitExceeded"] },
+  cooldown_shorter: { code: "CONFLICT", status: 409, flags: ["cooldownCannotShorten"] },
+  // Payments by $tag (decision 035).
+  tag_unavailable: { code: "NOT_FOUND", status: 404, flags: ["tagUnavailable"] },
+  self_payment: { code: "VALIDATION", status: 400, flags: ["selfPayment"] },
   // Saved recipients.
   customers_only: { code: "FORBIDDEN", status: 403, flags: ["customersOnly"] },
   duplicate_recipient: { code: "CONFLICT", status: 409, flags: ["duplicateRecipient"] },

@@ -91,6 +91,19 @@ export const errorFlags = z
     lookalikeAddress: flag,
     lookalikeRecipientName: z.string(),
     walletLimitExceeded: flag,
+    /** The customer's own "Block crypto sends" is on, or its cooldown runs (decision 035). */
+    sendsBlocked: flag,
+    /** When a running cooldown ends (ISO 8601); absent while the block is on. */
+    blockedUntil: z.string(),
+    /** The amount is over the customer's own daily limit (decision 035). */
+    personalLimitExceeded: flag,
+    personalDailyLimit: z.string(),
+    /** A send block's cooldown can only get longer while the block is on. */
+    cooldownCannotShorten: flag,
+    /** No customer can be paid at this $tag: the same answer whether it exists or not. */
+    tagUnavailable: flag,
+    /** A payment by $tag to the payer's own tag. */
+    selfPayment: flag,
     // Saved recipients.
     customersOnly: flag,
     duplicateRecipient: flag,

@@ -164,7 +164,13 @@ export const transferPasskeyOptionsInput = z.object({
 export type TransferPasskeyOptionsInput = z.infer<typeof transferPasskeyOptionsInput>;
 
 /** Why a "This wasn't me" link was mailed. */
-export const FREEZE_REASONS = ["new_device", "password_changed", "second_factor", "transfer"] as const;
+export const FREEZE_REASONS = [
+  "new_device",
+  "password_changed",
+  "second_factor",
+  "transfer",
+  "limit_raised",
+] as const;
 export type FreezeReason = (typeof FREEZE_REASONS)[number];
 
 /** POST /api/account/freeze: the token from the link's fragment; any string, so a bad one gets the link's own answer. */

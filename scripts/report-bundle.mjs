@@ -58,6 +58,7 @@ const ROUTES = [
   { route: "/settings", source: "features/auth/settings/settings-page.tsx", budget: 200 * KB },
   { route: "/apply-checking", source: "features/kyc/apply-checking-page.tsx", budget: 200 * KB },
   { route: "/send-money", source: "features/transfers/send-money-page.tsx", budget: 200 * KB },
+  { route: "/pay", source: "features/transfers/pay-by-tag-page.tsx", budget: 200 * KB },
   { route: "/analytics", source: "features/accounts/analytics-page.tsx", budget: 350 * KB, zodFree: true },
   { route: "/contact", source: "features/chat/contact-page.tsx", budget: 200 * KB },
   { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB, admin: true },

@@ -547,7 +547,7 @@ export const transactions = pgTable(
     }).notNull(),
     adminNotes: text("admin_notes"),
     sourceType: text("source_type", {
-      enum: ["transfer_request", "incoming_payment", "admin", "adjustment", "usdc_deposit"],
+      enum: ["transfer_request", "incoming_payment", "admin", "adjustment", "usdc_deposit", "tag_payment"],
     }).notNull(),
     sourceId: uuid("source_id"),
     entryId: uuid("entry_id").references(() => journalEntries.id),
@@ -924,3 +924,63 @@ export const chainWatchState = pgTable("chain_watch_state", {
   nextBlock: bigint("next_block", { mode: "number" }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** The customer's own daily limit and send block (0029, decision 035); the rules are in functions/self-limits.sql. */
+export const customerLimits = pgTable("customer_limits", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  dailyLimitCents: bigint("daily_limit_cents", { mode: "number" }),
+  raiseToCents: bigint("raise_to_cents", { mode: "number" }),
+  raiseAt: timestamp("raise_at", { withTimezone: true }),
+  blockOn: boolean("block_on").notNull().default(false),
+  blockCooldown: text("block_cooldown"),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Staff notes on a customer's own limits: the only thing staff may do about them (0029). */
+export const customerLimitNotes = pgTable(
+  "customer_limit_notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    staffId: uuid("staff_id").references(() => users.id, { onDelete: "set null" }),
+    note: text("note").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("customer_limit_notes_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** A payment from one customer's wallet to another's by $tag: one journal entry, settled at once (0029). */
+export const tagPayments = pgTable(
+  "tag_payments",
+  {
+    id: uuid("id").primaryKey(),
+    payerId: uuid("payer_id").references(() => users.id, { onDelete: "set null" }),
+    payeeId: uuid("payee_id").references(() => users.id, { onDelete: "set null" }),
+    payerTag: text("payer_tag").notNull(),
+    payeeTag: text("payee_tag").notNull(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    note: text("note"),
+    limitDay: text("limit_day").notNull(),
+    entryId: uuid("entry_id")
+      .notNull()
+      .references(() => journalEntries.id),
+    payerTransactionId: uuid("payer_transaction_id")
+      .notNull()
+      .references(() => transactions.id),
+    payeeTransactionId: uuid("payee_transaction_id")
+      .notNull()
+      .references(() => transactions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("tag_payments_payer_day_idx").on(t.payerId, t.limitDay),
+    index("tag_payments_payee_idx").on(t.payeeId, t.createdAt),
+    check("tag_payments_amount_positive", sql`${t.amount} > 0`),
+    check("tag_payments_two_parties", sql`${t.payerId} <> ${t.payeeId}`),
+  ],
+);

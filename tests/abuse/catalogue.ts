@@ -496,6 +496,43 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "GET /api/transfer/limits": { access: "user", build: () => url("/api/transfer/limits"), expect: USER_OK },
+  // The customer's own limits (decision 035): each customer's own row, no id to borrow; staff never bank.
+  "GET /api/transfer/self-limits": {
+    access: "user",
+    build: () => url("/api/transfer/self-limits"),
+    expect: USER_OK,
+  },
+  "PUT /api/transfer/self-limits/daily-limit": {
+    access: "user",
+    input: { body: true },
+    // Back to the bank's limit alone when none is set: nothing changes.
+    build: () => ({ url: "/api/transfer/self-limits/daily-limit", payload: { dailyLimit: null } }),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "PUT /api/transfer/self-limits/send-block": {
+    access: "user",
+    input: { body: true },
+    // Switching off a block that is not on changes nothing (a block switched on here would outlive the pass).
+    build: () => ({ url: "/api/transfer/self-limits/send-block", payload: { on: false } }),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  // Paying by $tag: a tag nobody holds answers the one neutral 404; a payment without its Idempotency-Key is
+  // refused before anything is read. Staff never send.
+  "GET /api/transfer/tag/:tag": {
+    access: "user",
+    input: { params: true },
+    build: () => url("/api/transfer/tag/nobody_holds_this"),
+    expect: { signedOut: 401, user: 404, otherUser: 404, admin: 403 },
+  },
+  "POST /api/transfer/tag-payments": {
+    access: "user",
+    input: { body: true },
+    build: () => ({
+      url: "/api/transfer/tag-payments",
+      payload: { tag: "$nobody_holds_this", amount: "1.00" },
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
+  },
   "POST /api/transfer/passkey-options": {
     access: "user",
     input: { body: true },
@@ -709,6 +746,16 @@ export const CATALOGUE: Record<string, RouteCase> = {
     input: { params: true },
     build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}`),
     expect: ADMIN_OK,
+  },
+  // A note on A's own limits: the only thing staff do about them (decision 035).
+  "POST /api/admin/users/:userId/self-limit-notes": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: (w) => ({
+      url: `/api/admin/users/${w.a.user.id}/self-limit-notes`,
+      payload: { note: "Customer asked about the cooldown" },
+    }),
+    expect: { ...ADMIN_OK, admin: 201 },
   },
   "POST /api/admin/users/:userId/unfreeze": {
     access: "admin",

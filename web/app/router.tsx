@@ -50,6 +50,7 @@ const ThisWasntMePage = lazy(() => import("@/web/features/security/this-wasnt-me
 
 const DashboardPage = lazy(loadDashboardPage);
 const SettingsPage = lazy(() => import("@/web/features/auth/settings/settings-page"));
+const PayByTagPage = lazy(() => import("@/web/features/transfers/pay-by-tag-page"));
 const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/content/admin/dashboard-edit-page"));
 const CompliancePage = lazy(() => import("@/web/features/compliance/compliance-page"));
@@ -118,6 +119,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
       <Route path="/apply-checking" component={customerOnly(ApplyCheckingPage)} />
       <Route path="/send-money" component={customerOnly(SendMoneyPage)} />
+      <Route path="/pay" component={customerOnly(PayByTagPage)} />
       <Route path="/transfers/:id" component={customerOnly(ReceiptPage)} />
       <Route path="/analytics" component={customerOnly(AnalyticsPage)} />
       <Route path="/statements" component={customerOnly(StatementsPage)} />

@@ -56,7 +56,7 @@ describe("return path after sign-in", () => {
   });
 
   it("knows the signed-in pages and nothing else", () => {
-    for (const path of ["/dashboard", "/settings", "/admin", "/send-money", "/analytics", "/contact"])
+    for (const path of ["/dashboard", "/settings", "/admin", "/send-money", "/pay", "/analytics", "/contact"])
       expect(isSignedInPath(path)).toBe(true);
     expect(isSignedInPath("/apply-checking")).toBe(true);
     expect(isSignedInPath("/dashboard-edit/u1")).toBe(true);

@@ -4,7 +4,7 @@
  * (`//evil.com`, `/\evil.com`, `https://evil.com`) or trigger an action (`/api/logout`).
  */
 const SIGNED_IN_PATH =
-  /^\/(?:dashboard|settings|admin|admin\/compliance|apply-checking|send-money|recipients|analytics|contact|dashboard-edit\/[^/]+)\/?$/;
+  /^\/(?:dashboard|settings|admin|admin\/compliance|apply-checking|send-money|pay|recipients|analytics|contact|dashboard-edit\/[^/]+)\/?$/;
 
 /** The fallback when `next` is present but not one of our signed-in pages. */
 export const DEFAULT_SIGNED_IN_PATH = "/dashboard";

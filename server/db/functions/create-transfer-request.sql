@@ -2,8 +2,9 @@
 -- every write run here, called from server/features/transfers/create-transfer.ts through one named prepared
 -- statement. The rules decided in TypeScript arrive decided: the fee, the limits, the New York day, the response
 -- body and the rendered mail; this function orders and applies them under the lock and answers one outcome row
--- the caller maps to its AppError. The rules that read the database are the functions they call (can_send_money,
--- transfers_today, lookalike_recipient, has_second_factor, place_hold), each defined once in this folder.
+-- the caller maps to its AppError. The rules that read the database are the functions they call (money_out_gate and
+-- money_out_limits, shared with payments by $tag; lookalike_recipient, has_second_factor, place_hold), each
+-- defined once in this folder.
 --
 -- One argument, a JSON object (decision 019): its fields and their SQL types are the column list of
 -- jsonb_to_record below, and createTransferCall (server/features/transfers/transfer-function.ts) is the zod
@@ -20,8 +21,8 @@ DECLARE
 	v_previous_hash text;
 	v_previous_status integer;
 	v_previous_response jsonb;
-	v_used_today bigint;
-	v_count_today integer;
+	v_outcome text;
+	v_detail text;
 	v_lookalike_name text;
 BEGIN
 	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
@@ -88,28 +89,12 @@ BEGIN
 		END IF;
 	END IF;
 
-	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.frozen_at IS NOT NULL) THEN
-		RETURN QUERY SELECT 'account_frozen'::text, NULL::integer, NULL::jsonb, NULL::text;
-		RETURN;
-	END IF;
-
-	-- Staff never bank (issue 26 item 8). Read after the wallet lock, which a staff grant also takes: a grant
-	-- committed first is seen here, and one that comes later sees this transfer's hold and refuses.
-	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND cardinality(u.staff_roles) > 0) THEN
-		RETURN QUERY SELECT 'staff_account'::text, NULL::integer, NULL::jsonb, NULL::text;
-		RETURN;
-	END IF;
-
-	IF NOT can_send_money(c.user_id) THEN
-		RETURN QUERY SELECT 'setup_incomplete'::text, NULL::integer, NULL::jsonb, NULL::text;
-		RETURN;
-	END IF;
-
-	-- Checked before the second factor, so a capped customer never spends a one-time code on a refusal.
-	SELECT d.count_today, d.total_today INTO v_count_today, v_used_today
-		FROM transfers_today(c.user_id, c.limit_day) d;
-	IF v_count_today >= c.daily_count_limit THEN
-		RETURN QUERY SELECT 'daily_count_limit'::text, NULL::integer, NULL::jsonb, NULL::text;
+	-- Frozen, staff, the send-money gate, the customer's own block and the day's count (money_out_gate), before the
+	-- second factor, so a refused customer never spends a one-time code.
+	SELECT g.outcome, g.detail INTO v_outcome, v_detail FROM money_out_gate(c.user_id, c.limit_day, c.daily_count_limit,
+		c.created_at) g;
+	IF FOUND THEN
+		RETURN QUERY SELECT v_outcome, NULL::integer, NULL::jsonb, v_detail;
 		RETURN;
 	END IF;
 
@@ -128,14 +113,11 @@ BEGIN
 		RETURN;
 	END IF;
 
-	-- detail carries the available cents for this refusal, and today's counted total for the next.
-	IF c.amount_cents > v_balance - v_held THEN
-		RETURN QUERY SELECT 'insufficient_funds'::text, NULL::integer, NULL::jsonb, (v_balance - v_held)::text;
-		RETURN;
-	END IF;
-
-	IF v_used_today + c.amount_cents > c.daily_limit_cents THEN
-		RETURN QUERY SELECT 'daily_limit'::text, NULL::integer, NULL::jsonb, v_used_today::text;
+	-- The available balance, the bank's daily limit and the customer's own (money_out_limits).
+	SELECT l.outcome, l.detail INTO v_outcome, v_detail FROM money_out_limits(c.user_id, c.limit_day, c.amount_cents,
+		c.daily_limit_cents, c.created_at) l;
+	IF FOUND THEN
+		RETURN QUERY SELECT v_outcome, NULL::integer, NULL::jsonb, v_detail;
 		RETURN;
 	END IF;
 

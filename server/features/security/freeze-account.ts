@@ -20,6 +20,7 @@ const REPORTED: Record<FreezeReason, string> = {
   password_changed: "a password change",
   second_factor: "a change to my second factor",
   transfer: "a transfer request",
+  limit_raised: "a raise of my own daily limit",
 };
 
 /** What support reads in the customer's chat: written as the customer's own report, so it counts as unread. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { pendingApprovalResponse } from "@/contract/approvals";
+import { selfLimitNoteInput, selfLimitNotes } from "@/contract/self-limits";
 import {
   adminTransferRequestPage,
   transferRequest,
@@ -9,10 +10,12 @@ import {
   updateTransferInput,
 } from "@/contract/transfers";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
+import { addSelfLimitNote } from "@/server/features/transfers/self-limits";
 import { submitTransferStatus } from "@/server/features/transfers/transfer-release";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
+const userParams = z.object({ userId: z.uuid({ error: "Invalid id" }) });
 
 /** The admin transfer desk under /api/admin: every customer's transfer requests and settling them. */
 export async function adminTransferRoutes(instance: FastifyInstance) {
@@ -44,5 +47,22 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
       );
       return reply.status(result.status).send(result.body);
     },
+  );
+
+  // Staff may only write a note about a customer's own limits: no route changes them (decision 035).
+  app.post(
+    "/users/:userId/self-limit-notes",
+    { schema: { params: userParams, body: selfLimitNoteInput, response: { 201: selfLimitNotes } } },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await addSelfLimitNote(
+            app.deps,
+            signedInUser(request).id,
+            request.params.userId,
+            request.body.note,
+          ),
+        ),
   );
 }

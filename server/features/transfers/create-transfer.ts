@@ -1,7 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { ErrorReason } from "@/contract/error-reasons";
-import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
@@ -9,9 +7,7 @@ import { guessCategory } from "@/contract/transaction-categories";
 import {
   type CreateTransferInput,
   DAILY_LIMIT_CENTS,
-  dailyCountLimitMessage,
   feeFor,
-  insufficientFundsMessage,
   isUsdcAddress,
   TRANSFER_MESSAGES,
 } from "@/contract/transfers";
@@ -30,6 +26,7 @@ import { countingSecondFactorFailures } from "@/server/features/auth/second-fact
 import { recordHits, screenTransferRequest } from "@/server/features/compliance/screen";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import {
   type CreateTransferCall,
@@ -141,44 +138,14 @@ export function lookalikeRefused(name: string): AppError {
 /** Staff never bank: refused before anything else, and again by the function under the wallet lock. */
 const staffCannotTransfer = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
 
-/**
- * The function's refusals, by outcome: each outcome is the reason it answers (contract/error-reasons.ts, which
- * holds its code, status and flags), with the message and details the checks have always answered.
- */
-const REFUSALS = {
-  account_frozen: () => [SECURITY_MESSAGES.accountFrozen],
-  staff_account: () => [TRANSFER_MESSAGES.adminCannotTransfer],
-  setup_incomplete: () => [TRANSFER_MESSAGES.setupIncomplete],
-  daily_count_limit: (deps) => {
-    const countLimit = deps.config.transferDailyCountLimit;
-    return [dailyCountLimitMessage(countLimit), { dailyCountLimit: countLimit }];
-  },
-  // detail carries the saved recipient's name for this outcome.
-  lookalike_address: (_, row) => [
-    RECIPIENT_MESSAGES.lookalikeRefused(row.detail ?? ""),
-    { lookalikeRecipientName: row.detail ?? "" },
-  ],
-  insufficient_funds: (_, row) => {
-    const available = formatMoney(Math.max(Number(row.detail), 0));
-    return [insufficientFundsMessage(available), { availableBalance: available }];
-  },
-  daily_limit: (_, row) => [
-    TRANSFER_MESSAGES.dailyLimit,
-    { remainingToday: formatMoney(Math.max(DAILY_LIMIT_CENTS - Number(row.detail), 0)) },
-  ],
-} satisfies { [R in OutcomeRow["outcome"] & ErrorReason]: (deps: AppDeps, row: OutcomeRow) => Refusal };
-type Refusal = [message: string, details?: ErrorDetails];
-
 function refusal(deps: AppDeps, row: OutcomeRow): AppError {
   if (row.outcome === "idempotency_mismatch") {
     return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
   }
-  if (!Object.hasOwn(REFUSALS, row.outcome)) {
+  if (!isRefusalOutcome(row.outcome)) {
     return new AppError("INTERNAL", `Unexpected transfer outcome ${row.outcome}`);
   }
-  const reason = row.outcome as keyof typeof REFUSALS;
-  const [message, details]: Refusal = REFUSALS[reason](deps, row);
-  return new AppError(reason, message, details);
+  return moneyOutRefusal(deps, row.outcome, row.detail);
 }
 
 /**

@@ -1,16 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
+import { selfLimits, setDailyLimitInput, setSendBlockInput } from "@/contract/self-limits";
+import {
+  createTagPaymentInput,
+  createTagPaymentResponse,
+  tagLookup,
+  tagParams,
+} from "@/contract/tag-payments";
 import { createTransferInput, createTransferResponse, transferLimits } from "@/contract/transfers";
 import { deviceCookieName } from "@/server/features/security/known-devices";
 import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { getTransferLimits } from "@/server/features/transfers/get-transfer-limits";
+import { lookUpTag, payByTag } from "@/server/features/transfers/pay-by-tag";
+import { getSelfLimits, setPersonalDailyLimit, setSendBlock } from "@/server/features/transfers/self-limits";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** Per customer per minute, before RATE_LIMIT_SCALE; the daily count cap (TRANSFER_DAILY_COUNT_LIMIT) is separate. */
 const TRANSFERS_PER_MINUTE = 20;
+/** $tag lookups per customer per minute, before RATE_LIMIT_SCALE. */
+const TAG_LOOKUPS_PER_MINUTE = 30;
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = request.headers["idempotency-key"];
@@ -77,5 +89,67 @@ export async function transferRoutes(instance: FastifyInstance) {
 
   app.get("/limits", { schema: { response: { 200: transferLimits } } }, (request) =>
     getTransferLimits(db, signedInUser(request).id),
+  );
+
+  // The customer's own limits (decision 035): read, lower or raise the daily limit, switch the send block.
+  const selfLimitsAnswer = z.object({ message: z.string(), selfLimits });
+  const selfLimitChanges = keyedLimit(app, {
+    name: "self-limits",
+    max: 20,
+    key: (request) => request.user?.id ?? null,
+  });
+  app.get("/self-limits", { schema: { response: { 200: selfLimits } } }, (request) =>
+    getSelfLimits(db, signedInUser(request).id),
+  );
+  app.put(
+    "/self-limits/daily-limit",
+    {
+      schema: { body: setDailyLimitInput, response: { 200: selfLimitsAnswer } },
+      preHandler: selfLimitChanges,
+    },
+    (request) => setPersonalDailyLimit(deps, signedInUser(request), request.body.dailyLimit),
+  );
+  app.put(
+    "/self-limits/send-block",
+    {
+      schema: { body: setSendBlockInput, response: { 200: selfLimitsAnswer } },
+      preHandler: selfLimitChanges,
+    },
+    (request) => setSendBlock(deps, signedInUser(request), request.body),
+  );
+
+  // Paying another customer by $tag (decision 035). Lookups are counted per customer, so tags cannot be
+  // enumerated quickly; every miss answers the same 404.
+  app.get(
+    "/tag/:tag",
+    {
+      schema: { params: tagParams, response: { 200: tagLookup } },
+      preHandler: keyedLimit(app, {
+        name: "tag-lookup",
+        max: TAG_LOOKUPS_PER_MINUTE,
+        key: (request) => request.user?.id ?? null,
+      }),
+    },
+    (request) => lookUpTag(db, signedInUser(request), request.params.tag),
+  );
+  app.post(
+    "/tag-payments",
+    {
+      schema: { body: createTagPaymentInput, response: { 201: createTagPaymentResponse } },
+      preHandler: [proofLimit, creationLimit],
+    },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const result = await payByTag(
+        deps,
+        { ...user, session: request.session },
+        request.body,
+        idempotencyKeyOf(request),
+        new Date(),
+        { deviceToken: request.cookies[deviceCookieName(deps.config)] },
+      );
+      if (result.replayed) reply.header("idempotent-replayed", "true");
+      return reply.status(result.statusCode as 201).send(result.body);
+    },
   );
 }

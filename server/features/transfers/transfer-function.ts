@@ -19,11 +19,13 @@ export const TRANSFER_OUTCOMES = [
   "account_frozen",
   "staff_account",
   "setup_incomplete",
+  "sends_blocked",
   "daily_count_limit",
   "lookalike_address",
   "second_factor_required",
   "insufficient_funds",
   "daily_limit",
+  "personal_daily_limit",
 ] as const;
 export type Outcome = (typeof TRANSFER_OUTCOMES)[number];
 

@@ -175,3 +175,33 @@ export function secondFactorChangedMail(
     freezeUrl,
   });
 }
+
+/** A raise of the customer's own daily limit, sent when it is asked for: it takes effect 24 hours later. */
+export function dailyLimitRaiseMail(
+  to: string,
+  {
+    firstName,
+    when,
+    limit,
+    effectiveAt,
+    freezeUrl,
+  }: {
+    firstName: string;
+    when: Date;
+    limit: string;
+    effectiveAt: Date;
+    freezeUrl: string;
+  },
+): MailMessage {
+  return securityMail(to, "daily_limit_raised", {
+    subject: `${BRAND.name}: your daily limit will rise to ${limit}`,
+    heading: "Your daily limit will rise",
+    intro: `Hello ${firstName}, a raise of the daily limit you set yourself was asked for. It takes effect in 24 hours; until then your current limit stays.`,
+    details: [
+      ["Asked", formatSecurityTime(when)],
+      ["New limit", limit],
+      ["Takes effect", formatSecurityTime(effectiveAt)],
+    ],
+    freezeUrl,
+  });
+}

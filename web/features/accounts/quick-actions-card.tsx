@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import {
+  AtSign,
   BarChart3,
   ChevronRight,
   FileText,
@@ -21,6 +22,8 @@ import {
   canSendMoney,
   SEND_MONEY_BLOCKED,
 } from "@/web/features/accounts/api/send-money-gate";
+import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+import { formatDateTime } from "@/web/lib/format";
 
 interface QuickAction {
   label: string;
@@ -31,6 +34,7 @@ interface QuickAction {
 
 const ACTIONS: QuickAction[] = [
   { label: "Send Money", description: "USDC transfers, 2% fee", icon: Send, href: "/send-money" },
+  { label: "Pay by $tag", description: "Instant, no fee", icon: AtSign, href: "/pay" },
   { label: "Add Money", description: "USDC deposits", icon: Wallet, href: "/add-money" },
   { label: "Pay Bills", description: "Utilities and more", icon: Receipt },
   { label: "Analytics", description: "Spending and trends", icon: BarChart3, href: "/analytics" },
@@ -46,10 +50,22 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
   // The page that shows this card has just refreshed the summary; mounting behind its skeleton does not ask again.
   const summary = useQuery({ ...accountSummaryQuery, refetchOnMount: false });
 
+  // The customer's own guard rails, on the send-money entries (issue 32 §5): a block, or their own daily limit.
+  const own = useSelfLimits().data;
+  const ownNote = !own
+    ? null
+    : own.sendsBlocked
+      ? own.blockedUntil
+        ? `Blocked by you until ${formatDateTime(own.blockedUntil)}`
+        : "Blocked by you (Settings)"
+      : own.personalDailyLimit
+        ? `Your limit: ${own.personalDailyLimit} a day`
+        : null;
+
   const guard = (href: string) => (event: MouseEvent) => {
     // Until the summary arrives the gate cannot be judged; the target page checks again on its own.
     if (!summary.data) return;
-    if ((href === "/send-money" || href === "/add-money") && !canSendMoney(summary.data)) {
+    if ((href === "/send-money" || href === "/add-money" || href === "/pay") && !canSendMoney(summary.data)) {
       event.preventDefault();
       toast({ ...SEND_MONEY_BLOCKED, variant: "destructive" });
     } else if (href === "/analytics" && !canSeeAnalytics(summary.data)) {
@@ -77,6 +93,13 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
                     {href ? null : <Badge tone="neutral">Soon</Badge>}
                   </span>
                   <span className="text-xs text-ink-muted">{description}</span>
+                  {ownNote && (href === "/send-money" || href === "/pay") ? (
+                    <span
+                      className={`text-xs font-medium ${own?.sendsBlocked ? "text-negative" : "text-ink"}`}
+                    >
+                      {ownNote}
+                    </span>
+                  ) : null}
                 </span>
                 {href ? <ChevronRight className="size-4 shrink-0 text-ink-subtle" aria-hidden /> : null}
               </>

@@ -12,12 +12,15 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { canSendMoney, SEND_MONEY_BLOCKED } from "@/web/features/accounts/api/send-money-gate";
 import { useTransferLimits } from "@/web/features/transfers/api/get-transfer-limits";
+import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
 import { TransferForm } from "@/web/features/transfers/components/transfer-form";
 import { TransferSuccess } from "@/web/features/transfers/components/transfer-success";
+import { formatDateTime } from "@/web/lib/format";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function LimitsCard() {
   const limits = useTransferLimits();
+  const own = useSelfLimits().data;
   const used = limits.data?.usedTodayCents ?? 0;
   const limit = limits.data?.dailyLimitCents ?? DAILY_LIMIT_CENTS;
   const percent = Math.min(100, Math.round((used / limit) * 100));
@@ -51,6 +54,18 @@ function LimitsCard() {
             <p className="text-xs text-ink-muted tabular-nums">
               {limits.data.usedToday} used of {limits.data.dailyLimit}
             </p>
+            {own?.personalDailyLimit ? (
+              <p className="text-xs text-ink tabular-nums">Your own limit: {own.personalDailyLimit} a day.</p>
+            ) : null}
+            {own?.sendsBlocked ? (
+              <p className="text-xs font-medium text-negative" role="status">
+                You blocked crypto sends
+                {own.blockedUntil ? ` until ${formatDateTime(own.blockedUntil)}` : ""}.{" "}
+                <Link href="/settings#sending-limits" className="underline">
+                  Settings
+                </Link>
+              </p>
+            ) : null}
           </>
         )}
       </CardContent>

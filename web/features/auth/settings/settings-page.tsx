@@ -6,6 +6,7 @@ import { IdentityVerificationDetails } from "@/web/features/auth/settings/identi
 import { PasskeysSection } from "@/web/features/auth/settings/passkeys-section";
 import { ProfileCard } from "@/web/features/auth/settings/profile-card";
 import { SecurityCard } from "@/web/features/auth/settings/security-card";
+import { SendingLimitsCard } from "@/web/features/auth/settings/sending-limits-card";
 import { SessionsCard } from "@/web/features/auth/settings/sessions-card";
 import { SettingsQuickActions } from "@/web/features/auth/settings/settings-quick-actions";
 import { useSignedInUser } from "@/web/lib/current-user";
@@ -14,9 +15,12 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 export default function SettingsPage() {
   const user = useSignedInUser();
   useDocumentTitle("Account Settings");
-  // /settings#security (from the dashboard banner or the back office) lands on the Security card.
+  // /settings#security (from the dashboard banner or the back office) lands on the Security card; #sending-limits
+  // (from Send Money) on the customer's own limits.
   useEffect(() => {
-    if (window.location.hash === "#security") document.getElementById("security")?.scrollIntoView();
+    const hash = window.location.hash;
+    if (hash === "#security" || hash === "#sending-limits")
+      document.getElementById(hash.slice(1))?.scrollIntoView();
   }, []);
   return (
     <SignedInPage
@@ -30,6 +34,7 @@ export default function SettingsPage() {
           <ProfileCard user={user} />
           <SecurityCard />
           <PasskeysSection />
+          {user.isAdmin ? null : <SendingLimitsCard />}
           <ChangePasswordCard />
           <SessionsCard />
           <DataAccessCard />

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { secondFactorProof } from "@/contract/security";
+
+export const TAG_PAY_MESSAGES = {
+  /** The same words whether the tag does not exist, is not open or cannot be paid: no discovery by tag. */
+  unavailable: "No one can be paid at this $tag. Check the tag and try again.",
+  selfPayment: "You cannot pay your own $tag",
+  paid: "Payment sent",
+  underReview: "This payment can't be made right now. Please contact support.",
+} as const;
+
+/** GET /api/transfer/tag/:tag: the name shown back, masked, before the customer confirms. */
+export const tagLookup = z.object({ tag: z.string(), name: z.string() });
+export type TagLookup = z.infer<typeof tagLookup>;
+
+export const tagParams = z.object({ tag: z.string().max(40) });
+
+/** POST /api/transfer/tag-payments (an Idempotency-Key header is required). */
+export const createTagPaymentInput = z.strictObject({
+  tag: z.string({ error: "Enter a $tag" }).trim().min(1, "Enter a $tag").max(40),
+  amount: z.union([z.number(), z.string().max(20)], { error: "Amount is required" }),
+  note: z.string().trim().max(140, "A note can be at most 140 characters").optional(),
+  secondFactor: secondFactorProof.optional(),
+});
+export type CreateTagPaymentInput = z.infer<typeof createTagPaymentInput>;
+
+export const tagPayment = z.object({
+  id: z.string(),
+  amount: z.string(),
+  amountCents: z.number().int(),
+  toTag: z.string(),
+  toName: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const createTagPaymentResponse = z.object({ message: z.string(), payment: tagPayment });
+export type CreateTagPaymentResponse = z.infer<typeof createTagPaymentResponse>;

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  approveAndFund,
+  openAccountThroughApi,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
+
+const browser = setUpBrowser();
+
+describe("paying another customer by $tag", () => {
+  it("sends $5 by tag after the masked name is shown, it lands in the other's open dashboard, and a self-block refuses the next", async () => {
+    const payer = await openPage(browser);
+    const payerUser = await signUpNewCustomer(payer.page, "Tessa", "Payer");
+    const applied = await applyThroughApi(payer.context.request, { firstName: "Tessa", lastName: "Payer" });
+    console.info("e2e pay-by-tag: payer signed up");
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "50.00");
+
+    const payee = await openPage(browser);
+    const payeeUser = await signUpNewCustomer(payee.page, "Rafael", "Quinn");
+    await openAccountThroughApi(payeeUser);
+    await payee.page.goto("/dashboard");
+    await payee.page.getByText("$0.00").first().waitFor();
+
+    console.info("e2e pay-by-tag: payee's dashboard open");
+    // From the dashboard's quick action to the form: the tag is checked and the name shown back, masked.
+    await payer.page.goto("/dashboard");
+    await payer.page.getByRole("link", { name: /Pay by \$tag/ }).click();
+    await payer.page.waitForURL("**/pay");
+    await payer.page.getByLabel("Their $tag").fill("$nobody_holds_this_tag");
+    await payer.page.getByRole("button", { name: "Check $tag" }).click();
+    await payer.page.getByText("No one can be paid at this $tag. Check the tag and try again.").waitFor();
+    await payer.page.getByLabel("Their $tag").fill(`$${payeeUser.tag}`);
+    await payer.page.getByRole("button", { name: "Check $tag" }).click();
+    await payer.page.getByText("Ra*** Q.", { exact: true }).waitFor();
+    await payer.page.getByLabel("Amount").fill("5");
+    await payer.page.getByLabel("Note (optional)").fill("Coffee");
+    await shots(payer.page, "pay-by-tag-confirm");
+    await expectAccessible(payer.page, "/pay with the payee confirmed");
+    await payer.page.getByRole("button", { name: "Pay Ra*** Q. now" }).dblclick();
+    await payer.page.getByRole("heading", { name: "Payment sent" }).waitFor();
+    await shots(payer.page, "pay-by-tag-sent");
+
+    console.info("e2e pay-by-tag: payment sent");
+    // The payee's open dashboard shows it without a reload, naming the payer's tag.
+    await payee.page.getByText(`Payment from $${payerUser.tag}: Coffee`).first().waitFor({ timeout: 20_000 });
+    await payee.page.getByText("$5.00").first().waitFor();
+    const payeeSummary = await (await payee.context.request.get("/api/account/summary")).json();
+    expect(payeeSummary.availableBalance).toBe("$5.00");
+    const payerSummary = await (await payer.context.request.get("/api/account/summary")).json();
+    expect(payerSummary.availableBalance).toBe("$45.00");
+
+    console.info("e2e pay-by-tag: payee saw it");
+    // The payer blocks crypto sends in Settings; the dashboard's send-money entries say so, and a payment is
+    // refused with the block's own words.
+    await payer.page.goto("/settings#sending-limits");
+    const limits = payer.page.getByRole("region", { name: "Your sending limits" });
+    await limits.getByLabel("Cooldown after turning it off").selectOption("7 days");
+    await limits.getByRole("button", { name: "Block crypto sends" }).click();
+    await limits.getByText("On. Turning it off starts a 7 days cooldown.").waitFor();
+    await shots(payer.page, "settings-sending-limits");
+    await expectAccessible(payer.page, "/settings with sends blocked");
+    await payer.page.goto("/dashboard");
+    await payer.page.getByText("Blocked by you (Settings)").first().waitFor();
+    await shots(payer.page, "dashboard-sends-blocked");
+    await payer.page.goto("/pay");
+    await payer.page.getByLabel("Their $tag").fill(`$${payeeUser.tag}`);
+    await payer.page.getByRole("button", { name: "Check $tag" }).click();
+    await payer.page.getByLabel("Amount").fill("1");
+    await payer.page.getByRole("button", { name: "Pay Ra*** Q. now" }).click();
+    await payer.page
+      .getByText(
+        "You blocked crypto sends. Turn the block off in Settings; sending opens again after its cooldown.",
+      )
+      .first()
+      .waitFor();
+    expect((await (await payer.context.request.get("/api/account/summary")).json()).availableBalance).toBe(
+      "$45.00",
+    );
+
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+  }, 300_000);
+});

@@ -1,0 +1,160 @@
+import { Lock, ShieldBan } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { SEND_BLOCK_COOLDOWNS, type SendBlockCooldown } from "@/contract/self-limits";
+import { FormField, fieldAria } from "@/web/components/form-field";
+import { LoadErrorNote } from "@/web/components/load-error";
+import { NativeSelect } from "@/web/components/native-select";
+import { toastApiError } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Input } from "@/web/components/ui/input";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useSelfLimits, useSetDailyLimit, useSetSendBlock } from "@/web/features/transfers/api/self-limits";
+import { formatDateTime } from "@/web/lib/format";
+
+const COOLDOWN_LABELS: Record<SendBlockCooldown, string> = {
+  "24 hours": "24 hours",
+  "7 days": "7 days",
+  "30 days": "30 days",
+  "12 months": "12 months",
+};
+
+/**
+ * Settings → "Your sending limits" (issue 32 §5): the customer's own daily limit (lower at once, raise after 24 h)
+ * and "Block crypto sends" with its cooldown. The server decides and answers; this card shows what it said.
+ */
+export function SendingLimitsCard() {
+  const limits = useSelfLimits();
+  const setLimit = useSetDailyLimit();
+  const setBlock = useSetSendBlock();
+  const [amount, setAmount] = useState("");
+  const [cooldown, setCooldown] = useState<SendBlockCooldown>("24 hours");
+  const cooldownId = useId();
+
+  const onLimit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = amount.trim();
+    setLimit.mutate(value === "" ? null : value, {
+      onSuccess: (data) => {
+        setAmount("");
+        toast({ title: "Daily limit", description: data.message });
+      },
+      onError: (error) => toastApiError(error, "Could not change your daily limit"),
+    });
+  };
+  const onBlock = (on: boolean) =>
+    setBlock.mutate(on ? { on, cooldown } : { on }, {
+      onSuccess: (data) => toast({ title: "Block crypto sends", description: data.message }),
+      onError: (error) => toastApiError(error, "Could not change the block"),
+    });
+
+  const data = limits.data;
+  return (
+    <Card role="region" aria-labelledby="sending-limits-title" id="sending-limits">
+      <CardHeader>
+        <CardTitle id="sending-limits-title">Your sending limits</CardTitle>
+        <CardDescription>
+          Guard rails of your own, on top of the bank's $2,000 a day. Lowering applies at once; raising takes
+          24 hours.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {limits.isPending ? (
+          <div className="grid gap-3" role="status" aria-label="Loading your sending limits">
+            <Skeleton className="h-10 w-full" />
+            <Skeleton className="h-10 w-full" />
+          </div>
+        ) : limits.isError || !data ? (
+          <LoadErrorNote what="your sending limits" onRetry={() => void limits.refetch()} />
+        ) : (
+          <>
+            <form className="grid gap-3" onSubmit={onLimit} noValidate>
+              <p className="text-sm text-ink">
+                <Lock className="mr-1.5 inline size-4 text-brand-700" aria-hidden />
+                Daily limit:{" "}
+                <strong className="tabular-nums">{data.personalDailyLimit ?? "the bank's $2,000.00"}</strong>
+                {data.pendingRaise ? (
+                  <span className="block text-xs text-ink-muted">
+                    Rising to {data.pendingRaise.dailyLimit ?? "the bank's $2,000.00"} on{" "}
+                    {formatDateTime(data.pendingRaise.at)}.
+                  </span>
+                ) : null}
+              </p>
+              <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+                <FormField
+                  id="own-daily-limit"
+                  label="New daily limit"
+                  hint="Less than $2,000. Leave empty to use the bank's limit."
+                  className="flex-1"
+                >
+                  <Input
+                    id="own-daily-limit"
+                    {...fieldAria("own-daily-limit", { hint: true })}
+                    inputMode="decimal"
+                    placeholder="$500.00"
+                    value={amount}
+                    onChange={(e) => setAmount(e.target.value)}
+                  />
+                </FormField>
+                <Button type="submit" variant="secondary" disabled={setLimit.isPending} className="sm:mb-6">
+                  {setLimit.isPending ? <Spinner className="size-4" label="Saving" /> : null}
+                  Save limit
+                </Button>
+              </div>
+            </form>
+
+            <div className="grid gap-3 rounded-lg border border-line bg-canvas p-4">
+              <p className="flex items-start gap-2 text-sm font-medium text-ink">
+                <ShieldBan className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden />
+                <span>
+                  Block crypto sends{" "}
+                  <span className="font-normal text-ink-muted">
+                    {data.blockOn
+                      ? `On. Turning it off starts a ${data.cooldown} cooldown.`
+                      : data.blockedUntil
+                        ? `Off, cooling down until ${formatDateTime(data.blockedUntil)}. No one can end it sooner.`
+                        : "Off."}
+                  </span>
+                </span>
+              </p>
+              {data.blockOn ? (
+                <Button
+                  type="button"
+                  variant="secondary"
+                  disabled={setBlock.isPending}
+                  onClick={() => onBlock(false)}
+                >
+                  Turn off (starts the cooldown)
+                </Button>
+              ) : (
+                <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+                  <div className="grid flex-1 gap-1.5">
+                    <label htmlFor={cooldownId} className="text-sm font-medium text-ink">
+                      Cooldown after turning it off
+                    </label>
+                    <NativeSelect
+                      id={cooldownId}
+                      value={cooldown}
+                      onChange={(e) => setCooldown(e.target.value as SendBlockCooldown)}
+                    >
+                      {SEND_BLOCK_COOLDOWNS.map((c) => (
+                        <option key={c} value={c}>
+                          {COOLDOWN_LABELS[c]}
+                        </option>
+                      ))}
+                    </NativeSelect>
+                  </div>
+                  <Button type="button" disabled={setBlock.isPending} onClick={() => onBlock(true)}>
+                    Block crypto sends
+                  </Button>
+                </div>
+              )}
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

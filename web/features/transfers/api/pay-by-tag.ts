@@ -1,0 +1,42 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { CreateTagPaymentResponse, TagLookup } from "@/contract/tag-payments";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
+import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
+import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
+
+/** GET /api/transfer/tag/:tag: the payee's masked name, or the one neutral 404. */
+export function lookUpTag(tag: string) {
+  return apiRequest<TagLookup>("GET", `/api/transfer/tag/${encodeURIComponent(tag.trim())}`);
+}
+
+export interface PayByTagVariables {
+  input: { tag: string; amount: string; note?: string };
+  idempotencyKey: string;
+}
+
+const AFTER_PAYMENT = [
+  ACCOUNT_SUMMARY_KEY,
+  RECENT_TRANSACTIONS_KEY,
+  ["/api/transactions"],
+  TRANSFER_LIMITS_KEY,
+];
+
+/** POST /api/transfer/tag-payments: one key per confirmation, so a double click never pays twice. */
+export function usePayByTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    // A customer with a second factor verifies in the app's step-up dialog (a code or a passkey), then the same
+    // payment, with the same key, is sent again.
+    mutationFn: ({ input, idempotencyKey }: PayByTagVariables) =>
+      withStepUp(() =>
+        apiRequest<CreateTagPaymentResponse>("POST", "/api/transfer/tag-payments", input, {
+          headers: { "Idempotency-Key": idempotencyKey },
+        }),
+      ),
+    onSuccess: () => {
+      for (const queryKey of AFTER_PAYMENT) void queryClient.invalidateQueries({ queryKey });
+    },
+  });
+}

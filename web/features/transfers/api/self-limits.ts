@@ -1,0 +1,46 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { SelfLimits, SendBlockCooldown } from "@/contract/self-limits";
+import { apiRequest } from "@/web/lib/api";
+
+export const SELF_LIMITS_KEY = ["/api/transfer/self-limits"] as const;
+
+/** GET /api/transfer/self-limits: the customer's own daily limit, a waiting raise, and the send block. */
+export const selfLimitsQuery = queryOptions({
+  queryKey: SELF_LIMITS_KEY,
+  queryFn: ({ signal }) => apiRequest<SelfLimits>("GET", "/api/transfer/self-limits", undefined, { signal }),
+  staleTime: 0,
+});
+
+export function useSelfLimits() {
+  return useQuery(selfLimitsQuery);
+}
+
+interface Changed {
+  message: string;
+  selfLimits: SelfLimits;
+}
+
+function useSelfLimitChange<V>(send: (variables: V) => Promise<Changed>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: (data) => {
+      queryClient.setQueryData(SELF_LIMITS_KEY, data.selfLimits);
+      void queryClient.invalidateQueries({ queryKey: ["/api/transfer/limits"] });
+    },
+  });
+}
+
+/** PUT /api/transfer/self-limits/daily-limit: lower now, or raise after 24 hours (null: the bank's limit). */
+export function useSetDailyLimit() {
+  return useSelfLimitChange((dailyLimit: string | null) =>
+    apiRequest<Changed>("PUT", "/api/transfer/self-limits/daily-limit", { dailyLimit }),
+  );
+}
+
+/** PUT /api/transfer/self-limits/send-block: on with a cooldown, or off (the cooldown then runs). */
+export function useSetSendBlock() {
+  return useSelfLimitChange((input: { on: boolean; cooldown?: SendBlockCooldown }) =>
+    apiRequest<Changed>("PUT", "/api/transfer/self-limits/send-block", input),
+  );
+}

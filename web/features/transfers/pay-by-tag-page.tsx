@@ -1,0 +1,205 @@
+import { AtSign, CheckCircle2, UserCheck } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { Link } from "wouter";
+import type { CreateTagPaymentResponse, TagLookup } from "@/contract/tag-payments";
+import { FormField, fieldAria } from "@/web/components/form-field";
+import { MoneyShell } from "@/web/components/money-shell";
+import { errorMessage } from "@/web/components/toast-error";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Input } from "@/web/components/ui/input";
+import { Spinner } from "@/web/components/ui/spinner";
+import { lookUpTag, usePayByTag } from "@/web/features/transfers/api/pay-by-tag";
+import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
+import { isStepUpCancelled } from "@/web/lib/step-up";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+function Sent({ payment }: { payment: CreateTagPaymentResponse["payment"] }) {
+  return (
+    <Card
+      className="mx-auto grid w-full max-w-lg justify-items-center gap-4 px-6 py-10 text-center"
+      role="status"
+    >
+      <span className="flex size-14 items-center justify-center rounded-full bg-positive-soft text-positive">
+        <CheckCircle2 className="size-7" aria-hidden />
+      </span>
+      <div className="grid gap-1">
+        <h1 className="text-xl font-semibold tracking-tight text-ink">Payment sent</h1>
+        <p className="text-sm text-ink-muted">
+          {payment.amount} is in {payment.toName}'s account ({payment.toTag}) now. No fee.
+        </p>
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button asChild>
+          <Link href="/dashboard">Go to Dashboard</Link>
+        </Button>
+        <Button asChild variant="secondary">
+          <a href="/pay">Pay someone else</a>
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+/** /pay: pay another Pillar customer by $tag, instantly (issue 32 §4). The name is shown back, masked, first. */
+export default function PayByTagPage() {
+  useDocumentTitle("Pay by $tag");
+  const pay = usePayByTag();
+  const selfLimits = useSelfLimits();
+  const [tag, setTag] = useState("");
+  const [found, setFound] = useState<TagLookup | null>(null);
+  const [lookupError, setLookupError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [amount, setAmount] = useState("");
+  const [note, setNote] = useState("");
+  const [payError, setPayError] = useState<string | null>(null);
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [sent, setSent] = useState<CreateTagPaymentResponse["payment"] | null>(null);
+
+  const onFind = async (event: FormEvent) => {
+    event.preventDefault();
+    setFound(null);
+    setLookupError(null);
+    if (!tag.trim()) return setLookupError("Enter a $tag");
+    setChecking(true);
+    try {
+      setFound(await lookUpTag(tag));
+    } catch (error) {
+      setLookupError(errorMessage(error, "We couldn't check that $tag. Please try again."));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const onPay = (event: FormEvent) => {
+    event.preventDefault();
+    if (!found) return;
+    setPayError(null);
+    pay.mutate(
+      {
+        input: { tag: found.tag, amount: amount.trim(), ...(note.trim() ? { note: note.trim() } : {}) },
+        idempotencyKey: key,
+      },
+      {
+        onSuccess: (data) => setSent(data.payment),
+        onError: (error) => {
+          if (!isStepUpCancelled(error))
+            setPayError(errorMessage(error, "The payment was not sent. Please try again."));
+        },
+      },
+    );
+  };
+  // A changed payment is a new one: it gets its own key.
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setKey(newIdempotencyKey());
+    setPayError(null);
+  };
+
+  return (
+    <MoneyShell title="Pay by $tag" tab="/send-money">
+      {sent ? (
+        <Sent payment={sent} />
+      ) : (
+        <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
+          <Card>
+            <CardHeader>
+              <h1 className="text-base font-semibold leading-tight text-ink">Pay a Pillar customer</h1>
+              <CardDescription>
+                Instant and free between Pillar accounts. Check who you are paying first.
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-6">
+              <form className="flex flex-col gap-2 sm:flex-row sm:items-start" onSubmit={onFind} noValidate>
+                <FormField id="pay-tag" label="Their $tag" error={lookupError} className="flex-1">
+                  <Input
+                    id="pay-tag"
+                    {...fieldAria("pay-tag", { error: lookupError })}
+                    placeholder="$jordan"
+                    autoComplete="off"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    value={tag}
+                    onChange={(e) => {
+                      setTag(e.target.value);
+                      setFound(null);
+                      setLookupError(null);
+                      setKey(newIdempotencyKey());
+                    }}
+                  />
+                </FormField>
+                <Button type="submit" variant="secondary" disabled={checking} className="sm:mt-7">
+                  {checking ? <Spinner className="size-4" label="Checking" /> : <AtSign aria-hidden />}
+                  Check $tag
+                </Button>
+              </form>
+
+              {found ? (
+                <form className="grid gap-4" onSubmit={onPay} noValidate>
+                  <p
+                    className="flex items-center gap-3 rounded-lg border border-line bg-canvas p-3 text-sm text-ink"
+                    role="status"
+                  >
+                    <UserCheck className="size-5 shrink-0 text-positive" aria-hidden />
+                    <span>
+                      Paying <strong>{found.name}</strong>{" "}
+                      <span className="text-ink-muted">({found.tag})</span>
+                    </span>
+                  </p>
+                  <div className="grid gap-4 sm:grid-cols-2">
+                    <FormField id="pay-amount" label="Amount" error={payError}>
+                      <Input
+                        id="pay-amount"
+                        {...fieldAria("pay-amount", { error: payError })}
+                        inputMode="decimal"
+                        placeholder="$0.00"
+                        value={amount}
+                        onChange={(e) => edit(setAmount)(e.target.value)}
+                      />
+                    </FormField>
+                    <FormField id="pay-note" label="Note (optional)">
+                      <Input
+                        id="pay-note"
+                        maxLength={140}
+                        value={note}
+                        onChange={(e) => edit(setNote)(e.target.value)}
+                      />
+                    </FormField>
+                  </div>
+                  <Button type="submit" disabled={pay.isPending || !amount.trim()}>
+                    {pay.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
+                    Pay {found.name} now
+                  </Button>
+                </form>
+              ) : null}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Good to know</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <ul className="grid list-disc gap-2 pl-5 text-sm text-ink-muted">
+                <li>The money arrives at once and cannot be called back.</li>
+                <li>
+                  It counts toward your $2,000 daily limit
+                  {selfLimits.data?.personalDailyLimit
+                    ? ` and your own ${selfLimits.data.personalDailyLimit}`
+                    : ""}
+                  .
+                </li>
+                <li>Both of you see the payment with each other's $tag.</li>
+                {selfLimits.data?.sendsBlocked ? (
+                  <li className="font-medium text-negative">
+                    Your sends are blocked (Settings → Your sending limits).
+                  </li>
+                ) : null}
+              </ul>
+            </CardContent>
+          </Card>
+        </div>
+      )}
+    </MoneyShell>
+  );
+}
