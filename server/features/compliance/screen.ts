@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ScreeningPoint } from "@/contract/compliance";
-import type { DbOrTx, Tx } from "@/server/db/client";
+import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
@@ -161,13 +161,12 @@ export async function hasOpenCase(db: DbOrTx, userId: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** Money of a customer with an open case (or a confirmed match) does not leave: the hold the transfers already have stays. */
+/**
+ * Money of a customer with an open case, or one decided anything but "clear", does not leave: the hold the
+ * transfers already have stays. The rule is compliance_hold (server/db/functions/compliance-hold.sql).
+ */
 export async function hasComplianceHold(db: DbOrTx, userId: string | null): Promise<boolean> {
   if (!userId) return false;
-  const [row] = await db
-    .select({ id: complianceCases.id })
-    .from(complianceCases)
-    .where(and(eq(complianceCases.userId, userId), inArray(complianceCases.status, ["open", "confirmed"])))
-    .limit(1);
-  return row !== undefined;
+  const [row] = await queryRows<{ held: boolean }>(db, sql`select compliance_hold(${userId}::uuid) as held`);
+  return row?.held === true;
 }

@@ -43,7 +43,7 @@ export default function CompliancePage() {
         <Container className="grid gap-6 py-8">
           {allowed ? (
             <>
-              <CaseQueue canDecide={canUse(roles, "decideCase")} />
+              <CaseQueue />
               <ListVersionsCard canLoad={canUse(roles, "loadSanctionsList")} />
             </>
           ) : (
