@@ -98,10 +98,6 @@ export const ERROR_REASONS = {
   invalid_cursor: { code: "VALIDATION", status: 400, flags: ["invalidCursor"] },
   // Compliance (decisions 024, 025).
   case_decided: { code: "CONFLICT", status: 409, flags: ["caseDecided"] },
-  /** A second decision proposed while one waits for its checker (decision 032). */
-  case_decision_pending: { code: "CONFLICT", status: 409, flags: ["caseDecisionPending"] },
-  /** Approving or rejecting a case decision someone already approved or rejected: a replay. */
-  case_decision_decided: { code: "CONFLICT", status: 409, flags: ["approvalDecided"] },
   /** A list file whose content is refused: the file and line are in the details. */
   list_file_rejected: { code: "UNPROCESSABLE", status: 422, flags: ["listFileInvalid"] },
   /** A list upload naming a file OFAC does not publish, or one file twice. */

@@ -128,8 +128,6 @@ export const errorFlags = z
     file: z.string(),
     line: z.number(),
     caseDecided: flag,
-    /** A case decision already waits for a second compliance member (decision 032). */
-    caseDecisionPending: flag,
     /** A transfer of a customer with an open or confirmed compliance case does not move. */
     complianceHold: flag,
     /** KYC approval waits for the customer's open compliance case. */

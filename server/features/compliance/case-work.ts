@@ -238,7 +238,7 @@ export async function proposeDecision(
         .where(
           and(eq(complianceCaseDecisions.caseId, caseId), eq(complianceCaseDecisions.status, "pending")),
         );
-      if (pending) throw new AppError("case_decision_pending", COMPLIANCE_MESSAGES.decisionPending);
+      if (pending) throw new AppError("approval_pending", COMPLIANCE_MESSAGES.decisionPending);
       const [proposal] = await tx
         .insert(complianceCaseDecisions)
         .values({ caseId, decision: input.decision, note: input.note, makerId: actor.id })
@@ -251,7 +251,7 @@ export async function proposeDecision(
     });
   } catch (err) {
     if (pgErrorCode(err) === "23505" && pgConstraint(err) === "compliance_case_decisions_one_pending_key") {
-      throw new AppError("case_decision_pending", COMPLIANCE_MESSAGES.decisionPending);
+      throw new AppError("approval_pending", COMPLIANCE_MESSAGES.decisionPending);
     }
     throw err;
   }
@@ -267,7 +267,7 @@ async function lockDecision(tx: Tx, caseId: string, decisionId: string) {
     .for("update");
   if (!decision) throw new AppError("NOT_FOUND", COMPLIANCE_MESSAGES.decisionNotFound);
   if (decision.status !== "pending") {
-    throw new AppError("case_decision_decided", COMPLIANCE_MESSAGES.decisionDecided, {
+    throw new AppError("approval_decided", COMPLIANCE_MESSAGES.decisionDecided, {
       status: decision.status,
     });
   }

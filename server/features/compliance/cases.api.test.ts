@@ -160,7 +160,7 @@ describe("a case from hit to cleared, with two compliance members", () => {
       note: "I would file instead",
     });
     expect(secondProposal.statusCode).toBe(409);
-    expect(secondProposal.json().caseDecisionPending).toBe(true);
+    expect(secondProposal.json().approvalPending).toBe(true);
     for (const who of [support, finance]) {
       expect((await check(caseId, decisionId, "approve", who)).statusCode).toBe(403);
     }

@@ -1,6 +1,6 @@
-import { ArrowLeft, Download, FileText } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
-import { Link, useParams } from "wouter";
+import { Link } from "wouter";
 import {
   CASE_DECISIONS,
   type CaseDecision,
@@ -361,7 +361,6 @@ function Documents({ detail }: { detail: ComplianceCaseDetail }) {
       <ul className="grid gap-2">
         {detail.documents.map((d) => (
           <li key={d.id} className="flex flex-wrap items-center gap-2 text-sm">
-            <FileText aria-hidden className="size-4 text-ink-muted" />
             <a
               className="text-brand-600 underline-offset-4 hover:underline"
               href={d.url}
@@ -493,12 +492,12 @@ function Report({ detail }: { detail: ComplianceCaseDetail }) {
         ) : null}
         <Button asChild size="sm" variant="secondary">
           <a href={reportUrl(detail.id, "pdf")} download>
-            <Download aria-hidden /> PDF
+            Download PDF
           </a>
         </Button>
         <Button asChild size="sm" variant="secondary">
           <a href={reportUrl(detail.id, "json")} download>
-            <Download aria-hidden /> JSON
+            Download JSON
           </a>
         </Button>
       </div>
@@ -508,8 +507,7 @@ function Report({ detail }: { detail: ComplianceCaseDetail }) {
 }
 
 /** /admin/compliance/cases/:id: one case, its evidence and every step compliance can take on it. */
-export default function CasePage() {
-  const { id = "" } = useParams<{ id: string }>();
+export function CasePage({ id }: { id: string }) {
   const { data: user, isPending } = useCurrentUser();
   const allowed = canUse(user?.staffRoles ?? [], "complianceDesk");
   const detail = useCase(allowed ? id : null);

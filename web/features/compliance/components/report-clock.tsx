@@ -1,4 +1,3 @@
-import { Clock } from "lucide-react";
 import { Badge } from "@/web/components/ui/badge";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +25,6 @@ export function ReportClock({
   const due = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(dueAt));
   return (
     <Badge tone={left < 0 ? "negative" : left < 7 * DAY_MS ? "pending" : "neutral"} title={`Due ${due}`}>
-      <Clock aria-hidden className="size-3" />
       <span>
         {text}
         <span className="sr-only"> (due {due})</span>
