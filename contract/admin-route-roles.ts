@@ -51,7 +51,17 @@ export const ADMIN_ROUTE_ROLES = {
   // Sanctions screening (decision 024): the lists, and the cases their hits open. Never support or finance.
   "GET /api/admin/compliance/cases": ["compliance"],
   "GET /api/admin/compliance/cases/:id": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/decision": ["compliance"],
+  "PUT /api/admin/compliance/cases/:id/assignee": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/comments": ["compliance"],
+  "PUT /api/admin/compliance/cases/:id/narrative": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/documents": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/links": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/decisions": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/approve": ["compliance"],
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": ["compliance"],
+  "GET /api/admin/compliance/cases/:id/report.json": ["compliance"],
+  "GET /api/admin/compliance/cases/:id/report.pdf": ["compliance"],
+  "GET /api/admin/compliance/members": ["compliance"],
   "GET /api/admin/compliance/lists": ["compliance"],
   "POST /api/admin/compliance/lists": ["compliance"],
 

@@ -15,6 +15,25 @@ export const COMPLIANCE_MESSAGES = {
   caseNotFound: "Case not found",
   caseDecided: "This case has already been decided",
   noteRequired: "Write a note of 3 to 2000 characters explaining the decision",
+  decisionNotFound: "Decision not found",
+  decisionPending: "A decision on this case already waits for a second compliance member",
+  decisionDecided: "This decision was already approved or rejected",
+  selfCheck: "You proposed this decision: a second compliance member must approve or reject it",
+  decisionProposed: "Decision proposed. A second compliance member must approve it.",
+  decisionApproved: "Decision approved and applied",
+  decisionRejected: "Decision rejected: the case stays open",
+  assigneeNotCompliance: "Assign the case to a staff member who holds the compliance role",
+  commentRequired: `Write a comment of 1 to ${4000} characters`,
+  narrativeTooLong: `The narrative can be at most ${20000} characters`,
+  titleRequired: "Give the document a title of 1 to 200 characters",
+  documentNotFound: "Upload the file first: the document was not found among your uploads",
+  documentType: "Attach an image (JPEG, PNG, WebP) or a PDF",
+  linkNoteRequired: "Say in 3 to 500 characters how the customers are related",
+  linkedCustomerNotFound: "No customer with that e-mail address or id",
+  linkSelf: "The case's own customer cannot be linked to it",
+  linkDuplicate: "This customer is already linked to the case",
+  unstorableText: "Text must not contain NUL or invalid characters",
+  customerGone: "The customer's account was deleted: the case can only be cleared or filed",
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
     "This transfer is held for a compliance review and cannot be released until compliance clears it",
@@ -35,12 +54,28 @@ export const SCREENING_POINTS = [
 ] as const;
 export type ScreeningPoint = (typeof SCREENING_POINTS)[number];
 
-export const CASE_STATUSES = ["open", "cleared", "confirmed"] as const;
+/** `confirmed`: cases decided before decision 032 (a true match, money held). */
+export const CASE_STATUSES = ["open", "cleared", "confirmed", "restricted", "frozen", "filed"] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
-/** clear: a false positive, the held money moves on; confirm: a true match, nothing leaves the account. */
-export const CASE_DECISIONS = ["clear", "confirm"] as const;
+/**
+ * Decision 032. clear: a false positive, the held money moves on; restrict: no money leaves the account
+ * (can_send_money closes); freeze: the existing account freeze; file: a suspicious activity report is filed.
+ * Each is proposed by one compliance member and applied only when a second approves it.
+ */
+export const CASE_DECISIONS = ["clear", "restrict", "freeze", "file"] as const;
 export type CaseDecision = (typeof CASE_DECISIONS)[number];
+/** What an approved decision leaves the case as. */
+export const CASE_OUTCOME: Record<CaseDecision, Exclude<CaseStatus, "open" | "confirmed">> = {
+  clear: "cleared",
+  restrict: "restricted",
+  freeze: "frozen",
+  file: "filed",
+};
+/** Days from first detection to the report's deadline (a SAR is due 30 days after the first detection). */
+export const REPORT_DEADLINE_DAYS = 30;
+export const MAX_COMMENT_CHARS = 4000;
+export const MAX_NARRATIVE_CHARS = 20000;
 
 export const sanctionsListVersion = z.object({
   id: z.string(),
@@ -94,6 +129,11 @@ export const complianceHit = z.object({
 });
 export type ComplianceHit = z.infer<typeof complianceHit>;
 
+/** PostgreSQL's text cannot hold a NUL: refused with the same words the text guard uses for lone surrogates. */
+const storable = (v: string) => !v.includes(String.fromCharCode(0));
+
+const person = z.object({ id: z.string(), email: z.string().nullable() });
+
 export const complianceCase = z.object({
   id: z.string(),
   status: z.enum(CASE_STATUSES),
@@ -103,7 +143,12 @@ export const complianceCase = z.object({
   hitCount: z.number().int(),
   /** Pending transfers of this customer, held while the case is open. */
   heldTransfers: z.number().int(),
+  assignee: person.nullable(),
   openedAt: z.string(),
+  /** First detection + REPORT_DEADLINE_DAYS: the clock every open case shows. */
+  reportDueAt: z.string(),
+  /** A decision waits for its second compliance member. */
+  pendingDecision: z.enum(CASE_DECISIONS).nullable(),
   decidedAt: z.string().nullable(),
   decisionNote: z.string().nullable(),
 });
@@ -112,17 +157,186 @@ export const complianceCasePage = pageOf(complianceCase);
 export const casesQuery = pageQueryWithStatus(CASE_STATUSES, "open");
 export type CasesQuery = z.infer<typeof casesQuery>;
 
-export const complianceCaseDetail = complianceCase.extend({ hits: z.array(complianceHit) });
+export const caseComment = z.object({
+  id: z.string(),
+  author: person.nullable(),
+  body: z.string(),
+  createdAt: z.string(),
+});
+export const caseDocument = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  contentType: z.string().nullable(),
+  sizeBytes: z.number().int().nullable(),
+  addedBy: person.nullable(),
+  createdAt: z.string(),
+});
+export const caseLink = z.object({
+  customer: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+  note: z.string(),
+  addedBy: person.nullable(),
+  createdAt: z.string(),
+});
+export const caseDecisionRow = z.object({
+  id: z.string(),
+  decision: z.enum(CASE_DECISIONS),
+  note: z.string(),
+  status: z.enum(["pending", "approved", "rejected"]),
+  maker: person.nullable(),
+  checker: person.nullable(),
+  checkerNote: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type CaseDecisionRow = z.infer<typeof caseDecisionRow>;
+
+export const complianceCaseDetail = complianceCase.extend({
+  narrative: z.string(),
+  hits: z.array(complianceHit),
+  comments: z.array(caseComment),
+  documents: z.array(caseDocument),
+  links: z.array(caseLink),
+  decisions: z.array(caseDecisionRow),
+});
 export type ComplianceCaseDetail = z.infer<typeof complianceCaseDetail>;
 
 export const caseIdParams = z.object({ id: z.uuid({ error: COMPLIANCE_MESSAGES.caseNotFound }) });
-
-export const decideCaseInput = z.object({
-  decision: z.enum(CASE_DECISIONS, { error: "Decision must be clear or confirm" }),
-  note: z
-    .string({ error: COMPLIANCE_MESSAGES.noteRequired })
-    .trim()
-    .min(3, COMPLIANCE_MESSAGES.noteRequired)
-    .max(2000, COMPLIANCE_MESSAGES.noteRequired),
+export const caseDecisionParams = caseIdParams.extend({
+  decisionId: z.uuid({ error: COMPLIANCE_MESSAGES.decisionNotFound }),
 });
-export type DecideCaseInput = z.infer<typeof decideCaseInput>;
+
+const note = z
+  .string({ error: COMPLIANCE_MESSAGES.noteRequired })
+  .trim()
+  .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+  .min(3, COMPLIANCE_MESSAGES.noteRequired)
+  .max(2000, COMPLIANCE_MESSAGES.noteRequired);
+
+/** POST /api/admin/compliance/cases/{id}/decisions: a proposal, applied when a second member approves it. */
+export const proposeDecisionInput = z.object({
+  decision: z.enum(CASE_DECISIONS, { error: "Decision must be clear, restrict, freeze or file" }),
+  note,
+});
+export type ProposeDecisionInput = z.infer<typeof proposeDecisionInput>;
+/** POST …/decisions/{decisionId}/approve or /reject: the checker's note is optional. */
+export const checkDecisionInput = z.object({
+  note: z
+    .string()
+    .trim()
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .max(2000, COMPLIANCE_MESSAGES.noteRequired)
+    .optional(),
+});
+export type CheckDecisionInput = z.infer<typeof checkDecisionInput>;
+export const caseActionResponse = z.object({ message: z.string(), case: complianceCaseDetail });
+export type CaseActionResponse = z.infer<typeof caseActionResponse>;
+
+export const assignCaseInput = z.object({
+  assigneeId: z.uuid({ error: COMPLIANCE_MESSAGES.assigneeNotCompliance }).nullable(),
+});
+export const commentInput = z.object({
+  body: z
+    .string({ error: COMPLIANCE_MESSAGES.commentRequired })
+    .trim()
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .min(1, COMPLIANCE_MESSAGES.commentRequired)
+    .max(MAX_COMMENT_CHARS, COMPLIANCE_MESSAGES.commentRequired),
+});
+export const narrativeInput = z.object({
+  narrative: z
+    .string({ error: COMPLIANCE_MESSAGES.narrativeTooLong })
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .max(MAX_NARRATIVE_CHARS, COMPLIANCE_MESSAGES.narrativeTooLong),
+});
+export const attachDocumentInput = z.object({
+  /** The object path /api/objects/upload answered, uploaded by the staff member attaching it. */
+  documentUrl: z
+    .string({ error: COMPLIANCE_MESSAGES.documentNotFound })
+    .max(300, COMPLIANCE_MESSAGES.documentNotFound),
+  title: z
+    .string({ error: COMPLIANCE_MESSAGES.titleRequired })
+    .trim()
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .min(1, COMPLIANCE_MESSAGES.titleRequired)
+    .max(200, COMPLIANCE_MESSAGES.titleRequired),
+});
+export const linkCustomerInput = z.object({
+  /** An e-mail address or a user id. */
+  customer: z
+    .string({ error: COMPLIANCE_MESSAGES.linkedCustomerNotFound })
+    .trim()
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .min(1, COMPLIANCE_MESSAGES.linkedCustomerNotFound)
+    .max(320, COMPLIANCE_MESSAGES.linkedCustomerNotFound),
+  note: z
+    .string({ error: COMPLIANCE_MESSAGES.linkNoteRequired })
+    .trim()
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText)
+    .min(3, COMPLIANCE_MESSAGES.linkNoteRequired)
+    .max(500, COMPLIANCE_MESSAGES.linkNoteRequired),
+});
+
+/** GET /api/admin/compliance/members: who a case can be assigned to. */
+export const complianceMembers = z.object({
+  items: z.array(z.object({ id: z.string(), email: z.string() })),
+});
+
+/** GET /api/admin/compliance/cases/{id}/report.json: the SAR-style draft (the PDF shows the same). */
+export const sarDraft = z.object({
+  caseId: z.string(),
+  status: z.enum(CASE_STATUSES),
+  filed: z.boolean(),
+  generatedAt: z.string(),
+  firstDetectedAt: z.string(),
+  reportDueAt: z.string(),
+  subject: z
+    .object({
+      id: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+      email: z.string(),
+      dateOfBirth: z.string().nullable(),
+      address: z.string().nullable(),
+      accountNumber: z.string().nullable(),
+    })
+    .nullable(),
+  activity: z.object({
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    /** Dollars, as the rest of the API writes money. */
+    totalAmount: z.string(),
+    transfers: z.array(
+      z.object({
+        id: z.string(),
+        createdAt: z.string(),
+        amount: z.string(),
+        status: z.string(),
+        recipientName: z.string(),
+        cryptoAddress: z.string().nullable(),
+      }),
+    ),
+  }),
+  evidence: z.array(
+    z.object({
+      kind: z.literal("sanctions_hit"),
+      detectedAt: z.string(),
+      screeningPoint: z.string(),
+      subject: z.string(),
+      matched: z.string(),
+      score: z.number(),
+      list: z.string(),
+    }),
+  ),
+  relatedCustomers: z.array(z.object({ id: z.string(), email: z.string(), note: z.string() })),
+  narrative: z.string(),
+  decision: z
+    .object({
+      maker: z.string().nullable(),
+      checker: z.string().nullable(),
+      note: z.string(),
+      decidedAt: z.string(),
+    })
+    .nullable(),
+});
+export type SarDraft = z.infer<typeof sarDraft>;

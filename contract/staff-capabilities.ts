@@ -20,7 +20,7 @@ export const STAFF_CAPABILITIES = {
   revealSsn: "POST /api/admin/kyc/:id/ssn/reveal",
   revealDateOfBirth: "POST /api/admin/kyc/:id/dob/reveal",
   complianceDesk: "GET /api/admin/compliance/cases",
-  decideCase: "POST /api/admin/compliance/cases/:id/decision",
+  decideCase: "POST /api/admin/compliance/cases/:id/decisions",
   loadSanctionsList: "POST /api/admin/compliance/lists",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",

@@ -827,10 +827,15 @@ export const complianceCases = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
-    status: text("status", { enum: ["open", "cleared", "confirmed"] })
+    /** `confirmed`: decided before decision 032 (a true match, money held); new cases end in the other four. */
+    status: text("status", { enum: ["open", "cleared", "confirmed", "restricted", "frozen", "filed"] })
       .notNull()
       .default("open"),
     decisionNote: text("decision_note"),
+    /** The compliance member working the case. */
+    assignedTo: uuid("assigned_to").references(() => users.id, { onDelete: "set null" }),
+    /** The SAR draft's narrative, written by compliance. */
+    narrative: text("narrative").notNull().default(""),
     decidedBy: uuid("decided_by"),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     openedAt: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
@@ -839,7 +844,11 @@ export const complianceCases = pgTable(
   (t) => [
     uniqueIndex("compliance_cases_one_open_key").on(t.userId).where(sql`${t.status} = 'open'`),
     index("compliance_cases_queue_idx").on(t.status, t.openedAt, t.id),
-    check("compliance_cases_status_check", sql`${t.status} in ('open', 'cleared', 'confirmed')`),
+    index("compliance_cases_user_status_idx").on(t.userId, t.status),
+    check(
+      "compliance_cases_status_check",
+      sql`${t.status} in ('open', 'cleared', 'confirmed', 'restricted', 'frozen', 'filed')`,
+    ),
     check("compliance_cases_decided_consistent", sql`(${t.status} = 'open') = (${t.decidedAt} is null)`),
   ],
 );
@@ -872,6 +881,97 @@ export const complianceHits = pgTable(
     index("compliance_hits_case_idx").on(t.caseId, t.createdAt),
     index("compliance_hits_transfer_idx").on(t.transferId),
     check("compliance_hits_subject_type_check", sql`${t.subjectType} in ('name', 'address')`),
+  ],
+);
+
+/** A compliance member's note on a case: never shown to the customer. */
+export const complianceCaseComments = pgTable(
+  "compliance_case_comments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("compliance_case_comments_case_idx").on(t.caseId, t.createdAt)],
+);
+
+/** A file compliance uploaded (the same uploads, limits and type checks as KYC documents) attached to a case. */
+export const complianceCaseDocuments = pgTable(
+  "compliance_case_documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    uploadId: uuid("upload_id")
+      .notNull()
+      .references(() => uploads.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    addedBy: uuid("added_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("compliance_case_documents_upload_key").on(t.caseId, t.uploadId),
+    index("compliance_case_documents_upload_idx").on(t.uploadId),
+  ],
+);
+
+/** Another customer compliance linked to a case (shared address, device, counterparty). */
+export const complianceCaseLinks = pgTable(
+  "compliance_case_links",
+  {
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    note: text("note").notNull(),
+    addedBy: uuid("added_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "compliance_case_links_pk", columns: [t.caseId, t.userId] })],
+);
+
+/** A decision on a case: proposed by one compliance member (maker), taking effect when another approves. */
+export const complianceCaseDecisions = pgTable(
+  "compliance_case_decisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    decision: text("decision", { enum: ["clear", "restrict", "freeze", "file"] }).notNull(),
+    note: text("note").notNull(),
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    makerId: uuid("maker_id").references(() => users.id, { onDelete: "set null" }),
+    checkerId: uuid("checker_id").references(() => users.id, { onDelete: "set null" }),
+    checkerNote: text("checker_note"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("compliance_case_decisions_one_pending_key").on(t.caseId).where(sql`${t.status} = 'pending'`),
+    index("compliance_case_decisions_case_idx").on(t.caseId, t.createdAt),
+    check(
+      "compliance_case_decisions_decision_check",
+      sql`${t.decision} in ('clear', 'restrict', 'freeze', 'file')`,
+    ),
+    check("compliance_case_decisions_status_check", sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check(
+      "compliance_case_decisions_decided_consistent",
+      sql`(${t.status} = 'pending') = (${t.decidedAt} is null)`,
+    ),
+    check(
+      "compliance_case_decisions_two_people",
+      sql`${t.checkerId} is null or ${t.checkerId} <> ${t.makerId}`,
+    ),
   ],
 );
 

@@ -674,14 +674,109 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url(`/api/admin/compliance/cases/${randomUUID()}`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
-  "POST /api/admin/compliance/cases/:id/decision": {
+  "PUT /api/admin/compliance/cases/:id/assignee": {
     access: "admin",
     input: { params: true, body: true },
     build: () => ({
-      url: `/api/admin/compliance/cases/${randomUUID()}/decision`,
+      url: `/api/admin/compliance/cases/${randomUUID()}/assignee`,
+      payload: { assigneeId: null },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/comments": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/comments`,
+      payload: { body: "No such case" },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "PUT /api/admin/compliance/cases/:id/narrative": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/narrative`,
+      payload: { narrative: "No such case" },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/documents": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/documents`,
+      payload: { documentUrl: `/objects/uploads/${randomUUID()}`, title: "No such case" },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/links": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/links`,
+      payload: { customer: "nobody@example.com", note: "No such case" },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/decisions": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/decisions`,
       payload: { decision: "clear", note: "No such case" },
     }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
     expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/approve": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/decisions/${randomUUID()}/approve`,
+      payload: {},
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/decisions/${randomUUID()}/reject`,
+      payload: {},
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/cases/:id/report.json": {
+    access: "admin",
+    input: { params: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/report.json`,
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/cases/:id/report.pdf": {
+    access: "admin",
+    input: { params: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/report.pdf`,
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/members": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/compliance/members"),
+    expect: ADMIN_OK,
   },
   "GET /api/admin/compliance/lists": {
     access: "admin",

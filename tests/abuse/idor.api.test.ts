@@ -146,7 +146,8 @@ describe("IDOR", () => {
       await unchanged(async () => {
         const res = await w.t.app.inject({
           method: method as "PUT",
-          url: pattern.replace(/:(id|userId)/, randomUUID()),
+          // Every parameter a fresh id (a case decision's route has two).
+          url: pattern.replace(/:[A-Za-z]+/g, () => randomUUID()),
           headers,
           ...(base.payload !== undefined ? { payload: base.payload as object } : {}),
         });

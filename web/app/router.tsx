@@ -115,7 +115,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/dashboard" component={customerOnly(DashboardPage)} />
       <Route path="/settings" component={SettingsPage} />
       <Route path="/admin" component={AdminPage} />
-      <Route path="/admin/compliance" component={CompliancePage} />
+      <Route path="/admin/compliance/*?" component={CompliancePage} />
       <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
       <Route path="/apply-checking" component={customerOnly(ApplyCheckingPage)} />
       <Route path="/send-money" component={customerOnly(SendMoneyPage)} />

@@ -2,7 +2,7 @@
 -- approved KYC, both current (not superseded by a newer submission). Stricter than the spec's "KYC not rejected"
 -- (README, Design notes): money never leaves an account whose identity is not verified. create_transfer_request
 -- refuses a closed gate under the wallet lock; GET /api/account/summary sends it as `canSendMoney`, which the web
--- shows (decision 019).
+-- shows (decision 019). A compliance restriction (compliance_restricted, decision 032) closes it too.
 CREATE OR REPLACE FUNCTION can_send_money(p_user_id uuid) RETURNS boolean
 LANGUAGE sql STABLE AS $$
 	SELECT EXISTS (SELECT 1 FROM kyc_applications k
@@ -10,4 +10,5 @@ LANGUAGE sql STABLE AS $$
 		AND EXISTS (SELECT 1 FROM account_requests r
 			WHERE r.user_id = p_user_id AND r.superseded_at IS NULL AND r.status = 'approved'
 				AND r.account_number IS NOT NULL)
+		AND NOT compliance_restricted(p_user_id)
 $$;

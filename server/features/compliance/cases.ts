@@ -1,18 +1,30 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import {
-  type CaseDecision,
+  type CaseDecisionRow,
   type CasesQuery,
   COMPLIANCE_MESSAGES,
   type ComplianceCase,
   type ComplianceCaseDetail,
+  REPORT_DEADLINE_DAYS,
 } from "@/contract/compliance";
 import type { Page } from "@/contract/pages";
-import type { StaffRole } from "@/contract/staff";
-import type { Db, DbOrTx } from "@/server/db/client";
-import { complianceCases, complianceHits, transferRequests, users } from "@/server/db/schema";
-import { writeAudit } from "@/server/lib/audit";
+import type { DbOrTx } from "@/server/db/client";
+import {
+  complianceCaseComments,
+  complianceCaseDecisions,
+  complianceCaseDocuments,
+  complianceCaseLinks,
+  complianceCases,
+  complianceHits,
+  uploads,
+  users,
+} from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { objectPathFor } from "@/server/lib/storage/uploads";
+
+const assignees = alias(users, "assignees");
 
 const caseColumns = {
   id: complianceCases.id,
@@ -22,14 +34,24 @@ const caseColumns = {
   openedKey: exactTime(complianceCases.openedAt),
   decidedAt: complianceCases.decidedAt,
   decisionNote: complianceCases.decisionNote,
+  narrative: complianceCases.narrative,
   email: users.email,
   firstName: users.firstName,
   lastName: users.lastName,
+  assigneeId: complianceCases.assignedTo,
+  assigneeEmail: assignees.email,
   hitCount: sql<number>`(select count(*)::int from compliance_hits h where h.case_id = ${complianceCases.id})`,
+  // First detection: the earliest evidence filed on the case (the case opens with it, so opened_at otherwise).
+  firstDetectedAt: sql<Date>`coalesce((select min(h.created_at) from compliance_hits h
+    where h.case_id = ${complianceCases.id}), ${complianceCases.openedAt})`.mapWith(
+    (v: string | Date) => new Date(v),
+  ),
   heldTransfers: sql<number>`(select count(*)::int from transfer_requests t
     where t.user_id = ${complianceCases.userId} and t.status in ('pending', 'processing'))`,
+  pendingDecision: sql<CaseDecisionRow["decision"] | null>`(select d.decision from compliance_case_decisions d
+    where d.case_id = ${complianceCases.id} and d.status = 'pending')`,
 };
-type CaseRow = { [K in keyof typeof caseColumns]: unknown } & {
+type CaseRow = {
   id: string;
   status: ComplianceCase["status"];
   userId: string | null;
@@ -37,12 +59,24 @@ type CaseRow = { [K in keyof typeof caseColumns]: unknown } & {
   openedKey: string;
   decidedAt: Date | null;
   decisionNote: string | null;
+  narrative: string;
   email: string | null;
   firstName: string | null;
   lastName: string | null;
+  assigneeId: string | null;
+  assigneeEmail: string | null;
   hitCount: number;
+  firstDetectedAt: Date;
   heldTransfers: number;
+  pendingDecision: CaseDecisionRow["decision"] | null;
 };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** First detection plus the report deadline (30 days): the clock every open case shows. */
+export function reportDueAt(firstDetectedAt: Date): Date {
+  return new Date(firstDetectedAt.getTime() + REPORT_DEADLINE_DAYS * DAY_MS);
+}
 
 function toCase(row: CaseRow): ComplianceCase {
   return {
@@ -54,18 +88,25 @@ function toCase(row: CaseRow): ComplianceCase {
         : null,
     hitCount: Number(row.hitCount),
     heldTransfers: row.status === "cleared" ? 0 : Number(row.heldTransfers),
+    assignee: row.assigneeId ? { id: row.assigneeId, email: row.assigneeEmail } : null,
     openedAt: row.openedAt.toISOString(),
+    reportDueAt: reportDueAt(row.firstDetectedAt).toISOString(),
+    pendingDecision: row.pendingDecision ?? null,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionNote: row.decisionNote,
   };
 }
 
-/** The case queue, newest first within a status (open by default); q searches the customer's e-mail and name. */
-export async function findCases(db: DbOrTx, query: CasesQuery): Promise<Page<ComplianceCase>> {
-  const rows = (await db
+const caseQuery = (db: DbOrTx) =>
+  db
     .select(caseColumns)
     .from(complianceCases)
     .leftJoin(users, eq(users.id, complianceCases.userId))
+    .leftJoin(assignees, eq(assignees.id, complianceCases.assignedTo));
+
+/** The case queue, newest first within a status (open by default); q searches the customer's e-mail and name. */
+export async function findCases(db: DbOrTx, query: CasesQuery): Promise<Page<ComplianceCase>> {
+  const rows = (await caseQuery(db)
     .where(
       and(
         query.status === "all" ? undefined : eq(complianceCases.status, query.status),
@@ -78,20 +119,57 @@ export async function findCases(db: DbOrTx, query: CasesQuery): Promise<Page<Com
   return toPage(rows, query.limit, (r) => [r.openedKey, r.id], toCase);
 }
 
-export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCaseDetail> {
-  const [row] = (await db
-    .select(caseColumns)
-    .from(complianceCases)
-    .leftJoin(users, eq(users.id, complianceCases.userId))
-    .where(eq(complianceCases.id, caseId))) as CaseRow[];
+/** The case row as the list shows it, or 404. */
+export async function findCaseRow(db: DbOrTx, caseId: string): Promise<CaseRow> {
+  const [row] = (await caseQuery(db).where(eq(complianceCases.id, caseId))) as CaseRow[];
   if (!row) throw new AppError("NOT_FOUND", COMPLIANCE_MESSAGES.caseNotFound);
-  const hits = await db
-    .select()
-    .from(complianceHits)
-    .where(eq(complianceHits.caseId, caseId))
-    .orderBy(complianceHits.createdAt, complianceHits.id);
+  return row;
+}
+
+const person = (id: string | null, email: string | null) => (id ? { id, email } : null);
+
+export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCaseDetail> {
+  const row = await findCaseRow(db, caseId);
+  const makers = alias(users, "makers");
+  const checkers = alias(users, "checkers");
+  const linked = alias(users, "linked");
+  const [hits, comments, documents, links, decisions] = await Promise.all([
+    db
+      .select()
+      .from(complianceHits)
+      .where(eq(complianceHits.caseId, caseId))
+      .orderBy(complianceHits.createdAt, complianceHits.id),
+    db
+      .select({ c: complianceCaseComments, email: users.email })
+      .from(complianceCaseComments)
+      .leftJoin(users, eq(users.id, complianceCaseComments.authorId))
+      .where(eq(complianceCaseComments.caseId, caseId))
+      .orderBy(asc(complianceCaseComments.createdAt), asc(complianceCaseComments.id)),
+    db
+      .select({ d: complianceCaseDocuments, upload: uploads, email: users.email })
+      .from(complianceCaseDocuments)
+      .innerJoin(uploads, eq(uploads.id, complianceCaseDocuments.uploadId))
+      .leftJoin(users, eq(users.id, complianceCaseDocuments.addedBy))
+      .where(eq(complianceCaseDocuments.caseId, caseId))
+      .orderBy(asc(complianceCaseDocuments.createdAt), asc(complianceCaseDocuments.id)),
+    db
+      .select({ l: complianceCaseLinks, customer: linked, email: users.email })
+      .from(complianceCaseLinks)
+      .innerJoin(linked, eq(linked.id, complianceCaseLinks.userId))
+      .leftJoin(users, eq(users.id, complianceCaseLinks.addedBy))
+      .where(eq(complianceCaseLinks.caseId, caseId))
+      .orderBy(asc(complianceCaseLinks.createdAt)),
+    db
+      .select({ d: complianceCaseDecisions, makerEmail: makers.email, checkerEmail: checkers.email })
+      .from(complianceCaseDecisions)
+      .leftJoin(makers, eq(makers.id, complianceCaseDecisions.makerId))
+      .leftJoin(checkers, eq(checkers.id, complianceCaseDecisions.checkerId))
+      .where(eq(complianceCaseDecisions.caseId, caseId))
+      .orderBy(asc(complianceCaseDecisions.createdAt), asc(complianceCaseDecisions.id)),
+  ]);
   return {
     ...toCase(row),
+    narrative: row.narrative,
     hits: hits.map((h) => ({
       id: h.id,
       screeningPoint: h.screeningPoint as ComplianceCaseDetail["hits"][number]["screeningPoint"],
@@ -106,60 +184,42 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       transferId: h.transferId,
       createdAt: h.createdAt.toISOString(),
     })),
+    comments: comments.map(({ c, email }) => ({
+      id: c.id,
+      author: person(c.authorId, email),
+      body: c.body,
+      createdAt: c.createdAt.toISOString(),
+    })),
+    documents: documents.map(({ d, upload, email }) => ({
+      id: d.id,
+      title: d.title,
+      url: objectPathFor(upload.objectKey),
+      contentType: upload.contentType,
+      sizeBytes: upload.sizeBytes,
+      addedBy: person(d.addedBy, email),
+      createdAt: d.createdAt.toISOString(),
+    })),
+    links: links.map(({ l, customer, email }) => ({
+      customer: {
+        id: customer.id,
+        email: customer.email,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+      },
+      note: l.note,
+      addedBy: person(l.addedBy, email),
+      createdAt: l.createdAt.toISOString(),
+    })),
+    decisions: decisions.map(({ d, makerEmail, checkerEmail }) => ({
+      id: d.id,
+      decision: d.decision,
+      note: d.note,
+      status: d.status,
+      maker: person(d.makerId, makerEmail),
+      checker: person(d.checkerId, checkerEmail),
+      checkerNote: d.checkerNote,
+      createdAt: d.createdAt.toISOString(),
+      decidedAt: d.decidedAt?.toISOString() ?? null,
+    })),
   };
-}
-
-/**
- * Compliance decides an open case: clear (a false positive: the customer's held transfers may move again)
- * or confirm (a true match: nothing leaves the account while the case stands). Audited; the row lock makes
- * two deciders racing decide once.
- */
-export async function decideCase(
-  db: Db,
-  actor: { id: string; role: StaffRole },
-  caseId: string,
-  input: { decision: CaseDecision; note: string },
-): Promise<ComplianceCaseDetail> {
-  await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(complianceCases).where(eq(complianceCases.id, caseId)).for("update");
-    if (!row) throw new AppError("NOT_FOUND", COMPLIANCE_MESSAGES.caseNotFound);
-    if (row.status !== "open") {
-      throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
-    }
-    const status = input.decision === "clear" ? "cleared" : "confirmed";
-    await tx
-      .update(complianceCases)
-      .set({
-        status,
-        decisionNote: input.note,
-        decidedBy: actor.id,
-        decidedAt: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(complianceCases.id, caseId));
-    const held = row.userId
-      ? await tx
-          .select({ id: transferRequests.id })
-          .from(transferRequests)
-          .where(
-            and(
-              eq(transferRequests.userId, row.userId),
-              inArray(transferRequests.status, ["pending", "processing"]),
-            ),
-          )
-      : [];
-    await writeAudit(tx, {
-      actorId: actor.id,
-      actorRole: actor.role,
-      // One action name whatever the outcome, and the note kept out of `reason`: the customer's data-access
-      // view lists this row ("Reviewed your account") and must not tell what compliance found or decided.
-      action: "compliance.case_decided",
-      targetType: "compliance_case",
-      targetId: caseId,
-      subjectUserId: row.userId,
-      before: { status: row.status },
-      after: { status, note: input.note, heldTransfers: held.map((t) => t.id) },
-    });
-  });
-  return getCase(db, caseId);
 }

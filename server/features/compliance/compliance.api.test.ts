@@ -24,10 +24,12 @@ const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);
 
 let compliance: SignedInUser;
+let compliance2: SignedInUser;
 let support: SignedInUser;
 let finance: SignedInUser;
 beforeAll(async () => {
   compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+  compliance2 = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
   support = await createVerifiedUser(t.database, { staffRoles: ["support"] });
   finance = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
 });
@@ -57,6 +59,22 @@ async function casesOf(userId: string) {
 
 async function hitsOf(userId: string) {
   return t.database.db.select().from(complianceHits).where(eq(complianceHits.userId, userId));
+}
+
+/** A decision proposed by one compliance member and approved by a second (decision 032). */
+async function decide(caseId: string, decision: string, note: string) {
+  const proposed = await call("POST", `/api/admin/compliance/cases/${caseId}/decisions`, compliance, {
+    decision,
+    note,
+  });
+  expect(proposed.statusCode, proposed.body).toBe(200);
+  const pending = proposed.json().case.decisions.find((d: { status: string }) => d.status === "pending");
+  return call(
+    "POST",
+    `/api/admin/compliance/cases/${caseId}/decisions/${pending.id}/approve`,
+    compliance2,
+    {},
+  );
 }
 
 const randomEth = () => `0x${randomBytes(20).toString("hex")}`;
@@ -213,14 +231,15 @@ describe("screening points", () => {
     expect(detail.json()).toMatchObject({ status: "open", heldTransfers: 1, hitCount: 1 });
     expect(detail.json().hits[0].matched).toContain("PETROV, Ivan Sergeyevich");
 
-    const cleared = await call("POST", `/api/admin/compliance/cases/${open!.id}/decision`, compliance, {
-      decision: "clear",
-      note: "Address belongs to the customer's own exchange account, verified by statement",
-    });
+    const cleared = await decide(
+      open!.id,
+      "clear",
+      "Address belongs to the customer's own exchange account, verified by statement",
+    );
     expect(cleared.statusCode, cleared.body).toBe(200);
-    expect(cleared.json().status).toBe("cleared");
-    const again = await call("POST", `/api/admin/compliance/cases/${open!.id}/decision`, compliance, {
-      decision: "confirm",
+    expect(cleared.json().case.status).toBe("cleared");
+    const again = await call("POST", `/api/admin/compliance/cases/${open!.id}/decisions`, compliance, {
+      decision: "file",
       note: "second try",
     });
     expect(again.statusCode).toBe(409);
@@ -242,16 +261,13 @@ describe("screening points", () => {
     expect(JSON.stringify(access.json())).not.toMatch(/cleared|exchange account|PETROV/i);
   });
 
-  it("keeps every transfer of a customer with a confirmed match held", async () => {
+  it("keeps every transfer of a customer with a filed report held", async () => {
     const customer = await createFundedCustomer(t, admin, "300.00");
     const listed = await requestTransfer(t.app, customer, { amount: "10.00", cryptoAddress: LISTED_USDT });
     expect(listed.statusCode).toBe(201);
     const [open] = await casesOf(customer.user.id);
-    const confirmed = await call("POST", `/api/admin/compliance/cases/${open!.id}/decision`, compliance, {
-      decision: "confirm",
-      note: "True match on the listed USDT address",
-    });
-    expect(confirmed.json().status).toBe("confirmed");
+    const confirmed = await decide(open!.id, "file", "True match on the listed USDT address");
+    expect(confirmed.json().case.status).toBe("filed");
     const other = await requestTransfer(t.app, customer, { amount: "10.00", cryptoAddress: randomEth() });
     expect(other.statusCode).toBe(201);
     expect(other.json().message).toBe(TRANSFER_MESSAGES.underReview);

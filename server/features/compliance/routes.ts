@@ -1,21 +1,52 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
+  assignCaseInput,
+  attachDocumentInput,
+  caseActionResponse,
+  caseDecisionParams,
   caseIdParams,
   casesQuery,
+  checkDecisionInput,
+  commentInput,
   complianceCaseDetail,
   complianceCasePage,
-  decideCaseInput,
+  complianceMembers,
+  linkCustomerInput,
   MAX_LIST_UPLOAD_BYTES,
+  narrativeInput,
+  proposeDecisionInput,
   sanctionsListVersions,
+  sarDraft,
   uploadListInput,
   uploadListResponse,
 } from "@/contract/compliance";
-import { decideCase, findCases, getCase } from "@/server/features/compliance/cases";
+import { pdfDownload } from "@/contract/media";
+import {
+  assignCase,
+  attachCaseDocument,
+  type CaseActor,
+  checkDecision,
+  commentOnCase,
+  findComplianceMembers,
+  linkCustomer,
+  proposeDecision,
+  saveNarrative,
+} from "@/server/features/compliance/case-work";
+import { findCases, getCase } from "@/server/features/compliance/cases";
 import { findListVersions, loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
 import { rescreenEveryone } from "@/server/features/compliance/rescreen";
+import { buildSarDraft } from "@/server/features/compliance/sar-report";
 import { adminRouteRole } from "@/server/lib/audit-read";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+/** pdfkit (~25 MiB resident) loads with the first report, not at start, as statements do. */
+const sarRenderer = () => import("@/server/features/compliance/render-sar");
+
+const actorOf = (request: FastifyRequest): CaseActor => ({
+  id: signedInUser(request).id,
+  role: adminRouteRole(request),
+});
 
 /** The compliance desk under /api/admin/compliance: sanctions lists and the cases their hits open. */
 export async function complianceAdminRoutes(fastify: FastifyInstance) {
@@ -33,16 +64,70 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
     { schema: { params: caseIdParams, response: { 200: complianceCaseDetail } } },
     (request) => getCase(db, request.params.id),
   );
+  app.get("/compliance/members", { schema: { response: { 200: complianceMembers } } }, () =>
+    findComplianceMembers(db),
+  );
+  const caseAction = { params: caseIdParams, response: { 200: caseActionResponse } };
+  app.put("/compliance/cases/:id/assignee", { schema: { ...caseAction, body: assignCaseInput } }, (request) =>
+    assignCase(db, actorOf(request), request.params.id, request.body.assigneeId),
+  );
+  app.post("/compliance/cases/:id/comments", { schema: { ...caseAction, body: commentInput } }, (request) =>
+    commentOnCase(db, actorOf(request), request.params.id, request.body.body),
+  );
+  app.put("/compliance/cases/:id/narrative", { schema: { ...caseAction, body: narrativeInput } }, (request) =>
+    saveNarrative(db, actorOf(request), request.params.id, request.body.narrative),
+  );
   app.post(
-    "/compliance/cases/:id/decision",
-    { schema: { params: caseIdParams, body: decideCaseInput, response: { 200: complianceCaseDetail } } },
-    (request) =>
-      decideCase(
-        db,
-        { id: signedInUser(request).id, role: adminRouteRole(request) },
-        request.params.id,
-        request.body,
-      ),
+    "/compliance/cases/:id/documents",
+    { schema: { ...caseAction, body: attachDocumentInput } },
+    (request) => attachCaseDocument(app.deps, actorOf(request), request.params.id, request.body),
+  );
+  app.post("/compliance/cases/:id/links", { schema: { ...caseAction, body: linkCustomerInput } }, (request) =>
+    linkCustomer(db, actorOf(request), request.params.id, request.body),
+  );
+  app.post(
+    "/compliance/cases/:id/decisions",
+    { schema: { ...caseAction, body: proposeDecisionInput } },
+    (request) => proposeDecision(db, actorOf(request), request.params.id, request.body),
+  );
+  for (const verdict of ["approve", "reject"] as const) {
+    app.post(
+      `/compliance/cases/:id/decisions/:decisionId/${verdict}`,
+      {
+        schema: {
+          params: caseDecisionParams,
+          body: checkDecisionInput,
+          response: { 200: caseActionResponse },
+        },
+      },
+      (request) =>
+        checkDecision(
+          db,
+          actorOf(request),
+          request.params.id,
+          request.params.decisionId,
+          verdict,
+          request.body?.note,
+        ),
+    );
+  }
+  app.get(
+    "/compliance/cases/:id/report.json",
+    { schema: { params: caseIdParams, response: { 200: sarDraft } } },
+    (request) => buildSarDraft(db, actorOf(request), request.params.id, "json"),
+  );
+  app.get(
+    "/compliance/cases/:id/report.pdf",
+    { schema: { params: caseIdParams, response: { 200: pdfDownload } } },
+    async (request, reply) => {
+      // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
+      const draft = await buildSarDraft(db, actorOf(request), request.params.id, "pdf");
+      const { renderSarDraft } = await sarRenderer();
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="pillar-case-${draft.caseId}.pdf"`)
+        .send(renderSarDraft(draft));
+    },
   );
 
   app.get("/compliance/lists", { schema: { response: { 200: sanctionsListVersions } } }, async () => ({

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ScreeningPoint } from "@/contract/compliance";
-import type { Database, DbOrTx, Tx } from "@/server/db/client";
+import { type Database, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
@@ -123,18 +123,13 @@ function addressHits(index: SanctionsIndex, addresses: string[], rows: ListedAdd
   });
 }
 
-/** A case in these states holds the customer's money: it stays where it is until compliance decides. */
-const HOLDING_CASE_STATUSES = ["open", "confirmed"] as const;
-
 /**
  * What a transfer request reads before its call, in one statement: the active list (and this subject's listed
  * addresses on it) and whether the customer's money is under a compliance hold (hasComplianceHold's rule).
  */
 const TRANSFER_SCREEN_SQL = `
   select l.id as list_id, l.version as list_version,
-    exists (select 1 from compliance_cases c
-      where c.user_id = $1::uuid and c.status in (${HOLDING_CASE_STATUSES.map((s) => `'${s}'`).join(", ")}))
-      as compliance_hold,
+    compliance_hold($1::uuid) as compliance_hold,
     coalesce((select json_agg(json_build_object('source', a.source, 'entNum', a.ent_num, 'currency', a.currency,
         'address', a.address, 'addressKey', a.address_key))
       from sanctions_addresses a
@@ -243,15 +238,12 @@ export async function hasOpenCase(db: DbOrTx, userId: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** Money of a customer with an open case (or a confirmed match) does not leave: the hold the transfers already have stays. */
+/**
+ * Money of a customer with an open case, or one decided anything but "clear", does not leave: the hold the
+ * transfers already have stays. The rule is compliance_hold (server/db/functions/compliance-hold.sql).
+ */
 export async function hasComplianceHold(db: DbOrTx, userId: string | null): Promise<boolean> {
   if (!userId) return false;
-  const [row] = await db
-    .select({ id: complianceCases.id })
-    .from(complianceCases)
-    .where(
-      and(eq(complianceCases.userId, userId), inArray(complianceCases.status, [...HOLDING_CASE_STATUSES])),
-    )
-    .limit(1);
-  return row !== undefined;
+  const [row] = await queryRows<{ held: boolean }>(db, sql`select compliance_hold(${userId}::uuid) as held`);
+  return row?.held === true;
 }

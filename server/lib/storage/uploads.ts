@@ -123,6 +123,7 @@ export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage)
               select 1 from kyc_applications k
               where '/objects/' || u.object_key in
                 (k.driving_license_front, k.driving_license_back, k.llc_document, k.ein_document))
+            and not exists (select 1 from compliance_case_documents d where d.upload_id = u.id)
           order by u.created_at
           limit ${SWEEP_BATCH}
           for update skip locked)

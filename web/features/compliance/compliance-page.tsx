@@ -1,18 +1,25 @@
 import { ArrowLeft } from "lucide-react";
-import { Link } from "wouter";
+import { Link, useRoute } from "wouter";
 import { canUse } from "@/contract/staff-capabilities";
 import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
 import { Container } from "@/web/components/ui/container";
 import { LogoMark } from "@/web/components/ui/logo";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import { CasePage } from "@/web/features/compliance/case-page";
 import { CaseQueue } from "@/web/features/compliance/components/case-queue";
 import { ListVersionsCard } from "@/web/features/compliance/components/list-versions-card";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
-/** /admin/compliance: the sanctions desk (cases and lists), for compliance staff and owners. */
+/** /admin/compliance (the desk) and /admin/compliance/cases/:id (one case), for compliance staff and owners. */
 export default function CompliancePage() {
+  const [isCase, params] = useRoute("/admin/compliance/cases/:id");
+  return isCase ? <CasePage id={params.id} /> : <ComplianceDesk />;
+}
+
+/** The sanctions desk: cases and lists. */
+function ComplianceDesk() {
   const { data: user, isPending } = useCurrentUser();
   useDocumentTitle("Compliance");
   if (isPending) return <FullScreenSpinner />;
@@ -43,7 +50,7 @@ export default function CompliancePage() {
         <Container className="grid gap-6 py-8">
           {allowed ? (
             <>
-              <CaseQueue canDecide={canUse(roles, "decideCase")} />
+              <CaseQueue />
               <ListVersionsCard canLoad={canUse(roles, "loadSanctionsList")} />
             </>
           ) : (

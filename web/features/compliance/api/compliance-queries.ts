@@ -1,8 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
+  CaseActionResponse,
+  CaseDecision,
   ComplianceCase,
   ComplianceCaseDetail,
-  DecideCaseInput,
   SanctionsListVersion,
   UploadListResponse,
 } from "@/contract/compliance";
@@ -11,6 +12,7 @@ import { apiRequest } from "@/web/lib/api";
 
 const CASES = "/api/admin/compliance/cases";
 const LISTS = "/api/admin/compliance/lists";
+const caseUrl = (id: string, rest = "") => `${CASES}/${encodeURIComponent(id)}${rest}`;
 
 /** GET /api/admin/compliance/cases?status=…: the queue, newest first. */
 export const casesQuery = (status: "open" | "all") =>
@@ -26,19 +28,81 @@ export const useCases = (status: "open" | "all") => useQuery(casesQuery(status))
 export const useCase = (id: string | null) =>
   useQuery({
     queryKey: [CASES, "detail", id],
-    queryFn: ({ signal }) => apiRequest<ComplianceCaseDetail>("GET", `${CASES}/${id}`, undefined, { signal }),
+    queryFn: ({ signal }) =>
+      apiRequest<ComplianceCaseDetail>("GET", caseUrl(id ?? ""), undefined, { signal }),
     enabled: id !== null,
   });
 
-/** POST /api/admin/compliance/cases/{id}/decision. */
-export function useDecideCase() {
+/** Every step on a case answers the whole case: it replaces the cached detail, and the queue refetches. */
+function useCaseAction<I>(id: string, send: (input: I) => Promise<CaseActionResponse>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...input }: DecideCaseInput & { id: string }) =>
-      apiRequest<ComplianceCaseDetail>("POST", `${CASES}/${encodeURIComponent(id)}/decision`, input),
+    mutationFn: send,
+    onSuccess: (res) => client.setQueryData([CASES, "detail", id], res.case),
     onSettled: () => client.invalidateQueries({ queryKey: [CASES] }),
   });
 }
+
+/** POST …/decisions: a proposal that waits for a second compliance member. */
+export const useProposeDecision = (id: string) =>
+  useCaseAction(id, (input: { decision: CaseDecision; note: string }) =>
+    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/decisions"), input),
+  );
+
+/** POST …/decisions/{decisionId}/approve or /reject. */
+export const useCheckDecision = (id: string) =>
+  useCaseAction(
+    id,
+    ({ decisionId, verdict, note }: { decisionId: string; verdict: "approve" | "reject"; note?: string }) =>
+      apiRequest<CaseActionResponse>(
+        "POST",
+        caseUrl(id, `/decisions/${encodeURIComponent(decisionId)}/${verdict}`),
+        note ? { note } : {},
+      ),
+  );
+
+export const useAssignCase = (id: string) =>
+  useCaseAction(id, (assigneeId: string | null) =>
+    apiRequest<CaseActionResponse>("PUT", caseUrl(id, "/assignee"), { assigneeId }),
+  );
+
+export const useCommentOnCase = (id: string) =>
+  useCaseAction(id, (body: string) =>
+    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/comments"), { body }),
+  );
+
+export const useSaveNarrative = (id: string) =>
+  useCaseAction(id, (narrative: string) =>
+    apiRequest<CaseActionResponse>("PUT", caseUrl(id, "/narrative"), { narrative }),
+  );
+
+export const useAttachDocument = (id: string) =>
+  useCaseAction(id, (input: { documentUrl: string; title: string }) =>
+    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/documents"), input),
+  );
+
+export const useLinkCustomer = (id: string) =>
+  useCaseAction(id, (input: { customer: string; note: string }) =>
+    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/links"), input),
+  );
+
+/** GET /api/admin/compliance/members: who a case may be assigned to. */
+export const useComplianceMembers = () =>
+  useQuery({
+    queryKey: ["/api/admin/compliance/members"],
+    queryFn: ({ signal }) =>
+      apiRequest<{ items: { id: string; email: string }[] }>(
+        "GET",
+        "/api/admin/compliance/members",
+        undefined,
+        {
+          signal,
+        },
+      ),
+  });
+
+/** The SAR draft's download links (the browser fetches them with the session cookie). */
+export const reportUrl = (id: string, format: "json" | "pdf") => caseUrl(id, `/report.${format}`);
 
 /** GET /api/admin/compliance/lists: loaded versions, newest first. */
 export const useListVersions = () =>

@@ -1,0 +1,16 @@
+-- What a compliance case does to a customer's money, the one copy (decision 032). compliance_restricted: a
+-- case decided "restrict" closes the send-money gate, so can_send_money refuses
+-- new transfers. compliance_hold: while a case is open, or after any decision but "clear", a transfer already
+-- made stays held; releasing it (update-transfer-status) refuses. Cancelling gives the money back and is not
+-- money leaving. A frozen account is refused by the existing freeze (users.frozen_at).
+CREATE OR REPLACE FUNCTION compliance_restricted(p_user_id uuid) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+	SELECT EXISTS (SELECT 1 FROM compliance_cases c
+		WHERE c.user_id = p_user_id AND c.status = 'restricted')
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION compliance_hold(p_user_id uuid) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+	SELECT EXISTS (SELECT 1 FROM compliance_cases c
+		WHERE c.user_id = p_user_id AND c.status IN ('open', 'confirmed', 'restricted', 'frozen', 'filed'))
+$$;

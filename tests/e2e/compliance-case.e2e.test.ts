@@ -1,0 +1,104 @@
+import { describe, expect, inject, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  approveAndFund,
+  checkerRequest,
+  PASSWORD,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
+import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
+
+const browser = setUpBrowser();
+
+describe("a compliance case", () => {
+  it("a transfer to a listed address waits under review, a case opens, member A proposes clear, member B approves, the payout proceeds", async () => {
+    // Compliance (the owner here) loads OFAC's files with the invented listed address.
+    const maker = await openPage(browser);
+    maker.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(maker.page);
+    const api = maker.context.request;
+    const loaded = await api.post("/api/admin/compliance/lists", { data: uploadBody(listFiles()) });
+    expect(loaded.status(), await loaded.text()).toBe(200);
+
+    // A customer with an open, funded account sends money to the listed address: "under review", nothing more.
+    const customer = await openPage(browser);
+    customer.page.setDefaultTimeout(20_000);
+    const lastName = `Case${Date.now() % 100000}`;
+    const user = await signUpNewCustomer(customer.page, "Nadia", lastName);
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Nadia", lastName });
+    await approveAndFund(api, applied, "300.00");
+    const sent = await customer.context.request.post("/api/transfer/request", {
+      data: {
+        amount: "25.00",
+        recipientName: "Ana Ruiz",
+        purpose: "Books",
+        paymentMethod: "crypto",
+        cryptoAddress: LISTED_ETH,
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const sentBody = await sent.json();
+    expect(JSON.stringify(sentBody)).not.toMatch(/sanction|OFAC|PETROV/i);
+    const transferId = sentBody.transferRequest.id as string;
+
+    // Member A finds the case in the queue with its report clock, comments and proposes clearing it.
+    await maker.page.goto("/admin/compliance");
+    const row = maker.page.getByRole("link", { name: new RegExp(`Nadia ${lastName}`) });
+    await row.getByText(/Report due in (29|30) days/).waitFor();
+    await row.click();
+    await maker.page.getByRole("heading", { name: `Nadia ${lastName}`, level: 1 }).waitFor();
+    await maker.page.getByText("PETROV, Ivan Sergeyevich", { exact: false }).waitFor();
+    await maker.page
+      .getByLabel("Add a comment")
+      .fill("Exchange deposit address confirmed with the exchange.");
+    await maker.page.getByRole("button", { name: "Add comment" }).click();
+    await maker.page.getByText("Exchange deposit address confirmed with the exchange.").first().waitFor();
+    await maker.page.getByRole("radio", { name: "Clear (no report)" }).check();
+    await maker.page
+      .getByLabel("Why")
+      .fill("False positive: the address is the customer's own exchange account");
+    await maker.page.getByRole("button", { name: "Propose decision" }).click();
+    await maker.page.getByText(/awaiting approval/).waitFor();
+    // The maker cannot check their own decision: no approve button, a plain sentence instead.
+    await maker.page.getByText("You proposed this decision", { exact: false }).waitFor();
+    expect(await maker.page.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
+    const caseUrl = new URL(maker.page.url()).pathname;
+    await expectAccessible(maker.page, "compliance case page");
+    await shots(maker.page, "compliance-case");
+
+    // Still held: releasing it now is refused.
+    const early = await api.put(`/api/admin/transfer-requests/${transferId}`, {
+      data: { status: "approved" },
+    });
+    expect(early.status()).toBe(409);
+
+    // Member B approves in the browser.
+    (await checkerRequest()).dispose();
+    const checker = await openPage(browser);
+    checker.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(checker.page, PASSWORD, inject("checkerEmail"));
+    await checker.page.goto(caseUrl);
+    await checker.page.getByRole("button", { name: "Approve: Clear (no report)" }).click();
+    await checker.page.getByText("Decision approved and applied").waitFor();
+    await checker.page.getByText("Cleared", { exact: true }).first().waitFor();
+    await shots(checker.page, "compliance-case-cleared");
+
+    // The payout proceeds.
+    const released = await api.put(`/api/admin/transfer-requests/${transferId}`, {
+      data: { status: "approved" },
+    });
+    expect(released.status(), await released.text()).toBe(200);
+    expect((await released.json()).status).toBe("completed");
+
+    // The customer's data-access view: reviewed, nothing of the case.
+    const access = await customer.context.request.get("/api/account/data-access");
+    const text = JSON.stringify(await access.json());
+    expect(text).toContain("Reviewed your account");
+    expect(text).not.toMatch(/exchange|clear|case|PETROV/i);
+    expect(user.email).toBeTruthy();
+  });
+});

@@ -1,0 +1,563 @@
+import { ArrowLeft } from "lucide-react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { Link } from "wouter";
+import {
+  CASE_DECISIONS,
+  type CaseDecision,
+  COMPLIANCE_MESSAGES,
+  type ComplianceCaseDetail,
+  MAX_COMMENT_CHARS,
+  MAX_NARRATIVE_CHARS,
+} from "@/contract/compliance";
+import { canUse } from "@/contract/staff-capabilities";
+import { LoadErrorNote } from "@/web/components/load-error";
+import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
+import { Button } from "@/web/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
+import { Container } from "@/web/components/ui/container";
+import { Input, inputClassName, Textarea } from "@/web/components/ui/input";
+import { Label } from "@/web/components/ui/label";
+import { LogoMark } from "@/web/components/ui/logo";
+import { Skeleton } from "@/web/components/ui/skeleton";
+import { FullScreenSpinner } from "@/web/components/ui/spinner";
+import {
+  reportUrl,
+  useAssignCase,
+  useAttachDocument,
+  useCase,
+  useCheckDecision,
+  useCommentOnCase,
+  useComplianceMembers,
+  useLinkCustomer,
+  useProposeDecision,
+  useSaveNarrative,
+} from "@/web/features/compliance/api/compliance-queries";
+import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/components/case-status-badge";
+import { ReportClock } from "@/web/features/compliance/components/report-clock";
+import { uploadFile } from "@/web/features/kyc/api/upload-file";
+import { useCurrentUser } from "@/web/lib/current-user";
+import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+const POINTS: Record<string, string> = {
+  signup: "Sign-up",
+  kyc: "Identity check",
+  recipient: "Saved recipient",
+  transfer: "Transfer",
+  transfer_approval: "Transfer release",
+  rescreen: "Re-screen after a list load",
+};
+const when = (iso: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+/** A result line under a form: read out by screen readers as it changes. */
+function Note({ note }: { note: { tone: "ok" | "error"; text: string } | null }) {
+  return (
+    <p
+      role="status"
+      aria-live="polite"
+      className={note?.tone === "error" ? "text-sm text-negative" : "text-sm text-positive"}
+    >
+      {note?.text ?? ""}
+    </p>
+  );
+}
+type NoteState = { tone: "ok" | "error"; text: string } | null;
+
+/** Runs a mutation and reports its answer in the form's note. */
+function useNoted() {
+  const [note, setNote] = useState<NoteState>(null);
+  const run = <T extends { message: string }>(promise: Promise<T>, after?: () => void) => {
+    setNote(null);
+    promise.then(
+      (res) => {
+        setNote({ tone: "ok", text: res.message });
+        after?.();
+      },
+      (err: Error) => setNote({ tone: "error", text: err.message }),
+    );
+  };
+  return { note, setNote, run };
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <Card aria-labelledby={id} role="region">
+      <CardHeader>
+        <CardTitle id={id}>{title}</CardTitle>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent className="grid gap-3">{children}</CardContent>
+    </Card>
+  );
+}
+
+function Summary({ detail }: { detail: ComplianceCaseDetail }) {
+  const members = useComplianceMembers();
+  const assign = useAssignCase(detail.id);
+  const { note, run } = useNoted();
+  const selectId = useId();
+  return (
+    <Section title="Summary">
+      <dl className="grid gap-2 text-sm sm:grid-cols-2">
+        <div>
+          <dt className="text-ink-muted">Customer</dt>
+          <dd className="break-all text-ink">
+            {detail.customer
+              ? `${detail.customer.firstName} ${detail.customer.lastName} · ${detail.customer.email}`
+              : "Deleted customer"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-ink-muted">Opened</dt>
+          <dd className="text-ink">{when(detail.openedAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-ink-muted">Held transfers</dt>
+          <dd className="tabular-nums text-ink">{detail.heldTransfers}</dd>
+        </div>
+        <div>
+          <dt className="text-ink-muted">Status</dt>
+          <dd className="flex flex-wrap items-center gap-2">
+            <CaseStatusBadge status={detail.status} />
+            <ReportClock dueAt={detail.reportDueAt} status={detail.status} />
+          </dd>
+        </div>
+      </dl>
+      <div className="grid gap-1.5 sm:max-w-sm">
+        <Label htmlFor={selectId}>Assigned to</Label>
+        <select
+          id={selectId}
+          className={inputClassName}
+          value={detail.assignee?.id ?? ""}
+          disabled={assign.isPending || members.isPending}
+          onChange={(e) => run(assign.mutateAsync(e.target.value || null))}
+        >
+          <option value="">Unassigned</option>
+          {(members.data?.items ?? []).map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.email}
+            </option>
+          ))}
+        </select>
+        <Note note={note} />
+      </div>
+    </Section>
+  );
+}
+
+function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
+  return (
+    <Section title="Evidence" description="The screening hits grouped in this case, oldest first.">
+      <ul className="grid gap-3">
+        {detail.hits.map((hit) => (
+          <li key={hit.id} className="grid gap-0.5 border-l-2 border-line pl-3 text-sm">
+            <span className="text-ink">
+              <span className="font-medium">{hit.subjectType === "address" ? "Address" : "Name"}</span>{" "}
+              <span className="break-all">{hit.subject}</span> matched{" "}
+              <span className="break-all">{hit.matched}</span>
+            </span>
+            <span className="tabular-nums text-ink-muted">
+              {POINTS[hit.screeningPoint] ?? hit.screeningPoint} · score {hit.score.toFixed(3)} ·{" "}
+              {hit.listSource} #{hit.entNum} · {hit.programs || "no program"} · list v{hit.listVersion} ·{" "}
+              {when(hit.createdAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: string }) {
+  const propose = useProposeDecision(detail.id);
+  const check = useCheckDecision(detail.id);
+  const [decision, setDecision] = useState<CaseDecision>("clear");
+  const [text, setText] = useState("");
+  const { note, setNote, run } = useNoted();
+  const pending = detail.decisions.find((d) => d.status === "pending");
+  const noteId = useId();
+  const onPropose = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim().length < 3) return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.noteRequired });
+    run(propose.mutateAsync({ decision, note: text }), () => setText(""));
+  };
+  return (
+    <Section
+      title="Decision"
+      description="A decision takes effect only when a second compliance member approves it."
+    >
+      {detail.decisions.length > 0 ? (
+        <ol className="grid gap-2 text-sm">
+          {detail.decisions.map((d) => (
+            <li key={d.id} className="grid gap-0.5 rounded-lg border border-line p-3">
+              <span className="font-medium text-ink">
+                {DECISION_LABELS[d.decision]} ·{" "}
+                {d.status === "pending"
+                  ? "awaiting approval"
+                  : d.status === "approved"
+                    ? "approved"
+                    : "rejected"}
+              </span>
+              <span className="text-ink">{d.note}</span>
+              <span className="text-xs text-ink-muted">
+                Proposed by {d.maker?.email ?? "a former member"} on {when(d.createdAt)}
+                {d.checker ? ` · ${d.status} by ${d.checker.email ?? "a former member"}` : ""}
+                {d.checkerNote ? `: ${d.checkerNote}` : ""}
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {pending && detail.status === "open" ? (
+        pending.maker?.id === userId ? (
+          <p className="text-sm text-ink-muted">
+            You proposed this decision: a second compliance member must approve or reject it.
+          </p>
+        ) : (
+          <div className="flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              disabled={check.isPending}
+              onClick={() => run(check.mutateAsync({ decisionId: pending.id, verdict: "approve" }))}
+            >
+              Approve: {DECISION_LABELS[pending.decision]}
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={check.isPending}
+              onClick={() => run(check.mutateAsync({ decisionId: pending.id, verdict: "reject" }))}
+            >
+              Reject
+            </Button>
+          </div>
+        )
+      ) : null}
+      {!pending && detail.status === "open" ? (
+        <form className="grid gap-3" onSubmit={onPropose}>
+          <fieldset className="grid gap-2">
+            <legend className="mb-1 text-sm font-medium text-ink">Propose</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {CASE_DECISIONS.map((d) => (
+                <label
+                  key={d}
+                  className="flex min-h-10 cursor-pointer items-center gap-2 rounded-lg border border-line px-3 py-2 text-sm text-ink has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50"
+                >
+                  <input
+                    type="radio"
+                    name={`decision-${detail.id}`}
+                    value={d}
+                    checked={decision === d}
+                    onChange={() => setDecision(d)}
+                  />
+                  {DECISION_LABELS[d]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="grid gap-1.5">
+            <Label htmlFor={noteId}>Why</Label>
+            <Textarea
+              id={noteId}
+              value={text}
+              maxLength={2000}
+              rows={3}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </div>
+          <div>
+            <Button type="submit" size="sm" disabled={propose.isPending}>
+              Propose decision
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      {detail.status !== "open" && detail.decisionNote ? (
+        <p className="text-sm text-ink-muted">Decided {detail.decidedAt ? when(detail.decidedAt) : ""}.</p>
+      ) : null}
+      <Note note={note} />
+    </Section>
+  );
+}
+
+function Comments({ detail }: { detail: ComplianceCaseDetail }) {
+  const comment = useCommentOnCase(detail.id);
+  const [body, setBody] = useState("");
+  const { note, run } = useNoted();
+  const id = useId();
+  return (
+    <Section title="Comments" description="Compliance's working notes; the customer never sees them.">
+      {detail.comments.length === 0 ? <p className="text-sm text-ink-muted">No comments yet.</p> : null}
+      <ul className="grid gap-2">
+        {detail.comments.map((c) => (
+          <li key={c.id} className="grid gap-0.5 text-sm">
+            <span className="whitespace-pre-wrap break-words text-ink">{c.body}</span>
+            <span className="text-xs text-ink-muted">
+              {c.author?.email ?? "A former member"} · {when(c.createdAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="grid gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run(comment.mutateAsync(body), () => setBody(""));
+        }}
+      >
+        <Label htmlFor={id}>Add a comment</Label>
+        <Textarea
+          id={id}
+          value={body}
+          maxLength={MAX_COMMENT_CHARS}
+          rows={2}
+          onChange={(e) => setBody(e.target.value)}
+        />
+        <div>
+          <Button type="submit" size="sm" variant="secondary" disabled={comment.isPending || !body.trim()}>
+            Add comment
+          </Button>
+        </div>
+        <Note note={note} />
+      </form>
+    </Section>
+  );
+}
+
+function Documents({ detail }: { detail: ComplianceCaseDetail }) {
+  const attach = useAttachDocument(detail.id);
+  const [title, setTitle] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { note, setNote, run } = useNoted();
+  const titleId = useId();
+  const fileId = useId();
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!file || !title.trim()) return setNote({ tone: "error", text: "Choose a file and give it a title." });
+    setBusy(true);
+    uploadFile(file)
+      .then((documentUrl) => run(attach.mutateAsync({ documentUrl, title }), () => setTitle("")))
+      .catch((err: Error) => setNote({ tone: "error", text: err.message }))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Section
+      title="Documents"
+      description="Images or PDFs up to 10 MB, the same checks as identity documents."
+    >
+      {detail.documents.length === 0 ? (
+        <p className="text-sm text-ink-muted">No documents attached.</p>
+      ) : null}
+      <ul className="grid gap-2">
+        {detail.documents.map((d) => (
+          <li key={d.id} className="flex flex-wrap items-center gap-2 text-sm">
+            <a
+              className="text-brand-600 underline-offset-4 hover:underline"
+              href={d.url}
+              target="_blank"
+              rel="noreferrer"
+            >
+              {d.title}
+            </a>
+            <span className="text-xs text-ink-muted">
+              {d.addedBy?.email ?? "A former member"} · {when(d.createdAt)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form className="grid gap-2 sm:grid-cols-2" onSubmit={onSubmit}>
+        <div className="grid gap-1.5">
+          <Label htmlFor={titleId}>Title</Label>
+          <Input id={titleId} value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={fileId}>File</Label>
+          <Input
+            id={fileId}
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/gif,application/pdf"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </div>
+        <div className="sm:col-span-2">
+          <Button type="submit" size="sm" variant="secondary" disabled={busy || attach.isPending}>
+            Attach document
+          </Button>
+        </div>
+        <div className="sm:col-span-2">
+          <Note note={note} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function Links({ detail }: { detail: ComplianceCaseDetail }) {
+  const link = useLinkCustomer(detail.id);
+  const [customer, setCustomer] = useState("");
+  const [text, setText] = useState("");
+  const { note, run } = useNoted();
+  const customerId = useId();
+  const noteId = useId();
+  return (
+    <Section title="Related customers">
+      {detail.links.length === 0 ? <p className="text-sm text-ink-muted">No customers linked.</p> : null}
+      <ul className="grid gap-2">
+        {detail.links.map((l) => (
+          <li key={l.customer.id} className="grid gap-0.5 text-sm">
+            <span className="break-all text-ink">
+              {l.customer.firstName} {l.customer.lastName} · {l.customer.email}
+            </span>
+            <span className="text-xs text-ink-muted">{l.note}</span>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="grid gap-2 sm:grid-cols-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run(link.mutateAsync({ customer, note: text }), () => {
+            setCustomer("");
+            setText("");
+          });
+        }}
+      >
+        <div className="grid gap-1.5">
+          <Label htmlFor={customerId}>Customer's e-mail or id</Label>
+          <Input
+            id={customerId}
+            value={customer}
+            maxLength={320}
+            onChange={(e) => setCustomer(e.target.value)}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={noteId}>How they are related</Label>
+          <Input id={noteId} value={text} maxLength={500} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <div className="sm:col-span-2">
+          <Button type="submit" size="sm" variant="secondary" disabled={link.isPending}>
+            Link customer
+          </Button>
+        </div>
+        <div className="sm:col-span-2">
+          <Note note={note} />
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function Report({ detail }: { detail: ComplianceCaseDetail }) {
+  const save = useSaveNarrative(detail.id);
+  const [narrative, setNarrative] = useState(detail.narrative);
+  const { note, run } = useNoted();
+  const id = useId();
+  return (
+    <Section
+      title="Report draft"
+      description="A SAR-style draft: subject, amounts, dates, the evidence above and this narrative."
+    >
+      <div className="grid gap-1.5">
+        <Label htmlFor={id}>Narrative</Label>
+        <Textarea
+          id={id}
+          value={narrative}
+          rows={6}
+          maxLength={MAX_NARRATIVE_CHARS}
+          readOnly={detail.status !== "open"}
+          onChange={(e) => setNarrative(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {detail.status === "open" ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={save.isPending}
+            onClick={() => run(save.mutateAsync(narrative))}
+          >
+            Save narrative
+          </Button>
+        ) : null}
+        <Button asChild size="sm" variant="secondary">
+          <a href={reportUrl(detail.id, "pdf")} download>
+            Download PDF
+          </a>
+        </Button>
+        <Button asChild size="sm" variant="secondary">
+          <a href={reportUrl(detail.id, "json")} download>
+            Download JSON
+          </a>
+        </Button>
+      </div>
+      <Note note={note} />
+    </Section>
+  );
+}
+
+/** /admin/compliance/cases/:id: one case, its evidence and every step compliance can take on it. */
+export function CasePage({ id }: { id: string }) {
+  const { data: user, isPending } = useCurrentUser();
+  const allowed = canUse(user?.staffRoles ?? [], "complianceDesk");
+  const detail = useCase(allowed ? id : null);
+  const name = detail.data?.customer
+    ? `${detail.data.customer.firstName} ${detail.data.customer.lastName}`
+    : "Compliance case";
+  useDocumentTitle(`Case · ${name}`);
+  if (isPending) return <FullScreenSpinner />;
+  return (
+    <div className="min-h-dvh bg-canvas">
+      <SkipLink />
+      <header className="border-b border-line bg-surface">
+        <Container className="flex h-16 items-center justify-between gap-3">
+          <div className="flex min-w-0 items-center gap-3">
+            <LogoMark />
+            <div className="min-w-0">
+              <h1 className="truncate text-base font-semibold text-ink">{name}</h1>
+              <p className="hidden truncate text-xs text-ink-muted sm:block">Compliance case</p>
+            </div>
+          </div>
+          <Button asChild variant="secondary" size="sm">
+            <Link href="/admin/compliance">
+              <ArrowLeft aria-hidden />
+              <span className="hidden sm:inline">Back to cases</span>
+              <span className="sm:hidden">Back</span>
+            </Link>
+          </Button>
+        </Container>
+      </header>
+      <main {...MAIN_PROPS} className="focus-visible:outline-none">
+        <Container className="grid gap-6 py-8">
+          {!allowed ? (
+            <p className="text-sm text-ink-muted">Your staff role does not include compliance.</p>
+          ) : detail.isPending ? (
+            <Skeleton className="h-48" />
+          ) : detail.isError ? (
+            <LoadErrorNote what="the case" onRetry={() => detail.refetch()} />
+          ) : (
+            <>
+              <Summary detail={detail.data} />
+              <Decision detail={detail.data} userId={user?.id ?? ""} />
+              <Evidence detail={detail.data} />
+              <Comments detail={detail.data} />
+              <Documents detail={detail.data} />
+              <Links detail={detail.data} />
+              <Report key={detail.data.status} detail={detail.data} />
+            </>
+          )}
+        </Container>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { Badge } from "@/web/components/ui/badge";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The 30-day report clock of an open case: days left until the report is due (from first detection), amber in
+ * the last week, red once overdue. Decided cases show none.
+ */
+export function ReportClock({
+  dueAt,
+  status,
+  now = Date.now(),
+}: {
+  dueAt: string;
+  status: string;
+  now?: number;
+}) {
+  if (status !== "open") return null;
+  const left = new Date(dueAt).getTime() - now;
+  const days = Math.ceil(Math.abs(left) / DAY_MS);
+  const text =
+    left < 0
+      ? `Report overdue by ${days} ${days === 1 ? "day" : "days"}`
+      : `Report due in ${days} ${days === 1 ? "day" : "days"}`;
+  const due = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(dueAt));
+  return (
+    <Badge tone={left < 0 ? "negative" : left < 7 * DAY_MS ? "pending" : "neutral"} title={`Due ${due}`}>
+      <span>
+        {text}
+        <span className="sr-only"> (due {due})</span>
+      </span>
+    </Badge>
+  );
+}
