@@ -14,6 +14,7 @@ const POINTS: Record<string, string> = {
   recipient: "Saved recipient",
   transfer: "Transfer",
   transfer_approval: "Transfer release",
+  payout_signing: "Payout signing",
   rescreen: "Re-screen after a list load",
 };
 const when = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(iso));
