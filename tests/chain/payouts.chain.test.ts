@@ -12,8 +12,9 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_MESSAGES } from "@/contract/settlement";
+import type { TransferReceipt } from "@/contract/transfers";
 import { journalEntries, payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { type PayoutStep, runPayoutPass } from "@/server/features/settlement/payout-worker";
@@ -150,30 +151,64 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
     return (await transferOf(id)).status;
   }
 
-  function runWorkerProcess(killAt?: PayoutStep) {
+  /**
+   * A worker process, loaded and waiting (tests/support/payout-pass-once.ts); run(killAt) starts its one pass.
+   * Workers are started in beforeAll, so their loading overlaps the tests before the ones that use them.
+   */
+  function startWorkerProcess() {
     const child = spawn(process.execPath, ["--import", "tsx", "tests/support/payout-pass-once.ts"], {
       cwd: root,
-      env: {
-        ...process.env,
-        ...chainEnv(chain),
-        DATABASE_URL: t.database.url!,
-        DATA_DIR: t.dataDir,
-        ...(killAt ? { PAYOUT_KILL_AT: killAt } : {}),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...chainEnv(chain), DATABASE_URL: t.database.url!, DATA_DIR: t.dataDir },
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout.on("data", (d) => (output += d));
+    let onReady: () => void;
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    child.stdout.on("data", (d) => {
+      output += d;
+      if (output.startsWith("ready\n")) onReady();
+    });
     child.stderr.on("data", (d) => (output += d));
-    return new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) =>
-      child.once("exit", (code, signal) => resolve({ code, signal, output })),
+    const exited = new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) =>
+      child.once("exit", (code, signal) => {
+        onReady();
+        resolve({ code, signal, output });
+      }),
     );
+    return {
+      child,
+      async run(killAt?: PayoutStep) {
+        await ready;
+        child.stdin.end(`${killAt ?? ""}\n`);
+        return exited;
+      },
+    };
   }
+  let workers: ReturnType<typeof startWorkerProcess>[] = [];
+  const runWorkerProcess = (killAt?: PayoutStep) => workers.shift()!.run(killAt);
+  beforeAll(() => {
+    // Four kill tests and three racers.
+    workers = Array.from({ length: 7 }, startWorkerProcess);
+  });
+  afterAll(() => {
+    for (const w of workers) w.child.kill("SIGKILL");
+  });
+
+  const receiptOf = async (customer: SignedInUser, id: string) => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: `/api/transfers/${id}`,
+      headers: { cookie: customer.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as TransferReceipt;
+  };
 
   it("sends an approved transfer on chain and completes it only after the confirmations, capturing once", async () => {
     const to = freshRecipient();
     const hotBefore = await tokenBalance(hot.address);
-    const { id } = await approvedTransfer(to);
+    const { id, customer } = await approvedTransfer(to);
+    expect((await receiptOf(customer, id)).onChain).toMatchObject({ txHash: null, confirmations: 0 });
     expect((await payoutOf(id)).status).toBe("queued");
 
     const first = await pass();
@@ -184,10 +219,17 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
     expect(attempt!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect((await transferOf(id)).status).toBe("processing");
 
-    // Mined at depth 1 of 3: still processing.
+    // Mined at depth 1 of 3: still processing, and the receipt shows the hash and the depth.
     await pass();
     expect((await payoutOf(id)).minedHash).toBe(attempt!.txHash);
     expect((await transferOf(id)).status).toBe("processing");
+    expect((await receiptOf(customer, id)).onChain).toEqual({
+      txHash: attempt!.txHash,
+      confirmations: 1,
+      confirmationsRequired: 3,
+      explorerUrl: null,
+      failureReason: null,
+    });
     await chain.mine(2);
     expect(await pass()).toMatchObject({ completed: 1 });
     expect((await transferOf(id)).status).toBe("completed");
@@ -195,6 +237,10 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
     // Passes after that change nothing.
     await chain.mine(3);
     expect(await pass()).toMatchObject({ completed: 0, signed: 0, broadcast: 0 });
+    expect(await receiptOf(customer, id)).toMatchObject({
+      status: "completed",
+      onChain: { txHash: attempt!.txHash, confirmations: 6 },
+    });
     await expectChainMatchesLedger(id, to);
     const request = await transferOf(id);
     expect(hotBefore - (await tokenBalance(hot.address))).toBe(BigInt(request.netAmount) * 10_000n);
@@ -348,8 +394,12 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
   it("fails a payout to a blacklisted address before signing, releases the hold and says why", async () => {
     const to = freshRecipient();
     await ownerCall("blacklist", [to]);
-    const { id } = await approvedTransfer(to);
+    const { id, customer } = await approvedTransfer(to);
     expect(await pass()).toMatchObject({ failed: 1, signed: 0 });
+    expect((await receiptOf(customer, id)).onChain).toMatchObject({
+      txHash: null,
+      failureReason: PAYOUT_MESSAGES.blacklisted,
+    });
     const payout = await payoutOf(id);
     expect(payout).toMatchObject({ status: "failed", failureReason: PAYOUT_MESSAGES.blacklisted });
     expect(await attemptsOf(payout.id)).toEqual([]);

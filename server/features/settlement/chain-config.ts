@@ -175,7 +175,11 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
 }
 
 export function chainClient(chain: Pick<ChainConfig, "rpcUrl">): PublicClient {
-  return createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }) });
+  // cacheTime 0: a cached block number would make a payout's or a deposit's depth lag by seconds.
+  return createPublicClient({
+    cacheTime: 0,
+    transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }),
+  });
 }
 
 /**
