@@ -15,14 +15,21 @@ import { foundry } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PAYOUT_MESSAGES } from "@/contract/settlement";
 import type { TransferReceipt } from "@/contract/transfers";
-import { journalEntries, payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
+import {
+  complianceHits,
+  journalEntries,
+  payoutAttempts,
+  payouts,
+  transferRequests,
+} from "@/server/db/schema";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { type PayoutStep, runPayoutPass } from "@/server/features/settlement/payout-worker";
 import { findWallet } from "@/server/lib/ledger";
 import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
 import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
+import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { createAdminUser, type SignedInUser } from "@/tests/support/users";
+import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 // Payouts on a real anvil and real PostgreSQL (decision 030). Every test ends with the ledger invariant, and
 // with the chain agreeing with the ledger: the recipient got net × 10^4 units exactly when the transfer was
@@ -478,5 +485,50 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
     expect(await settle(id)).toBe("completed");
     expect((await payoutOf(id)).waitingReason).toBeNull();
     await expectChainMatchesLedger(id, to);
+  });
+  it("approves pending transfers at or below PAYOUT_AUTO_LIMIT without a person, and leaves larger ones to staff", async () => {
+    const customer = await createFundedCustomer(t, admin, "500.00");
+    const small = freshRecipient();
+    const smallId = (await requestTransfer(t.app, customer, { amount: "40.00", cryptoAddress: small })).json()
+      .transferRequest.id as string;
+    const largeId = (
+      await requestTransfer(t.app, customer, { amount: "40.01", cryptoAddress: freshRecipient() })
+    ).json().transferRequest.id as string;
+    const auto = { payoutAutoLimitCents: 4_000 };
+    expect((await pass(auto)).autoApproved).toBe(1);
+    expect((await transferOf(largeId)).status).toBe("pending");
+    expect(await settle(smallId, auto)).toBe("completed");
+    expect((await transferOf(largeId)).status).toBe("pending");
+    // The default, 0: nothing goes without staff.
+    expect((await pass()).autoApproved).toBe(0);
+    expect((await approve(largeId, "cancelled")).statusCode).toBe(200);
+    await expectChainMatchesLedger(smallId, small);
+  });
+
+  it("screens the address right before signing: a listed one is held under review and never signed", async () => {
+    const to = LISTED_ETH as Address;
+    const { id } = await approvedTransfer(to);
+    // The list arrives after the approval: only the screening at signing can catch it.
+    const compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const uploaded = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/compliance/lists",
+      headers: { cookie: compliance.cookie },
+      payload: uploadBody(listFiles()),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(await pass()).toMatchObject({ held: 1, signed: 0 });
+    const payout = await payoutOf(id);
+    expect(payout.status).toBe("held");
+    expect(await attemptsOf(payout.id)).toEqual([]);
+    expect((await pass()).signed).toBe(0);
+    // The list's own re-screen may have filed the hit first; either way the customer's case holds the payout.
+    const hits = await t.database.db
+      .select()
+      .from(complianceHits)
+      .where(eq(complianceHits.userId, (await transferOf(id)).userId!));
+    expect(hits.filter((h) => h.subjectType === "address")).not.toEqual([]);
+    expect((await transferOf(id)).status).toBe("processing");
+    expect(await tokenBalance(getAddress(to.toLowerCase()))).toBe(0n);
   });
 });

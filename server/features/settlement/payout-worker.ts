@@ -211,15 +211,11 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
       .from(transferRequests)
       .where(eq(transferRequests.id, row!.transferRequestId));
 
-    const checked = await checkDestination(ctx, tx, row!.toAddress);
-    if ("why" in checked) {
-      await failPayout(ctx, tx, row!, checked.why);
-      return "skipped";
-    }
-    // Screened right before signing: the list may have changed since the transfer was made or approved.
+    // Screened right before signing, and first: the list may have changed since the transfer was made or
+    // approved, and a listed address is held under review, never failed back to the customer with a reason.
     const hits = await findSanctionsHits(
       tx,
-      { names: [{ value: request!.recipientName }], addresses: [checked.to] },
+      { names: [{ value: request!.recipientName }], addresses: [row!.toAddress] },
       ctx.options.sanctionsThreshold,
     );
     if (hits.length > 0 && request!.userId) {
@@ -241,6 +237,11 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
       return "skipped";
     }
 
+    const checked = await checkDestination(ctx, tx, row!.toAddress);
+    if ("why" in checked) {
+      await failPayout(ctx, tx, row!, checked.why);
+      return "skipped";
+    }
     // The hot wallet must hold this payout besides every one already signed and not yet mined, and the gas.
     const units = BigInt(row!.units);
     const fees = await ctx.client.estimateFeesPerGas();
