@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { PAYOUT_MESSAGES } from "@/contract/settlement";
 import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
 import { TERMINAL_TRANSFER_STATUSES } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
@@ -37,6 +38,10 @@ export async function submitTransferStatus(
   sanctionsThreshold: number,
   chain?: StatusMoveRules["chain"],
 ): Promise<Submitted<TransferRequest>> {
+  // Refused before anything is asked of a second person: the chain completes a transfer, never staff.
+  if (chain && input.status === "completed") {
+    throw new AppError("completed_by_chain", PAYOUT_MESSAGES.completedByChain);
+  }
   if (isReleasingMove(input.status)) {
     // Screened again at approval: a hit files a case, and the move below then refuses (complianceHold).
     await screenTransferBeforeRelease(db, transferId, sanctionsThreshold);
