@@ -20,7 +20,7 @@ const SERVER_AREA_DEPS = {
   kyc: ["approvals", "compliance"],
   payments: ["accounts", "approvals", "auth", "kyc"],
   security: ["chat"],
-  settlement: ["payments"],
+  settlement: ["compliance", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
   statements: ["transfers"],

@@ -50,6 +50,7 @@ export const SCREENING_POINTS = [
   "recipient",
   "transfer",
   "transfer_approval",
+  "payout_signing",
   "rescreen",
 ] as const;
 export type ScreeningPoint = (typeof SCREENING_POINTS)[number];

@@ -111,6 +111,11 @@ export const ERROR_REASONS = {
   list_file_invalid: { code: "VALIDATION", status: 400, flags: ["listFileInvalid"] },
   compliance_case_open: { code: "CONFLICT", status: 409, flags: ["complianceCaseOpen"] },
   compliance_hold: { code: "CONFLICT", status: 409, flags: ["complianceHold"] },
+  // Chain settlement (decision 030).
+  /** Staff set "completed" while payouts settle on chain: the chain completes a transfer. */
+  completed_by_chain: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Staff moved a transfer whose payout is queued or on chain: the payout worker settles it. */
+  payout_in_flight: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   // The database or another backing service is out of reach (a failover): the outcome may be unknown, and the
   // client's retry with the same Idempotency-Key finds it (decision 027).
   service_unavailable: { code: "UNAVAILABLE", status: 503, flags: ["retryable"] },

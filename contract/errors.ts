@@ -143,6 +143,8 @@ export const errorFlags = z
     caseDecided: flag,
     /** A transfer of a customer with an open or confirmed compliance case does not move. */
     complianceHold: flag,
+    /** Payouts settle on chain (CHAIN_RPC_URL set): staff cannot complete or move a transfer the chain settles. */
+    chainSettlement: flag,
     /** KYC approval waits for the customer's open compliance case. */
     complianceCaseOpen: flag,
     // Paging and limits.

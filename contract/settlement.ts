@@ -1,5 +1,32 @@
 import { z } from "zod";
 
+/** One USDC unit is 10^-6 dollars, one cent 10^4 units (deposits credit whole cents; payouts send cents × 10^4). */
+export const UNITS_PER_CENT = 10_000n;
+
+/** What the staff desk and the customer read about payouts on chain (decision 030). */
+export const PAYOUT_MESSAGES = {
+  completedByChain:
+    "With chain settlement a transfer is completed by the chain, not by hand: approve it and the payout is sent and confirmed on chain",
+  payoutInFlight:
+    "This transfer's payout is already queued or on chain; it settles when the chain confirms or refuses it",
+  // Why a payout failed, in the customer's e-mail and receipt. Each ends with what happened to the money.
+  notOnChain: (chainName: string) =>
+    `The address is not an address on ${chainName}, so USDC could not be sent to it there. Nothing was sent.`,
+  noChecksum:
+    "The address was entered in small letters only, so it could not be checked for typing mistakes. Nothing was sent: send again with the address exactly as the recipient's wallet shows it.",
+  badChecksum:
+    "The address's capital letters do not match its checksum, so it probably has a typing mistake. Nothing was sent.",
+  zeroAddress: "USDC sent to the zero address can never be spent by anyone. Nothing was sent.",
+  tokenContract:
+    "The address is the USDC token contract itself, not a wallet: USDC sent there would be lost. Nothing was sent.",
+  ownAddress:
+    "The address belongs to Pillar, not to a recipient. Nothing was sent; to add money to an account, use its Add money page.",
+  blacklisted:
+    "The USDC issuer has blocked the recipient's address, so USDC cannot be sent to it. Nothing was sent.",
+  paused: "The USDC issuer has paused all USDC transfers, so this one could not be sent.",
+  reverted: "The USDC network refused this transfer, so it could not be sent.",
+} as const;
+
 /** What the Add money page says (decision 028). */
 export const SETTLEMENT_MESSAGES = {
   staffCannotDeposit: "Deposit addresses are for customers adding money",

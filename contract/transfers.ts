@@ -146,6 +146,21 @@ export const transferTimelineStep = z.object({
 });
 export type TransferTimelineStep = z.infer<typeof transferTimelineStep>;
 
+/** A transfer's payout on chain (chain settlement only, decision 030). */
+export const transferOnChain = z.object({
+  /** The mined transaction's hash, else the last one sent; null before it is signed. */
+  txHash: z.string().nullable(),
+  /** Blocks on top of (and including) the one it was mined in; 0 until mined. */
+  confirmations: z.number().int(),
+  /** CHAIN_CONFIRMATIONS: the transfer completes at this many. */
+  confirmationsRequired: z.number().int(),
+  /** The transaction on the chain's explorer when CHAIN_EXPLORER_URL is set. */
+  explorerUrl: z.string().nullable(),
+  /** Why the payout failed, in plain words; null unless it did. */
+  failureReason: z.string().nullable(),
+});
+export type TransferOnChain = z.infer<typeof transferOnChain>;
+
 /** GET /api/transfers/{id}: the customer's own receipt. Figures are the request's, which the ledger holds. */
 export const transferReceipt = z.object({
   id: z.string(),
@@ -161,6 +176,8 @@ export const transferReceipt = z.object({
   timeline: z.array(transferTimelineStep),
   /** Only a pending transfer can still be cancelled by its sender. */
   canCancel: z.boolean(),
+  /** Its payout on chain once one is queued (chain settlement); null otherwise. */
+  onChain: transferOnChain.nullable(),
 });
 export type TransferReceipt = z.infer<typeof transferReceipt>;
 

@@ -45,7 +45,7 @@ import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
-import { approveTransferRelease } from "@/server/features/transfers/transfer-release";
+import { approveTransferRelease, transferReleaseAction } from "@/server/features/transfers/transfer-release";
 import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
@@ -139,7 +139,14 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", adminTransferRoutes),
   routesAt("/api/admin", adminMoneyRoutes),
   routesAt("/api/admin", adminContentRoutes),
-  routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions: APPROVAL_ACTIONS }),
+  (app: FastifyInstance) => {
+    // With chain settlement an approved transfer release queues its payout instead of completing it.
+    const chain = app.deps.config.chain;
+    const actions = chain
+      ? { ...APPROVAL_ACTIONS, transfer_release: transferReleaseAction({ chainId: chain.chainId }) }
+      : APPROVAL_ACTIONS;
+    return routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions })(app);
+  },
   routesAt("/api", statementRoutes),
   routesAt("/api", recipientRoutes),
   routesAt("/api", settlementRoutes),

@@ -6,6 +6,7 @@ import { DatabaseInUseError } from "@/server/db/embedded-lock";
 import { MigrationChangedError } from "@/server/db/migrate";
 import { verifyChain } from "@/server/features/settlement/chain-config";
 import { startDepositWatcher } from "@/server/features/settlement/deposit-watcher";
+import { startPayoutWorker } from "@/server/features/settlement/payout-worker";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
@@ -45,6 +46,7 @@ async function main() {
   const app = await buildApp({ config, database });
   let housekeeping: { stop(): void } | undefined;
   let depositWatcher: { stop(): Promise<void> } | undefined;
+  let payoutWorker: { stop(): Promise<void> } | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -56,6 +58,7 @@ async function main() {
     try {
       housekeeping?.stop();
       await depositWatcher?.stop();
+      await payoutWorker?.stop();
       await app.close();
       await database.close();
       process.exit(0);
@@ -69,7 +72,10 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   housekeeping = startHousekeeping(database.db, app.deps.storage, app.log);
-  if (config.chain) depositWatcher = startDepositWatcher(database.db, config.chain, app.log);
+  if (config.chain) {
+    depositWatcher = startDepositWatcher(database.db, config.chain, app.log);
+    payoutWorker = startPayoutWorker(database.db, config.chain, app.log, config.sanctionsNameThreshold);
+  }
   app.log.info(
     { node: process.version },
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`}) on Node ${process.version}`,

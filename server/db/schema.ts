@@ -1084,3 +1084,76 @@ export const tagPayments = pgTable(
     check("tag_payments_two_parties", sql`${t.payerId} <> ${t.payeeId}`),
   ],
 );
+
+/** An approved transfer's payout on chain: queued, signed (stored before broadcast), sent, then settled (0025). */
+export const payouts = pgTable(
+  "payouts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    transferRequestId: uuid("transfer_request_id")
+      .notNull()
+      .references(() => transferRequests.id),
+    chainId: integer("chain_id").notNull(),
+    /** The hot wallet (lowercase) that signed it; set with the nonce. */
+    fromAddress: text("from_address"),
+    /** As the customer entered it (the checks read its case for EIP-55). */
+    toAddress: text("to_address").notNull(),
+    /** net cents × 10^4, the token's 6-decimal units, as text. */
+    units: numeric("units", { precision: 78, scale: 0 }).notNull(),
+    status: text("status", { enum: ["queued", "held", "signed", "sent", "completed", "failed"] })
+      .notNull()
+      .default("queued"),
+    nonce: bigint("nonce", { mode: "number" }),
+    /** Why a queued payout waits (hot wallet short of USDC or gas); null when it does not. */
+    waitingReason: text("waiting_reason"),
+    /** A check refused it after signing: a cancel at its nonce is on its way, and the payout fails with this. */
+    voidReason: text("void_reason"),
+    /** The plain words the customer reads when it failed. */
+    failureReason: text("failure_reason"),
+    minedHash: text("mined_hash"),
+    minedBlock: bigint("mined_block", { mode: "number" }),
+    minedBlockHash: text("mined_block_hash"),
+    queuedBy: uuid("queued_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    signedAt: timestamp("signed_at", { withTimezone: true }),
+    lastBroadcastAt: timestamp("last_broadcast_at", { withTimezone: true }),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("payouts_one_per_transfer").on(t.transferRequestId),
+    unique("payouts_nonce_once").on(t.chainId, t.fromAddress, t.nonce),
+  ],
+);
+
+/** Every signed transaction of a payout, stored before it is broadcast: the first, replacements, a cancel (0025). */
+export const payoutAttempts = pgTable(
+  "payout_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    payoutId: uuid("payout_id")
+      .notNull()
+      .references(() => payouts.id),
+    kind: text("kind", { enum: ["transfer", "cancel"] }).notNull(),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    txHash: text("tx_hash").notNull().unique(),
+    rawTx: text("raw_tx").notNull(),
+    maxFeePerGas: numeric("max_fee_per_gas", { precision: 78, scale: 0 }).notNull(),
+    maxPriorityFeePerGas: numeric("max_priority_fee_per_gas", { precision: 78, scale: 0 }).notNull(),
+    createdAt: createdAt(),
+    firstBroadcastAt: timestamp("first_broadcast_at", { withTimezone: true }),
+  },
+  (t) => [index("payout_attempts_payout_idx").on(t.payoutId, t.createdAt)],
+);
+
+/** The hot wallet's next nonce per chain; read and bumped under this row's lock (0025). */
+export const hotWalletNonces = pgTable(
+  "hot_wallet_nonces",
+  {
+    chainId: integer("chain_id").notNull(),
+    address: text("address").notNull(),
+    nextNonce: bigint("next_nonce", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "hot_wallet_nonces_pk", columns: [t.chainId, t.address] })],
+);

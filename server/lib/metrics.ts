@@ -91,6 +91,26 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
+  new Gauge({
+    name: "payouts_waiting",
+    help: "Payouts waiting because the hot wallet is short (reason usdc or gas): an alert when above 0",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      this.set({ reason: "usdc" }, 0);
+      this.set({ reason: "gas" }, 0);
+      try {
+        const rows = await database.query<{ reason: string; count: number }>(
+          "select waiting_reason as reason, count(*)::int as count from payouts where status = 'queued' and waiting_reason is not null group by waiting_reason",
+        );
+        for (const row of rows) this.set({ reason: row.reason }, row.count);
+      } catch (err) {
+        app.log.warn({ err }, "metrics: could not count waiting payouts");
+      }
+    },
+  });
+
   app.addHook("onResponse", (request, reply, done) => {
     requestDuration.observe(
       {

@@ -51,7 +51,12 @@ describe("chain settings", () => {
       usdcContract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
       confirmations: 12,
       payoutAutoLimitCents: 0,
+      payoutRebroadcastAfterMs: 60_000,
+      payoutReplaceAfterMs: 300_000,
     });
+    expect(
+      parseChainConfig({ ...good, PAYOUT_REBROADCAST_AFTER: "5", PAYOUT_REPLACE_AFTER: "30" }).chain,
+    ).toMatchObject({ payoutRebroadcastAfterMs: 5_000, payoutReplaceAfterMs: 30_000 });
     expect(chain!.signer.address).toBe("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
     expect(JSON.stringify(chain)).not.toContain(KEY.slice(2));
     expect(parseChainConfig({ ...good, PAYOUT_AUTO_LIMIT: "$250.00" }).chain?.payoutAutoLimitCents).toBe(
@@ -79,6 +84,12 @@ describe("chain settings", () => {
     expect(problems({ CHAIN_CONFIRMATIONS: "0" })[0]).toMatch(/^CHAIN_CONFIRMATIONS must be/);
     expect(problems({ CHAIN_EXPLORER_URL: "basescan.org" })[0]).toMatch(/^CHAIN_EXPLORER_URL must start/);
     expect(problems({ PAYOUT_AUTO_LIMIT: "1.234" })[0]).toMatch(/^PAYOUT_AUTO_LIMIT must be/);
+    expect(problems({ PAYOUT_REBROADCAST_AFTER: "0" })).toEqual([
+      "PAYOUT_REBROADCAST_AFTER must be a whole number of seconds from 1 to 86400",
+    ]);
+    expect(problems({ PAYOUT_REPLACE_AFTER: "5m" })).toEqual([
+      "PAYOUT_REPLACE_AFTER must be a whole number of seconds from 1 to 86400",
+    ]);
     // A wrong key's value never reaches the message.
     expect(problems({ PAYOUT_KEY: `${KEY}ff` }).join(" ")).not.toContain(KEY.slice(2, 20));
   });

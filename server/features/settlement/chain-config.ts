@@ -47,6 +47,10 @@ export interface ChainConfig {
   explorerUrl?: string;
   /** Payouts at or below this (cents) may go without a person; 0: every payout waits for staff. */
   payoutAutoLimitCents: number;
+  /** A sent payout not mined after this long is broadcast again, the same signed bytes (PAYOUT_REBROADCAST_AFTER). */
+  payoutRebroadcastAfterMs: number;
+  /** Still not mined this long after its last signing: a replacement at the same nonce, higher fee (PAYOUT_REPLACE_AFTER). */
+  payoutReplaceAfterMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -141,6 +145,17 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       "PAYOUT_AUTO_LIMIT must be a dollar amount like 0 or 250.00 (at most 2 decimals, not negative)",
     );
 
+  const seconds = (name: string, fallback: string) => {
+    const text = value(env, name) ?? fallback;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 86_400) {
+      problems.push(`${name} must be a whole number of seconds from 1 to 86400`);
+      return 0;
+    }
+    return Number(text) * 1000;
+  };
+  const rebroadcastMs = seconds("PAYOUT_REBROADCAST_AFTER", "60");
+  const replaceMs = seconds("PAYOUT_REPLACE_AFTER", "300");
+
   if (problems.length > 0) return { problems };
   return {
     problems,
@@ -153,12 +168,18 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       confirmations,
       explorerUrl: explorerUrl?.replace(/\/+$/, ""),
       payoutAutoLimitCents: limit!,
+      payoutRebroadcastAfterMs: rebroadcastMs,
+      payoutReplaceAfterMs: replaceMs,
     },
   };
 }
 
 export function chainClient(chain: Pick<ChainConfig, "rpcUrl">): PublicClient {
-  return createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }) });
+  // cacheTime 0: a cached block number would make a payout's or a deposit's depth lag by seconds.
+  return createPublicClient({
+    cacheTime: 0,
+    transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }),
+  });
 }
 
 /**

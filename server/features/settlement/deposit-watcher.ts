@@ -10,6 +10,7 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { MAX_CENTS } from "@/contract/money";
+import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
@@ -17,8 +18,6 @@ import { type ChainConfig, chainClient } from "@/server/features/settlement/chai
 import { creditFromSystemAccount } from "@/server/lib/ledger";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
-/** One USDC unit is 10^-6 dollars, one cent 10^4 units. */
-export const UNITS_PER_CENT = 10_000n;
 /** Any fixed number: with the chain id it names the watcher's advisory lock, so one instance reads a chain. */
 const WATCH_LOCK = 7_310_029;
 /** Blocks re-read below the last one finished on every pass, so a reorg's new logs are never skipped. */

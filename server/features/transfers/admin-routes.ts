@@ -44,6 +44,7 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
         request.params.id,
         request.body,
         app.deps.config.sanctionsNameThreshold,
+        app.deps.config.chain && { chainId: app.deps.config.chain.chainId },
       );
       return reply.status(result.status).send(result.body);
     },

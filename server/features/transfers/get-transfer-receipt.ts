@@ -1,13 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import {
   RECEIPT_MESSAGES,
   TERMINAL_TRANSFER_STATUSES,
+  type TransferOnChain,
   type TransferReceipt,
   type TransferTimelineStep,
   transferReference,
 } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
-import { transferRequests } from "@/server/db/schema";
+import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 
 type TransferRow = typeof transferRequests.$inferSelect;
@@ -32,7 +33,7 @@ function timelineOf(row: TransferRow): TransferTimelineStep[] {
   return steps;
 }
 
-export function toTransferReceipt(row: TransferRow): TransferReceipt {
+export function toTransferReceipt(row: TransferRow, onChain: TransferOnChain | null = null): TransferReceipt {
   return {
     id: row.id,
     reference: transferReference(row.id),
@@ -46,6 +47,45 @@ export function toTransferReceipt(row: TransferRow): TransferReceipt {
     createdAt: row.createdAt.toISOString(),
     timeline: timelineOf(row),
     canCancel: row.status === "pending",
+    onChain,
+  };
+}
+
+/** What the receipt needs of chain settlement: the depth, the explorer, and the node's head (null: unreachable). */
+export interface ReceiptChainView {
+  confirmations: number;
+  explorerUrl?: string;
+  head(): Promise<number | null>;
+}
+
+/** The payout's hash and depth for the receipt; null when the transfer has no payout (manual mode, or pending). */
+async function onChainOf(
+  db: Db,
+  row: TransferRow,
+  chain?: ReceiptChainView,
+): Promise<TransferOnChain | null> {
+  if (!chain) return null;
+  const [payout] = await db.select().from(payouts).where(eq(payouts.transferRequestId, row.id));
+  if (!payout) return null;
+  const [last] = await db
+    .select({ txHash: payoutAttempts.txHash })
+    .from(payoutAttempts)
+    .where(eq(payoutAttempts.payoutId, payout.id))
+    .orderBy(desc(payoutAttempts.createdAt))
+    .limit(1);
+  const txHash = payout.minedHash ?? last?.txHash ?? null;
+  let confirmations = 0;
+  if (payout.status === "completed") confirmations = chain.confirmations;
+  if (payout.minedBlock !== null) {
+    const head = await chain.head();
+    if (head !== null) confirmations = Math.max(confirmations, head - payout.minedBlock + 1);
+  }
+  return {
+    txHash,
+    confirmations,
+    confirmationsRequired: chain.confirmations,
+    explorerUrl: txHash && chain.explorerUrl ? `${chain.explorerUrl}/tx/${txHash}` : null,
+    failureReason: payout.failureReason,
   };
 }
 
@@ -64,6 +104,8 @@ export async function getTransferReceipt(
   db: Db,
   userId: string,
   transferId: string,
+  chain?: ReceiptChainView,
 ): Promise<TransferReceipt> {
-  return toTransferReceipt(await findOwnTransfer(db, userId, transferId));
+  const row = await findOwnTransfer(db, userId, transferId);
+  return toTransferReceipt(row, await onChainOf(db, row, chain));
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { createPublicClient, http } from "viem";
 import { z } from "zod";
 import { pdfDownload } from "@/contract/media";
 import { cancelTransferResponse, transferReceipt } from "@/contract/transfers";
 import { cancelTransfer } from "@/server/features/transfers/cancel-transfer";
-import { getTransferReceipt } from "@/server/features/transfers/get-transfer-receipt";
+import { getTransferReceipt, type ReceiptChainView } from "@/server/features/transfers/get-transfer-receipt";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 // Any string: a malformed id is answered 404 by the service, like a missing or someone else's one.
@@ -18,9 +19,23 @@ export async function transferReceiptRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
+  const chain = app.deps.config.chain;
+  const node =
+    chain &&
+    createPublicClient({ cacheTime: 0, transport: http(chain.rpcUrl, { retryCount: 0, timeout: 3_000 }) });
+  // The payout's depth; a node out of reach shows what the database knows rather than failing the receipt.
+  const chainView: ReceiptChainView | undefined = chain && {
+    confirmations: chain.confirmations,
+    explorerUrl: chain.explorerUrl,
+    head: () =>
+      node!
+        .getBlockNumber()
+        .then(Number)
+        .catch(() => null),
+  };
 
   app.get("/:id", { schema: { params, response: { 200: transferReceipt } } }, (request) =>
-    getTransferReceipt(db, signedInUser(request).id, request.params.id),
+    getTransferReceipt(db, signedInUser(request).id, request.params.id, chainView),
   );
 
   app.post(

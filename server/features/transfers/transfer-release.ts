@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { PAYOUT_MESSAGES } from "@/contract/settlement";
 import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
 import { TERMINAL_TRANSFER_STATUSES } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
@@ -16,6 +17,7 @@ import {
   isHeld,
   isReleasingMove,
   moveTransferStatus,
+  type StatusMoveRules,
   updateTransferStatus,
 } from "@/server/features/transfers/update-transfer-status";
 import { AppError } from "@/server/lib/errors";
@@ -34,7 +36,12 @@ export async function submitTransferStatus(
   transferId: string,
   { reason, ...input }: UpdateTransferInput,
   sanctionsThreshold: number,
+  chain?: StatusMoveRules["chain"],
 ): Promise<Submitted<TransferRequest>> {
+  // Refused before anything is asked of a second person: the chain completes a transfer, never staff.
+  if (chain && input.status === "completed") {
+    throw new AppError("completed_by_chain", PAYOUT_MESSAGES.completedByChain);
+  }
   if (isReleasingMove(input.status)) {
     // Screened again at approval: a hit files a case, and the move below then refuses (complianceHold).
     await screenTransferBeforeRelease(db, transferId, sanctionsThreshold);
@@ -53,7 +60,9 @@ export async function submitTransferStatus(
         payload: { op: "release_transfer", transferId: request.id, input },
         amount: request.amount,
         before: { transferStatus: request.status, flagged: request.flaggedAt !== null },
-        after: { transferStatus: input.status === "approved" ? "completed" : input.status },
+        after: {
+          transferStatus: input.status === "approved" ? (chain ? "processing" : "completed") : input.status,
+        },
         reason: requireReason(reason),
       };
     }).catch((err) => {
@@ -64,18 +73,25 @@ export async function submitTransferStatus(
   }
   return {
     status: 200,
-    body: await updateTransferStatus(db, maker.id, transferId, input, { refuseHeld: true }),
+    body: await updateTransferStatus(db, maker.id, transferId, input, { refuseHeld: true, chain }),
   };
 }
 
-/** The second person's approval: the maker's move, as the maker, in the approval's transaction. */
-export const approveTransferRelease: ApprovalAction = async (tx, row) => {
-  const payload = approvalPayload(row, ["release_transfer"]);
-  const [request] = await tx
-    .select({ id: transferRequests.id, userId: transferRequests.userId })
-    .from(transferRequests)
-    .where(eq(transferRequests.id, payload.transferId));
-  if (!request) throw new AppError("NOT_FOUND", "Transfer request not found");
-  const { saved } = await moveTransferStatus(tx, row.makerId, request, payload.input);
-  return toTransferRequest(saved);
-};
+/**
+ * The second person's approval: the maker's move, as the maker, in the approval's transaction. With chain
+ * settlement an approved release queues the payout, as the direct path does.
+ */
+export const transferReleaseAction =
+  (chain?: StatusMoveRules["chain"]): ApprovalAction =>
+  async (tx, row) => {
+    const payload = approvalPayload(row, ["release_transfer"]);
+    const [request] = await tx
+      .select({ id: transferRequests.id, userId: transferRequests.userId })
+      .from(transferRequests)
+      .where(eq(transferRequests.id, payload.transferId));
+    if (!request) throw new AppError("NOT_FOUND", "Transfer request not found");
+    const { saved } = await moveTransferStatus(tx, row.makerId, request, payload.input, { chain });
+    return toTransferRequest(saved);
+  };
+
+export const approveTransferRelease: ApprovalAction = transferReleaseAction();

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import { formatMoney } from "@/contract/money";
+import { PAYOUT_MESSAGES, UNITS_PER_CENT } from "@/contract/settlement";
 import {
   TERMINAL_TRANSFER_STATUSES,
   type TransferRequest,
@@ -9,7 +10,7 @@ import {
   type UpdateTransferInput,
 } from "@/contract/transfers";
 import type { Db, Tx } from "@/server/db/client";
-import { transactions, transferRequests, users } from "@/server/db/schema";
+import { payouts, transactions, transferRequests, users } from "@/server/db/schema";
 import { hasComplianceHold } from "@/server/features/compliance/screen";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { writeAudit } from "@/server/lib/audit";
@@ -36,6 +37,16 @@ export interface StatusMoveRules {
   conflictMessage?: (status: TransferStatus) => string;
   /** Refuse anything but cancelled or failed when the transfer is flagged or its owner frozen (maker-checker). */
   refuseHeld?: boolean;
+  /**
+   * Chain settlement (CHAIN_RPC_URL set, decision 030): "approved" moves it to processing and queues its payout;
+   * "completed" is the chain's to set, never a person's; a transfer with a payout belongs to the payout worker.
+   */
+  chain?: { chainId: number };
+  /**
+   * The payout worker's own settling move: the money left on chain (or never can), so no hold or compliance
+   * check may stop the ledger from following. `why` goes to the customer's e-mail on a failure.
+   */
+  payoutSettles?: { why?: string };
 }
 
 /** Flagged by "This wasn't me", or its customer's account is frozen: it leaves only with a second person. */
@@ -59,7 +70,7 @@ export async function isHeld(
  */
 export async function updateTransferStatus(
   db: Db,
-  actorId: string,
+  actorId: string | null,
   transferId: string,
   input: UpdateTransferInput,
   rules: StatusMoveRules = {},
@@ -92,13 +103,20 @@ export function isReleasingMove(status: UpdateTransferInput["status"]): boolean 
  */
 export async function moveTransferStatus(
   tx: Tx,
-  actorId: string,
+  actorId: string | null,
   target: { id: string; userId: string | null },
   input: UpdateTransferInput,
   rules: StatusMoveRules = {},
 ): Promise<{ saved: typeof transferRequests.$inferSelect; mail: boolean }> {
-  const next = normalise(input.status);
+  let next = normalise(input.status);
   const transferId = target.id;
+  const staffOnChain = rules.chain !== undefined && rules.payoutSettles === undefined;
+  if (staffOnChain && input.status === "completed") {
+    throw new AppError("completed_by_chain", PAYOUT_MESSAGES.completedByChain);
+  }
+  // Quick Approve in chain mode: the payout worker sends it; the ledger captures once the chain confirms it.
+  const queuePayout = staffOnChain && input.status === "approved";
+  if (queuePayout) next = "processing";
   {
     // Same lock order as createTransfer (wallet, then request rows), so the two can never deadlock.
     const wallet = target.userId ? await lockWallet(tx, target.userId) : null;
@@ -120,12 +138,20 @@ export async function moveTransferStatus(
         rules.conflictMessage?.(request.status) ?? `This transfer is already ${request.status}`,
       );
     }
+    if (staffOnChain) {
+      const [payout] = await tx
+        .select({ id: payouts.id })
+        .from(payouts)
+        .where(eq(payouts.transferRequestId, request.id));
+      if (payout) throw new AppError("payout_in_flight", PAYOUT_MESSAGES.payoutInFlight);
+    }
+    const settles = rules.payoutSettles !== undefined;
     // Decided under the row lock: a freeze that flagged it a moment ago holds here too.
-    if (rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
+    if (!settles && rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
       throw new AppError("transfer_held", APPROVAL_MESSAGES.transferHeld);
     }
     // A compliance case (open, or a confirmed match) holds every release, whoever asks and however approved.
-    if (isReleasingMove(input.status) && (await hasComplianceHold(tx, request.userId))) {
+    if (!settles && isReleasingMove(input.status) && (await hasComplianceHold(tx, request.userId))) {
       throw new AppError("compliance_hold", COMPLIANCE_MESSAGES.complianceHold);
     }
     if (!wallet || !request.holdId || !request.transactionId) {
@@ -170,13 +196,22 @@ export async function moveTransferStatus(
       .update(transactions)
       .set({ status: next, ...(entryId ? { entryId } : {}), updatedAt: now })
       .where(eq(transactions.id, request.transactionId));
+    if (queuePayout) {
+      await tx.insert(payouts).values({
+        transferRequestId: request.id,
+        chainId: rules.chain!.chainId,
+        toAddress: request.cryptoAddress.trim(),
+        units: String(BigInt(request.netAmount) * UNITS_PER_CENT),
+        queuedBy: actorId,
+      });
+    }
     await writeAudit(tx, {
       actorId,
-      action: rules.auditAction ?? "transfer.update_status",
+      action: rules.auditAction ?? (queuePayout ? "transfer.queue_payout" : "transfer.update_status"),
       targetType: "transfer_request",
       targetId: request.id,
       before: { status: request.status, adminNotes: request.adminNotes },
-      after: { status: next, adminNotes },
+      after: { status: next, adminNotes, ...(queuePayout ? { payout: "queued" } : {}) },
     });
 
     let mail = false;
@@ -193,6 +228,7 @@ export async function moveTransferStatus(
             status: next,
             amount: formatMoney(request.amount),
             recipientName: request.recipientName,
+            why: rules.payoutSettles?.why,
           }),
         );
         mail = true;

@@ -16,13 +16,21 @@ export function transferSettledMail(
     status,
     amount,
     recipientName,
-  }: { firstName: string; status: keyof typeof SETTLED_WORDING; amount: string; recipientName: string },
+    why,
+  }: {
+    firstName: string;
+    status: keyof typeof SETTLED_WORDING;
+    amount: string;
+    recipientName: string;
+    /** Plain words on why it failed (a payout the chain refused); none for staff's moves. */
+    why?: string;
+  },
 ): MailMessage {
   const { subject, heading } = SETTLED_WORDING[status];
   const body =
     status === "completed"
       ? `Hi ${firstName}, your USDC transfer of ${amount} to ${recipientName} has been sent.`
-      : `Hi ${firstName}, your USDC transfer of ${amount} to ${recipientName} was ${status}. The held amount is available in your balance again.`;
+      : `Hi ${firstName}, your USDC transfer of ${amount} to ${recipientName} was ${status}.${why ? ` ${why}` : ""} The held amount is available in your balance again.`;
   return {
     to,
     kind: `transfer_${status}`,

@@ -8,6 +8,7 @@ import {
   type ComplianceCaseDetail,
   MAX_COMMENT_CHARS,
   MAX_NARRATIVE_CHARS,
+  type ScreeningPoint,
 } from "@/contract/compliance";
 import { canUse } from "@/contract/staff-capabilities";
 import { LoadErrorNote } from "@/web/components/load-error";
@@ -38,12 +39,14 @@ import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
-const POINTS: Record<string, string> = {
+/** Every screening point has a label: a new point fails the typecheck here until it is named. */
+const POINTS: Record<ScreeningPoint, string> = {
   signup: "Sign-up",
   kyc: "Identity check",
   recipient: "Saved recipient",
   transfer: "Transfer",
   transfer_approval: "Transfer release",
+  payout_signing: "Payout signing",
   rescreen: "Re-screen after a list load",
 };
 const when = (iso: string) =>
@@ -166,9 +169,8 @@ function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
               <span className="break-all">{hit.matched}</span>
             </span>
             <span className="tabular-nums text-ink-muted">
-              {POINTS[hit.screeningPoint] ?? hit.screeningPoint} · score {hit.score.toFixed(3)} ·{" "}
-              {hit.listSource} #{hit.entNum} · {hit.programs || "no program"} · list v{hit.listVersion} ·{" "}
-              {when(hit.createdAt)}
+              {POINTS[hit.screeningPoint]} · score {hit.score.toFixed(3)} · {hit.listSource} #{hit.entNum} ·{" "}
+              {hit.programs || "no program"} · list v{hit.listVersion} · {when(hit.createdAt)}
             </span>
           </li>
         ))}

@@ -2,7 +2,7 @@ import { Download, SearchX } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useParams } from "wouter";
 import { transferFigures, usdcNetwork } from "@/contract/transfer-figures";
-import type { TransferReceipt } from "@/contract/transfers";
+import type { TransferOnChain, TransferReceipt } from "@/contract/transfers";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Badge } from "@/web/components/ui/badge";
@@ -19,6 +19,37 @@ import { ApiError } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 import { STATUS_VIEW } from "@/web/lib/transaction-display";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
+
+/** The payout's transaction on chain: its hash (linked to the explorer when configured) and its depth. */
+function OnChainLines({ onChain }: { onChain: TransferOnChain }) {
+  const { txHash, confirmations, confirmationsRequired, explorerUrl } = onChain;
+  const depth = Math.min(confirmations, confirmationsRequired);
+  return (
+    <>
+      <div className="grid gap-1 py-2">
+        <dt className="text-ink-muted">Transaction hash</dt>
+        <dd className="break-all font-mono text-xs text-ink">
+          {explorerUrl ? (
+            <a
+              href={explorerUrl}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="underline underline-offset-2 hover:text-ink-muted"
+            >
+              {txHash}
+              <span className="sr-only"> (opens the block explorer in a new tab)</span>
+            </a>
+          ) : (
+            txHash
+          )}
+        </dd>
+      </div>
+      <SummaryLine label="Confirmations">
+        {confirmations === 0 ? "Waiting to be mined" : `${depth} of ${confirmationsRequired}`}
+      </SummaryLine>
+    </>
+  );
+}
 
 function Receipt({ receipt }: { receipt: TransferReceipt }) {
   const status = STATUS_VIEW[receipt.status];
@@ -59,7 +90,13 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
               </dd>
             </div>
             <SummaryLine label="Purpose">{receipt.purpose}</SummaryLine>
+            {receipt.onChain?.txHash ? <OnChainLines onChain={receipt.onChain} /> : null}
           </dl>
+          {receipt.onChain?.failureReason ? (
+            <p className="rounded-lg border border-line bg-canvas p-3 text-sm text-ink">
+              {receipt.onChain.failureReason}
+            </p>
+          ) : null}
           <UnsentNote figures={figures} />
           <div className="flex flex-wrap gap-3">
             <Button asChild variant="secondary">

@@ -17,6 +17,9 @@ export const transferReceiptQuery = (id: string) =>
     queryFn: ({ signal }) => getTransferReceipt(id, { signal }),
     // A 404 will not turn into a receipt by asking again.
     retry: false,
+    // A payout on its way on chain: its confirmations count up until it completes.
+    refetchInterval: (query) =>
+      query.state.data?.onChain && query.state.data.status === "processing" ? 5_000 : false,
   });
 
 export function useTransferReceipt(id: string) {

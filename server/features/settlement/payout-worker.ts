@@ -1,0 +1,669 @@
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import {
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  keccak256,
+  type PublicClient,
+  TransactionReceiptNotFoundError,
+  zeroAddress,
+} from "viem";
+import { PAYOUT_MESSAGES } from "@/contract/settlement";
+import { type Db, queryRows, type Tx } from "@/server/db/client";
+import {
+  depositAddresses,
+  hotWalletNonces,
+  payoutAttempts,
+  payouts,
+  transferRequests,
+} from "@/server/db/schema";
+import { findSanctionsHits, hasComplianceHold, recordHits } from "@/server/features/compliance/screen";
+import { type ChainConfig, chainClient, chainName } from "@/server/features/settlement/chain-config";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import { AppError } from "@/server/lib/errors";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
+
+/**
+ * Gas for one token transfer, fixed rather than estimated: an ERC-20 transfer costs 35–60k, and a transfer the
+ * token will refuse (paused, blacklisted) must still be mined and seen to revert, not fail estimation forever.
+ */
+export const PAYOUT_GAS = 100_000n;
+const CANCEL_GAS = 21_000n;
+/** A replacement pays at least this much more than the transaction it replaces (nodes ask for +10%). */
+const FEE_BUMP_PERCENT = 25n;
+const BATCH = 20;
+
+/** Where a worker may be stopped in the tests that SIGKILL it (tests/chain/payouts.chain.test.ts). */
+export type PayoutStep = "before_sign" | "after_sign" | "after_broadcast" | "after_mined";
+
+export interface PayoutPassOptions {
+  client?: PublicClient;
+  log?: FastifyBaseLogger;
+  /** Sanctions name threshold (SANCTIONS_NAME_THRESHOLD) for the screening right before signing. */
+  sanctionsThreshold: number;
+  /** Called at each step, for the kill tests; production passes none. */
+  at?: (step: PayoutStep, payoutId: string) => Promise<void> | void;
+  now?: () => number;
+}
+
+export interface PayoutPassReport {
+  autoApproved: number;
+  signed: number;
+  broadcast: number;
+  rebroadcast: number;
+  replaced: number;
+  reorged: number;
+  completed: number;
+  failed: number;
+  held: number;
+  /** The hot wallet is short: "usdc" or "gas" (payouts wait, never fail). */
+  waiting: "usdc" | "gas" | null;
+}
+
+type PayoutRow = typeof payouts.$inferSelect;
+type AttemptRow = typeof payoutAttempts.$inferSelect;
+
+interface Context {
+  db: Db;
+  chain: ChainConfig;
+  client: PublicClient;
+  options: PayoutPassOptions;
+  report: PayoutPassReport;
+  hot: Address;
+}
+
+const isAlreadyThere = (err: unknown) =>
+  /already known|nonce too low|known transaction|already imported|transaction already exists/i.test(
+    String((err as Error)?.message ?? err),
+  );
+
+async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (err) {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  }
+}
+
+/**
+ * The destination checks, before signing and again before broadcasting: an EVM address, its EIP-55 checksum
+ * when it has capitals (all-lowercase has none, and the review step does not yet ask the customer to confirm
+ * one: refused), not the zero address, not the token, not one of Pillar's own, not blacklisted by the issuer.
+ * Answers the plain words the customer reads, or the checksummed address.
+ */
+async function checkDestination(
+  ctx: Context,
+  tx: Tx,
+  toAddress: string,
+): Promise<{ to: Address } | { why: string }> {
+  const name = chainName(ctx.chain.chainId);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(toAddress)) return { why: PAYOUT_MESSAGES.notOnChain(name) };
+  const body = toAddress.slice(2);
+  const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
+  if (!mixed) return { why: PAYOUT_MESSAGES.noChecksum };
+  const to = getAddress(toAddress);
+  if (to !== toAddress) return { why: PAYOUT_MESSAGES.badChecksum };
+  if (to === zeroAddress) return { why: PAYOUT_MESSAGES.zeroAddress };
+  if (to === ctx.chain.usdcContract) return { why: PAYOUT_MESSAGES.tokenContract };
+  if (to === ctx.hot) return { why: PAYOUT_MESSAGES.ownAddress };
+  const [own] = await tx
+    .select({ index: depositAddresses.derivationIndex })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.address, to.toLowerCase()));
+  if (own) return { why: PAYOUT_MESSAGES.ownAddress };
+  const blacklisted = await ctx.client.readContract({
+    address: ctx.chain.usdcContract,
+    abi: pillarUsdAbi,
+    functionName: "isBlacklisted",
+    args: [to],
+  });
+  if (blacklisted) return { why: PAYOUT_MESSAGES.blacklisted };
+  return { to };
+}
+
+/** Fails the transfer (hold released, customer told why) and the payout, in the caller's transaction. */
+async function failPayout(ctx: Context, tx: Tx, payout: PayoutRow, why: string) {
+  const [request] = await tx
+    .select({ id: transferRequests.id, userId: transferRequests.userId })
+    .from(transferRequests)
+    .where(eq(transferRequests.id, payout.transferRequestId));
+  await moveTransferStatus(
+    tx,
+    null,
+    request!,
+    { status: "failed" },
+    { payoutSettles: { why }, auditAction: "payout.failed" },
+  );
+  await tx
+    .update(payouts)
+    .set({ status: "failed", failureReason: why, settledAt: new Date(), updatedAt: new Date() })
+    .where(eq(payouts.id, payout.id));
+  ctx.report.failed += 1;
+  ctx.options.log?.warn({ payout: payout.id, why }, "payout failed");
+}
+
+/** Staff-free approval of pending transfers at or below PAYOUT_AUTO_LIMIT that nothing holds. */
+async function autoApprove(ctx: Context) {
+  const limit = ctx.chain.payoutAutoLimitCents;
+  if (limit <= 0) return;
+  const candidates = await queryRows<{ id: string; user_id: string | null }>(
+    ctx.db,
+    sql`select r.id, r.user_id from transfer_requests r
+        where r.status = 'pending' and r.amount <= ${limit} and r.flagged_at is null and r.user_id is not null
+          and not exists (select 1 from payouts p where p.transfer_request_id = r.id)
+        order by r.created_at limit ${BATCH}`,
+  );
+  for (const c of candidates) {
+    try {
+      await ctx.db.transaction((tx) =>
+        moveTransferStatus(
+          tx,
+          null,
+          { id: c.id, userId: c.user_id },
+          { status: "approved" },
+          { chain: { chainId: ctx.chain.chainId }, refuseHeld: true, auditAction: "payout.auto_approve" },
+        ),
+      );
+      ctx.report.autoApproved += 1;
+    } catch (err) {
+      // Held (flagged, frozen, a compliance case), already moved, or queued by another instance: staff decide.
+      if (!(err instanceof AppError)) throw err;
+    }
+  }
+}
+
+/** The USDC the hot wallet has promised: payouts signed or sent whose transfer is not yet mined. */
+async function unminedUnits(tx: Tx): Promise<bigint> {
+  const [row] = await queryRows<{ units: string | null }>(
+    tx,
+    sql`select sum(units)::text as units from payouts where status in ('signed', 'sent') and mined_block is null`,
+  );
+  return BigInt(row?.units ?? "0");
+}
+
+/**
+ * Claims one queued payout (or a held one whose customer's case is decided) with FOR UPDATE SKIP LOCKED,
+ * checks and screens it, and signs it: the signed transaction and its hash are stored, with the nonce taken
+ * under the nonce row's lock, in the transaction that claimed it. Nothing is broadcast here.
+ */
+async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" | "skipped"> {
+  return ctx.db.transaction(async (tx) => {
+    const [payout] = await queryRows<{ id: string }>(
+      tx,
+      sql`select p.id from payouts p join transfer_requests r on r.id = p.transfer_request_id
+          where p.chain_id = ${ctx.chain.chainId}
+            and (p.status = 'queued' or (p.status = 'held' and not compliance_hold(r.user_id)))
+            and ${notIn(sql`p.id`, skip) ?? sql`true`}
+          order by p.created_at
+          limit 1
+          for update of p skip locked`,
+    );
+    if (!payout) return "none";
+    skip.push(payout.id);
+    const [row] = await tx.select().from(payouts).where(eq(payouts.id, payout.id));
+    const [request] = await tx
+      .select()
+      .from(transferRequests)
+      .where(eq(transferRequests.id, row!.transferRequestId));
+
+    // Screened right before signing, and first: the list may have changed since the transfer was made or
+    // approved, and a listed address is held under review, never failed back to the customer with a reason.
+    const hits = await findSanctionsHits(
+      tx,
+      { names: [{ value: request!.recipientName }], addresses: [row!.toAddress] },
+      ctx.options.sanctionsThreshold,
+    );
+    if (hits.length > 0 && request!.userId) {
+      await recordHits(tx, {
+        userId: request!.userId,
+        point: "payout_signing",
+        hits,
+        transferId: request!.id,
+      });
+    }
+    if (await hasComplianceHold(tx, request!.userId)) {
+      if (row!.status !== "held") {
+        await tx
+          .update(payouts)
+          .set({ status: "held", updatedAt: new Date() })
+          .where(eq(payouts.id, row!.id));
+        ctx.report.held += 1;
+      }
+      return "skipped";
+    }
+
+    const checked = await checkDestination(ctx, tx, row!.toAddress);
+    if ("why" in checked) {
+      await failPayout(ctx, tx, row!, checked.why);
+      return "skipped";
+    }
+    // The hot wallet must hold this payout besides every one already signed and not yet mined, and the gas.
+    const units = BigInt(row!.units);
+    const fees = await ctx.client.estimateFeesPerGas();
+    const [usdc, gasBalance] = await Promise.all([
+      ctx.client.readContract({
+        address: ctx.chain.usdcContract,
+        abi: pillarUsdAbi,
+        functionName: "balanceOf",
+        args: [ctx.hot],
+      }),
+      ctx.client.getBalance({ address: ctx.hot }),
+    ]);
+    const short =
+      usdc < units + (await unminedUnits(tx))
+        ? "usdc"
+        : gasBalance < PAYOUT_GAS * fees.maxFeePerGas
+          ? "gas"
+          : null;
+    if (short) {
+      if (row!.waitingReason !== short) {
+        ctx.options.log?.error(
+          { payout: row!.id, hotWallet: ctx.hot, short },
+          `hot wallet short of ${short === "usdc" ? "USDC" : "gas"}: payouts wait until it is funded`,
+        );
+      }
+      await tx
+        .update(payouts)
+        .set({ status: "queued", waitingReason: short, updatedAt: new Date() })
+        .where(eq(payouts.id, row!.id));
+      ctx.report.waiting = short;
+      return "skipped";
+    }
+
+    await ctx.options.at?.("before_sign", row!.id);
+    // The nonce: under this row's lock, the larger of what Pillar handed out and what the chain has mined.
+    await tx
+      .insert(hotWalletNonces)
+      .values({ chainId: ctx.chain.chainId, address: ctx.hot.toLowerCase(), nextNonce: 0 })
+      .onConflictDoNothing();
+    const [counter] = await tx
+      .select()
+      .from(hotWalletNonces)
+      .where(
+        and(
+          eq(hotWalletNonces.chainId, ctx.chain.chainId),
+          eq(hotWalletNonces.address, ctx.hot.toLowerCase()),
+        ),
+      )
+      .for("update");
+    const mined = await ctx.client.getTransactionCount({ address: ctx.hot, blockTag: "latest" });
+    const nonce = Math.max(counter!.nextNonce, mined);
+    const raw = await ctx.chain.signer.signTransaction({
+      type: "eip1559",
+      chainId: ctx.chain.chainId,
+      nonce,
+      to: ctx.chain.usdcContract,
+      data: encodeFunctionData({ abi: pillarUsdAbi, functionName: "transfer", args: [checked.to, units] }),
+      gas: PAYOUT_GAS,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      value: 0n,
+    });
+    await tx.insert(payoutAttempts).values({
+      payoutId: row!.id,
+      kind: "transfer",
+      nonce,
+      txHash: keccak256(raw),
+      rawTx: raw,
+      maxFeePerGas: fees.maxFeePerGas.toString(),
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+    });
+    await tx
+      .update(hotWalletNonces)
+      .set({ nextNonce: nonce + 1, updatedAt: new Date() })
+      .where(
+        and(
+          eq(hotWalletNonces.chainId, ctx.chain.chainId),
+          eq(hotWalletNonces.address, ctx.hot.toLowerCase()),
+        ),
+      );
+    await tx
+      .update(payouts)
+      .set({
+        status: "signed",
+        nonce,
+        fromAddress: ctx.hot.toLowerCase(),
+        waitingReason: null,
+        signedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(payouts.id, row!.id));
+    ctx.report.signed += 1;
+    return "signed";
+  });
+}
+
+/** `and id not in (…)`: rows this pass already handled. */
+const notIn = (column: SQL | typeof payouts.id, ids: string[]) =>
+  ids.length > 0
+    ? sql`${column} not in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : undefined;
+
+const latestAttempt = (attempts: AttemptRow[]) => attempts[attempts.length - 1]!;
+
+async function attemptsOf(tx: Tx, payoutId: string) {
+  return tx
+    .select()
+    .from(payoutAttempts)
+    .where(eq(payoutAttempts.payoutId, payoutId))
+    .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.id));
+}
+
+/**
+ * Signs, at the payout's nonce and a higher fee than its last attempt, either the same transfer (a
+ * replacement) or a 0-value transaction to the hot wallet itself (a cancel), and stores it. Whichever of the
+ * payout's attempts is mined counts.
+ */
+async function signAgain(ctx: Context, tx: Tx, payout: PayoutRow, kind: AttemptRow["kind"]) {
+  const attempts = await attemptsOf(tx, payout.id);
+  const last = latestAttempt(attempts);
+  const fees = await ctx.client.estimateFeesPerGas();
+  const bump = (old: string, now: bigint) => {
+    const raised = (BigInt(old) * (100n + FEE_BUMP_PERCENT)) / 100n + 1n;
+    return raised > now ? raised : now;
+  };
+  const maxPriorityFeePerGas = bump(last.maxPriorityFeePerGas, fees.maxPriorityFeePerGas);
+  let maxFeePerGas = bump(last.maxFeePerGas, fees.maxFeePerGas);
+  if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
+  const transfer = kind === "transfer";
+  const raw = await ctx.chain.signer.signTransaction({
+    type: "eip1559",
+    chainId: ctx.chain.chainId,
+    nonce: payout.nonce!,
+    to: transfer ? ctx.chain.usdcContract : ctx.hot,
+    data: transfer
+      ? encodeFunctionData({
+          abi: pillarUsdAbi,
+          functionName: "transfer",
+          args: [getAddress(payout.toAddress), BigInt(payout.units)],
+        })
+      : undefined,
+    gas: transfer ? PAYOUT_GAS : CANCEL_GAS,
+    maxFeePerGas,
+    maxPriorityFeePerGas,
+    value: 0n,
+  });
+  const [stored] = await tx
+    .insert(payoutAttempts)
+    .values({
+      payoutId: payout.id,
+      kind,
+      nonce: payout.nonce!,
+      txHash: keccak256(raw),
+      rawTx: raw,
+      maxFeePerGas: maxFeePerGas.toString(),
+      maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+    })
+    .returning();
+  return stored!;
+}
+
+/** Sends stored bytes; true when the node took them or already has (or mined) them. */
+async function broadcast(ctx: Context, attempt: AttemptRow): Promise<boolean> {
+  try {
+    await ctx.client.sendRawTransaction({ serializedTransaction: attempt.rawTx as Hex });
+    return true;
+  } catch (err) {
+    if (isAlreadyThere(err)) return true;
+    ctx.options.log?.warn({ err, txHash: attempt.txHash }, "payout broadcast refused; retried next pass");
+    return false;
+  }
+}
+
+async function markBroadcast(tx: Tx, payoutId: string, attempt: AttemptRow) {
+  const now = new Date();
+  await tx
+    .update(payoutAttempts)
+    .set({ firstBroadcastAt: sql`coalesce(${payoutAttempts.firstBroadcastAt}, ${now})` })
+    .where(eq(payoutAttempts.id, attempt.id));
+  await tx
+    .update(payouts)
+    .set({ status: "sent", lastBroadcastAt: now, updatedAt: now })
+    .where(eq(payouts.id, payoutId));
+}
+
+/**
+ * Broadcasts one signed payout after checking its destination again. A check that now fails does not drop the
+ * payout (its bytes may have left before a crash): a cancel at its nonce is signed, stored and sent instead.
+ */
+async function broadcastOne(ctx: Context, skip: string[]): Promise<boolean> {
+  let cancel: { payoutId: string; attempt: AttemptRow } | null = null;
+  const found = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(payouts)
+      .where(
+        and(eq(payouts.chainId, ctx.chain.chainId), eq(payouts.status, "signed"), notIn(payouts.id, skip)),
+      )
+      .orderBy(asc(payouts.nonce))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!row) return false;
+    skip.push(row.id);
+    const latest = latestAttempt(await attemptsOf(tx, row.id));
+    if (row.voidReason && latest.kind === "cancel") {
+      cancel = { payoutId: row.id, attempt: latest };
+      return true;
+    }
+    const checked = await checkDestination(ctx, tx, row.toAddress);
+    if ("why" in checked) {
+      const attempt = await signAgain(ctx, tx, row, "cancel");
+      await tx
+        .update(payouts)
+        .set({ voidReason: checked.why, updatedAt: new Date() })
+        .where(eq(payouts.id, row.id));
+      cancel = { payoutId: row.id, attempt };
+      return true;
+    }
+    const attempt = latest;
+    if (!(await broadcast(ctx, attempt))) return true;
+    await ctx.options.at?.("after_broadcast", row.id);
+    await markBroadcast(tx, row.id, attempt);
+    ctx.report.broadcast += 1;
+    return true;
+  });
+  const pending = cancel as { payoutId: string; attempt: AttemptRow } | null;
+  if (pending && (await broadcast(ctx, pending.attempt))) {
+    await ctx.db.transaction((tx) => markBroadcast(tx, pending.payoutId, pending.attempt));
+  }
+  return found;
+}
+
+/** Why the token refused a mined transfer, in words for the customer. */
+async function revertReason(ctx: Context, payout: PayoutRow): Promise<string> {
+  const read = async (functionName: "paused" | "isBlacklisted", args?: readonly [Address]) =>
+    ctx.client
+      .readContract({ address: ctx.chain.usdcContract, abi: pillarUsdAbi, functionName, args } as never)
+      .then((v) => v === true)
+      .catch(() => false);
+  if (await read("paused")) return PAYOUT_MESSAGES.paused;
+  if (await read("isBlacklisted", [getAddress(payout.toAddress)])) return PAYOUT_MESSAGES.blacklisted;
+  return PAYOUT_MESSAGES.reverted;
+}
+
+/**
+ * Follows one sent payout: whichever of its attempts is mined counts. Mined and CHAIN_CONFIRMATIONS deep →
+ * the capture (a success) or the failure (a revert, or the cancel) runs once, in the transaction that marks the
+ * payout settled. Mined but gone again (a reorg) → back to sent and broadcast again. Not mined after
+ * PAYOUT_REBROADCAST_AFTER → the same bytes again; after PAYOUT_REPLACE_AFTER → a replacement, higher fee.
+ */
+async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
+  let send: AttemptRow | null = null;
+  let payoutId = "";
+  const found = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.chainId, ctx.chain.chainId), eq(payouts.status, "sent"), notIn(payouts.id, skip)))
+      .orderBy(asc(payouts.nonce))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!row) return false;
+    skip.push(row.id);
+    payoutId = row.id;
+    const attempts = await attemptsOf(tx, row.id);
+    const head = Number(await ctx.client.getBlockNumber());
+    let mined: { attempt: AttemptRow; receipt: NonNullable<Awaited<ReturnType<typeof receiptOf>>> } | null =
+      null;
+    for (const attempt of attempts) {
+      const receipt = await receiptOf(ctx.client, attempt.txHash as Hex);
+      if (receipt) mined = { attempt, receipt };
+    }
+    const now = ctx.options.now?.() ?? Date.now();
+    if (!mined) {
+      const last = latestAttempt(attempts);
+      if (row.minedHash) {
+        // A reorg took it out before it was deep enough: back to waiting for it, and the same bytes go again.
+        await tx
+          .update(payouts)
+          .set({ minedHash: null, minedBlock: null, minedBlockHash: null, updatedAt: new Date() })
+          .where(eq(payouts.id, row.id));
+        ctx.report.reorged += 1;
+        ctx.options.log?.warn({ payout: row.id, txHash: row.minedHash }, "payout reorged out before depth");
+        send = last;
+        return true;
+      }
+      const sinceSigned = now - last.createdAt.getTime();
+      const sinceBroadcast = now - (row.lastBroadcastAt?.getTime() ?? 0);
+      if (sinceSigned >= ctx.chain.payoutReplaceAfterMs) {
+        send = await signAgain(ctx, tx, row, row.voidReason ? "cancel" : "transfer");
+        ctx.report.replaced += 1;
+      } else if (sinceBroadcast >= ctx.chain.payoutRebroadcastAfterMs) {
+        send = last;
+        ctx.report.rebroadcast += 1;
+      }
+      return true;
+    }
+    const { attempt, receipt } = mined;
+    const blockHash = receipt.blockHash.toLowerCase();
+    if (row.minedHash !== attempt.txHash || row.minedBlockHash !== blockHash) {
+      await tx
+        .update(payouts)
+        .set({
+          minedHash: attempt.txHash,
+          minedBlock: Number(receipt.blockNumber),
+          minedBlockHash: blockHash,
+          updatedAt: new Date(),
+        })
+        .where(eq(payouts.id, row.id));
+    }
+    if (head - Number(receipt.blockNumber) + 1 < ctx.chain.confirmations) return true;
+
+    await ctx.options.at?.("after_mined", row.id);
+    if (attempt.kind === "transfer" && receipt.status === "success") {
+      const [request] = await tx
+        .select({ id: transferRequests.id, userId: transferRequests.userId })
+        .from(transferRequests)
+        .where(eq(transferRequests.id, row.transferRequestId));
+      await moveTransferStatus(
+        tx,
+        null,
+        request!,
+        { status: "completed" },
+        { payoutSettles: {}, auditAction: "payout.completed" },
+      );
+      await tx
+        .update(payouts)
+        .set({ status: "completed", settledAt: new Date(), updatedAt: new Date() })
+        .where(eq(payouts.id, row.id));
+      ctx.report.completed += 1;
+    } else {
+      const why =
+        attempt.kind === "cancel"
+          ? (row.voidReason ?? PAYOUT_MESSAGES.reverted)
+          : await revertReason(ctx, row);
+      await failPayout(ctx, tx, row, why);
+    }
+    return true;
+  });
+  const pending = send as AttemptRow | null;
+  if (pending && (await broadcast(ctx, pending))) {
+    await ctx.db.transaction((tx) => markBroadcast(tx, payoutId, pending));
+  }
+  return found;
+}
+
+/**
+ * One pass of the payout worker: approve what PAYOUT_AUTO_LIMIT allows, sign what is queued, broadcast what is
+ * signed, follow what is sent. Any number of instances may run passes at once: every row is claimed with
+ * FOR UPDATE SKIP LOCKED, and every step is idempotent over the stored state, so a process killed anywhere
+ * leaves work the next pass finishes, never a second transfer.
+ */
+export async function runPayoutPass(
+  db: Db,
+  chain: ChainConfig,
+  options: PayoutPassOptions,
+): Promise<PayoutPassReport> {
+  const ctx: Context = {
+    db,
+    chain,
+    client: options.client ?? chainClient(chain),
+    options,
+    hot: chain.signer.address,
+    report: {
+      autoApproved: 0,
+      signed: 0,
+      broadcast: 0,
+      rebroadcast: 0,
+      replaced: 0,
+      reorged: 0,
+      completed: 0,
+      failed: 0,
+      held: 0,
+      waiting: null,
+    },
+  };
+  await autoApprove(ctx);
+  const tried: string[] = [];
+  for (let i = 0; i < BATCH; i += 1) {
+    const outcome = await signOne(ctx, tried);
+    if (outcome === "none") break;
+    if (outcome === "signed") await ctx.options.at?.("after_sign", tried[tried.length - 1]!);
+  }
+  const broadcasted: string[] = [];
+  for (let i = 0; i < BATCH && (await broadcastOne(ctx, broadcasted)); i += 1);
+  const followed: string[] = [];
+  for (let i = 0; i < BATCH && (await followOne(ctx, followed)); i += 1);
+  if (ctx.report.completed + ctx.report.failed > 0) wakeMailWorker();
+  return ctx.report;
+}
+
+/** Runs a pass every `intervalMs` (the next one starts after the last ended); stop() waits for the current one. */
+export function startPayoutWorker(
+  db: Db,
+  chain: ChainConfig,
+  log: FastifyBaseLogger,
+  sanctionsThreshold: number,
+  intervalMs = 2_000,
+) {
+  const client = chainClient(chain);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = runPayoutPass(db, chain, { client, log, sanctionsThreshold })
+      .then((report) => {
+        const { waiting, ...counts } = report;
+        if (Object.values(counts).some((n) => n > 0)) log.info({ payouts: report }, "payout worker pass");
+      })
+      .catch((err: unknown) => log.warn({ err }, "payout worker pass failed; retrying"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
