@@ -47,6 +47,11 @@ export interface PatroniNode extends PostgresNode {
   dataDir: string;
   patroni?: ChildProcess;
   output: string;
+  /**
+   * The group this node's Patroni and PostgreSQL run as (a number of its own, no account needed): the
+   * partition fault drops every packet a socket of this group sends (nftables `meta skgid`).
+   */
+  gid: number;
 }
 
 export interface PatroniCluster {
@@ -68,6 +73,16 @@ export interface PatroniCluster {
   signal(pids: number[], signal: NodeJS.Signals): void;
   /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
   startNode(node: PatroniNode): void;
+  /**
+   * Cuts a node off from everything else on the machine (its peers, HAProxy, the app) with an nftables table
+   * of this cluster's own: every packet its processes send and every packet sent to its ports is dropped.
+   * Its Unix socket stays reachable, so a test can still try a write on it directly.
+   */
+  partition(node: PatroniNode): void;
+  /** Removes the partition's rules (also done by stop() and when the test process exits). */
+  heal(): void;
+  /** Patroni's log of a node (INFO and up), for a failed test's message. */
+  log(node: PatroniNode, chars?: number): string;
   /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
   waitHealthy(timeoutMs?: number): Promise<PatroniNode>;
   stop(): Promise<void>;
@@ -76,12 +91,13 @@ export interface PatroniCluster {
 const PG_USER = "postgres";
 
 /** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
-function runAs(): { uid: number; gid: number } | undefined {
+function runAs(): { uid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-  return { uid, gid };
+  return { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()) };
 }
+
+/** nftables, to partition a node (root only); undefined when this machine cannot. */
+export const NFT_BIN = ["/usr/sbin/nft", "/sbin/nft"].find((f) => fs.existsSync(f));
 
 /**
  * A node's Patroni configuration (JSON is YAML). Timings for a test machine's RTO target: the leader key
@@ -95,7 +111,9 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
   return {
     scope,
     name: node.name,
-    log: { level: "WARNING" },
+    // INFO to a file in the node's dir: why a node did not rejoin is in there (HAProxy's checks end with a
+    // reset that Patroni logs as a traceback, so its output is only kept as a tail).
+    log: { level: "INFO", dir: node.dir, file_num: 2, file_size: 10_000_000 },
     restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
     raft: {
       data_dir: path.join(node.dir, "raft"),
@@ -135,6 +153,10 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
       data_dir: node.dataDir,
       bin_dir: binDir,
       pgpass: path.join(node.dir, "pgpass"),
+      // A node that cannot rewind onto the new timeline (its WAL went past the fork and pg_rewind failed, or
+      // it diverged) is cloned again from the leader instead of staying out of the synchronous set for good.
+      remove_data_directory_on_rewind_failure: true,
+      remove_data_directory_on_diverged_timelines: true,
       authentication: {
         superuser: { username: PG_USER, password: "failover" },
         replication: { username: "replicator", password: "failover" },
@@ -160,6 +182,8 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-patroni-"));
   fs.chmodSync(root, 0o755);
   const scope = `pillar-${randomBytes(4).toString("hex")}`;
+  // Groups of its own per node, random so two clusters on one machine never share one (nor a system group).
+  const gidBase = 200_000 + (randomBytes(3).readUIntBE(0, 3) % 1_000_000) * 4;
   const nodes: PatroniNode[] = [];
   for (let i = 1; i <= size; i++) {
     const dir = path.join(root, `pg${i}`);
@@ -172,6 +196,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       dir,
       dataDir: path.join(dir, "data"),
       output: "",
+      gid: gidBase + i,
     });
   }
   for (const node of nodes) {
@@ -179,14 +204,14 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       path.join(node.dir, "patroni.yml"),
       JSON.stringify(patroniConfig(scope, node, nodes, binDir), null, 2),
     );
-    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, node.dir]);
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${node.gid}`, node.dir]);
   }
 
   const startNode = (node: PatroniNode) => {
     const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
       cwd: node.dir,
       env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
-      ...(owner ?? {}),
+      ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
     });
     // The tail only: HAProxy ends each health check with a reset, which Patroni logs as a traceback.
     const keep = (d: Buffer) => {
@@ -288,8 +313,54 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     return killed;
   };
 
+  // The partition: one nftables table named after this cluster, so removing it never touches other rules.
+  const table = `pillar_${scope.replace(/\W/g, "_")}`;
+  let partitioned = false;
+  const heal = () => {
+    if (!partitioned || !NFT_BIN) return;
+    execFileSync(NFT_BIN, ["delete", "table", "inet", table], { stdio: "ignore" });
+    partitioned = false;
+  };
+  const partition = (node: PatroniNode) => {
+    if (!NFT_BIN || process.getuid?.() !== 0) throw new Error("partitioning a node needs nft and root");
+    heal();
+    const ports = [node.port, node.restPort, node.raftPort].join(", ");
+    // Output only: on loopback every packet passes it once. What the node sends (requests and answers alike,
+    // by its group) and what anyone sends to its ports is dropped, silently, as a cut cable does.
+    const rules = [
+      `table inet ${table} {`,
+      "  chain out {",
+      "    type filter hook output priority 0; policy accept;",
+      `    meta skgid ${node.gid} drop`,
+      `    tcp dport { ${ports} } drop`,
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    execFileSync(NFT_BIN, ["-f", "-"], { input: rules });
+    partitioned = true;
+  };
+  const log = (node: PatroniNode, chars = 4000) => {
+    try {
+      return fs.readFileSync(path.join(node.dir, "patroni.log"), "utf8").slice(-chars);
+    } catch {
+      return node.output.slice(-chars);
+    }
+  };
+
+  /** Asks a node's Patroni to clone its data again from the leader (POST /reinitialize). */
+  const reinitialize = async (node: PatroniNode) => {
+    await fetch(`http://127.0.0.1:${node.restPort}/reinitialize`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ force: true }),
+      signal: AbortSignal.timeout(3000),
+    }).catch(() => undefined);
+  };
+
   let balancer: PostgresBalancer | undefined;
   const waitHealthy = async (timeoutMs = 60_000) => {
+    const behindSince = new Map<string, number>();
     const ready = await waitFor(
       "one Patroni leader with every other node streaming synchronously",
       async () => {
@@ -304,6 +375,21 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
         const standbys = list.filter(
           (m) => m.role === "sync_standby" && (m.state === "running" || m.state === "streaming"),
         );
+        if (lead) {
+          // A standby that has not streamed for 20 s with a leader in place (stuck on an old timeline,
+          // or not even listed) is cloned again: the next test starts from a whole cluster whatever this
+          // one left.
+          for (const node of nodes) {
+            if (node.name === lead.name || !alive(node)) continue;
+            if (standbys.some((m) => m.name === node.name)) behindSince.delete(node.name);
+            else if (!behindSince.has(node.name)) behindSince.set(node.name, Date.now());
+            else if (Date.now() - behindSince.get(node.name)! > 20_000) {
+              node.output += `\n[test] ${node.name} did not stream for 20 s: reinitialized\n`;
+              behindSince.set(node.name, Date.now() + 30_000);
+              await reinitialize(node);
+            }
+          }
+        }
         if (!lead || standbys.length !== nodes.length - 1) return undefined;
         return nodes.find((n) => n.name === lead.name);
       },
@@ -311,7 +397,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     ).catch(async (err) => {
       // What each node says and last wrote: why it did not rejoin.
       const list = JSON.stringify(await members());
-      const logs = nodes.map((n) => `--- ${n.name}\n${n.output.slice(-2500)}`).join("\n");
+      const logs = nodes.map((n) => `--- ${n.name}\n${log(n, 2500)}`).join("\n");
       throw new Error(`${err.message}\nmembers: ${list}\n${logs}`);
     });
     if (balancer) {
@@ -325,6 +411,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   };
 
   const stop = async () => {
+    heal();
     await balancer?.stop();
     // SIGCONT first: a node a failed test left frozen would never act on SIGTERM.
     for (const node of nodes) {
@@ -356,6 +443,11 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
 
   // A run that ends without stop() (a failed hook, a killed test process) leaves no cluster behind.
   const killAll = () => {
+    try {
+      heal();
+    } catch {
+      // Already gone.
+    }
     for (const node of nodes) {
       for (const pid of [alive(node) ? node.patroni?.pid : undefined, postmasterPid(node)]) {
         try {
@@ -398,6 +490,9 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       }
     },
     startNode,
+    partition,
+    heal,
+    log,
     waitHealthy,
     stop,
   };
