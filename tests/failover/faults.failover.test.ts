@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { stopRestoredCluster } from "@/scripts/restore-check";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
 import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
 import { createApprovedCustomer } from "@/tests/support/money";
@@ -39,7 +41,7 @@ const results: Measured[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  db = await startPatroniCluster(3);
+  db = await startPatroniCluster(3, { backups: true });
   // Where the fencing tests try writes on an old primary directly (the postgres database, not the app's).
   const setup = new pg.Client({ connectionString: db.url() });
   await setup.connect();
@@ -224,6 +226,97 @@ describe("the database's primary or a standby lost under a transfer load", () =>
     expect(measured.recoveryMs).toBeLessThanOrEqual(RTO_LIMIT_MS * 2);
   });
 });
+
+describe("a point-in-time restore from pgBackRest's archive", () => {
+  it("restored to a chosen second, the bank holds exactly the transfers acknowledged before it, and verifies", async () => {
+    // Its own base backup, so nothing depends on what the faults above did to the timelines.
+    await db.backup();
+    const workload = startWorkload(app.lb.url, customers, "pitr");
+    await sleep(3_000);
+    // A whole second, with transfers acknowledged on both sides of it.
+    const target = Math.ceil(Date.now() / 1000) * 1000;
+    await sleep(target + 3_000 - Date.now());
+    await workload.stop();
+    allOutcomes.push(...workload.outcomes);
+    await archiveCurrentWal();
+
+    const iso = new Date(target)
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d+Z$/, "+00");
+    const cli = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "scripts/cli.ts",
+        "db:restore-check",
+        `--target=${iso}`,
+        `--config=${db.backups!.configFile}`,
+        `--stanza=${db.backups!.stanza}`,
+        "--keep",
+      ],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...process.env, DATABASE_URL: app.scratch.url },
+        encoding: "utf8",
+      },
+    );
+    const output = cli.stdout + cli.stderr;
+    const kept = /Kept running: (\S+) \(data in (\S+)\)/.exec(output);
+    try {
+      expect(cli.status, output).toBe(0);
+      expect(output).toContain("Ledger verified: no drift.");
+      expect(output).toMatch(/\d+ statement\(s\) recomputed; all together [0-9a-f]{64}\./);
+      expect(kept, output).not.toBeNull();
+      const restored = new pg.Client({ connectionString: kept![1] });
+      await restored.connect();
+      const { rows } = await restored
+        .query<{ id: string }>("select id::text from transfer_requests where purpose = 'Failover pitr'")
+        .finally(() => restored.end());
+      const present = new Set(rows.map((r) => r.id));
+      const acked = workload.tries.filter((t) => t.status === 201);
+      const ackedBefore = acked.filter((t) => t.answeredAt < target);
+      const firstSent = new Map<string, number>();
+      for (const t of workload.tries) if (!firstSent.has(t.key)) firstSent.set(t.key, t.sentAt);
+      const sentAfter = acked.filter((t) => firstSent.get(t.key)! > target);
+      expect(ackedBefore.length).toBeGreaterThan(0);
+      expect(sentAfter.length).toBeGreaterThan(0);
+      // Everything acknowledged before the second is there; nothing asked for after it; nothing unknown.
+      expect(ackedBefore.filter((t) => !present.has(t.transferId!)).map((t) => t.key)).toEqual([]);
+      expect(sentAfter.filter((t) => present.has(t.transferId!)).map((t) => t.key)).toEqual([]);
+      const ackedIds = new Set(acked.map((t) => t.transferId));
+      expect([...present].filter((id) => !ackedIds.has(id))).toEqual([]);
+      console.info(
+        `pitr: target ${iso}, ${ackedBefore.length} acknowledged before it restored, ${sentAfter.length} sent after it absent, ${present.size} in all`,
+      );
+    } finally {
+      if (kept) stopRestoredCluster(kept[2]!);
+    }
+  });
+});
+
+/** Closes the primary's current WAL segment and waits until pgBackRest has archived it. */
+async function archiveCurrentWal() {
+  const client = new pg.Client({ connectionString: db.url() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ wal: string }>("select pg_walfile_name(pg_switch_wal()) as wal");
+    const wal = rows[0]!.wal;
+    await waitFor(
+      `WAL ${wal} to be archived`,
+      async () => {
+        const archived = await client.query<{ last: string | null }>(
+          "select last_archived_wal as last from pg_stat_archiver",
+        );
+        return (archived.rows[0]?.last ?? "") >= wal;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+  } finally {
+    await client.end();
+  }
+}
 
 /** Waits until a node other than `old` holds the leader key. */
 async function waitForNewLeader(old: PatroniNode) {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -81,6 +81,10 @@ export interface PatroniCluster {
   partition(node: PatroniNode): void;
   /** Removes the partition's rules (also done by stop() and when the test process exits). */
   heal(): void;
+  /** pgBackRest's configuration and stanza, when started with `backups: true`. */
+  backups?: Backups;
+  /** A full base backup of the current primary into the repository (stanza created the first time). */
+  backup(): Promise<void>;
   /** Patroni's log of a node (INFO and up), for a failed test's message. */
   log(node: PatroniNode, chars?: number): string;
   /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
@@ -89,6 +93,14 @@ export interface PatroniCluster {
 }
 
 const PG_USER = "postgres";
+
+/** Debian's pgBackRest (`apt-get install -y pgbackrest`); PGBACKREST names another binary. */
+export const PGBACKREST_BIN = process.env.PGBACKREST ?? "/usr/bin/pgbackrest";
+
+export interface Backups {
+  configFile: string;
+  stanza: string;
+}
 
 /** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
 function runAs(): { uid: number } | undefined {
@@ -107,7 +119,27 @@ export const NFT_BIN = ["/usr/sbin/nft", "/sbin/nft"].find((f) => fs.existsSync(
  * leaves the set within a loop, and with none left writes wait rather than being acknowledged on one node
  * (decision 026).
  */
-function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], binDir: string) {
+function patroniConfig(
+  scope: string,
+  node: PatroniNode,
+  all: PatroniNode[],
+  binDir: string,
+  backups: Backups | undefined,
+) {
+  // Continuous archiving to pgBackRest's repository (decision 033): only the primary archives, each node
+  // naming its own data dir (a WAL path PostgreSQL passes is relative to it); a quiet primary still closes
+  // a segment every minute, the most a restore from the archive can miss.
+  const archiving = backups
+    ? {
+        archive_mode: "on",
+        archive_timeout: 60,
+      }
+    : {};
+  const archiveCommand = backups
+    ? {
+        archive_command: `${PGBACKREST_BIN} --config=${backups.configFile} --stanza=${backups.stanza} --pg1-path=${node.dataDir} archive-push %p`,
+      }
+    : {};
   return {
     scope,
     name: node.name,
@@ -142,6 +174,7 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
             wal_keep_size: "256MB",
             shared_buffers: "32MB",
             synchronous_commit: "on",
+            ...archiving,
           },
         },
       },
@@ -161,7 +194,7 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
         superuser: { username: PG_USER, password: "failover" },
         replication: { username: "replicator", password: "failover" },
       },
-      parameters: { unix_socket_directories: node.dir },
+      parameters: { unix_socket_directories: node.dir, ...archiveCommand },
       pg_hba: [
         "local all all trust",
         "host all all 127.0.0.1/32 trust",
@@ -175,13 +208,19 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
  * Three PostgreSQL nodes under Patroni (Raft among the Patronis, no other service) in a temp dir on free
  * loopback ports, and HAProxy routing to the primary: never the machine's own cluster.
  */
-export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
+export async function startPatroniCluster(
+  size = 3,
+  { backups: withBackups = false }: { backups?: boolean } = {},
+): Promise<PatroniCluster> {
   const binDir = postgresBinDir();
   if (!binDir) throw new Error("no PostgreSQL server in /usr/lib/postgresql");
   const owner = runAs();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-patroni-"));
   fs.chmodSync(root, 0o755);
   const scope = `pillar-${randomBytes(4).toString("hex")}`;
+  const backups: Backups | undefined = withBackups
+    ? { configFile: path.join(root, "pgbackrest", "pgbackrest.conf"), stanza: "pillar" }
+    : undefined;
   // Groups of its own per node, random so two clusters on one machine never share one (nor a system group).
   const gidBase = 200_000 + (randomBytes(3).readUIntBE(0, 3) % 1_000_000) * 4;
   const nodes: PatroniNode[] = [];
@@ -199,10 +238,33 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       gid: gidBase + i,
     });
   }
+  if (backups) {
+    const dir = path.dirname(backups.configFile);
+    fs.mkdirSync(dir, { mode: 0o750 });
+    fs.writeFileSync(
+      backups.configFile,
+      [
+        "[global]",
+        `repo1-path=${path.join(dir, "repo")}`,
+        "repo1-retention-full=2",
+        `log-path=${path.join(dir, "log")}`,
+        `lock-path=${path.join(dir, "lock")}`,
+        `spool-path=${path.join(dir, "spool")}`,
+        "start-fast=y",
+        "log-level-console=warn",
+        "log-level-file=info",
+        "",
+        `[${backups.stanza}]`,
+        `pg1-path=${nodes[0]!.dataDir}`,
+        "",
+      ].join("\n"),
+    );
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}`, dir]);
+  }
   for (const node of nodes) {
     fs.writeFileSync(
       path.join(node.dir, "patroni.yml"),
-      JSON.stringify(patroniConfig(scope, node, nodes, binDir), null, 2),
+      JSON.stringify(patroniConfig(scope, node, nodes, binDir, backups), null, 2),
     );
     if (owner) execFileSync("chown", ["-R", `${owner.uid}:${node.gid}`, node.dir]);
   }
@@ -358,6 +420,30 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     }).catch(() => undefined);
   };
 
+  let stanzaCreated = false;
+  const backup = async () => {
+    if (!backups) throw new Error("the cluster was started without backups");
+    const leader = await waitHealthy();
+    const pgbackrest = (command: string) => {
+      const args = [
+        `--config=${backups.configFile}`,
+        `--stanza=${backups.stanza}`,
+        `--pg1-path=${leader.dataDir}`,
+        `--pg1-port=${leader.port}`,
+        `--pg1-socket-path=${leader.dir}`,
+        `--pg1-user=${PG_USER}`,
+        ...(command === "backup" ? ["--type=full"] : []),
+        command,
+      ];
+      const result = spawnSync(PGBACKREST_BIN, args, { encoding: "utf8", ...(owner ?? {}) });
+      if (result.status !== 0)
+        throw new Error(`pgbackrest ${command} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+    };
+    if (!stanzaCreated) pgbackrest("stanza-create");
+    stanzaCreated = true;
+    pgbackrest("backup");
+  };
+
   let balancer: PostgresBalancer | undefined;
   const waitHealthy = async (timeoutMs = 60_000) => {
     const behindSince = new Map<string, number>();
@@ -492,6 +578,8 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     startNode,
     partition,
     heal,
+    backups,
+    backup,
     log,
     waitHealthy,
     stop,
