@@ -108,6 +108,9 @@ function runAs(): { uid: number } | undefined {
   return { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()) };
 }
 
+/** The longest a partition lasts: its rules expire by themselves after this, healed or not. */
+const PARTITION_LIMIT_S = 120;
+
 /** nftables, to partition a node (root only); undefined when this machine cannot. */
 export const NFT_BIN = ["/usr/sbin/nft", "/sbin/nft"].find((f) => fs.existsSync(f));
 
@@ -386,15 +389,20 @@ export async function startPatroniCluster(
   const partition = (node: PatroniNode) => {
     if (!NFT_BIN || process.getuid?.() !== 0) throw new Error("partitioning a node needs nft and root");
     heal();
-    const ports = [node.port, node.restPort, node.raftPort].join(", ");
+    // Set elements that expire by themselves: a test process killed before it could heal leaves no rule that
+    // blocks ports another run may be given later.
+    const ttl = `timeout ${PARTITION_LIMIT_S}s`;
+    const ports = [node.port, node.restPort, node.raftPort].map((p) => `${p} ${ttl}`).join(", ");
     // Output only: on loopback every packet passes it once. What the node sends (requests and answers alike,
     // by its group) and what anyone sends to its ports is dropped, silently, as a cut cable does.
     const rules = [
       `table inet ${table} {`,
+      `  set ports { type inet_service; flags timeout; elements = { ${ports} } }`,
+      `  set groups { type gid; flags timeout; elements = { ${node.gid} ${ttl} } }`,
       "  chain out {",
       "    type filter hook output priority 0; policy accept;",
-      `    meta skgid ${node.gid} drop`,
-      `    tcp dport { ${ports} } drop`,
+      "    meta skgid @groups drop",
+      "    tcp dport @ports drop",
       "  }",
       "}",
       "",
