@@ -193,6 +193,9 @@ function patroniConfig(
       // it diverged) is cloned again from the leader instead of staying out of the synchronous set for good.
       remove_data_directory_on_rewind_failure: true,
       remove_data_directory_on_diverged_timelines: true,
+      // A clone starts from an immediate checkpoint: the default spreads it over checkpoint_timeout's minutes,
+      // and a node being cloned again (a soak's seed 4) kept the next test waiting past its hook's limit.
+      basebackup: [{ checkpoint: "fast" }],
       authentication: {
         superuser: { username: PG_USER, password: "failover" },
         replication: { username: "replicator", password: "failover" },
