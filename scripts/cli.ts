@@ -1,9 +1,11 @@
 // `npm run cli -- <command>`: operator commands against the configured database (DATABASE_URL or ./data).
 import fs from "node:fs/promises";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import { STAFF_ROLES, staffRole } from "@/contract/staff";
+import { checkDatabase, restoreToPoint } from "@/scripts/restore-check";
 import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
@@ -30,7 +32,12 @@ commands:
                         version, then re-screen every customer and saved address (exit 1, old list kept, on a bad file)
   statement:verify <userId> <YYYY-MM> <digest>
                         recompute a monthly statement's ledger digest from the ledger and compare it with
-                        the one printed on a customer's copy (exit 1 when they differ)`;
+                        the one printed on a customer's copy (exit 1 when they differ)
+  db:restore-check [--target "<YYYY-MM-DD HH:MM:SS+00>"] [--stanza <name>] [--config <file>] [--database <name>] [--keep]
+                        restore pgBackRest's latest backup and its archived WAL up to the target instant (default: the
+                        end of the archive) into a scratch PostgreSQL on a free port, then run ledger:verify and recompute
+                        every statement digest there (exit 1 on drift); --keep leaves it running and prints its URL.
+                        Stanza "pillar" and pgBackRest's own config file unless named; the database is DATABASE_URL's`;
 
 const COMMANDS = new Set([
   "staff:grant",
@@ -40,6 +47,7 @@ const COMMANDS = new Set([
   "statement:verify",
   "seed:demo",
   "sanctions:load",
+  "db:restore-check",
 ]);
 
 /** The OFAC files in a directory (names in any case); other files are left alone. */
@@ -63,6 +71,8 @@ async function main(argv: string[]) {
     return 2;
   }
   const config = loadConfig();
+  // Never opens the live database: everything happens on the restored copy.
+  if (command === "db:restore-check") return restoreCheck(args, config.databaseUrl);
   const database = await createDatabase(config, `CLI command (${command})`);
   try {
     await database.migrate();
@@ -148,6 +158,48 @@ async function main(argv: string[]) {
     }
   } finally {
     await database.close();
+  }
+}
+
+/** `db:restore-check`: see USAGE and scripts/restore-check.ts. */
+async function restoreCheck(args: string[], databaseUrl: string | undefined): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      target: { type: "string" },
+      stanza: { type: "string", default: "pillar" },
+      config: { type: "string" },
+      database: { type: "string" },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const database =
+    values.database ?? (databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : "");
+  if (!database) throw new Error("db:restore-check needs --database <name> (or a DATABASE_URL naming one)");
+  const started = Date.now();
+  const restored = await restoreToPoint({
+    stanza: values.stanza,
+    configFile: values.config,
+    target: values.target,
+  });
+  try {
+    console.info(
+      `Restored stanza ${values.stanza} to ${values.target ?? "the end of the archive"} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
+    const report = await checkDatabase(restored.url(database));
+    console.info(`${report.entries} journal entries, ${report.accounts} ledger accounts checked.`);
+    for (const problem of report.problems) console.error(`drift: ${problem}`);
+    console.info(
+      report.ledgerOk ? "Ledger verified: no drift." : `${report.problems.length} problem(s) found.`,
+    );
+    for (const s of report.statements) console.info(`statement ${s.userId} ${s.month} ${s.digest}`);
+    console.info(
+      `${report.statements.length} statement(s) recomputed; all together ${report.statementsDigest}.`,
+    );
+    if (values.keep) console.info(`Kept running: ${restored.url(database)} (data in ${restored.dir})`);
+    return report.ledgerOk ? 0 : 1;
+  } finally {
+    if (!values.keep) await restored.stop();
   }
 }
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:failover`: three PostgreSQL nodes under Patroni (Raft, synchronous standbys) behind HAProxy,
-// three app instances behind another HAProxy, and the primary or a standby killed under a transfer load;
-// then the bank check (tests/failover). Starts everything itself in a temp dir on free loopback ports and
-// never touches the machine's own PostgreSQL. Needs Debian's patroni, python3-pysyncobj, haproxy and a
-// PostgreSQL server, and Redis on TEST_REDIS_URL; without them it skips with the reason, unless
-// FAILOVER=required (CI).
+// archiving to pgBackRest, three app instances behind another HAProxy, and five faults under a transfer load
+// (primary killed, primary frozen, primary partitioned, standby killed, whole cluster crashed), each followed
+// by the bank check; then a point-in-time restore (tests/failover). Starts everything itself in a temp dir on
+// free loopback ports and never touches the machine's own PostgreSQL. Needs Debian's patroni,
+// python3-pysyncobj, pgbackrest, haproxy, nftables (as root) and a PostgreSQL server, and Redis on
+// TEST_REDIS_URL; without them it skips with the reason, unless FAILOVER=required (CI).
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const haproxy = process.env.HAPROXY ?? "/usr/sbin/haproxy";
 const patroni = process.env.PATRONI ?? "/usr/bin/patroni";
+const pgbackrest = process.env.PGBACKREST ?? "/usr/bin/pgbackrest";
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
 
 function reachable(host, port) {
@@ -39,6 +41,11 @@ if (!fs.existsSync(haproxy)) problems.push(`${haproxy} is missing (apt-get insta
 if (!fs.existsSync(patroni)) problems.push(`${patroni} is missing (apt-get install -y patroni)`);
 else if (!runs("/usr/bin/python3", ["-c", "import pysyncobj"])) {
   problems.push("Patroni's Raft store is missing (apt-get install -y python3-pysyncobj)");
+}
+if (!fs.existsSync(pgbackrest)) problems.push(`${pgbackrest} is missing (apt-get install -y pgbackrest)`);
+// The partition fault blocks a node's traffic with nftables, which needs root.
+if (process.getuid?.() === 0 && !["/usr/sbin/nft", "/sbin/nft"].some((f) => fs.existsSync(f))) {
+  problems.push("nft is missing (apt-get install -y nftables)");
 }
 const pgBase = "/usr/lib/postgresql";
 if (

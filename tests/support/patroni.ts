@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -47,6 +47,11 @@ export interface PatroniNode extends PostgresNode {
   dataDir: string;
   patroni?: ChildProcess;
   output: string;
+  /**
+   * The group this node's Patroni and PostgreSQL run as (a number of its own, no account needed): the
+   * partition fault drops every packet a socket of this group sends (nftables `meta skgid`).
+   */
+  gid: number;
 }
 
 export interface PatroniCluster {
@@ -68,6 +73,20 @@ export interface PatroniCluster {
   signal(pids: number[], signal: NodeJS.Signals): void;
   /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
   startNode(node: PatroniNode): void;
+  /**
+   * Cuts a node off from everything else on the machine (its peers, HAProxy, the app) with an nftables table
+   * of this cluster's own: every packet its processes send and every packet sent to its ports is dropped.
+   * Its Unix socket stays reachable, so a test can still try a write on it directly.
+   */
+  partition(node: PatroniNode): void;
+  /** Removes the partition's rules (also done by stop() and when the test process exits). */
+  heal(): void;
+  /** pgBackRest's configuration and stanza, when started with `backups: true`. */
+  backups?: Backups;
+  /** A full base backup of the current primary into the repository (stanza created the first time). */
+  backup(): Promise<void>;
+  /** Patroni's log of a node (INFO and up), for a failed test's message. */
+  log(node: PatroniNode, chars?: number): string;
   /** Waits until one leader and every other node streams from it, and HAProxy routes to the leader. */
   waitHealthy(timeoutMs?: number): Promise<PatroniNode>;
   stop(): Promise<void>;
@@ -75,13 +94,25 @@ export interface PatroniCluster {
 
 const PG_USER = "postgres";
 
-/** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
-function runAs(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-  return { uid, gid };
+/** Debian's pgBackRest (`apt-get install -y pgbackrest`); PGBACKREST names another binary. */
+export const PGBACKREST_BIN = process.env.PGBACKREST ?? "/usr/bin/pgbackrest";
+
+export interface Backups {
+  configFile: string;
+  stanza: string;
 }
+
+/** The uid/gid PostgreSQL runs as: the postgres account when this process is root (initdb refuses root). */
+function runAs(): { uid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  return { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()) };
+}
+
+/** The longest a partition lasts: its rules expire by themselves after this, healed or not. */
+const PARTITION_LIMIT_S = 120;
+
+/** nftables, to partition a node (root only); undefined when this machine cannot. */
+export const NFT_BIN = ["/usr/sbin/nft", "/sbin/nft"].find((f) => fs.existsSync(f));
 
 /**
  * A node's Patroni configuration (JSON is YAML). Timings for a test machine's RTO target: the leader key
@@ -91,11 +122,33 @@ function runAs(): { uid: number; gid: number } | undefined {
  * leaves the set within a loop, and with none left writes wait rather than being acknowledged on one node
  * (decision 026).
  */
-function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], binDir: string) {
+function patroniConfig(
+  scope: string,
+  node: PatroniNode,
+  all: PatroniNode[],
+  binDir: string,
+  backups: Backups | undefined,
+) {
+  // Continuous archiving to pgBackRest's repository (decision 033): only the primary archives, each node
+  // naming its own data dir (a WAL path PostgreSQL passes is relative to it); a quiet primary still closes
+  // a segment every minute, the most a restore from the archive can miss.
+  const archiving = backups
+    ? {
+        archive_mode: "on",
+        archive_timeout: 60,
+      }
+    : {};
+  const archiveCommand = backups
+    ? {
+        archive_command: `${PGBACKREST_BIN} --config=${backups.configFile} --stanza=${backups.stanza} --pg1-path=${node.dataDir} archive-push %p`,
+      }
+    : {};
   return {
     scope,
     name: node.name,
-    log: { level: "WARNING" },
+    // INFO to a file in the node's dir: why a node did not rejoin is in there (HAProxy's checks end with a
+    // reset that Patroni logs as a traceback, so its output is only kept as a tail).
+    log: { level: "INFO", dir: node.dir, file_num: 2, file_size: 10_000_000 },
     restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
     raft: {
       data_dir: path.join(node.dir, "raft"),
@@ -124,6 +177,7 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
             wal_keep_size: "256MB",
             shared_buffers: "32MB",
             synchronous_commit: "on",
+            ...archiving,
           },
         },
       },
@@ -135,11 +189,18 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
       data_dir: node.dataDir,
       bin_dir: binDir,
       pgpass: path.join(node.dir, "pgpass"),
+      // A node that cannot rewind onto the new timeline (its WAL went past the fork and pg_rewind failed, or
+      // it diverged) is cloned again from the leader instead of staying out of the synchronous set for good.
+      remove_data_directory_on_rewind_failure: true,
+      remove_data_directory_on_diverged_timelines: true,
+      // A clone starts from an immediate checkpoint: the default spreads it over checkpoint_timeout's minutes,
+      // and a node being cloned again (a soak's seed 4) kept the next test waiting past its hook's limit.
+      basebackup: [{ checkpoint: "fast" }],
       authentication: {
         superuser: { username: PG_USER, password: "failover" },
         replication: { username: "replicator", password: "failover" },
       },
-      parameters: { unix_socket_directories: node.dir },
+      parameters: { unix_socket_directories: node.dir, ...archiveCommand },
       pg_hba: [
         "local all all trust",
         "host all all 127.0.0.1/32 trust",
@@ -153,13 +214,21 @@ function patroniConfig(scope: string, node: PatroniNode, all: PatroniNode[], bin
  * Three PostgreSQL nodes under Patroni (Raft among the Patronis, no other service) in a temp dir on free
  * loopback ports, and HAProxy routing to the primary: never the machine's own cluster.
  */
-export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
+export async function startPatroniCluster(
+  size = 3,
+  { backups: withBackups = false }: { backups?: boolean } = {},
+): Promise<PatroniCluster> {
   const binDir = postgresBinDir();
   if (!binDir) throw new Error("no PostgreSQL server in /usr/lib/postgresql");
   const owner = runAs();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-patroni-"));
   fs.chmodSync(root, 0o755);
   const scope = `pillar-${randomBytes(4).toString("hex")}`;
+  const backups: Backups | undefined = withBackups
+    ? { configFile: path.join(root, "pgbackrest", "pgbackrest.conf"), stanza: "pillar" }
+    : undefined;
+  // Groups of its own per node, random so two clusters on one machine never share one (nor a system group).
+  const gidBase = 200_000 + (randomBytes(3).readUIntBE(0, 3) % 1_000_000) * 4;
   const nodes: PatroniNode[] = [];
   for (let i = 1; i <= size; i++) {
     const dir = path.join(root, `pg${i}`);
@@ -172,21 +241,45 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       dir,
       dataDir: path.join(dir, "data"),
       output: "",
+      gid: gidBase + i,
     });
+  }
+  if (backups) {
+    const dir = path.dirname(backups.configFile);
+    fs.mkdirSync(dir, { mode: 0o750 });
+    fs.writeFileSync(
+      backups.configFile,
+      [
+        "[global]",
+        `repo1-path=${path.join(dir, "repo")}`,
+        "repo1-retention-full=2",
+        `log-path=${path.join(dir, "log")}`,
+        `lock-path=${path.join(dir, "lock")}`,
+        `spool-path=${path.join(dir, "spool")}`,
+        "start-fast=y",
+        "log-level-console=warn",
+        "log-level-file=info",
+        "",
+        `[${backups.stanza}]`,
+        `pg1-path=${nodes[0]!.dataDir}`,
+        "",
+      ].join("\n"),
+    );
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}`, dir]);
   }
   for (const node of nodes) {
     fs.writeFileSync(
       path.join(node.dir, "patroni.yml"),
-      JSON.stringify(patroniConfig(scope, node, nodes, binDir), null, 2),
+      JSON.stringify(patroniConfig(scope, node, nodes, binDir, backups), null, 2),
     );
-    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, node.dir]);
+    if (owner) execFileSync("chown", ["-R", `${owner.uid}:${node.gid}`, node.dir]);
   }
 
   const startNode = (node: PatroniNode) => {
     const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
       cwd: node.dir,
       env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
-      ...(owner ?? {}),
+      ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
     });
     // The tail only: HAProxy ends each health check with a reset, which Patroni logs as a traceback.
     const keep = (d: Buffer) => {
@@ -288,8 +381,83 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     return killed;
   };
 
+  // The partition: one nftables table named after this cluster, so removing it never touches other rules.
+  const table = `pillar_${scope.replace(/\W/g, "_")}`;
+  let partitioned = false;
+  const heal = () => {
+    if (!partitioned || !NFT_BIN) return;
+    execFileSync(NFT_BIN, ["delete", "table", "inet", table], { stdio: "ignore" });
+    partitioned = false;
+  };
+  const partition = (node: PatroniNode) => {
+    if (!NFT_BIN || process.getuid?.() !== 0) throw new Error("partitioning a node needs nft and root");
+    heal();
+    // Set elements that expire by themselves: a test process killed before it could heal leaves no rule that
+    // blocks ports another run may be given later.
+    const ttl = `timeout ${PARTITION_LIMIT_S}s`;
+    const ports = [node.port, node.restPort, node.raftPort].map((p) => `${p} ${ttl}`).join(", ");
+    // Output only: on loopback every packet passes it once. What the node sends (requests and answers alike,
+    // by its group) and what anyone sends to its ports is dropped, silently, as a cut cable does.
+    const rules = [
+      `table inet ${table} {`,
+      `  set ports { type inet_service; flags timeout; elements = { ${ports} } }`,
+      `  set groups { type gid; flags timeout; elements = { ${node.gid} ${ttl} } }`,
+      "  chain out {",
+      "    type filter hook output priority 0; policy accept;",
+      "    meta skgid @groups drop",
+      "    tcp dport @ports drop",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    execFileSync(NFT_BIN, ["-f", "-"], { input: rules });
+    partitioned = true;
+  };
+  const log = (node: PatroniNode, chars = 4000) => {
+    try {
+      return fs.readFileSync(path.join(node.dir, "patroni.log"), "utf8").slice(-chars);
+    } catch {
+      return node.output.slice(-chars);
+    }
+  };
+
+  /** Asks a node's Patroni to clone its data again from the leader (POST /reinitialize). */
+  const reinitialize = async (node: PatroniNode) => {
+    await fetch(`http://127.0.0.1:${node.restPort}/reinitialize`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ force: true }),
+      signal: AbortSignal.timeout(3000),
+    }).catch(() => undefined);
+  };
+
+  let stanzaCreated = false;
+  const backup = async () => {
+    if (!backups) throw new Error("the cluster was started without backups");
+    const leader = await waitHealthy();
+    const pgbackrest = (command: string) => {
+      const args = [
+        `--config=${backups.configFile}`,
+        `--stanza=${backups.stanza}`,
+        `--pg1-path=${leader.dataDir}`,
+        `--pg1-port=${leader.port}`,
+        `--pg1-socket-path=${leader.dir}`,
+        `--pg1-user=${PG_USER}`,
+        ...(command === "backup" ? ["--type=full"] : []),
+        command,
+      ];
+      const result = spawnSync(PGBACKREST_BIN, args, { encoding: "utf8", ...(owner ?? {}) });
+      if (result.status !== 0)
+        throw new Error(`pgbackrest ${command} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+    };
+    if (!stanzaCreated) pgbackrest("stanza-create");
+    stanzaCreated = true;
+    pgbackrest("backup");
+  };
+
   let balancer: PostgresBalancer | undefined;
   const waitHealthy = async (timeoutMs = 60_000) => {
+    const behindSince = new Map<string, number>();
     const ready = await waitFor(
       "one Patroni leader with every other node streaming synchronously",
       async () => {
@@ -304,6 +472,21 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
         const standbys = list.filter(
           (m) => m.role === "sync_standby" && (m.state === "running" || m.state === "streaming"),
         );
+        if (lead) {
+          // A standby that has not streamed for 20 s with a leader in place (stuck on an old timeline,
+          // or not even listed) is cloned again: the next test starts from a whole cluster whatever this
+          // one left.
+          for (const node of nodes) {
+            if (node.name === lead.name || !alive(node)) continue;
+            if (standbys.some((m) => m.name === node.name)) behindSince.delete(node.name);
+            else if (!behindSince.has(node.name)) behindSince.set(node.name, Date.now());
+            else if (Date.now() - behindSince.get(node.name)! > 20_000) {
+              node.output += `\n[test] ${node.name} did not stream for 20 s: reinitialized\n`;
+              behindSince.set(node.name, Date.now() + 30_000);
+              await reinitialize(node);
+            }
+          }
+        }
         if (!lead || standbys.length !== nodes.length - 1) return undefined;
         return nodes.find((n) => n.name === lead.name);
       },
@@ -311,7 +494,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
     ).catch(async (err) => {
       // What each node says and last wrote: why it did not rejoin.
       const list = JSON.stringify(await members());
-      const logs = nodes.map((n) => `--- ${n.name}\n${n.output.slice(-2500)}`).join("\n");
+      const logs = nodes.map((n) => `--- ${n.name}\n${log(n, 2500)}`).join("\n");
       throw new Error(`${err.message}\nmembers: ${list}\n${logs}`);
     });
     if (balancer) {
@@ -325,6 +508,7 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
   };
 
   const stop = async () => {
+    heal();
     await balancer?.stop();
     // SIGCONT first: a node a failed test left frozen would never act on SIGTERM.
     for (const node of nodes) {
@@ -356,6 +540,11 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
 
   // A run that ends without stop() (a failed hook, a killed test process) leaves no cluster behind.
   const killAll = () => {
+    try {
+      heal();
+    } catch {
+      // Already gone.
+    }
     for (const node of nodes) {
       for (const pid of [alive(node) ? node.patroni?.pid : undefined, postmasterPid(node)]) {
         try {
@@ -398,6 +587,11 @@ export async function startPatroniCluster(size = 3): Promise<PatroniCluster> {
       }
     },
     startNode,
+    partition,
+    heal,
+    backups,
+    backup,
+    log,
     waitHealthy,
     stop,
   };
