@@ -32,3 +32,10 @@ export const endNotice = z.object({ reason: z.enum(["signed_out", "frozen", "clo
 export const STREAMS_PER_SESSION = 4;
 /** A comment line this often keeps proxies and load balancers from closing an idle stream. */
 export const EVENTS_HEARTBEAT_MS = 25_000;
+
+/** The OpenAPI description of `GET /api/events`: a text/event-stream that stays open. */
+export const eventStreamResponse = {
+  description:
+    "Server-Sent Events: `ready`, then `change` notices (topics only) with ids, `end` when the session ends",
+  content: { "text/event-stream": { schema: z.string() } },
+};

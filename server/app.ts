@@ -31,6 +31,7 @@ import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { approveKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { kycRoutes } from "@/server/features/kyc/routes";
+import { notificationRoutes } from "@/server/features/notifications/routes";
 import { objectRoutes, uploadRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import {
@@ -148,6 +149,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/account", dataAccessRoutes),
   routesAt("/api/admin", complianceAdminRoutes),
   routesAt("/api", eventRoutes),
+  routesAt("/api/notifications", notificationRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
