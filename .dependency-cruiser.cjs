@@ -17,7 +17,9 @@ const SERVER_AREA_DEPS = {
   auth: ["compliance", "security"],
   chat: ["kyc"],
   compliance: [],
+  events: [],
   kyc: ["approvals", "compliance"],
+  notifications: [],
   payments: ["accounts", "approvals", "auth", "kyc"],
   security: ["chat"],
   settlement: ["compliance", "payments", "transfers"],
@@ -134,7 +136,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|notifications|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

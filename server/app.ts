@@ -26,10 +26,12 @@ import { chatRoutes } from "@/server/features/chat/routes";
 import { complianceAdminRoutes } from "@/server/features/compliance/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
+import { eventRoutes } from "@/server/features/events/routes";
 import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { approveKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { kycRoutes } from "@/server/features/kyc/routes";
+import { notificationRoutes } from "@/server/features/notifications/routes";
 import { objectRoutes, uploadRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
 import {
@@ -153,6 +155,8 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", adminAuditRoutes),
   routesAt("/api/account", dataAccessRoutes),
   routesAt("/api/admin", complianceAdminRoutes),
+  routesAt("/api", eventRoutes),
+  routesAt("/api/notifications", notificationRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */

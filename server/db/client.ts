@@ -76,6 +76,11 @@ export interface Database {
   prepared<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
   /** Connections open, idle, and requests waiting for one (for /metrics). */
   poolStats(): PoolStats;
+  /**
+   * PGlite only: LISTEN on its one in-process backend (on PostgreSQL a listener opens its own connection from
+   * `url`, which it can reconnect). Returns the UNLISTEN.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -167,6 +172,10 @@ export function wrapPglite(client: PGlite): Database {
     // One embedded connection that queues its own queries: there is no pool to report on.
     poolStats() {
       return { total: 1, idle: 1, waiting: 0 };
+    },
+    async listen(channel, onPayload) {
+      const unlisten = await client.listen(channel, onPayload);
+      return () => unlisten();
     },
   };
 }

@@ -70,6 +70,18 @@ describe("housekeeping sweep", () => {
          ($1, 'live', 'transfer', now() + interval '6 days', null)`,
       [userId],
     );
+    await database.query(
+      `insert into notifications (user_id, kind, title, body, created_at) values
+         ($1, 'money_in', 'old', '', now() - interval '13 months 1 day'),
+         ($1, 'money_in', 'kept', '', now() - interval '12 months 27 days')`,
+      [userId],
+    );
+    await database.query(
+      `insert into user_events (user_id, id, topics, created_at) values
+         ($1, 9001, '{chat}', now() - interval '8 days'),
+         ($1, 9002, '{chat}', now() - interval '6 days')`,
+      [userId],
+    );
     const uploads = path.join(dataDir, "objects", "uploads");
     fs.mkdirSync(uploads, { recursive: true });
     const leftover = path.join(uploads, "11111111-2222-4333-8444-555555555555.abc123.tmp");
@@ -87,6 +99,8 @@ describe("housekeeping sweep", () => {
       sentMail: 1,
       authChallenges: 1,
       freezeLinks: 1,
+      notifications: 1,
+      userEvents: 1,
       partialUploads: 1,
       unattachedUploads: 0,
     });
@@ -101,6 +115,7 @@ describe("housekeeping sweep", () => {
     );
     expect(sessionIds).toEqual(["fresh"]);
     expect(await ids("select code_hash as id from one_time_codes")).toEqual(["live", "recent"]);
+    expect(await ids("select title as id from notifications")).toEqual(["kept"]);
     expect(await ids("select key as id from idempotency_keys")).toEqual(["recent"]);
     expect(await ids("select subject as id from mail_outbox")).toEqual(["old pending", "recent sent"]);
     // The fixture's own live session survives.
@@ -113,6 +128,8 @@ describe("housekeeping sweep", () => {
       sentMail: 0,
       authChallenges: 0,
       freezeLinks: 0,
+      notifications: 0,
+      userEvents: 0,
       partialUploads: 0,
       unattachedUploads: 0,
     });

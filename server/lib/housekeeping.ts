@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { NOTIFICATION_RETENTION_MONTHS } from "@/contract/notifications";
 import type { DbOrTx } from "@/server/db/client";
 import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
@@ -14,6 +15,10 @@ export const RETENTION = {
   sentMailDays: 7,
   /** Half-done logins, WebAuthn and step-up challenges, and dead "This wasn't me" links: a day past their end. */
   challengeDays: 1,
+  /** The notification centre keeps 13 months (issue 32 §2). */
+  notificationMonths: NOTIFICATION_RETENTION_MONTHS,
+  /** Pushed notices serve reconnects (Last-Event-ID); a client away for a week refetches everything instead. */
+  userEventDays: 7,
   /** A `.tmp` older than this was left by a process that died mid-upload (a live write takes seconds). */
   partialWriteMs: 60 * 60_000,
 } as const;
@@ -25,6 +30,8 @@ export interface SweepReport {
   sentMail: number;
   authChallenges: number;
   freezeLinks: number;
+  notifications: number;
+  userEvents: number;
   partialUploads: number;
   unattachedUploads: number;
 }
@@ -55,6 +62,10 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
   const freezeLinks = await db.execute(sql`
     delete from freeze_links
     where used_at is null and expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
+  const notifications = await db.execute(sql`
+    delete from notifications where created_at < now() - make_interval(months => ${RETENTION.notificationMonths})`);
+  const userEvents = await db.execute(sql`
+    delete from user_events where created_at < now() - make_interval(days => ${RETENTION.userEventDays})`);
   return {
     sessions: count(sessions),
     oneTimeCodes: count(oneTimeCodes),
@@ -62,6 +73,8 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
     sentMail: count(sentMail),
     authChallenges: count(authChallenges),
     freezeLinks: count(freezeLinks),
+    notifications: count(notifications),
+    userEvents: count(userEvents),
     partialUploads: storage ? await storage.sweepPartialWrites(RETENTION.partialWriteMs) : 0,
     unattachedUploads: storage ? await sweepUnattachedUploads(db, storage) : 0,
   };

@@ -77,6 +77,14 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/chat/messages": ["user"],
   "GET /api/chat/unread": ["user"],
   "POST /api/chat/send": ["user", "RATE_LIMITED"],
+  // Pushed updates and the notification centre (decision 034).
+  "GET /api/events": ["user", "BAD_REQUEST", "RATE_LIMITED"],
+  "GET /api/notifications": ["user"],
+  "GET /api/notifications/unread": ["user"],
+  "POST /api/notifications/:id/read": ["user", "NOT_FOUND"],
+  "POST /api/notifications/read-all": ["user"],
+  "GET /api/notifications/preferences": ["user"],
+  "PUT /api/notifications/preferences": ["user", "BAD_REQUEST"],
   // Money out and saved recipients.
   "POST /api/transfer/request": ["user", "FORBIDDEN", "CONFLICT", "UNPROCESSABLE", "RATE_LIMITED"],
   "POST /api/transfer/passkey-options": ["user", "FORBIDDEN", "RATE_LIMITED"],

@@ -336,6 +336,51 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: USER_OK,
   },
 
+  // Pushed updates: a request that does not accept an event stream is refused (the stream itself is tested in
+  // server/features/events/events.api.test.ts over a real socket), and the notification centre.
+  "GET /api/events": {
+    access: "user",
+    build: () => url("/api/events"),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "GET /api/notifications": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/notifications"),
+    expect: USER_OK,
+  },
+  "GET /api/notifications/unread": {
+    access: "user",
+    build: () => url("/api/notifications/unread"),
+    expect: USER_OK,
+  },
+  "POST /api/notifications/:id/read": {
+    access: "user",
+    input: { params: true },
+    // Notification 1 is A's (the world's first KYC decision): B and staff sending A's id get 404.
+    build: () => url("/api/notifications/1/read"),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "POST /api/notifications/read-all": {
+    access: "user",
+    build: () => url("/api/notifications/read-all"),
+    expect: USER_OK,
+  },
+  "GET /api/notifications/preferences": {
+    access: "user",
+    build: () => url("/api/notifications/preferences"),
+    expect: USER_OK,
+  },
+  "PUT /api/notifications/preferences": {
+    access: "user",
+    input: { body: true },
+    build: () => ({
+      url: "/api/notifications/preferences",
+      payload: { kind: "money_in", inApp: true, email: false },
+    }),
+    expect: USER_OK,
+  },
+
   // Onboarding. A and B are approved already, so a second application is refused (409), not created.
   "GET /api/kyc/status": { access: "user", build: () => url("/api/kyc/status"), expect: USER_OK },
   "POST /api/kyc/create": {

@@ -1,11 +1,13 @@
-import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { Router } from "wouter";
 import { AppRouter } from "@/web/app/router";
 import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { useToasts } from "@/web/components/ui/use-toast";
 import { answersInPage } from "@/web/lib/api";
+import { useCurrentUser } from "@/web/lib/current-user";
 import { DeviceCookies } from "@/web/lib/device-cookies";
+import { startLiveUpdates } from "@/web/lib/live-updates";
 import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
 import { stepUpStore } from "@/web/lib/step-up";
 
@@ -40,6 +42,18 @@ function StepUpSlot() {
   ) : null;
 }
 
+/** One pushed-update stream per tab while a customer is signed in (decision 034); staff screens keep their polls. */
+function LiveUpdates() {
+  const client = useQueryClient();
+  const { data: user } = useCurrentUser();
+  const customerId = user && !user.isAdmin ? user.id : null;
+  useEffect(() => {
+    if (!customerId || typeof EventSource === "undefined") return;
+    return startLiveUpdates(client);
+  }, [client, customerId]);
+  return null;
+}
+
 /** The browser's query client: the answers embedded in the page are in it before the first render. */
 function browserQueryClient(): QueryClient {
   const client = createQueryClient({ onSignedOut: redirectSignedOut });
@@ -66,6 +80,7 @@ export function App({
       <DeviceCookies value={cookies}>
         <QueryClientProvider client={queryClient}>
           <AppRouter />
+          <LiveUpdates />
           <StepUpSlot />
           <ToasterSlot />
         </QueryClientProvider>

@@ -57,6 +57,7 @@ const CompliancePage = lazy(() => import("@/web/features/compliance/compliance-p
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
 const SendMoneyPage = lazy(() => import("@/web/features/transfers/send-money-page"));
 const ReceiptPage = lazy(() => import("@/web/features/transfers/receipt-page"));
+const NotificationsPage = lazy(() => import("@/web/features/notifications/notifications-page"));
 const AnalyticsPage = lazy(() => import("@/web/features/accounts/analytics-page"));
 const StatementsPage = lazy(() => import("@/web/features/statements/statements-page"));
 const RecipientsPage = lazy(() => import("@/web/features/recipients/recipients-page"));
@@ -126,6 +127,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/recipients" component={customerOnly(RecipientsPage)} />
       <Route path="/add-money" component={customerOnly(AddMoneyPage)} />
       <Route path="/contact" component={customerOnly(ContactPage)} />
+      <Route path="/notifications" component={customerOnly(NotificationsPage)} />
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route path="/auth" component={SignedInAuthRedirect} />

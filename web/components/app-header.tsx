@@ -1,10 +1,11 @@
 import { LogOut, ShieldCheck } from "lucide-react";
 import { Link } from "wouter";
 import type { CurrentUser } from "@/contract/auth";
+import { NotificationBell } from "@/web/components/notification-bell";
 import { SettingsAvatarLink, TopBar } from "@/web/components/top-bar";
 import { Button } from "@/web/components/ui/button";
 
-/** The signed-in top bar: brand, greeting, Admin Panel (admins only), avatar to /settings, Logout. */
+/** The signed-in top bar: brand, greeting, Admin Panel (admins) or the notification bell (customers), avatar to /settings, Logout. */
 export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "lastName" | "isAdmin"> }) {
   return (
     <TopBar
@@ -23,7 +24,9 @@ export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "las
               <span className="hidden sm:inline">Admin Panel</span>
             </Link>
           </Button>
-        ) : null}
+        ) : (
+          <NotificationBell />
+        )}
         <SettingsAvatarLink user={user} title="Settings" />
         {/* Logout is a page navigation, not a data call (spec §7): the server clears the cookie and redirects.
             A plain link, so it works on the server-drawn dashboard before its script has loaded. */}

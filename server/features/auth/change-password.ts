@@ -11,8 +11,9 @@ import { users } from "@/server/db/schema";
 import { sendCode } from "@/server/features/auth/send-code";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { AppError } from "@/server/lib/errors";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { passwordChangedMail } from "@/server/lib/mail/security-templates";
+import { notify } from "@/server/lib/notifications";
 import { CODE_TTL_SECONDS, redeemCode } from "@/server/lib/one-time-codes";
 import { assertPasswordNotCommon, hashPassword, verifyPassword } from "@/server/lib/passwords";
 import { deleteUserSessions, type SessionRef, type SessionUser } from "@/server/lib/session";
@@ -70,8 +71,15 @@ export async function changePassword(
       });
       await deleteUserSessions(tx, user.id, { exceptIdHash: session.idHash });
       const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "password_changed" });
-      await enqueueMail(
+      await notify(
         tx,
+        user.id,
+        "security",
+        {
+          title: "Password changed",
+          body: "Your password was changed. Other devices were signed out.",
+          link: "/settings",
+        },
         passwordChangedMail(user.email, { firstName: user.firstName, when: new Date(), freezeUrl }),
       );
     },

@@ -1,8 +1,8 @@
 import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx } from "@/server/db/client";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
-import { enqueueMail } from "@/server/lib/mail/outbox";
 import { secondFactorChangedMail } from "@/server/lib/mail/security-templates";
+import { notify } from "@/server/lib/notifications";
 
 export type SecondFactorEvent = "totp_enabled" | "totp_disabled" | "recovery_codes_regenerated";
 
@@ -34,8 +34,11 @@ export async function enqueueSecondFactorMail(
 ): Promise<void> {
   const { subject, change } = typeof event === "string" ? SECOND_FACTOR_EVENTS[event] : event;
   const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "second_factor" });
-  await enqueueMail(
+  await notify(
     tx,
+    user.id,
+    "security",
+    { title: "Security settings changed", body: change, link: "/settings" },
     secondFactorChangedMail(user.email, {
       firstName: user.firstName,
       when: new Date(),

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { type Database, queryRows } from "@/server/db/client";
 import { supportReplyMail } from "@/server/features/chat/reply-notification-mail";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wantsEmail } from "@/server/lib/notifications";
 
 /** A reply still unread this long after it was sent earns the customer an e-mail. */
 export const REPLY_NOTIFY_DELAY_SECONDS = 10 * 60;
@@ -33,6 +34,8 @@ export async function notifyUnreadReplies(
     for (const row of rows) {
       const marked = (await queryRows<{ id: number }>(tx, sqlMarkNotified(row.user_id))).length;
       if (marked === 0) continue;
+      // Marked all the same: a customer who turned these e-mails off is not asked about again.
+      if (!(await wantsEmail(tx, row.user_id, "chat_reply"))) continue;
       await enqueueMail(
         tx,
         supportReplyMail(row.email, { firstName: row.first_name, count: marked, publicUrl }),

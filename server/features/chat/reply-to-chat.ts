@@ -5,6 +5,7 @@ import { users } from "@/server/db/schema";
 import { appendChatMessage, toAdminChatMessage } from "@/server/features/chat/append-chat-message";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { notify } from "@/server/lib/notifications";
 
 /** Support answers a customer (or writes first); audit-logged in the same transaction. */
 export async function replyToChat(
@@ -15,6 +16,12 @@ export async function replyToChat(
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
     if (!user) throw new AppError("NOT_FOUND", CHAT_MESSAGES.userNotFound);
     const created = await appendChatMessage(tx, { userId, authorId: adminId, isFromUser: false, message });
+    // In-app at once; the e-mail is the reply notifier's, after a quiet spell, as the customer chose.
+    await notify(tx, userId, "chat_reply", {
+      title: "Support replied",
+      body: message.length > 140 ? `${message.slice(0, 139)}…` : message,
+      link: "/contact",
+    });
     await writeAudit(tx, {
       actorId: adminId,
       action: "chat.reply",

@@ -8,8 +8,8 @@ import { type KycRow, toAdminKycApplication } from "@/server/features/kyc/kyc-vi
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 import { kycApprovedMail, kycRejectedMail } from "@/server/lib/mail/onboarding-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
-import type { MailMessage } from "@/server/lib/mail/templates";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
+import { notify } from "@/server/lib/notifications";
 
 export type KycDecision = "approve" | "reject" | "reset";
 
@@ -94,9 +94,23 @@ export async function applyKycDecision(
     before: { status: row.status, adminNotes: row.adminNotes },
     after: { status: updated!.status, adminNotes: updated!.adminNotes },
   });
-  let mail: MailMessage | null = null;
-  if (decision === "approve") mail = kycApprovedMail(user!.email, user!.firstName);
-  if (decision === "reject") mail = kycRejectedMail(user!.email, user!.firstName, notes!);
-  if (mail) await enqueueMail(tx, mail);
+  if (decision === "approve") {
+    await notify(
+      tx,
+      row.userId,
+      "account_decision",
+      { title: "Identity verified", body: "Your identity verification was approved.", link: "/dashboard" },
+      kycApprovedMail(user!.email, user!.firstName),
+    );
+  }
+  if (decision === "reject") {
+    await notify(
+      tx,
+      row.userId,
+      "account_decision",
+      { title: "Identity verification not approved", body: notes!, link: "/dashboard" },
+      kycRejectedMail(user!.email, user!.firstName, notes!),
+    );
+  }
   return toAdminKycApplication(updated!, user!);
 }

@@ -15,7 +15,8 @@ import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
 import { openWallet } from "@/server/lib/ledger";
 import { accountApprovedMail, accountRejectedMail } from "@/server/lib/mail/onboarding-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
+import { notify } from "@/server/lib/notifications";
 
 const numberTaken = () => new AppError("CONFLICT", ONBOARDING_ADMIN_MESSAGES.accountNumberTaken);
 
@@ -110,10 +111,27 @@ export async function updateAccountRequest(
         before: snapshot(row),
         after: snapshot(updated!),
       });
-      if (becomesApproved)
-        await enqueueMail(tx, accountApprovedMail(user!.email, user!.firstName, accountNumber!));
+      if (becomesApproved) {
+        await notify(
+          tx,
+          row.userId,
+          "account_decision",
+          { title: "Checking account approved", body: "Your checking account is open.", link: "/dashboard" },
+          accountApprovedMail(user!.email, user!.firstName, accountNumber!),
+        );
+      }
       if (input.status === "rejected" && row.status !== "rejected") {
-        await enqueueMail(tx, accountRejectedMail(user!.email, user!.firstName, updated!.statusMessage));
+        await notify(
+          tx,
+          row.userId,
+          "account_decision",
+          {
+            title: "Checking account not approved",
+            body: updated!.statusMessage ?? "Your checking account application was not approved.",
+            link: "/dashboard",
+          },
+          accountRejectedMail(user!.email, user!.firstName, updated!.statusMessage),
+        );
       }
       return toAdminAccountRequest(updated!, user!, kyc?.status ?? null);
     });

@@ -12,6 +12,7 @@ import { appendChatMessage } from "@/server/features/chat/append-chat-message";
 import { FREEZE_TOKEN_PATTERN, hashFreezeToken } from "@/server/features/security/freeze-links";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
+import { notify } from "@/server/lib/notifications";
 import { deleteUserSessions } from "@/server/lib/session";
 import { updateUser } from "@/server/lib/write-user";
 
@@ -109,6 +110,11 @@ export async function freezeAccount(
         returning id`,
       )
     ).map((r) => r.id);
+    await notify(tx, found.user_id, "security", {
+      title: "Account frozen",
+      body: "Your account is frozen: no new transfers until our team has checked it with you. Reset your password to sign in again.",
+      link: "/contact",
+    });
     await writeAudit(tx, {
       actorId: null,
       action: "user.freeze",

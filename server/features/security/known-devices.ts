@@ -5,8 +5,8 @@ import type { Config } from "@/server/config";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { describePlace } from "@/server/lib/describe-place";
-import { enqueueMail } from "@/server/lib/mail/outbox";
 import { newDeviceMail } from "@/server/lib/mail/security-templates";
+import { notify } from "@/server/lib/notifications";
 import type { UserRow } from "@/server/lib/session";
 import { describeBrowser } from "@/server/lib/session-browser";
 
@@ -99,15 +99,18 @@ export async function recordSignInDevice(
   const isFirstBrowser = row!.known_before === 0 && user.frozenAt === null;
   if (isNew && !isFirstBrowser) {
     const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "new_device" });
-    await enqueueMail(
+    const browser = describeBrowser(agent);
+    const place = describePlace(ip);
+    await notify(
       tx,
-      newDeviceMail(user.email, {
-        firstName: user.firstName,
-        when: new Date(),
-        browser: describeBrowser(agent),
-        place: describePlace(ip),
-        freezeUrl,
-      }),
+      user.id,
+      "security",
+      {
+        title: "New sign-in",
+        body: `Your account was signed in to from ${browser} (${place}). If this wasn't you, use the link in the e-mail we sent.`,
+        link: "/settings",
+      },
+      newDeviceMail(user.email, { firstName: user.firstName, when: new Date(), browser, place, freezeUrl }),
     );
   }
   return { isNew, deviceToken: fresh };

@@ -9,13 +9,14 @@ import {
   parseAbiItem,
   TransactionReceiptNotFoundError,
 } from "viem";
-import { MAX_CENTS } from "@/contract/money";
+import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
 import { creditFromSystemAccount } from "@/server/lib/ledger";
+import { notify } from "@/server/lib/notifications";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** Any fixed number: with the chain id it names the watcher's advisory lock, so one instance reads a chain. */
@@ -115,6 +116,12 @@ async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): 
         .where(and(eq(chainDeposits.id, row.id), eq(chainDeposits.status, "pending")))
         .returning({ id: chainDeposits.id });
       if (updated.length !== 1) throw new Error(`deposit ${row.id} is no longer pending`);
+      // In-app only: no e-mail template for deposits exists yet, and the deposit page already shows it.
+      await notify(sp, row.userId!, "money_in", {
+        title: `${formatMoney(row.amountCents)} arrived`,
+        body: "USDC deposit",
+        link: "/dashboard",
+      });
     });
     return true;
   } catch (err) {

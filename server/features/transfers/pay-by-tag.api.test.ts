@@ -115,6 +115,13 @@ describe("paying by $tag", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(500);
+    // Both sides are told, in the notification centre (issue 32 §4).
+    const titles = async (who: { cookie: string }) =>
+      (await t.app.inject({ method: "GET", url: "/api/notifications", headers: { cookie: who.cookie } }))
+        .json()
+        .items.map((n: { title: string }) => n.title);
+    expect(await titles(payer)).toContain(`Paid ${tagOf(payee)}`);
+    expect(await titles(payee)).toContain(`Payment from ${tagOf(payer)}`);
   });
 
   it("shows on both parties' monthly statements with both tags", async () => {

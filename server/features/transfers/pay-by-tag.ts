@@ -22,6 +22,7 @@ import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet, postEntry } from "@/server/lib/ledger";
+import { notify } from "@/server/lib/notifications";
 import type { SessionRef } from "@/server/lib/session";
 
 /**
@@ -107,8 +108,8 @@ async function refusalOf(deps: AppDeps, tx: Tx, query: ReturnType<typeof sql>): 
  * payment's transaction, after it is written; the notification centre wires its rows here.
  */
 export async function notifyTagPayment(
-  _tx: Tx,
-  _payment: {
+  tx: Tx,
+  payment: {
     id: string;
     payerId: string;
     payeeId: string;
@@ -117,7 +118,17 @@ export async function notifyTagPayment(
     payeeTag: string;
   },
 ): Promise<void> {
-  // The payment rows themselves (tag_payments, both transactions) are what the histories show today.
+  const amount = formatMoney(payment.amountCents);
+  await notify(tx, payment.payerId, "transfer_status", {
+    title: `Paid ${payment.payeeTag}`,
+    body: `You paid ${amount} to ${payment.payeeTag}.`,
+    link: "/dashboard",
+  });
+  await notify(tx, payment.payeeId, "money_in", {
+    title: `Payment from ${payment.payerTag}`,
+    body: `${payment.payerTag} paid you ${amount}.`,
+    link: "/dashboard",
+  });
 }
 
 /**

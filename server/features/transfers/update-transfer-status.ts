@@ -17,7 +17,8 @@ import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { captureHold, lockWallet, releaseHold, systemAccountId } from "@/server/lib/ledger";
 import { transferSettledMail } from "@/server/lib/mail/money-templates";
-import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
+import { notify } from "@/server/lib/notifications";
 
 /** The quick buttons send approved / rejected: approved means completed, rejected means cancelled. */
 function normalise(status: UpdateTransferInput["status"]): TransferStatus {
@@ -96,6 +97,15 @@ export function isReleasingMove(status: UpdateTransferInput["status"]): boolean 
   const next = normalise(status);
   return next !== "cancelled" && next !== "failed";
 }
+
+/** How the notification centre words each status a transfer can move to. */
+const TRANSFER_STATUS_WORDS: Record<string, string> = {
+  pending: "pending",
+  processing: "being processed",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "cancelled",
+};
 
 /**
  * The move itself, in the caller's transaction (a direct update, or an approval's replay). Call
@@ -215,24 +225,33 @@ export async function moveTransferStatus(
     });
 
     let mail = false;
-    if (next === "completed" || next === "failed" || next === "cancelled") {
-      const [owner] = await tx
-        .select({ email: users.email, firstName: users.firstName })
-        .from(users)
-        .where(eq(users.id, wallet.userId));
-      if (owner) {
-        await enqueueMail(
-          tx,
-          transferSettledMail(owner.email, {
-            firstName: owner.firstName,
-            status: next,
-            amount: formatMoney(request.amount),
-            recipientName: request.recipientName,
-            why: rules.payoutSettles?.why,
-          }),
-        );
-        mail = true;
-      }
+    const settled = next === "completed" || next === "failed" || next === "cancelled" ? next : null;
+    const [owner] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, wallet.userId));
+    if (owner) {
+      const amount = formatMoney(request.amount);
+      await notify(
+        tx,
+        wallet.userId,
+        "transfer_status",
+        {
+          title: `Transfer ${TRANSFER_STATUS_WORDS[next]}`,
+          body: `Your transfer of ${amount} to ${request.recipientName} is ${TRANSFER_STATUS_WORDS[next]}.`,
+          link: `/transfers/${request.id}`,
+        },
+        settled
+          ? transferSettledMail(owner.email, {
+              firstName: owner.firstName,
+              status: settled,
+              amount,
+              recipientName: request.recipientName,
+              why: rules.payoutSettles?.why,
+            })
+          : undefined,
+      );
+      mail = settled !== null;
     }
     return { saved: saved!, mail };
   }

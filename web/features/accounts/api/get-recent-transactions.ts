@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Transaction } from "@/contract/transactions";
 import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
 
 export const RECENT_TRANSACTIONS_KEY = ["/api/transactions/recent"] as const;
 
-/** Spec §9: the dashboard polls recent transactions every 5 s. */
+/** Spec §9: the dashboard polls recent transactions every 5 s (only while the pushed stream is down, decision 034). */
 export const RECENT_TRANSACTIONS_POLL_MS = 5_000;
 
 /** GET /api/transactions/recent: the user's latest transactions, newest first. */
@@ -23,6 +24,6 @@ export const recentTransactionsQuery = queryOptions({
 export function useRecentTransactions({ poll = false }: { poll?: boolean } = {}) {
   return useQuery({
     ...recentTransactionsQuery,
-    refetchInterval: poll ? RECENT_TRANSACTIONS_POLL_MS : false,
+    refetchInterval: poll ? livePoll(RECENT_TRANSACTIONS_POLL_MS) : false,
   });
 }

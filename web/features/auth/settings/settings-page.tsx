@@ -3,6 +3,7 @@ import { SignedInPage } from "@/web/components/signed-in-page";
 import { ChangePasswordCard } from "@/web/features/auth/settings/change-password-card";
 import { DataAccessCard } from "@/web/features/auth/settings/data-access-card";
 import { IdentityVerificationDetails } from "@/web/features/auth/settings/identity-verification-details";
+import { NotificationSettingsCard } from "@/web/features/auth/settings/notification-settings-card";
 import { PasskeysSection } from "@/web/features/auth/settings/passkeys-section";
 import { ProfileCard } from "@/web/features/auth/settings/profile-card";
 import { SecurityCard } from "@/web/features/auth/settings/security-card";
@@ -37,6 +38,7 @@ export default function SettingsPage() {
           {user.isAdmin ? null : <SendingLimitsCard />}
           <ChangePasswordCard />
           <SessionsCard />
+          {user.isAdmin ? null : <NotificationSettingsCard />}
           <DataAccessCard />
         </div>
         <div className="grid gap-6">

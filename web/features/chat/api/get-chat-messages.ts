@@ -1,6 +1,7 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { CHAT_POLL_MS, type ChatMessage } from "@/contract/chat";
 import { apiRequest } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
 
 export const CHAT_MESSAGES_KEY = ["/api/chat/messages"] as const;
 
@@ -34,7 +35,8 @@ async function fetchChatMessages(client: QueryClient, signal: AbortSignal): Prom
 export const chatMessagesQuery = queryOptions({
   queryKey: CHAT_MESSAGES_KEY,
   queryFn: ({ client, signal }) => fetchChatMessages(client, signal),
-  refetchInterval: CHAT_POLL_MS,
+  // Only while the pushed stream is down (decision 034): a reply arrives as a "chat" notice.
+  refetchInterval: livePoll(CHAT_POLL_MS),
 });
 
 export function useChatMessages() {

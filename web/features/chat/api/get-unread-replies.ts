@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { UnreadRepliesResponse } from "@/contract/chat";
 import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
 
 export const UNREAD_REPLIES_KEY = ["/api/chat/unread"] as const;
 /** A badge, not a conversation: every 10 s is plenty, and each poll is one primary-key read. */
@@ -14,7 +15,7 @@ export function getUnreadReplies({ signal }: { signal?: AbortSignal } = {}) {
 export const unreadRepliesQuery = queryOptions({
   queryKey: UNREAD_REPLIES_KEY,
   queryFn: ({ signal }) => getUnreadReplies({ signal }),
-  refetchInterval: UNREAD_POLL_MS,
+  refetchInterval: livePoll(UNREAD_POLL_MS),
   // Opening /contact reads the replies; coming back to the dashboard must not show a stale badge.
   refetchOnMount: refetchOnMountUnlessFromPage("always"),
 });

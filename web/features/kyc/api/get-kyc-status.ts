@@ -1,6 +1,7 @@
 import { type QueryMeta, queryOptions, useQuery } from "@tanstack/react-query";
 import type { KycStatusResponse } from "@/contract/kyc";
 import { apiRequest } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
 
 export const KYC_STATUS_KEY = ["/api/kyc/status"] as const;
 
@@ -27,6 +28,11 @@ export interface KycStatusReadOptions {
 }
 
 /** Lives in lib: the dashboard, the application page and Settings all read it, each with its own freshness. */
-export function useKycStatus(options: KycStatusReadOptions = {}) {
-  return useQuery({ ...kycStatusQuery, ...options });
+export function useKycStatus({ refetchInterval, ...options }: KycStatusReadOptions = {}) {
+  // Polled only while the pushed stream is down (decision 034).
+  return useQuery({
+    ...kycStatusQuery,
+    ...options,
+    ...(refetchInterval ? { refetchInterval: livePoll(refetchInterval) } : {}),
+  });
 }

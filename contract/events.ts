@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/**
+ * What a pushed notice on `GET /api/events` can name (decision 034): the customer's screens that read it refetch,
+ * nothing else. The notice carries no data of its own, only that something changed.
+ */
+export const EVENT_TOPICS = [
+  "transactions",
+  "summary",
+  "kyc",
+  "account",
+  "chat",
+  "transfers",
+  "notifications",
+] as const;
+export type EventTopic = (typeof EVENT_TOPICS)[number];
+
+/** `event: change`: these topics changed; the SSE `id:` line is the notice's number for Last-Event-ID. */
+export const changeNotice = z.object({ topics: z.array(z.enum(EVENT_TOPICS)) });
+export type ChangeNotice = z.infer<typeof changeNotice>;
+
+/**
+ * `event: ready` opens every stream. `resumed` is false when the stream could not carry on from the client's
+ * Last-Event-ID (none sent, or notices since then are no longer kept): the client refetches every topic once.
+ */
+export const readyNotice = z.object({ resumed: z.boolean() });
+
+/** `event: end`: the session ended or the account was frozen; the client must not reconnect with it. */
+export const endNotice = z.object({ reason: z.enum(["signed_out", "frozen", "closing"]) });
+
+/** Open streams one session may hold on one instance (a tab each); past it the client polls instead. */
+export const STREAMS_PER_SESSION = 4;
+/** A comment line this often keeps proxies and load balancers from closing an idle stream. */
+export const EVENTS_HEARTBEAT_MS = 25_000;
+
+/** The OpenAPI description of `GET /api/events`: a text/event-stream that stays open. */
+export const eventStreamResponse = {
+  description:
+    "Server-Sent Events: `ready`, then `change` notices (topics only) with ids, `end` when the session ends",
+  content: { "text/event-stream": { schema: z.string() } },
+};

@@ -1,0 +1,101 @@
+-- Pushed updates (decision 034): every change a customer's screens show adds a "this changed" notice to their
+-- log in the same transaction, from triggers, so no code path or worker can forget one. A user's notices are
+-- numbered 1, 2, 3… by user_event_counters, whose row lock (held to commit) makes them commit in that order:
+-- a stream that has sent notice n and reads "id > n" can never skip a notice committed later with a lower
+-- number. One transaction makes one notice per user (its topics merged). pg_notify, delivered at commit, wakes
+-- the streams on every instance; the last 200 notices per user are kept for Last-Event-ID resumes.
+CREATE OR REPLACE FUNCTION emit_user_event(p_user_id uuid, p_topics text[])
+RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	v_last bigint;
+	v_topics text[];
+BEGIN
+	IF p_user_id IS NULL THEN
+		RETURN;
+	END IF;
+	INSERT INTO user_event_counters AS c (user_id, last_id) VALUES (p_user_id, 0)
+		ON CONFLICT (user_id) DO UPDATE SET last_id = c.last_id
+		RETURNING c.last_id INTO v_last;
+	SELECT e.topics INTO v_topics FROM user_events e
+		WHERE e.user_id = p_user_id AND e.id = v_last AND e.xact = pg_current_xact_id();
+	IF FOUND THEN
+		IF NOT v_topics @> p_topics THEN
+			UPDATE user_events SET topics = ARRAY(SELECT DISTINCT t FROM unnest(v_topics || p_topics) t ORDER BY 1)
+				WHERE user_id = p_user_id AND id = v_last;
+		END IF;
+	ELSE
+		v_last := v_last + 1;
+		UPDATE user_event_counters SET last_id = v_last WHERE user_id = p_user_id;
+		INSERT INTO user_events (user_id, id, topics)
+			VALUES (p_user_id, v_last, ARRAY(SELECT DISTINCT t FROM unnest(p_topics) t ORDER BY 1));
+		DELETE FROM user_events WHERE user_id = p_user_id AND id <= v_last - 200;
+	END IF;
+	PERFORM pg_notify('pillar_events', p_user_id::text);
+END
+$$;
+--> statement-breakpoint
+-- Rows with a user_id column: the owner's screens named by the trigger's arguments changed.
+CREATE OR REPLACE FUNCTION user_events_from_row()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP <> 'DELETE' THEN
+		PERFORM emit_user_event(NEW.user_id, TG_ARGV::text[]);
+	END IF;
+	IF TG_OP = 'DELETE' OR OLD.user_id IS DISTINCT FROM NEW.user_id THEN
+		PERFORM emit_user_event(OLD.user_id, TG_ARGV::text[]);
+	END IF;
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- A freeze or a status change on the user row: their account's state changed.
+CREATE OR REPLACE FUNCTION user_events_from_user()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM emit_user_event(NEW.id, TG_ARGV::text[]);
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- A session ended: no notice (nothing on screen changed), only a wake-up, so the user's open streams re-check
+-- their session at once. No counter lock: the hourly sweep deletes many users' sessions in one statement.
+CREATE OR REPLACE FUNCTION user_events_wake()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_notify('pillar_events', OLD.user_id::text);
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_transactions AFTER INSERT OR UPDATE OR DELETE ON transactions
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('transactions', 'summary');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_wallets AFTER UPDATE OF balance, held ON ledger_accounts
+	FOR EACH ROW WHEN (OLD.balance IS DISTINCT FROM NEW.balance OR OLD.held IS DISTINCT FROM NEW.held)
+	EXECUTE FUNCTION user_events_from_row('summary');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_transfers AFTER INSERT OR UPDATE ON transfer_requests
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('transfers', 'transactions');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_kyc AFTER INSERT OR UPDATE ON kyc_applications
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('kyc');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_account_requests AFTER INSERT OR UPDATE ON account_requests
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('account', 'kyc');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_chat AFTER INSERT OR UPDATE OF read_at ON chat_messages
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('chat');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_notifications AFTER INSERT OR UPDATE OR DELETE ON notifications
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('notifications');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_users AFTER UPDATE OF frozen_at, status ON users
+	FOR EACH ROW WHEN (OLD.frozen_at IS DISTINCT FROM NEW.frozen_at OR OLD.status IS DISTINCT FROM NEW.status)
+	EXECUTE FUNCTION user_events_from_user('account');
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_sessions AFTER DELETE ON sessions
+	FOR EACH ROW EXECUTE FUNCTION user_events_wake();

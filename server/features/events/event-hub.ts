@@ -1,0 +1,301 @@
+import type { ServerResponse } from "node:http";
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import pg from "pg";
+import { EVENT_TOPICS, EVENTS_HEARTBEAT_MS, type EventTopic } from "@/contract/events";
+import { type Database, queryRows } from "@/server/db/client";
+import { findSessionUser, forgetCachedSessions } from "@/server/lib/session";
+
+/** The channel server/db/functions/user-events.sql notifies with a user id when that user's notices change. */
+const CHANNEL = "pillar_events";
+/** A stream re-reads its session and log this often even without a wake-up: the bound on a lost notice. */
+export const EVENTS_RECHECK_MS = 60_000;
+const EVENTS_PER_READ = 200;
+/** A client that stops reading: past this much unsent output its stream is ended (it reconnects and resumes). */
+const MAX_BUFFERED_BYTES = 64 * 1024;
+const RECONNECT_MAX_MS = 5_000;
+const KNOWN_TOPICS: ReadonlySet<string> = new Set(EVENT_TOPICS);
+
+export interface OpenStream {
+  userId: string;
+  /** The session cookie: re-checked (past the cache) on every wake-up, so a revocation ends the stream at once. */
+  token: string;
+  idHash: string;
+  /** The user's freeze when the stream opened: a freeze after it ends the stream. */
+  frozenAt: Date | null;
+  raw: ServerResponse;
+  lastEventId: string | undefined;
+}
+
+interface Stream extends Omit<OpenStream, "lastEventId"> {
+  lastId: number;
+  checkedAt: number;
+  pumping: boolean;
+  again: boolean;
+  closed: boolean;
+}
+
+type EndReason = "signed_out" | "frozen" | "closing";
+
+const parseLastId = (value: string | undefined): number | null =>
+  value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
+
+/**
+ * Every open `GET /api/events` stream of this instance, by user. The database is the source of truth: a
+ * wake-up (LISTEN, from any instance's commit) makes the user's streams read their log past the last notice
+ * they sent, so a lost or coalesced wake-up costs nothing but latency, and a reconnect of the listener
+ * re-reads for everyone.
+ */
+export class EventHub {
+  private readonly byUser = new Map<string, Set<Stream>>();
+  private readonly bySession = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private listener: { close(): Promise<void> } | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: FastifyBaseLogger,
+    private readonly streamsPerSession: number,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), EVENTS_HEARTBEAT_MS);
+    this.timer.unref();
+    this.listener = listenForWakeUps(
+      this.database,
+      this.log,
+      (userId) => this.wake(userId),
+      () => this.wakeAll(),
+    );
+  }
+
+  /** Streams open on this instance (for /metrics and the benchmark). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byUser.values()) n += set.size;
+    return n;
+  }
+
+  /** Whether this session may open one more stream here. */
+  hasRoomFor(idHash: string): boolean {
+    return (this.bySession.get(idHash) ?? 0) < this.streamsPerSession;
+  }
+
+  /** Starts a stream: `ready` (or `reset` semantics when it cannot resume), then the notices it missed. */
+  async open(options: OpenStream): Promise<void> {
+    const { lastEventId, ...rest } = options;
+    // Marked as reading until `ready` is written: a wake-up meanwhile only asks for a read right after it.
+    const stream: Stream = {
+      ...rest,
+      lastId: 0,
+      checkedAt: Date.now(),
+      pumping: true,
+      again: false,
+      closed: false,
+    };
+    this.add(stream);
+    stream.raw.on("close", () => this.remove(stream));
+    try {
+      await this.begin(stream, lastEventId);
+    } catch (err) {
+      this.log.warn({ err }, "events: stream could not start");
+      this.end(stream);
+    }
+  }
+
+  private async begin(stream: Stream, lastEventId: string | undefined): Promise<void> {
+    const [counter] = await queryRows<{ last_id: string; first_id: string | null }>(
+      this.database.db,
+      sql`select coalesce((select last_id from user_event_counters where user_id = ${stream.userId}), 0)::text as last_id,
+                 (select min(id) from user_events where user_id = ${stream.userId})::text as first_id`,
+    );
+    const lastId = Number(counter?.last_id ?? 0);
+    const firstKept =
+      counter?.first_id === null || counter?.first_id === undefined ? null : Number(counter.first_id);
+    const from = parseLastId(lastEventId);
+    // Resumable when nothing the client has not seen was trimmed, and the number is one this log gave out.
+    const resumed =
+      from !== null && from <= lastId && (from === lastId || (firstKept !== null && firstKept <= from + 1));
+    stream.lastId = resumed ? from : lastId;
+    this.send(
+      stream,
+      `retry: 3000\nid: ${stream.lastId}\nevent: ready\ndata: ${JSON.stringify({ resumed })}\n\n`,
+    );
+    stream.pumping = false;
+    if (stream.again || (resumed && from < lastId)) this.pump(stream);
+  }
+
+  private add(stream: Stream) {
+    let set = this.byUser.get(stream.userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(stream.userId, set);
+    }
+    set.add(stream);
+    this.bySession.set(stream.idHash, (this.bySession.get(stream.idHash) ?? 0) + 1);
+  }
+
+  private remove(stream: Stream) {
+    if (stream.closed) return;
+    stream.closed = true;
+    const set = this.byUser.get(stream.userId);
+    set?.delete(stream);
+    if (set?.size === 0) this.byUser.delete(stream.userId);
+    const left = (this.bySession.get(stream.idHash) ?? 1) - 1;
+    if (left > 0) this.bySession.set(stream.idHash, left);
+    else this.bySession.delete(stream.idHash);
+  }
+
+  private send(stream: Stream, chunk: string) {
+    if (stream.closed) return;
+    if (stream.raw.writableLength > MAX_BUFFERED_BYTES) return this.end(stream);
+    stream.raw.write(chunk);
+  }
+
+  private end(stream: Stream, reason?: EndReason) {
+    if (stream.closed) return;
+    if (reason) stream.raw.write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    this.remove(stream);
+    stream.raw.end();
+  }
+
+  wake(userId: string): void {
+    const set = this.byUser.get(userId);
+    if (set) for (const stream of set) this.pump(stream);
+  }
+
+  private wakeAll(): void {
+    for (const set of this.byUser.values()) for (const stream of set) this.pump(stream);
+  }
+
+  /** One read at a time per stream; a wake-up during a read makes it read again right after. */
+  private pump(stream: Stream): void {
+    if (stream.closed || this.closing) return;
+    if (stream.pumping) {
+      stream.again = true;
+      return;
+    }
+    stream.pumping = true;
+    void this.drain(stream)
+      .catch((err: unknown) => {
+        // The database is away: the client reconnects and resumes from its last id once it is back.
+        this.log.warn({ err }, "events: stream read failed; closing it");
+        this.end(stream);
+      })
+      .finally(() => {
+        stream.pumping = false;
+      });
+  }
+
+  private async drain(stream: Stream): Promise<void> {
+    do {
+      stream.again = false;
+      stream.checkedAt = Date.now();
+      const ending = await this.sessionEnding(stream);
+      if (ending) return this.end(stream, ending);
+      let more = true;
+      while (more && !stream.closed) {
+        const rows = await queryRows<{ id: string; topics: string[] }>(
+          this.database.db,
+          sql`select id::text, topics from user_events
+              where user_id = ${stream.userId} and id > ${stream.lastId} order by id limit ${EVENTS_PER_READ}`,
+        );
+        for (const row of rows) {
+          const topics = row.topics.filter((t): t is EventTopic => KNOWN_TOPICS.has(t));
+          stream.lastId = Number(row.id);
+          this.send(stream, `id: ${row.id}\nevent: change\ndata: ${JSON.stringify({ topics })}\n\n`);
+        }
+        more = rows.length === EVENTS_PER_READ;
+      }
+    } while (stream.again && !stream.closed);
+  }
+
+  /** Past the session cache on purpose: the revoking instance's cache notice may not have arrived here yet. */
+  private async sessionEnding(stream: Stream): Promise<EndReason | null> {
+    forgetCachedSessions({ idHash: stream.idHash }, { broadcast: false });
+    const found = await findSessionUser(this.database.db, stream.token);
+    if (!found || found.user.id !== stream.userId) return "signed_out";
+    const frozenAt = found.user.frozenAt;
+    if (frozenAt && (!stream.frozenAt || frozenAt.getTime() !== stream.frozenAt.getTime())) return "frozen";
+    return null;
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    for (const set of this.byUser.values()) {
+      for (const stream of set) {
+        this.send(stream, ": ping\n\n");
+        if (now - stream.checkedAt >= EVENTS_RECHECK_MS) this.pump(stream);
+      }
+    }
+  }
+
+  /** Ends every stream (the app is closing): clients reconnect to another instance and resume. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    for (const set of [...this.byUser.values()]) for (const stream of [...set]) this.end(stream, "closing");
+    await this.listener?.close();
+  }
+}
+
+/**
+ * LISTEN for wake-ups: on PostgreSQL a connection of its own, reconnected with backoff (each reconnect calls
+ * `onReconnect`, since wake-ups sent while it was away are lost); on PGlite the one in-process backend.
+ */
+function listenForWakeUps(
+  database: Database,
+  log: FastifyBaseLogger,
+  onUser: (userId: string) => void,
+  onReconnect: () => void,
+): { close(): Promise<void> } {
+  if (database.kind !== "pg" || !database.url) {
+    const unlisten = database.listen?.(CHANNEL, onUser);
+    return {
+      async close() {
+        await (await unlisten)?.().catch(() => {});
+      },
+    };
+  }
+  const url = database.url;
+  let client: pg.Client | null = null;
+  let closed = false;
+  let attempt = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    next.on("notification", (message) => {
+      if (message.payload) onUser(message.payload);
+    });
+    const retry = (err?: unknown) => {
+      if (closed || client !== next) return;
+      client = null;
+      next.end().catch(() => {});
+      if (err) log.warn({ err }, "events: listener lost; reconnecting");
+      attempt++;
+      retryTimer = setTimeout(() => void connect(), Math.min(200 * 2 ** attempt, RECONNECT_MAX_MS));
+      retryTimer.unref();
+    };
+    next.on("error", retry);
+    next.on("end", () => retry());
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      if (attempt > 0) onReconnect();
+      attempt = 0;
+    } catch (err) {
+      retry(err);
+    }
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retryTimer);
+      await client?.end().catch(() => {});
+      client = null;
+    },
+  };
+}

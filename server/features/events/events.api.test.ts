@@ -1,0 +1,168 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STREAMS_PER_SESSION } from "@/contract/events";
+import { type App, buildApp } from "@/server/app";
+import { loadConfig } from "@/server/config";
+import { createPgDatabase, type Database } from "@/server/db/client";
+import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser } from "@/tests/support/users";
+
+const t = setUpTestApp();
+let baseUrl: string;
+const open: EventStreamClient[] = [];
+
+beforeAll(async () => {
+  baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
+});
+afterAll(() => {
+  for (const s of open) s.close();
+});
+
+async function stream(cookie: string, lastEventId?: string, url = baseUrl) {
+  const s = await openEventStream(url, { cookie, ...(lastEventId ? { "last-event-id": lastEventId } : {}) });
+  open.push(s);
+  return s;
+}
+
+/** A support reply written straight to the table: the trigger, not the route, makes the notice. */
+const supportReply = (userId: string, message = "Hello from support") =>
+  t.database.query("insert into chat_messages (user_id, is_from_user, message) values ($1, false, $2)", [
+    userId,
+    message,
+  ]);
+
+const readyOf = async (s: EventStreamClient) => {
+  const ready = await s.next((e) => e.event === "ready");
+  return { id: ready.id!, resumed: (JSON.parse(ready.data) as { resumed: boolean }).resumed };
+};
+
+describe("GET /api/events", () => {
+  it("refuses a signed-out request", async () => {
+    const s = await stream("sid=not-a-session-token-at-all-000000");
+    expect(s.status).toBe(401);
+  });
+
+  it("pushes the owner's change with an id, and never another customer's", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const bob = await createVerifiedUser(t.database);
+    const a = await stream(alice.cookie);
+    const b = await stream(bob.cookie);
+    expect(a.status).toBe(200);
+    const start = await readyOf(a);
+    expect(start.resumed).toBe(false);
+    await readyOf(b);
+
+    await supportReply(alice.user.id);
+    const change = await a.next((e) => e.event === "change");
+    expect(topicsOf(change)).toEqual(["chat"]);
+    expect(Number(change.id)).toBe(Number(start.id) + 1);
+
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.events.filter((e) => e.event === "change")).toEqual([]);
+  });
+
+  it("resumes from Last-Event-ID without a gap after a reconnect", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const first = await stream(alice.cookie);
+    const { id } = await readyOf(first);
+    first.close();
+    for (let i = 0; i < 3; i++) await supportReply(alice.user.id, `message ${i}`);
+
+    const again = await stream(alice.cookie, id);
+    expect((await readyOf(again)).resumed).toBe(true);
+    await again.next((e) => e.event === "change" && Number(e.id) === Number(id) + 3);
+    const ids = again.events.filter((e) => e.event === "change").map((e) => Number(e.id));
+    expect(ids).toEqual([Number(id) + 1, Number(id) + 2, Number(id) + 3]);
+  });
+
+  it("merges one transaction's changes into one notice", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const s = await stream(alice.cookie);
+    const { id } = await readyOf(s);
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into chat_messages (user_id, is_from_user, message) values (${alice.user.id}, false, 'one')`,
+      );
+      await tx.execute(
+        sql`insert into notifications (user_id, kind, title, body) values (${alice.user.id}, 'chat_reply', 'Reply', '')`,
+      );
+    });
+    const change = await s.next((e) => e.event === "change");
+    expect(Number(change.id)).toBe(Number(id) + 1);
+    expect(topicsOf(change)).toEqual(["chat", "notifications"]);
+  });
+
+  it("answers resumed: false when the client's id is not one this log gave out", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const s = await stream(alice.cookie, "987654");
+    expect((await readyOf(s)).resumed).toBe(false);
+  });
+
+  it("ends the stream at once when its session is revoked", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const s = await stream(alice.cookie);
+    await readyOf(s);
+    await t.database.query("delete from sessions where user_id = $1", [alice.user.id]);
+    const end = await s.next((e) => e.event === "end", 2_000);
+    expect(JSON.parse(end.data)).toEqual({ reason: "signed_out" });
+    await s.ended;
+    const after = await stream(alice.cookie);
+    expect(after.status).toBe(401);
+  });
+
+  it("ends the stream at once when the account is frozen", async () => {
+    const alice = await createVerifiedUser(t.database);
+    const s = await stream(alice.cookie);
+    await readyOf(s);
+    await t.database.query("update users set frozen_at = now() where id = $1", [alice.user.id]);
+    const end = await s.next((e) => e.event === "end", 2_000);
+    expect(JSON.parse(end.data)).toEqual({ reason: "frozen" });
+    await s.ended;
+  });
+
+  it(`holds at most ${STREAMS_PER_SESSION} streams per session`, async () => {
+    const alice = await createVerifiedUser(t.database);
+    const streams = [];
+    for (let i = 0; i < STREAMS_PER_SESSION; i++) streams.push(await stream(alice.cookie));
+    for (const s of streams) expect(s.status).toBe(200);
+    const over = await stream(alice.cookie);
+    expect(over.status).toBe(429);
+    streams[0]!.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await stream(alice.cookie)).status).toBe(200);
+  });
+});
+
+describe("across two instances on one PostgreSQL", () => {
+  let second: { app: App; database: Database; url: string } | undefined;
+
+  beforeAll(async () => {
+    if (t.database.kind !== "pg" || !t.database.url) return;
+    const database = createPgDatabase(t.database.url, 4);
+    const config = loadConfig({ NODE_ENV: "test", DATA_DIR: t.dataDir, LOG_LEVEL: "silent" });
+    const app = await buildApp({ config, database }, { logger: false });
+    second = { app, database, url: await app.listen({ port: 0, host: "127.0.0.1" }) };
+  });
+  afterAll(async () => {
+    for (const s of open) s.close();
+    await second?.app.close();
+    await second?.database.close();
+  });
+
+  it("delivers a change written through one instance to a stream on the other", async (ctx) => {
+    if (!second) return ctx.skip();
+    const alice = await createVerifiedUser(t.database);
+    const onSecond = await stream(alice.cookie, undefined, second.url);
+    await readyOf(onSecond);
+    const sent = await t.app.inject({
+      method: "POST",
+      url: "/api/chat/send",
+      headers: { cookie: alice.cookie },
+      payload: { message: "Is my transfer on its way?" },
+    });
+    expect(sent.statusCode, sent.body).toBeLessThan(300);
+    const change = await onSecond.next((e) => e.event === "change", 2_000);
+    expect(topicsOf(change)).toContain("chat");
+  });
+});

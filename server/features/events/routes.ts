@@ -1,0 +1,70 @@
+import type { FastifyInstance } from "fastify";
+import { eventStreamResponse, STREAMS_PER_SESSION } from "@/contract/events";
+import { EventHub } from "@/server/features/events/event-hub";
+import { AppError } from "@/server/lib/errors";
+import { sessionCookieName } from "@/server/lib/session";
+import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** This instance's open event streams (decision 034). */
+    events: EventHub;
+  }
+}
+
+export const EVENTS_MESSAGES = {
+  notAStreamReader: "This address sends live updates to the Pillar app (Accept: text/event-stream).",
+  tooManyStreams:
+    "Too many open windows are receiving live updates. This one will refresh every few seconds instead.",
+} as const;
+
+/**
+ * `GET /api/events`: the signed-in customer's "this changed" notices as Server-Sent Events (decision 034). The
+ * connection counts against MAX_CONNECTIONS and the per-IP cap like any other; a session holds at most
+ * STREAMS_PER_SESSION here.
+ */
+export async function eventRoutes(app: FastifyInstance) {
+  const { database, config } = app.deps;
+  const hub = new EventHub(database, app.log, STREAMS_PER_SESSION);
+  hub.start();
+  app.decorate("events", hub);
+  // Before the server stops accepting: open streams would otherwise hold the close until its deadline.
+  app.addHook("preClose", () => hub.close());
+
+  app.get(
+    "/events",
+    { onRequest: requireUser, schema: { response: { 200: eventStreamResponse } } },
+    async (request, reply) => {
+      const user = signedInUser(request);
+      const session = request.session;
+      const token = request.cookies[sessionCookieName(config)];
+      if (!session || !token) throw new AppError("UNAUTHORIZED", "Please sign in again.");
+      if (!hub.hasRoomFor(session.idHash)) {
+        throw new AppError("RATE_LIMITED", EVENTS_MESSAGES.tooManyStreams);
+      }
+      // Only an event-stream reader gets a stream: anything else (a fetch, a test's inject) would wait forever.
+      if (!request.headers.accept?.includes("text/event-stream")) {
+        throw new AppError("BAD_REQUEST", EVENTS_MESSAGES.notAStreamReader);
+      }
+      const lastEventId = request.headers["last-event-id"];
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        // nginx and some proxies buffer responses unless told not to; a buffered stream is a silent one.
+        "x-accel-buffering": "no",
+      });
+      raw.flushHeaders();
+      await hub.open({
+        userId: user.id,
+        token,
+        idHash: session.idHash,
+        frozenAt: user.frozenAt,
+        raw,
+        lastEventId: typeof lastEventId === "string" ? lastEventId : undefined,
+      });
+    },
+  );
+}

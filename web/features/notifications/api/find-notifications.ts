@@ -1,0 +1,47 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { NotificationItem, NotificationPage } from "@/contract/notifications";
+import { apiRequest } from "@/web/lib/api";
+
+export const NOTIFICATIONS_KEY = ["/api/notifications"] as const;
+
+/** GET /api/notifications: newest first, a page at a time (keyset on `before`). */
+export function useNotifications(onlyUnread: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...NOTIFICATIONS_KEY, { onlyUnread }],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams();
+      if (pageParam) params.set("before", pageParam);
+      if (onlyUnread) params.set("unread", "true");
+      const query = params.size > 0 ? `?${params}` : "";
+      return apiRequest<NotificationPage>("GET", `/api/notifications${query}`, undefined, { signal });
+    },
+    getNextPageParam: (last) => last.nextBefore,
+    staleTime: 0,
+  });
+}
+
+/** Everything under /api/notifications (the list and the bell's count) is read again after a mark. */
+function useRefreshNotifications() {
+  const client = useQueryClient();
+  return () =>
+    client.invalidateQueries({
+      predicate: (q) => typeof q.queryKey[0] === "string" && q.queryKey[0].startsWith("/api/notifications"),
+    });
+}
+
+export function useMarkNotificationRead() {
+  const refresh = useRefreshNotifications();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<NotificationItem>("POST", `/api/notifications/${id}/read`),
+    onSuccess: refresh,
+  });
+}
+
+export function useMarkAllNotificationsRead() {
+  const refresh = useRefreshNotifications();
+  return useMutation({
+    mutationFn: () => apiRequest<{ marked: number }>("POST", "/api/notifications/read-all"),
+    onSuccess: refresh,
+  });
+}
