@@ -18,13 +18,14 @@ const SERVER_AREA_DEPS = {
   chat: ["kyc"],
   compliance: [],
   kyc: ["approvals", "compliance"],
-  payments: ["accounts", "approvals", "auth", "kyc"],
+  monitoring: ["compliance"],
+  payments: ["accounts", "approvals", "auth", "kyc", "monitoring"],
   security: ["chat"],
-  settlement: ["payments"],
+  settlement: ["monitoring", "payments"],
   staff: ["auth"],
   recipients: ["compliance"],
   statements: ["transfers"],
-  transfers: ["approvals", "auth", "compliance", "recipients", "security"],
+  transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
 
 /** Test files may reach across areas (fixtures), never across layers. */
@@ -134,7 +135,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|health|kyc|monitoring|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

@@ -110,6 +110,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/admin/compliance/cases/:id/decision": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/compliance/lists": ["admin"],
   "POST /api/admin/compliance/lists": ["admin", "UNPROCESSABLE"],
+  "GET /api/admin/monitoring/alerts": ["admin"],
+  "GET /api/admin/monitoring/alerts/:id": ["admin", "NOT_FOUND"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

@@ -8,7 +8,7 @@ import {
 } from "@/contract/compliance";
 import type { Page } from "@/contract/pages";
 import type { StaffRole } from "@/contract/staff";
-import type { Db, DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, transferRequests, users } from "@/server/db/schema";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
@@ -162,4 +162,21 @@ export async function decideCase(
     });
   });
   return getCase(db, caseId);
+}
+
+/**
+ * The customer's open case, opened when there is none, in the caller's transaction: sanctions hits and
+ * monitoring alerts (server/features/monitoring) file on it. A racing opener's insert loses to the one-open-case
+ * index and joins that case.
+ */
+export async function openCaseFor(tx: Tx, userId: string): Promise<string> {
+  await tx.execute(
+    sql`insert into compliance_cases (user_id) values (${userId}::uuid)
+        on conflict (user_id) where status = 'open' do nothing`,
+  );
+  const [open] = await tx
+    .select({ id: complianceCases.id })
+    .from(complianceCases)
+    .where(and(eq(complianceCases.userId, userId), eq(complianceCases.status, "open")));
+  return open!.id;
 }

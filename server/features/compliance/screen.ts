@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ScreeningPoint } from "@/contract/compliance";
 import type { DbOrTx, Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
+import { openCaseFor } from "@/server/features/compliance/cases";
 import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
 import { activeSanctionsIndex, entryKey } from "@/server/features/compliance/sanctions-index";
@@ -122,21 +123,13 @@ export async function recordHits(
     if (!seen) fresh.push({ hit, key });
   }
   if (fresh.length === 0) return { caseId: null, newHits: 0 };
-  // One open case per customer: a racing screen's insert loses to the unique index and joins that case.
-  await tx.execute(
-    sql`insert into compliance_cases (user_id) values (${input.userId}::uuid)
-        on conflict (user_id) where status = 'open' do nothing`,
-  );
-  const [open] = await tx
-    .select({ id: complianceCases.id })
-    .from(complianceCases)
-    .where(and(eq(complianceCases.userId, input.userId), eq(complianceCases.status, "open")));
+  const caseId = await openCaseFor(tx, input.userId);
   let newHits = 0;
   for (const { hit, key } of fresh) {
     const inserted = await tx
       .insert(complianceHits)
       .values({
-        caseId: open!.id,
+        caseId,
         userId: input.userId,
         dedupeKey: key,
         screeningPoint: input.point,
@@ -147,8 +140,8 @@ export async function recordHits(
       .returning({ id: complianceHits.id });
     newHits += inserted.length;
   }
-  await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, open!.id));
-  return { caseId: open!.id, newHits };
+  await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, caseId));
+  return { caseId, newHits };
 }
 
 /** Whether compliance has not yet decided a case of this customer. */
@@ -161,13 +154,29 @@ export async function hasOpenCase(db: DbOrTx, userId: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** Money of a customer with an open case (or a confirmed match) does not leave: the hold the transfers already have stays. */
+/**
+ * Money of a customer with an open case (or a confirmed match) does not leave: the hold the transfers already
+ * have stays. An open case holds once it has a sanctions hit or a blocking monitoring alert: one opened by
+ * monitoring alerts that do not block only asks compliance to look (decision 031).
+ */
 export async function hasComplianceHold(db: DbOrTx, userId: string | null): Promise<boolean> {
   if (!userId) return false;
   const [row] = await db
     .select({ id: complianceCases.id })
     .from(complianceCases)
-    .where(and(eq(complianceCases.userId, userId), inArray(complianceCases.status, ["open", "confirmed"])))
+    .where(
+      and(
+        eq(complianceCases.userId, userId),
+        or(
+          eq(complianceCases.status, "confirmed"),
+          and(
+            eq(complianceCases.status, "open"),
+            sql`(exists (select 1 from compliance_hits h where h.case_id = ${complianceCases.id})
+              or exists (select 1 from monitoring_alerts a where a.case_id = ${complianceCases.id} and a.blocking))`,
+          ),
+        ),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

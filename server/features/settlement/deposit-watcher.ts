@@ -12,6 +12,7 @@ import {
 import { MAX_CENTS } from "@/contract/money";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
 import { creditFromSystemAccount } from "@/server/lib/ledger";
@@ -116,6 +117,11 @@ async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): 
         .where(and(eq(chainDeposits.id, row.id), eq(chainDeposits.status, "pending")))
         .returning({ id: chainDeposits.id });
       if (updated.length !== 1) throw new Error(`deposit ${row.id} is no longer pending`);
+      await monitorMoneyIn(sp, row.userId!, {
+        kind: "deposit",
+        id: credit!.id,
+        amountCents: row.amountCents,
+      });
     });
     return true;
   } catch (err) {
