@@ -19,14 +19,15 @@ const SERVER_AREA_DEPS = {
   compliance: [],
   events: [],
   kyc: ["approvals", "compliance"],
+  monitoring: ["compliance"],
   notifications: [],
-  payments: ["accounts", "approvals", "auth", "kyc"],
+  payments: ["accounts", "approvals", "auth", "kyc", "monitoring"],
   security: ["chat"],
-  settlement: ["compliance", "payments", "transfers"],
+  settlement: ["compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
   statements: ["transfers"],
-  transfers: ["approvals", "auth", "compliance", "recipients", "security"],
+  transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
 
 /** Test files may reach across areas (fixtures), never across layers. */
@@ -136,7 +137,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|notifications|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

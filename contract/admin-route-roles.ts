@@ -64,6 +64,9 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/compliance/members": ["compliance"],
   "GET /api/admin/compliance/lists": ["compliance"],
   "POST /api/admin/compliance/lists": ["compliance"],
+  // Transaction monitoring's alerts (decision 031): compliance's, like the cases they are filed on.
+  "GET /api/admin/monitoring/alerts": ["compliance"],
+  "GET /api/admin/monitoring/alerts/:id": ["compliance"],
 
   // Maker-checker: the queue; who may decide each approval is checked per kind (finance money, compliance KYC
   // resets and freezes), and never its maker.

@@ -22,6 +22,7 @@ export const STAFF_CAPABILITIES = {
   complianceDesk: "GET /api/admin/compliance/cases",
   decideCase: "POST /api/admin/compliance/cases/:id/decisions",
   loadSanctionsList: "POST /api/admin/compliance/lists",
+  monitoringAlerts: "GET /api/admin/monitoring/alerts",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",
   editBalance: "PUT /api/admin/users/:userId/balance",

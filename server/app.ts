@@ -31,6 +31,8 @@ import { healthRoutes } from "@/server/features/health/routes";
 import { kycAdminRoutes } from "@/server/features/kyc/admin-routes";
 import { approveKycReset } from "@/server/features/kyc/kyc-reset-approval";
 import { kycRoutes } from "@/server/features/kyc/routes";
+import { configureMonitoring } from "@/server/features/monitoring/monitoring-config";
+import { monitoringAdminRoutes } from "@/server/features/monitoring/routes";
 import { notificationRoutes } from "@/server/features/notifications/routes";
 import { objectRoutes, uploadRoutes } from "@/server/features/objects/routes";
 import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
@@ -157,6 +159,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", complianceAdminRoutes),
   routesAt("/api", eventRoutes),
   routesAt("/api/notifications", notificationRoutes),
+  routesAt("/api/admin", monitoringAdminRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
@@ -165,6 +168,7 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ) {
   const deps: AppDeps = { ...given, storage: given.storage ?? createStorage(given.config) };
+  configureMonitoring({ approvalThresholdCents: deps.config.approvalThresholdCents });
   const { http } = deps.config;
   const app = Fastify({
     ...(options.logger === undefined ? await loggerOptions(deps.config) : { logger: options.logger }),

@@ -600,6 +600,8 @@ export const transferRequests = pgTable(
     index("transfer_requests_created_id_idx").on(t.createdAt, t.id),
     // The admin desk opens on pending requests: one range scan however many settled ones there are.
     index("transfer_requests_status_created_id_idx").on(t.status, t.createdAt, t.id),
+    // Many customers paying one address (monitoring, 0026).
+    index("transfer_requests_address_created_idx").on(sql`lower(${t.cryptoAddress})`, t.createdAt),
     check(
       "transfer_requests_amounts_valid",
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`,
@@ -881,6 +883,38 @@ export const complianceHits = pgTable(
     index("compliance_hits_case_idx").on(t.caseId, t.createdAt),
     index("compliance_hits_transfer_idx").on(t.transferId),
     check("compliance_hits_subject_type_check", sql`${t.subjectType} in ('name', 'address')`),
+  ],
+);
+
+/** A transaction-monitoring alert (0026, decision 031): the rule, its score and the evidence it saw, on a case. */
+export const monitoringAlerts = pgTable(
+  "monitoring_alerts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    rule: text("rule").notNull(),
+    score: doublePrecision("score").notNull(),
+    /** Holds the customer's money out while the case is open, like a sanctions hit. */
+    blocking: boolean("blocking").notNull(),
+    eventKind: text("event_kind", { enum: ["credit", "deposit", "transfer"] }).notNull(),
+    /** The transaction (money in) or transfer request (money out) the rule judged. */
+    eventId: uuid("event_id").notNull(),
+    transferId: uuid("transfer_id"),
+    evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull(),
+    /** The same rule on the same event never makes a second alert. */
+    dedupeKey: text("dedupe_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("monitoring_alerts_dedupe_key").on(t.dedupeKey),
+    index("monitoring_alerts_case_idx").on(t.caseId, t.createdAt),
+    index("monitoring_alerts_user_idx").on(t.userId, t.createdAt),
+    index("monitoring_alerts_queue_idx").on(t.createdAt, t.id),
+    check("monitoring_alerts_event_kind_check", sql`${t.eventKind} in ('credit', 'deposit', 'transfer')`),
+    check("monitoring_alerts_score_check", sql`${t.score} >= 0 and ${t.score} <= 1`),
   ],
 );
 

@@ -145,6 +145,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/admin/compliance/members": ["admin"],
   "GET /api/admin/compliance/lists": ["admin"],
   "POST /api/admin/compliance/lists": ["admin", "UNPROCESSABLE"],
+  "GET /api/admin/monitoring/alerts": ["admin"],
+  "GET /api/admin/monitoring/alerts/:id": ["admin", "NOT_FOUND"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

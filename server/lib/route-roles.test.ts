@@ -60,6 +60,7 @@ describe("the admin web's capabilities", () => {
       "kycTab",
       "liftFreeze",
       "loadSanctionsList",
+      "monitoringAlerts",
       "openDocuments",
       "revealDateOfBirth",
       "revealSsn",

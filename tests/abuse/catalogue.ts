@@ -835,6 +835,18 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/admin/compliance/lists", payload: uploadBody(listFiles()) }),
     expect: ADMIN_OK,
   },
+  "GET /api/admin/monitoring/alerts": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/monitoring/alerts?rule=structuring&limit=5"),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/monitoring/alerts/:id": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/monitoring/alerts/${randomUUID()}`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
   "GET /api/admin/audit": {
     access: "admin",
     input: { query: true },

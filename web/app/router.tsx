@@ -54,6 +54,7 @@ const PayByTagPage = lazy(() => import("@/web/features/transfers/pay-by-tag-page
 const AdminPage = lazy(() => import("@/web/features/admin/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/content/admin/dashboard-edit-page"));
 const CompliancePage = lazy(() => import("@/web/features/compliance/compliance-page"));
+const MonitoringPage = lazy(() => import("@/web/features/monitoring/monitoring-page"));
 const ApplyCheckingPage = lazy(() => import("@/web/features/kyc/apply-checking-page"));
 const SendMoneyPage = lazy(() => import("@/web/features/transfers/send-money-page"));
 const ReceiptPage = lazy(() => import("@/web/features/transfers/receipt-page"));
@@ -117,6 +118,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/settings" component={SettingsPage} />
       <Route path="/admin" component={AdminPage} />
       <Route path="/admin/compliance/*?" component={CompliancePage} />
+      <Route path="/admin/monitoring" component={MonitoringPage} />
       <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
       <Route path="/apply-checking" component={customerOnly(ApplyCheckingPage)} />
       <Route path="/send-money" component={customerOnly(SendMoneyPage)} />

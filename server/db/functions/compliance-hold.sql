@@ -9,8 +9,14 @@ LANGUAGE sql STABLE AS $$
 		WHERE c.user_id = p_user_id AND c.status = 'restricted')
 $$;
 --> statement-breakpoint
+-- An open case holds once it has a sanctions hit or a blocking monitoring alert; one opened only by alerts that
+-- do not block asks compliance to look without stopping the customer's money (decision 031).
 CREATE OR REPLACE FUNCTION compliance_hold(p_user_id uuid) RETURNS boolean
 LANGUAGE sql STABLE AS $$
 	SELECT EXISTS (SELECT 1 FROM compliance_cases c
-		WHERE c.user_id = p_user_id AND c.status IN ('open', 'confirmed', 'restricted', 'frozen', 'filed'))
+		WHERE c.user_id = p_user_id AND (
+			c.status IN ('confirmed', 'restricted', 'frozen', 'filed')
+			OR (c.status = 'open' AND (
+				EXISTS (SELECT 1 FROM compliance_hits h WHERE h.case_id = c.id)
+				OR EXISTS (SELECT 1 FROM monitoring_alerts a WHERE a.case_id = c.id AND a.blocking)))))
 $$;

@@ -9,7 +9,7 @@ import {
   REPORT_DEADLINE_DAYS,
 } from "@/contract/compliance";
 import type { Page } from "@/contract/pages";
-import type { DbOrTx } from "@/server/db/client";
+import type { DbOrTx, Tx } from "@/server/db/client";
 import {
   complianceCaseComments,
   complianceCaseDecisions,
@@ -41,9 +41,11 @@ const caseColumns = {
   assigneeId: complianceCases.assignedTo,
   assigneeEmail: assignees.email,
   hitCount: sql<number>`(select count(*)::int from compliance_hits h where h.case_id = ${complianceCases.id})`,
-  // First detection: the earliest evidence filed on the case (the case opens with it, so opened_at otherwise).
-  firstDetectedAt: sql<Date>`coalesce((select min(h.created_at) from compliance_hits h
-    where h.case_id = ${complianceCases.id}), ${complianceCases.openedAt})`.mapWith(
+  // First detection: the earliest evidence filed on the case, a sanctions hit or a monitoring alert (the case
+  // opens with it, so opened_at otherwise; least() passes over a kind with none).
+  firstDetectedAt: sql<Date>`coalesce(least((select min(h.created_at) from compliance_hits h
+    where h.case_id = ${complianceCases.id}), (select min(a.created_at) from monitoring_alerts a
+    where a.case_id = ${complianceCases.id})), ${complianceCases.openedAt})`.mapWith(
     (v: string | Date) => new Date(v),
   ),
   heldTransfers: sql<number>`(select count(*)::int from transfer_requests t
@@ -222,4 +224,21 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       decidedAt: d.decidedAt?.toISOString() ?? null,
     })),
   };
+}
+
+/**
+ * The customer's open case, opened when there is none, in the caller's transaction: sanctions hits and
+ * monitoring alerts (server/features/monitoring) file on it. A racing opener's insert loses to the one-open-case
+ * index and joins that case.
+ */
+export async function openCaseFor(tx: Tx, userId: string): Promise<string> {
+  await tx.execute(
+    sql`insert into compliance_cases (user_id) values (${userId}::uuid)
+        on conflict (user_id) where status = 'open' do nothing`,
+  );
+  const [open] = await tx
+    .select({ id: complianceCases.id })
+    .from(complianceCases)
+    .where(and(eq(complianceCases.userId, userId), eq(complianceCases.status, "open")));
+  return open!.id;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { ScreeningPoint } from "@/contract/compliance";
 import { type Database, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
+import { openCaseFor } from "@/server/features/compliance/cases";
 import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
 import {
@@ -199,21 +200,13 @@ export async function recordHits(
     if (!seen) fresh.push({ hit, key });
   }
   if (fresh.length === 0) return { caseId: null, newHits: 0 };
-  // One open case per customer: a racing screen's insert loses to the unique index and joins that case.
-  await tx.execute(
-    sql`insert into compliance_cases (user_id) values (${input.userId}::uuid)
-        on conflict (user_id) where status = 'open' do nothing`,
-  );
-  const [open] = await tx
-    .select({ id: complianceCases.id })
-    .from(complianceCases)
-    .where(and(eq(complianceCases.userId, input.userId), eq(complianceCases.status, "open")));
+  const caseId = await openCaseFor(tx, input.userId);
   let newHits = 0;
   for (const { hit, key } of fresh) {
     const inserted = await tx
       .insert(complianceHits)
       .values({
-        caseId: open!.id,
+        caseId,
         userId: input.userId,
         dedupeKey: key,
         screeningPoint: input.point,
@@ -224,8 +217,8 @@ export async function recordHits(
       .returning({ id: complianceHits.id });
     newHits += inserted.length;
   }
-  await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, open!.id));
-  return { caseId: open!.id, newHits };
+  await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, caseId));
+  return { caseId, newHits };
 }
 
 /** Whether compliance has not yet decided a case of this customer. */
@@ -239,8 +232,9 @@ export async function hasOpenCase(db: DbOrTx, userId: string): Promise<boolean> 
 }
 
 /**
- * Money of a customer with an open case, or one decided anything but "clear", does not leave: the hold the
- * transfers already have stays. The rule is compliance_hold (server/db/functions/compliance-hold.sql).
+ * Money of a customer with an open case that holds (a sanctions hit, or a blocking monitoring alert: decision
+ * 031), or one decided anything but "clear", does not leave: the hold the transfers already have stays. The rule
+ * is compliance_hold (server/db/functions/compliance-hold.sql).
  */
 export async function hasComplianceHold(db: DbOrTx, userId: string | null): Promise<boolean> {
   if (!userId) return false;

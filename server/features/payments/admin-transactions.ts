@@ -13,6 +13,7 @@ import type { Transaction, TransactionStatus } from "@/contract/transactions";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import {
   isStaffAccount,
@@ -72,6 +73,7 @@ async function postCredit(tx: Tx, actorId: string, row: TransactionRow): Promise
     amount: row.amount,
   });
   await notifyMoneyArrived(tx, row);
+  await monitorMoneyIn(tx, row.userId, { kind: "credit", id: row.id, amountCents: row.amount });
   return entryId;
 }
 

@@ -12,6 +12,7 @@ import {
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
+import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
@@ -123,6 +124,7 @@ async function settle(
       entryId,
     })
     .returning({ id: transactions.id });
+  await monitorMoneyIn(tx, payment.userId, { kind: "credit", id: credit.id, amountCents: payment.amount });
   return { transactionId: credit.id, balance };
 }
 

@@ -13,6 +13,7 @@ import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
 import { creditFromSystemAccount } from "@/server/lib/ledger";
@@ -121,6 +122,11 @@ async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): 
         title: `${formatMoney(row.amountCents)} arrived`,
         body: "USDC deposit",
         link: "/dashboard",
+      });
+      await monitorMoneyIn(sp, row.userId!, {
+        kind: "deposit",
+        id: credit!.id,
+        amountCents: row.amountCents,
       });
     });
     return true;

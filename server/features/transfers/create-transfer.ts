@@ -24,6 +24,11 @@ import {
 } from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
 import { recordHits, screenTransferRequest } from "@/server/features/compliance/screen";
+import {
+  evaluateTransfer,
+  fileAlertsAfterTransfer,
+  fileTransferAlerts,
+} from "@/server/features/monitoring/monitor-event";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
@@ -193,19 +198,24 @@ async function createTransferChecked(
   const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
   // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
   // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
-  // One round trip for the list and the customer's compliance hold (screenTransferRequest).
-  const { hits: sanctionsHits, complianceHold } = await screenTransferRequest(
-    deps.database,
-    user.id,
-    { names: [{ value: input.recipientName }], addresses: [address] },
-    deps.config.sanctionsNameThreshold,
-  );
-  const underReview = sanctionsHits.length > 0 || complianceHold;
+  // One round trip for the list and the customer's compliance hold (screenTransferRequest), and transaction
+  // monitoring (decision 031) alongside: a blocking alert holds the transfer like a sanctions hit.
+  const transferId = randomUUID();
+  const [{ hits: sanctionsHits, complianceHold }, monitoring] = await Promise.all([
+    screenTransferRequest(
+      deps.database,
+      user.id,
+      { names: [{ value: input.recipientName }], addresses: [address] },
+      deps.config.sanctionsNameThreshold,
+    ),
+    evaluateTransfer(deps.database.db, user.id, { id: transferId, amountCents: amount, address, at: now }),
+  ]);
+  const underReview = sanctionsHits.length > 0 || complianceHold || monitoring.blocking;
 
   const day = limitDayOf(now);
   const fee = feeFor(amount);
   const transfer: TransferRow = {
-    id: randomUUID(),
+    id: transferId,
     userId: user.id,
     amount,
     fee,
@@ -298,6 +308,7 @@ async function createTransferChecked(
         transferId: transfer.id,
       });
     }
+    if (!created.replayed) await fileTransferAlerts(tx, user.id, monitoring);
     return created;
   };
   // A one-time code is spent in the transaction that makes the transfer, between the checks that come before
@@ -310,8 +321,8 @@ async function createTransferChecked(
       await spendCodeProof(deps, tx, user.id, proof, origin);
       return fileHits(tx, answer(await callCreateTransfer(deps, tx, call(true))));
     });
-  } else if (sanctionsHits.length > 0) {
-    // The hit is filed in the transfer's own transaction, so the transfer never exists without its case.
+  } else if (sanctionsHits.length > 0 || monitoring.blocking) {
+    // Hits and holding alerts are filed in the transfer's own transaction: it never exists unheld without its case.
     result = await deps.database.db.transaction(async (tx) => {
       const row = await callCreateTransfer(deps, tx, call(passkeyVerified));
       if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
@@ -321,6 +332,8 @@ async function createTransferChecked(
     const row = await createTransferOnWallet(deps, call(passkeyVerified));
     if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
     result = answer(row);
+    // Alerts that hold nothing are filed once the transfer is made, keeping its one-call path.
+    if (!result.replayed) await fileAlertsAfterTransfer(deps.database.db, user.id, monitoring);
   }
   if (!result.replayed) wakeMailWorker();
   return result;

@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
+import { type DbOrTx, queryRows } from "@/server/db/client";
+import {
+  type MoneyEvent,
+  type MonitoringConfig,
+  type MonitoringInput,
+  ruleSettings,
+} from "@/server/features/monitoring/rules";
+
+const DAY = 86_400_000;
+
+type EventRow = {
+  id: string;
+  kind: MoneyEvent["kind"];
+  at: Date;
+  amount: string | number;
+  address: string | null;
+};
+
+/**
+ * What the rules see for one event of a customer, read from the database: the customer's money in (completed
+ * credits and deposits) and transfer requests (any status: an attempt counts) within the lookback, the last
+ * activity before it, the account's age, its devices, its recent alerts, and other customers' transfers to the
+ * same address. The event itself is left out of the history even when its row is already written.
+ */
+export async function loadMonitoringInput(
+  db: DbOrTx,
+  userId: string,
+  event: MoneyEvent,
+  config: MonitoringConfig,
+): Promise<MonitoringInput> {
+  const from = new Date(event.at - config.lookbackDays * DAY).toISOString();
+  const rowsRead = queryRows<EventRow>(
+    db,
+    sql`select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
+          created_at as at, amount, null as address
+        from transactions
+        where user_id = ${userId}::uuid and status = 'completed' and type in ('credit', 'incoming_payment')
+          and created_at >= ${from}::timestamptz and id <> ${event.id}::uuid
+        union all
+        select id, 'transfer', created_at, amount, lower(crypto_address)
+        from transfer_requests
+        where user_id = ${userId}::uuid and created_at >= ${from}::timestamptz and id <> ${event.id}::uuid`,
+  );
+  const cooldown = Math.max(...RULE_NAMES.map((r) => ruleSettings(config, r).cooldownDays));
+  // One round trip for the rest: the last activity before the lookback, the account's age, devices, alerts.
+  const factsRead = queryRows<{
+    at: Date | string | null;
+    opened: Date | string;
+    devices: { at: string }[];
+    alerts: { rule: RuleName; at: string }[];
+  }>(
+    db,
+    sql`select greatest(
+          (select max(created_at) from transactions where user_id = ${userId}::uuid and status = 'completed'
+             and type in ('credit', 'incoming_payment') and created_at < ${from}::timestamptz),
+          (select max(created_at) from transfer_requests where user_id = ${userId}::uuid
+             and created_at < ${from}::timestamptz)
+        ) as at,
+        (select created_at from users where id = ${userId}::uuid) as opened,
+        coalesce((select json_agg(json_build_object('at', created_at)) from known_devices
+          where user_id = ${userId}::uuid), '[]'::json) as devices,
+        coalesce((select json_agg(json_build_object('rule', rule, 'at', created_at)) from monitoring_alerts
+          where user_id = ${userId}::uuid
+            and created_at >= ${new Date(event.at - cooldown * DAY).toISOString()}::timestamptz), '[]'::json) as alerts`,
+  );
+  const sendersRead = event.address
+    ? queryRows<{ customerId: string; at: Date }>(
+        db,
+        sql`select user_id as "customerId", created_at as at from transfer_requests
+            where lower(crypto_address) = ${event.address.toLowerCase()} and user_id is not null
+              and user_id <> ${userId}::uuid
+              and created_at >= ${new Date(event.at - config.manyToOneAddress.windowDays * DAY).toISOString()}::timestamptz`,
+      )
+    : Promise.resolve([]);
+  // Three reads at once: a transfer waits for them before it is made.
+  const [rows, [facts], senders] = await Promise.all([rowsRead, factsRead, sendersRead]);
+  return {
+    event: { ...event, address: event.address?.toLowerCase() ?? null },
+    history: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      at: new Date(r.at).getTime(),
+      amountCents: Number(r.amount),
+      address: r.address,
+    })),
+    activityBeforeLookbackAt: facts?.at ? new Date(facts.at).getTime() : null,
+    accountOpenedAt: facts?.opened ? new Date(facts.opened).getTime() : event.at,
+    deviceFirstSeen: (facts?.devices ?? []).map((d) => Date.parse(d.at)),
+    addressSenders: senders.map((s) => ({ customerId: s.customerId, at: new Date(s.at).getTime() })),
+    recentAlerts: (facts?.alerts ?? []).map((a) => ({ rule: a.rule, at: Date.parse(a.at) })),
+  };
+}

@@ -1,0 +1,269 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
+import type { MonitoringAlert, RuleName } from "@/contract/monitoring";
+import { TRANSFER_MESSAGES } from "@/contract/transfers";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+
+const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+const admin = setUpAdminUser(t);
+expectLedgerCleanAfterEach(t);
+
+let compliance: SignedInUser;
+let support: SignedInUser;
+let finance: SignedInUser;
+beforeAll(async () => {
+  compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+  support = await createVerifiedUser(t.database, { staffRoles: ["support"] });
+  finance = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+});
+
+const call = (method: "GET" | "POST" | "PUT", url: string, who: SignedInUser | null, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: who ? { cookie: who.cookie } : {},
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+const randomEth = () => `0x${randomBytes(20).toString("hex")}`;
+const SUBMITTED = "Transfer request submitted successfully";
+
+async function alertsOf(customer: SignedInUser, rule?: RuleName): Promise<MonitoringAlert[]> {
+  const q = new URLSearchParams({ q: customer.email, limit: "200", ...(rule ? { rule } : {}) });
+  const res = await call("GET", `/api/admin/monitoring/alerts?${q}`, compliance);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().items as MonitoringAlert[]).filter((a) => a.customer?.id === customer.user.id);
+}
+
+const send = async (customer: SignedInUser, amount: string, cryptoAddress: string) => {
+  const res = await requestTransfer(t.app, customer, { amount, cryptoAddress });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { message: string; transferRequest: { id: string } };
+};
+
+const backdateAccount = (customer: SignedInUser, days: number) =>
+  t.database.query(`update users set created_at = now() - make_interval(days => $2) where id = $1`, [
+    customer.user.id,
+    days,
+  ]);
+
+describe("who sees alerts", () => {
+  it("answers compliance, and refuses support, finance, customers and strangers", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    expect((await call("GET", "/api/admin/monitoring/alerts", compliance)).statusCode).toBe(200);
+    for (const who of [support, finance, customer]) {
+      expect((await call("GET", "/api/admin/monitoring/alerts", who)).statusCode).toBe(403);
+      expect((await call("GET", `/api/admin/monitoring/alerts/${randomUUID()}`, who)).statusCode).toBe(403);
+    }
+    expect((await call("GET", "/api/admin/monitoring/alerts", null)).statusCode).toBe(401);
+  });
+
+  it("refuses an unknown rule, a case id that is not one, a huge limit and a long search", async () => {
+    const bad = [
+      "?rule=everything",
+      "?caseId=1%20or%201=1",
+      "?limit=100000",
+      `?q=${"x".repeat(300)}`,
+      "?cursor=not-a-cursor",
+    ];
+    for (const query of bad) {
+      const res = await call("GET", `/api/admin/monitoring/alerts${query}`, compliance);
+      expect(res.statusCode, query).toBe(400);
+    }
+    expect((await call("GET", "/api/admin/monitoring/alerts/not-a-uuid", compliance)).statusCode).toBe(400);
+    expect((await call("GET", `/api/admin/monitoring/alerts/${randomUUID()}`, compliance)).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe("structuring (credits just under APPROVAL_THRESHOLD, $1,000, within 7 days)", () => {
+  it("counts $900.00 to $999.99 only, alerts on the third, files it on the customer's case, and holds nothing", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    // Under the band, at the threshold, and two in the band: two just under, no alert.
+    for (const amount of ["899.99", "1000.00", "999.99", "900.00"])
+      await fundCustomer(t, admin, customer.user.id, amount);
+    expect(await alertsOf(customer, "structuring")).toEqual([]);
+
+    await fundCustomer(t, admin, customer.user.id, "950.00");
+    const [alert] = await alertsOf(customer, "structuring");
+    expect(alert).toMatchObject({ blocking: false, eventKind: "credit", score: 0.5 });
+    expect(alert!.evidence).toMatchObject({ limitCents: 100_000, count: 3, windowDays: 7 });
+    expect((alert!.evidence.events as { amountCents: number }[]).map((e) => e.amountCents)).toEqual([
+      99_999, 90_000, 95_000,
+    ]);
+
+    // The alert sits on the customer's one case, which lists it.
+    const detail = await call("GET", `/api/admin/compliance/cases/${alert!.caseId}`, compliance);
+    expect(detail.json()).toMatchObject({ status: "open", customer: { id: customer.user.id }, hitCount: 0 });
+    const onCase = await call("GET", `/api/admin/monitoring/alerts?caseId=${alert!.caseId}`, compliance);
+    expect(onCase.json().items.map((a: MonitoringAlert) => a.id)).toEqual([alert!.id]);
+    const one = await call("GET", `/api/admin/monitoring/alerts/${alert!.id}`, compliance);
+    expect(one.json()).toMatchObject({ id: alert!.id, rule: "structuring" });
+
+    // Not a blocking rule: the customer's transfer goes out as usual and finance can release it.
+    const transfer = await send(customer, "100.00", randomEth());
+    expect(transfer.message).toBe(SUBMITTED);
+    const release = await call(
+      "PUT",
+      `/api/admin/transfer-requests/${transfer.transferRequest.id}`,
+      finance,
+      {
+        status: "approved",
+      },
+    );
+    expect(release.statusCode, release.body).toBe(200);
+  });
+});
+
+describe("first large transfer to a new address ($1,500 and 3 × the largest before)", () => {
+  it("stays quiet at $1,499.99 and alerts at $1,500.00 and $1,500.01", async () => {
+    const results: Record<string, number> = {};
+    for (const amount of ["1499.99", "1500.00", "1500.01"]) {
+      const customer = await createFundedCustomer(t, admin, "2000.00");
+      expect((await send(customer, amount, randomEth())).message).toBe(SUBMITTED);
+      results[amount] = (await alertsOf(customer, "first_large_new_address")).length;
+    }
+    expect(results).toEqual({ "1499.99": 0, "1500.00": 1, "1500.01": 1 });
+  });
+});
+
+describe("money in, then quickly out (80% of $1,000+ within 48 hours)", () => {
+  it("alerts when what went out since the credit reaches 80% of it", async () => {
+    const customer = await createFundedCustomer(t, admin, "1000.00");
+    const address = randomEth();
+    await send(customer, "799.99", address);
+    expect(await alertsOf(customer, "rapid_in_out")).toEqual([]);
+    await send(customer, "0.01", address);
+    const [alert] = await alertsOf(customer, "rapid_in_out");
+    expect(alert!.evidence).toMatchObject({ inTotalCents: 100_000, outTotalCents: 80_000 });
+  });
+});
+
+describe("new device, then a transfer to a new address (blocking)", () => {
+  const withDevices = async (newDeviceHoursAgo: number) => {
+    const customer = await createFundedCustomer(t, admin, "600.00");
+    await t.database.query(
+      `insert into known_devices (user_id, token_hash, created_at) values
+         ($1, $2, now() - interval '30 days'), ($1, $3, now() - make_interval(hours => $4))`,
+      [customer.user.id, randomUUID(), randomUUID(), newDeviceHoursAgo],
+    );
+    return customer;
+  };
+
+  it("holds a $200 transfer 47 hours after a new device like a sanctions hit, until compliance clears it", async () => {
+    const quiet = await withDevices(47);
+    expect((await send(quiet, "199.99", randomEth())).message).toBe(SUBMITTED);
+    expect(await alertsOf(quiet, "new_device_new_address")).toEqual([]);
+
+    const customer = await withDevices(47);
+    const held = await send(customer, "200.00", randomEth());
+    expect(held.message).toBe(TRANSFER_MESSAGES.underReview);
+    const [alert] = await alertsOf(customer, "new_device_new_address");
+    expect(alert).toMatchObject({ blocking: true, transferId: held.transferRequest.id });
+    expect(alert!.evidence).toMatchObject({ hoursAfterDevice: 47, amountCents: 20_000 });
+
+    const release = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {
+      status: "approved",
+    });
+    expect(release.statusCode, release.body).toBe(409);
+    expect(release.json()).toMatchObject({
+      complianceHold: true,
+      message: COMPLIANCE_MESSAGES.complianceHold,
+    });
+    const detail = await call("GET", `/api/admin/compliance/cases/${alert!.caseId}`, compliance);
+    expect(detail.json()).toMatchObject({ status: "open", heldTransfers: 1 });
+
+    // Clearing takes two compliance members (decision 032): one proposes, another approves.
+    const cases = `/api/admin/compliance/cases/${alert!.caseId}`;
+    const proposed = await call("POST", `${cases}/decisions`, compliance, {
+      decision: "clear",
+      note: "Customer confirmed the new phone and the payee by a call to the number on file",
+    });
+    expect(proposed.statusCode, proposed.body).toBe(200);
+    const decisionId = proposed.json().case.decisions.find((d: { status: string }) => d.status === "pending")
+      .id as string;
+    const checker = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const cleared = await call("POST", `${cases}/decisions/${decisionId}/approve`, checker, {});
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    const released = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {
+      status: "approved",
+    });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json().status).toBe("completed");
+  });
+
+  it("lets a transfer through once the new device is 48 hours old", async () => {
+    const customer = await withDevices(48);
+    expect((await send(customer, "200.00", randomEth())).message).toBe(SUBMITTED);
+    expect(await alertsOf(customer, "new_device_new_address")).toEqual([]);
+  });
+});
+
+describe("many customers paying one address (5 within 14 days)", () => {
+  it("alerts on the fifth customer's transfer, not the fourth's, with the others as evidence", async () => {
+    const pool = randomEth();
+    const senders = [];
+    for (let i = 0; i < 5; i++) senders.push(await createFundedCustomer(t, admin, "50.00"));
+    const answers = [];
+    for (const customer of senders) answers.push((await send(customer, "10.00", pool)).message);
+    expect(answers).toEqual([SUBMITTED, SUBMITTED, SUBMITTED, SUBMITTED, SUBMITTED]);
+    expect(await alertsOf(senders[3]!, "many_to_one_address")).toEqual([]);
+    const [alert] = await alertsOf(senders[4]!, "many_to_one_address");
+    expect(alert!.blocking).toBe(false);
+    expect(alert!.evidence).toMatchObject({ customers: 5, address: pool.toLowerCase() });
+    expect((alert!.evidence.otherCustomerIds as string[]).sort()).toEqual(
+      senders
+        .slice(0, 4)
+        .map((s) => s.user.id)
+        .sort(),
+    );
+  });
+});
+
+describe("dormant account suddenly active (180 quiet days, $500+)", () => {
+  it("alerts on a $500 credit to an account quiet for 181 days, not 179, and not $499.99", async () => {
+    const cases: [days: number, amount: string, alerts: number][] = [
+      [181, "500.00", 1],
+      [179, "500.00", 0],
+      [200, "499.99", 0],
+    ];
+    for (const [days, amount, expected] of cases) {
+      const customer = await createApprovedCustomer(t.database);
+      await backdateAccount(customer, days);
+      await fundCustomer(t, admin, customer.user.id, amount);
+      expect((await alertsOf(customer, "dormant_reactivated")).length, `${days} days, $${amount}`).toBe(
+        expected,
+      );
+    }
+  });
+});
+
+describe("velocity against the customer's own history ($3,000 a week and 4 × usual)", () => {
+  it("alerts when a week's money out reaches $3,000 for a customer who usually sends nothing", async () => {
+    const customer = await createFundedCustomer(t, admin, "5000.00");
+    await backdateAccount(customer, 60);
+    const address = randomEth();
+    const first = await send(customer, "1500.00", address);
+    // Two days ago, and out of today's limit.
+    await t.database.query(
+      `update transfer_requests set created_at = now() - interval '2 days', limit_day = '2000-01-01' where id = $1`,
+      [first.transferRequest.id],
+    );
+    await send(customer, "1499.99", address);
+    expect(await alertsOf(customer, "velocity")).toEqual([]);
+    await send(customer, "0.01", address);
+    const [alert] = await alertsOf(customer, "velocity");
+    expect(alert!.evidence).toMatchObject({ windowTotalCents: 300_000, expectedCents: 0 });
+    expect(alert!.blocking).toBe(false);
+  });
+});
