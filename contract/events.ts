@@ -1,19 +1,8 @@
 import { z } from "zod";
 
-/**
- * What a pushed notice on `GET /api/events` can name (decision 034): the customer's screens that read it refetch,
- * nothing else. The notice carries no data of its own, only that something changed.
- */
-export const EVENT_TOPICS = [
-  "transactions",
-  "summary",
-  "kyc",
-  "account",
-  "chat",
-  "transfers",
-  "notifications",
-] as const;
-export type EventTopic = (typeof EVENT_TOPICS)[number];
+import { EVENT_TOPICS } from "@/contract/event-topics";
+
+export { EVENT_TOPICS, type EventTopic } from "@/contract/event-topics";
 
 /** `event: change`: these topics changed; the SSE `id:` line is the notice's number for Last-Event-ID. */
 export const changeNotice = z.object({ topics: z.array(z.enum(EVENT_TOPICS)) });

@@ -7,7 +7,6 @@ import { useToasts } from "@/web/components/ui/use-toast";
 import { answersInPage } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { DeviceCookies } from "@/web/lib/device-cookies";
-import { startLiveUpdates } from "@/web/lib/live-updates";
 import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
 import { stepUpStore } from "@/web/lib/step-up";
 
@@ -49,7 +48,16 @@ function LiveUpdates() {
   const customerId = user && !user.isAdmin ? user.id : null;
   useEffect(() => {
     if (!customerId || typeof EventSource === "undefined") return;
-    return startLiveUpdates(client);
+    // Loaded once a customer is signed in: the landing page and the sign-in screens never carry the stream code.
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import("@/web/lib/live-updates").then(({ startLiveUpdates }) => {
+      if (!cancelled) stop = startLiveUpdates(client);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
   }, [client, customerId]);
   return null;
 }

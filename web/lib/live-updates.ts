@@ -1,6 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { EVENT_TOPICS, type EventTopic } from "@/contract/events";
+import { EVENT_TOPICS, type EventTopic } from "@/contract/event-topics";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /**
@@ -27,7 +27,7 @@ export function refetchTopics(client: QueryClient, topics: readonly EventTopic[]
   return client.invalidateQueries({ predicate: (q) => isUnder(q.queryKey[0], prefixes) });
 }
 
-// ── Stream health: the polls read it ─────────────────────────────────────────────────────────────────────
+// Stream health: the polls read it.
 let isHealthy = false;
 const listeners = new Set<() => void>();
 
