@@ -14,6 +14,17 @@ export type ChangeNotice = z.infer<typeof changeNotice>;
  */
 export const readyNotice = z.object({ resumed: z.boolean() });
 
+/**
+ * `GET /api/events/position`: the number of the signed-in customer's latest notice. A page drawn from reads
+ * made after it opens its stream with `?from=` that number, so notices committed meanwhile are replayed and
+ * nothing is asked twice (server/lib/spa.ts).
+ */
+export const eventPositionResponse = z.object({ lastId: z.string().regex(/^\d+$/) });
+export type EventPosition = z.infer<typeof eventPositionResponse>;
+
+/** `GET /api/events?from=`: where to resume when there is no Last-Event-ID header (the tab's first stream). */
+export const eventStreamQuery = z.object({ from: z.string().max(20).optional() });
+
 /** `event: end`: the session ended or the account was frozen; the client must not reconnect with it. */
 export const endNotice = z.object({ reason: z.enum(["signed_out", "frozen", "closing"]) });
 

@@ -24,6 +24,12 @@ export const DASHBOARD_FIRST_READS = [
 /** The id of the `<script type="application/json">` element that carries those answers. */
 export const FIRST_READS_ELEMENT_ID = "first-reads";
 
+/**
+ * On that element: the customer's latest notice number, read before the answers. The tab's event stream
+ * starts from it (`/api/events?from=`), so what changed after the reads is replayed and nothing is asked twice.
+ */
+export const EVENTS_FROM_ATTRIBUTE = "data-events-from";
+
 /** Set on `#root` when the server drew the page inside it from those answers, so the web hydrates it. */
 export const SERVER_RENDERED_ATTRIBUTE = "data-server-rendered";
 

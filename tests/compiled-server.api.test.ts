@@ -137,7 +137,7 @@ describe("the compiled server (dist/server/main.js)", () => {
     }
     const html = await page.text();
     expect(page.status).toBe(200);
-    expect(html).toContain('<script type="application/json" id="first-reads">');
+    expect(html).toMatch(/<script type="application\/json" id="first-reads" data-events-from="\d+">/);
     if (fs.existsSync(BUILT_RENDERER_FILE)) {
       expect(html).toContain('<div id="root" data-server-rendered>');
       expect(html).toContain('Hello, <span class="font-semibold text-ink">Compiled</span>');

@@ -151,9 +151,12 @@ describe("serving the built web app", () => {
 
   describe("first reads in the dashboard's HTML", () => {
     const firstReads = (body: string) => {
-      const found = body.match(/<script type="application\/json" id="first-reads">([^<]*)<\/script>/);
+      const found = body.match(
+        /<script type="application\/json" id="first-reads"(?: data-events-from="\d+")?>([^<]*)<\/script>/,
+      );
       return found ? (JSON.parse(found[1]!) as Record<string, { body: unknown; etag?: string }>) : undefined;
     };
+    const eventsFrom = (body: string) => body.match(/id="first-reads" data-events-from="(\d+)"/)?.[1];
 
     it("carries the signed-in customer's own answers, escaped, never cached", async () => {
       // A name no HTML may end early on: the element's text must not contain a raw "<".
@@ -182,6 +185,13 @@ describe("serving the built web app", () => {
       expect(reads!["/api/auth/user"]?.body).toMatchObject({
         firstName: "Ada</script><script>alert(1)</script><!--",
       });
+      // The notice number the reads were made after: the tab's event stream starts from it.
+      const position = await app.inject({
+        method: "GET",
+        url: "/api/events/position",
+        headers: { cookie: ada.cookie },
+      });
+      expect(eventsFrom(res.body)).toBe((position.json() as { lastId: string }).lastId);
     });
 
     it("gives each customer their own answers", async () => {

@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { EventPosition } from "@/contract/events";
 import {
   DASHBOARD_FIRST_READS,
+  EVENTS_FROM_ATTRIBUTE,
   FIRST_PAGE_SOURCES,
   FIRST_READS_ELEMENT_ID,
   type FirstPage,
@@ -74,18 +76,19 @@ export async function registerSpa(
     const firstPage = firstPageFor(pathname, Boolean(request.cookies[SIGNED_IN_HINT_COOKIE]));
     const html = (firstPage && shells?.[firstPage]) ?? indexHtml;
     reply.type("text/html").header("vary", "cookie");
-    const answers =
+    const first =
       firstPage === "dashboard" && request.method === "GET"
         ? await readFirst(app, request, reply)
         : undefined;
-    if (!answers) return reply.header("cache-control", "no-cache").send(html);
+    if (!first) return reply.header("cache-control", "no-cache").send(html);
+    const { reads: answers, eventsFrom } = first;
     // With a customer's data inside, no cache may keep the page (the reads themselves are no-store too).
     reply.header("cache-control", "no-store");
     const markup = renderFirstPage
       ? await renderWithin(renderFirstPage, request, { path: pathname, answers })
       : undefined;
     const page = markup === undefined ? html : withMarkup(shells?.drawnDashboard ?? html, markup);
-    return reply.send(page.replace("</body>", `${answersElement(answers)}</body>`));
+    return reply.send(page.replace("</body>", `${answersElement(answers, eventsFrom)}</body>`));
   });
 }
 
@@ -190,24 +193,27 @@ async function readFirst(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-): Promise<Record<string, FirstRead> | undefined> {
-  if (!request.headers.cookie) return undefined;
-  const answers = await Promise.all(
-    DASHBOARD_FIRST_READS.map((url) =>
-      app.inject({
-        method: "GET",
-        url,
-        remoteAddress: request.socket.remoteAddress,
-        headers: {
-          cookie: request.headers.cookie,
-          ...(request.headers["user-agent"] ? { "user-agent": request.headers["user-agent"] } : {}),
-          ...(request.headers["x-forwarded-for"]
-            ? { "x-forwarded-for": request.headers["x-forwarded-for"] }
-            : {}),
-        },
-      }),
-    ),
-  );
+): Promise<{ reads: Record<string, FirstRead>; eventsFrom: string | undefined } | undefined> {
+  const cookie = request.headers.cookie;
+  if (!cookie) return undefined;
+  const ask = (url: string) =>
+    app.inject({
+      method: "GET",
+      url,
+      remoteAddress: request.socket.remoteAddress,
+      headers: {
+        cookie,
+        ...(request.headers["user-agent"] ? { "user-agent": request.headers["user-agent"] } : {}),
+        ...(request.headers["x-forwarded-for"]
+          ? { "x-forwarded-for": request.headers["x-forwarded-for"] }
+          : {}),
+      },
+    });
+  // The customer's notice number before the reads: their stream replays anything committed after it, so a
+  // change made while the page is on its way shows without the page asking its reads a second time.
+  const position = await ask("/api/events/position");
+  const eventsFrom = position.statusCode === 200 ? (position.json() as EventPosition).lastId : undefined;
+  const answers = await Promise.all(DASHBOARD_FIRST_READS.map(ask));
   const sessionCheck = answers[DASHBOARD_FIRST_READS.indexOf("/api/auth/user")];
   if (sessionCheck?.statusCode !== 200) return undefined;
   const reads: Record<string, FirstRead> = {};
@@ -219,14 +225,16 @@ async function readFirst(
     const etag = answer.headers.etag;
     reads[DASHBOARD_FIRST_READS[i]] = { body: answer.json(), ...(typeof etag === "string" ? { etag } : {}) };
   });
-  return reads;
+  return { reads, eventsFrom };
 }
 
 /**
  * The answers as a JSON script element (never executed, so the CSP allows it). `<` is escaped so no text a
  * customer wrote can close the element.
  */
-function answersElement(reads: Record<string, FirstRead>): string {
+function answersElement(reads: Record<string, FirstRead>, eventsFrom: string | undefined): string {
   const json = JSON.stringify(reads).replace(/</g, "\\u003c");
-  return `<script type="application/json" id="${FIRST_READS_ELEMENT_ID}">${json}</script>`;
+  // Digits only (eventPositionResponse), so safe inside the attribute.
+  const from = eventsFrom ? ` ${EVENTS_FROM_ATTRIBUTE}="${eventsFrom}"` : "";
+  return `<script type="application/json" id="${FIRST_READS_ELEMENT_ID}"${from}>${json}</script>`;
 }

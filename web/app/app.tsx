@@ -4,7 +4,7 @@ import { Router } from "wouter";
 import { AppRouter } from "@/web/app/router";
 import { redirectSignedOut } from "@/web/components/signed-out-redirect";
 import { useToasts } from "@/web/components/ui/use-toast";
-import { answersInPage } from "@/web/lib/api";
+import { answersInPage, takeEventsFromInPage } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { DeviceCookies } from "@/web/lib/device-cookies";
 import { createQueryClient, seedFirstReads } from "@/web/lib/query-client";
@@ -52,7 +52,7 @@ function LiveUpdates() {
     let stop: (() => void) | undefined;
     let cancelled = false;
     void import("@/web/lib/live-updates").then(({ startLiveUpdates }) => {
-      if (!cancelled) stop = startLiveUpdates(client);
+      if (!cancelled) stop = startLiveUpdates(client, { from: takeEventsFromInPage() });
     });
     return () => {
       cancelled = true;

@@ -1,5 +1,5 @@
 import type { ErrorReason } from "@/contract/error-reasons";
-import { FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
+import { EVENTS_FROM_ATTRIBUTE, FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
 
 const OWN_FIELDS = new Set(["status", "code", "reason", "flags", "message", "name", "stack", "cause"]);
 
@@ -83,6 +83,14 @@ function keepConditionalCopy(url: string, etag: string, body: unknown): void {
 }
 
 /**
+ * Drops the kept copies of these reads, so the next read of each is unconditional. A pushed notice says they
+ * changed: another instance may not have heard of the change yet and could still vouch for the old ETag.
+ */
+export function forgetConditionalCopies(isStale: (url: string) => boolean): void {
+  for (const url of [...conditionalCopies.keys()]) if (isStale(url)) conditionalCopies.delete(url);
+}
+
+/**
  * GETs the first page will make, started while the entry chunk is still evaluating (startEarlyGets): on a
  * phone's HTTP/1.1 connections they go out before the page's chunks queue up, and the page's first
  * apiRequest for each URL takes the answer instead of asking again. Unclaimed answers expire. What the
@@ -111,6 +119,19 @@ export function startEarlyGets(urls: readonly string[]): void {
 
 let pageAnswers: Record<string, FirstRead> | undefined;
 
+let eventsFromInPage: string | undefined;
+
+/**
+ * The customer's notice number the page's answers were read after (server/lib/spa.ts), once: the tab's first
+ * event stream starts from it, and any later one must not.
+ */
+export function takeEventsFromInPage(): string | undefined {
+  answersInPage();
+  const from = eventsFromInPage;
+  eventsFromInPage = undefined;
+  return from;
+}
+
 /**
  * The answers the server put in the page (server/lib/spa.ts), read from the element once and kept: the query
  * client is seeded with them before the first render (seedFirstReads) and the early GETs skip them. Their
@@ -121,6 +142,7 @@ export function answersInPage(): Record<string, FirstRead> {
   pageAnswers = {};
   const element = typeof document === "undefined" ? null : document.getElementById(FIRST_READS_ELEMENT_ID);
   if (!element) return pageAnswers;
+  eventsFromInPage = element.getAttribute(EVENTS_FROM_ATTRIBUTE) ?? undefined;
   element.remove();
   try {
     const parsed: unknown = JSON.parse(element.textContent ?? "");

@@ -121,4 +121,53 @@ describe("live updates (one EventSource per tab)", () => {
     expect(fetches.get("/api/auth/user")).toBeGreaterThan(userReads);
     expect(sources).toHaveLength(1);
   });
+
+  it("starts the first stream where the page's reads were made, asks nothing again if it resumed, and not later", async () => {
+    const { client, fetches } = clientWithReads();
+    await settle();
+    const urls: string[] = [];
+    const sources: FakeEventSource[] = [];
+    stop = startLiveUpdates(client, {
+      from: "41",
+      retryMs: 1,
+      createEventSource: (url) => {
+        urls.push(url);
+        const s = new FakeEventSource();
+        sources.push(s);
+        return s as unknown as EventSource;
+      },
+    });
+    const before = new Map(fetches);
+    sources[0]!.emit("ready", { resumed: true });
+    await settle();
+    expect(urls).toEqual(["/api/events?from=41"]);
+    expect(fetches).toEqual(before);
+
+    // Given up (a 429, say): the next stream has no page behind it, so it starts fresh and everything is re-read.
+    sources[0]!.close();
+    sources[0]!.emit("error");
+    await settle();
+    expect(urls).toEqual(["/api/events?from=41", "/api/events"]);
+    const fellBack = new Map(fetches);
+    sources[1]!.emit("ready", { resumed: false });
+    await settle();
+    for (const url of READS) expect(fetches.get(url), url).toBe(fellBack.get(url)! + 1);
+  });
+
+  it("re-reads everything when the page's number could not be resumed from", async () => {
+    const { client, fetches } = clientWithReads();
+    await settle();
+    let source: FakeEventSource | undefined;
+    stop = startLiveUpdates(client, {
+      from: "7",
+      createEventSource: () => {
+        source = new FakeEventSource();
+        return source as unknown as EventSource;
+      },
+    });
+    const before = new Map(fetches);
+    source!.emit("ready", { resumed: false });
+    await settle();
+    for (const url of READS) expect(fetches.get(url), url).toBe(before.get(url)! + 1);
+  });
 });

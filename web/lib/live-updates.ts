@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { EVENT_TOPICS, type EventTopic } from "@/contract/event-topics";
+import { forgetConditionalCopies } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /**
@@ -24,6 +25,9 @@ const isUnder = (key: unknown, prefixes: readonly string[]) =>
 export function refetchTopics(client: QueryClient, topics: readonly EventTopic[]): Promise<void> {
   const prefixes = [...new Set(topics.flatMap((t) => TOPIC_READS[t] ?? []))];
   if (prefixes.length === 0) return Promise.resolve();
+  // Asked afresh, not "has it changed since this ETag?": an instance that has not yet heard of the change
+  // would answer 304 from its memory, and with the polls stopped the screen would keep the old answer.
+  forgetConditionalCopies((url) => isUnder(url, prefixes));
   return client.invalidateQueries({ predicate: (q) => isUnder(q.queryKey[0], prefixes) });
 }
 
@@ -61,11 +65,16 @@ export interface LiveUpdatesOptions {
   createEventSource?: (url: string) => EventSourceLike;
   /** After the stream is refused or given up (429, 401, an outage), another try this much later. */
   retryMs?: number;
+  /**
+   * The notice number the page's reads were made after (a server-drawn first load): the first stream starts
+   * there, so what changed meanwhile is replayed rather than every read asked again.
+   */
+  from?: string;
 }
 
 /**
  * One EventSource for this tab: `ready` marks the stream healthy (refetching everything once unless it
- * resumed from Last-Event-ID), `change` refetches what it names, `end` (signed out, frozen) closes it and
+ * resumed from Last-Event-ID or, the first time, from the page's `from`), `change` refetches what it names, `end` (signed out, frozen) closes it and
  * re-reads the current user. Any error marks it unhealthy and refetches every topic, so the polls take over
  * until it is back. Returns the stop.
  */
@@ -74,10 +83,13 @@ export function startLiveUpdates(client: QueryClient, options: LiveUpdatesOption
     url = "/api/events",
     createEventSource = (u) => new EventSource(u, { withCredentials: true }),
     retryMs = 30_000,
+    from,
   } = options;
   let source: EventSourceLike | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let opened = false;
+  let firstUrl = from ? `${url}${url.includes("?") ? "&" : "?"}from=${encodeURIComponent(from)}` : url;
 
   const fallBack = () => {
     if (!isHealthy) return;
@@ -87,14 +99,17 @@ export function startLiveUpdates(client: QueryClient, options: LiveUpdatesOption
 
   const connect = () => {
     if (stopped) return;
-    const es = createEventSource(url);
+    const es = createEventSource(firstUrl);
+    firstUrl = url;
     source = es;
     es.addEventListener("ready", (e) => {
       const { resumed } = JSON.parse((e as MessageEvent<string>).data) as { resumed: boolean };
       const wasHealthy = isHealthy;
       setHealthy(true);
-      // Anything may have changed since the reads on screen were made, unless the stream carried on.
-      if (!resumed || !wasHealthy) void refetchTopics(client, EVENT_TOPICS);
+      // Anything may have changed since the reads on screen were made, unless the stream carried on from them:
+      // the tab's first stream does when the page named its reads' notice number (it replays what followed).
+      if (!resumed || (opened && !wasHealthy)) void refetchTopics(client, EVENT_TOPICS);
+      opened = true;
     });
     es.addEventListener("change", (e) => {
       const { topics } = JSON.parse((e as MessageEvent<string>).data) as { topics: EventTopic[] };

@@ -57,7 +57,18 @@ export class EventHub {
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
     private readonly streamsPerSession: number,
+    /** Told of every wake-up before the streams read (the poll memory forgets that user's answers). */
+    private readonly onWake: (userId: string | null) => void = () => {},
   ) {}
+
+  /** The number of the user's latest notice (0 before their first). */
+  async position(userId: string): Promise<number> {
+    const [row] = await queryRows<{ last_id: string }>(
+      this.database.db,
+      sql`select last_id::text from user_event_counters where user_id = ${userId}`,
+    );
+    return Number(row?.last_id ?? 0);
+  }
 
   start(): void {
     this.timer = setInterval(() => this.tick(), EVENTS_HEARTBEAT_MS);
@@ -161,11 +172,13 @@ export class EventHub {
   }
 
   wake(userId: string): void {
+    this.onWake(userId);
     const set = this.byUser.get(userId);
     if (set) for (const stream of set) this.pump(stream);
   }
 
   private wakeAll(): void {
+    this.onWake(null);
     for (const set of this.byUser.values()) for (const stream of set) this.pump(stream);
   }
 

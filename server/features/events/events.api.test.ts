@@ -5,10 +5,12 @@ import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
 import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
+import { createApprovedCustomer, createFundedCustomer, expectLedgerClean } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { createVerifiedUser } from "@/tests/support/users";
+import { createVerifiedUser, setUpAdminUser } from "@/tests/support/users";
 
 const t = setUpTestApp();
+const admin = setUpAdminUser(t);
 let baseUrl: string;
 const open: EventStreamClient[] = [];
 
@@ -91,6 +93,62 @@ describe("GET /api/events", () => {
     const change = await s.next((e) => e.event === "change");
     expect(Number(change.id)).toBe(Number(id) + 1);
     expect(topicsOf(change)).toEqual(["chat", "notifications"]);
+  });
+
+  it("names the latest notice, and a first stream started from it replays what followed", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/api/events/position" })).statusCode).toBe(401);
+    const alice = await createVerifiedUser(t.database);
+    await supportReply(alice.user.id, "before the page");
+    const position = await t.app.inject({
+      method: "GET",
+      url: "/api/events/position",
+      headers: { cookie: alice.cookie },
+    });
+    expect(position.statusCode).toBe(200);
+    const { lastId } = position.json() as { lastId: string };
+    expect(Number(lastId)).toBeGreaterThan(0);
+    // Written while the page was on its way: the stream that starts from the page's number still says so.
+    await supportReply(alice.user.id, "while the page loads");
+    const s = await openEventStream(baseUrl, { cookie: alice.cookie }, `/api/events?from=${lastId}`);
+    open.push(s);
+    expect(await readyOf(s)).toEqual({ id: lastId, resumed: true });
+    const change = await s.next((e) => e.event === "change");
+    expect(Number(change.id)).toBe(Number(lastId) + 1);
+    expect(topicsOf(change)).toEqual(["chat"]);
+    // Not a number this log gave out: a fresh start, and the page re-reads everything.
+    const odd = await openEventStream(baseUrl, { cookie: alice.cookie }, "/api/events?from=not-a-number");
+    open.push(odd);
+    expect((await readyOf(odd)).resumed).toBe(false);
+  });
+
+  it("forgets a payee's remembered balance when another customer pays them, before the notice goes out", async () => {
+    const payer = await createFundedCustomer(t, admin, "20.00");
+    const payee = await createApprovedCustomer(t.database);
+    const s = await stream(payee.cookie);
+    await readyOf(s);
+    const summary = (etag?: string) =>
+      t.app.inject({
+        method: "GET",
+        url: "/api/account/summary",
+        headers: { cookie: payee.cookie, ...(etag ? { "if-none-match": etag } : {}) },
+      });
+    const first = await summary();
+    const etag = String(first.headers.etag);
+    expect((await summary(etag)).statusCode).toBe(304);
+    // The payer's request forgets only the payer's polls: the notice is what tells this instance the payee's
+    // remembered answer is stale. By the time the payee's browser hears it, the answer must be gone.
+    const paid = await t.app.inject({
+      method: "POST",
+      url: "/api/transfer/tag-payments",
+      headers: { cookie: payer.cookie, "idempotency-key": "events-poll-memory" },
+      payload: { tag: `$${payee.user.pillarTag}`, amount: "5.00" },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    await s.next((e) => e.event === "change" && topicsOf(e).includes("summary"));
+    const after = await summary(etag);
+    expect(after.statusCode).toBe(200);
+    expect(after.json().availableBalance).toBe("$5.00");
+    await expectLedgerClean(t.database);
   });
 
   it("answers resumed: false when the client's id is not one this log gave out", async () => {

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { eventStreamResponse, STREAMS_PER_SESSION } from "@/contract/events";
+import {
+  eventPositionResponse,
+  eventStreamQuery,
+  eventStreamResponse,
+  STREAMS_PER_SESSION,
+} from "@/contract/events";
 import { EventHub } from "@/server/features/events/event-hub";
 import { AppError } from "@/server/lib/errors";
 import { sessionCookieName } from "@/server/lib/session";
@@ -25,15 +30,28 @@ export const EVENTS_MESSAGES = {
  */
 export async function eventRoutes(app: FastifyInstance) {
   const { database, config } = app.deps;
-  const hub = new EventHub(database, app.log, STREAMS_PER_SESSION);
+  // A notice means the user's data changed, perhaps by another customer's payment or a worker: the answers this
+  // instance remembers for their polls are forgotten before the streams tell the browser to read again.
+  const hub = new EventHub(database, app.log, STREAMS_PER_SESSION, (userId) =>
+    app.polls.changed(userId ? { userIds: [userId] } : { all: true }, { broadcast: false }),
+  );
   hub.start();
   app.decorate("events", hub);
   // Before the server stops accepting: open streams would otherwise hold the close until its deadline.
   app.addHook("preClose", () => hub.close());
 
   app.get(
+    "/events/position",
+    { onRequest: requireUser, schema: { response: { 200: eventPositionResponse } } },
+    async (request) => ({ lastId: String(await hub.position(signedInUser(request).id)) }),
+  );
+
+  app.get<{ Querystring: { from?: string } }>(
     "/events",
-    { onRequest: requireUser, schema: { response: { 200: eventStreamResponse } } },
+    {
+      onRequest: requireUser,
+      schema: { querystring: eventStreamQuery, response: { 200: eventStreamResponse } },
+    },
     async (request, reply) => {
       const user = signedInUser(request);
       const session = request.session;
@@ -46,7 +64,8 @@ export async function eventRoutes(app: FastifyInstance) {
       if (!request.headers.accept?.includes("text/event-stream")) {
         throw new AppError("BAD_REQUEST", EVENTS_MESSAGES.notAStreamReader);
       }
-      const lastEventId = request.headers["last-event-id"];
+      // The browser's own reconnects send the header; the tab's first stream may name where its page was read.
+      const lastEventId = request.headers["last-event-id"] ?? request.query.from;
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
