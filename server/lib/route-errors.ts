@@ -79,6 +79,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/chat/send": ["user", "RATE_LIMITED"],
   // Pushed updates and the notification centre (decision 034).
   "GET /api/events": ["user", "BAD_REQUEST", "RATE_LIMITED"],
+  "GET /api/events/position": ["user"],
   "GET /api/notifications": ["user"],
   "GET /api/notifications/unread": ["user"],
   "POST /api/notifications/:id/read": ["user", "NOT_FOUND"],

@@ -340,8 +340,14 @@ export const CATALOGUE: Record<string, RouteCase> = {
   // server/features/events/events.api.test.ts over a real socket), and the notification centre.
   "GET /api/events": {
     access: "user",
+    input: { query: true },
     build: () => url("/api/events"),
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "GET /api/events/position": {
+    access: "user",
+    build: () => url("/api/events/position"),
+    expect: USER_OK,
   },
   "GET /api/notifications": {
     access: "user",

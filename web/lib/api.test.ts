@@ -76,8 +76,15 @@ describe("the one error parser", () => {
 });
 
 /** A page whose HTML carries the server's first answers in the first-reads element, or none. */
-function pageWithAnswers(text?: string) {
-  const element = text === undefined ? null : { textContent: text, remove: vi.fn() };
+function pageWithAnswers(text?: string, eventsFrom?: string) {
+  const element =
+    text === undefined
+      ? null
+      : {
+          textContent: text,
+          remove: vi.fn(),
+          getAttribute: (name: string) => (name === "data-events-from" ? (eventsFrom ?? null) : null),
+        };
   const page = { getElementById: vi.fn((id: string) => (id === "first-reads" ? element : null)) };
   vi.stubGlobal("document", page);
   return { element, page };
@@ -97,6 +104,7 @@ describe("early GETs", () => {
       JSON.stringify({
         "/api/test/in-page": { body: { name: "Ada" }, etag: '"in-page-1"' },
       }),
+      "12",
     );
     const fetchMock = vi
       .fn()
@@ -107,6 +115,9 @@ describe("early GETs", () => {
       "/api/test/in-page": { body: { name: "Ada" }, etag: '"in-page-1"' },
     });
     expect(element?.remove).toHaveBeenCalled();
+    // The notice number the answers were read after: handed to the first event stream, once.
+    expect(api.takeEventsFromInPage()).toBe("12");
+    expect(api.takeEventsFromInPage()).toBeUndefined();
     api.startEarlyGets(["/api/test/in-page", "/api/test/not-in-page"]);
     expect(page.getElementById).toHaveBeenCalledTimes(1);
     expect(fetchMock).toHaveBeenCalledTimes(1);

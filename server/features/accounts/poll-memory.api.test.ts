@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
@@ -186,11 +186,15 @@ describe("a change behind this instance's back (a lost notice)", () => {
       const url = "/api/kyc/status";
       const first = await get(short, customer, url);
       const etag = String(first.headers.etag);
-      // Written straight to the database: no app write path, so no notice reaches any instance.
-      await t.database.db
-        .update(kycApplications)
-        .set({ adminNotes: "looked again" })
-        .where(eq(kycApplications.userId, customer.user.id));
+      // Written straight to the database with its triggers off: no app write path and no pushed notice, so
+      // nothing tells any instance (a notice lost on its way is the same to this instance).
+      await t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx
+          .update(kycApplications)
+          .set({ adminNotes: "looked again" })
+          .where(eq(kycApplications.userId, customer.user.id));
+      });
       // Inside the window the remembered ETag still answers: the bounded stale read a lost notice costs.
       expect((await get(short, customer, url, etag)).statusCode).toBe(304);
       now += 999;
