@@ -34,6 +34,7 @@ export const COMPLIANCE_MESSAGES = {
   linkDuplicate: "This customer is already linked to the case",
   unstorableText: "Text must not contain NUL or invalid characters",
   customerGone: "The customer's account was deleted: the case can only be cleared or filed",
+  liftNotRestricted: "Only a restricted case's restriction can be lifted",
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
     "This transfer is held for a compliance review and cannot be released until compliance clears it",
@@ -52,6 +53,7 @@ export const SCREENING_POINTS = [
   "transfer_approval",
   "payout_signing",
   "rescreen",
+  "deposit",
 ] as const;
 export type ScreeningPoint = (typeof SCREENING_POINTS)[number];
 
@@ -66,12 +68,19 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
  */
 export const CASE_DECISIONS = ["clear", "restrict", "freeze", "file"] as const;
 export type CaseDecision = (typeof CASE_DECISIONS)[number];
+/**
+ * Decision 039: lift ends a restriction (a restricted case only); like a clear it releases what the case held.
+ * Also proposed by one member and approved by another.
+ */
+export const DECISION_KINDS = [...CASE_DECISIONS, "lift"] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
 /** What an approved decision leaves the case as. */
-export const CASE_OUTCOME: Record<CaseDecision, Exclude<CaseStatus, "open" | "confirmed">> = {
+export const CASE_OUTCOME: Record<DecisionKind, Exclude<CaseStatus, "open" | "confirmed">> = {
   clear: "cleared",
   restrict: "restricted",
   freeze: "frozen",
   file: "filed",
+  lift: "cleared",
 };
 /** Days from first detection to the report's deadline (a SAR is due 30 days after the first detection). */
 export const REPORT_DEADLINE_DAYS = 30;
@@ -126,6 +135,8 @@ export const complianceHit = z.object({
   entNum: z.number().int(),
   programs: z.string(),
   transferId: z.string().nullable(),
+  /** The USDC deposit whose sender the hit found (its money waits under the case). */
+  depositId: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ComplianceHit = z.infer<typeof complianceHit>;
@@ -144,12 +155,14 @@ export const complianceCase = z.object({
   hitCount: z.number().int(),
   /** Pending transfers of this customer, held while the case is open. */
   heldTransfers: z.number().int(),
+  /** USDC deposits booked under this case with their money on hold (decision 039). */
+  heldDeposits: z.number().int(),
   assignee: person.nullable(),
   openedAt: z.string(),
   /** First detection + REPORT_DEADLINE_DAYS: the clock every open case shows. */
   reportDueAt: z.string(),
   /** A decision waits for its second compliance member. */
-  pendingDecision: z.enum(CASE_DECISIONS).nullable(),
+  pendingDecision: z.enum(DECISION_KINDS).nullable(),
   decidedAt: z.string().nullable(),
   decisionNote: z.string().nullable(),
 });
@@ -181,7 +194,7 @@ export const caseLink = z.object({
 });
 export const caseDecisionRow = z.object({
   id: z.string(),
-  decision: z.enum(CASE_DECISIONS),
+  decision: z.enum(DECISION_KINDS),
   note: z.string(),
   status: z.enum(["pending", "approved", "rejected"]),
   maker: person.nullable(),
@@ -216,7 +229,7 @@ const note = z
 
 /** POST /api/admin/compliance/cases/{id}/decisions: a proposal, applied when a second member approves it. */
 export const proposeDecisionInput = z.object({
-  decision: z.enum(CASE_DECISIONS, { error: "Decision must be clear, restrict, freeze or file" }),
+  decision: z.enum(DECISION_KINDS, { error: "Decision must be clear, restrict, freeze, file or lift" }),
   note,
 });
 export type ProposeDecisionInput = z.infer<typeof proposeDecisionInput>;

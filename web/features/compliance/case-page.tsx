@@ -48,6 +48,7 @@ const POINTS: Record<ScreeningPoint, string> = {
   transfer_approval: "Transfer release",
   payout_signing: "Payout signing",
   rescreen: "Re-screen after a list load",
+  deposit: "Incoming deposit",
 };
 const when = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
