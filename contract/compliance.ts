@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RULE_NAMES } from "@/contract/monitoring";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 
 /** SANCTIONS_NAME_THRESHOLD's default: precision and recall at it are in bench/SCREENING.md. */
@@ -330,17 +331,46 @@ export const sarDraft = z.object({
         cryptoAddress: z.string().nullable(),
       }),
     ),
+    /** Credits and deposits the evidence names (or, without any named, those of the period), in dollars. */
+    moneyInTotal: z.string(),
+    moneyIn: z.array(
+      z.object({
+        id: z.string(),
+        createdAt: z.string(),
+        amount: z.string(),
+        status: z.string(),
+        description: z.string(),
+      }),
+    ),
   }),
+  /** Sanctions hits and monitoring alerts on the case, oldest first. */
   evidence: z.array(
-    z.object({
-      kind: z.literal("sanctions_hit"),
-      detectedAt: z.string(),
-      screeningPoint: z.string(),
-      subject: z.string(),
-      matched: z.string(),
-      score: z.number(),
-      list: z.string(),
-    }),
+    z.discriminatedUnion("kind", [
+      z.object({
+        kind: z.literal("sanctions_hit"),
+        detectedAt: z.string(),
+        screeningPoint: z.string(),
+        subject: z.string(),
+        matched: z.string(),
+        score: z.number(),
+        list: z.string(),
+      }),
+      z.object({
+        kind: z.literal("monitoring_alert"),
+        detectedAt: z.string(),
+        alertId: z.string(),
+        rule: z.enum(RULE_NAMES),
+        ruleLabel: z.string(),
+        score: z.number(),
+        blocking: z.boolean(),
+        eventKind: z.enum(["credit", "deposit", "transfer"]),
+        eventId: z.string(),
+        /** What the rule saw, as it recorded it. */
+        details: z.record(z.string(), z.unknown()),
+        /** The same in one line, amounts in dollars: what the PDF prints. */
+        summary: z.string(),
+      }),
+    ]),
   ),
   relatedCustomers: z.array(z.object({ id: z.string(), email: z.string(), note: z.string() })),
   narrative: z.string(),

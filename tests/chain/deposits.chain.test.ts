@@ -391,6 +391,14 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
       expect(hit).toMatchObject({ screeningPoint: "deposit", depositId: held!.id, subjectType: "address" });
       expect(held!.caseId).toBe(opened.id);
 
+      // The SAR draft names the deposit's hit and its money.
+      const sar = await call("GET", `${CASES}/${opened.id}/report.json`, maker);
+      expect(sar.statusCode, sar.body).toBe(200);
+      expect(sar.json()).toMatchObject({
+        evidence: [{ kind: "sanctions_hit", screeningPoint: "deposit" }],
+        activity: { moneyInTotal: "12.34", moneyIn: [{ id: held!.transactionId, status: "pending" }] },
+      });
+
       // The held money cannot leave: a transfer of more than the available balance is refused.
       const tooMuch = await requestTransfer(t.app, customer, { amount: "10.00" });
       expect(tooMuch.statusCode).toBe(422);

@@ -8,7 +8,13 @@ import { COMPLIANCE_MESSAGES, MAX_COMMENT_CHARS, REPORT_DEADLINE_DAYS } from "@/
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, complianceHits, users } from "@/server/db/schema";
 import { makePng, PDF, uploadFile } from "@/tests/support/files";
-import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
 import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -336,6 +342,63 @@ describe("the SAR draft", () => {
     }
     fs.rmSync(dir, { recursive: true, force: true });
     expect(await auditActions(caseId)).toContain("compliance.case_report_exported");
+  });
+
+  it("carries the monitoring alerts' evidence and the money they saw, in the JSON and the PDF", async () => {
+    // Three credits just under APPROVAL_THRESHOLD within a week: a structuring alert opens the case.
+    const customer = await createApprovedCustomer(t.database);
+    for (const amount of ["999.99", "900.00", "950.00"])
+      await fundCustomer(t, admin, customer.user.id, amount);
+    const list = await call("GET", `${CASES}?status=open&limit=200`, maker);
+    const opened = list
+      .json()
+      .items.find((c: { customer: { id: string } | null }) => c.customer?.id === customer.user.id);
+    expect(opened).toMatchObject({ hitCount: 0 });
+    // Then a transfer to a listed address: a sanctions hit joins the same case.
+    const transfer = await requestTransfer(t.app, customer, { amount: "20.00", cryptoAddress: LISTED_ETH });
+    expect(transfer.statusCode, transfer.body).toBe(201);
+    const id = await propose(opened.id, "file");
+    expect((await check(opened.id, id, "approve", checker)).json().case.status).toBe("filed");
+
+    const json = await call("GET", `${CASES}/${opened.id}/report.json`, maker);
+    expect(json.statusCode, json.body).toBe(200);
+    const draft = json.json();
+    // Oldest first: the alert, then the hit (the transfer may raise alerts of its own, e.g. many customers
+    // paying LISTED_ETH in this file).
+    expect(draft.evidence[0].kind).toBe("monitoring_alert");
+    expect(draft.evidence.map((e: { kind: string }) => e.kind)).toContain("sanctions_hit");
+    const alert = draft.evidence[0];
+    expect(alert).toMatchObject({
+      rule: "structuring",
+      ruleLabel: "Structuring just under a limit",
+      blocking: false,
+      eventKind: "credit",
+      details: { limitCents: 100_000, count: 3, windowDays: 7 },
+    });
+    expect(alert.summary).toContain("limit: $1,000.00");
+    expect(alert.summary).toContain("credit $999.99");
+    expect(alert.summary).toContain("judged event: credit $950.00");
+    // The money the evidence names: the alert's credit and the hit's transfer.
+    expect(draft.activity).toMatchObject({
+      totalAmount: "20.00",
+      transfers: [{ id: transfer.json().transferRequest.id }],
+      moneyInTotal: "950.00",
+      moneyIn: [{ id: alert.eventId, amount: "950.00", status: "completed" }],
+    });
+
+    const pdf = await call("GET", `${CASES}/${opened.id}/report.pdf`, maker);
+    expect(pdf.statusCode).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sar-"));
+    const file = path.join(dir, "sar.pdf");
+    fs.writeFileSync(file, pdf.rawPayload);
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(text).toContain("Monitoring alert");
+    expect(text).toContain("Structuring just under a limit");
+    expect(text).toContain("credit $999.99");
+    expect(text).toContain("Sanctions hit");
+    expect(text).toContain("PETROV");
+    expect(text).toContain("$950.00");
   });
 });
 
