@@ -184,6 +184,9 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
   const propose = useProposeDecision(detail.id);
   const check = useCheckDecision(detail.id);
   const [decision, setDecision] = useState<CaseDecision>("clear");
+  // A restricted case takes one decision more: lifting the restriction (decision 039).
+  const canLift = detail.status === "restricted";
+  const decides = detail.status === "open" || canLift;
   const [text, setText] = useState("");
   const { note, setNote, run } = useNoted();
   const pending = detail.decisions.find((d) => d.status === "pending");
@@ -191,7 +194,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
   const onPropose = (event: FormEvent) => {
     event.preventDefault();
     if (text.trim().length < 3) return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.noteRequired });
-    run(propose.mutateAsync({ decision, note: text }), () => setText(""));
+    run(propose.mutateAsync({ decision: canLift ? "lift" : decision, note: text }), () => setText(""));
   };
   return (
     <Section
@@ -220,7 +223,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           ))}
         </ol>
       ) : null}
-      {pending && detail.status === "open" ? (
+      {pending && decides ? (
         pending.maker?.id === userId ? (
           <p className="text-sm text-ink-muted">
             You proposed this decision: a second compliance member must approve or reject it.
@@ -245,9 +248,14 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           </div>
         )
       ) : null}
-      {!pending && detail.status === "open" ? (
+      {!pending && decides ? (
         <form className="grid gap-3" onSubmit={onPropose}>
-          <fieldset className="grid gap-2">
+          {canLift ? (
+            <p className="text-sm text-ink">
+              The customer cannot send money. Propose lifting the restriction: a second member approves it.
+            </p>
+          ) : null}
+          <fieldset className={canLift ? "hidden" : "grid gap-2"} disabled={canLift}>
             <legend className="mb-1 text-sm font-medium text-ink">Propose</legend>
             <div className="grid gap-2 sm:grid-cols-2">
               {CASE_DECISIONS.map((d) => (
@@ -279,7 +287,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           </div>
           <div>
             <Button type="submit" size="sm" disabled={propose.isPending}>
-              Propose decision
+              {canLift ? "Propose lifting the restriction" : "Propose decision"}
             </Button>
           </div>
         </form>
