@@ -128,6 +128,12 @@ function Summary({ detail }: { detail: ComplianceCaseDetail }) {
           <dt className="text-ink-muted">Held transfers</dt>
           <dd className="tabular-nums text-ink">{detail.heldTransfers}</dd>
         </div>
+        {detail.heldDeposits > 0 ? (
+          <div>
+            <dt className="text-ink-muted">Held deposits</dt>
+            <dd className="tabular-nums text-ink">{detail.heldDeposits}</dd>
+          </div>
+        ) : null}
         <div>
           <dt className="text-ink-muted">Status</dt>
           <dd className="flex flex-wrap items-center gap-2">
