@@ -471,5 +471,58 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
       expect(await balanceOf(customer)).toBe(800);
       await expectLedgerClean();
     });
+
+    it("never strands a deposit on a case decided while the watcher was filing it: it waits for the next pass and a new case", async () => {
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      await chain.mint(listedSender, 10_000_000n);
+      await chain.send(ANVIL_KEYS.payer, address as Address, 1_000_000n);
+      await chain.mine(3);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const { maker } = await staff();
+      const first = await caseOf(maker, customer);
+
+      // A second deposit arrives while a decision holds the case's row; the decision (restrict) commits.
+      const late = await chain.send(ANVIL_KEYS.payer, address as Address, 2_000_000n);
+      await chain.mine(3);
+      const blocker = new pg.Client({ connectionString: t.database.url });
+      await blocker.connect();
+      await blocker.query("begin");
+      await blocker.query("select 1 from compliance_cases where id = $1 for update", [first.id]);
+      const running = pass();
+      await waitFor(
+        "the watcher to wait on the case",
+        async () => {
+          await blocker.query("select pg_stat_clear_snapshot()");
+          const { rows } = await blocker.query(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          return rows[0].n > 0;
+        },
+        { timeoutMs: 30_000 },
+      );
+      await blocker.query(
+        "update compliance_cases set status = 'restricted', decided_at = now() where id = $1",
+        [first.id],
+      );
+      await blocker.query("commit");
+      await blocker.end();
+      expect(await running).toMatchObject({ held: 0, failed: 1 });
+      expect(await depositRows(late)).toMatchObject([{ status: "pending" }]);
+
+      // The next pass files it on a new open case and holds it there.
+      expect(await pass()).toMatchObject({ held: 1, failed: 0 });
+      const second = await caseOf(maker, customer);
+      expect(second.id).not.toBe(first.id);
+      expect(await depositRows(late)).toMatchObject([
+        { status: "held", caseId: second.id, amountCents: 200 },
+      ]);
+      expect(
+        await t.database.db.select().from(complianceHits).where(eq(complianceHits.caseId, first.id)),
+      ).toHaveLength(1);
+      expect(await available(customer)).toBe(0);
+      expect(await balanceOf(customer)).toBe(300);
+      await expectLedgerClean();
+    });
   });
 });
