@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RULE_NAMES } from "@/contract/monitoring";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 
 /** SANCTIONS_NAME_THRESHOLD's default: precision and recall at it are in bench/SCREENING.md. */
@@ -34,6 +35,7 @@ export const COMPLIANCE_MESSAGES = {
   linkDuplicate: "This customer is already linked to the case",
   unstorableText: "Text must not contain NUL or invalid characters",
   customerGone: "The customer's account was deleted: the case can only be cleared or filed",
+  liftNotRestricted: "Only a restricted case's restriction can be lifted",
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
     "This transfer is held for a compliance review and cannot be released until compliance clears it",
@@ -52,6 +54,7 @@ export const SCREENING_POINTS = [
   "transfer_approval",
   "payout_signing",
   "rescreen",
+  "deposit",
 ] as const;
 export type ScreeningPoint = (typeof SCREENING_POINTS)[number];
 
@@ -66,12 +69,19 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
  */
 export const CASE_DECISIONS = ["clear", "restrict", "freeze", "file"] as const;
 export type CaseDecision = (typeof CASE_DECISIONS)[number];
+/**
+ * Decision 039: lift ends a restriction (a restricted case only); like a clear it releases what the case held.
+ * Also proposed by one member and approved by another.
+ */
+export const DECISION_KINDS = [...CASE_DECISIONS, "lift"] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
 /** What an approved decision leaves the case as. */
-export const CASE_OUTCOME: Record<CaseDecision, Exclude<CaseStatus, "open" | "confirmed">> = {
+export const CASE_OUTCOME: Record<DecisionKind, Exclude<CaseStatus, "open" | "confirmed">> = {
   clear: "cleared",
   restrict: "restricted",
   freeze: "frozen",
   file: "filed",
+  lift: "cleared",
 };
 /** Days from first detection to the report's deadline (a SAR is due 30 days after the first detection). */
 export const REPORT_DEADLINE_DAYS = 30;
@@ -126,6 +136,8 @@ export const complianceHit = z.object({
   entNum: z.number().int(),
   programs: z.string(),
   transferId: z.string().nullable(),
+  /** The USDC deposit whose sender the hit found (its money waits under the case). */
+  depositId: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ComplianceHit = z.infer<typeof complianceHit>;
@@ -144,12 +156,14 @@ export const complianceCase = z.object({
   hitCount: z.number().int(),
   /** Pending transfers of this customer, held while the case is open. */
   heldTransfers: z.number().int(),
+  /** USDC deposits booked under this case with their money on hold (decision 039). */
+  heldDeposits: z.number().int(),
   assignee: person.nullable(),
   openedAt: z.string(),
   /** First detection + REPORT_DEADLINE_DAYS: the clock every open case shows. */
   reportDueAt: z.string(),
   /** A decision waits for its second compliance member. */
-  pendingDecision: z.enum(CASE_DECISIONS).nullable(),
+  pendingDecision: z.enum(DECISION_KINDS).nullable(),
   decidedAt: z.string().nullable(),
   decisionNote: z.string().nullable(),
 });
@@ -181,7 +195,7 @@ export const caseLink = z.object({
 });
 export const caseDecisionRow = z.object({
   id: z.string(),
-  decision: z.enum(CASE_DECISIONS),
+  decision: z.enum(DECISION_KINDS),
   note: z.string(),
   status: z.enum(["pending", "approved", "rejected"]),
   maker: person.nullable(),
@@ -216,7 +230,7 @@ const note = z
 
 /** POST /api/admin/compliance/cases/{id}/decisions: a proposal, applied when a second member approves it. */
 export const proposeDecisionInput = z.object({
-  decision: z.enum(CASE_DECISIONS, { error: "Decision must be clear, restrict, freeze or file" }),
+  decision: z.enum(DECISION_KINDS, { error: "Decision must be clear, restrict, freeze, file or lift" }),
   note,
 });
 export type ProposeDecisionInput = z.infer<typeof proposeDecisionInput>;
@@ -317,17 +331,46 @@ export const sarDraft = z.object({
         cryptoAddress: z.string().nullable(),
       }),
     ),
+    /** Credits and deposits the evidence names (or, without any named, those of the period), in dollars. */
+    moneyInTotal: z.string(),
+    moneyIn: z.array(
+      z.object({
+        id: z.string(),
+        createdAt: z.string(),
+        amount: z.string(),
+        status: z.string(),
+        description: z.string(),
+      }),
+    ),
   }),
+  /** Sanctions hits and monitoring alerts on the case, oldest first. */
   evidence: z.array(
-    z.object({
-      kind: z.literal("sanctions_hit"),
-      detectedAt: z.string(),
-      screeningPoint: z.string(),
-      subject: z.string(),
-      matched: z.string(),
-      score: z.number(),
-      list: z.string(),
-    }),
+    z.discriminatedUnion("kind", [
+      z.object({
+        kind: z.literal("sanctions_hit"),
+        detectedAt: z.string(),
+        screeningPoint: z.string(),
+        subject: z.string(),
+        matched: z.string(),
+        score: z.number(),
+        list: z.string(),
+      }),
+      z.object({
+        kind: z.literal("monitoring_alert"),
+        detectedAt: z.string(),
+        alertId: z.string(),
+        rule: z.enum(RULE_NAMES),
+        ruleLabel: z.string(),
+        score: z.number(),
+        blocking: z.boolean(),
+        eventKind: z.enum(["credit", "deposit", "transfer"]),
+        eventId: z.string(),
+        /** What the rule saw, as it recorded it. */
+        details: z.record(z.string(), z.unknown()),
+        /** The same in one line, amounts in dollars: what the PDF prints. */
+        summary: z.string(),
+      }),
+    ]),
   ),
   relatedCustomers: z.array(z.object({ id: z.string(), email: z.string(), note: z.string() })),
   narrative: z.string(),

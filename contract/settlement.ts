@@ -33,11 +33,14 @@ export const SETTLEMENT_MESSAGES = {
   manualOnly: "Adding money with USDC is not available yet. Your account receives bank payments as usual.",
   onlyUsdc: (chainName: string) =>
     `Send only USDC on ${chainName} to this address. Other tokens, or USDC sent on another network, cannot be credited and may be lost.`,
+  underReview:
+    "This deposit is under review. It is shown in your balance as pending and becomes available once the review is complete.",
   belowCent:
     "Amounts below one cent cannot be credited: a deposit is credited in whole cents and the rest stays unclaimed.",
 } as const;
 
-export const chainDepositStatus = z.enum(["pending", "credited", "below_cent"]);
+/** under_review: booked but on hold while it is reviewed; the customer is never told why (decision 039). */
+export const chainDepositStatus = z.enum(["pending", "under_review", "credited", "below_cent"]);
 export type ChainDepositStatus = z.infer<typeof chainDepositStatus>;
 
 export const chainDeposit = z.object({

@@ -876,6 +876,8 @@ export const complianceHits = pgTable(
     entNum: integer("ent_num").notNull(),
     programs: text("programs").notNull(),
     transferId: uuid("transfer_id"),
+    /** The USDC deposit whose sender was listed (0033). */
+    depositId: uuid("deposit_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -979,7 +981,7 @@ export const complianceCaseDecisions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => complianceCases.id, { onDelete: "cascade" }),
-    decision: text("decision", { enum: ["clear", "restrict", "freeze", "file"] }).notNull(),
+    decision: text("decision", { enum: ["clear", "restrict", "freeze", "file", "lift"] }).notNull(),
     note: text("note").notNull(),
     status: text("status", { enum: ["pending", "approved", "rejected"] })
       .notNull()
@@ -995,7 +997,7 @@ export const complianceCaseDecisions = pgTable(
     index("compliance_case_decisions_case_idx").on(t.caseId, t.createdAt),
     check(
       "compliance_case_decisions_decision_check",
-      sql`${t.decision} in ('clear', 'restrict', 'freeze', 'file')`,
+      sql`${t.decision} in ('clear', 'restrict', 'freeze', 'file', 'lift')`,
     ),
     check("compliance_case_decisions_status_check", sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check(
@@ -1040,9 +1042,12 @@ export const chainDeposits = pgTable(
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     /** Units below a cent (units mod 10^4), never credited: decision 028. */
     dustUnits: integer("dust_units").notNull(),
-    status: text("status", { enum: ["pending", "credited", "below_cent"] }).notNull(),
+    /** held: booked with an open hold while compliance reviews its sender (0033, decision 039). */
+    status: text("status", { enum: ["pending", "held", "credited", "below_cent"] }).notNull(),
     transactionId: uuid("transaction_id").references(() => transactions.id),
     entryId: uuid("entry_id").references(() => journalEntries.id),
+    holdId: uuid("hold_id").references(() => holds.id),
+    caseId: uuid("case_id").references(() => complianceCases.id),
     seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
     creditedAt: timestamp("credited_at", { withTimezone: true }),
   },

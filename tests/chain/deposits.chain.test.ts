@@ -3,16 +3,28 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import pg from "pg";
 import { type Address, getAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { DepositInfo } from "@/contract/settlement";
+import { insufficientFundsMessage } from "@/contract/transfers";
 import { loadConfig } from "@/server/config";
-import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import {
+  auditLog,
+  chainDeposits,
+  chainWatchState,
+  complianceHits,
+  depositAddresses,
+  holds,
+  transactions,
+} from "@/server/db/schema";
+import { releaseHeldDeposits } from "@/server/features/compliance/held-deposits";
 import { chainClient, verifyChain } from "@/server/features/settlement/chain-config";
 import { depositAddressAt } from "@/server/features/settlement/deposit-addresses";
 import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
-import { findWallet, openWallet, verifyLedger } from "@/server/lib/ledger";
+import { findWallet, openWallet, verifyLedger, walletBalances } from "@/server/lib/ledger";
 import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
-import { createApprovedCustomer } from "@/tests/support/money";
+import { createApprovedCustomer, requestTransfer } from "@/tests/support/money";
+import { csv, listFiles, SDN_ROWS, sdnRow, uploadBody } from "@/tests/support/ofac-files";
 import { waitFor } from "@/tests/support/server-process";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
@@ -265,5 +277,252 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     expect(credits).toHaveLength(1);
     expect(await balanceOf(customer)).toBe(250);
     await expectLedgerClean();
+  });
+
+  describe("a deposit from an address on the sanctions list", () => {
+    // anvil's funded "payer" key signs the listed sender's transfers; the list names its address in small letters.
+    const listedSender = privateKeyToAccount(ANVIL_KEYS.payer).address;
+    const CASES = "/api/admin/compliance/cases";
+    const staff = async () => ({
+      maker: await createVerifiedUser(t.database, { staffRoles: ["compliance"] }),
+      checker: await createVerifiedUser(t.database, { staffRoles: ["compliance"] }),
+    });
+    const call = (method: "GET" | "POST", url: string, who: SignedInUser, payload?: object) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { cookie: who.cookie },
+        ...(payload === undefined ? {} : { payload }),
+      });
+    const caseOf = async (who: SignedInUser, customer: SignedInUser, status = "open") => {
+      const res = await call("GET", `${CASES}?status=${status}&limit=200`, who);
+      expect(res.statusCode, res.body).toBe(200);
+      return res
+        .json()
+        .items.find((c: { customer: { id: string } | null }) => c.customer?.id === customer.user.id);
+    };
+    const decide = async (caseId: string, decision: string, maker: SignedInUser, checker: SignedInUser) => {
+      const proposed = await call("POST", `${CASES}/${caseId}/decisions`, maker, {
+        decision,
+        note: `Reviewed the deposit: ${decision}`,
+      });
+      expect(proposed.statusCode, proposed.body).toBe(200);
+      const decisionId = proposed
+        .json()
+        .case.decisions.find((d: { status: string }) => d.status === "pending").id as string;
+      // The maker cannot approve their own decision.
+      const self = await call("POST", `${CASES}/${caseId}/decisions/${decisionId}/approve`, maker, {});
+      expect(self.statusCode).toBe(403);
+      const approved = await call("POST", `${CASES}/${caseId}/decisions/${decisionId}/approve`, checker, {});
+      expect(approved.statusCode, approved.body).toBe(200);
+      return decisionId;
+    };
+    const available = async (customer: SignedInUser) =>
+      walletBalances(await findWallet(t.database.db, customer.user.id)).availableCents;
+
+    it("books it held under a case, credits a clean one, and releases it once when compliance clears the case", async () => {
+      const { maker, checker } = await staff();
+      const listed = sdnRow(
+        9300,
+        "INVENTED DEPOSIT SENDER LTD",
+        null,
+        "CYBER2",
+        `Digital Currency Address - USDC ${listedSender.toLowerCase()}.`,
+      );
+      const loaded = await call(
+        "POST",
+        "/api/admin/compliance/lists",
+        maker,
+        uploadBody(listFiles({ "SDN.CSV": csv([...SDN_ROWS, listed]) })),
+      );
+      expect(loaded.statusCode, loaded.body).toBe(200);
+
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      const clean = await chain.mint(address as Address, 5_000_000n);
+      await chain.mint(listedSender, 50_000_000n);
+      const dirty = await chain.send(ANVIL_KEYS.payer, address as Address, 12_340_000n);
+      await chain.mine(3);
+      expect(await pass()).toMatchObject({ credited: 1, held: 1, failed: 0 });
+
+      // Clean: credited and available. Listed: booked, but none of it available.
+      expect(await depositRows(clean)).toMatchObject([{ status: "credited", amountCents: 500 }]);
+      const [held] = await depositRows(dirty);
+      expect(held).toMatchObject({
+        status: "held",
+        amountCents: 1234,
+        fromAddress: listedSender.toLowerCase(),
+      });
+      expect(await balanceOf(customer)).toBe(1734);
+      expect(await available(customer)).toBe(500);
+      const [hold] = await t.database.db.select().from(holds).where(eq(holds.id, held!.holdId!));
+      expect(hold).toMatchObject({ status: "open", amount: 1234, referenceType: "chain_deposit" });
+      const [pendingCredit] = await t.database.db
+        .select()
+        .from(transactions)
+        .where(eq(transactions.id, held!.transactionId!));
+      expect(pendingCredit).toMatchObject({ status: "pending", description: "USDC deposit", amount: 1234 });
+
+      // The customer reads "under review" and nothing about why.
+      const info = await t.app.inject({
+        method: "GET",
+        url: "/api/deposits",
+        headers: { cookie: customer.cookie },
+      });
+      const mine = (info.json() as Extract<DepositInfo, { mode: "chain" }>).deposits;
+      expect(mine.find((d) => d.txHash === dirty.toLowerCase())?.status).toBe("under_review");
+      expect(info.body).not.toMatch(/sanction|ofac|listed|compliance|case/i);
+      const summary = await t.app.inject({
+        method: "GET",
+        url: "/api/account/summary",
+        headers: { cookie: customer.cookie },
+      });
+      expect(summary.statusCode, summary.body).toBe(200);
+      expect(summary.body).toContain('"availableBalance":"$5.00"');
+      expect(summary.body).not.toMatch(/sanction|ofac|compliance/i);
+
+      // A case opened with the hit, naming the deposit.
+      const opened = await caseOf(maker, customer);
+      expect(opened).toMatchObject({ heldDeposits: 1, hitCount: 1 });
+      const [hit] = await t.database.db
+        .select()
+        .from(complianceHits)
+        .where(eq(complianceHits.caseId, opened.id));
+      expect(hit).toMatchObject({ screeningPoint: "deposit", depositId: held!.id, subjectType: "address" });
+      expect(held!.caseId).toBe(opened.id);
+
+      // The SAR draft names the deposit's hit and its money.
+      const sar = await call("GET", `${CASES}/${opened.id}/report.json`, maker);
+      expect(sar.statusCode, sar.body).toBe(200);
+      expect(sar.json()).toMatchObject({
+        evidence: [{ kind: "sanctions_hit", screeningPoint: "deposit" }],
+        activity: { moneyInTotal: "12.34", moneyIn: [{ id: held!.transactionId, status: "pending" }] },
+      });
+
+      // The held money cannot leave: a transfer of more than the available balance is refused.
+      const tooMuch = await requestTransfer(t.app, customer, { amount: "10.00" });
+      expect(tooMuch.statusCode).toBe(422);
+      expect(tooMuch.json().message).toBe(insufficientFundsMessage("$5.00"));
+
+      // The watcher reading the same logs again changes nothing: one hit, one hold, one credit per log.
+      await t.database.db.update(chainWatchState).set({ nextBlock: 0 });
+      await chain.mine(1);
+      expect(await pass()).toMatchObject({ seen: 0, credited: 0, held: 0 });
+      expect(
+        await t.database.db.select().from(complianceHits).where(eq(complianceHits.depositId, held!.id)),
+      ).toHaveLength(1);
+      expect(await t.database.db.select().from(holds).where(eq(holds.referenceId, held!.id))).toHaveLength(1);
+
+      // Two members clear the case: the deposit becomes available, once.
+      const decisionId = await decide(opened.id, "clear", maker, checker);
+      expect(await depositRows(dirty)).toMatchObject([{ status: "credited" }]);
+      expect(await available(customer)).toBe(1734);
+      expect(await balanceOf(customer)).toBe(1734);
+      const [completed] = await t.database.db
+        .select()
+        .from(transactions)
+        .where(eq(transactions.id, held!.transactionId!));
+      expect(completed?.status).toBe("completed");
+      const [reviewed] = await t.database.db
+        .select({ after: auditLog.after })
+        .from(auditLog)
+        .where(and(eq(auditLog.targetId, opened.id), eq(auditLog.action, "compliance.account_reviewed")));
+      expect(reviewed?.after).toMatchObject({ releasedDeposits: [held!.id] });
+
+      // Replays: the approval again (409), and the release itself again, release nothing more.
+      const replay = await call("POST", `${CASES}/${opened.id}/decisions/${decisionId}/approve`, checker, {});
+      expect(replay.statusCode).toBe(409);
+      expect(await t.database.db.transaction((tx) => releaseHeldDeposits(tx, opened.id))).toEqual([]);
+      expect(await available(customer)).toBe(1734);
+      expect(await t.database.db.select().from(holds).where(eq(holds.referenceId, held!.id))).toMatchObject([
+        { status: "released" },
+      ]);
+      await expectLedgerClean();
+    });
+
+    it("keeps a restricted case's deposit held, and releases it once two members lift the restriction", async () => {
+      const { maker, checker } = await staff();
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      await chain.mint(listedSender, 10_000_000n);
+      const dirty = await chain.send(ANVIL_KEYS.payer, address as Address, 7_000_000n);
+      await chain.mine(3);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const opened = await caseOf(maker, customer);
+
+      await decide(opened.id, "restrict", maker, checker);
+      expect(await depositRows(dirty)).toMatchObject([{ status: "held" }]);
+      expect(await available(customer)).toBe(0);
+      expect(await caseOf(maker, customer, "restricted")).toMatchObject({ heldDeposits: 1 });
+
+      // Another deposit from the listed sender opens a new case: the restricted one is decided.
+      const again = await chain.send(ANVIL_KEYS.payer, address as Address, 1_000_000n);
+      await chain.mine(3);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const second = await caseOf(maker, customer);
+      expect(second.id).not.toBe(opened.id);
+      expect(await depositRows(again)).toMatchObject([{ status: "held", caseId: second.id }]);
+
+      // Lifting the restriction releases only what that case held.
+      await decide(opened.id, "lift", maker, checker);
+      expect(await depositRows(dirty)).toMatchObject([{ status: "credited" }]);
+      expect(await depositRows(again)).toMatchObject([{ status: "held" }]);
+      expect(await available(customer)).toBe(700);
+      expect(await balanceOf(customer)).toBe(800);
+      await expectLedgerClean();
+    });
+
+    it("never strands a deposit on a case decided while the watcher was filing it: it waits for the next pass and a new case", async () => {
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      await chain.mint(listedSender, 10_000_000n);
+      await chain.send(ANVIL_KEYS.payer, address as Address, 1_000_000n);
+      await chain.mine(3);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const { maker } = await staff();
+      const first = await caseOf(maker, customer);
+
+      // A second deposit arrives while a decision holds the case's row; the decision (restrict) commits.
+      const late = await chain.send(ANVIL_KEYS.payer, address as Address, 2_000_000n);
+      await chain.mine(3);
+      const blocker = new pg.Client({ connectionString: t.database.url });
+      await blocker.connect();
+      await blocker.query("begin");
+      await blocker.query("select 1 from compliance_cases where id = $1 for update", [first.id]);
+      const running = pass();
+      await waitFor(
+        "the watcher to wait on the case",
+        async () => {
+          await blocker.query("select pg_stat_clear_snapshot()");
+          const { rows } = await blocker.query(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          return rows[0].n > 0;
+        },
+        { timeoutMs: 30_000 },
+      );
+      await blocker.query(
+        "update compliance_cases set status = 'restricted', decided_at = now() where id = $1",
+        [first.id],
+      );
+      await blocker.query("commit");
+      await blocker.end();
+      expect(await running).toMatchObject({ held: 0, failed: 1 });
+      expect(await depositRows(late)).toMatchObject([{ status: "pending" }]);
+
+      // The next pass files it on a new open case and holds it there.
+      expect(await pass()).toMatchObject({ held: 1, failed: 0 });
+      const second = await caseOf(maker, customer);
+      expect(second.id).not.toBe(first.id);
+      expect(await depositRows(late)).toMatchObject([
+        { status: "held", caseId: second.id, amountCents: 200 },
+      ]);
+      expect(
+        await t.database.db.select().from(complianceHits).where(eq(complianceHits.caseId, first.id)),
+      ).toHaveLength(1);
+      expect(await available(customer)).toBe(0);
+      expect(await balanceOf(customer)).toBe(300);
+      await expectLedgerClean();
+    });
   });
 });

@@ -101,4 +101,70 @@ describe("a compliance case", () => {
     expect(text).not.toMatch(/exchange|clear|case|PETROV/i);
     expect(user.email).toBeTruthy();
   });
+
+  it("a restricted customer's restriction is lifted by two members in the browser, and money can leave again", async () => {
+    const maker = await openPage(browser);
+    maker.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(maker.page);
+    const api = maker.context.request;
+    const loaded = await api.post("/api/admin/compliance/lists", { data: uploadBody(listFiles()) });
+    expect(loaded.status(), await loaded.text()).toBe(200);
+
+    const customer = await openPage(browser);
+    customer.page.setDefaultTimeout(20_000);
+    const lastName = `Lift${Date.now() % 100000}`;
+    await signUpNewCustomer(customer.page, "Omar", lastName);
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Omar", lastName });
+    await approveAndFund(api, applied, "200.00");
+    const sent = await customer.context.request.post("/api/transfer/request", {
+      data: {
+        amount: "15.00",
+        recipientName: "Ana Ruiz",
+        purpose: "Books",
+        paymentMethod: "crypto",
+        cryptoAddress: LISTED_ETH,
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+
+    // Member A proposes restricting; member B approves it in the browser.
+    await maker.page.goto("/admin/compliance");
+    await maker.page.getByRole("link", { name: new RegExp(`Omar ${lastName}`) }).click();
+    await maker.page.getByRole("heading", { name: `Omar ${lastName}`, level: 1 }).waitFor();
+    const caseUrl = new URL(maker.page.url()).pathname;
+    await maker.page.getByRole("radio", { name: "Restrict (no money out)" }).check();
+    await maker.page.getByLabel("Why").fill("Address confirmed as the listed person's");
+    await maker.page.getByRole("button", { name: "Propose decision" }).click();
+    await maker.page.getByText(/awaiting approval/).waitFor();
+
+    (await checkerRequest()).dispose();
+    const checker = await openPage(browser);
+    checker.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(checker.page, PASSWORD, inject("checkerEmail"));
+    await checker.page.goto(caseUrl);
+    await checker.page.getByRole("button", { name: "Approve: Restrict (no money out)" }).click();
+    await checker.page.getByText("Restricted", { exact: true }).first().waitFor();
+    const restricted = await customer.context.request.get("/api/account/summary");
+    expect((await restricted.json()).canSendMoney).toBe(false);
+
+    // Later, member A proposes lifting it: the restricted case offers only that.
+    await maker.page.reload();
+    await maker.page.getByText("The customer cannot send money.", { exact: false }).waitFor();
+    expect(await maker.page.getByRole("radio").count()).toBe(0);
+    await maker.page.getByLabel("Why").fill("The listed person's control of the address was disproved");
+    await maker.page.getByRole("button", { name: "Propose lifting the restriction" }).click();
+    await maker.page.getByText("Lift the restriction · awaiting approval").waitFor();
+    expect(await maker.page.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
+    await expectAccessible(maker.page, "restricted compliance case with a lift proposed");
+    await shots(maker.page, "compliance-case-lift-proposed");
+
+    await checker.page.reload();
+    await checker.page.getByRole("button", { name: "Approve: Lift the restriction" }).click();
+    await checker.page.getByText("Decision approved and applied").waitFor();
+    await checker.page.getByText("Cleared", { exact: true }).first().waitFor();
+    const lifted = await customer.context.request.get("/api/account/summary");
+    expect((await lifted.json()).canSendMoney).toBe(true);
+    const access = await customer.context.request.get("/api/account/data-access");
+    expect(JSON.stringify(await access.json())).not.toMatch(/lift|restrict|PETROV/i);
+  });
 });

@@ -28,6 +28,8 @@ export interface TestChain {
   publicClient: PublicClient;
   /** The token's owner: mints, pauses and blacklists. */
   mint(to: Address, units: bigint): Promise<Hex>;
+  /** A token transfer signed by `fromKey` (one of anvil's funded keys): its log's `from` is that key's address. */
+  send(fromKey: Hex, to: Address, units: bigint): Promise<Hex>;
   /** Mines `blocks` empty blocks. */
   mine(blocks: number): Promise<void>;
   /** anvil_reorg: replaces the last `depth` blocks with as many empty ones. */
@@ -65,6 +67,17 @@ export async function startTestChain(): Promise<TestChain> {
         address: token,
         abi: pillarUsdAbi,
         functionName: "mint",
+        args: [to, units],
+      });
+      await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+    async send(fromKey, to, units) {
+      const sender = createWalletClient({ chain, transport, account: privateKeyToAccount(fromKey) });
+      const hash = await sender.writeContract({
+        address: token,
+        abi: pillarUsdAbi,
+        functionName: "transfer",
         args: [to, units],
       });
       await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });

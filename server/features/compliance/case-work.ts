@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import {
   CASE_OUTCOME,
   type CaseActionResponse,
-  type CaseDecision,
   COMPLIANCE_MESSAGES,
+  type DecisionKind,
 } from "@/contract/compliance";
 import { IMAGE_CONTENT_TYPES, PDF_CONTENT_TYPE } from "@/contract/kyc";
 import { holdsAnyRole, type StaffRole } from "@/contract/staff";
@@ -19,6 +19,7 @@ import {
   users,
 } from "@/server/db/schema";
 import { findCaseRow, getCase } from "@/server/features/compliance/cases";
+import { releaseHeldDeposits } from "@/server/features/compliance/held-deposits";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 import { ensureUploadVerified, findOwnUpload } from "@/server/lib/storage/uploads";
@@ -41,6 +42,16 @@ async function lockCase(tx: Tx, caseId: string): Promise<CaseRecord> {
 
 function mustBeOpen(row: CaseRecord): void {
   if (row.status !== "open") throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
+}
+
+/** An open case takes clear, restrict, freeze or file; a restricted one only lift (decision 039). */
+function mustAccept(row: CaseRecord, decision: DecisionKind): void {
+  if (decision === "lift") {
+    if (row.status === "open") throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.liftNotRestricted);
+    if (row.status !== "restricted") throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
+    return;
+  }
+  mustBeOpen(row);
 }
 
 /**
@@ -223,12 +234,12 @@ export async function proposeDecision(
   db: Db,
   actor: CaseActor,
   caseId: string,
-  input: { decision: CaseDecision; note: string },
+  input: { decision: DecisionKind; note: string },
 ): Promise<CaseActionResponse> {
   try {
     await db.transaction(async (tx) => {
       const row = await lockCase(tx, caseId);
-      mustBeOpen(row);
+      mustAccept(row, input.decision);
       if (!row.userId && (input.decision === "restrict" || input.decision === "freeze")) {
         throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.customerGone);
       }
@@ -334,7 +345,7 @@ export async function checkDecision(
       });
       return;
     }
-    mustBeOpen(row);
+    mustAccept(row, decision.decision);
     const outcome = CASE_OUTCOME[decision.decision];
     if (!row.userId && (decision.decision === "restrict" || decision.decision === "freeze")) {
       throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.customerGone);
@@ -350,6 +361,8 @@ export async function checkDecision(
       })
       .where(eq(complianceCases.id, caseId));
     if (decision.decision === "freeze" && row.userId) await freezeCustomer(tx, actor, row.userId, caseId);
+    // Clear and lift make the deposits held under the case available; the other outcomes keep them held.
+    const releasedDeposits = outcome === "cleared" ? await releaseHeldDeposits(tx, caseId) : [];
     const held = row.userId
       ? await tx
           .select({ id: transferRequests.id })
@@ -380,6 +393,7 @@ export async function checkDecision(
         note: decision.note,
         checkerNote: note ?? null,
         heldTransfers: held.map((t) => t.id),
+        releasedDeposits,
       },
     });
   });

@@ -8,7 +8,13 @@ import { COMPLIANCE_MESSAGES, MAX_COMMENT_CHARS, REPORT_DEADLINE_DAYS } from "@/
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, complianceHits, users } from "@/server/db/schema";
 import { makePng, PDF, uploadFile } from "@/tests/support/files";
-import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerCleanAfterEach,
+  fundCustomer,
+  requestTransfer,
+} from "@/tests/support/money";
 import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -283,6 +289,159 @@ describe("restrict and freeze", () => {
   });
 });
 
+describe("lifting a restriction (decision 039)", () => {
+  async function restrictedCustomer() {
+    const found = await customerWithCase();
+    const id = await propose(found.caseId, "restrict");
+    expect((await check(found.caseId, id, "approve", checker)).json().case.status).toBe("restricted");
+    expect((await call("GET", "/api/account/summary", found.customer)).json().canSendMoney).toBe(false);
+    return found;
+  }
+
+  it("needs a second member, reopens the send-money gate, lets the held transfer go and is audited", async () => {
+    const { customer, caseId, transferId } = await restrictedCustomer();
+    const id = await propose(caseId, "lift", maker, "Customer documented the address as an exchange's");
+    const listed = await call("GET", `${CASES}?status=restricted&limit=200`, maker);
+    expect(listed.json().items.find((c: { id: string }) => c.id === caseId)).toMatchObject({
+      pendingDecision: "lift",
+    });
+    // Not in force until a second member approves: still restricted, and the maker cannot approve it.
+    expect((await call("GET", "/api/account/summary", customer)).json().canSendMoney).toBe(false);
+    const self = await check(caseId, id, "approve", maker);
+    expect(self.statusCode).toBe(403);
+    expect(self.json().message).toBe(COMPLIANCE_MESSAGES.selfCheck);
+    // One proposal waits at a time.
+    const second = await call("POST", `${CASES}/${caseId}/decisions`, checker, {
+      decision: "lift",
+      note: "again",
+    });
+    expect(second.statusCode).toBe(409);
+
+    const approved = await check(caseId, id, "approve", checker);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().case).toMatchObject({ status: "cleared", pendingDecision: null });
+    expect((await call("GET", "/api/account/summary", customer)).json().canSendMoney).toBe(true);
+    const release = await call("PUT", `/api/admin/transfer-requests/${transferId}`, finance, {
+      status: "approved",
+    });
+    expect(release.statusCode, release.body).toBe(200);
+    expect(release.json().complianceHold).toBeUndefined();
+
+    // Replayed: 409, nothing changes. A cleared case takes no second lift.
+    const replay = await check(caseId, id, "approve", checker);
+    expect(replay.statusCode).toBe(409);
+    const again = await call("POST", `${CASES}/${caseId}/decisions`, maker, {
+      decision: "lift",
+      note: "once more",
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(COMPLIANCE_MESSAGES.caseDecided);
+
+    const rows = await t.database.db
+      .select({
+        action: auditLog.action,
+        actorId: auditLog.actorId,
+        before: auditLog.before,
+        after: auditLog.after,
+      })
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, "compliance_case"), eq(auditLog.targetId, caseId)));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          action: "compliance.case_decision_proposed",
+          actorId: maker.user.id,
+          after: expect.objectContaining({ decision: "lift" }),
+        }),
+        expect.objectContaining({
+          action: "compliance.account_reviewed",
+          actorId: checker.user.id,
+          before: { status: "restricted" },
+          after: expect.objectContaining({
+            status: "cleared",
+            makerId: maker.user.id,
+            checkerId: checker.user.id,
+          }),
+        }),
+      ]),
+    );
+    // The customer's data-access view says only that the account was reviewed.
+    const access = await call("GET", "/api/account/data-access", customer);
+    expect(access.statusCode, access.body).toBe(200);
+    const descriptions = access.json().items.map((i: { description: string }) => i.description);
+    expect(descriptions.filter((d: string) => d === "Reviewed your account")).toHaveLength(2);
+    expect(access.body).not.toMatch(/lift|restrict|sanction|exchange/i);
+  });
+
+  it("is refused on an open case, on another decided one, by support and finance, and with bad input", async () => {
+    const open = await customerWithCase();
+    const onOpen = await call("POST", `${CASES}/${open.caseId}/decisions`, maker, {
+      decision: "lift",
+      note: "Lift it please",
+    });
+    expect(onOpen.statusCode).toBe(409);
+    expect(onOpen.json().message).toBe(COMPLIANCE_MESSAGES.liftNotRestricted);
+
+    const cleared = await customerWithCase();
+    const clearId = await propose(cleared.caseId, "clear");
+    expect((await check(cleared.caseId, clearId, "approve", checker)).statusCode).toBe(200);
+    const onCleared = await call("POST", `${CASES}/${cleared.caseId}/decisions`, maker, {
+      decision: "lift",
+      note: "Lift it please",
+    });
+    expect(onCleared.statusCode).toBe(409);
+
+    const { caseId, customer } = await restrictedCustomer();
+    for (const who of [support, finance, customer]) {
+      const res = await call("POST", `${CASES}/${caseId}/decisions`, who, {
+        decision: "lift",
+        note: "lift it",
+      });
+      expect(res.statusCode).toBe(403);
+    }
+    for (const body of [
+      { decision: "lift" },
+      { decision: "lift", note: "x" },
+      { decision: "lift", note: 42 },
+      { decision: "unrestrict", note: "lift it" },
+      { decision: ["lift"], note: "lift it" },
+      { decision: "lift", note: "y".repeat(2001) },
+    ]) {
+      const res = await call("POST", `${CASES}/${caseId}/decisions`, maker, body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect(res.json().message).toEqual(expect.any(String));
+    }
+    const id = await propose(caseId, "lift");
+    // Another case's id with this decision, support or finance approving: refused, still restricted.
+    expect((await check(open.caseId, id, "approve", checker)).statusCode).toBe(404);
+    for (const who of [support, finance])
+      expect((await check(caseId, id, "approve", who)).statusCode).toBe(403);
+    const detail = await call("GET", `${CASES}/${caseId}`, maker);
+    expect(detail.json()).toMatchObject({ status: "restricted", pendingDecision: "lift" });
+
+    // Two checkers at the same moment: one lift.
+    const third = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const results = await Promise.all([
+      check(caseId, id, "approve", checker),
+      check(caseId, id, "approve", third),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const reviewed = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, caseId), eq(auditLog.action, "compliance.account_reviewed")));
+    expect(reviewed).toHaveLength(2); // the restriction, then the one lift
+  });
+
+  it("a rejected lift leaves the customer restricted and lets a new one be proposed", async () => {
+    const { caseId, customer } = await restrictedCustomer();
+    const id = await propose(caseId, "lift");
+    expect((await check(caseId, id, "reject", checker)).json().case).toMatchObject({ status: "restricted" });
+    expect((await call("GET", "/api/account/summary", customer)).json().canSendMoney).toBe(false);
+    await propose(caseId, "lift");
+  });
+});
+
 describe("the SAR draft", () => {
   it("files a report whose JSON and PDF carry the subject, amounts, dates, evidence and narrative", async () => {
     const { customer, caseId, transferId } = await customerWithCase("123.45");
@@ -336,6 +495,63 @@ describe("the SAR draft", () => {
     }
     fs.rmSync(dir, { recursive: true, force: true });
     expect(await auditActions(caseId)).toContain("compliance.case_report_exported");
+  });
+
+  it("carries the monitoring alerts' evidence and the money they saw, in the JSON and the PDF", async () => {
+    // Three credits just under APPROVAL_THRESHOLD within a week: a structuring alert opens the case.
+    const customer = await createApprovedCustomer(t.database);
+    for (const amount of ["999.99", "900.00", "950.00"])
+      await fundCustomer(t, admin, customer.user.id, amount);
+    const list = await call("GET", `${CASES}?status=open&limit=200`, maker);
+    const opened = list
+      .json()
+      .items.find((c: { customer: { id: string } | null }) => c.customer?.id === customer.user.id);
+    expect(opened).toMatchObject({ hitCount: 0 });
+    // Then a transfer to a listed address: a sanctions hit joins the same case.
+    const transfer = await requestTransfer(t.app, customer, { amount: "20.00", cryptoAddress: LISTED_ETH });
+    expect(transfer.statusCode, transfer.body).toBe(201);
+    const id = await propose(opened.id, "file");
+    expect((await check(opened.id, id, "approve", checker)).json().case.status).toBe("filed");
+
+    const json = await call("GET", `${CASES}/${opened.id}/report.json`, maker);
+    expect(json.statusCode, json.body).toBe(200);
+    const draft = json.json();
+    // Oldest first: the alert, then the hit (the transfer may raise alerts of its own, e.g. many customers
+    // paying LISTED_ETH in this file).
+    expect(draft.evidence[0].kind).toBe("monitoring_alert");
+    expect(draft.evidence.map((e: { kind: string }) => e.kind)).toContain("sanctions_hit");
+    const alert = draft.evidence[0];
+    expect(alert).toMatchObject({
+      rule: "structuring",
+      ruleLabel: "Structuring just under a limit",
+      blocking: false,
+      eventKind: "credit",
+      details: { limitCents: 100_000, count: 3, windowDays: 7 },
+    });
+    expect(alert.summary).toContain("limit: $1,000.00");
+    expect(alert.summary).toContain("credit $999.99");
+    expect(alert.summary).toContain("judged event: credit $950.00");
+    // The money the evidence names: the alert's credit and the hit's transfer.
+    expect(draft.activity).toMatchObject({
+      totalAmount: "20.00",
+      transfers: [{ id: transfer.json().transferRequest.id }],
+      moneyInTotal: "950.00",
+      moneyIn: [{ id: alert.eventId, amount: "950.00", status: "completed" }],
+    });
+
+    const pdf = await call("GET", `${CASES}/${opened.id}/report.pdf`, maker);
+    expect(pdf.statusCode).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sar-"));
+    const file = path.join(dir, "sar.pdf");
+    fs.writeFileSync(file, pdf.rawPayload);
+    const text = execFileSync("pdftotext", [file, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(text).toContain("Monitoring alert");
+    expect(text).toContain("Structuring just under a limit");
+    expect(text).toContain("credit $999.99");
+    expect(text).toContain("Sanctions hit");
+    expect(text).toContain("PETROV");
+    expect(text).toContain("$950.00");
   });
 });
 

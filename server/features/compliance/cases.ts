@@ -50,6 +50,8 @@ const caseColumns = {
   ),
   heldTransfers: sql<number>`(select count(*)::int from transfer_requests t
     where t.user_id = ${complianceCases.userId} and t.status in ('pending', 'processing'))`,
+  heldDeposits: sql<number>`(select count(*)::int from chain_deposits d
+    where d.case_id = ${complianceCases.id} and d.status = 'held')`,
   pendingDecision: sql<CaseDecisionRow["decision"] | null>`(select d.decision from compliance_case_decisions d
     where d.case_id = ${complianceCases.id} and d.status = 'pending')`,
 };
@@ -70,6 +72,7 @@ type CaseRow = {
   hitCount: number;
   firstDetectedAt: Date;
   heldTransfers: number;
+  heldDeposits: number;
   pendingDecision: CaseDecisionRow["decision"] | null;
 };
 
@@ -90,6 +93,7 @@ function toCase(row: CaseRow): ComplianceCase {
         : null,
     hitCount: Number(row.hitCount),
     heldTransfers: row.status === "cleared" ? 0 : Number(row.heldTransfers),
+    heldDeposits: Number(row.heldDeposits),
     assignee: row.assigneeId ? { id: row.assigneeId, email: row.assigneeEmail } : null,
     openedAt: row.openedAt.toISOString(),
     reportDueAt: reportDueAt(row.firstDetectedAt).toISOString(),
@@ -184,6 +188,7 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       entNum: h.entNum,
       programs: h.programs,
       transferId: h.transferId,
+      depositId: h.depositId,
       createdAt: h.createdAt.toISOString(),
     })),
     comments: comments.map(({ c, email }) => ({

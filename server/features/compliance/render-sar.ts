@@ -100,13 +100,36 @@ export function renderSarDraft(draft: SarDraft): PDFKit.PDFDocument {
     doc.y = y + 13;
   }
   if (draft.activity.transfers.length === 0) paragraph(doc, "No transfers in the period.", MUTED);
+  if (draft.activity.moneyIn.length > 0) {
+    field(doc, "Money in", `$${draft.activity.moneyInTotal}`);
+    for (const t of draft.activity.moneyIn) {
+      ensureRoom(doc, 14);
+      const y = doc.y;
+      doc.font("Helvetica").fontSize(8.5).fillColor(INK);
+      doc.text(day(t.createdAt), LEFT, y, { width: 120, lineBreak: false });
+      doc.text(`$${t.amount}`, LEFT + 120, y, { width: 70, align: "right", lineBreak: false });
+      doc.text(t.status, LEFT + 200, y, { width: 60, lineBreak: false });
+      doc.text(fitText(doc, t.description, WIDTH - 270), LEFT + 270, y, {
+        width: WIDTH - 270,
+        lineBreak: false,
+      });
+      doc.y = y + 13;
+    }
+  }
 
   heading(doc, "Evidence");
   for (const e of draft.evidence) {
-    paragraph(
-      doc,
-      `${day(e.detectedAt)} · ${e.screeningPoint} · "${e.subject}" matched "${e.matched}" (score ${e.score.toFixed(3)}) · ${e.list}`,
-    );
+    if (e.kind === "sanctions_hit") {
+      paragraph(
+        doc,
+        `${day(e.detectedAt)} · Sanctions hit · ${e.screeningPoint} · "${e.subject}" matched "${e.matched}" (score ${e.score.toFixed(3)}) · ${e.list}`,
+      );
+    } else {
+      paragraph(
+        doc,
+        `${day(e.detectedAt)} · Monitoring alert · ${e.ruleLabel} (score ${e.score.toFixed(2)}${e.blocking ? ", blocking" : ""}) on ${e.eventKind} ${e.eventId} · ${e.summary}`,
+      );
+    }
   }
   if (draft.evidence.length === 0) paragraph(doc, "No evidence recorded.", MUTED);
 

@@ -172,12 +172,18 @@ export async function screenTransferRequest(
   };
 }
 
-function dedupeKey(userId: string, hit: SanctionsHit, transferId: string | null): string {
+function dedupeKey(
+  userId: string,
+  hit: SanctionsHit,
+  transferId: string | null,
+  depositId: string | null,
+): string {
   const subject =
     hit.subjectType === "address" ? hit.subject.toLowerCase() : nameTokens(hit.subject).join(" ");
-  return createHash("sha256")
-    .update([userId, hit.subjectType, subject, hit.listSource, hit.entNum, transferId ?? ""].join("\u0000"))
-    .digest("hex");
+  const parts = [userId, hit.subjectType, subject, hit.listSource, hit.entNum, transferId ?? ""];
+  // Every deposit from a listed sender is its own hit (its money waits on it); hits without one keep their keys.
+  if (depositId) parts.push(`deposit:${depositId}`);
+  return createHash("sha256").update(parts.join("\u0000")).digest("hex");
 }
 
 /**
@@ -187,12 +193,19 @@ function dedupeKey(userId: string, hit: SanctionsHit, transferId: string | null)
  */
 export async function recordHits(
   tx: Tx,
-  input: { userId: string; point: ScreeningPoint; hits: SanctionsHit[]; transferId?: string | null },
+  input: {
+    userId: string;
+    point: ScreeningPoint;
+    hits: SanctionsHit[];
+    transferId?: string | null;
+    depositId?: string | null;
+  },
 ): Promise<{ caseId: string | null; newHits: number }> {
   const transferId = input.transferId ?? null;
+  const depositId = input.depositId ?? null;
   const fresh = [];
   for (const hit of input.hits) {
-    const key = dedupeKey(input.userId, hit, transferId);
+    const key = dedupeKey(input.userId, hit, transferId, depositId);
     const [seen] = await tx
       .select({ id: complianceHits.id })
       .from(complianceHits)
@@ -211,6 +224,7 @@ export async function recordHits(
         dedupeKey: key,
         screeningPoint: input.point,
         transferId,
+        depositId,
         ...hit,
       })
       .onConflictDoNothing()

@@ -13,10 +13,11 @@ import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, chainWatchState, depositAddresses, transactions } from "@/server/db/schema";
+import { screenDepositSender } from "@/server/features/compliance/held-deposits";
 import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
-import { creditFromSystemAccount } from "@/server/lib/ledger";
+import { creditFromSystemAccount, lockWallet, placeHold } from "@/server/lib/ledger";
 import { notify } from "@/server/lib/notifications";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
@@ -37,6 +38,8 @@ export interface WatchReport {
   fromBlock: number;
   seen: number;
   credited: number;
+  /** Booked with a hold under a compliance case: the sender is on the sanctions list (decision 039). */
+  held: number;
   dropped: number;
   failed: number;
 }
@@ -75,17 +78,31 @@ function stillOnChain(
  * "USDC deposit" credit, and the row marked credited, all or nothing. The row was locked and read as pending
  * by the caller, and the update repeats the condition, so a log is credited at most once. A customer who can
  * no longer receive (staff, account closed, deleted) leaves it pending for staff, with a warning.
+ *
+ * A sender on the sanctions list (decision 039): the same entry is posted, with an open hold for the whole
+ * amount, the credit stays pending and the row is marked held on the customer's case, so nothing of it is
+ * available until compliance clears the case (releaseHeldDeposits). The customer reads only "under review".
  */
-async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): Promise<boolean> {
+async function creditDeposit(
+  tx: Tx,
+  row: DepositRow,
+  log?: FastifyBaseLogger,
+): Promise<"credited" | "held" | null> {
   if (!row.userId) {
     log?.warn(
       { deposit: row.id, txHash: row.txHash },
       "chain deposit to a deleted customer's address: left pending",
     );
-    return false;
+    return null;
   }
   try {
-    await tx.transaction(async (sp) => {
+    return await tx.transaction(async (sp) => {
+      // The case is locked before the customer and the wallet: the order a case decision takes them in.
+      const caseId = await screenDepositSender(sp, {
+        id: row.id,
+        userId: row.userId!,
+        fromAddress: row.fromAddress,
+      });
       await lockReceivingCustomer(sp, row.userId!);
       const { entryId } = await creditFromSystemAccount(sp, "usdc_deposits", row.userId!, {
         kind: "usdc_deposit",
@@ -104,35 +121,52 @@ async function creditDeposit(tx: Tx, row: DepositRow, log?: FastifyBaseLogger): 
           netAmount: row.amountCents,
           description: "USDC deposit",
           category: "other",
-          status: "completed",
+          status: caseId ? "pending" : "completed",
           adminNotes: `tx ${row.txHash} log ${row.logIndex}`,
           sourceType: "usdc_deposit",
           sourceId: row.id,
           entryId,
         })
         .returning({ id: transactions.id });
+      const holdId = caseId
+        ? await placeHold(sp, await lockWallet(sp, row.userId!), row.amountCents, {
+            type: "chain_deposit",
+            id: row.id,
+          })
+        : null;
       const updated = await sp
         .update(chainDeposits)
-        .set({ status: "credited", entryId, transactionId: credit!.id, creditedAt: new Date() })
+        .set(
+          caseId
+            ? { status: "held", entryId, transactionId: credit!.id, holdId, caseId }
+            : { status: "credited", entryId, transactionId: credit!.id, creditedAt: new Date() },
+        )
         .where(and(eq(chainDeposits.id, row.id), eq(chainDeposits.status, "pending")))
         .returning({ id: chainDeposits.id });
       if (updated.length !== 1) throw new Error(`deposit ${row.id} is no longer pending`);
       // In-app only: no e-mail template for deposits exists yet, and the deposit page already shows it.
-      await notify(sp, row.userId!, "money_in", {
-        title: `${formatMoney(row.amountCents)} arrived`,
-        body: "USDC deposit",
-        link: "/dashboard",
-      });
+      await notify(
+        sp,
+        row.userId!,
+        "money_in",
+        caseId
+          ? {
+              title: `${formatMoney(row.amountCents)} received`,
+              body: "USDC deposit under review",
+              link: "/add-money",
+            }
+          : { title: `${formatMoney(row.amountCents)} arrived`, body: "USDC deposit", link: "/dashboard" },
+      );
       await monitorMoneyIn(sp, row.userId!, {
         kind: "deposit",
         id: credit!.id,
         amountCents: row.amountCents,
       });
+      return caseId ? "held" : "credited";
     });
-    return true;
   } catch (err) {
     log?.warn({ err, deposit: row.id, txHash: row.txHash }, "chain deposit not credited: left pending");
-    return false;
+    return null;
   }
 }
 
@@ -166,7 +200,7 @@ export async function watchDepositsOnce(
       .where(eq(chainWatchState.chainId, chain.chainId));
     const next = state?.nextBlock ?? Math.max(0, head + 1 - margin);
     const fromBlock = Math.max(0, Math.min(next, head + 1 - margin));
-    const report: WatchReport = { head, fromBlock, seen: 0, credited: 0, dropped: 0, failed: 0 };
+    const report: WatchReport = { head, fromBlock, seen: 0, credited: 0, held: 0, dropped: 0, failed: 0 };
 
     const watched = await tx
       .select({ address: depositAddresses.address, userId: depositAddresses.userId })
@@ -245,7 +279,8 @@ export async function watchDepositsOnce(
           .where(eq(chainDeposits.id, row.id));
       }
       if (head - found.blockNumber + 1 < chain.confirmations) continue;
-      if (await creditDeposit(tx, row, log)) report.credited += 1;
+      const outcome = await creditDeposit(tx, row, log);
+      if (outcome) report[outcome] += 1;
       else report.failed += 1;
     }
 
@@ -269,7 +304,7 @@ export function startDepositWatcher(db: Db, chain: ChainConfig, log: FastifyBase
   const tick = () => {
     running = watchDepositsOnce(db, chain, client, log)
       .then((report) => {
-        if (report && (report.seen || report.credited || report.dropped))
+        if (report && (report.seen || report.credited || report.held || report.dropped))
           log.info({ deposits: report }, "chain watcher pass");
       })
       .catch((err: unknown) => log.warn({ err }, "chain watcher pass failed; retrying"))

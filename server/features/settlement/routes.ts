@@ -53,7 +53,8 @@ export async function settlementRoutes(instance: FastifyInstance) {
           txHash: r.txHash,
           amount: formatMoney(r.amountCents),
           amountCents: r.amountCents,
-          status: r.status,
+          // Held for compliance: the customer reads "under review", never why (decision 039).
+          status: r.status === "held" ? "under_review" : r.status,
           seenAt: r.seenAt.toISOString(),
           explorerUrl: chain.explorerUrl ? `${chain.explorerUrl}/tx/${r.txHash}` : null,
         })),

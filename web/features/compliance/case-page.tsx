@@ -48,6 +48,7 @@ const POINTS: Record<ScreeningPoint, string> = {
   transfer_approval: "Transfer release",
   payout_signing: "Payout signing",
   rescreen: "Re-screen after a list load",
+  deposit: "Incoming deposit",
 };
 const when = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
@@ -127,6 +128,12 @@ function Summary({ detail }: { detail: ComplianceCaseDetail }) {
           <dt className="text-ink-muted">Held transfers</dt>
           <dd className="tabular-nums text-ink">{detail.heldTransfers}</dd>
         </div>
+        {detail.heldDeposits > 0 ? (
+          <div>
+            <dt className="text-ink-muted">Held deposits</dt>
+            <dd className="tabular-nums text-ink">{detail.heldDeposits}</dd>
+          </div>
+        ) : null}
         <div>
           <dt className="text-ink-muted">Status</dt>
           <dd className="flex flex-wrap items-center gap-2">
@@ -183,6 +190,9 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
   const propose = useProposeDecision(detail.id);
   const check = useCheckDecision(detail.id);
   const [decision, setDecision] = useState<CaseDecision>("clear");
+  // A restricted case takes one decision more: lifting the restriction (decision 039).
+  const canLift = detail.status === "restricted";
+  const decides = detail.status === "open" || canLift;
   const [text, setText] = useState("");
   const { note, setNote, run } = useNoted();
   const pending = detail.decisions.find((d) => d.status === "pending");
@@ -190,7 +200,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
   const onPropose = (event: FormEvent) => {
     event.preventDefault();
     if (text.trim().length < 3) return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.noteRequired });
-    run(propose.mutateAsync({ decision, note: text }), () => setText(""));
+    run(propose.mutateAsync({ decision: canLift ? "lift" : decision, note: text }), () => setText(""));
   };
   return (
     <Section
@@ -219,7 +229,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           ))}
         </ol>
       ) : null}
-      {pending && detail.status === "open" ? (
+      {pending && decides ? (
         pending.maker?.id === userId ? (
           <p className="text-sm text-ink-muted">
             You proposed this decision: a second compliance member must approve or reject it.
@@ -244,9 +254,14 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           </div>
         )
       ) : null}
-      {!pending && detail.status === "open" ? (
+      {!pending && decides ? (
         <form className="grid gap-3" onSubmit={onPropose}>
-          <fieldset className="grid gap-2">
+          {canLift ? (
+            <p className="text-sm text-ink">
+              The customer cannot send money. Propose lifting the restriction: a second member approves it.
+            </p>
+          ) : null}
+          <fieldset className={canLift ? "hidden" : "grid gap-2"} disabled={canLift}>
             <legend className="mb-1 text-sm font-medium text-ink">Propose</legend>
             <div className="grid gap-2 sm:grid-cols-2">
               {CASE_DECISIONS.map((d) => (
@@ -278,7 +293,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           </div>
           <div>
             <Button type="submit" size="sm" disabled={propose.isPending}>
-              Propose decision
+              {canLift ? "Propose lifting the restriction" : "Propose decision"}
             </Button>
           </div>
         </form>

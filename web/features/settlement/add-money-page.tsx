@@ -51,6 +51,7 @@ function AddressQr({ address }: { address: string }) {
 
 const STATUS: Record<ChainDeposit["status"], { label: string; tone: "neutral" | "positive" | "pending" }> = {
   pending: { label: "Pending", tone: "pending" },
+  under_review: { label: "Under review", tone: "pending" },
   credited: { label: "Credited", tone: "positive" },
   below_cent: { label: "Below one cent", tone: "neutral" },
 };
@@ -82,6 +83,9 @@ function DepositList({ deposits, confirmations }: { deposits: ChainDeposit[]; co
               <span className="text-xs text-ink-muted">
                 Credited after {confirmations} network confirmations
               </span>
+            ) : null}
+            {d.status === "under_review" ? (
+              <span className="text-xs text-ink-muted">{SETTLEMENT_MESSAGES.underReview}</span>
             ) : null}
           </span>
           <Badge tone={STATUS[d.status].tone}>{STATUS[d.status].label}</Badge>

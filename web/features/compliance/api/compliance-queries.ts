@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   CaseActionResponse,
-  CaseDecision,
   ComplianceCase,
   ComplianceCaseDetail,
+  DecisionKind,
   SanctionsListVersion,
   UploadListResponse,
 } from "@/contract/compliance";
@@ -45,7 +45,7 @@ function useCaseAction<I>(id: string, send: (input: I) => Promise<CaseActionResp
 
 /** POST …/decisions: a proposal that waits for a second compliance member. */
 export const useProposeDecision = (id: string) =>
-  useCaseAction(id, (input: { decision: CaseDecision; note: string }) =>
+  useCaseAction(id, (input: { decision: DecisionKind; note: string }) =>
     apiRequest<CaseActionResponse>("POST", caseUrl(id, "/decisions"), input),
   );
 

@@ -21,4 +21,5 @@ export const DECISION_LABELS = {
   restrict: "Restrict (no money out)",
   freeze: "Freeze the account",
   file: "File a report",
+  lift: "Lift the restriction",
 } as const;
