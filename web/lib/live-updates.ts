@@ -16,6 +16,7 @@ export const TOPIC_READS: Record<EventTopic, readonly string[]> = {
   chat: ["/api/chat"],
   transfers: ["/api/transfers", "/api/transfer/limits", "/api/transactions"],
   notifications: ["/api/notifications"],
+  requests: ["/api/transfer/requests"],
 };
 
 const isUnder = (key: unknown, prefixes: readonly string[]) =>

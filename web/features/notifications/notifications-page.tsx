@@ -3,6 +3,7 @@ import {
   Bell,
   CheckCheck,
   FileText,
+  HandCoins,
   MessagesSquare,
   ShieldAlert,
   Wallet,
@@ -37,6 +38,7 @@ const ICONS: Record<NotificationKind, typeof Bell> = {
   chat_reply: MessagesSquare,
   statement_ready: FileText,
   account_decision: CheckCheck,
+  money_request: HandCoins,
 };
 
 function NotificationRow({ item }: { item: NotificationItem }) {
