@@ -3,7 +3,6 @@ import {
   Bell,
   CheckCheck,
   FileText,
-  HandCoins,
   MessagesSquare,
   ShieldAlert,
   Wallet,
@@ -38,7 +37,8 @@ const ICONS: Record<NotificationKind, typeof Bell> = {
   chat_reply: MessagesSquare,
   statement_ready: FileText,
   account_decision: CheckCheck,
-  money_request: HandCoins,
+  // An icon these pages already load: a new one was folded into an icon group the landing page loads (vite.config.ts).
+  money_request: ArrowRightLeft,
 };
 
 function NotificationRow({ item }: { item: NotificationItem }) {
