@@ -33,6 +33,7 @@ describe("requesting money by $tag", () => {
     await incoming.getByText("No one has asked you for money.").waitFor();
     await payerNetwork.waitForNotice((n) => n.eventName === "ready");
 
+    const askerNetwork = await recordNetwork(asker.page);
     // The asker checks the tag (the name comes back masked) and asks for $5 with a note.
     await asker.page.goto("/pay");
     await asker.page.getByLabel("Their $tag").fill(`$${payerUser.tag}`);
@@ -59,12 +60,18 @@ describe("requesting money by $tag", () => {
     const dialog = payer.page.getByRole("alertdialog");
     await dialog.getByText("Pay $5.00 to Om*** A.?").waitFor();
     await expectAccessible(payer.page, "/pay's confirmation of a request payment");
+    const paidAt = askerNetwork.now();
     await dialog.getByRole("button", { name: "Pay $5.00 now" }).click();
     await toastWith(payer.page, "Payment sent").waitFor();
     await incoming.getByText("Paid", { exact: true }).waitFor();
 
     // The asker's open page shows it paid, without a reload.
     await outgoing.getByText("Paid", { exact: true }).waitFor({ timeout: 10_000 });
+    // Brought by the pushed notice (the lists poll only while the stream is down), on the page opened before.
+    await askerNetwork.waitForNotice(
+      (n) => n.eventName === "change" && n.at > paidAt && /"requests"/.test(n.data),
+    );
+    expect(askerNetwork.requests.filter((r) => r.type === "Document").length).toBe(1);
     expect(await outgoing.getByRole("button", { name: /Cancel request/ }).count()).toBe(0);
     await shots(asker.page, "pay-requests-outgoing-paid");
     await expectAccessible(asker.page, "/pay with a paid request");
@@ -76,6 +83,7 @@ describe("requesting money by $tag", () => {
     const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
     await payerNetwork.stop();
+    await askerNetwork.stop();
     expect(payer.errors).toEqual([]);
     expect(asker.errors).toEqual([]);
   }, 300_000);

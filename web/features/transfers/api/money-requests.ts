@@ -5,12 +5,16 @@ import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-sum
 import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
 import { apiRequest } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** Every read of the requests lists starts with this URL (a pushed "requests" notice refetches them). */
 export const MONEY_REQUESTS_KEY = ["/api/transfer/requests"] as const;
 
 export type MoneyRequestDirection = "incoming" | "outgoing";
+
+/** Polled only while the pushed stream is down (decision 034), like the dashboard's reads. */
+export const MONEY_REQUESTS_POLL_MS = 10_000;
 
 /** GET /api/transfer/requests: one side's requests, newest first, a page at a time (keyset on `before`). */
 export function useMoneyRequests(direction: MoneyRequestDirection) {
@@ -24,6 +28,7 @@ export function useMoneyRequests(direction: MoneyRequestDirection) {
     },
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
+    refetchInterval: livePoll(MONEY_REQUESTS_POLL_MS),
   });
 }
 
