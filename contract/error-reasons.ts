@@ -76,6 +76,9 @@ export const ERROR_REASONS = {
   // Payments by $tag (decision 035).
   tag_unavailable: { code: "NOT_FOUND", status: 404, flags: ["tagUnavailable"] },
   self_payment: { code: "VALIDATION", status: 400, flags: ["selfPayment"] },
+  // Money requests by $tag (decision 037).
+  money_request_closed: { code: "CONFLICT", status: 409, flags: ["moneyRequestClosed"] },
+  too_many_money_requests: { code: "RATE_LIMITED", status: 429, flags: ["tooManyMoneyRequests"] },
   // Saved recipients.
   customers_only: { code: "FORBIDDEN", status: 403, flags: ["customersOnly"] },
   duplicate_recipient: { code: "CONFLICT", status: 409, flags: ["duplicateRecipient"] },

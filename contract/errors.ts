@@ -104,6 +104,12 @@ export const errorFlags = z
     tagUnavailable: flag,
     /** A payment by $tag to the payer's own tag. */
     selfPayment: flag,
+    /** A money request that is no longer open (paid, declined or cancelled). */
+    moneyRequestClosed: flag,
+    /** Too many open requests to the same $tag. */
+    tooManyMoneyRequests: flag,
+    /** A money request's own state when it was refused. */
+    moneyRequestStatus: z.string(),
     // Saved recipients.
     customersOnly: flag,
     duplicateRecipient: flag,

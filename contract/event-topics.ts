@@ -11,5 +11,6 @@ export const EVENT_TOPICS = [
   "chat",
   "transfers",
   "notifications",
+  "requests",
 ] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];

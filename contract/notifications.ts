@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   "chat_reply",
   "statement_ready",
   "account_decision",
+  "money_request",
 ] as const;
 export const notificationKind = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof notificationKind>;
@@ -20,6 +21,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   chat_reply: "Support replies",
   statement_ready: "Statements",
   account_decision: "Application and account decisions",
+  money_request: "Money requests",
 };
 
 /** Security e-mails (new device, factor changes, freeze) always go out: the customer may be the one locked out. */

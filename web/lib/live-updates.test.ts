@@ -1,5 +1,5 @@
-import { QueryClient, QueryObserver } from "@tanstack/react-query";
-import { afterEach, describe, expect, it } from "vitest";
+import { environmentManager, QueryClient, QueryObserver } from "@tanstack/react-query";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { livePoll, liveStore, startLiveUpdates } from "@/web/lib/live-updates";
 
 /** Stands in for the browser's EventSource: the test plays the server's side. */
@@ -73,6 +73,44 @@ describe("live updates (one EventSource per tab)", () => {
     source!.emit("error");
     expect(liveStore.get()).toBe(false);
     expect(poll()).toBe(5_000);
+  });
+
+  it("stops a poll already counting down when the stream comes up, with nothing to refetch (a page's own reads)", async () => {
+    vi.useFakeTimers();
+    // Query schedules no timers where there is no window (as here): play a browser tab.
+    environmentManager.setIsServer(() => false);
+    try {
+      const client = new QueryClient();
+      let polls = 0;
+      // A server-drawn page's read: its data came with the page, and its poll started before the stream.
+      client.setQueryData(["/api/kyc/status"], { n: 0 });
+      const observer = new QueryObserver(client, {
+        queryKey: ["/api/kyc/status"],
+        queryFn: async () => ({ n: ++polls }),
+        staleTime: Number.POSITIVE_INFINITY,
+        refetchInterval: livePoll(10_000),
+      });
+      const unsubscribe = observer.subscribe(() => {});
+      let source: FakeEventSource | undefined;
+      stop = startLiveUpdates(client, {
+        createEventSource: () => {
+          source = new FakeEventSource();
+          return source as unknown as EventSource;
+        },
+      });
+      // It resumed from the page's notice number: nothing is asked again, and no poll follows.
+      source!.emit("ready", { resumed: true });
+      await vi.advanceTimersByTimeAsync(35_000);
+      expect(polls).toBe(0);
+      // The stream fails: the polls start again.
+      source!.emit("error");
+      await vi.advanceTimersByTimeAsync(25_000);
+      expect(polls).toBeGreaterThanOrEqual(2);
+      unsubscribe();
+    } finally {
+      environmentManager.setIsServer(() => typeof window === "undefined");
+      vi.useRealTimers();
+    }
   });
 
   it("refetches only the reads a notice names", async () => {

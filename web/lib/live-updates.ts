@@ -16,6 +16,7 @@ export const TOPIC_READS: Record<EventTopic, readonly string[]> = {
   chat: ["/api/chat"],
   transfers: ["/api/transfers", "/api/transfer/limits", "/api/transactions"],
   notifications: ["/api/notifications"],
+  requests: ["/api/transfer/requests"],
 };
 
 const isUnder = (key: unknown, prefixes: readonly string[]) =>
@@ -59,6 +60,18 @@ export function useIsLive(): boolean {
  */
 export const livePoll = (ms: number) => () => (isHealthy ? false : ms);
 
+/**
+ * Query reads a `refetchInterval` only when a read is fetched or its options change, so a poll already counting
+ * down when the stream came up would still fire once (a server-drawn page's reads, which the resumed stream does
+ * not ask again, polled once 10 s later). Each observer's options are set again, unchanged, on every change of
+ * health: that re-reads `livePoll` and clears or restarts its timer at once (nothing is fetched by it).
+ */
+function reschedulePolls(client: QueryClient) {
+  for (const query of client.getQueryCache().getAll()) {
+    for (const observer of query.observers) observer.setOptions(observer.options);
+  }
+}
+
 type EventSourceLike = Pick<EventSource, "close" | "addEventListener" | "readyState">;
 export interface LiveUpdatesOptions {
   url?: string;
@@ -94,6 +107,7 @@ export function startLiveUpdates(client: QueryClient, options: LiveUpdatesOption
   const fallBack = () => {
     if (!isHealthy) return;
     setHealthy(false);
+    reschedulePolls(client);
     void refetchTopics(client, EVENT_TOPICS);
   };
 
@@ -106,6 +120,7 @@ export function startLiveUpdates(client: QueryClient, options: LiveUpdatesOption
       const { resumed } = JSON.parse((e as MessageEvent<string>).data) as { resumed: boolean };
       const wasHealthy = isHealthy;
       setHealthy(true);
+      if (!wasHealthy) reschedulePolls(client);
       // Anything may have changed since the reads on screen were made, unless the stream carried on from them:
       // the tab's first stream does when the page named its reads' notice number (it replays what followed).
       if (!resumed || (opened && !wasHealthy)) void refetchTopics(client, EVENT_TOPICS);

@@ -99,3 +99,18 @@ CREATE OR REPLACE TRIGGER user_events_users AFTER UPDATE OF frozen_at, status ON
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_sessions AFTER DELETE ON sessions
 	FOR EACH ROW EXECUTE FUNCTION user_events_wake();
+--> statement-breakpoint
+-- Rows with two parties (a money request: requester_id and payer_id): both sides' screens named by the trigger's
+-- arguments changed.
+CREATE OR REPLACE FUNCTION user_events_from_parties()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM emit_user_event(NEW.requester_id, TG_ARGV::text[]);
+	PERFORM emit_user_event(NEW.payer_id, TG_ARGV::text[]);
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER user_events_money_requests AFTER INSERT OR UPDATE ON money_requests
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_parties('requests');

@@ -143,10 +143,23 @@ export function payByTag(
   idempotencyKey: string | undefined,
   now: Date = new Date(),
   origin: ProofOrigin = {},
+  forRequest?: RequestToPay,
 ): Promise<TagPaymentResult> {
   return countingSecondFactorFailures(deps, payer.id, () =>
-    payByTagChecked(deps, payer, input, idempotencyKey, now, origin),
+    payByTagChecked(deps, payer, input, idempotencyKey, now, origin, forRequest),
   );
+}
+
+/**
+ * A money request the payment answers (decision 037): its row is locked after both wallets and must still be open
+ * and addressed to this payer; the payment then marks it paid in the same transaction, so it is paid once.
+ */
+export interface RequestToPay {
+  id: string;
+  /** Answers the refusal for a request that is not this payer's (404) or no longer open (409). */
+  check: (tx: Tx, payerId: string, payeeId: string | null) => Promise<void>;
+  /** Marks it paid by this payment. */
+  markPaid: (tx: Tx, paymentId: string, now: Date) => Promise<void>;
 }
 
 async function payByTagChecked(
@@ -156,6 +169,7 @@ async function payByTagChecked(
   idempotencyKey: string | undefined,
   now: Date,
   origin: ProofOrigin,
+  forRequest: RequestToPay | undefined,
 ): Promise<TagPaymentResult> {
   if (payer.isAdmin) throw staffCannotPay();
   if (idempotencyKey === undefined) {
@@ -170,7 +184,13 @@ async function payByTagChecked(
   const tag = normalizeTag(input.tag);
   const note = input.note ? input.note : null;
   const hash = createHash("sha256")
-    .update(JSON.stringify(["tag_payment", tag ?? input.tag.trim().toLowerCase(), amount, note]))
+    .update(
+      JSON.stringify(
+        forRequest
+          ? ["money_request", forRequest.id]
+          : ["tag_payment", tag ?? input.tag.trim().toLowerCase(), amount, note],
+      ),
+    )
     .digest("hex");
   const proof = input.secondFactor;
   if (proof?.method === "passkey") {
@@ -202,6 +222,8 @@ async function payByTagChecked(
         replayed: true,
       };
     }
+    // A request is checked before anything else: a paid one answers "already paid", whatever else changed.
+    if (forRequest) await forRequest.check(tx, payer.id, seen?.id ?? null);
 
     const gate = await refusalOf(
       deps,
@@ -292,6 +314,7 @@ async function payByTagChecked(
       payeeTransactionId,
       createdAt: now,
     });
+    if (forRequest) await forRequest.markPaid(tx, paymentId, now);
     const body: CreateTagPaymentResponse = {
       message: TAG_PAY_MESSAGES.paid,
       payment: {

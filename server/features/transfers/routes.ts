@@ -1,6 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import {
+  createMoneyRequestInput,
+  moneyRequestAnswer,
+  moneyRequestPage,
+  moneyRequestParams,
+  moneyRequestsQuery,
+  payMoneyRequestInput,
+} from "@/contract/money-requests";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
 import { selfLimits, setDailyLimitInput, setSendBlockInput } from "@/contract/self-limits";
 import {
@@ -13,6 +21,13 @@ import { createTransferInput, createTransferResponse, transferLimits } from "@/c
 import { deviceCookieName } from "@/server/features/security/known-devices";
 import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { getTransferLimits } from "@/server/features/transfers/get-transfer-limits";
+import {
+  cancelMoneyRequest,
+  createMoneyRequest,
+  declineMoneyRequest,
+  findMoneyRequests,
+  payMoneyRequest,
+} from "@/server/features/transfers/money-requests";
 import { lookUpTag, payByTag } from "@/server/features/transfers/pay-by-tag";
 import { getSelfLimits, setPersonalDailyLimit, setSendBlock } from "@/server/features/transfers/self-limits";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
@@ -23,6 +38,9 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 const TRANSFERS_PER_MINUTE = 20;
 /** $tag lookups per customer per minute, before RATE_LIMIT_SCALE. */
 const TAG_LOOKUPS_PER_MINUTE = 30;
+/** Money requests a customer may send, per minute and per day, before RATE_LIMIT_SCALE (spam; decision 037). */
+const MONEY_REQUESTS_PER_MINUTE = 5;
+const MONEY_REQUESTS_PER_DAY = 50;
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = request.headers["idempotency-key"];
@@ -151,5 +169,68 @@ export async function transferRoutes(instance: FastifyInstance) {
       if (result.replayed) reply.header("idempotent-replayed", "true");
       return reply.status(result.statusCode as 201).send(result.body);
     },
+  );
+
+  // "Request money" from a $tag (decision 037): counted per customer, per minute and per day, so nobody can be
+  // flooded with requests; every tag that cannot be asked answers like the lookup.
+  app.post(
+    "/requests",
+    {
+      schema: { body: createMoneyRequestInput, response: { 201: moneyRequestAnswer } },
+      preHandler: [
+        keyedLimit(app, {
+          name: "money-request-minute",
+          max: MONEY_REQUESTS_PER_MINUTE,
+          key: (request) => request.user?.id ?? null,
+        }),
+        keyedLimit(app, {
+          name: "money-request-day",
+          max: MONEY_REQUESTS_PER_DAY,
+          timeWindow: "1 day",
+          key: (request) => request.user?.id ?? null,
+        }),
+      ],
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createMoneyRequest(deps, signedInUser(request), request.body)),
+  );
+  app.get(
+    "/requests",
+    { schema: { querystring: moneyRequestsQuery, response: { 200: moneyRequestPage } } },
+    (request) => findMoneyRequests(db, signedInUser(request), request.query),
+  );
+  app.post(
+    "/requests/:id/pay",
+    {
+      schema: {
+        params: moneyRequestParams,
+        body: payMoneyRequestInput,
+        response: { 201: createTagPaymentResponse },
+      },
+      preHandler: [proofLimit, creationLimit],
+    },
+    async (request, reply) => {
+      const result = await payMoneyRequest(
+        deps,
+        { ...signedInUser(request), session: request.session },
+        request.params.id,
+        request.body,
+        idempotencyKeyOf(request),
+        new Date(),
+        { deviceToken: request.cookies[deviceCookieName(deps.config)] },
+      );
+      if (result.replayed) reply.header("idempotent-replayed", "true");
+      return reply.status(result.statusCode as 201).send(result.body);
+    },
+  );
+  app.post(
+    "/requests/:id/decline",
+    { schema: { params: moneyRequestParams, response: { 200: moneyRequestAnswer } } },
+    (request) => declineMoneyRequest(deps, signedInUser(request), request.params.id),
+  );
+  app.post(
+    "/requests/:id/cancel",
+    { schema: { params: moneyRequestParams, response: { 200: moneyRequestAnswer } } },
+    (request) => cancelMoneyRequest(deps, signedInUser(request), request.params.id),
   );
 }

@@ -37,6 +37,8 @@ const ICONS: Record<NotificationKind, typeof Bell> = {
   chat_reply: MessagesSquare,
   statement_ready: FileText,
   account_decision: CheckCheck,
+  // An icon these pages already load: a new one was folded into an icon group the landing page loads (vite.config.ts).
+  money_request: ArrowRightLeft,
 };
 
 function NotificationRow({ item }: { item: NotificationItem }) {

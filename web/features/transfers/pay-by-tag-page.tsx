@@ -9,8 +9,11 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
+import { toast } from "@/web/components/ui/use-toast";
+import { useCreateMoneyRequest } from "@/web/features/transfers/api/money-requests";
 import { lookUpTag, usePayByTag } from "@/web/features/transfers/api/pay-by-tag";
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+import { MoneyRequestsCard } from "@/web/features/transfers/components/money-requests-card";
 import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
@@ -42,10 +45,14 @@ function Sent({ payment }: { payment: CreateTagPaymentResponse["payment"] }) {
   );
 }
 
-/** /pay: pay another Pillar customer by $tag, instantly (issue 32 §4). The name is shown back, masked, first. */
+/**
+ * /pay: pay another Pillar customer by $tag, instantly, or ask them for money (issue 32 §4). The name is shown back,
+ * masked, first. Below, the requests to and from this customer, kept current by the pushed "requests" notice.
+ */
 export default function PayByTagPage() {
   useDocumentTitle("Pay by $tag");
   const pay = usePayByTag();
+  const askFor = useCreateMoneyRequest();
   const selfLimits = useSelfLimits();
   const [tag, setTag] = useState("");
   const [found, setFound] = useState<TagLookup | null>(null);
@@ -90,6 +97,24 @@ export default function PayByTagPage() {
       },
     );
   };
+  const onRequest = () => {
+    if (!found) return;
+    setPayError(null);
+    askFor.mutate(
+      { tag: found.tag, amount: amount.trim(), ...(note.trim() ? { note: note.trim() } : {}) },
+      {
+        onSuccess: (data) => {
+          toast({
+            title: "Request sent",
+            description: `You asked ${found.name} (${found.tag}) for ${data.request.amount}.`,
+          });
+          setAmount("");
+          setNote("");
+        },
+        onError: (error) => setPayError(errorMessage(error, "The request was not sent. Please try again.")),
+      },
+    );
+  };
   // A changed payment is a new one: it gets its own key.
   const edit = (set: (value: string) => void) => (value: string) => {
     set(value);
@@ -103,78 +128,92 @@ export default function PayByTagPage() {
         <Sent payment={sent} />
       ) : (
         <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
-          <Card>
-            <CardHeader>
-              <h1 className="text-base font-semibold leading-tight text-ink">Pay a Pillar customer</h1>
-              <CardDescription>
-                Instant and free between Pillar accounts. Check who you are paying first.
-              </CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-6">
-              <form className="flex flex-col gap-2 sm:flex-row sm:items-start" onSubmit={onFind} noValidate>
-                <FormField id="pay-tag" label="Their $tag" error={lookupError} className="flex-1">
-                  <Input
-                    id="pay-tag"
-                    {...fieldAria("pay-tag", { error: lookupError })}
-                    placeholder="$jordan"
-                    autoComplete="off"
-                    autoCapitalize="none"
-                    spellCheck={false}
-                    value={tag}
-                    onChange={(e) => {
-                      setTag(e.target.value);
-                      setFound(null);
-                      setLookupError(null);
-                      setKey(newIdempotencyKey());
-                    }}
-                  />
-                </FormField>
-                <Button type="submit" variant="secondary" disabled={checking} className="sm:mt-7">
-                  {checking ? <Spinner className="size-4" label="Checking" /> : <AtSign aria-hidden />}
-                  Check $tag
-                </Button>
-              </form>
-
-              {found ? (
-                <form className="grid gap-4" onSubmit={onPay} noValidate>
-                  <p
-                    className="flex items-center gap-3 rounded-lg border border-line bg-canvas p-3 text-sm text-ink"
-                    role="status"
-                  >
-                    <UserCheck className="size-5 shrink-0 text-positive" aria-hidden />
-                    <span>
-                      Paying <strong>{found.name}</strong>{" "}
-                      <span className="text-ink-muted">({found.tag})</span>
-                    </span>
-                  </p>
-                  <div className="grid gap-4 sm:grid-cols-2">
-                    <FormField id="pay-amount" label="Amount" error={payError}>
-                      <Input
-                        id="pay-amount"
-                        {...fieldAria("pay-amount", { error: payError })}
-                        inputMode="decimal"
-                        placeholder="$0.00"
-                        value={amount}
-                        onChange={(e) => edit(setAmount)(e.target.value)}
-                      />
-                    </FormField>
-                    <FormField id="pay-note" label="Note (optional)">
-                      <Input
-                        id="pay-note"
-                        maxLength={140}
-                        value={note}
-                        onChange={(e) => edit(setNote)(e.target.value)}
-                      />
-                    </FormField>
-                  </div>
-                  <Button type="submit" disabled={pay.isPending || !amount.trim()}>
-                    {pay.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
-                    Pay {found.name} now
+          <div className="grid min-w-0 gap-6">
+            <Card>
+              <CardHeader>
+                <h1 className="text-base font-semibold leading-tight text-ink">Pay a Pillar customer</h1>
+                <CardDescription>
+                  Instant and free between Pillar accounts. Check who you are paying, or asking, first.
+                </CardDescription>
+              </CardHeader>
+              <CardContent className="grid gap-6">
+                <form className="flex flex-col gap-2 sm:flex-row sm:items-start" onSubmit={onFind} noValidate>
+                  <FormField id="pay-tag" label="Their $tag" error={lookupError} className="flex-1">
+                    <Input
+                      id="pay-tag"
+                      {...fieldAria("pay-tag", { error: lookupError })}
+                      placeholder="$jordan"
+                      autoComplete="off"
+                      autoCapitalize="none"
+                      spellCheck={false}
+                      value={tag}
+                      onChange={(e) => {
+                        setTag(e.target.value);
+                        setFound(null);
+                        setLookupError(null);
+                        setKey(newIdempotencyKey());
+                      }}
+                    />
+                  </FormField>
+                  <Button type="submit" variant="secondary" disabled={checking} className="sm:mt-7">
+                    {checking ? <Spinner className="size-4" label="Checking" /> : <AtSign aria-hidden />}
+                    Check $tag
                   </Button>
                 </form>
-              ) : null}
-            </CardContent>
-          </Card>
+
+                {found ? (
+                  <form className="grid gap-4" onSubmit={onPay} noValidate>
+                    <p
+                      className="flex items-center gap-3 rounded-lg border border-line bg-canvas p-3 text-sm text-ink"
+                      role="status"
+                    >
+                      <UserCheck className="size-5 shrink-0 text-positive" aria-hidden />
+                      <span>
+                        Paying <strong>{found.name}</strong>{" "}
+                        <span className="text-ink-muted">({found.tag})</span>
+                      </span>
+                    </p>
+                    <div className="grid gap-4 sm:grid-cols-2">
+                      <FormField id="pay-amount" label="Amount" error={payError}>
+                        <Input
+                          id="pay-amount"
+                          {...fieldAria("pay-amount", { error: payError })}
+                          inputMode="decimal"
+                          placeholder="$0.00"
+                          value={amount}
+                          onChange={(e) => edit(setAmount)(e.target.value)}
+                        />
+                      </FormField>
+                      <FormField id="pay-note" label="Note (optional)">
+                        <Input
+                          id="pay-note"
+                          maxLength={140}
+                          value={note}
+                          onChange={(e) => edit(setNote)(e.target.value)}
+                        />
+                      </FormField>
+                    </div>
+                    <div className="flex flex-col gap-2 sm:flex-row">
+                      <Button type="submit" disabled={pay.isPending || !amount.trim()} className="sm:flex-1">
+                        {pay.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
+                        Pay {found.name} now
+                      </Button>
+                      <Button
+                        type="button"
+                        variant="secondary"
+                        disabled={askFor.isPending || !amount.trim()}
+                        onClick={onRequest}
+                      >
+                        {askFor.isPending ? <Spinner className="size-4" label="Sending the request" /> : null}
+                        Request from {found.name}
+                      </Button>
+                    </div>
+                  </form>
+                ) : null}
+              </CardContent>
+            </Card>
+            <MoneyRequestsCard />
+          </div>
           <Card>
             <CardHeader>
               <CardTitle>Good to know</CardTitle>
@@ -190,6 +229,10 @@ export default function PayByTagPage() {
                   .
                 </li>
                 <li>Both of you see the payment with each other's $tag.</li>
+                <li>
+                  A request asks them to pay you; they can pay it or decline it, and you can cancel it while
+                  it waits.
+                </li>
                 {selfLimits.data?.sendsBlocked ? (
                   <li className="font-medium text-negative">
                     Your sends are blocked (Settings → Your sending limits).

@@ -1,0 +1,349 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { formatMoney, parseMoney } from "@/contract/money";
+import {
+  type CreateMoneyRequestInput,
+  MONEY_REQUEST_MESSAGES,
+  MONEY_REQUESTS_PAGE_SIZE,
+  type MoneyRequest,
+  type MoneyRequestAnswer,
+  type MoneyRequestPage,
+  type MoneyRequestStatus,
+  OPEN_REQUESTS_PER_PAYER,
+  type PayMoneyRequestInput,
+} from "@/contract/money-requests";
+import { SECURITY_MESSAGES } from "@/contract/security";
+import { TAG_PAY_MESSAGES } from "@/contract/tag-payments";
+import { DAILY_LIMIT_CENTS, TRANSFER_MESSAGES } from "@/contract/transfers";
+import type { AppDeps } from "@/server/app-deps";
+import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
+import type { ProofOrigin } from "@/server/features/auth/second-factor";
+import {
+  maskName,
+  normalizeTag,
+  payByTag,
+  type TagPaymentResult,
+} from "@/server/features/transfers/pay-by-tag";
+import { AppError } from "@/server/lib/errors";
+import { lockWallet } from "@/server/lib/ledger";
+import { notify } from "@/server/lib/notifications";
+import type { SessionRef } from "@/server/lib/session";
+
+/**
+ * "Request money" from a $tag (issue 32 §4, decision 037). A customer asks another, by $tag, for an amount; the
+ * payer pays it through the pay-by-tag path (payByTag: the same gate, step-up, idempotency, limits, self-block,
+ * freeze and screening) or declines it; the requester may cancel it while it is open. Who can be asked is who can
+ * be paid (tag_payee), answered exactly like the tag lookup, so requests discover no more than it does.
+ *
+ * Every write of a request row takes both parties' wallet locks first, in id order as a tag payment does: the row's
+ * trigger raises a notice for both parties (user-events.sql), and taking their notice counters in another order
+ * than a payment between them would risk a deadlock.
+ */
+
+interface Customer {
+  id: string;
+  isAdmin: boolean;
+  pillarTag: string;
+}
+
+const unavailable = () => new AppError("tag_unavailable", TAG_PAY_MESSAGES.unavailable);
+const notFound = () => new AppError("NOT_FOUND", MONEY_REQUEST_MESSAGES.notFound);
+const staffCannotRequest = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
+const closed = (status: MoneyRequestStatus) =>
+  new AppError(
+    "money_request_closed",
+    MONEY_REQUEST_MESSAGES.closed[status as Exclude<MoneyRequestStatus, "open">],
+    { moneyRequestStatus: status },
+  );
+
+const partyRow = z.object({
+  id: z.string(),
+  pillar_tag: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+});
+
+const requestRow = z.object({
+  id: z.string(),
+  requester_id: z.string().nullable(),
+  payer_id: z.string().nullable(),
+  requester_tag: z.string(),
+  payer_tag: z.string(),
+  amount: z.coerce.number(),
+  note: z.string().nullable(),
+  status: z.enum(["open", "paid", "declined", "cancelled"]),
+  created_at: z.coerce.date(),
+  decided_at: z.coerce.date().nullable(),
+  requester_first: z.string().nullable(),
+  requester_last: z.string().nullable(),
+  payer_first: z.string().nullable(),
+  payer_last: z.string().nullable(),
+});
+type RequestRow = z.infer<typeof requestRow>;
+
+const REQUEST_COLUMNS = sql`r.id, r.requester_id, r.payer_id, r.requester_tag, r.payer_tag, r.amount, r.note,
+  r.status, r.created_at, r.decided_at, rq.first_name as requester_first, rq.last_name as requester_last,
+  py.first_name as payer_first, py.last_name as payer_last`;
+const REQUEST_JOINS = sql`left join users rq on rq.id = r.requester_id left join users py on py.id = r.payer_id`;
+
+/** The request as `viewerId` sees it: the other party's tag and masked name. */
+function toView(row: RequestRow, viewerId: string): MoneyRequest {
+  const incoming = row.payer_id === viewerId;
+  const [first, last] = incoming
+    ? [row.requester_first, row.requester_last]
+    : [row.payer_first, row.payer_last];
+  return {
+    id: row.id,
+    direction: incoming ? "incoming" : "outgoing",
+    otherTag: incoming ? row.requester_tag : row.payer_tag,
+    otherName: first === null ? "" : maskName(first, last ?? ""),
+    amount: formatMoney(row.amount),
+    amountCents: row.amount,
+    note: row.note,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    decidedAt: row.decided_at?.toISOString() ?? null,
+  };
+}
+
+async function readRequest(db: DbOrTx, id: string, lock = false): Promise<RequestRow | null> {
+  const [row] = await queryRows(
+    db,
+    sql`select ${REQUEST_COLUMNS} from money_requests r ${REQUEST_JOINS} where r.id = ${id}
+      ${lock ? sql`for update of r` : sql``}`,
+    requestRow,
+  );
+  return row ?? null;
+}
+
+/** Both parties' wallets, locked in id order (see above). */
+async function lockParties(tx: Tx, ...userIds: (string | null)[]) {
+  const ids = [...new Set(userIds.filter((id): id is string => id !== null))].sort();
+  for (const id of ids) await lockWallet(tx, id);
+}
+
+async function payableAt(db: DbOrTx, tag: string) {
+  const [row] = await queryRows(
+    db,
+    sql`select id, pillar_tag, first_name, last_name from tag_payee(${tag})`,
+    partyRow,
+  );
+  return row ?? null;
+}
+
+/** POST /api/transfer/requests: ask the customer at `tag` for an amount. */
+export async function createMoneyRequest(
+  deps: AppDeps,
+  requester: Customer,
+  input: CreateMoneyRequestInput,
+  now: Date = new Date(),
+): Promise<MoneyRequestAnswer> {
+  if (requester.isAdmin) throw staffCannotRequest();
+  const amount = parseMoney(input.amount);
+  if (amount === null) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountInvalid);
+  if (amount <= 0) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountPositive);
+  if (amount > DAILY_LIMIT_CENTS) throw new AppError("VALIDATION", MONEY_REQUEST_MESSAGES.tooLarge);
+  const tag = normalizeTag(input.tag);
+  if (tag === null) throw unavailable();
+  if (tag === requester.pillarTag.toLowerCase()) {
+    throw new AppError("self_payment", MONEY_REQUEST_MESSAGES.selfRequest);
+  }
+  const note = input.note ? input.note : null;
+
+  return deps.database.db.transaction(async (tx) => {
+    const seen = await payableAt(tx, tag);
+    await lockParties(tx, requester.id, seen?.id ?? null);
+    // The requester must be able to receive what they ask for: the same rule as being paid by tag.
+    const self = await payableAt(tx, requester.pillarTag);
+    if (!self || self.id !== requester.id) {
+      const [frozen] = await queryRows<{ frozen: boolean }>(
+        tx,
+        sql`select frozen_at is not null as frozen from users where id = ${requester.id}`,
+      );
+      if (frozen?.frozen) throw new AppError("account_frozen", SECURITY_MESSAGES.accountFrozen);
+      throw new AppError("setup_incomplete", MONEY_REQUEST_MESSAGES.cannotReceive);
+    }
+    const payer = await payableAt(tx, tag);
+    if (!payer || !seen || payer.id !== seen.id || payer.id === requester.id) throw unavailable();
+
+    const [{ open } = { open: 0 }] = await queryRows(
+      tx,
+      sql`select count(*)::int as open from money_requests
+        where requester_id = ${requester.id} and payer_id = ${payer.id} and status = 'open'`,
+      z.object({ open: z.number() }),
+    );
+    if (open >= OPEN_REQUESTS_PER_PAYER) {
+      throw new AppError(
+        "too_many_money_requests",
+        MONEY_REQUEST_MESSAGES.tooManyOpen(OPEN_REQUESTS_PER_PAYER),
+      );
+    }
+
+    const id = randomUUID();
+    const requesterTag = `$${self.pillar_tag}`;
+    const payerTag = `$${payer.pillar_tag}`;
+    await tx.execute(sql`
+      insert into money_requests (id, requester_id, payer_id, requester_tag, payer_tag, amount, note, created_at)
+      values (${id}, ${requester.id}, ${payer.id}, ${requesterTag}, ${payerTag}, ${amount}, ${note}, ${now.toISOString()})`);
+    const amountText = formatMoney(amount);
+    await notify(tx, payer.id, "money_request", {
+      title: `${requesterTag} requested ${amountText}`,
+      body: note
+        ? `${requesterTag} asked you for ${amountText}: ${note}`
+        : `${requesterTag} asked you for ${amountText}.`,
+      link: "/pay",
+    });
+    const row = await readRequest(tx, id);
+    return { message: MONEY_REQUEST_MESSAGES.created, request: toView(row!, requester.id) };
+  });
+}
+
+const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([0-9a-f-]{36})$/;
+
+/** GET /api/transfer/requests?direction=incoming|outgoing: newest first, by keyset. */
+export async function findMoneyRequests(
+  db: DbOrTx,
+  viewer: Customer,
+  query: { direction: "incoming" | "outgoing"; before?: string | undefined },
+): Promise<MoneyRequestPage> {
+  if (viewer.isAdmin) throw staffCannotRequest();
+  let after = sql``;
+  if (query.before !== undefined) {
+    const match = CURSOR.exec(query.before);
+    if (!match) throw new AppError("VALIDATION", "Invalid cursor");
+    after = sql`and (r.created_at, r.id) < (${match[1]}::timestamptz, ${match[2]}::uuid)`;
+  }
+  const side = query.direction === "incoming" ? sql`r.payer_id` : sql`r.requester_id`;
+  const rows = await queryRows(
+    db,
+    sql`select ${REQUEST_COLUMNS} from money_requests r ${REQUEST_JOINS}
+      where ${side} = ${viewer.id} ${after}
+      order by r.created_at desc, r.id desc limit ${MONEY_REQUESTS_PAGE_SIZE + 1}`,
+    requestRow,
+  );
+  const page = rows.slice(0, MONEY_REQUESTS_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    requests: page.map((row) => toView(row, viewer.id)),
+    nextCursor:
+      rows.length > MONEY_REQUESTS_PAGE_SIZE && last ? `${last.created_at.toISOString()}_${last.id}` : null,
+  };
+}
+
+/**
+ * Locks the request (after both wallets) for a decision by `side`; another customer's request, or one this side
+ * cannot decide, is the same 404, and one no longer open is a 409 naming its state.
+ */
+async function openRequestFor(tx: Tx, id: string, viewerId: string, side: "payer_id" | "requester_id") {
+  const seen = await readRequest(tx, id);
+  if (!seen || seen[side] !== viewerId) throw notFound();
+  await lockParties(tx, seen.requester_id, seen.payer_id);
+  const row = await readRequest(tx, id, true);
+  if (!row || row[side] !== viewerId) throw notFound();
+  if (row.status !== "open") throw closed(row.status);
+  return row;
+}
+
+async function closeRequest(
+  tx: Tx,
+  row: RequestRow,
+  status: "declined" | "cancelled",
+  viewerId: string,
+  now: Date,
+): Promise<MoneyRequest> {
+  await tx.execute(
+    sql`update money_requests set status = ${status}, decided_at = ${now.toISOString()} where id = ${row.id}`,
+  );
+  const after = await readRequest(tx, row.id);
+  return toView(after!, viewerId);
+}
+
+/** POST /api/transfer/requests/:id/decline: the payer says no; the requester is told. */
+export async function declineMoneyRequest(
+  deps: AppDeps,
+  payer: Customer,
+  id: string,
+  now: Date = new Date(),
+): Promise<MoneyRequestAnswer> {
+  if (payer.isAdmin) throw notFound();
+  return deps.database.db.transaction(async (tx) => {
+    const row = await openRequestFor(tx, id, payer.id, "payer_id");
+    const request = await closeRequest(tx, row, "declined", payer.id, now);
+    if (row.requester_id) {
+      await notify(tx, row.requester_id, "money_request", {
+        title: `${row.payer_tag} declined your request`,
+        body: `${row.payer_tag} declined your request for ${formatMoney(row.amount)}.`,
+        link: "/pay",
+      });
+    }
+    return { message: MONEY_REQUEST_MESSAGES.declined, request };
+  });
+}
+
+/** POST /api/transfer/requests/:id/cancel: the requester withdraws an open request. */
+export async function cancelMoneyRequest(
+  deps: AppDeps,
+  requester: Customer,
+  id: string,
+  now: Date = new Date(),
+): Promise<MoneyRequestAnswer> {
+  if (requester.isAdmin) throw notFound();
+  return deps.database.db.transaction(async (tx) => {
+    const row = await openRequestFor(tx, id, requester.id, "requester_id");
+    const request = await closeRequest(tx, row, "cancelled", requester.id, now);
+    return { message: MONEY_REQUEST_MESSAGES.cancelled, request };
+  });
+}
+
+/**
+ * POST /api/transfer/requests/:id/pay: a tag payment to the requester for the request's amount and note, through
+ * payByTag (Idempotency-Key required, step-up, the gate and limits); the request is locked and marked paid inside
+ * that payment's transaction.
+ */
+export async function payMoneyRequest(
+  deps: AppDeps,
+  payer: Customer & { session: SessionRef | null },
+  id: string,
+  input: PayMoneyRequestInput,
+  idempotencyKey: string | undefined,
+  now: Date = new Date(),
+  origin: ProofOrigin = {},
+): Promise<TagPaymentResult> {
+  if (payer.isAdmin) throw notFound();
+  const seen = await readRequest(deps.database.db, id);
+  if (!seen || seen.payer_id !== payer.id) throw notFound();
+  // The requester's tag as it is now (the one the payment goes to); gone, it answers like any unpayable tag.
+  const [requester] = await queryRows(
+    deps.database.db,
+    sql`select pillar_tag from users where id = ${seen.requester_id}`,
+    z.object({ pillar_tag: z.string() }),
+  );
+  return payByTag(
+    deps,
+    payer,
+    {
+      tag: requester?.pillar_tag ?? seen.requester_tag,
+      amount: formatMoney(seen.amount),
+      ...(seen.note ? { note: seen.note } : {}),
+      ...(input?.secondFactor ? { secondFactor: input.secondFactor } : {}),
+    },
+    idempotencyKey,
+    now,
+    origin,
+    {
+      id,
+      check: async (tx, payerId, payeeId) => {
+        const row = await readRequest(tx, id, true);
+        if (!row || row.payer_id !== payerId) throw notFound();
+        if (row.status !== "open") throw closed(row.status);
+        if (payeeId !== null && payeeId !== row.requester_id) throw unavailable();
+      },
+      markPaid: async (tx, paymentId, at) => {
+        await tx.execute(sql`update money_requests
+          set status = 'paid', tag_payment_id = ${paymentId}, decided_at = ${at.toISOString()}
+          where id = ${id} and status = 'open'`);
+      },
+    },
+  );
+}

@@ -1,0 +1,87 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { MoneyRequestAnswer, MoneyRequestPage, PayMoneyRequestInput } from "@/contract/money-requests";
+import type { CreateTagPaymentResponse } from "@/contract/tag-payments";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
+import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
+import { apiRequest } from "@/web/lib/api";
+import { livePoll } from "@/web/lib/live-updates";
+import { withStepUp } from "@/web/lib/step-up";
+
+/** Every read of the requests lists starts with this URL (a pushed "requests" notice refetches them). */
+export const MONEY_REQUESTS_KEY = ["/api/transfer/requests"] as const;
+
+export type MoneyRequestDirection = "incoming" | "outgoing";
+
+/** Polled only while the pushed stream is down (decision 034), like the dashboard's reads. */
+export const MONEY_REQUESTS_POLL_MS = 10_000;
+
+/** GET /api/transfer/requests: one side's requests, newest first, a page at a time (keyset on `before`). */
+export function useMoneyRequests(direction: MoneyRequestDirection) {
+  return useInfiniteQuery({
+    queryKey: [...MONEY_REQUESTS_KEY, { direction }],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams({ direction });
+      if (pageParam) params.set("before", pageParam);
+      return apiRequest<MoneyRequestPage>("GET", `/api/transfer/requests?${params}`, undefined, { signal });
+    },
+    getNextPageParam: (last) => last.nextCursor,
+    staleTime: 0,
+    refetchInterval: livePoll(MONEY_REQUESTS_POLL_MS),
+  });
+}
+
+function useRefreshAfter(keys: readonly (readonly unknown[])[] = []) {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: MONEY_REQUESTS_KEY });
+    for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+  };
+}
+
+/** POST /api/transfer/requests: ask the customer at a $tag for an amount. */
+export function useCreateMoneyRequest() {
+  const refresh = useRefreshAfter();
+  return useMutation({
+    mutationFn: (input: { tag: string; amount: string; note?: string }) =>
+      apiRequest<MoneyRequestAnswer>("POST", "/api/transfer/requests", input),
+    onSuccess: refresh,
+  });
+}
+
+export interface PayMoneyRequestVariables {
+  id: string;
+  idempotencyKey: string;
+  input?: PayMoneyRequestInput;
+}
+
+/** POST /api/transfer/requests/:id/pay: a tag payment; one key per request, so a double click never pays twice. */
+export function usePayMoneyRequest() {
+  const refresh = useRefreshAfter([
+    ACCOUNT_SUMMARY_KEY,
+    RECENT_TRANSACTIONS_KEY,
+    ["/api/transactions"],
+    TRANSFER_LIMITS_KEY,
+  ]);
+  return useMutation({
+    // With a second factor, the app's step-up dialog verifies, then the same payment, same key, is sent again.
+    mutationFn: ({ id, idempotencyKey, input }: PayMoneyRequestVariables) =>
+      withStepUp(() =>
+        apiRequest<CreateTagPaymentResponse>("POST", `/api/transfer/requests/${id}/pay`, input ?? {}, {
+          headers: { "Idempotency-Key": idempotencyKey },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+}
+
+/** POST /api/transfer/requests/:id/decline (the payer) or /cancel (the requester). */
+export function useCloseMoneyRequest(action: "decline" | "cancel") {
+  const refresh = useRefreshAfter();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest<MoneyRequestAnswer>("POST", `/api/transfer/requests/${id}/${action}`),
+    onSuccess: refresh,
+  });
+}
