@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { ETH_ADDRESS } from "@/tests/support/money";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
@@ -50,8 +50,18 @@ afterAll(async () => {
   await scratch?.drop();
 });
 
+/** On a failure, what the server said and whether it is still running: the fetch error alone does not tell. */
+function reportServerOnFailure() {
+  onTestFailed(() => {
+    console.error(
+      `server exit code: ${server?.child.exitCode}; its last output:\n${server?.output().slice(-6_000)}`,
+    );
+  });
+}
+
 describe("PostgreSQL becoming unreachable", () => {
   it("answers 503 while the database is gone and recovers without a restart once it is back", async () => {
+    reportServerOnFailure();
     // The account summary always reads the database (the session itself may come from the 5 s cache).
     const me = () =>
       timedFetch(`${server.url}/api/account/summary`, { headers: { cookie: customer.cookie } });
@@ -86,6 +96,7 @@ describe("PostgreSQL becoming unreachable", () => {
   });
 
   it("does not hang when PostgreSQL stops answering (a partition or a frozen server)", async () => {
+    reportServerOnFailure();
     // The account summary always reads the database (the session itself may come from the 5 s cache).
     const me = () =>
       timedFetch(`${server.url}/api/account/summary`, { headers: { cookie: customer.cookie } });
