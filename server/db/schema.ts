@@ -1214,10 +1214,14 @@ export const transferSchedules = pgTable(
     nextRunIndex: integer("next_run_index").notNull().default(0),
     nextRunOn: date("next_run_on", { mode: "string" }),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    requestKey: text("request_key").notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("transfer_schedules_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("transfer_schedules_user_idx").on(t.userId, t.createdAt),
+    unique("transfer_schedules_request_once").on(t.userId, t.requestKey),
+  ],
 );
 
 /** One row per run date of a schedule, made or skipped; unique per (schedule, date) (0030). */

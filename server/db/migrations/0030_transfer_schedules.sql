@@ -21,6 +21,7 @@ CREATE TABLE "transfer_schedules" (
 	"next_run_index" integer DEFAULT 0 NOT NULL,
 	"next_run_on" date,
 	"lease_until" timestamp with time zone,
+	"request_key" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "transfer_schedules_amount_positive" CHECK ("amount" > 0),
@@ -28,7 +29,9 @@ CREATE TABLE "transfer_schedules" (
 	CONSTRAINT "transfer_schedules_status_known" CHECK ("status" IN ('active', 'paused', 'completed', 'cancelled')),
 	CONSTRAINT "transfer_schedules_end_after_start" CHECK ("end_on" IS NULL OR "end_on" >= "start_on"),
 	CONSTRAINT "transfer_schedules_purpose_length" CHECK (char_length("purpose") BETWEEN 1 AND 200),
-	CONSTRAINT "transfer_schedules_next_index" CHECK ("next_run_index" >= 0)
+	CONSTRAINT "transfer_schedules_next_index" CHECK ("next_run_index" >= 0),
+	-- The form's key: a double submit of one form makes one schedule.
+	CONSTRAINT "transfer_schedules_request_once" UNIQUE ("user_id", "request_key")
 );
 --> statement-breakpoint
 CREATE INDEX "transfer_schedules_due_idx" ON "transfer_schedules" ("next_run_on", "id") WHERE "status" = 'active';
