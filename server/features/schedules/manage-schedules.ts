@@ -120,6 +120,8 @@ export async function findUpcomingRuns(db: DbOrTx, userId: string, count = 5): P
 
 interface ScheduleMaker {
   id: string;
+  /** This session stepped up in the last five minutes (a passkey proves itself that way on the web). */
+  steppedUp?: boolean;
 }
 
 /** The new schedule's fields, checked: the recipient is one of the customer's own saved recipients. */
@@ -172,8 +174,9 @@ async function existingByKey(
 
 /**
  * A schedule to one of the customer's saved recipients. Like a transfer, it needs the second factor when one is
- * enrolled: a one-time code spent in the same transaction, or a passkey that signed the schedule's own fields
- * (recipient, address, amount, cadence, dates, request key). The same request key answers the first schedule.
+ * enrolled: a one-time code spent in the same transaction, a passkey that signed the schedule's own fields
+ * (recipient, address, amount, cadence, dates, request key), or, as for a payment by $tag, this session's fresh
+ * step-up. The same request key answers the first schedule.
  */
 export function createSchedule(
   deps: AppDeps,
@@ -197,7 +200,7 @@ async function createScheduleChecked(
   const { amount, endOn, recipient } = await draftOf(db, user, input, today);
   const proof = input.secondFactor;
   const factors = await getSecondFactorState(db, user.id);
-  if (factors.enabled && !proof) throw stepUpRequired(factors.methods);
+  if (factors.enabled && !proof && user.steppedUp !== true) throw stepUpRequired(factors.methods);
   if (factors.enabled && proof?.method === "passkey") {
     await verifySecondFactor(deps, db, user.id, proof, {
       purpose: "transfer",

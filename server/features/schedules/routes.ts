@@ -13,7 +13,7 @@ import {
 import { passkeyOptionsResponse, SECURITY_MESSAGES } from "@/contract/security";
 import { hasPasskeys, startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { asOptionsResponse } from "@/server/features/auth/second-factor";
-import { requireFreshStepUp } from "@/server/features/auth/step-up";
+import { getStepUpState, requireFreshStepUp } from "@/server/features/auth/step-up";
 import {
   bindingOfSchedule,
   cancelSchedule,
@@ -59,7 +59,9 @@ export async function scheduleRoutes(instance: FastifyInstance) {
     "/schedules",
     { schema: { body: createScheduleInput, response: { 201: scheduleResponse } }, preHandler: changes },
     async (request, reply) => {
-      const { schedule, replayed } = await createSchedule(deps, signedInUser(request), request.body);
+      const user = signedInUser(request);
+      const steppedUp = request.session ? (await getStepUpState(db, user.id, request.session)).fresh : false;
+      const { schedule, replayed } = await createSchedule(deps, { id: user.id, steppedUp }, request.body);
       if (replayed) reply.header("idempotent-replayed", "true");
       return reply.status(201).send({ message: SCHEDULE_MESSAGES.created, schedule });
     },

@@ -88,7 +88,7 @@ async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Pro
     sql`select s.status, exists (select 1 from schedule_runs r where r.schedule_id = s.id and r.run_on = ${schedule.next_run_on}::date) as recorded
         from transfer_schedules s where s.id = ${schedule.id}`,
   );
-  if (!state || state.status !== "active") return { outcome: "not-active" };
+  if (state?.status !== "active") return { outcome: "not-active" };
   if (state.recorded) return { outcome: "already-recorded" };
   if (schedule.recipient_id === null) return { outcome: "skipped", reason: "recipient_removed" };
   const [user] = await queryRows<{ email: string; first_name: string; is_staff: boolean }>(

@@ -188,8 +188,8 @@ describe("running due schedules", () => {
     ]);
     expect(await transfersOf(customer)).toHaveLength(0);
     expect((await notificationsOf(customer)).map((n) => n.body.split(": ")[1])).toEqual([
-      "your account is frozen. The next one is on " + longDayOf(addDays(start, 7)) + ".",
-      "crypto sends are blocked on your account. The next one is on " + longDayOf(addDays(start, 14)) + ".",
+      `your account is frozen. The next one is on ${longDayOf(addDays(start, 7))}.`,
+      `crypto sends are blocked on your account. The next one is on ${longDayOf(addDays(start, 14))}.`,
       "the recipient was removed from your saved recipients. The next one is on " +
         longDayOf(addDays(start, 21)) +
         ".",

@@ -262,6 +262,13 @@ describe("the second factor", () => {
     );
     expect(proven.statusCode, proven.body).toBe(201);
     const id = proven.json().schedule.id;
+    // Or this session's fresh step-up, as the web's step-up dialog gives (a passkey proves itself there).
+    await stepUpWithTotp(t.app, t.database, { id: customer.user.id, cookie: customer.cookie, secret });
+    const afterStepUp = await call(customer, "POST", "/api/schedules", form(recipientId));
+    expect(afterStepUp.statusCode, afterStepUp.body).toBe(201);
+    await t.database.query("delete from auth_challenges where user_id = $1 and purpose = 'step_up'", [
+      customer.user.id,
+    ]);
 
     const edit = await call(customer, "PATCH", `/api/schedules/${id}`, { amount: "30.00" });
     expect(edit.statusCode).toBe(403);
