@@ -4,8 +4,9 @@ import { addDays } from "@/server/features/schedules/schedule-dates";
 import { runDueSchedules } from "@/server/features/schedules/schedule-runner";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { createFundedCustomer, ETH_ADDRESS, expectLedgerCleanAfterEach } from "@/tests/support/money";
+import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
 // The runner (decision 036) is off in this app: each test runs passes by hand with its own clock, a New York
 // instant on the day it means, so the dates below are real calendar edge cases whatever today is.
@@ -229,6 +230,34 @@ describe("running due schedules", () => {
     expect((await post("cancel")).statusCode).toBe(200);
     expect(await run(addDays(start, 30))).toMatchObject({ made: 0 });
     expect(await transfersOf(customer)).toHaveLength(0);
+  });
+});
+
+describe("a run to an address under review", () => {
+  it("is skipped with a neutral reason instead of making a held transfer", async () => {
+    // Last in the file: the sanctions list loaded here screens everything after it.
+    const compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
+    const loaded = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/compliance/lists",
+      headers: { cookie: compliance.cookie },
+      payload: uploadBody(listFiles()),
+    });
+    expect(loaded.statusCode, loaded.body).toBe(200);
+    const customer = await createFundedCustomer(t, admin, "500.00");
+    const recipientId = await saveRecipient(customer, LISTED_ETH);
+    const once = await schedule(customer, {
+      recipientId,
+      amount: "5.00",
+      cadence: "once",
+      startOn: addDays(TODAY, 1),
+    });
+    expect(await run(addDays(TODAY, 1))).toMatchObject({ made: 0, skipped: 1 });
+    expect(await runsOf(once.id)).toMatchObject([{ outcome: "skipped", reason: "under_review" }]);
+    expect(await transfersOf(customer)).toHaveLength(0);
+    const [told] = await notificationsOf(customer);
+    expect(told!.body).toContain("was not made: this transfer needs a review first.");
+    expect(told!.body).not.toMatch(/sanction|OFAC|list/i);
   });
 });
 
