@@ -4,6 +4,7 @@ import { addDays } from "@/server/features/schedules/schedule-dates";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { createApprovedCustomer, ETH_ADDRESS, expectLedgerCleanAfterEach } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode, stepUpWithTotp } from "@/tests/support/second-factor";
+import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
@@ -287,6 +288,43 @@ describe("the second factor", () => {
         upcoming: [TOMORROW, addDays(TOMORROW, 7), addDays(TOMORROW, 14)],
       },
     });
+  });
+
+  it("takes a passkey that signed the schedule's own fields, and refuses one signed for other fields", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const authenticator = new SoftwareAuthenticator();
+    const registration = await call(customer, "POST", "/api/auth/passkeys/registration-options");
+    expect(registration.statusCode, registration.body).toBe(200);
+    const { response } = authenticator.register(registration.json());
+    expect(
+      (await call(customer, "POST", "/api/auth/passkeys", { name: "Laptop", response })).statusCode,
+    ).toBe(200);
+    const recipientId = await recipientOf(customer);
+    const sign = async (fields: ReturnType<typeof form>) => {
+      const options = await call(customer, "POST", "/api/schedules/passkey-options", fields);
+      expect(options.statusCode, options.body).toBe(200);
+      const { challengeId, options: publicKey } = options.json();
+      return { method: "passkey", challengeId, response: authenticator.assert(publicKey) };
+    };
+
+    const fields = form(recipientId, { amount: "40.00", cadence: "weekly" });
+    // Signed for $40.00, sent as $400.00: the binding differs, nothing is made.
+    const signedForOther = await sign(fields);
+    const tampered = await call(customer, "POST", "/api/schedules", {
+      ...fields,
+      amount: "400.00",
+      secondFactor: signedForOther,
+    });
+    expect(tampered.statusCode).toBe(400);
+    expect(tampered.json()).toMatchObject({ reason: "second_factor_invalid" });
+    expect(await scheduleCount(customer)).toBe(0);
+
+    const signed = await call(customer, "POST", "/api/schedules", {
+      ...fields,
+      secondFactor: await sign(fields),
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
+    expect(signed.json().schedule).toMatchObject({ amountCents: 4000, cadence: "weekly" });
   });
 
   it("refuses a passkey assertion for a customer without a passkey", async () => {
