@@ -26,6 +26,7 @@ const SERVER_AREA_DEPS = {
   settlement: ["compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
+  schedules: ["auth", "compliance", "notifications", "recipients", "transfers"],
   statements: ["transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
@@ -137,7 +138,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|schedules|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

@@ -83,6 +83,10 @@ export const ERROR_REASONS = {
   customers_only: { code: "FORBIDDEN", status: 403, flags: ["customersOnly"] },
   duplicate_recipient: { code: "CONFLICT", status: 409, flags: ["duplicateRecipient"] },
   recipient_limit_reached: { code: "UNPROCESSABLE", status: 422, flags: ["recipientLimitReached"] },
+  // Scheduled transfers (decision 036).
+  schedule_limit_reached: { code: "UNPROCESSABLE", status: 422, flags: ["scheduleLimitReached"] },
+  /** Pausing what is not running, resuming what is not paused, changing what has ended. */
+  schedule_state: { code: "CONFLICT", status: 409, flags: ["scheduleStateConflict"] },
   // Staff roles and maker-checker.
   role_required: { code: "FORBIDDEN", status: 403, flags: ["roleRequired"] },
   reason_required: { code: "VALIDATION", status: 400, flags: ["reasonRequired"] },

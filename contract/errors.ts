@@ -116,6 +116,9 @@ export const errorFlags = z
     savedAs: z.string(),
     recipientLimitReached: flag,
     recipientLimit: z.number(),
+    // Scheduled transfers.
+    scheduleLimitReached: flag,
+    scheduleStateConflict: flag,
     // Staff roles and maker-checker.
     roleRequired: flag,
     allowedRoles: z.array(z.string()).readonly(),

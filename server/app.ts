@@ -42,6 +42,11 @@ import {
   approveIncomingPayment,
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
+import {
+  registerScheduleRunner,
+  type ScheduleRunnerOption,
+} from "@/server/features/schedules/register-runner";
+import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { staffRoutes } from "@/server/features/staff/routes";
@@ -76,6 +81,8 @@ export interface BuildAppOptions {
   webDir?: string;
   /** Mail outbox worker (runs only when SMTP_URL is set): false to not start it, or its timings. */
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
+  /** Runner of scheduled transfers (decision 036): false to not start it (tests run passes by hand), or its clock. */
+  scheduleRunner?: ScheduleRunnerOption;
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
@@ -153,6 +160,7 @@ const FEATURE_ROUTES = [
   },
   routesAt("/api", statementRoutes),
   routesAt("/api", recipientRoutes),
+  routesAt("/api", scheduleRoutes),
   routesAt("/api", settlementRoutes),
   routesAt("/api/admin", adminAuditRoutes),
   routesAt("/api/account", dataAccessRoutes),
@@ -230,6 +238,7 @@ export async function buildApp(
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app, options.mailWorker);
+  registerScheduleRunner(app, options.scheduleRunner);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);
 

@@ -95,6 +95,14 @@ const envSchema = z.object({
       .positive("TRANSFER_DAILY_COUNT_LIMIT must be at least 1")
       .default(50),
   ),
+  SCHEDULE_POLL_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "SCHEDULE_POLL_MS must be a number" })
+      .int("SCHEDULE_POLL_MS must be a whole number")
+      .min(100, "SCHEDULE_POLL_MS must be at least 100")
+      .default(60_000),
+  ),
   POLL_MEMORY_MS: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z.coerce
@@ -181,6 +189,8 @@ export type Config = {
   rateLimitScale: number;
   /** Transfer requests one customer may create per New York day (a business cap, not scaled by RATE_LIMIT_SCALE). */
   transferDailyCountLimit: number;
+  /** How often each instance looks for due scheduled transfers (decision 036). */
+  schedulePollMs: number;
   /** How long a dashboard poll's ETag is answered from memory before the database is asked again (0: never). */
   pollMemoryMs: number;
   cookieSecure: boolean;
@@ -334,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     rateLimitScale: e.RATE_LIMIT_SCALE,
     transferDailyCountLimit: e.TRANSFER_DAILY_COUNT_LIMIT,
+    schedulePollMs: e.SCHEDULE_POLL_MS,
     pollMemoryMs: e.POLL_MEMORY_MS,
     cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
     publicUrl: e.PUBLIC_URL ?? (isProduction ? undefined : `http://localhost:${e.PORT}`),

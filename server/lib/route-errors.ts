@@ -109,6 +109,15 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/recipients": ["user", "FORBIDDEN", "CONFLICT", "UNPROCESSABLE", "RATE_LIMITED"],
   "PATCH /api/recipients/:id": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   "DELETE /api/recipients/:id": ["user", "FORBIDDEN", "NOT_FOUND", "RATE_LIMITED"],
+  // Scheduled transfers (decision 036).
+  "GET /api/schedules": ["user", "FORBIDDEN"],
+  "GET /api/schedules/upcoming": ["user", "FORBIDDEN"],
+  "POST /api/schedules": ["user", "FORBIDDEN", "BAD_REQUEST", "NOT_FOUND", "UNPROCESSABLE", "RATE_LIMITED"],
+  "POST /api/schedules/passkey-options": ["user", "FORBIDDEN", "BAD_REQUEST", "NOT_FOUND", "RATE_LIMITED"],
+  "PATCH /api/schedules/:id": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
+  "POST /api/schedules/:id/pause": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
+  "POST /api/schedules/:id/resume": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
+  "POST /api/schedules/:id/cancel": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   // Money in on chain: the customer's own deposit address (409 without an open account, in chain mode).
   "GET /api/deposits": ["user", "FORBIDDEN", "CONFLICT"],
   // Back office: customers, KYC and staff.

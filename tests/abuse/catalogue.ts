@@ -2,9 +2,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { ADMIN_ROUTE_ROLES } from "@/contract/admin-route-roles";
 import { holdsAnyRole, type StaffRole } from "@/contract/staff";
-import { passkeys, savedRecipients } from "@/server/db/schema";
+import { passkeys, savedRecipients, transferSchedules } from "@/server/db/schema";
+import { addDays } from "@/server/features/schedules/schedule-dates";
 
 import { monthOf } from "@/server/features/statements/statement-month";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
 import {
   actor,
   type BaseRole,
@@ -101,6 +103,39 @@ async function recipientOfA(w: World): Promise<string> {
     .values({ userId: w.a.user.id, name: "Grace Hopper", address: ETH_ADDRESS })
     .returning({ id: savedRecipients.id });
   return made!.id;
+}
+
+/** Tomorrow in New York: a schedule's first date that no pass makes due. */
+const tomorrow = () => addDays(limitDayOf(new Date()), 1);
+
+/**
+ * A new schedule of A's in `status`, its others ended first (A stays under the cap of open schedules): the
+ * target of the schedule routes, fresh for each role so a pause or cancel never meets one already changed.
+ */
+async function scheduleOfA(w: World, status: "active" | "paused" = "active"): Promise<string> {
+  const { db } = w.t.database;
+  const recipientId = await recipientOfA(w);
+  await db
+    .update(transferSchedules)
+    .set({ status: "cancelled" })
+    .where(eq(transferSchedules.userId, w.a.user.id));
+  const [row] = await db
+    .insert(transferSchedules)
+    .values({
+      userId: w.a.user.id,
+      recipientId,
+      recipientName: "Grace Hopper",
+      address: ETH_ADDRESS,
+      amount: 1000,
+      purpose: "Rent",
+      cadence: "weekly",
+      startOn: tomorrow(),
+      nextRunOn: tomorrow(),
+      status,
+      requestKey: `abuse-${randomUUID()}`,
+    })
+    .returning({ id: transferSchedules.id });
+  return row!.id;
 }
 
 /** A's fresh registration options answered by a software authenticator: the body only A may submit. */
@@ -638,6 +673,80 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "user",
     input: { params: true },
     build: async (w) => url(`/api/recipients/${await recipientOfA(w)}`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
+  },
+  // Scheduled transfers (decision 036): A's own schedules and recipients; B sending A's ids is told they do not
+  // exist; staff never send money, so they are refused outright.
+  "GET /api/schedules": {
+    access: "user",
+    build: () => url("/api/schedules"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "GET /api/schedules/upcoming": {
+    access: "user",
+    build: () => url("/api/schedules/upcoming"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "POST /api/schedules": {
+    access: "user",
+    input: { body: true },
+    build: async (w) => {
+      const recipientId = await recipientOfA(w);
+      await w.t.database.db
+        .update(transferSchedules)
+        .set({ status: "cancelled" })
+        .where(eq(transferSchedules.userId, w.a.user.id));
+      return {
+        url: "/api/schedules",
+        payload: {
+          recipientId,
+          amount: "10.00",
+          cadence: "weekly",
+          startOn: tomorrow(),
+          requestKey: `abuse-${randomUUID()}`,
+        },
+      };
+    },
+    expect: { signedOut: 401, user: 201, otherUser: 404, admin: 403 },
+  },
+  "POST /api/schedules/passkey-options": {
+    access: "user",
+    input: { body: true },
+    // No passkey enrolled: nothing to sign with.
+    build: async (w) => ({
+      url: "/api/schedules/passkey-options",
+      payload: {
+        recipientId: await recipientOfA(w),
+        amount: "10.00",
+        cadence: "weekly",
+        startOn: tomorrow(),
+        requestKey: "abuse-passkey",
+      },
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
+  },
+  "PATCH /api/schedules/:id": {
+    access: "user",
+    input: { params: true, body: true },
+    build: async (w) => ({ url: `/api/schedules/${await scheduleOfA(w)}`, payload: { amount: "12.00" } }),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
+  },
+  "POST /api/schedules/:id/pause": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/schedules/${await scheduleOfA(w)}/pause`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
+  },
+  "POST /api/schedules/:id/resume": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/schedules/${await scheduleOfA(w, "paused")}/resume`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
+  },
+  "POST /api/schedules/:id/cancel": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/schedules/${await scheduleOfA(w)}/cancel`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
 

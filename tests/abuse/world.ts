@@ -198,6 +198,8 @@ const TABLES = [
   "known_devices",
   "freeze_links",
   "saved_recipients",
+  "transfer_schedules",
+  "schedule_runs",
 ] as const;
 export type Table = (typeof TABLES)[number];
 

@@ -62,6 +62,7 @@ const NotificationsPage = lazy(() => import("@/web/features/notifications/notifi
 const AnalyticsPage = lazy(() => import("@/web/features/accounts/analytics-page"));
 const StatementsPage = lazy(() => import("@/web/features/statements/statements-page"));
 const RecipientsPage = lazy(() => import("@/web/features/recipients/recipients-page"));
+const SchedulesPage = lazy(() => import("@/web/features/schedules/schedules-page"));
 const AddMoneyPage = lazy(() => import("@/web/features/settlement/add-money-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
@@ -127,6 +128,7 @@ function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
       <Route path="/analytics" component={customerOnly(AnalyticsPage)} />
       <Route path="/statements" component={customerOnly(StatementsPage)} />
       <Route path="/recipients" component={customerOnly(RecipientsPage)} />
+      <Route path="/schedules" component={customerOnly(SchedulesPage)} />
       <Route path="/add-money" component={customerOnly(AddMoneyPage)} />
       <Route path="/contact" component={customerOnly(ContactPage)} />
       <Route path="/notifications" component={customerOnly(NotificationsPage)} />

@@ -14,8 +14,9 @@ export const TOPIC_READS: Record<EventTopic, readonly string[]> = {
   kyc: ["/api/kyc"],
   account: ["/api/auth/user", "/api/kyc", "/api/account/summary"],
   chat: ["/api/chat"],
-  transfers: ["/api/transfers", "/api/transfer/limits", "/api/transactions"],
-  notifications: ["/api/notifications"],
+  // A scheduled run makes a transfer and tells the customer (a skipped one only tells): its list and "Coming up".
+  transfers: ["/api/transfers", "/api/transfer/limits", "/api/transactions", "/api/schedules"],
+  notifications: ["/api/notifications", "/api/schedules"],
   requests: ["/api/transfer/requests"],
 };
 

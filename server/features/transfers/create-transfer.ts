@@ -167,11 +167,20 @@ export function createTransfer(
   idempotencyKey: string | undefined,
   now: Date = new Date(),
   origin: ProofOrigin = {},
+  authority: TransferAuthority = {},
 ): Promise<CreateTransferResult> {
   // A wrong code or passkey here counts against the account like one at sign-in (decision 018).
   return countingSecondFactorFailures(deps, user.id, () =>
-    createTransferChecked(deps, user, input, idempotencyKey, now, origin),
+    createTransferChecked(deps, user, input, idempotencyKey, now, origin, authority),
   );
+}
+
+/**
+ * Who vouched for a transfer made without the customer present: a scheduled run (decision 036) was proven with
+ * the second factor when the customer made or edited its schedule, so the run itself asks for none.
+ */
+export interface TransferAuthority {
+  secondFactorProvenBySchedule?: boolean;
 }
 
 interface TransferMaker {
@@ -188,6 +197,7 @@ async function createTransferChecked(
   idempotencyKey: string | undefined,
   now: Date,
   origin: ProofOrigin,
+  authority: TransferAuthority,
 ): Promise<CreateTransferResult> {
   if (user.isAdmin) throw staffCannotTransfer();
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
@@ -195,7 +205,9 @@ async function createTransferChecked(
   }
   const { amount, address } = validate(input);
   const hash = requestHash(input);
-  const passkeyVerified = await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey);
+  const passkeyVerified =
+    authority.secondFactorProvenBySchedule === true ||
+    (await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey));
   // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
   // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
   // One round trip for the list and the customer's compliance hold (screenTransferRequest), and transaction

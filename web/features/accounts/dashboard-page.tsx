@@ -14,6 +14,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
 import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { AccountNumbers } from "@/web/features/accounts/components/account-numbers";
+import { ComingUpCard } from "@/web/features/accounts/components/coming-up-card";
 import { FrozenBanner } from "@/web/features/accounts/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/accounts/components/payments-history";
 import { SecondFactorBanner } from "@/web/features/accounts/components/second-factor-banner";
@@ -117,6 +118,7 @@ export default function DashboardPage() {
               {showsCardsBelow ? (
                 <>
                   <QuickActionsCard title={content.quickActionTitle} />
+                  {user.isAdmin ? null : <ComingUpCard />}
                   <PaymentsHistory title={content.transactionTitle} />
                   <SupportShortcut />
                 </>

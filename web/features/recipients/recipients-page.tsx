@@ -154,9 +154,14 @@ export default function RecipientsPage() {
             first and last characters) is stopped until you confirm it.
           </p>
         </div>
-        <Button asChild variant="secondary">
-          <Link href="/send-money">Send money</Link>
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="secondary">
+            <Link href="/schedules">Scheduled transfers</Link>
+          </Button>
+          <Button asChild variant="secondary">
+            <Link href="/send-money">Send money</Link>
+          </Button>
+        </div>
       </div>
       <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>

@@ -1,0 +1,213 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { formatMoney } from "@/contract/money";
+import { SKIP_REASON_TEXT, SKIP_REASONS, type SkipReason, scheduleCadence } from "@/contract/schedules";
+import type { AppDeps } from "@/server/app-deps";
+import { queryRows } from "@/server/db/client";
+import { screenTransferRequest } from "@/server/features/compliance/screen";
+import { runDateWithin } from "@/server/features/schedules/schedule-dates";
+import { createTransfer } from "@/server/features/transfers/create-transfer";
+import { AppError } from "@/server/lib/errors";
+import { notify } from "@/server/lib/notifications";
+
+/** A due schedule as the runner claimed it. */
+export const claimedSchedule = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  recipient_id: z.string().nullable(),
+  recipient_name: z.string(),
+  address: z.string(),
+  amount: z.coerce.number().int().positive(),
+  purpose: z.string(),
+  cadence: scheduleCadence,
+  start_on: z.string(),
+  end_on: z.string().nullable(),
+  next_run_index: z.number().int(),
+  next_run_on: z.string(),
+});
+export type ClaimedSchedule = z.infer<typeof claimedSchedule>;
+
+/** Where a run can be stopped by a test (a SIGKILL there must still leave exactly one transfer). */
+export type RunStep = "claimed" | "transfer-made" | "recorded";
+
+export type RunOutcome =
+  | { outcome: "made"; transferId: string }
+  | { outcome: "skipped"; reason: SkipReason }
+  | { outcome: "already-recorded" }
+  | { outcome: "not-active" };
+
+/** The run's own Idempotency-Key: the same schedule and date always make the same key, on any instance. */
+export function runIdempotencyKey(scheduleId: string, runOn: string): string {
+  return `schedule:${scheduleId}:${runOn}`;
+}
+
+const SKIPPABLE = new Set<string>(SKIP_REASONS);
+
+function asAmount(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/** "Tuesday, December 1, 2026" for a calendar day, whatever the server's zone. */
+export function longDay(day: string): string {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", {
+    timeZone: "UTC",
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    year: "numeric",
+  });
+}
+
+/** A refusal the customer can act on is a skip with its reason; anything else (the database gone) is thrown. */
+function skipReasonOf(err: unknown): SkipReason | null {
+  if (!(err instanceof AppError)) return null;
+  if (err.reason && SKIPPABLE.has(err.reason)) return err.reason as SkipReason;
+  // The hold's CHECK lost a race with another debit after the function's balance check.
+  if (err.code === "CONFLICT" && err.message === "Insufficient funds for this hold")
+    return "insufficient_funds";
+  if (err.status >= 400 && err.status < 500) return "not_made";
+  return null;
+}
+
+/**
+ * The transfer a run made before, found by its key: a replay whose body changed since (the schedule was edited
+ * after a run that was made but not yet recorded) answers idempotency_mismatch, yet the run was made.
+ */
+async function transferOfKey(deps: AppDeps, userId: string, key: string): Promise<string | null> {
+  const [row] = await queryRows<{ id: string | null }>(
+    deps.database.db,
+    sql`select response #>> '{transferRequest,id}' as id from idempotency_keys where user_id = ${userId} and key = ${key}`,
+  );
+  return row?.id ?? null;
+}
+
+async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Promise<RunOutcome> {
+  const { db } = deps.database;
+  const [state] = await queryRows<{ status: string; recorded: boolean }>(
+    db,
+    sql`select s.status, exists (select 1 from schedule_runs r where r.schedule_id = s.id and r.run_on = ${schedule.next_run_on}::date) as recorded
+        from transfer_schedules s where s.id = ${schedule.id}`,
+  );
+  if (state?.status !== "active") return { outcome: "not-active" };
+  if (state.recorded) return { outcome: "already-recorded" };
+  if (schedule.recipient_id === null) return { outcome: "skipped", reason: "recipient_removed" };
+  const [user] = await queryRows<{ email: string; first_name: string; is_staff: boolean }>(
+    db,
+    sql`select email, first_name, cardinality(staff_roles) > 0 as is_staff from users where id = ${schedule.user_id}`,
+  );
+  if (!user) return { outcome: "not-active" };
+  if (user.is_staff) return { outcome: "skipped", reason: "staff_account" };
+  // A run never makes a transfer that would wait under review: it is skipped and the customer told, as a
+  // refusal is; a transfer the customer makes by hand still goes to review as before.
+  const screen = await screenTransferRequest(
+    deps.database,
+    schedule.user_id,
+    { names: [{ value: schedule.recipient_name }], addresses: [schedule.address] },
+    deps.config.sanctionsNameThreshold,
+  );
+  if (screen.hits.length > 0 || screen.complianceHold) return { outcome: "skipped", reason: "under_review" };
+
+  const key = runIdempotencyKey(schedule.id, schedule.next_run_on);
+  try {
+    const result = await createTransfer(
+      deps,
+      { id: schedule.user_id, isAdmin: false, email: user.email, firstName: user.first_name },
+      {
+        amount: asAmount(schedule.amount),
+        recipientName: schedule.recipient_name,
+        purpose: schedule.purpose,
+        paymentMethod: "crypto",
+        cryptoAddress: schedule.address,
+        // The customer's own saved recipient: its address is the one they saved, never a lookalike of it.
+        confirmLookalikeAddress: true,
+      },
+      key,
+      now,
+      {},
+      { secondFactorProvenBySchedule: true },
+    );
+    return { outcome: "made", transferId: result.body.transferRequest.id };
+  } catch (err) {
+    if (err instanceof AppError && err.code === "CONFLICT" && err.reason === undefined) {
+      const made = await transferOfKey(deps, schedule.user_id, key);
+      if (made) return { outcome: "made", transferId: made };
+    }
+    const reason = skipReasonOf(err);
+    if (reason === null) throw err;
+    return { outcome: "skipped", reason };
+  }
+}
+
+/**
+ * Records the run and moves the schedule to its next date, in one transaction: the (schedule, date) row is
+ * written once (a second runner that made the same run finds it and tells no one again), the notification goes
+ * with it, and the schedule only moves if no one moved it meanwhile.
+ */
+async function recordRun(deps: AppDeps, schedule: ClaimedSchedule, run: RunOutcome): Promise<void> {
+  const nextIndex = schedule.next_run_index + 1;
+  const nextOn = runDateWithin(
+    { startOn: schedule.start_on, cadence: schedule.cadence, endOn: schedule.end_on },
+    nextIndex,
+  );
+  await deps.database.db.transaction(async (tx) => {
+    if (run.outcome === "made" || run.outcome === "skipped") {
+      const inserted = await queryRows<{ id: string }>(
+        tx,
+        sql`insert into schedule_runs (schedule_id, user_id, run_on, outcome, reason, transfer_id)
+            values (${schedule.id}, ${schedule.user_id}, ${schedule.next_run_on}::date, ${run.outcome},
+                    ${run.outcome === "skipped" ? run.reason : null}, ${run.outcome === "made" ? run.transferId : null})
+            on conflict (schedule_id, run_on) do nothing returning id`,
+      );
+      if (inserted.length > 0) await notifyRun(tx, schedule, run, nextOn);
+    }
+    if (run.outcome === "not-active") {
+      await tx.execute(sql`update transfer_schedules set lease_until = null where id = ${schedule.id}`);
+      return;
+    }
+    await tx.execute(sql`
+      update transfer_schedules
+         set next_run_index = ${nextIndex}, next_run_on = ${nextOn}::date, lease_until = null, updated_at = now(),
+             status = case when ${nextOn}::date is null and status in ('active', 'paused') then 'completed' else status end
+       where id = ${schedule.id} and next_run_index = ${schedule.next_run_index}`);
+  });
+}
+
+async function notifyRun(
+  tx: Parameters<typeof notify>[0],
+  schedule: ClaimedSchedule,
+  run: Extract<RunOutcome, { outcome: "made" | "skipped" }>,
+  nextOn: string | null,
+): Promise<void> {
+  const amount = formatMoney(schedule.amount);
+  const day = longDay(schedule.next_run_on);
+  const then =
+    nextOn === null ? "This was the schedule's last transfer." : `The next one is on ${longDay(nextOn)}.`;
+  if (run.outcome === "made") {
+    await notify(tx, schedule.user_id, "transfer_status", {
+      title: "Scheduled transfer requested",
+      body: `Your scheduled transfer of ${amount} to ${schedule.recipient_name} for ${day} is now a transfer request. ${then}`,
+      link: `/transfers/${run.transferId}`,
+    });
+    return;
+  }
+  await notify(tx, schedule.user_id, "transfer_status", {
+    title: "Scheduled transfer skipped",
+    body: `Your scheduled transfer of ${amount} to ${schedule.recipient_name} for ${day} was not made: ${SKIP_REASON_TEXT[run.reason]}. ${then}`,
+    link: "/schedules",
+  });
+}
+
+/** One claimed schedule's due run, from the check that it still runs to the recorded outcome. */
+export async function runClaimedSchedule(
+  deps: AppDeps,
+  schedule: ClaimedSchedule,
+  now: Date,
+  at: (step: RunStep) => void = () => {},
+): Promise<RunOutcome> {
+  at("claimed");
+  const run = await makeRun(deps, schedule, now);
+  at("transfer-made");
+  await recordRun(deps, schedule, run);
+  at("recorded");
+  return run;
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  approveAndFund,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
+
+const browser = setUpBrowser();
+const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+describe("scheduled transfers", () => {
+  it("schedules a weekly transfer on a phone, the runner makes today's at once, the customer is told and sees it, and the next one is coming up", async () => {
+    const customer = await openPage(browser, 375);
+    const { page, context } = customer;
+    await signUpNewCustomer(page, "Nora", "Weekly");
+    const applied = await applyThroughApi(context.request, { firstName: "Nora", lastName: "Weekly" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "100.00");
+    const saved = await context.request.post("/api/recipients", {
+      data: { name: "Sam Lee", address: ADDRESS },
+    });
+    expect(saved.status()).toBe(201);
+
+    console.info("e2e schedules: customer funded, recipient saved");
+    await page.goto("/recipients");
+    await page.getByRole("link", { name: "Scheduled transfers" }).click();
+    await page.waitForURL("**/schedules");
+    await page.getByText("No scheduled transfers yet.").waitFor();
+    await page.getByLabel("Recipient").selectOption({ label: "Sam Lee (0x5290…9EE7)" });
+    await page.getByLabel("Amount (USD)").fill("12.34");
+    await page.getByLabel("How often").selectOption("weekly");
+    // The first date is today in New York already: that run is due at once.
+    await shots(page, "schedules-form");
+    await expectAccessible(page, "/schedules with the form filled");
+    await page.getByRole("button", { name: "Schedule transfer" }).click();
+    await page.getByText("Transfer scheduled", { exact: true }).first().waitFor();
+
+    // The runner woke for today's run: the list shows it requested, and the customer was told.
+    const list = page.getByRole("list", { name: "Scheduled transfers" });
+    await list.getByText(/^Last transfer requested for /).waitFor({ timeout: 30_000 });
+    await list.getByText("Sam Lee").waitFor();
+    await list.getByText("−$12.34").waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "/schedules scrolls sideways at 375 px").toBeLessThanOrEqual(1);
+    await shots(page, "schedules-list");
+    await expectAccessible(page, "/schedules with a schedule");
+
+    console.info("e2e schedules: today's run made");
+    await page.goto("/notifications");
+    await page.getByText("Scheduled transfer requested").first().waitFor({ timeout: 20_000 });
+    await page
+      .getByText(/Your scheduled transfer of \$12\.34 to Sam Lee for .* is now a transfer request\./)
+      .first()
+      .waitFor();
+
+    await page.goto("/dashboard");
+    await page.getByText("USDC transfer to Sam Lee").first().waitFor({ timeout: 20_000 });
+    const comingUp = page.getByRole("list", { name: "Coming up" });
+    await comingUp.getByText("Sam Lee").first().waitFor();
+    await comingUp.getByText("−$12.34").first().waitFor();
+    await shots(page, "dashboard-coming-up");
+    await expectAccessible(page, "/dashboard with a transfer coming up");
+    const dashboardOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(dashboardOverflow, "/dashboard scrolls sideways at 375 px").toBeLessThanOrEqual(1);
+
+    // Pause and cancel from the list.
+    await page.goto("/schedules");
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.getByText("Paused", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Resume" }).click();
+    await page.getByText("Active", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Cancel schedule" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel schedule" }).click();
+    await page.getByText("Cancelled", { exact: true }).waitFor();
+
+    // One run, one pending transfer request: $12.34 held of the $100.00.
+    const summary = await (await context.request.get("/api/account/summary")).json();
+    expect(summary).toMatchObject({ pendingBalance: "$12.34", availableBalance: "$87.66" });
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+  }, 300_000);
+});
