@@ -241,9 +241,9 @@ export async function adminSettlementRoutes(
         gas: gas === null ? null : formatEther(gas),
         gasSymbol: "ETH",
         lowUsdcThreshold: formatMoney(chain.hotWalletLowUsdcCents),
-        lowGasThreshold: formatEther(chain.hotWalletLowGasWei),
+        lowGasThreshold: formatEther(BigInt(chain.hotWalletLowGasWei)),
         lowUsdc: usdc !== null && usdc < BigInt(chain.hotWalletLowUsdcCents) * 10_000n,
-        lowGas: gas !== null && gas < chain.hotWalletLowGasWei,
+        lowGas: gas !== null && gas < BigInt(chain.hotWalletLowGasWei),
         explorerUrl: explorer ? `${explorer}/address/${getAddress(hot)}` : null,
       },
       payoutCounts: counts(

@@ -56,7 +56,8 @@ export interface ChainConfig {
   reconcileFromBlock: number;
   /** The Settlement tab warns below these (HOT_WALLET_LOW_USDC in dollars, HOT_WALLET_LOW_GAS in ether). */
   hotWalletLowUsdcCents: number;
-  hotWalletLowGasWei: bigint;
+  /** Wei as a decimal string: the config stays JSON (a bigint would not serialise). */
+  hotWalletLowGasWei: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -193,7 +194,7 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       payoutReplaceAfterMs: replaceMs,
       reconcileFromBlock: Number(fromText),
       hotWalletLowUsdcCents: lowUsdc!,
-      hotWalletLowGasWei: lowGasWei,
+      hotWalletLowGasWei: lowGasWei.toString(),
     },
   };
 }
