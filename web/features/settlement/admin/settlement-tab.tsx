@@ -207,8 +207,11 @@ function SpeedUpButton({ payout }: { payout: SettlementPayout }) {
 }
 
 function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: number }) {
+  const note =
+    p.failureReason ??
+    (p.waitingReason ? `Waiting: hot wallet short of ${p.waitingReason === "gas" ? "gas" : "USDC"}` : null);
   return (
-    <li className="grid gap-2 py-3 text-sm md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem] md:items-center md:gap-4">
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem] md:gap-4">
       <span className="font-medium text-ink tabular-nums md:text-right">−{p.amount}</span>
       <span className="flex flex-wrap items-center gap-1">
         <Badge tone={PAYOUT_TONES[p.status]}>{p.status}</Badge>
@@ -228,7 +231,7 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
       </span>
       <span className="text-ink-muted tabular-nums">
         {Math.min(p.confirmations, confirmations)} / {confirmations}
-        <span className="sr-only"> confirmations</span>
+        <span className="md:sr-only"> conf.</span>
       </span>
       <span className="text-ink-muted tabular-nums">
         <span className="md:sr-only">Age </span>
@@ -300,28 +303,40 @@ function DepositsCard({ data }: { data: ChainOverview }) {
             text="USDC sent to customers' deposit addresses appears here."
           />
         ) : (
-          <ul className="divide-y divide-line" aria-label="Deposits">
-            {data.deposits.map((d) => (
-              <li
-                key={d.id}
-                className="grid gap-2 py-3 text-sm md:grid-cols-[7rem_8rem_1fr_6rem_4rem] md:items-center md:gap-4"
-              >
-                <span className="font-medium text-positive tabular-nums md:text-right">+{d.amount}</span>
-                <span>
-                  <Badge tone={DEPOSIT_TONES[d.status]}>{DEPOSIT_LABELS[d.status]}</Badge>
-                </span>
-                <TxLink hash={d.txHash} href={d.explorerUrl} />
-                <span className="text-ink-muted tabular-nums">
-                  {Math.min(d.confirmations, data.confirmations)} / {data.confirmations}
-                  <span className="sr-only"> confirmations</span>
-                </span>
-                <span className="text-ink-muted tabular-nums">
-                  <span className="md:sr-only">Age </span>
-                  {formatAge(d.ageSeconds)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <>
+            <div
+              aria-hidden
+              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem]"
+            >
+              <span className="text-right">Amount</span>
+              <span>State</span>
+              <span>Transaction</span>
+              <span>Confirmations</span>
+              <span>Age</span>
+            </div>
+            <ul className="divide-y divide-line" aria-label="Deposits">
+              {data.deposits.map((d) => (
+                <li
+                  key={d.id}
+                  className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem] md:gap-4"
+                >
+                  <span className="font-medium text-positive tabular-nums md:text-right">+{d.amount}</span>
+                  <span>
+                    <Badge tone={DEPOSIT_TONES[d.status]}>{DEPOSIT_LABELS[d.status]}</Badge>
+                  </span>
+                  <TxLink hash={d.txHash} href={d.explorerUrl} />
+                  <span className="text-ink-muted tabular-nums">
+                    {Math.min(d.confirmations, data.confirmations)} / {data.confirmations}
+                    <span className="md:sr-only"> conf.</span>
+                  </span>
+                  <span className="text-ink-muted tabular-nums">
+                    <span className="md:sr-only">Age </span>
+                    {formatAge(d.ageSeconds)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </CardContent>
     </Card>
