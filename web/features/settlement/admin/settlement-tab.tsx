@@ -219,11 +219,7 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
       </span>
       <span className="grid min-w-0 gap-0.5">
         <TxLink hash={p.txHash} href={p.explorerUrl} />
-        {(p.failureReason ?? (p.waitingReason ? `Waiting: hot wallet short of ${p.waitingReason}` : null)) ? (
-          <span className="text-xs text-ink-muted">
-            {p.failureReason ?? `Waiting: hot wallet short of ${p.waitingReason === "gas" ? "gas" : "USDC"}`}
-          </span>
-        ) : null}
+        {note ? <span className="text-xs text-ink-muted">{note}</span> : null}
       </span>
       <span className="text-ink-muted tabular-nums">
         <span className="md:sr-only">Nonce </span>
