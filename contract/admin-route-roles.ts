@@ -88,6 +88,13 @@ export const ADMIN_ROUTE_ROLES = {
   "PUT /api/admin/users/:userId/balance": ["finance"],
   "GET /api/admin/ledger/verify": ["finance"],
   "POST /api/admin/send-payment-notification": ["finance"],
+  // Settlement on chain (decision 038): the hot wallet, payouts, deposits and reconciliation reports.
+  "GET /api/admin/settlement": ["finance"],
+  "POST /api/admin/settlement/payouts/:id/speed-up": ["finance"],
+  "GET /api/admin/settlement/reconciliations": ["finance"],
+  "POST /api/admin/settlement/reconciliations": ["finance"],
+  "GET /api/admin/settlement/reconciliations/:id": ["finance"],
+  "GET /api/admin/settlement/reconciliations/:id/report.csv": ["finance"],
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
 
 export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;

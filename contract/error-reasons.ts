@@ -123,6 +123,12 @@ export const ERROR_REASONS = {
   completed_by_chain: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** Staff moved a transfer whose payout is queued or on chain: the payout worker settles it. */
   payout_in_flight: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** A chain-only action (reconcile, speed up) while settlement is manual (no CHAIN_RPC_URL) (decision 038). */
+  manual_settlement: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Another reconciliation of this chain is running: its report comes first (decision 038). */
+  reconciliation_running: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Speed up asked for a payout that is not sent and unmined (already mined, settled or not yet signed). */
+  payout_not_stuck: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   // The database or another backing service is out of reach (a failover): the outcome may be unknown, and the
   // client's retry with the same Idempotency-Key finds it (decision 027).
   service_unavailable: { code: "UNAVAILABLE", status: 503, flags: ["retryable"] },

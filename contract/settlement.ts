@@ -73,3 +73,136 @@ export const depositInfo = z.discriminatedUnion("mode", [
   }),
 ]);
 export type DepositInfo = z.infer<typeof depositInfo>;
+
+/** Reconciliation of the chain with the ledger (decision 038). */
+export const reconciliationArea = z.enum(["hot_wallet", "payouts", "deposits"]);
+export type ReconciliationArea = z.infer<typeof reconciliationArea>;
+/** A difference is for staff to explain; awaiting is confirmed on chain and settles on the worker's next pass. */
+export const reconciliationOutcome = z.enum(["difference", "awaiting"]);
+export type ReconciliationOutcome = z.infer<typeof reconciliationOutcome>;
+
+export const reconciliationItem = z.object({
+  area: reconciliationArea,
+  kind: z.string(),
+  outcome: reconciliationOutcome,
+  txHash: z.string().nullable(),
+  reference: z.string().nullable(),
+  /** USDC in dollars with 6 decimals ("12.500000"), or null. */
+  chainUsdc: z.string().nullable(),
+  ledgerUsdc: z.string().nullable(),
+  detail: z.string(),
+  explorerUrl: z.string().nullable(),
+});
+export type ReconciliationItem = z.infer<typeof reconciliationItem>;
+
+export const reconciliationReport = z.object({
+  id: z.string(),
+  trigger: z.enum(["scheduled", "staff"]),
+  requestedBy: z.string().nullable(),
+  status: z.enum(["running", "clean", "differences", "error"]),
+  asOfBlock: z.number().int().nullable(),
+  headBlock: z.number().int().nullable(),
+  hotOnChainUsdc: z.string().nullable(),
+  hotExpectedUsdc: z.string().nullable(),
+  differences: z.number().int(),
+  awaiting: z.number().int(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ReconciliationReport = z.infer<typeof reconciliationReport>;
+
+export const reconciliationList = z.object({ reports: z.array(reconciliationReport) });
+export const reconciliationDetail = z.object({
+  report: reconciliationReport,
+  items: z.array(reconciliationItem),
+});
+export type ReconciliationDetail = z.infer<typeof reconciliationDetail>;
+
+/** 6-decimal token units as dollars ("1234.500000"; negative with a leading minus). */
+export function unitsToUsdc(units: string | bigint): string {
+  const n = BigInt(units);
+  const abs = n < 0n ? -n : n;
+  const whole = abs / 1_000_000n;
+  const frac = (abs % 1_000_000n).toString().padStart(6, "0");
+  return `${n < 0n ? "-" : ""}${whole}.${frac}`;
+}
+
+/** What the Settlement tab says when no chain is configured (decision 038). */
+export const SETTLEMENT_ADMIN_MESSAGES = {
+  manual:
+    "Settlement is manual: no chain is configured (CHAIN_RPC_URL is unset), so staff complete outgoing transfers and record incoming payments by hand on the Outgoing Pays and Incoming Payments tabs.",
+} as const;
+
+export const payoutState = z.enum(["queued", "held", "signed", "sent", "completed", "failed"]);
+
+export const settlementPayout = z.object({
+  id: z.string(),
+  transferRequestId: z.string(),
+  status: payoutState,
+  amount: z.string(),
+  toAddress: z.string(),
+  /** The mined attempt's hash, else the latest signed attempt's; null before signing. */
+  txHash: z.string().nullable(),
+  nonce: z.number().int().nullable(),
+  attempts: z.number().int(),
+  /** Blocks on top of the mined block, inclusive; 0 while not mined. */
+  confirmations: z.number().int(),
+  ageSeconds: z.number().int(),
+  /** Sent, not mined and waiting longer than PAYOUT_REBROADCAST_AFTER: staff may speed it up. */
+  stuck: z.boolean(),
+  waitingReason: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  explorerUrl: z.string().nullable(),
+});
+export type SettlementPayout = z.infer<typeof settlementPayout>;
+
+export const settlementDeposit = z.object({
+  id: z.string(),
+  txHash: z.string(),
+  logIndex: z.number().int(),
+  toAddress: z.string(),
+  amount: z.string(),
+  status: chainDepositStatus,
+  confirmations: z.number().int(),
+  ageSeconds: z.number().int(),
+  explorerUrl: z.string().nullable(),
+});
+export type SettlementDeposit = z.infer<typeof settlementDeposit>;
+
+/** GET /api/admin/settlement: the Settlement tab. */
+export const settlementOverview = z.discriminatedUnion("mode", [
+  z.object({ mode: z.literal("manual"), message: z.string() }),
+  z.object({
+    mode: z.literal("chain"),
+    chainId: z.number().int(),
+    chainName: z.string(),
+    confirmations: z.number().int(),
+    headBlock: z.number().int().nullable(),
+    /** The node did not answer: balances and confirmations are unknown. */
+    nodeError: z.string().nullable(),
+    hotWallet: z.object({
+      address: z.string(),
+      usdc: z.string().nullable(),
+      gas: z.string().nullable(),
+      gasSymbol: z.string(),
+      lowUsdcThreshold: z.string(),
+      lowGasThreshold: z.string(),
+      lowUsdc: z.boolean(),
+      lowGas: z.boolean(),
+      explorerUrl: z.string().nullable(),
+    }),
+    payoutCounts: z.record(payoutState, z.number().int()),
+    payouts: z.array(settlementPayout),
+    depositCounts: z.record(chainDepositStatus, z.number().int()),
+    deposits: z.array(settlementDeposit),
+  }),
+]);
+export type SettlementOverview = z.infer<typeof settlementOverview>;
+
+export const speedUpAnswer = z.object({
+  txHash: z.string(),
+  nonce: z.number().int(),
+  broadcast: z.boolean(),
+});
+export type SpeedUpAnswer = z.infer<typeof speedUpAnswer>;

@@ -33,6 +33,10 @@ export const transaction = z.object({
    * only so older fixtures and cached bodies still parse; the server always sends it.
    */
   transferRequestId: z.string().nullable().optional(),
+  /** The on-chain transaction of a USDC payout (once sent) or deposit; null for every other movement. */
+  chainTxHash: z.string().nullable().optional(),
+  /** The hash on the block explorer when CHAIN_EXPLORER_URL is set. */
+  chainTxUrl: z.string().nullable().optional(),
 });
 export type Transaction = z.infer<typeof transaction>;
 export const transactionList = z.array(transaction);

@@ -48,6 +48,7 @@ import {
 } from "@/server/features/schedules/register-runner";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
+import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
@@ -168,6 +169,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", eventRoutes),
   routesAt("/api/notifications", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
+  routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */

@@ -7,6 +7,7 @@ import { MigrationChangedError } from "@/server/db/migrate";
 import { verifyChain } from "@/server/features/settlement/chain-config";
 import { startDepositWatcher } from "@/server/features/settlement/deposit-watcher";
 import { startPayoutWorker } from "@/server/features/settlement/payout-worker";
+import { startReconciliationJob } from "@/server/features/settlement/reconciliation";
 import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
@@ -47,6 +48,7 @@ async function main() {
   let housekeeping: { stop(): void } | undefined;
   let depositWatcher: { stop(): Promise<void> } | undefined;
   let payoutWorker: { stop(): Promise<void> } | undefined;
+  let reconciliationJob: { stop(): Promise<void> } | undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -59,6 +61,7 @@ async function main() {
       housekeeping?.stop();
       await depositWatcher?.stop();
       await payoutWorker?.stop();
+      await reconciliationJob?.stop();
       await app.close();
       await database.close();
       process.exit(0);
@@ -75,6 +78,7 @@ async function main() {
   if (config.chain) {
     depositWatcher = startDepositWatcher(database.db, config.chain, app.log);
     payoutWorker = startPayoutWorker(database.db, config.chain, app.log, config.sanctionsNameThreshold);
+    reconciliationJob = startReconciliationJob(database.db, config.chain, app.log);
   }
   app.log.info(
     { node: process.version },

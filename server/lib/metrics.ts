@@ -111,6 +111,50 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
+  new Gauge({
+    name: "reconciliation_differences",
+    help: "Differences between the chain and the ledger in the latest finished reconciliation, by area (hot_wallet, payouts, deposits): an alert when above 0",
+    labelNames: ["area"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!config.chain) return;
+      for (const area of ["hot_wallet", "payouts", "deposits"]) this.set({ area }, 0);
+      try {
+        const rows = await database.query<{ area: string; count: number }>(
+          `select i.area, count(*)::int as count from reconciliation_items i
+           where i.outcome = 'difference' and i.report_id = (
+             select id from reconciliation_reports where chain_id = $1 and status in ('clean', 'differences')
+             order by finished_at desc limit 1)
+           group by i.area`,
+          [config.chain.chainId],
+        );
+        for (const row of rows) this.set({ area: row.area }, row.count);
+      } catch (err) {
+        app.log.warn({ err }, "metrics: could not count reconciliation differences");
+      }
+    },
+  });
+
+  new Gauge({
+    name: "reconciliation_last_finished_seconds",
+    help: "Unix time the latest reconciliation finished (clean or with differences); stale means the hourly job stopped",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!config.chain) return;
+      try {
+        const [row] = await database.query<{ at: number | null }>(
+          "select extract(epoch from max(finished_at))::float8 as at from reconciliation_reports where chain_id = $1 and status in ('clean', 'differences')",
+          [config.chain.chainId],
+        );
+        if (row?.at) this.set(row.at);
+      } catch (err) {
+        app.log.warn({ err }, "metrics: could not read the last reconciliation");
+      }
+    },
+  });
+
   app.addHook("onResponse", (request, reply, done) => {
     requestDuration.observe(
       {

@@ -74,6 +74,9 @@ describe("the admin web's capabilities", () => {
       "editBalance",
       "incomingTab",
       "outgoingTab",
+      "runReconciliation",
+      "settlementTab",
+      "speedUpPayout",
       "usersTab",
     ]);
     expect(shown(["owner"])).toEqual(Object.keys(STAFF_CAPABILITIES).sort());

@@ -962,6 +962,44 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url(`/api/admin/monitoring/alerts/${randomUUID()}`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
+  // The Settlement tab (decision 038). The abuse world settles by hand (no chain): reconciling answers 409
+  // manual_settlement, and no payout or report exists.
+  "GET /api/admin/settlement": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/settlement"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/settlement/payouts/:id/speed-up": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/settlement/payouts/${randomUUID()}/speed-up`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/settlement/reconciliations": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/settlement/reconciliations"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/settlement/reconciliations": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/settlement/reconciliations"),
+    expect: { ...ADMIN_OK, admin: 409 },
+  },
+  "GET /api/admin/settlement/reconciliations/:id": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/settlement/reconciliations/${randomUUID()}`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/settlement/reconciliations/:id/report.csv": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/settlement/reconciliations/${randomUUID()}/report.csv`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
   "GET /api/admin/audit": {
     access: "admin",
     input: { query: true },

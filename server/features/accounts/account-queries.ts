@@ -3,7 +3,7 @@ import type { Transaction, TransactionPage } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { transactions } from "@/server/db/schema";
-import { toTransaction } from "@/server/features/accounts/transaction-view";
+import { toTransactionsWithHashes } from "@/server/features/accounts/transaction-view";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 import { findWallet, walletBalances } from "@/server/lib/ledger";
@@ -15,23 +15,34 @@ export async function getBalances(db: DbOrTx, userId: string) {
   return walletBalances(await findWallet(db, userId));
 }
 
-export async function findRecentTransactions(db: DbOrTx, userId: string): Promise<Transaction[]> {
+export async function findRecentTransactions(
+  db: DbOrTx,
+  userId: string,
+  explorerUrl?: string,
+): Promise<Transaction[]> {
   const rows = await db
     .select()
     .from(transactions)
     .where(eq(transactions.userId, userId))
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(RECENT_TRANSACTIONS);
-  return rows.map(toTransaction);
+  return toTransactionsWithHashes(db, rows, explorerUrl);
 }
 
 /**
  * What the recent list's ETag hangs on: a digest of exactly the rows it shows, whole, so any change to
- * one of them (status, notes, amounts) or a new one moves it. One small row back instead of fifty.
+ * one of them (status, notes, amounts) or a new one moves it, and of each one's payout (its hash appears when
+ * it is broadcast, with no change to the row). One small row back instead of fifty.
  */
 const recentTransactionsVersionQuery = preparedPerDatabase((db) =>
   db
-    .select({ v: sql<string | null>`md5(string_agg(t::text, ',' order by t.created_at desc, t.id desc))` })
+    .select({
+      v: sql<
+        string | null
+      >`md5(string_agg(t::text || coalesce((select p.status || coalesce(p.mined_hash, '') || p.updated_at::text
+        from payouts p where t.source_type = 'transfer_request' and p.transfer_request_id = t.source_id), ''),
+        ',' order by t.created_at desc, t.id desc))`,
+    })
     .from(
       sql`(select * from ${transactions} where ${transactions.userId} = ${sql.placeholder("userId")}
            order by ${transactions.createdAt} desc, ${transactions.id} desc limit ${sql.raw(String(RECENT_TRANSACTIONS))}) t`,
@@ -49,9 +60,10 @@ export async function findRecentTransactionsIfChanged(
   db: Db,
   userId: string,
   ifNoneMatch: string | undefined,
+  explorerUrl?: string,
 ): Promise<Conditional<Transaction[]>> {
   const etag = userEtag("recent", userId, await recentTransactionsVersion(db, userId));
-  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId));
+  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId, explorerUrl));
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
@@ -73,6 +85,7 @@ export async function findTransactionPage(
   db: DbOrTx,
   userId: string,
   { cursor, limit }: { cursor?: string; limit: number },
+  explorerUrl?: string,
 ): Promise<TransactionPage> {
   const after = cursor ? decodeCursor(cursor) : null;
   const rows = await db
@@ -93,7 +106,7 @@ export async function findTransactionPage(
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: page.map(toTransaction),
+    items: await toTransactionsWithHashes(db, page, explorerUrl),
     nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
   };
 }

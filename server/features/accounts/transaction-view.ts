@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { centsToDecimal } from "@/contract/money";
 import type { Transaction } from "@/contract/transactions";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { transactions } from "@/server/db/schema";
 
 type TransactionRow = typeof transactions.$inferSelect;
@@ -20,5 +22,53 @@ export function toTransaction(row: TransactionRow): Transaction {
     status: row.status,
     date: row.createdAt.toISOString(),
     transferRequestId: row.sourceType === "transfer_request" ? row.sourceId : null,
+    chainTxHash: null,
+    chainTxUrl: null,
   };
+}
+
+/**
+ * The on-chain hash of each row that moved money on chain: a payout's mined transaction (or, until it is mined,
+ * the last one broadcast) and a deposit's transaction, read in one query for the whole list.
+ */
+export async function chainHashesOf(
+  db: DbOrTx,
+  rows: readonly TransactionRow[],
+): Promise<Map<string, string>> {
+  const transfers = rows
+    .filter((r) => r.sourceType === "transfer_request" && r.sourceId)
+    .map((r) => r.sourceId!);
+  const deposits = rows.filter((r) => r.sourceType === "usdc_deposit" && r.sourceId).map((r) => r.sourceId!);
+  if (transfers.length === 0 && deposits.length === 0) return new Map();
+  const uuids = (ids: string[]) =>
+    sql`array[${sql.join(ids.length ? ids.map((id) => sql`${id}`) : [sql`null`], sql`, `)}]::uuid[]`;
+  const found = await queryRows<{ source_id: string; hash: string | null }>(
+    db,
+    sql`select p.transfer_request_id as source_id,
+               coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a
+                                        where a.payout_id = p.id and a.first_broadcast_at is not null
+                                        order by a.created_at desc, a.id desc limit 1)) as hash
+        from payouts p
+        where p.transfer_request_id = any(${uuids(transfers)}) and p.status in ('sent', 'completed')
+        union all
+        select d.id, d.tx_hash from chain_deposits d where d.id = any(${uuids(deposits)})`,
+  );
+  return new Map(found.filter((f) => f.hash).map((f) => [f.source_id, f.hash!]));
+}
+
+/** toTransaction for a list, with the on-chain hash and its explorer link where there is one. */
+export async function toTransactionsWithHashes(
+  db: DbOrTx,
+  rows: readonly TransactionRow[],
+  explorerUrl?: string,
+): Promise<Transaction[]> {
+  const hashes = await chainHashesOf(db, rows);
+  return rows.map((row) => {
+    const hash = row.sourceId ? (hashes.get(row.sourceId) ?? null) : null;
+    return {
+      ...toTransaction(row),
+      chainTxHash: hash,
+      chainTxUrl: hash && explorerUrl ? `${explorerUrl}/tx/${hash}` : null,
+    };
+  });
 }

@@ -9,6 +9,7 @@ import {
   http,
   isAddress,
   type PublicClient,
+  parseEther,
   type TransactionSerializable,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -51,6 +52,12 @@ export interface ChainConfig {
   payoutRebroadcastAfterMs: number;
   /** Still not mined this long after its last signing: a replacement at the same nonce, higher fee (PAYOUT_REPLACE_AFTER). */
   payoutReplaceAfterMs: number;
+  /** The first block reconciliation reads (CHAIN_RECONCILE_FROM_BLOCK): the hot wallet's balance before it is the opening balance. */
+  reconcileFromBlock: number;
+  /** The Settlement tab warns below these (HOT_WALLET_LOW_USDC in dollars, HOT_WALLET_LOW_GAS in ether). */
+  hotWalletLowUsdcCents: number;
+  /** Wei as a decimal string: the config stays JSON (a bigint would not serialise). */
+  hotWalletLowGasWei: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -156,6 +163,21 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
   const rebroadcastMs = seconds("PAYOUT_REBROADCAST_AFTER", "60");
   const replaceMs = seconds("PAYOUT_REPLACE_AFTER", "300");
 
+  const fromText = value(env, "CHAIN_RECONCILE_FROM_BLOCK") ?? "0";
+  if (!/^\d+$/.test(fromText) || !Number.isSafeInteger(Number(fromText)))
+    problems.push("CHAIN_RECONCILE_FROM_BLOCK must be a block number (a whole number, 0 or more)");
+
+  const lowUsdc = parseMoney(value(env, "HOT_WALLET_LOW_USDC") ?? "1000.00");
+  if (lowUsdc === null || lowUsdc < 0)
+    problems.push("HOT_WALLET_LOW_USDC must be a dollar amount like 1000 or 250.00 (not negative)");
+  const lowGasText = value(env, "HOT_WALLET_LOW_GAS") ?? "0.05";
+  let lowGasWei = 0n;
+  if (!/^\d{1,9}(\.\d{1,18})?$/.test(lowGasText))
+    problems.push(
+      "HOT_WALLET_LOW_GAS must be an amount of the chain's native coin like 0.05 (at most 18 decimals)",
+    );
+  else lowGasWei = parseEther(lowGasText);
+
   if (problems.length > 0) return { problems };
   return {
     problems,
@@ -170,6 +192,9 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       payoutAutoLimitCents: limit!,
       payoutRebroadcastAfterMs: rebroadcastMs,
       payoutReplaceAfterMs: replaceMs,
+      reconcileFromBlock: Number(fromText),
+      hotWalletLowUsdcCents: lowUsdc!,
+      hotWalletLowGasWei: lowGasWei.toString(),
     },
   };
 }

@@ -635,6 +635,63 @@ export async function runPayoutPass(
   return ctx.report;
 }
 
+/**
+ * Staff's "speed up" for a stuck payout: the worker's own same-nonce replacement (signAgain, a fee 25% above its
+ * last attempt, stored before it is sent), signed now instead of after PAYOUT_REPLACE_AFTER. Only a payout that
+ * is sent and has no mined attempt can be sped up (409 payout_not_stuck otherwise); `audit` runs in the
+ * transaction that stores the new attempt. Answers the new attempt's hash.
+ */
+export async function speedUpPayout(
+  db: Db,
+  chain: ChainConfig,
+  payoutId: string,
+  audit: (tx: Tx, payout: PayoutRow, txHash: string) => Promise<void>,
+  client: PublicClient = chainClient(chain),
+): Promise<{ txHash: string; nonce: number; broadcast: boolean }> {
+  const ctx: Context = {
+    db,
+    chain,
+    client,
+    options: { sanctionsThreshold: 1 },
+    hot: chain.signer.address,
+    report: {
+      autoApproved: 0,
+      signed: 0,
+      broadcast: 0,
+      rebroadcast: 0,
+      replaced: 0,
+      reorged: 0,
+      completed: 0,
+      failed: 0,
+      held: 0,
+      waiting: null,
+    },
+  };
+  const attempt = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.id, payoutId), eq(payouts.chainId, chain.chainId)))
+      .for("update");
+    if (!row) throw new AppError("NOT_FOUND", "No such payout");
+    const notStuck = () =>
+      new AppError(
+        "payout_not_stuck",
+        "Only a payout sent and not yet mined can be sped up; this one is not waiting on the chain",
+      );
+    if (row.status !== "sent" || row.minedHash) throw notStuck();
+    for (const a of await attemptsOf(tx, row.id)) {
+      if (await receiptOf(client, a.txHash as Hex)) throw notStuck();
+    }
+    const stored = await signAgain(ctx, tx, row, row.voidReason ? "cancel" : "transfer");
+    await audit(tx, row, stored.txHash);
+    return stored;
+  });
+  const sent = await broadcast(ctx, attempt);
+  if (sent) await db.transaction((tx) => markBroadcast(tx, payoutId, attempt));
+  return { txHash: attempt.txHash, nonce: attempt.nonce, broadcast: sent };
+}
+
 /** Runs a pass every `intervalMs` (the next one starts after the last ended); stop() waits for the current one. */
 export function startPayoutWorker(
   db: Db,

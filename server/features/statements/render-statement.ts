@@ -16,6 +16,8 @@ import { createFramedDocument, fitText, HAIRLINE, INK, MUTED, PAGE } from "@/ser
 const LEFT = PAGE.margin;
 const WIDTH = PAGE.width - 2 * PAGE.margin;
 const ROW = 16;
+/** The hash line under an on-chain movement. */
+const HASH_ROW = 11;
 /** Date, description, reference, fee, amount, balance: the three money columns right-aligned. */
 const COLUMNS = [
   { title: "Date", width: 52, align: "left" },
@@ -132,6 +134,29 @@ function movementCells(line: PendingLine, last: string): string[] {
   ];
 }
 
+/** Under an on-chain movement: its transaction hash in full, small and muted, across the middle columns. */
+function drawChainHash(doc: PDFKit.PDFDocument, hash: string) {
+  const y = doc.y;
+  const x = LEFT + COLUMNS[0].width;
+  doc
+    .font("Helvetica")
+    .fontSize(7)
+    .fillColor(MUTED)
+    .text(`Transaction hash ${hash}`, x, y + 2, {
+      width: COLUMNS[1].width + COLUMNS[2].width + COLUMNS[3].width + COLUMNS[4].width,
+      lineBreak: false,
+    });
+  doc.x = LEFT;
+  doc.y = y + HASH_ROW;
+}
+
+/** A movement's row, then its transaction hash when it moved on chain (room for both on one page). */
+function drawMovement(doc: PDFKit.PDFDocument, line: PendingLine, last: string, heading: string) {
+  ensureRoom(doc, line.chainTxHash ? 2 : 1, heading);
+  drawRow(doc, movementCells(line, last));
+  if (line.chainTxHash) drawChainHash(doc, line.chainTxHash);
+}
+
 function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
   const heading = "Pending (not yet in your balance)";
   doc.y += 16;
@@ -139,10 +164,7 @@ function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
   drawTableHeader(doc, heading);
   if (pending.length === 0)
     drawRow(doc, ["", "No pending movements this month", "", "", "", ""], { color: MUTED });
-  for (const line of pending) {
-    ensureRoom(doc, 1, heading);
-    drawRow(doc, movementCells(line, "Pending"));
-  }
+  for (const line of pending) drawMovement(doc, line, "Pending", heading);
 }
 
 function drawVerification(doc: PDFKit.PDFDocument, digest: string) {
@@ -190,8 +212,7 @@ export async function writeStatement(
     digest.add(lines);
     for (const line of lines) {
       balance += line.amount;
-      ensureRoom(doc, 1, heading);
-      drawRow(doc, movementCells(line, formatMoney(balance)));
+      drawMovement(doc, line, formatMoney(balance), heading);
     }
   }
   ensureRoom(doc, 3, heading);

@@ -1,5 +1,18 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import {
+  type AnyColumn,
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  sql,
+} from "drizzle-orm";
 import { DEFAULT_ROUTING_NUMBER } from "@/contract/admin-onboarding";
 import type { Db } from "@/server/db/client";
 import {
@@ -49,6 +62,22 @@ export interface StatementLine {
   /** The fee included in this movement (a transfer's 2%), 0 when none. */
   fee: number;
   amount: number;
+  /** The on-chain transaction of a USDC payout or deposit, printed beside the movement; null otherwise. */
+  chainTxHash: string | null;
+}
+
+/**
+ * The on-chain hash behind a movement's reference: a payout's mined transaction (or, while it is on its way,
+ * the last one broadcast) for a transfer request, a deposit's transaction for a USDC deposit.
+ */
+function chainHashOf(type: AnyColumn, id: AnyColumn) {
+  return sql<string | null>`case ${type}::text
+    when 'transfer_request' then (select coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a
+        where a.payout_id = p.id and a.first_broadcast_at is not null order by a.created_at desc, a.id desc limit 1))
+      from payouts p where p.transfer_request_id::text = ${id}::text and p.status in ('sent', 'completed'))
+    when 'chain_deposit' then (select d.tx_hash from chain_deposits d where d.id::text = ${id}::text)
+    when 'usdc_deposit' then (select d.tx_hash from chain_deposits d where d.id::text = ${id}::text)
+    end`;
 }
 
 /** A movement not yet in the balance: the same columns as a completed one, without a posting. */
@@ -174,6 +203,7 @@ export async function* iterateStatementLines(
         referenceId: journalEntries.referenceId,
         fee: sql<string | null>`(select ${transactions.fee} from ${transactions}
           where ${transactions.entryId} = ${postings.entryId} and ${transactions.userId} = ${owner.userId} limit 1)`,
+        chainTxHash: chainHashOf(journalEntries.referenceType, journalEntries.referenceId),
       })
       .from(postings)
       .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
@@ -189,6 +219,7 @@ export async function* iterateStatementLines(
       // An adjustment's reference is the customer themself: the entry's own id identifies it better.
       reference: row.referenceType !== "user" && row.referenceId ? row.referenceId : row.entryId,
       fee: Number(row.fee ?? 0),
+      chainTxHash: row.chainTxHash,
     }));
     after = rows.at(-1)!.postingId;
     if (rows.length < STATEMENT_BATCH) return;
@@ -202,7 +233,10 @@ export async function findPendingLines(
   period: StatementPeriod,
 ): Promise<PendingLine[]> {
   const rows = await db
-    .select()
+    .select({
+      t: transactions,
+      chainTxHash: chainHashOf(transactions.sourceType, transactions.sourceId),
+    })
     .from(transactions)
     .where(
       and(
@@ -214,12 +248,13 @@ export async function findPendingLines(
       ),
     )
     .orderBy(asc(transactions.createdAt), asc(transactions.id));
-  return rows.map((row) => ({
+  return rows.map(({ t: row, chainTxHash }) => ({
     at: row.createdAt,
     description: row.description,
     reference: row.sourceType === "transfer_request" && row.sourceId ? row.sourceId : row.id,
     fee: row.fee,
     amount: row.type === "debit" ? -row.amount : row.amount,
+    chainTxHash,
   }));
 }
 

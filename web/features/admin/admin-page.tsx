@@ -7,6 +7,7 @@ import {
   type LucideIcon,
   Mail,
   MessagesSquare,
+  Scale,
   ScrollText,
   UserCog,
   Users,
@@ -39,6 +40,8 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // Only owners open the Staff tab: its code loads when they do.
 const StaffTab = lazy(() => import("@/web/features/staff/admin/staff-tab"));
+// Finance and owners only, and read when opened.
+const SettlementTab = lazy(() => import("@/web/features/settlement/admin/settlement-tab"));
 
 interface AdminTab {
   value: string;
@@ -99,6 +102,13 @@ const TABS: AdminTab[] = [
     icon: ClipboardCheck,
     capability: "approvalsTab",
     Content: ApprovalsTab,
+  },
+  {
+    value: "settlement",
+    label: "Settlement",
+    icon: Scale,
+    capability: "settlementTab",
+    Content: SettlementTab,
   },
   { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
   { value: "audit", label: "Audit", icon: ScrollText, capability: "auditTab", Content: AuditTab },

@@ -42,6 +42,32 @@ const TYPE_LABELS: Record<TypeFilter, string> = {
 
 const categoryLabel = (category: string) => CATEGORIES[category as Category]?.label ?? CATEGORIES.other.label;
 
+/** The on-chain transaction, shortened (0x1234…abcd), linked to the explorer when one is configured. */
+function ChainHash({ hash, url }: { hash: string; url: string | null }) {
+  const short = <code className="font-mono">{`${hash.slice(0, 6)}…${hash.slice(-4)}`}</code>;
+  return (
+    <p className="text-xs text-ink-muted" title={hash}>
+      Transaction{" "}
+      {url ? (
+        <a
+          href={url}
+          target="_blank"
+          rel="noreferrer"
+          className="text-brand-700 underline-offset-2 hover:underline"
+        >
+          {short}
+          <span className="sr-only"> {hash}, opens the block explorer</span>
+        </a>
+      ) : (
+        <>
+          {short}
+          <span className="sr-only"> {hash}</span>
+        </>
+      )}
+    </p>
+  );
+}
+
 function TransactionRow({ tx }: { tx: Transaction }) {
   const direction = directionOf(tx.type);
   const status = STATUS_VIEW[tx.status];
@@ -79,6 +105,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           <Badge tone={status.tone}>{status.label}</Badge>
         </p>
         {isUnsent ? <p className="text-xs text-ink-muted">{UNSENT_SHORT}</p> : null}
+        {tx.chainTxHash ? <ChainHash hash={tx.chainTxHash} url={tx.chainTxUrl ?? null} /> : null}
       </div>
       <div className="grid shrink-0 justify-items-end gap-0.5 text-right">
         <Amount

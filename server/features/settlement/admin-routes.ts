@@ -1,0 +1,366 @@
+import { sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { formatEther, getAddress } from "viem";
+import { idParams } from "@/contract/admin-onboarding";
+import { csvDownload } from "@/contract/media";
+import { formatMoney } from "@/contract/money";
+import {
+  type ReconciliationItem,
+  type ReconciliationReport,
+  reconciliationDetail,
+  reconciliationList,
+  reconciliationReport,
+  SETTLEMENT_ADMIN_MESSAGES,
+  type SettlementOverview,
+  type SettlementPayout,
+  settlementOverview,
+  speedUpAnswer,
+  unitsToUsdc,
+} from "@/contract/settlement";
+import { type DbOrTx, queryRows } from "@/server/db/client";
+import { chainClient, chainName } from "@/server/features/settlement/chain-config";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { speedUpPayout } from "@/server/features/settlement/payout-worker";
+import { runReconciliation } from "@/server/features/settlement/reconciliation";
+import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
+import { writeAudit } from "@/server/lib/audit";
+import { AppError } from "@/server/lib/errors";
+import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+
+const RECENT_REPORTS = 20;
+
+interface ReportRow {
+  id: string;
+  trigger: ReconciliationReport["trigger"];
+  requested_by: string | null;
+  requested_by_email: string | null;
+  status: ReconciliationReport["status"];
+  as_of_block: string | null;
+  head_block: string | null;
+  hot_onchain_units: string | null;
+  hot_expected_units: string | null;
+  differences: number;
+  awaiting: number;
+  error: string | null;
+  started_at: Date;
+  finished_at: Date | null;
+}
+
+const REPORT_COLUMNS = sql`r.id, r.trigger, r.requested_by, u.email as requested_by_email, r.status,
+  r.as_of_block::text, r.head_block::text, r.hot_onchain_units::text, r.hot_expected_units::text, r.differences,
+  r.awaiting, r.error, r.started_at, r.finished_at`;
+
+const usdcOrNull = (units: string | null) => (units === null ? null : unitsToUsdc(units));
+const asDate = (d: Date | string) => new Date(d).toISOString();
+
+function toReport(r: ReportRow): ReconciliationReport {
+  return {
+    id: r.id,
+    trigger: r.trigger,
+    requestedBy: r.requested_by_email,
+    status: r.status,
+    asOfBlock: r.as_of_block === null ? null : Number(r.as_of_block),
+    headBlock: r.head_block === null ? null : Number(r.head_block),
+    hotOnChainUsdc: usdcOrNull(r.hot_onchain_units),
+    hotExpectedUsdc: usdcOrNull(r.hot_expected_units),
+    differences: r.differences,
+    awaiting: r.awaiting,
+    error: r.error,
+    startedAt: asDate(r.started_at),
+    finishedAt: r.finished_at ? asDate(r.finished_at) : null,
+  };
+}
+
+export async function findReports(db: DbOrTx, chainId: number | null, limit = RECENT_REPORTS) {
+  if (chainId === null) return [];
+  const rows = await queryRows<ReportRow>(
+    db,
+    sql`select ${REPORT_COLUMNS} from reconciliation_reports r left join users u on u.id = r.requested_by
+        where r.chain_id = ${chainId} order by r.started_at desc, r.id desc limit ${limit}`,
+  );
+  return rows.map(toReport);
+}
+
+async function findReport(db: DbOrTx, chainId: number | null, id: string, explorerUrl?: string) {
+  const [row] =
+    chainId === null
+      ? []
+      : await queryRows<ReportRow>(
+          db,
+          sql`select ${REPORT_COLUMNS} from reconciliation_reports r left join users u on u.id = r.requested_by
+              where r.id = ${id} and r.chain_id = ${chainId}`,
+        );
+  if (!row) throw new AppError("NOT_FOUND", "No such reconciliation report");
+  const items = await queryRows<{
+    area: ReconciliationItem["area"];
+    kind: string;
+    outcome: ReconciliationItem["outcome"];
+    tx_hash: string | null;
+    reference: string | null;
+    chain_units: string | null;
+    ledger_units: string | null;
+    detail: string;
+  }>(
+    db,
+    sql`select area, kind, outcome, tx_hash, reference, chain_units::text, ledger_units::text, detail
+        from reconciliation_items where report_id = ${id} order by outcome desc, id`,
+  );
+  return {
+    report: toReport(row),
+    items: items.map(
+      (i): ReconciliationItem => ({
+        area: i.area,
+        kind: i.kind,
+        outcome: i.outcome,
+        txHash: i.tx_hash,
+        reference: i.reference,
+        chainUsdc: usdcOrNull(i.chain_units),
+        ledgerUsdc: usdcOrNull(i.ledger_units),
+        detail: i.detail,
+        explorerUrl: explorerUrl && i.tx_hash ? `${explorerUrl}/tx/${i.tx_hash}` : null,
+      }),
+    ),
+  };
+}
+
+const LISTED = 50;
+
+/** The tab's payouts: every open one, then the latest settled, newest first. */
+async function listPayouts(db: DbOrTx, chainId: number) {
+  return queryRows<{
+    id: string;
+    transfer_request_id: string;
+    status: SettlementPayout["status"];
+    amount: string;
+    to_address: string;
+    tx_hash: string | null;
+    nonce: string | null;
+    attempts: number;
+    mined_block: string | null;
+    created_at: Date;
+    last_signed_at: Date | null;
+    waiting_reason: string | null;
+    failure_reason: string | null;
+  }>(
+    db,
+    sql`select p.id, p.transfer_request_id, p.status, r.net_amount::text as amount, p.to_address,
+               coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a where a.payout_id = p.id
+                                         order by a.created_at desc, a.id desc limit 1)) as tx_hash,
+               p.nonce::text, (select count(*)::int from payout_attempts a where a.payout_id = p.id) as attempts,
+               p.mined_block::text, p.created_at,
+               (select max(a.created_at) from payout_attempts a where a.payout_id = p.id) as last_signed_at,
+               p.waiting_reason, p.failure_reason
+        from payouts p join transfer_requests r on r.id = p.transfer_request_id
+        where p.chain_id = ${chainId}
+        order by (p.status in ('completed', 'failed')), p.created_at desc
+        limit ${LISTED}`,
+  );
+}
+
+/** /api/admin/settlement/*: the Settlement tab (finance and owner, contract/admin-route-roles.ts). */
+export async function adminSettlementRoutes(
+  fastify: FastifyInstance,
+  options: { requireFreshStepUp: (request: FastifyRequest) => Promise<void> },
+) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  const chain = app.deps.config.chain;
+  const chainId = chain?.chainId ?? null;
+  app.addHook("onRequest", requireAdmin);
+
+  app.get("/settlement", { schema: { response: { 200: settlementOverview } } }, async () => {
+    if (!chain)
+      return { mode: "manual", message: SETTLEMENT_ADMIN_MESSAGES.manual } satisfies SettlementOverview;
+    const client = chainClient(chain);
+    const hot = chain.signer.address;
+    let head: number | null = null;
+    let usdc: bigint | null = null;
+    let gas: bigint | null = null;
+    let nodeError: string | null = null;
+    try {
+      [head, usdc, gas] = await Promise.all([
+        client.getBlockNumber().then(Number),
+        client.readContract({
+          address: chain.usdcContract,
+          abi: pillarUsdAbi,
+          functionName: "balanceOf",
+          args: [hot],
+        }),
+        client.getBalance({ address: hot }),
+      ]);
+    } catch (err) {
+      nodeError = `The node did not answer: ${(err as Error).message.split("\n")[0]}`;
+    }
+    const explorer = chain.explorerUrl;
+    const txLink = (hash: string | null) => (explorer && hash ? `${explorer}/tx/${hash}` : null);
+    const now = Date.now();
+    const ageOf = (d: Date | string) => Math.max(0, Math.floor((now - new Date(d).getTime()) / 1000));
+    const depth = (block: string | number | null) =>
+      head === null || block === null ? 0 : Math.max(0, head - Number(block) + 1);
+
+    const payoutRows = await listPayouts(db, chain.chainId);
+    const payoutCountRows = await queryRows<{ status: string; count: number }>(
+      db,
+      sql`select status, count(*)::int as count from payouts where chain_id = ${chain.chainId} group by status`,
+    );
+    const depositRows = await queryRows<{
+      id: string;
+      tx_hash: string;
+      log_index: number;
+      to_address: string;
+      amount_cents: string;
+      status: "pending" | "credited" | "below_cent";
+      block_number: string;
+      seen_at: Date;
+    }>(
+      db,
+      sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at
+          from chain_deposits where chain_id = ${chain.chainId}
+          order by (status <> 'pending'), seen_at desc, id desc limit ${LISTED}`,
+    );
+    const depositCountRows = await queryRows<{ status: string; count: number }>(
+      db,
+      sql`select status, count(*)::int as count from chain_deposits where chain_id = ${chain.chainId} group by status`,
+    );
+    const counts = <K extends string>(keys: readonly K[], rows: { status: string; count: number }[]) =>
+      Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.status === k)?.count ?? 0])) as Record<
+        K,
+        number
+      >;
+    return {
+      mode: "chain",
+      chainId: chain.chainId,
+      chainName: chainName(chain.chainId),
+      confirmations: chain.confirmations,
+      headBlock: head,
+      nodeError,
+      hotWallet: {
+        address: getAddress(hot),
+        usdc: usdc === null ? null : unitsToUsdc(usdc),
+        gas: gas === null ? null : formatEther(gas),
+        gasSymbol: "ETH",
+        lowUsdcThreshold: formatMoney(chain.hotWalletLowUsdcCents),
+        lowGasThreshold: formatEther(BigInt(chain.hotWalletLowGasWei)),
+        lowUsdc: usdc !== null && usdc < BigInt(chain.hotWalletLowUsdcCents) * 10_000n,
+        lowGas: gas !== null && gas < BigInt(chain.hotWalletLowGasWei),
+        explorerUrl: explorer ? `${explorer}/address/${getAddress(hot)}` : null,
+      },
+      payoutCounts: counts(
+        ["queued", "held", "signed", "sent", "completed", "failed"] as const,
+        payoutCountRows,
+      ),
+      payouts: payoutRows.map((p) => ({
+        id: p.id,
+        transferRequestId: p.transfer_request_id,
+        status: p.status,
+        amount: formatMoney(BigInt(p.amount)),
+        toAddress: p.to_address,
+        txHash: p.tx_hash,
+        nonce: p.nonce === null ? null : Number(p.nonce),
+        attempts: p.attempts,
+        confirmations: depth(p.mined_block),
+        ageSeconds: ageOf(p.created_at),
+        stuck:
+          p.status === "sent" &&
+          p.mined_block === null &&
+          p.last_signed_at !== null &&
+          now - new Date(p.last_signed_at).getTime() >= chain.payoutRebroadcastAfterMs,
+        waitingReason: p.waiting_reason,
+        failureReason: p.failure_reason,
+        explorerUrl: txLink(p.tx_hash),
+      })),
+      depositCounts: counts(["pending", "credited", "below_cent"] as const, depositCountRows),
+      deposits: depositRows.map((d) => ({
+        id: d.id,
+        txHash: d.tx_hash,
+        logIndex: d.log_index,
+        toAddress: getAddress(d.to_address),
+        amount: formatMoney(BigInt(d.amount_cents)),
+        status: d.status,
+        confirmations: depth(d.block_number),
+        ageSeconds: ageOf(d.seen_at),
+        explorerUrl: txLink(d.tx_hash),
+      })),
+    } satisfies SettlementOverview;
+  });
+
+  // Speed up: a replacement at the payout's nonce with a higher fee, now. Moves money on chain: step-up, audited.
+  app.post(
+    "/settlement/payouts/:id/speed-up",
+    {
+      schema: { params: idParams, response: { 200: speedUpAnswer } },
+      preHandler: options.requireFreshStepUp,
+    },
+    async (request) => {
+      // Manual settlement has no payouts on chain: every id is unknown.
+      if (!chain)
+        throw new AppError("NOT_FOUND", "No such payout: settlement is manual, nothing is on chain");
+      const actor = signedInUser(request);
+      return speedUpPayout(db, chain, request.params.id, (tx, payout, txHash) =>
+        writeAudit(tx, {
+          actorId: actor.id,
+          action: "payout.speed_up",
+          targetType: "transfer_request",
+          targetId: payout.transferRequestId,
+          before: { nonce: payout.nonce, status: payout.status },
+          after: { txHash, nonce: payout.nonce },
+        }),
+      );
+    },
+  );
+
+  app.get("/settlement/reconciliations", { schema: { response: { 200: reconciliationList } } }, async () => ({
+    reports: await findReports(db, chainId),
+  }));
+
+  // Run now: the same job as the hourly one, recorded with who asked, and audited.
+  app.post(
+    "/settlement/reconciliations",
+    { schema: { response: { 201: reconciliationReport } } },
+    async (request, reply) => {
+      if (!chain) {
+        throw new AppError(
+          "manual_settlement",
+          "Settlement is manual (no chain is configured): there is nothing on chain to reconcile",
+        );
+      }
+      const actor = signedInUser(request);
+      const result = await runReconciliation(db, chain, {
+        trigger: "staff",
+        requestedBy: actor.id,
+        log: request.log,
+      });
+      const { reportId, status, differences } = result!;
+      await writeAudit(db, {
+        actorId: actor.id,
+        action: "settlement.reconcile",
+        targetType: "reconciliation_report",
+        targetId: reportId,
+        after: { status, differences },
+      });
+      const detail = await findReport(db, chainId, reportId);
+      return reply.code(201).send(detail.report);
+    },
+  );
+
+  app.get(
+    "/settlement/reconciliations/:id",
+    { schema: { params: idParams, response: { 200: reconciliationDetail } } },
+    (request) => findReport(db, chainId, request.params.id, chain?.explorerUrl),
+  );
+
+  app.get(
+    "/settlement/reconciliations/:id/report.csv",
+    { schema: { params: idParams, response: { 200: csvDownload } } },
+    async (request, reply) => {
+      const detail = await findReport(db, chainId, request.params.id);
+      const stamp = detail.report.startedAt.slice(0, 19).replaceAll(":", "-");
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="pillar-reconciliation-${stamp}.csv"`)
+        .header("cache-control", "no-store")
+        .send(reportCsv(detail));
+    },
+  );
+}

@@ -1,0 +1,496 @@
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { type Address, getAddress, type PublicClient, parseAbiItem } from "viem";
+import type { ReconciliationArea, ReconciliationOutcome } from "@/contract/settlement";
+import { type Db, queryRows, type Tx } from "@/server/db/client";
+import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { AppError } from "@/server/lib/errors";
+
+/**
+ * Reconciliation (decision 038): the chain, read at CHAIN_CONFIRMATIONS depth, against the ledger. Three
+ * comparisons, each difference kept as a row of the run's report:
+ * - the hot wallet's USDC on chain = its opening balance + every transfer into it − what the ledger captured
+ *   for payouts − payouts mined deep enough and not yet captured (the worker's next pass captures them);
+ * - every transfer out of the hot wallet is a payout Pillar signed and captured once for the same amount, and
+ *   every captured payout is on chain;
+ * - every transfer of a cent or more to a deposit address is a credited deposit of the same units, and every
+ *   credited deposit is on chain; the ledger's `usdc_deposits` account has paid out exactly the credited cents.
+ */
+
+const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+/** With the chain id, the advisory lock that lets one reconciliation of a chain run at a time. */
+const RECONCILE_LOCK = 7_310_038;
+const BLOCKS_PER_QUERY = 2_000;
+const ADDRESSES_PER_QUERY = 500;
+const UNITS_PER_CENT = 10_000n;
+/** A scheduled run is skipped when another instance finished one this recently (every instance schedules). */
+const SCHEDULED_GAP_MS = 55 * 60_000;
+
+export interface ReconcileOptions {
+  trigger: "scheduled" | "staff";
+  requestedBy?: string | null;
+  client?: PublicClient;
+  log?: FastifyBaseLogger;
+}
+
+export interface ReconcileResult {
+  reportId: string;
+  status: "clean" | "differences" | "error";
+  differences: number;
+  awaiting: number;
+}
+
+interface Item {
+  area: ReconciliationArea;
+  kind: string;
+  outcome: ReconciliationOutcome;
+  txHash?: string | null;
+  reference?: string | null;
+  chainUnits?: bigint | string | null;
+  ledgerUnits?: bigint | string | null;
+  detail: string;
+}
+
+const lower = (a: string) => a.toLowerCase();
+
+/** Reads the token's Transfer logs from `from` to `to` (final blocks only) into chain_token_logs. */
+async function readLogs(
+  tx: Tx,
+  client: PublicClient,
+  chain: ChainConfig,
+  hot: Address,
+  from: number,
+  to: number,
+) {
+  const deposits = (
+    await queryRows<{ address: string }>(
+      tx,
+      sql`select address from deposit_addresses order by derivation_index`,
+    )
+  ).map((r) => getAddress(r.address));
+  const filters: { from?: Address; to?: Address | Address[] }[] = [{ from: hot }, { to: hot }];
+  for (let i = 0; i < deposits.length; i += ADDRESSES_PER_QUERY) {
+    filters.push({ to: deposits.slice(i, i + ADDRESSES_PER_QUERY) });
+  }
+  for (let start = from; start <= to; start += BLOCKS_PER_QUERY) {
+    const end = Math.min(to, start + BLOCKS_PER_QUERY - 1);
+    for (const args of filters) {
+      const logs = await client.getLogs({
+        address: chain.usdcContract,
+        event: TRANSFER,
+        args,
+        fromBlock: BigInt(start),
+        toBlock: BigInt(end),
+      });
+      for (const l of logs) {
+        if (l.removed || l.transactionHash === null || l.logIndex === null || l.blockNumber === null)
+          continue;
+        await tx.execute(sql`
+          insert into chain_token_logs (chain_id, tx_hash, log_index, block_number, from_address, to_address, units)
+          values (${chain.chainId}, ${lower(l.transactionHash)}, ${l.logIndex}, ${Number(l.blockNumber)},
+                  ${lower(l.args.from!)}, ${lower(l.args.to!)}, ${l.args.value!.toString()})
+          on conflict do nothing`);
+      }
+    }
+  }
+}
+
+const balanceAt = (client: PublicClient, chain: ChainConfig, address: Address, block: number) =>
+  client.readContract({
+    address: chain.usdcContract,
+    abi: pillarUsdAbi,
+    functionName: "balanceOf",
+    args: [address],
+    blockNumber: BigInt(block),
+  });
+
+/** The comparisons, over the logs read so far (all at or below `asOf`). */
+async function compare(
+  tx: Tx,
+  chain: ChainConfig,
+  hot: string,
+  cursor: { firstBlock: number; openingUnits: bigint },
+  asOf: number,
+  onChain: bigint,
+): Promise<{ items: Item[]; expected: bigint }> {
+  const items: Item[] = [];
+  const id = chain.chainId;
+  const first = cursor.firstBlock;
+
+  // Transfers out of the hot wallet, each with the payout Pillar signed for it (if any) and its capture.
+  const outflows = await queryRows<{
+    tx_hash: string;
+    log_index: number;
+    to_address: string;
+    units: string;
+    payout_id: string | null;
+    status: string | null;
+    mined_hash: string | null;
+    payout_to: string | null;
+    payout_units: string | null;
+    transfer_request_id: string | null;
+  }>(
+    tx,
+    sql`select l.tx_hash, l.log_index, l.to_address, l.units::text, p.id as payout_id, p.status, p.mined_hash,
+               lower(p.to_address) as payout_to, p.units::text as payout_units, p.transfer_request_id
+        from chain_token_logs l
+        left join payout_attempts a on a.tx_hash = l.tx_hash and a.kind = 'transfer'
+        left join payouts p on p.id = a.payout_id
+        where l.chain_id = ${id} and l.from_address = ${hot} and l.block_number between ${first} and ${asOf}
+        order by l.block_number, l.log_index`,
+  );
+  let awaitingOut = 0n;
+  for (const o of outflows) {
+    const base = { area: "payouts" as const, txHash: o.tx_hash, chainUnits: o.units };
+    if (!o.payout_id) {
+      items.push({
+        ...base,
+        kind: "unknown_outflow",
+        outcome: "difference",
+        ledgerUnits: "0",
+        detail: `USDC left the hot wallet to ${o.to_address} in a transaction Pillar did not sign`,
+      });
+    } else if (o.payout_to !== o.to_address || o.payout_units !== o.units) {
+      items.push({
+        ...base,
+        kind: "payout_mismatch",
+        outcome: "difference",
+        reference: o.transfer_request_id,
+        ledgerUnits: o.payout_units,
+        detail: `The transfer on chain went to ${o.to_address}; the payout was for ${o.payout_to}`,
+      });
+    } else if (o.status === "sent" && o.mined_hash === o.tx_hash) {
+      awaitingOut += BigInt(o.units);
+      items.push({
+        ...base,
+        kind: "payout_awaiting_capture",
+        outcome: "awaiting",
+        reference: o.transfer_request_id,
+        ledgerUnits: "0",
+        detail: "Confirmed on chain; the payout worker captures it on its next pass",
+      });
+    } else if (o.status !== "completed" || o.mined_hash !== o.tx_hash) {
+      items.push({
+        ...base,
+        kind: "payout_not_captured",
+        outcome: "difference",
+        reference: o.transfer_request_id,
+        ledgerUnits: "0",
+        detail: `USDC left on chain for a payout that is ${o.status} in the ledger`,
+      });
+    }
+  }
+
+  // Every payout the ledger captured: on chain once, and captured for exactly its units.
+  const captured = await queryRows<{
+    transfer_request_id: string;
+    mined_hash: string | null;
+    units: string;
+    captured_units: string | null;
+    captures: number;
+    on_chain: string | null;
+  }>(
+    tx,
+    sql`select p.transfer_request_id, p.mined_hash, p.units::text,
+               (select (sum(po.amount) * 10000)::text from journal_entries e
+                  join postings po on po.entry_id = e.id
+                  join ledger_accounts c on c.id = po.account_id and c.code = 'usdc_clearing'
+                 where e.kind = 'transfer_capture' and e.reference_type = 'transfer_request'
+                   and e.reference_id = p.transfer_request_id::text) as captured_units,
+               (select count(*)::int from journal_entries e
+                 where e.kind = 'transfer_capture' and e.reference_type = 'transfer_request'
+                   and e.reference_id = p.transfer_request_id::text) as captures,
+               (select sum(l.units)::text from chain_token_logs l
+                 where l.chain_id = p.chain_id and l.tx_hash = p.mined_hash and l.from_address = ${hot}
+                   and l.to_address = lower(p.to_address)) as on_chain
+        from payouts p
+        where p.chain_id = ${id} and p.from_address = ${hot} and p.status = 'completed'
+          and p.mined_block between ${first} and ${asOf}`,
+  );
+  let ledgerOut = 0n;
+  for (const c of captured) {
+    const net = c.captured_units === null ? 0n : BigInt(c.captured_units);
+    ledgerOut += net;
+    const base = { area: "payouts" as const, txHash: c.mined_hash, reference: c.transfer_request_id };
+    if (c.on_chain !== c.units) {
+      items.push({
+        ...base,
+        kind: "captured_not_on_chain",
+        outcome: "difference",
+        chainUnits: c.on_chain ?? "0",
+        ledgerUnits: net,
+        detail: "The ledger captured this payout but its transfer is not on chain for that amount",
+      });
+    } else if (c.captures !== 1 || net !== BigInt(c.units)) {
+      items.push({
+        ...base,
+        kind: "capture_mismatch",
+        outcome: "difference",
+        chainUnits: c.units,
+        ledgerUnits: net,
+        detail: `The ledger has ${c.captures} capture entries for this payout, not one for the amount sent`,
+      });
+    }
+  }
+
+  const [inflow] = await queryRows<{ units: string | null }>(
+    tx,
+    sql`select sum(units)::text as units from chain_token_logs
+        where chain_id = ${id} and to_address = ${hot} and block_number between ${first} and ${asOf}`,
+  );
+  const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut;
+  if (onChain !== expected) {
+    items.push({
+      area: "hot_wallet",
+      kind: "balance",
+      outcome: "difference",
+      reference: hot,
+      chainUnits: onChain,
+      ledgerUnits: expected,
+      detail:
+        onChain < expected
+          ? "The hot wallet holds less USDC than the ledger accounts for"
+          : "The hot wallet holds more USDC than the ledger accounts for",
+    });
+  }
+
+  // Deposits: every transfer of a cent or more to a deposit address, against the watcher's rows.
+  const arrivals = await queryRows<{
+    tx_hash: string;
+    log_index: number;
+    units: string;
+    status: string | null;
+    deposit_units: string | null;
+    entry_ok: boolean | null;
+    user_id: string | null;
+  }>(
+    tx,
+    sql`select l.tx_hash, l.log_index, l.units::text, d.status, d.units::text as deposit_units, d.user_id,
+               (select coalesce(sum(po.amount), 0) = d.amount_cents from postings po
+                  join ledger_accounts w on w.id = po.account_id and w.kind = 'wallet'
+                 where po.entry_id = d.entry_id) as entry_ok
+        from chain_token_logs l
+        join deposit_addresses a on a.address = l.to_address
+        left join chain_deposits d on d.chain_id = l.chain_id and d.tx_hash = l.tx_hash and d.log_index = l.log_index
+        where l.chain_id = ${id} and l.block_number between ${first} and ${asOf} and l.units >= ${UNITS_PER_CENT.toString()}
+        order by l.block_number, l.log_index`,
+  );
+  for (const a of arrivals) {
+    const base = {
+      area: "deposits" as const,
+      txHash: a.tx_hash,
+      reference: `log ${a.log_index}`,
+      chainUnits: a.units,
+    };
+    if (a.status === "pending") {
+      items.push({
+        ...base,
+        kind: "deposit_awaiting_credit",
+        outcome: "awaiting",
+        ledgerUnits: "0",
+        detail: "Confirmed on chain; the deposit watcher credits it on its next pass",
+      });
+    } else if (a.status !== "credited") {
+      items.push({
+        ...base,
+        kind: "deposit_not_credited",
+        outcome: "difference",
+        ledgerUnits: "0",
+        detail: "USDC arrived at a deposit address and was not credited",
+      });
+    } else if (a.deposit_units !== a.units || !a.entry_ok) {
+      items.push({
+        ...base,
+        kind: "deposit_mismatch",
+        outcome: "difference",
+        ledgerUnits: a.deposit_units,
+        detail: "The credited deposit does not match the amount on chain",
+      });
+    }
+  }
+  const ghosts = await queryRows<{ tx_hash: string; log_index: number; units: string }>(
+    tx,
+    sql`select d.tx_hash, d.log_index, d.units::text from chain_deposits d
+        where d.chain_id = ${id} and d.status = 'credited' and d.block_number >= ${first}
+          and not exists (select 1 from chain_token_logs l where l.chain_id = d.chain_id and l.tx_hash = d.tx_hash
+                            and l.log_index = d.log_index and l.units = d.units and l.to_address = d.to_address)`,
+  );
+  for (const g of ghosts) {
+    items.push({
+      area: "deposits",
+      kind: "credited_not_on_chain",
+      outcome: "difference",
+      txHash: g.tx_hash,
+      reference: `log ${g.log_index}`,
+      chainUnits: "0",
+      ledgerUnits: g.units,
+      detail: "The ledger credited this deposit but its transfer is not on chain",
+    });
+  }
+  // The usdc_deposits account pays out nothing but credited deposits (all chains: the account is one).
+  const [account] = await queryRows<{ paid: string; credited: string }>(
+    tx,
+    sql`select coalesce((select -sum(p.amount) from postings p join ledger_accounts a on a.id = p.account_id
+                           where a.code = 'usdc_deposits'), 0)::text as paid,
+               coalesce((select sum(amount_cents) from chain_deposits where status = 'credited'), 0)::text as credited`,
+  );
+  if (account && account.paid !== account.credited) {
+    items.push({
+      area: "deposits",
+      kind: "deposit_account_mismatch",
+      outcome: "difference",
+      reference: "usdc_deposits",
+      chainUnits: BigInt(account.credited) * UNITS_PER_CENT,
+      ledgerUnits: BigInt(account.paid) * UNITS_PER_CENT,
+      detail: "The usdc_deposits account has paid out a different amount from the credited deposits",
+    });
+  }
+  return { items, expected };
+}
+
+const text = (v: bigint | string | null | undefined) => (v === null || v === undefined ? null : v.toString());
+
+/**
+ * One reconciliation: reads the logs of the final blocks not read yet, compares, and keeps the report and its
+ * items. A run that cannot finish (the node does not answer) is kept as an error report. Staff's run while
+ * another is in progress: 409 reconciliation_running; a scheduled one then, or soon after another instance's,
+ * is skipped (null).
+ */
+export async function runReconciliation(
+  db: Db,
+  chain: ChainConfig,
+  options: ReconcileOptions,
+): Promise<ReconcileResult | null> {
+  const client = options.client ?? chainClient(chain);
+  const hotAddress = chain.signer.address;
+  const hot = lower(hotAddress);
+  return db.transaction(async (tx) => {
+    const [locked] = await queryRows<{ ok: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${RECONCILE_LOCK}, ${chain.chainId}) as ok`,
+    );
+    if (!locked?.ok) {
+      if (options.trigger === "scheduled") return null;
+      throw new AppError(
+        "reconciliation_running",
+        "A reconciliation is already running; its report appears when it ends",
+      );
+    }
+    if (options.trigger === "scheduled") {
+      const [recent] = await queryRows<{ id: string }>(
+        tx,
+        sql`select id from reconciliation_reports where chain_id = ${chain.chainId} and status <> 'error'
+              and finished_at > now() - make_interval(secs => ${SCHEDULED_GAP_MS / 1000}) limit 1`,
+      );
+      if (recent) return null;
+    }
+    const [report] = await queryRows<{ id: string }>(
+      tx,
+      sql`insert into reconciliation_reports (chain_id, trigger, requested_by, status, hot_address)
+          values (${chain.chainId}, ${options.trigger}, ${options.requestedBy ?? null}, 'running', ${hot})
+          returning id`,
+    );
+    const reportId = report!.id;
+    try {
+      await tx.transaction(async (sp) => {
+        const head = Number(await client.getBlockNumber());
+        const asOf = head - chain.confirmations + 1;
+        let [cursor] = await queryRows<{ first_block: string; opening_units: string; next_block: string }>(
+          sp,
+          sql`select first_block::text, opening_units::text, next_block::text from reconciliation_cursor
+              where chain_id = ${chain.chainId} and hot_address = ${hot} for update`,
+        );
+        if (!cursor) {
+          const first = chain.reconcileFromBlock;
+          const opening = first > 0 ? await balanceAt(client, chain, hotAddress, first - 1) : 0n;
+          await sp.execute(sql`
+            insert into reconciliation_cursor (chain_id, hot_address, first_block, opening_units, next_block)
+            values (${chain.chainId}, ${hot}, ${first}, ${opening.toString()}, ${first})`);
+          cursor = {
+            first_block: String(first),
+            opening_units: opening.toString(),
+            next_block: String(first),
+          };
+        }
+        const next = Number(cursor.next_block);
+        if (asOf >= next) {
+          await readLogs(sp, client, chain, hotAddress, next, asOf);
+          await sp.execute(sql`
+            update reconciliation_cursor set next_block = ${asOf + 1}, updated_at = now()
+            where chain_id = ${chain.chainId} and hot_address = ${hot}`);
+        }
+        const readTo = Math.max(asOf, next - 1);
+        const onChain = readTo >= 0 ? await balanceAt(client, chain, hotAddress, readTo) : 0n;
+        const { items, expected } = await compare(
+          sp,
+          chain,
+          hot,
+          { firstBlock: Number(cursor.first_block), openingUnits: BigInt(cursor.opening_units) },
+          readTo,
+          onChain,
+        );
+        for (const item of items) {
+          await sp.execute(sql`
+            insert into reconciliation_items (report_id, area, kind, outcome, tx_hash, reference, chain_units, ledger_units, detail)
+            values (${reportId}, ${item.area}, ${item.kind}, ${item.outcome}, ${item.txHash ?? null},
+                    ${item.reference ?? null}, ${text(item.chainUnits)}, ${text(item.ledgerUnits)}, ${item.detail})`);
+        }
+        const differences = items.filter((i) => i.outcome === "difference").length;
+        await sp.execute(sql`
+          update reconciliation_reports
+          set status = ${differences > 0 ? "differences" : "clean"}, as_of_block = ${readTo}, head_block = ${head},
+              hot_onchain_units = ${onChain.toString()}, hot_expected_units = ${expected.toString()},
+              differences = ${differences}, awaiting = ${items.length - differences}, finished_at = now()
+          where id = ${reportId}`);
+      });
+    } catch (err) {
+      options.log?.error({ err, report: reportId }, "reconciliation failed");
+      const message = (err as Error).message.split("\n")[0]!.slice(0, 500);
+      await tx.execute(sql`
+        update reconciliation_reports set status = 'error', error = ${message}, finished_at = now()
+        where id = ${reportId}`);
+    }
+    const [done] = await queryRows<{
+      status: ReconcileResult["status"];
+      differences: number;
+      awaiting: number;
+    }>(tx, sql`select status, differences, awaiting from reconciliation_reports where id = ${reportId}`);
+    if (done!.status === "differences") {
+      options.log?.error(
+        { report: reportId, differences: done!.differences },
+        "reconciliation found differences between the chain and the ledger",
+      );
+    }
+    return { reportId, ...done! };
+  });
+}
+
+/** Reconciles every `intervalMs` (hourly); the first run a minute after start. stop() waits for a run. */
+export function startReconciliationJob(
+  db: Db,
+  chain: ChainConfig,
+  log: FastifyBaseLogger,
+  intervalMs = 60 * 60_000,
+  firstAfterMs = 60_000,
+) {
+  const client = chainClient(chain);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = runReconciliation(db, chain, { trigger: "scheduled", client, log })
+      .catch((err: unknown) => log.warn({ err }, "scheduled reconciliation failed; retried next hour"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, firstAfterMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { SpeedUpAnswer } from "@/contract/settlement";
+import { ADMIN_SETTLEMENT_KEY } from "@/web/features/settlement/admin/api/get-settlement";
+import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
+
+/**
+ * POST /api/admin/settlement/payouts/{id}/speed-up: a replacement at the same nonce with a higher fee. It moves
+ * money on chain, so it needs a fresh second factor: a 403 stepUpRequired opens "Verify it's you" and it runs again.
+ */
+export function useSpeedUpPayout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      withStepUp(() =>
+        apiRequest<SpeedUpAnswer>(
+          "POST",
+          `/api/admin/settlement/payouts/${encodeURIComponent(id)}/speed-up`,
+          {},
+        ),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_SETTLEMENT_KEY }),
+  });
+}
