@@ -109,6 +109,22 @@ async function recipientOfA(w: World): Promise<string> {
 const tomorrow = () => addDays(limitDayOf(new Date()), 1);
 
 /**
+ * An open request for money between A and a third customer (never B, the attacker): A is the payer when `side`
+ * is "payer", the requester otherwise (decision 037).
+ */
+async function moneyRequestWithA(w: World, side: "payer" | "requester"): Promise<string> {
+  const other = await createVerifiedUser(w.t.database);
+  const id = randomUUID();
+  const [requester, payer] = side === "payer" ? [other.user.id, w.a.user.id] : [w.a.user.id, other.user.id];
+  await w.t.database.query(
+    `insert into money_requests (id, requester_id, payer_id, requester_tag, payer_tag, amount)
+     values ($1, $2, $3, '$someone', '$someone_else', 500)`,
+    [id, requester, payer],
+  );
+  return id;
+}
+
+/**
  * A new schedule of A's in `status`, its others ended first (A stays under the cap of open schedules): the
  * target of the schedule routes, fresh for each role so a pause or cancel never meets one already changed.
  */
@@ -587,6 +603,45 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "user",
     build: () => url("/api/transfer/self-limits"),
     expect: USER_OK,
+  },
+  "POST /api/transfer/requests": {
+    access: "user",
+    input: { body: true },
+    // A tag no one holds answers like the lookup; staff never ask for money.
+    build: () => ({
+      url: "/api/transfer/requests",
+      payload: { tag: "$nobody_holds_this", amount: "1.00" },
+    }),
+    expect: { signedOut: 401, user: 404, otherUser: 404, admin: 403 },
+  },
+  "GET /api/transfer/requests": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/transfer/requests"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "POST /api/transfer/requests/:id/pay": {
+    access: "user",
+    input: { params: true, body: true },
+    // Someone else's request is not found before anything else is asked; A, its payer, is asked for the
+    // Idempotency-Key first, so nothing is paid here (payments are in money-requests.api.test.ts).
+    build: async (w) => ({
+      url: `/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/pay`,
+      payload: {},
+    }),
+    expect: { signedOut: 401, user: 400, otherUser: 404, admin: 404 },
+  },
+  "POST /api/transfer/requests/:id/decline": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/decline`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "POST /api/transfer/requests/:id/cancel": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "requester")}/cancel`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "PUT /api/transfer/self-limits/daily-limit": {
     access: "user",

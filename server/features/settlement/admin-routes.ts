@@ -210,18 +210,20 @@ export async function adminSettlementRoutes(
       log_index: number;
       to_address: string;
       amount_cents: string;
-      status: "pending" | "credited" | "below_cent";
+      status: "pending" | "held" | "credited" | "below_cent";
       block_number: string;
       seen_at: Date;
     }>(
       db,
       sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at
           from chain_deposits where chain_id = ${chain.chainId}
-          order by (status <> 'pending'), seen_at desc, id desc limit ${LISTED}`,
+          order by (status not in ('pending', 'held')), seen_at desc, id desc limit ${LISTED}`,
     );
     const depositCountRows = await queryRows<{ status: string; count: number }>(
       db,
-      sql`select status, count(*)::int as count from chain_deposits where chain_id = ${chain.chainId} group by status`,
+      // 'held' in the table is what staff and the customer see as under review (decision 039).
+      sql`select case status when 'held' then 'under_review' else status end as status, count(*)::int as count
+            from chain_deposits where chain_id = ${chain.chainId} group by 1`,
     );
     const counts = <K extends string>(keys: readonly K[], rows: { status: string; count: number }[]) =>
       Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.status === k)?.count ?? 0])) as Record<
@@ -270,14 +272,14 @@ export async function adminSettlementRoutes(
         failureReason: p.failure_reason,
         explorerUrl: txLink(p.tx_hash),
       })),
-      depositCounts: counts(["pending", "credited", "below_cent"] as const, depositCountRows),
+      depositCounts: counts(["pending", "under_review", "credited", "below_cent"] as const, depositCountRows),
       deposits: depositRows.map((d) => ({
         id: d.id,
         txHash: d.tx_hash,
         logIndex: d.log_index,
         toAddress: getAddress(d.to_address),
         amount: formatMoney(BigInt(d.amount_cents)),
-        status: d.status,
+        status: d.status === "held" ? ("under_review" as const) : d.status,
         confirmations: depth(d.block_number),
         ageSeconds: ageOf(d.seen_at),
         explorerUrl: txLink(d.tx_hash),

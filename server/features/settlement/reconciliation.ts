@@ -291,7 +291,7 @@ async function compare(
         ledgerUnits: "0",
         detail: "Confirmed on chain; the deposit watcher credits it on its next pass",
       });
-    } else if (a.status !== "credited") {
+    } else if (a.status !== "credited" && a.status !== "held") {
       items.push({
         ...base,
         kind: "deposit_not_credited",
@@ -305,14 +305,14 @@ async function compare(
         kind: "deposit_mismatch",
         outcome: "difference",
         ledgerUnits: a.deposit_units,
-        detail: "The credited deposit does not match the amount on chain",
+        detail: "The booked deposit does not match the amount on chain",
       });
     }
   }
   const ghosts = await queryRows<{ tx_hash: string; log_index: number; units: string }>(
     tx,
     sql`select d.tx_hash, d.log_index, d.units::text from chain_deposits d
-        where d.chain_id = ${id} and d.status = 'credited' and d.block_number >= ${first}
+        where d.chain_id = ${id} and d.status in ('credited', 'held') and d.block_number >= ${first}
           and not exists (select 1 from chain_token_logs l where l.chain_id = d.chain_id and l.tx_hash = d.tx_hash
                             and l.log_index = d.log_index and l.units = d.units and l.to_address = d.to_address)`,
   );
@@ -328,12 +328,13 @@ async function compare(
       detail: "The ledger credited this deposit but its transfer is not on chain",
     });
   }
-  // The usdc_deposits account pays out nothing but credited deposits (all chains: the account is one).
+  // The usdc_deposits account pays out nothing but booked deposits: credited ones and those held under review,
+  // which are booked with a hold on them (decision 039). All chains: the account is one.
   const [account] = await queryRows<{ paid: string; credited: string }>(
     tx,
     sql`select coalesce((select -sum(p.amount) from postings p join ledger_accounts a on a.id = p.account_id
                            where a.code = 'usdc_deposits'), 0)::text as paid,
-               coalesce((select sum(amount_cents) from chain_deposits where status = 'credited'), 0)::text as credited`,
+               coalesce((select sum(amount_cents) from chain_deposits where status in ('credited', 'held')), 0)::text as credited`,
   );
   if (account && account.paid !== account.credited) {
     items.push({

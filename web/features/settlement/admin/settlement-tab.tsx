@@ -55,11 +55,13 @@ const PAYOUT_TONES: Record<SettlementPayout["status"], Tone> = {
 };
 const DEPOSIT_TONES: Record<SettlementDeposit["status"], Tone> = {
   pending: "pending",
+  under_review: "pending",
   credited: "positive",
   below_cent: "neutral",
 };
 const DEPOSIT_LABELS: Record<SettlementDeposit["status"], string> = {
   pending: "pending",
+  under_review: "held for compliance review",
   credited: "credited",
   below_cent: "below one cent",
 };
