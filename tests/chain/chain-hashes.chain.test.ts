@@ -34,7 +34,10 @@ function pdfText(pdf: Buffer, name: string): string {
 
 describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and statements on anvil", () => {
   const chain = setUpTestChain();
-  const t = setUpTestApp(() => ({ ...chainEnv(chain), CHAIN_EXPLORER_URL: EXPLORER }));
+  // No poll memory: the test asks whether the list's own ETag moves when a hash appears. A payout's broadcast
+  // writes no pushed notice, so a remembered answer could still vouch for the old copy for up to POLL_MEMORY_MS
+  // (it did once in CI, when the approval's notice cleared the memory before the first read rather than after).
+  const t = setUpTestApp(() => ({ ...chainEnv(chain), CHAIN_EXPLORER_URL: EXPLORER, POLL_MEMORY_MS: "0" }));
   const config = () => t.app.deps.config.chain!;
   let admin: SignedInUser;
 
