@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "@/server/app";
@@ -41,6 +42,21 @@ function countQueries(database: Database): () => number {
   return () => spy.mock.calls.length;
 }
 
+/**
+ * Waits until the app has heard every pushed notice committed so far: a notice's wake-up clears the user's
+ * remembered answers (decision 034), so one still on its way would turn a counted 304 into a database read. A
+ * sentinel sent after them arrives after them.
+ */
+async function noticesHeard(app: App, database: Database): Promise<void> {
+  const sentinel = randomUUID();
+  const changed = vi.spyOn(app.polls, "changed");
+  await database.query("select pg_notify('pillar_events', $1)", [sentinel]);
+  await waitFor("the app to hear the notices sent so far", async () =>
+    changed.mock.calls.some(([change]) => "userIds" in change && change.userIds.includes(sentinel)),
+  );
+  changed.mockRestore();
+}
+
 /** The first poll of each URL: 200 with an ETag. */
 async function firstPolls(app: App, who: SignedInUser): Promise<Map<string, string>> {
   const etags = new Map<string, string>();
@@ -65,6 +81,7 @@ const sendUsdc = (app: App, who: SignedInUser) => requestTransfer(app, who, { am
 describe("dashboard polls answered from memory", () => {
   it("answers a current repeat poll 304 without a single database query", async () => {
     const customer = await createApprovedCustomer(t.database);
+    await noticesHeard(t.app, t.database);
     const etags = await firstPolls(t.app, customer);
     const queries = countQueries(t.database);
     await expectAll304(t.app, customer, etags);
@@ -157,6 +174,7 @@ describe("dashboard polls answered from memory", () => {
   it("a customer's write forgets only their own polls", async () => {
     const alice = await createApprovedCustomer(t.database);
     const bob = await createApprovedCustomer(t.database);
+    await noticesHeard(t.app, t.database);
     const bobEtags = await firstPolls(t.app, bob);
     expect((await as(t.app, alice, "POST", "/api/chat/send", { message: "hi" })).statusCode).toBe(200);
     const queries = countQueries(t.database);
