@@ -590,6 +590,20 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
   return found;
 }
 
+/** A pass's counters before it has done anything. */
+const emptyReport = (): PayoutPassReport => ({
+  autoApproved: 0,
+  signed: 0,
+  broadcast: 0,
+  rebroadcast: 0,
+  replaced: 0,
+  reorged: 0,
+  completed: 0,
+  failed: 0,
+  held: 0,
+  waiting: null,
+});
+
 /**
  * One pass of the payout worker: approve what PAYOUT_AUTO_LIMIT allows, sign what is queued, broadcast what is
  * signed, follow what is sent. Any number of instances may run passes at once: every row is claimed with
@@ -607,18 +621,7 @@ export async function runPayoutPass(
     client: options.client ?? chainClient(chain),
     options,
     hot: chain.signer.address,
-    report: {
-      autoApproved: 0,
-      signed: 0,
-      broadcast: 0,
-      rebroadcast: 0,
-      replaced: 0,
-      reorged: 0,
-      completed: 0,
-      failed: 0,
-      held: 0,
-      waiting: null,
-    },
+    report: emptyReport(),
   };
   await autoApprove(ctx);
   const tried: string[] = [];
@@ -654,18 +657,7 @@ export async function speedUpPayout(
     client,
     options: { sanctionsThreshold: 1 },
     hot: chain.signer.address,
-    report: {
-      autoApproved: 0,
-      signed: 0,
-      broadcast: 0,
-      rebroadcast: 0,
-      replaced: 0,
-      reorged: 0,
-      completed: 0,
-      failed: 0,
-      held: 0,
-      waiting: null,
-    },
+    report: emptyReport(),
   };
   const attempt = await db.transaction(async (tx) => {
     const [row] = await tx
