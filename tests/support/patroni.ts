@@ -177,6 +177,10 @@ function patroniConfig(
             wal_keep_size: "256MB",
             shared_buffers: "32MB",
             synchronous_commit: "on",
+            // A standby whose WAL source went away (the old primary) tries the new one after this, not after
+            // the default 5 s: until it streams from the new primary, the new primary has no synchronous standby
+            // and, strict, acknowledges nothing (bench/FAILOVER.md: ~5 s of every failover's RTO).
+            wal_retrieve_retry_interval: "250ms",
             ...archiving,
           },
         },
