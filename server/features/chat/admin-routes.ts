@@ -18,6 +18,7 @@ import { getChatCustomer } from "@/server/features/chat/get-chat-customer";
 import { replyToChat } from "@/server/features/chat/reply-to-chat";
 import { adminRouteRole, auditReadOnce } from "@/server/lib/audit-read";
 import { sendConditional } from "@/server/lib/conditional-reply";
+import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -100,11 +101,21 @@ export async function adminChatRoutes(instance: FastifyInstance) {
         key: (request) => request.user?.id ?? null,
       }),
     },
-    (request) =>
-      replyToChat(db, {
-        adminId: signedInUser(request).id,
-        userId: request.params.userId,
-        message: request.body.message,
-      }),
+    async (request, reply) => {
+      const adminId = signedInUser(request).id;
+      const { userId } = request.params;
+      const { message } = request.body;
+      const answer = await onceByKey(
+        db,
+        {
+          userId: adminId,
+          scope: "chat-reply",
+          key: optionalIdempotencyKey(request),
+          request: [userId, message],
+        },
+        async (tx) => ({ statusCode: 200, body: await replyToChat(tx, { adminId, userId, message }) }),
+      );
+      return sendKeyed(reply, answer);
+    },
   );
 }

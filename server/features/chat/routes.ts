@@ -11,6 +11,7 @@ import { countUnreadReplies, findUserChatMessages } from "@/server/features/chat
 import { type ReplyNotifier, startReplyNotifier } from "@/server/features/chat/reply-notifier";
 import { sendChatMessage } from "@/server/features/chat/send-chat-message";
 import { sendConditional } from "@/server/lib/conditional-reply";
+import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
@@ -45,7 +46,17 @@ export async function chatRoutes(instance: FastifyInstance) {
       schema: { body: sendChatMessageInput, response: { 200: chatMessage } },
       preHandler: keyedLimit(app, { name: "chat-send", max: 30, key: (request) => request.user?.id ?? null }),
     },
-    (request) => sendChatMessage(db, signedInUser(request).id, request.body.message),
+    async (request, reply) => {
+      const userId = signedInUser(request).id;
+      const { message } = request.body;
+      // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027).
+      const answer = await onceByKey(
+        db,
+        { userId, scope: "chat-send", key: optionalIdempotencyKey(request), request: message },
+        async (tx) => ({ statusCode: 200, body: await sendChatMessage(tx, userId, message) }),
+      );
+      return sendKeyed(reply, answer);
+    },
   );
 
   // Unread replies turn into e-mails after 10 minutes; tests run the pass themselves when they want it.

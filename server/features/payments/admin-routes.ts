@@ -28,6 +28,7 @@ import {
   submitIncomingPayment,
   submitIncomingPaymentUpdate,
 } from "@/server/features/payments/money-approvals";
+import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
 import { verifyLedger } from "@/server/lib/ledger";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -60,8 +61,23 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
-      const result = await submitIncomingPayment(db, threshold, signedInUser(request), request.body);
-      return reply.status(result.status).send(result.body);
+      const maker = signedInUser(request);
+      // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027): the credit, or its
+      // approval request, is made once.
+      const answer = await onceByKey(
+        db,
+        {
+          userId: maker.id,
+          scope: "incoming-payment",
+          key: optionalIdempotencyKey(request),
+          request: request.body,
+        },
+        async (tx) => {
+          const result = await submitIncomingPayment(tx, threshold, maker, request.body);
+          return { statusCode: result.status, body: result.body };
+        },
+      );
+      return sendKeyed(reply, answer);
     },
   );
   app.put(

@@ -9,6 +9,7 @@ import {
   PAYMENT_MESSAGES,
   type UpdateIncomingPaymentInput,
 } from "@/contract/payments";
+import { afterCommit } from "@/server/db/after-commit";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
@@ -138,7 +139,7 @@ export function incomingPaymentAmount(input: { amount: string | number }): numbe
 export async function createIncomingPayment(db: Db, actorId: string, input: CreateIncomingPaymentInput) {
   const amount = incomingPaymentAmount(input);
   const result = await db.transaction((tx) => insertIncomingPayment(tx, actorId, input, amount));
-  if (result.mailed) wakeMailWorker();
+  if (result.mailed) afterCommit(db, wakeMailWorker);
   return {
     payment: result.payment,
     ...(result.userBalance !== undefined ? { userBalance: formatMoney(result.userBalance) } : {}),

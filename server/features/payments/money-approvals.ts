@@ -8,6 +8,7 @@ import type {
 } from "@/contract/payments";
 import { PAYMENT_MESSAGES } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
+import { afterCommit } from "@/server/db/after-commit";
 import type { Db, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
@@ -126,8 +127,9 @@ async function peek(tx: Tx, table: typeof incomingPayments | typeof transactions
   return row ?? null;
 }
 
-const paymentAnswer = (done: Awaited<ReturnType<typeof insertIncomingPayment>>) => {
-  if (done.mailed) wakeMailWorker();
+/** The answer of a payment made at once; its mail wakes the worker once `db` (maybe an outer transaction) commits. */
+const paymentAnswer = (db: Db, done: Awaited<ReturnType<typeof insertIncomingPayment>>) => {
+  if (done.mailed) afterCommit(db, wakeMailWorker);
   return {
     payment: done.payment,
     ...(done.userBalance !== undefined ? { userBalance: formatMoney(done.userBalance) } : {}),
@@ -166,7 +168,7 @@ export async function submitIncomingPayment(
       }),
     );
   });
-  return "direct" in outcome ? { status: 201, body: paymentAnswer(outcome.direct) } : outcome;
+  return "direct" in outcome ? { status: 201, body: paymentAnswer(db, outcome.direct) } : outcome;
 }
 
 export async function submitIncomingPaymentUpdate(
