@@ -8,17 +8,20 @@ import { stopRestoredCluster } from "@/scripts/restore-check";
 import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
+import { request } from "@/tests/support/http-client";
 import { createApprovedCustomer } from "@/tests/support/money";
 import { NFT_BIN, type PatroniCluster, type PatroniNode, startPatroniCluster } from "@/tests/support/patroni";
+import { freshTotpCode, totpCode } from "@/tests/support/second-factor";
 import { waitFor } from "@/tests/support/server-process";
 import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
-import { createAdminUser } from "@/tests/support/users";
+import { createAdminUser, createVerifiedUser } from "@/tests/support/users";
 import {
   type Customer,
   checkBank,
   expectTotalsConserved,
   type Measured,
   type Outcome,
+  type Staff,
   startWorkload,
   writeLog,
 } from "./bank-workload";
@@ -41,6 +44,8 @@ const CAN_PARTITION = NFT_BIN !== undefined && process.getuid?.() === 0;
 
 let db: PatroniCluster;
 let admin: Awaited<ReturnType<typeof createAdminUser>>;
+/** The finance member who approves the workload's credits over the threshold (decision 017). */
+let checker: StaffMember;
 let app: Cluster;
 const customers: Customer[] = [];
 const allOutcomes: Outcome[] = [];
@@ -62,7 +67,50 @@ beforeAll(async () => {
     { databaseServerUrl: db.url() },
   );
   admin = await createAdminUser(app.scratch.database);
+  checker = await staffMember();
 });
+
+interface StaffMember {
+  id: string;
+  cookie: string;
+  secret: string;
+}
+
+/** A finance member with an authenticator (staff must have one in production), set up through the balancer. */
+async function staffMember(): Promise<StaffMember> {
+  const user = await createVerifiedUser(app.scratch.database, { staffRoles: ["finance"] });
+  const cookie = app.cookieFor(tokenOf(user.cookie));
+  const post = async (path: string, body?: object) => {
+    const reply = await request(app.lb.url, path, { method: "POST", headers: { cookie }, body: body ?? {} });
+    expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBe(200);
+    return reply.body as Record<string, unknown>;
+  };
+  const { secret } = (await post("/api/auth/totp/enroll")) as { secret: string };
+  await post("/api/auth/totp/confirm", { code: totpCode(secret) });
+  return { id: user.user.id, cookie, secret };
+}
+
+/** "Verify it's you" with a computed TOTP code: completing a credit and approving one need it (5 minutes). */
+async function stepUp(member: StaffMember) {
+  const code = await freshTotpCode(app.scratch.database, member.id, member.secret);
+  const reply = await request(app.lb.url, "/api/auth/step-up", {
+    method: "POST",
+    headers: { cookie: member.cookie },
+    body: { secondFactor: { method: "totp", code } },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+/**
+ * The run's staff: a new maker each time (so its 24-hour credit window starts empty and its first credits are
+ * made at once) and the one checker, both freshly stepped up.
+ */
+async function staffForRun(): Promise<Staff> {
+  const maker = await staffMember();
+  await stepUp(maker);
+  await stepUp(checker);
+  return { makerCookie: maker.cookie, checkerCookie: checker.cookie };
+}
 
 /**
  * New funded customers for a seed (and for the restore): a soak of many seeds would otherwise reach their
@@ -74,11 +122,18 @@ async function freshCustomers() {
   allOutcomes.length = 0;
   for (let i = 0; i < CUSTOMERS; i++) {
     const user = await createApprovedCustomer(app.scratch.database);
-    await createIncomingPayment(app.scratch.database.db, admin.user.id, {
+    const funded = await createIncomingPayment(app.scratch.database.db, admin.user.id, {
       userId: user.user.id,
       amount: (FUNDED_CENTS / 100).toFixed(2),
       status: "completed",
     });
+    // Funded before today (as tests/support/money.ts's fundCustomer does): outside the customer's 24-hour credit
+    // window, so the workload's small credits to them are made at once until the window fills.
+    await app.scratch.database.query(
+      `update journal_entries set created_at = created_at - interval '25 hours'
+         where reference_type = 'incoming_payment' and reference_id = $1`,
+      [funded.payment.id],
+    );
     customers.push({ user, cookie: app.cookieFor(tokenOf(user.cookie)), fundedCents: FUNDED_CENTS });
   }
 }
@@ -111,7 +166,7 @@ afterAll(async () => {
 async function underLoad(scenario: string, seed: number, fault: () => Promise<void>): Promise<Measured> {
   // Keys and purposes of their own per seed: the check looks at this run's transfers only.
   const tag = SEEDS.length > 1 ? `${scenario}-s${seed}` : scenario;
-  const workload = startWorkload(app.lb.url, customers, tag);
+  const workload = startWorkload(app.lb.url, customers, tag, { staff: await staffForRun() });
   await sleep(SEEDS.length > 1 ? 2_000 + ((seed * 7919) % 3_000) : STEADY_MS);
   const faultAt = Date.now();
   await fault().catch(async (err) => {
@@ -120,7 +175,7 @@ async function underLoad(scenario: string, seed: number, fault: () => Promise<vo
   });
   await waitFor(
     "a write acknowledged after the fault",
-    () => workload.tries.some((t) => t.status === 201 && t.sentAt >= faultAt),
+    () => workload.tries.some((t) => t.status >= 200 && t.status < 300 && t.sentAt >= faultAt),
     { timeoutMs: 90_000, intervalMs: 100 },
   );
   await sleep(AFTER_RECOVERY_MS);
@@ -327,7 +382,7 @@ describe("a point-in-time restore from pgBackRest's archive", () => {
         .query<{ id: string }>("select id::text from transfer_requests where purpose = 'Failover pitr'")
         .finally(() => restored.end());
       const present = new Set(rows.map((r) => r.id));
-      const acked = workload.tries.filter((t) => t.status === 201);
+      const acked = workload.tries.filter((t) => t.kind === "transfer" && t.status === 201);
       const ackedBefore = acked.filter((t) => t.answeredAt < target);
       const firstSent = new Map<string, number>();
       for (const t of workload.tries) if (!firstSent.has(t.key)) firstSent.set(t.key, t.sentAt);
@@ -335,9 +390,9 @@ describe("a point-in-time restore from pgBackRest's archive", () => {
       expect(ackedBefore.length).toBeGreaterThan(0);
       expect(sentAfter.length).toBeGreaterThan(0);
       // Everything acknowledged before the second is there; nothing asked for after it; nothing unknown.
-      expect(ackedBefore.filter((t) => !present.has(t.transferId!)).map((t) => t.key)).toEqual([]);
-      expect(sentAfter.filter((t) => present.has(t.transferId!)).map((t) => t.key)).toEqual([]);
-      const ackedIds = new Set(acked.map((t) => t.transferId));
+      expect(ackedBefore.filter((t) => !present.has(t.id!)).map((t) => t.key)).toEqual([]);
+      expect(sentAfter.filter((t) => present.has(t.id!)).map((t) => t.key)).toEqual([]);
+      const ackedIds = new Set(acked.map((t) => t.id));
       expect([...present].filter((id) => !ackedIds.has(id))).toEqual([]);
       console.info(
         `pitr: target ${iso}, ${ackedBefore.length} acknowledged before it restored, ${sentAfter.length} sent after it absent, ${present.size} in all`,
@@ -456,12 +511,12 @@ function report(measured: Measured[]) {
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const scenarios = [...new Set(measured.map((m) => m.scenario))];
   const summary = [
-    "| fault | runs | median RTO | worst RTO | requests | acknowledged | 503 retryable tries (all retried to a definite answer) | broken tries | lost acknowledged | written twice |",
+    "| fault | runs | median RTO | worst RTO | requests | acknowledged (transfer, chat, credit, approve) | 503 retryable tries (all retried to a definite answer) | broken tries | lost acknowledged | written twice |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...scenarios.map((scenario) => {
       const runs = measured.filter((m) => m.scenario === scenario);
       const rto = runs.map((m) => m.recoveryMs ?? 0);
-      return `| ${scenario} | ${runs.length} | ${seconds(median(rto))} | ${seconds(Math.max(...rto))} | ${sum(runs.map((m) => m.requests))} | ${sum(runs.map((m) => m.acknowledged))} | ${sum(runs.map((m) => m.unavailable))} | ${sum(runs.map((m) => m.broken))} | ${sum(runs.map((m) => m.lostAcknowledged))} | ${sum(runs.map((m) => m.duplicated))} |`;
+      return `| ${scenario} | ${runs.length} | ${seconds(median(rto))} | ${seconds(Math.max(...rto))} | ${sum(runs.map((m) => m.requests))} | ${sum(runs.map((m) => m.acknowledged))} (${(["transfer", "chat", "credit", "approve"] as const).map((kind) => sum(runs.map((m) => m.acknowledgedByKind[kind]))).join(", ")}) | ${sum(runs.map((m) => m.unavailable))} | ${sum(runs.map((m) => m.broken))} | ${sum(runs.map((m) => m.lostAcknowledged))} | ${sum(runs.map((m) => m.duplicated))} |`;
     }),
   ].join("\n");
   const rtos = measured.map((m) => m.recoveryMs ?? 0);
@@ -478,9 +533,12 @@ function report(measured: Measured[]) {
         "Written by `npm run soak:failover` (scripts/soak-failover.mjs, tests/failover/faults.failover.test.ts): three",
         "PostgreSQL nodes under Patroni (Raft), synchronous replication to both standbys (decision 026), archiving",
         "to pgBackRest (decision 033), HAProxy routing to the primary by Patroni's `GET /primary`, three app",
-        `instances behind their own HAProxy, and ${CUSTOMERS} customers sending transfers one after another, each with`,
-        "its Idempotency-Key; every unknown outcome (a broken connection, a 503 `retryable`) retried with the same",
-        "key until definite (decision 027). Each seed runs every fault once on the same cluster, each from a whole",
+        `instances behind their own HAProxy, and ${CUSTOMERS} customers sending transfers one after another and a chat`,
+        "message every third turn, while a finance member credits them in turn (one credit in five over the approval",
+        "threshold, the rest too once the 24-hour window fills) and a second member approves each credit that waits;",
+        "transfers, messages and credits each carry an Idempotency-Key, and every unknown outcome (a broken",
+        "connection, a 503 `retryable`) is retried with the same key (an approval: resent, 409 once decided) until",
+        "definite (decision 027). Each seed runs every fault once on the same cluster, each from a whole",
         "cluster (one leader, both standbys streaming); a seed moves the fault's moment and picks the standby.",
         "",
         `Run ${new Date().toISOString()} with seeds ${SEEDS[0]} to ${SEEDS.at(-1)} on ${cpus.length} × ${cpus[0]?.model ?? "cpu"}, Node ${process.version}, load average ${os
