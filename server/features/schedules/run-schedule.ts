@@ -6,6 +6,7 @@ import type { AppDeps } from "@/server/app-deps";
 import { queryRows } from "@/server/db/client";
 import { screenTransferRequest } from "@/server/features/compliance/screen";
 import { runDateWithin } from "@/server/features/schedules/schedule-dates";
+import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import { createTransfer } from "@/server/features/transfers/create-transfer";
 import { AppError } from "@/server/lib/errors";
 import { scheduledTransferSkippedMail } from "@/server/lib/mail/money-templates";
@@ -152,7 +153,8 @@ async function recordRun(deps: AppDeps, schedule: ClaimedSchedule, run: RunOutco
                     ${run.outcome === "skipped" ? run.reason : null}, ${run.outcome === "made" ? run.transferId : null})
             on conflict (schedule_id, run_on) do nothing returning id`,
       );
-      if (inserted.length > 0) await notifyRun(tx, schedule, run, nextOn);
+      if (inserted.length > 0)
+        await notifyRun(tx, schedule, run, nextOn, `${publicBaseUrl(deps.config)}/schedules`);
     }
     if (run.outcome === "not-active") {
       await tx.execute(sql`update transfer_schedules set lease_until = null where id = ${schedule.id}`);
@@ -174,6 +176,7 @@ async function notifyRun(
   schedule: ClaimedSchedule,
   run: Extract<RunOutcome, { outcome: "made" | "skipped" }>,
   nextOn: string | null,
+  schedulesUrl: string,
 ): Promise<void> {
   const amount = formatMoney(schedule.amount);
   const day = longDay(schedule.next_run_on);
@@ -209,6 +212,7 @@ async function notifyRun(
         day,
         reason,
         then,
+        url: schedulesUrl,
       }),
   );
 }

@@ -61,7 +61,9 @@ describe("a skipped scheduled run", () => {
         }) +
         " was not made: there was not enough available balance.",
     );
-    expect(mail.text).toContain("This was the schedule's last transfer.");
+    expect(mail.text).toMatch(
+      /This was the schedule's last transfer\. You can review or change the schedule here: http\S+\/schedules\s/,
+    );
   });
 
   it("sends no e-mail to an owner who turned transfer e-mails off, and still tells them in the app", async () => {

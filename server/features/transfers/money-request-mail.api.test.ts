@@ -53,6 +53,7 @@ describe("money request e-mails", () => {
     const asked = await sink.waitForMail(payer.email, (m) => m.subject.includes("requested"));
     expect(asked.subject).toBe(`Pillar: ${tagOf(requester)} requested $12.50`);
     expect(asked.text).toContain(`${tagOf(requester)} asked you for $12.50: "Concert <tickets>"`);
+    expect(asked.text).toMatch(/Pay or decline it here: http\S+\/pay\s/);
     expect(asked.text).toContain("Nothing moves until you choose to pay.");
     // The note is the requester's own words: escaped in the HTML part.
     expect(asked.html).toContain("Concert &lt;tickets&gt;");

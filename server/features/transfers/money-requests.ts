@@ -19,6 +19,7 @@ import { DAILY_LIMIT_CENTS, TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import type { ProofOrigin } from "@/server/features/auth/second-factor";
+import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import {
   maskName,
   normalizeTag,
@@ -247,6 +248,7 @@ export async function createMoneyRequest(
           requesterTag,
           amount: amountText,
           note,
+          url: `${publicBaseUrl(deps.config)}/pay`,
         }),
     );
     const row = await readRequest(tx, id);

@@ -76,7 +76,17 @@ export function scheduledTransferSkippedMail(
     day,
     reason,
     then,
-  }: { firstName: string; amount: string; recipientName: string; day: string; reason: string; then: string },
+    url,
+  }: {
+    firstName: string;
+    amount: string;
+    recipientName: string;
+    day: string;
+    reason: string;
+    then: string;
+    /** The Schedules page. */
+    url: string;
+  },
 ): MailMessage {
   return plainMail(
     to,
@@ -85,7 +95,7 @@ export function scheduledTransferSkippedMail(
     "A scheduled transfer was skipped",
     [
       `Hi ${firstName}, your scheduled transfer of ${amount} to ${recipientName} for ${day} was not made: ${reason}.`,
-      `${then} You can review or change it on the Schedules page.`,
+      `${then} You can review or change the schedule here: ${url}`,
     ],
   );
 }
@@ -98,7 +108,8 @@ export function moneyRequestedMail(
     requesterTag,
     amount,
     note,
-  }: { firstName: string; requesterTag: string; amount: string; note: string | null },
+    url,
+  }: { firstName: string; requesterTag: string; amount: string; note: string | null; url: string },
 ): MailMessage {
   return plainMail(
     to,
@@ -109,7 +120,8 @@ export function moneyRequestedMail(
       note
         ? `Hi ${firstName}, ${requesterTag} asked you for ${amount}: "${note}"`
         : `Hi ${firstName}, ${requesterTag} asked you for ${amount}.`,
-      "Open Pay in the app to pay or decline it. Nothing moves until you choose to pay.",
+      `Pay or decline it here: ${url}`,
+      "Nothing moves until you choose to pay.",
     ],
   );
 }
