@@ -592,11 +592,16 @@ export const transferRequests = pgTable(
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
     /** When it reached completed, failed or cancelled: set in the same transaction as that move. */
     settledAt: timestamp("settled_at", { withTimezone: true }),
+    /** A scheduled run's own reference, 'schedule:<id>:<date>' (0035): one transfer per run, kept for good. */
+    scheduleRunKey: text("schedule_run_key"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("transfer_requests_user_day_idx").on(t.userId, t.limitDay),
+    uniqueIndex("transfer_requests_schedule_run_key_idx")
+      .on(t.scheduleRunKey)
+      .where(sql`${t.scheduleRunKey} is not null`),
     index("transfer_requests_created_id_idx").on(t.createdAt, t.id),
     // The admin desk opens on pending requests: one range scan however many settled ones there are.
     index("transfer_requests_status_created_id_idx").on(t.status, t.createdAt, t.id),

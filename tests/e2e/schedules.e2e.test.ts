@@ -1,9 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  addVirtualAuthenticator,
+  localhostBaseUrl,
+  openPage,
+  setUpBrowser,
+  toastWith,
+} from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
+  shot,
   shots,
   signInAsAdmin,
   signUpNewCustomer,
@@ -83,6 +90,98 @@ describe("scheduled transfers", () => {
     // One run, one pending transfer request: $12.34 held of the $100.00.
     const summary = await (await context.request.get("/api/account/summary")).json();
     expect(summary).toMatchObject({ pendingBalance: "$12.34", availableBalance: "$87.66" });
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+  }, 300_000);
+
+  it('signs a new schedule with a passkey, then edits it through the form after "Verify it\'s you"', async () => {
+    // WebAuthn needs a secure origin: localhost, with Chromium's virtual authenticator.
+    const customer = await openPage(browser, 1280, localhostBaseUrl());
+    const { page, context } = customer;
+    const authenticator = await addVirtualAuthenticator(page);
+    await signUpNewCustomer(page, "Pia", "Passkey");
+    const applied = await applyThroughApi(context.request, { firstName: "Pia", lastName: "Passkey" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "100.00");
+    expect(
+      (
+        await context.request.post("/api/recipients", { data: { name: "Sam Lee", address: ADDRESS } })
+      ).status(),
+    ).toBe(201);
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await page.getByLabel("Passkey name").fill("E2E laptop");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await toastWith(page, "Passkey added").waitFor();
+    expect(await authenticator.credentials()).toHaveLength(1);
+
+    console.info("e2e schedules: passkey added");
+    // A monthly schedule starting in the future, so nothing runs during the test.
+    const nextMonth = await page.evaluate(() => {
+      const [y, m] = new Date()
+        .toLocaleDateString("en-CA", { timeZone: "America/New_York" })
+        .split("-")
+        .map(Number) as [number, number];
+      return `${m === 12 ? y + 1 : y}-${String((m % 12) + 1).padStart(2, "0")}-15`;
+    });
+    await page.goto("/schedules");
+    await page.getByLabel("Recipient").selectOption({ label: "Sam Lee (0x5290…9EE7)" });
+    await page.getByLabel("Amount (USD)").fill("20.00");
+    await page.getByLabel("How often").selectOption("monthly");
+    await page.getByLabel("First transfer").fill(nextMonth);
+    await page.getByRole("button", { name: "Schedule transfer" }).click();
+    const confirm = page.getByRole("dialog", { name: "Confirm this schedule" });
+    await confirm.waitFor();
+    await confirm.getByText("$20.00").waitFor();
+    await confirm.getByText(`Sam Lee (${ADDRESS})`).waitFor();
+    await shot(page, "schedules-passkey-confirm");
+    await expectAccessible(page, "/schedules confirming a schedule");
+    await confirm.getByRole("button", { name: "Use a passkey" }).click();
+    await toastWith(page, "Transfer scheduled").waitFor();
+    const list = page.getByRole("list", { name: "Scheduled transfers" });
+    await list.getByText("−$20.00").waitFor();
+    let [made] = (await (await context.request.get("/api/schedules")).json()).items;
+    expect(made).toMatchObject({
+      amountCents: 2000,
+      cadence: "monthly",
+      startOn: nextMonth,
+      status: "active",
+    });
+
+    console.info("e2e schedules: passkey-signed schedule made");
+    // Edit: every two weeks, $25.50, from the 20th, ending three months on; the session steps up first.
+    const nextOn = nextMonth.replace(/-15$/, "-20");
+    const [y, m] = nextMonth.split("-").map(Number) as [number, number];
+    const endOn = `${m > 9 ? y + 1 : y}-${String(((m + 2) % 12) + 1).padStart(2, "0")}-20`;
+    await list.getByRole("button", { name: "Edit schedule to Sam Lee" }).click();
+    const form = page.getByRole("form", { name: "Edit schedule to Sam Lee" });
+    await form.getByLabel("Amount (USD)").fill("25.50");
+    await form.getByLabel("How often").selectOption("every_two_weeks");
+    await form.getByLabel("Next transfer").fill(nextOn);
+    await form.getByLabel("Last transfer (optional)").fill(endOn);
+    await shots(page, "schedules-edit");
+    await expectAccessible(page, "/schedules editing a schedule");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    const verify = page.getByRole("dialog", { name: "Verify it's you" });
+    await verify.waitFor();
+    await verify.getByRole("button", { name: "Use a passkey" }).click();
+    await toastWith(page, "Schedule updated").waitFor();
+    await list.getByText("−$25.50").waitFor();
+    await list.getByText("· Every two weeks").waitFor();
+    [made] = (await (await context.request.get("/api/schedules")).json()).items;
+    expect(made).toMatchObject({
+      amountCents: 2550,
+      cadence: "every_two_weeks",
+      startOn: nextOn,
+      endOn,
+      status: "active",
+    });
+    expect(made.upcoming[0]).toBe(nextOn);
+    await page.setViewportSize({ width: 375, height: 812 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "/schedules scrolls sideways at 375 px").toBeLessThanOrEqual(1);
+    await shot(page, "schedules-edited-375");
     const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
   }, 300_000);

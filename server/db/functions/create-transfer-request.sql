@@ -24,6 +24,7 @@ DECLARE
 	v_outcome text;
 	v_detail text;
 	v_lookalike_name text;
+	v_run_transfer_id uuid;
 BEGIN
 	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
 		user_id uuid,
@@ -53,9 +54,10 @@ BEGIN
 		mail_text text,
 		mail_html text,
 		mail_kind text,
-		check_lookalike boolean
+		check_lookalike boolean,
+		schedule_run_key text
 	);
-	-- Every field but idempotency_key and recipient_account is required. A missing or misspelt one reads as NULL,
+	-- Every field but idempotency_key, recipient_account and schedule_run_key is required. A missing or misspelt one reads as NULL,
 	-- and a NULL limit or flag would pass the check it feeds (x >= NULL is not true): refuse the call instead.
 	IF num_nulls(c.user_id, c.request_hash, c.limit_day, c.daily_limit_cents, c.daily_count_limit,
 			c.second_factor_ok, c.transfer_id, c.transaction_id, c.hold_id, c.amount_cents, c.fee_cents,
@@ -74,6 +76,18 @@ BEGIN
 			ON CONFLICT (code) DO NOTHING;
 		SELECT a.id, a.balance, a.held INTO v_wallet_id, v_balance, v_held
 			FROM ledger_accounts a WHERE a.user_id = c.user_id FOR UPDATE;
+	END IF;
+
+	-- A scheduled run made once already (decision 036): its transfer carries the run's reference for good, while
+	-- the run's Idempotency-Key is swept after a week, and the schedule may have been edited since. Before every
+	-- check, so a run made before a freeze or a new limit is still found; detail carries the transfer's id.
+	IF c.schedule_run_key IS NOT NULL THEN
+		SELECT t.id INTO v_run_transfer_id FROM transfer_requests t WHERE t.schedule_run_key = c.schedule_run_key
+			AND t.user_id = c.user_id;
+		IF FOUND THEN
+			RETURN QUERY SELECT 'schedule_run_made'::text, NULL::integer, NULL::jsonb, v_run_transfer_id::text;
+			RETURN;
+		END IF;
 	END IF;
 
 	IF c.idempotency_key IS NOT NULL THEN
@@ -128,10 +142,11 @@ BEGIN
 			c.description, c.category, 'pending', 'transfer_request', c.transfer_id, c.created_at);
 	INSERT INTO transfer_requests
 		(id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose,
-		 category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at)
+		 category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, schedule_run_key,
+		 created_at, updated_at)
 		VALUES (c.transfer_id, c.user_id, c.amount_cents, c.fee_cents, c.amount_cents - c.fee_cents, c.recipient_name,
 			c.recipient_account, 'CRYPTO', c.purpose, c.category, 'crypto', c.crypto_address, 'pending', c.hold_id,
-			c.transaction_id, c.limit_day, c.created_at, c.created_at);
+			c.transaction_id, c.limit_day, c.schedule_run_key, c.created_at, c.created_at);
 	IF c.idempotency_key IS NOT NULL THEN
 		INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
 			VALUES (c.user_id, c.idempotency_key, c.request_hash, 201, c.response);

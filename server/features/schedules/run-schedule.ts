@@ -6,8 +6,11 @@ import type { AppDeps } from "@/server/app-deps";
 import { queryRows } from "@/server/db/client";
 import { screenTransferRequest } from "@/server/features/compliance/screen";
 import { runDateWithin } from "@/server/features/schedules/schedule-dates";
+import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import { createTransfer } from "@/server/features/transfers/create-transfer";
 import { AppError } from "@/server/lib/errors";
+import { scheduledTransferSkippedMail } from "@/server/lib/mail/money-templates";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { notify } from "@/server/lib/notifications";
 
 /** A due schedule as the runner claimed it. */
@@ -36,7 +39,10 @@ export type RunOutcome =
   | { outcome: "already-recorded" }
   | { outcome: "not-active" };
 
-/** The run's own Idempotency-Key: the same schedule and date always make the same key, on any instance. */
+/**
+ * The run's own Idempotency-Key and its reference on the transfer (schedule_run_key): the same schedule and date
+ * always make the same key, on any instance, and the reference outlives the key's week.
+ */
 export function runIdempotencyKey(scheduleId: string, runOn: string): string {
   return `schedule:${scheduleId}:${runOn}`;
 }
@@ -69,27 +75,20 @@ function skipReasonOf(err: unknown): SkipReason | null {
   return null;
 }
 
-/**
- * The transfer a run made before, found by its key: a replay whose body changed since (the schedule was edited
- * after a run that was made but not yet recorded) answers idempotency_mismatch, yet the run was made.
- */
-async function transferOfKey(deps: AppDeps, userId: string, key: string): Promise<string | null> {
-  const [row] = await queryRows<{ id: string | null }>(
-    deps.database.db,
-    sql`select response #>> '{transferRequest,id}' as id from idempotency_keys where user_id = ${userId} and key = ${key}`,
-  );
-  return row?.id ?? null;
-}
-
 async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Promise<RunOutcome> {
   const { db } = deps.database;
-  const [state] = await queryRows<{ status: string; recorded: boolean }>(
+  const key = runIdempotencyKey(schedule.id, schedule.next_run_on);
+  const [state] = await queryRows<{ status: string; recorded: boolean; made: string | null }>(
     db,
-    sql`select s.status, exists (select 1 from schedule_runs r where r.schedule_id = s.id and r.run_on = ${schedule.next_run_on}::date) as recorded
+    sql`select s.status, exists (select 1 from schedule_runs r where r.schedule_id = s.id and r.run_on = ${schedule.next_run_on}::date) as recorded,
+               (select t.id from transfer_requests t where t.schedule_run_key = ${key}) as made
         from transfer_schedules s where s.id = ${schedule.id}`,
   );
   if (state?.status !== "active") return { outcome: "not-active" };
   if (state.recorded) return { outcome: "already-recorded" };
+  // Made before a crash kept it from being recorded: record it as made, whatever changed since (a removed
+  // recipient, a new sanctions list). create_transfer_request answers the same under the wallet lock.
+  if (state.made !== null) return { outcome: "made", transferId: state.made };
   if (schedule.recipient_id === null) return { outcome: "skipped", reason: "recipient_removed" };
   const [user] = await queryRows<{ email: string; first_name: string; is_staff: boolean }>(
     db,
@@ -107,7 +106,6 @@ async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Pro
   );
   if (screen.hits.length > 0 || screen.complianceHold) return { outcome: "skipped", reason: "under_review" };
 
-  const key = runIdempotencyKey(schedule.id, schedule.next_run_on);
   try {
     const result = await createTransfer(
       deps,
@@ -124,14 +122,10 @@ async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Pro
       key,
       now,
       {},
-      { secondFactorProvenBySchedule: true },
+      { scheduleRunKey: key },
     );
     return { outcome: "made", transferId: result.body.transferRequest.id };
   } catch (err) {
-    if (err instanceof AppError && err.code === "CONFLICT" && err.reason === undefined) {
-      const made = await transferOfKey(deps, schedule.user_id, key);
-      if (made) return { outcome: "made", transferId: made };
-    }
     const reason = skipReasonOf(err);
     if (reason === null) throw err;
     return { outcome: "skipped", reason };
@@ -149,27 +143,32 @@ async function recordRun(deps: AppDeps, schedule: ClaimedSchedule, run: RunOutco
     { startOn: schedule.start_on, cadence: schedule.cadence, endOn: schedule.end_on },
     nextIndex,
   );
-  await deps.database.db.transaction(async (tx) => {
+  const told = await deps.database.db.transaction(async (tx) => {
+    let inserted: { id: string }[] = [];
     if (run.outcome === "made" || run.outcome === "skipped") {
-      const inserted = await queryRows<{ id: string }>(
+      inserted = await queryRows<{ id: string }>(
         tx,
         sql`insert into schedule_runs (schedule_id, user_id, run_on, outcome, reason, transfer_id)
             values (${schedule.id}, ${schedule.user_id}, ${schedule.next_run_on}::date, ${run.outcome},
                     ${run.outcome === "skipped" ? run.reason : null}, ${run.outcome === "made" ? run.transferId : null})
             on conflict (schedule_id, run_on) do nothing returning id`,
       );
-      if (inserted.length > 0) await notifyRun(tx, schedule, run, nextOn);
+      if (inserted.length > 0)
+        await notifyRun(tx, schedule, run, nextOn, `${publicBaseUrl(deps.config)}/schedules`);
     }
     if (run.outcome === "not-active") {
       await tx.execute(sql`update transfer_schedules set lease_until = null where id = ${schedule.id}`);
-      return;
+      return false;
     }
     await tx.execute(sql`
       update transfer_schedules
          set next_run_index = ${nextIndex}, next_run_on = ${nextOn}::date, lease_until = null, updated_at = now(),
              status = case when ${nextOn}::date is null and status in ('active', 'paused') then 'completed' else status end
        where id = ${schedule.id} and next_run_index = ${schedule.next_run_index}`);
+    return inserted.length > 0;
   });
+  // A skipped run's e-mail went to the outbox with its record.
+  if (told && run.outcome === "skipped") wakeMailWorker();
 }
 
 async function notifyRun(
@@ -177,6 +176,7 @@ async function notifyRun(
   schedule: ClaimedSchedule,
   run: Extract<RunOutcome, { outcome: "made" | "skipped" }>,
   nextOn: string | null,
+  schedulesUrl: string,
 ): Promise<void> {
   const amount = formatMoney(schedule.amount);
   const day = longDay(schedule.next_run_on);
@@ -190,11 +190,31 @@ async function notifyRun(
     });
     return;
   }
-  await notify(tx, schedule.user_id, "transfer_status", {
-    title: "Scheduled transfer skipped",
-    body: `Your scheduled transfer of ${amount} to ${schedule.recipient_name} for ${day} was not made: ${SKIP_REASON_TEXT[run.reason]}. ${then}`,
-    link: "/schedules",
-  });
+  const [owner] = await queryRows<{ email: string; first_name: string }>(
+    tx,
+    sql`select email, first_name from users where id = ${schedule.user_id}`,
+  );
+  const reason = SKIP_REASON_TEXT[run.reason];
+  await notify(
+    tx,
+    schedule.user_id,
+    "transfer_status",
+    {
+      title: "Scheduled transfer skipped",
+      body: `Your scheduled transfer of ${amount} to ${schedule.recipient_name} for ${day} was not made: ${reason}. ${then}`,
+      link: "/schedules",
+    },
+    owner &&
+      scheduledTransferSkippedMail(owner.email, {
+        firstName: owner.first_name,
+        amount,
+        recipientName: schedule.recipient_name,
+        day,
+        reason,
+        then,
+        url: schedulesUrl,
+      }),
+  );
 }
 
 /** One claimed schedule's due run, from the check that it still runs to the recorded outcome. */

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { addDays } from "@/server/features/schedules/schedule-dates";
 import { runDueSchedules } from "@/server/features/schedules/schedule-runner";
+import { createTransfer } from "@/server/features/transfers/create-transfer";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { sweepExpired } from "@/server/lib/housekeeping";
 import { createFundedCustomer, ETH_ADDRESS, expectLedgerCleanAfterEach } from "@/tests/support/money";
 import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -230,6 +232,92 @@ describe("running due schedules", () => {
     expect((await post("cancel")).statusCode).toBe(200);
     expect(await run(addDays(start, 30))).toMatchObject({ made: 0 });
     expect(await transfersOf(customer)).toHaveLength(0);
+  });
+});
+
+describe("a run retried long after its transfer was made", () => {
+  it("records the transfer it made, not a second one, once its idempotency record was swept", async () => {
+    const customer = await createFundedCustomer(t, admin, "500.00");
+    const start = addDays(TODAY, 1);
+    const weekly = await schedule(customer, { amount: "25.00", cadence: "weekly", startOn: start });
+    // The runner dies between the run's transfer and its record.
+    const died = runDueSchedules(
+      { ...t.app.deps },
+      {
+        now: () => noonOn(start),
+        at: (step) => {
+          if (step === "transfer-made") throw new Error("runner died");
+        },
+      },
+    );
+    await expect(died).rejects.toThrow("runner died");
+    const [made] = await transfersOf(customer);
+    expect(await transfersOf(customer)).toHaveLength(1);
+    expect(await runsOf(weekly.id)).toEqual([]);
+
+    // Nothing retries for a week: the run's idempotency record ages out and is swept, the claim long expired.
+    await t.database.query(
+      "update idempotency_keys set created_at = now() - interval '8 days' where user_id = $1",
+      [customer.user.id],
+    );
+    expect((await sweepExpired(t.database.db)).idempotencyKeys).toBeGreaterThanOrEqual(1);
+    const [kept] = await t.database.query<{ n: string }>(
+      "select count(*)::text as n from idempotency_keys where user_id = $1",
+      [customer.user.id],
+    );
+    expect(kept!.n).toBe("0");
+    await t.database.query(
+      "update transfer_schedules set lease_until = now() - interval '1 second' where id = $1",
+      [weekly.id],
+    );
+
+    expect(await run(start)).toEqual({ made: 1, skipped: 0, passed: 0 });
+    expect(await transfersOf(customer)).toEqual([made]);
+    expect(await runsOf(weekly.id)).toEqual([
+      { run_on: start, outcome: "made", reason: null, transfer_id: made!.id },
+    ]);
+    expect(await scheduleRow(weekly.id)).toMatchObject({ status: "active", next_run_on: addDays(start, 7) });
+    expect((await notificationsOf(customer)).map((n) => n.link)).toEqual([`/transfers/${made!.id}`]);
+  });
+
+  it("answers a run's second call with the transfer its reference names, even once the account is frozen", async () => {
+    const customer = await createFundedCustomer(t, admin, "500.00");
+    const maker = { id: customer.user.id, isAdmin: false, email: customer.email, firstName: "Sam" };
+    const input = {
+      amount: "12.00",
+      recipientName: "Sam Lee",
+      purpose: "Rent",
+      paymentMethod: "crypto" as const,
+      cryptoAddress: ETH_ADDRESS,
+      confirmLookalikeAddress: true,
+    };
+    const runKey = `schedule:${randomBytes(4).toString("hex")}:${TODAY}`;
+    const first = await createTransfer(
+      t.app.deps,
+      maker,
+      input,
+      undefined,
+      new Date(),
+      {},
+      { scheduleRunKey: runKey },
+    );
+    expect(first).toMatchObject({ statusCode: 201, replayed: false });
+    await t.database.query("update users set frozen_at = now() where id = $1", [customer.user.id]);
+    // No Idempotency-Key this time, and another amount (the schedule was edited): the run's reference decides.
+    const again = await createTransfer(
+      t.app.deps,
+      maker,
+      { ...input, amount: "13.00" },
+      undefined,
+      new Date(),
+      {},
+      { scheduleRunKey: runKey },
+    );
+    await t.database.query("update users set frozen_at = null where id = $1", [customer.user.id]);
+    expect(again.replayed).toBe(true);
+    expect(again.body.transferRequest.id).toBe(first.body.transferRequest.id);
+    expect(again.body.transferRequest.amountCents).toBe(1200);
+    expect(await transfersOf(customer)).toHaveLength(1);
   });
 });
 

@@ -13,7 +13,7 @@ import {
 } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import type { DbOrTx, Tx } from "@/server/db/client";
-import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
+import { idempotencyKeys, transferRequests } from "@/server/db/schema";
 import {
   getSecondFactorState,
   type ProofOrigin,
@@ -140,6 +140,20 @@ export function lookalikeRefused(name: string): AppError {
   });
 }
 
+/** The transfer a scheduled run made before, answered as a replay of it. */
+async function scheduleRunMade(deps: AppDeps, transferId: string): Promise<CreateTransferResult> {
+  const [made] = await deps.database.db
+    .select()
+    .from(transferRequests)
+    .where(eq(transferRequests.id, transferId));
+  if (!made) throw new AppError("INTERNAL", "A scheduled run's transfer vanished");
+  const body = {
+    message: "Transfer request submitted successfully",
+    transferRequest: toTransferRequest(made),
+  };
+  return { statusCode: 201, body, replayed: true };
+}
+
 /** Staff never bank: refused before anything else, and again by the function under the wallet lock. */
 const staffCannotTransfer = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
 
@@ -177,10 +191,11 @@ export function createTransfer(
 
 /**
  * Who vouched for a transfer made without the customer present: a scheduled run (decision 036) was proven with
- * the second factor when the customer made or edited its schedule, so the run itself asks for none.
+ * the second factor when the customer made or edited its schedule, so the run itself asks for none. Its reference
+ * ('schedule:<id>:<date>') goes on the transfer, and a run made before answers with that transfer, never a second.
  */
 export interface TransferAuthority {
-  secondFactorProvenBySchedule?: boolean;
+  scheduleRunKey?: string;
 }
 
 interface TransferMaker {
@@ -206,7 +221,7 @@ async function createTransferChecked(
   const { amount, address } = validate(input);
   const hash = requestHash(input);
   const passkeyVerified =
-    authority.secondFactorProvenBySchedule === true ||
+    authority.scheduleRunKey !== undefined ||
     (await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey));
   // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
   // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
@@ -247,6 +262,7 @@ async function createTransferChecked(
     limitDay: day,
     reviewedAt: null,
     settledAt: null,
+    scheduleRunKey: authority.scheduleRunKey ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -294,10 +310,12 @@ async function createTransferChecked(
     mail_kind: outbox.kind,
     // Skipped once the customer confirmed the address.
     check_lookalike: input.confirmLookalikeAddress !== true,
+    schedule_run_key: transfer.scheduleRunKey,
   });
-  const answer = (row: OutcomeRow): CreateTransferResult => {
+  const answer = async (row: OutcomeRow): Promise<CreateTransferResult> => {
     if (row.outcome === "replayed")
       return { statusCode: row.status_code!, body: row.response!, replayed: true };
+    if (row.outcome === "schedule_run_made") return scheduleRunMade(deps, row.detail!);
     if (row.outcome !== "created") throw refusal(deps, row);
     announceQueuedMail(mail);
     return { statusCode: 201, body, replayed: false };
@@ -329,21 +347,21 @@ async function createTransferChecked(
   if (proof && proof.method !== "passkey" && idempotencyKey !== undefined) {
     result = await deps.database.db.transaction(async (tx) => {
       const first = await callCreateTransfer(deps, tx, call(false));
-      if (first.outcome !== "second_factor_required") return fileHits(tx, answer(first));
+      if (first.outcome !== "second_factor_required") return fileHits(tx, await answer(first));
       await spendCodeProof(deps, tx, user.id, proof, origin);
-      return fileHits(tx, answer(await callCreateTransfer(deps, tx, call(true))));
+      return fileHits(tx, await answer(await callCreateTransfer(deps, tx, call(true))));
     });
   } else if (sanctionsHits.length > 0 || monitoring.blocking) {
     // Hits and holding alerts are filed in the transfer's own transaction: it never exists unheld without its case.
     result = await deps.database.db.transaction(async (tx) => {
       const row = await callCreateTransfer(deps, tx, call(passkeyVerified));
       if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
-      return fileHits(tx, answer(row));
+      return fileHits(tx, await answer(row));
     });
   } else {
     const row = await createTransferOnWallet(deps, call(passkeyVerified));
     if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
-    result = answer(row);
+    result = await answer(row);
     // Alerts that hold nothing are filed once the transfer is made, keeping its one-call path.
     if (!result.replayed) await fileAlertsAfterTransfer(deps.database.db, user.id, monitoring);
   }

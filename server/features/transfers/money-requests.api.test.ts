@@ -285,7 +285,8 @@ describe("paying, declining and cancelling a request", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(1250);
-    expect(await titles(requester)).toContain(`Payment from ${tagOf(payer)}`);
+    expect(await titles(requester)).toContain(`${tagOf(payer)} paid your request`);
+    expect(await titles(requester)).not.toContain(`Payment from ${tagOf(payer)}`);
     // A request can no longer be cancelled or declined once paid.
     expect((await act(requester, id, "cancel")).json().reason).toBe("money_request_closed");
     expect((await act(payer, id, "decline")).json().reason).toBe("money_request_closed");

@@ -19,6 +19,7 @@ import { DAILY_LIMIT_CENTS, TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import type { ProofOrigin } from "@/server/features/auth/second-factor";
+import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import {
   maskName,
   normalizeTag,
@@ -27,6 +28,8 @@ import {
 } from "@/server/features/transfers/pay-by-tag";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
+import { moneyRequestAnsweredMail, moneyRequestedMail } from "@/server/lib/mail/money-templates";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { notify } from "@/server/lib/notifications";
 import type { SessionRef } from "@/server/lib/session";
 
@@ -123,6 +126,46 @@ async function lockParties(tx: Tx, ...userIds: (string | null)[]) {
   for (const id of ids) await lockWallet(tx, id);
 }
 
+/** Where a party's e-mail goes, and the name it greets. */
+async function contactOf(db: DbOrTx, userId: string) {
+  const [row] = await queryRows(
+    db,
+    sql`select email, first_name from users where id = ${userId}`,
+    z.object({ email: z.string(), first_name: z.string() }),
+  );
+  return row ?? null;
+}
+
+/** The requester is told their request was paid or declined, in the app and by e-mail as they chose. */
+async function notifyAnswered(tx: Tx, row: RequestRow, answer: "paid" | "declined"): Promise<void> {
+  if (!row.requester_id) return;
+  const amount = formatMoney(row.amount);
+  const contact = await contactOf(tx, row.requester_id);
+  await notify(
+    tx,
+    row.requester_id,
+    "money_request",
+    answer === "paid"
+      ? {
+          title: `${row.payer_tag} paid your request`,
+          body: `${row.payer_tag} paid your request for ${amount}.`,
+          link: "/dashboard",
+        }
+      : {
+          title: `${row.payer_tag} declined your request`,
+          body: `${row.payer_tag} declined your request for ${amount}.`,
+          link: "/pay",
+        },
+    contact &&
+      moneyRequestAnsweredMail(contact.email, {
+        firstName: contact.first_name,
+        payerTag: row.payer_tag,
+        amount,
+        answer,
+      }),
+  );
+}
+
 async function payableAt(db: DbOrTx, tag: string) {
   const [row] = await queryRows(
     db,
@@ -151,7 +194,7 @@ export async function createMoneyRequest(
   }
   const note = input.note ? input.note : null;
 
-  return deps.database.db.transaction(async (tx) => {
+  const answer = await deps.database.db.transaction(async (tx) => {
     const seen = await payableAt(tx, tag);
     await lockParties(tx, requester.id, seen?.id ?? null);
     // The requester must be able to receive what they ask for: the same rule as being paid by tag.
@@ -187,16 +230,32 @@ export async function createMoneyRequest(
       insert into money_requests (id, requester_id, payer_id, requester_tag, payer_tag, amount, note, created_at)
       values (${id}, ${requester.id}, ${payer.id}, ${requesterTag}, ${payerTag}, ${amount}, ${note}, ${now.toISOString()})`);
     const amountText = formatMoney(amount);
-    await notify(tx, payer.id, "money_request", {
-      title: `${requesterTag} requested ${amountText}`,
-      body: note
-        ? `${requesterTag} asked you for ${amountText}: ${note}`
-        : `${requesterTag} asked you for ${amountText}.`,
-      link: "/pay",
-    });
+    const contact = await contactOf(tx, payer.id);
+    await notify(
+      tx,
+      payer.id,
+      "money_request",
+      {
+        title: `${requesterTag} requested ${amountText}`,
+        body: note
+          ? `${requesterTag} asked you for ${amountText}: ${note}`
+          : `${requesterTag} asked you for ${amountText}.`,
+        link: "/pay",
+      },
+      contact &&
+        moneyRequestedMail(contact.email, {
+          firstName: contact.first_name,
+          requesterTag,
+          amount: amountText,
+          note,
+          url: `${publicBaseUrl(deps.config)}/pay`,
+        }),
+    );
     const row = await readRequest(tx, id);
     return { message: MONEY_REQUEST_MESSAGES.created, request: toView(row!, requester.id) };
   });
+  wakeMailWorker();
+  return answer;
 }
 
 const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([0-9a-f-]{36})$/;
@@ -267,18 +326,14 @@ export async function declineMoneyRequest(
   now: Date = new Date(),
 ): Promise<MoneyRequestAnswer> {
   if (payer.isAdmin) throw notFound();
-  return deps.database.db.transaction(async (tx) => {
+  const answer = await deps.database.db.transaction(async (tx) => {
     const row = await openRequestFor(tx, id, payer.id, "payer_id");
     const request = await closeRequest(tx, row, "declined", payer.id, now);
-    if (row.requester_id) {
-      await notify(tx, row.requester_id, "money_request", {
-        title: `${row.payer_tag} declined your request`,
-        body: `${row.payer_tag} declined your request for ${formatMoney(row.amount)}.`,
-        link: "/pay",
-      });
-    }
+    await notifyAnswered(tx, row, "declined");
     return { message: MONEY_REQUEST_MESSAGES.declined, request };
   });
+  wakeMailWorker();
+  return answer;
 }
 
 /** POST /api/transfer/requests/:id/cancel: the requester withdraws an open request. */
@@ -319,7 +374,7 @@ export async function payMoneyRequest(
     sql`select pillar_tag from users where id = ${seen.requester_id}`,
     z.object({ pillar_tag: z.string() }),
   );
-  return payByTag(
+  const paid = await payByTag(
     deps,
     payer,
     {
@@ -343,7 +398,12 @@ export async function payMoneyRequest(
         await tx.execute(sql`update money_requests
           set status = 'paid', tag_payment_id = ${paymentId}, decided_at = ${at.toISOString()}
           where id = ${id} and status = 'open'`);
+        // The requester hears of it as their request paid (its own switches), not as a plain payment in.
+        const row = await readRequest(tx, id);
+        if (row) await notifyAnswered(tx, row, "paid");
       },
     },
   );
+  if (!paid.replayed) wakeMailWorker();
+  return paid;
 }

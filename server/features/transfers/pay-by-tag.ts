@@ -116,6 +116,8 @@ export async function notifyTagPayment(
     amountCents: number;
     payerTag: string;
     payeeTag: string;
+    /** It paid the payee's money request, which told them itself (decision 037). */
+    paysRequest: boolean;
   },
 ): Promise<void> {
   const amount = formatMoney(payment.amountCents);
@@ -124,6 +126,7 @@ export async function notifyTagPayment(
     body: `You paid ${amount} to ${payment.payeeTag}.`,
     link: "/dashboard",
   });
+  if (payment.paysRequest) return;
   await notify(tx, payment.payeeId, "money_in", {
     title: `Payment from ${payment.payerTag}`,
     body: `${payment.payerTag} paid you ${amount}.`,
@@ -337,6 +340,7 @@ async function payByTagChecked(
       amountCents: amount,
       payerTag,
       payeeTag,
+      paysRequest: forRequest !== undefined,
     });
     return { statusCode: 201, body, replayed: false };
   });

@@ -15,6 +15,8 @@ export interface TransferAnswer {
 export const TRANSFER_OUTCOMES = [
   "created",
   "replayed",
+  /** A scheduled run's transfer exists already (its schedule_run_key); detail is its id. */
+  "schedule_run_made",
   "idempotency_mismatch",
   "account_frozen",
   "staff_account",
@@ -68,6 +70,11 @@ export const createTransferCall = z.strictObject({
   mail_kind: z.string().min(1),
   /** Refuse an address imitating a saved recipient's (lookalike_recipient); false once the customer confirmed it. */
   check_lookalike: z.boolean(),
+  /**
+   * A scheduled run's own reference ('schedule:<id>:<date>', decision 036), kept on the transfer for good: the run
+   * is made once however late it is retried, after its Idempotency-Key was swept. Null for every other transfer.
+   */
+  schedule_run_key: z.string().min(1).max(255).nullable().optional(),
 });
 export type CreateTransferCall = z.input<typeof createTransferCall>;
 
@@ -77,7 +84,7 @@ const outcomeRow = z.object({
   status_code: z.number().int().nullable(),
   /** The created or replayed body; a replay answers what was stored, unchanged. */
   response: z.custom<TransferAnswer>().nullable(),
-  /** Cents for the money refusals; the saved recipient's name for lookalike_address. */
+  /** Cents for the money refusals; the saved recipient's name for lookalike_address; a transfer id for schedule_run_made. */
   detail: z.string().nullable(),
 });
 export type OutcomeRow = z.infer<typeof outcomeRow>;

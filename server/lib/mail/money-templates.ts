@@ -55,3 +55,97 @@ export function moneyArrivedMail(
     html: renderLayout({ heading, bodyHtml: paragraph(body) }),
   };
 }
+
+function plainMail(to: string, kind: string, subject: string, heading: string, lines: string[]): MailMessage {
+  return {
+    to,
+    kind,
+    subject: `${BRAND.name}: ${subject}`,
+    text: `${heading}\n\n${lines.join("\n\n")}\n\n— ${BRAND.name}`,
+    html: renderLayout({ heading, bodyHtml: lines.map(paragraph).join("") }),
+  };
+}
+
+/** Sent when a scheduled transfer's run was not made (decision 036). `reason` reads after "was not made:". */
+export function scheduledTransferSkippedMail(
+  to: string,
+  {
+    firstName,
+    amount,
+    recipientName,
+    day,
+    reason,
+    then,
+    url,
+  }: {
+    firstName: string;
+    amount: string;
+    recipientName: string;
+    day: string;
+    reason: string;
+    then: string;
+    /** The Schedules page. */
+    url: string;
+  },
+): MailMessage {
+  return plainMail(
+    to,
+    "schedule_skipped",
+    "a scheduled transfer was skipped",
+    "A scheduled transfer was skipped",
+    [
+      `Hi ${firstName}, your scheduled transfer of ${amount} to ${recipientName} for ${day} was not made: ${reason}.`,
+      `${then} You can review or change the schedule here: ${url}`,
+    ],
+  );
+}
+
+/** Sent to the customer asked for money by $tag (decision 037). */
+export function moneyRequestedMail(
+  to: string,
+  {
+    firstName,
+    requesterTag,
+    amount,
+    note,
+    url,
+  }: { firstName: string; requesterTag: string; amount: string; note: string | null; url: string },
+): MailMessage {
+  return plainMail(
+    to,
+    "money_requested",
+    `${requesterTag} requested ${amount}`,
+    `${requesterTag} requested money`,
+    [
+      note
+        ? `Hi ${firstName}, ${requesterTag} asked you for ${amount}: "${note}"`
+        : `Hi ${firstName}, ${requesterTag} asked you for ${amount}.`,
+      `Pay or decline it here: ${url}`,
+      "Nothing moves until you choose to pay.",
+    ],
+  );
+}
+
+/** Sent to the requester when their request was paid or declined. */
+export function moneyRequestAnsweredMail(
+  to: string,
+  {
+    firstName,
+    payerTag,
+    amount,
+    answer,
+  }: { firstName: string; payerTag: string; amount: string; answer: "paid" | "declined" },
+): MailMessage {
+  if (answer === "paid") {
+    return plainMail(to, "money_request_paid", `${payerTag} paid your request`, "Your request was paid", [
+      `Hi ${firstName}, ${payerTag} paid your request for ${amount}. It is in your balance now.`,
+    ]);
+  }
+  return plainMail(
+    to,
+    "money_request_declined",
+    `${payerTag} declined your request`,
+    "Your request was declined",
+    [`Hi ${firstName}, ${payerTag} declined your request for ${amount}. No money moved.`],
+  );
+}

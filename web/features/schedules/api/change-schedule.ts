@@ -1,5 +1,11 @@
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateScheduleInput, ScheduleResponse } from "@/contract/schedules";
+import type {
+  CreateScheduleInput,
+  EditScheduleInput,
+  SchedulePasskeyOptionsInput,
+  ScheduleResponse,
+} from "@/contract/schedules";
+import type { PasskeyOptionsResponse } from "@/contract/security";
 import { SCHEDULES_KEY, UPCOMING_RUNS_KEY } from "@/web/features/schedules/api/find-schedules";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
@@ -10,14 +16,31 @@ function refreshSchedules(queryClient: QueryClient) {
 }
 
 /**
- * POST /api/schedules. A customer with a second factor verifies in the app's step-up dialog (a code or a passkey),
- * then the same form, with the same request key, is sent again: a double click never makes two schedules.
+ * POST /api/schedules. A customer with a second factor is answered step_up_required (nothing written); the form
+ * then asks for a proof that travels in the schedule's own body: a code, or a passkey that signs exactly these
+ * fields. The same request key answers the first schedule, so a double click never makes two.
  */
 export function useCreateSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: Omit<CreateScheduleInput, "secondFactor">) =>
-      withStepUp(() => apiRequest<ScheduleResponse>("POST", "/api/schedules", input)),
+    mutationFn: (input: CreateScheduleInput) => apiRequest<ScheduleResponse>("POST", "/api/schedules", input),
+    onSuccess: () => refreshSchedules(queryClient),
+  });
+}
+
+/** POST /api/schedules/passkey-options: a WebAuthn challenge derived from exactly this schedule's fields. */
+export function getSchedulePasskeyOptions(input: SchedulePasskeyOptionsInput) {
+  return apiRequest<PasskeyOptionsResponse>("POST", "/api/schedules/passkey-options", input);
+}
+
+/** PATCH /api/schedules/:id: needs this session's fresh step-up, asked for in the app's "Verify it's you". */
+export function useEditSchedule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, edit }: { id: string; edit: EditScheduleInput }) =>
+      withStepUp(() =>
+        apiRequest<ScheduleResponse>("PATCH", `/api/schedules/${encodeURIComponent(id)}`, edit),
+      ),
     onSuccess: () => refreshSchedules(queryClient),
   });
 }
