@@ -222,7 +222,9 @@ describe("a compliance case", () => {
     await staff.page.getByRole("heading", { name: "Alerts on this case" }).waitFor();
     expect(await staff.page.getByRole("list", { name: "Alerts" }).getByRole("listitem").count()).toBe(1);
     await staff.page.goto("/admin/compliance");
-    await staff.page.getByRole("link", { name: new RegExp(`Lena ${lastName}`) }).waitFor();
+    const queued = staff.page.getByRole("link", { name: new RegExp(`Lena ${lastName}`) });
+    await queued.getByText(/0 hits · 1 alert · 0 held/).waitFor();
+    await shots(staff.page, "compliance-desk");
 
     // Not a blocking rule: the money stays the customer's to send, and the customer sees nothing of it.
     const summary = await (await customer.context.request.get("/api/account/summary")).json();
