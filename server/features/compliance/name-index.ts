@@ -146,10 +146,8 @@ export class NameIndex<T extends MatchableName> {
       if (jaroWinklerBound(a, token.length, counts[id]!, commonPrefix(query, token)) < threshold) continue;
       if (jaroWinklerOfCodes(query, token) >= threshold) alike.push(id);
     }
-    for (const key of keys) {
-      const posting = this.postings.get(key);
-      if (posting) for (let k = 0; k < posting.length; k++) counts[posting[k]!] = 0;
-    }
+    // Zeroing every count (a memset) costs less than walking the postings again.
+    counts.fill(0);
     return alike;
   }
 
