@@ -154,6 +154,8 @@ export const complianceCase = z.object({
     .object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() })
     .nullable(),
   hitCount: z.number().int(),
+  /** Transaction-monitoring alerts filed on the case (decision 031). */
+  alertCount: z.number().int(),
   /** Pending transfers of this customer, held while the case is open. */
   heldTransfers: z.number().int(),
   /** USDC deposits booked under this case with their money on hold (decision 039). */

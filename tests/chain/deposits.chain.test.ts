@@ -494,6 +494,74 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
       await expectLedgerClean();
     });
 
+    it.each([
+      ["freeze", "frozen"],
+      ["file", "filed"],
+    ])(
+      "keeps a deposit held when two members decide %s, through later passes and a second deposit",
+      async (decision, status) => {
+        const { maker, checker } = await staff();
+        const customer = await createApprovedCustomer(t.database);
+        const { address } = await depositInfo(customer);
+        await chain.mint(listedSender, 10_000_000n);
+        const dirty = await chain.send(ANVIL_KEYS.payer, address as Address, 3_000_000n);
+        await chain.mine(3);
+        expect(await pass()).toMatchObject({ held: 1 });
+        const opened = await caseOf(maker, customer);
+        const [before] = await depositRows(dirty);
+
+        await decide(opened.id, decision, maker, checker);
+        expect(await caseOf(maker, customer, status)).toMatchObject({ id: opened.id, heldDeposits: 1 });
+        const [after] = await depositRows(dirty);
+        expect(after).toMatchObject({ status: "held", caseId: opened.id, holdId: before!.holdId });
+        const [hold] = await t.database.db.select().from(holds).where(eq(holds.id, after!.holdId!));
+        expect(hold).toMatchObject({ status: "open", amount: 300, closedAt: null });
+        const [credit] = await t.database.db
+          .select()
+          .from(transactions)
+          .where(eq(transactions.id, after!.transactionId!));
+        expect(credit?.status).toBe("pending");
+        expect(await available(customer)).toBe(0);
+        expect(await balanceOf(customer)).toBe(300);
+
+        // Another pass changes nothing; another deposit from the sender is held on a new open case.
+        expect(await pass()).toMatchObject({ seen: 0, credited: 0, held: 0 });
+        const again = await chain.send(ANVIL_KEYS.payer, address as Address, 1_000_000n);
+        await chain.mine(3);
+        expect(await pass()).toMatchObject({ held: 1 });
+        const second = await caseOf(maker, customer);
+        expect(second.id).not.toBe(opened.id);
+        expect(await depositRows(again)).toMatchObject([{ status: "held", caseId: second.id }]);
+        expect(await depositRows(dirty)).toMatchObject([{ status: "held", caseId: opened.id }]);
+        expect(await available(customer)).toBe(0);
+        expect(await balanceOf(customer)).toBe(400);
+
+        // A decided case takes no other decision: nothing releases the held money but a new decision on it.
+        const refused = await call("POST", `${CASES}/${opened.id}/decisions`, maker, {
+          decision: "clear",
+          note: "Trying to clear a decided case",
+        });
+        expect(refused.statusCode, refused.body).toBe(409);
+        expect(await depositRows(dirty)).toMatchObject([{ status: "held" }]);
+
+        await chain.mine(3);
+        const report = await runReconciliation(t.database.db, config(), { trigger: "staff" });
+        const found = await t.database.query<{ kind: string; tx_hash: string | null }>(
+          "select kind, tx_hash from reconciliation_items where report_id = $1 and outcome = 'difference'",
+          [report!.reportId],
+        );
+        expect(
+          found.filter(
+            (i) =>
+              i.tx_hash === dirty.toLowerCase() ||
+              i.tx_hash === again.toLowerCase() ||
+              i.kind === "deposit_account_mismatch",
+          ),
+        ).toEqual([]);
+        await expectLedgerClean();
+      },
+    );
+
     it("never strands a deposit on a case decided while the watcher was filing it: it waits for the next pass and a new case", async () => {
       const customer = await createApprovedCustomer(t.database);
       const { address } = await depositInfo(customer);

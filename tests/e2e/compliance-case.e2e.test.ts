@@ -5,6 +5,7 @@ import {
   applyThroughApi,
   approveAndFund,
   checkerRequest,
+  creditCustomer,
   PASSWORD,
   shots,
   signInAsAdmin,
@@ -166,5 +167,72 @@ describe("a compliance case", () => {
     expect((await lifted.json()).canSendMoney).toBe(true);
     const access = await customer.context.request.get("/api/account/data-access");
     expect(JSON.stringify(await access.json())).not.toMatch(/lift|restrict|PETROV/i);
+  });
+
+  it("credits just under the approval threshold within a week raise a structuring alert that joins the customer's case", async () => {
+    const staff = await openPage(browser);
+    staff.page.setDefaultTimeout(20_000);
+    await signInAsAdmin(staff.page);
+    const api = staff.context.request;
+
+    // A customer whose money arrives as three payments between $900 and $999.99 (APPROVAL_THRESHOLD is $1,000)
+    // within the rule's seven days: the third one is the pattern.
+    const customer = await openPage(browser);
+    customer.page.setDefaultTimeout(20_000);
+    const lastName = `Split${Date.now() % 100000}`;
+    await signUpNewCustomer(customer.page, "Lena", lastName);
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Lena", lastName });
+    await approveAndFund(api, applied, "950.00");
+    await creditCustomer(api, applied.kyc.userId, "975.00", "Consulting");
+    const alertsOf = async () =>
+      (await (await api.get("/api/admin/monitoring/alerts?limit=100")).json()).items.filter(
+        (a: { customer: { id: string } | null }) => a.customer?.id === applied.kyc.userId,
+      );
+    expect(await alertsOf()).toEqual([]);
+    await creditCustomer(api, applied.kyc.userId, "990.00", "Consulting");
+    const [alert] = await alertsOf();
+    expect(alert).toMatchObject({ rule: "structuring", blocking: false, eventKind: "credit" });
+
+    // Compliance sees it on the alerts page with what the rule saw, and follows it to the customer's case.
+    await staff.page.goto("/admin/compliance");
+    await staff.page.getByRole("link", { name: "Monitoring alerts" }).click();
+    await staff.page.getByRole("heading", { name: "Monitoring alerts", level: 1 }).waitFor();
+    const row = staff.page
+      .getByRole("list", { name: "Alerts" })
+      .getByRole("listitem")
+      .filter({ hasText: `Lena ${lastName}` });
+    await row.getByText("Structuring just under a limit").waitFor();
+    // The evidence in the SAR's words (jsonb orders the keys): the three credits and the limit they stay under.
+    await row
+      .getByText(/^3 \(credit \$950\.00 on [\d-]+, credit \$975\.00 on [\d-]+, credit \$990\.00/)
+      .waitFor();
+    await row.getByText("$1,000.00", { exact: true }).waitFor();
+    await expectAccessible(staff.page, "monitoring alerts page");
+    await shots(staff.page, "monitoring-alerts");
+    await row.getByRole("link", { name: `Open Lena ${lastName}'s case` }).click();
+    await staff.page.getByRole("heading", { name: `Lena ${lastName}`, level: 1 }).waitFor();
+    expect(staff.page.url()).toContain(`/admin/compliance/cases/${alert.caseId}`);
+    const onCase = staff.page.getByRole("list", { name: "Monitoring alerts" });
+    await onCase.getByText("Structuring just under a limit").waitFor();
+    await expectAccessible(staff.page, "compliance case opened by an alert");
+    await shots(staff.page, "compliance-case-alert");
+
+    // The case is the customer's one open case in the queue; the case's alerts page lists this alert.
+    await staff.page.getByRole("link", { name: "This case's alerts on the alerts page" }).click();
+    await staff.page.getByRole("heading", { name: "Alerts on this case" }).waitFor();
+    expect(await staff.page.getByRole("list", { name: "Alerts" }).getByRole("listitem").count()).toBe(1);
+    await staff.page.goto("/admin/compliance");
+    const queued = staff.page.getByRole("link", { name: new RegExp(`Lena ${lastName}`) });
+    await queued.getByText(/0 hits · 1 alert · 0 held/).waitFor();
+    await shots(staff.page, "compliance-desk");
+
+    // Not a blocking rule: the money stays the customer's to send, and the customer sees nothing of it.
+    const summary = await (await customer.context.request.get("/api/account/summary")).json();
+    expect(summary.canSendMoney).toBe(true);
+    const access = await customer.context.request.get("/api/account/data-access");
+    expect(JSON.stringify(await access.json())).not.toMatch(/structuring|monitoring/i);
+
+    const ledger = await (await api.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
   });
 });

@@ -41,6 +41,7 @@ const caseColumns = {
   assigneeId: complianceCases.assignedTo,
   assigneeEmail: assignees.email,
   hitCount: sql<number>`(select count(*)::int from compliance_hits h where h.case_id = ${complianceCases.id})`,
+  alertCount: sql<number>`(select count(*)::int from monitoring_alerts a where a.case_id = ${complianceCases.id})`,
   // First detection: the earliest evidence filed on the case, a sanctions hit or a monitoring alert (the case
   // opens with it, so opened_at otherwise; least() passes over a kind with none).
   firstDetectedAt: sql<Date>`coalesce(least((select min(h.created_at) from compliance_hits h
@@ -70,6 +71,7 @@ type CaseRow = {
   assigneeId: string | null;
   assigneeEmail: string | null;
   hitCount: number;
+  alertCount: number;
   firstDetectedAt: Date;
   heldTransfers: number;
   heldDeposits: number;
@@ -92,6 +94,7 @@ function toCase(row: CaseRow): ComplianceCase {
         ? { id: row.userId, email: row.email, firstName: row.firstName ?? "", lastName: row.lastName ?? "" }
         : null,
     hitCount: Number(row.hitCount),
+    alertCount: Number(row.alertCount),
     heldTransfers: row.status === "cleared" ? 0 : Number(row.heldTransfers),
     heldDeposits: Number(row.heldDeposits),
     assignee: row.assigneeId ? { id: row.assigneeId, email: row.assigneeEmail } : null,

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
+import { NameIndex } from "@/server/features/compliance/name-index";
 import { surnameTokens } from "@/server/features/compliance/normalise-name";
 
 export interface IndexedName {
@@ -13,9 +14,8 @@ export interface IndexedName {
 export interface SanctionsIndex {
   listId: string;
   version: number;
-  names: IndexedName[];
-  /** Names by the first letter of each of their tokens: a candidate shares at least one. */
-  byInitial: Map<string, number[]>;
+  /** The names, prepared at load so that a screen scores only those that can match (decision 043). */
+  names: NameIndex<IndexedName>;
   entries: Map<string, { programs: string; birthDates: string[]; name: string }>;
 }
 
@@ -61,24 +61,19 @@ async function buildIndex(db: DbOrTx, listId: string, version: number): Promise<
     db.select().from(sanctionsNames).where(eq(sanctionsNames.listId, listId)),
     db.select().from(sanctionsEntries).where(eq(sanctionsEntries.listId, listId)),
   ]);
-  const index: SanctionsIndex = { listId, version, names: [], byInitial: new Map(), entries: new Map() };
+  const indexed: IndexedName[] = [];
   for (const row of names) {
     const tokens = row.normalised.split(" ").filter(Boolean);
     if (tokens.length === 0) continue;
-    const at =
-      index.names.push({
-        source: row.source,
-        entNum: row.entNum,
-        name: row.name,
-        tokens,
-        surname: surnameTokens(row.name),
-      }) - 1;
-    for (const initial of new Set(tokens.map((t) => t[0]!))) {
-      const list = index.byInitial.get(initial) ?? [];
-      list.push(at);
-      index.byInitial.set(initial, list);
-    }
+    indexed.push({
+      source: row.source,
+      entNum: row.entNum,
+      name: row.name,
+      tokens,
+      surname: surnameTokens(row.name),
+    });
   }
+  const index: SanctionsIndex = { listId, version, names: new NameIndex(indexed), entries: new Map() };
   for (const row of entries) {
     index.entries.set(entryKey(row.source, row.entNum), {
       programs: row.programs,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { alertEvidenceText } from "@/contract/alert-evidence-text";
 import type { SarDraft } from "@/contract/compliance";
 import { centsToDecimal } from "@/contract/money";
 import { RULE_LABELS, RULE_NAMES } from "@/contract/monitoring";
@@ -11,7 +12,6 @@ import {
   transactions,
   transferRequests,
 } from "@/server/db/schema";
-import { alertEvidenceText } from "@/server/features/compliance/alert-evidence-text";
 import type { CaseActor } from "@/server/features/compliance/case-work";
 import { getCase, reportDueAt } from "@/server/features/compliance/cases";
 import { writeAudit } from "@/server/lib/audit";

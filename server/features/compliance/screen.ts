@@ -5,7 +5,7 @@ import type { ScreeningPoint } from "@/contract/compliance";
 import { type Database, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
-import { birthDateCompatible, nameScore } from "@/server/features/compliance/name-match";
+import { birthDateCompatible } from "@/server/features/compliance/name-match";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
 import {
   activeSanctionsIndex,
@@ -72,12 +72,7 @@ function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: numb
     const tokens = nameTokens(value);
     if (tokens.length === 0) continue;
     const best = new Map<string, SanctionsHit>();
-    const candidates = new Set<number>();
-    for (const token of tokens) for (const at of index.byInitial.get(token[0]!) ?? []) candidates.add(at);
-    for (const at of candidates) {
-      const listed = index.names[at]!;
-      const score = nameScore(tokens, listed.tokens, listed.surname);
-      if (score < threshold) continue;
+    for (const { name: listed, score } of index.names.matches(tokens, threshold)) {
       const key = entryKey(listed.source, listed.entNum);
       const entry = index.entries.get(key);
       if (!birthDateCompatible(dateOfBirth, entry?.birthDates ?? [])) continue;

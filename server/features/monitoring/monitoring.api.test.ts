@@ -104,7 +104,12 @@ describe("structuring (credits just under APPROVAL_THRESHOLD, $1,000, within 7 d
 
     // The alert sits on the customer's one case, which lists it.
     const detail = await call("GET", `/api/admin/compliance/cases/${alert!.caseId}`, compliance);
-    expect(detail.json()).toMatchObject({ status: "open", customer: { id: customer.user.id }, hitCount: 0 });
+    expect(detail.json()).toMatchObject({
+      status: "open",
+      customer: { id: customer.user.id },
+      hitCount: 0,
+      alertCount: 1,
+    });
     const onCase = await call("GET", `/api/admin/monitoring/alerts?caseId=${alert!.caseId}`, compliance);
     expect(onCase.json().items.map((a: MonitoringAlert) => a.id)).toEqual([alert!.id]);
     const one = await call("GET", `/api/admin/monitoring/alerts/${alert!.id}`, compliance);

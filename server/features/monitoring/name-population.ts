@@ -1,3 +1,4 @@
+import { NameIndex } from "@/server/features/compliance/name-index";
 import { nameScore } from "@/server/features/compliance/name-match";
 import { nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
 import {
@@ -9,9 +10,11 @@ import {
 /**
  * Name screening at population scale for bench:compliance: the labelled set's listed names among invented
  * ones (a list the size of OFAC's SDN names and aliases), and customers who are the labelled set's true matches
- * and innocent near misses among everyday American names. Screened with the production matcher (nameTokens,
- * nameScore) and the production index's blocking (a candidate shares a token's first letter), in memory: the
- * throughput is the matcher's, without the database round trip a live screen adds.
+ * and innocent near misses among everyday American names. Screened with the production matcher (nameTokens and
+ * the list's NameIndex, decision 043), in memory: the throughput is the matcher's, without the database round
+ * trip a live screen adds. The same names are also screened the way decision 025 did (nameScore against every
+ * listed name sharing a token's first letter), in the same run: its throughput, and whether any name's hits
+ * differ (they must not).
  */
 const FIRST = [
   "James",
@@ -122,6 +125,13 @@ export interface NameScreeningFigures {
   /** Wall clock, and per second of this process's CPU time (what a machine shared with others still measures). */
   namesPerSecond: number;
   cpuNamesPerSecond: number;
+  /** Decision 025's way (every listed name sharing a first letter scored), per CPU second, same names. */
+  referenceCpuNamesPerSecond: number;
+  referenceNames: number;
+  /** Screened names whose hits differ between the index and decision 025's way (must be 0). */
+  differing: number;
+  /** Seconds to build the index from the list (once per list load). */
+  indexSeconds: number;
 }
 
 export function measureNameScreening(
@@ -129,6 +139,8 @@ export function measureNameScreening(
   customers: number,
   listSize: number,
   threshold: number,
+  /** How many of the names (the first ones) are also screened decision 025's way: it is slow. */
+  referenceNames = customers,
 ): NameScreeningFigures {
   const next = rng(seed);
   const pick = <T>(list: ArrayLike<T>) => list[Math.floor(next() * list.length)]!;
@@ -141,12 +153,10 @@ export function measureNameScreening(
   };
   const listed = [...LISTED_NAMES];
   while (listed.length < listSize) listed.push(`${word().toUpperCase()}, ${word()} ${word()}`);
-  const index = listed.map((name) => ({ name, tokens: nameTokens(name), surname: surnameTokens(name) }));
-  const byInitial = new Map<string, number[]>();
-  index.forEach((l, at) => {
-    for (const initial of new Set(l.tokens.map((t) => t[0]!)))
-      byInitial.set(initial, [...(byInitial.get(initial) ?? []), at]);
-  });
+  const prepared = listed.map((name) => ({ name, tokens: nameTokens(name), surname: surnameTokens(name) }));
+  const built = performance.now();
+  const index = new NameIndex(prepared);
+  const indexSeconds = (performance.now() - built) / 1000;
   const people: { name: string; is: string | null }[] = [
     ...TRUE_MATCHES.map(([name, is]) => ({ name, is })),
     ...TRUE_NON_MATCHES.map((name) => ({ name, is: null })),
@@ -160,24 +170,27 @@ export function measureNameScreening(
   let falsePositives = 0;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  for (const person of people) {
-    const tokens = nameTokens(person.name);
-    const candidates = new Set<number>();
-    for (const token of tokens) for (const at of byInitial.get(token[0]!) ?? []) candidates.add(at);
-    const hits: string[] = [];
-    for (const at of candidates) {
-      const l = index[at]!;
-      if (nameScore(tokens, l.tokens, l.surname) >= threshold) hits.push(l.name);
-    }
+  const answers = people.map((person) =>
+    index.matches(nameTokens(person.name), threshold).map((m) => m.name.name),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpu);
+  people.forEach((person, k) => {
+    const hits = answers[k]!;
     if (person.is !== null) {
       if (hits.includes(person.is)) truePositives++;
       else falseNegatives++;
     }
     falsePositives += hits.filter((h) => h !== person.is).length;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  const cpuSeconds = (used.user + used.system) / 1e6;
+  });
+  const referenceCpu = process.cpuUsage();
+  const reference = people
+    .slice(0, referenceNames)
+    .map((person) => referenceHits(prepared, nameTokens(person.name), threshold));
+  const referenceCpuSeconds = cpuSecondsSince(referenceCpu);
+  const differing = reference.filter(
+    (hits, k) => [...answers[k]!].sort().join("|") !== [...hits].sort().join("|"),
+  ).length;
   return {
     listedNames: listed.length,
     customers: people.length,
@@ -188,5 +201,27 @@ export function measureNameScreening(
     recall: truePositives / (truePositives + falseNegatives),
     namesPerSecond: people.length / seconds,
     cpuNamesPerSecond: people.length / cpuSeconds,
+    referenceCpuNamesPerSecond: reference.length / referenceCpuSeconds,
+    referenceNames: reference.length,
+    differing,
+    indexSeconds,
   };
+}
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/** Decision 025's screen: nameScore against every listed name sharing a first letter with a token. */
+function referenceHits(
+  listed: { name: string; tokens: string[]; surname: string[] }[],
+  tokens: string[],
+  threshold: number,
+): string[] {
+  const initials = new Set(tokens.map((t) => t[0]!));
+  return listed
+    .filter((l) => l.tokens.some((t) => initials.has(t[0]!)))
+    .filter((l) => nameScore(tokens, l.tokens, l.surname) >= threshold)
+    .map((l) => l.name);
 }

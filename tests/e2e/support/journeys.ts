@@ -168,14 +168,21 @@ export async function approveAndFund(api: APIRequestContext, applied: AppliedCus
     data: { status: "approved" },
   });
   expect(account.status()).toBe(200);
+  return creditCustomer(api, applied.kyc.userId, amount, "Payroll");
+}
+
+/**
+ * Staff (`api`) credit `amount` to a customer as a completed incoming payment; above what one admin may credit
+ * alone (APPROVAL_THRESHOLD over the run's 24 hours) the e2e checker approves it. Answers the credit's JSON.
+ */
+export async function creditCustomer(
+  api: APIRequestContext,
+  userId: string,
+  amount: string,
+  description: string,
+) {
   const credit = await api.post("/api/admin/incoming-payments", {
-    data: {
-      userId: applied.kyc.userId,
-      amount,
-      description: "Payroll",
-      status: "completed",
-      reason: "Journey funding",
-    },
+    data: { userId, amount, description, status: "completed", reason: "Journey funding" },
   });
   if (credit.status() === 202) {
     // The admin credited more than APPROVAL_THRESHOLD over the run's 24 hours: the second admin approves it.

@@ -10,6 +10,7 @@ import {
   MAX_NARRATIVE_CHARS,
   type ScreeningPoint,
 } from "@/contract/compliance";
+import { RULE_LABELS } from "@/contract/monitoring";
 import { canUse } from "@/contract/staff-capabilities";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
@@ -36,6 +37,8 @@ import {
 import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/components/case-status-badge";
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
+import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
+import { AlertEvidence } from "@/web/features/monitoring/components/alert-evidence";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -114,10 +117,15 @@ function Summary({ detail }: { detail: ComplianceCaseDetail }) {
       <dl className="grid gap-2 text-sm sm:grid-cols-2">
         <div>
           <dt className="text-ink-muted">Customer</dt>
-          <dd className="break-all text-ink">
-            {detail.customer
-              ? `${detail.customer.firstName} ${detail.customer.lastName} · ${detail.customer.email}`
-              : "Deleted customer"}
+          <dd className="text-ink">
+            {detail.customer ? (
+              <>
+                {detail.customer.firstName} {detail.customer.lastName}
+                <span className="block break-all text-ink-muted">{detail.customer.email}</span>
+              </>
+            ) : (
+              "Deleted customer"
+            )}
           </dd>
         </div>
         <div>
@@ -165,23 +173,62 @@ function Summary({ detail }: { detail: ComplianceCaseDetail }) {
 }
 
 function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
+  const alerts = useAlerts(detail.id);
+  const alertItems = alerts.data?.items ?? [];
   return (
-    <Section title="Evidence" description="The screening hits grouped in this case, oldest first.">
-      <ul className="grid gap-3">
-        {detail.hits.map((hit) => (
-          <li key={hit.id} className="grid gap-0.5 border-l-2 border-line pl-3 text-sm">
-            <span className="text-ink">
-              <span className="font-medium">{hit.subjectType === "address" ? "Address" : "Name"}</span>{" "}
-              <span className="break-all">{hit.subject}</span> matched{" "}
-              <span className="break-all">{hit.matched}</span>
-            </span>
-            <span className="tabular-nums text-ink-muted">
-              {POINTS[hit.screeningPoint]} · score {hit.score.toFixed(3)} · {hit.listSource} #{hit.entNum} ·{" "}
-              {hit.programs || "no program"} · list v{hit.listVersion} · {when(hit.createdAt)}
-            </span>
-          </li>
-        ))}
-      </ul>
+    <Section
+      title="Evidence"
+      description="The screening hits and monitoring alerts grouped in this case, oldest first."
+    >
+      {detail.hits.length > 0 ? (
+        <ul aria-label="Screening hits" className="grid gap-3">
+          {detail.hits.map((hit) => (
+            <li key={hit.id} className="grid gap-0.5 border-l-2 border-line pl-3 text-sm">
+              <span className="text-ink">
+                <span className="font-medium">{hit.subjectType === "address" ? "Address" : "Name"}</span>{" "}
+                <span className="break-all">{hit.subject}</span> matched{" "}
+                <span className="break-all">{hit.matched}</span>
+              </span>
+              <span className="tabular-nums text-ink-muted">
+                {POINTS[hit.screeningPoint]} · score {hit.score.toFixed(3)} · {hit.listSource} #{hit.entNum} ·{" "}
+                {hit.programs || "no program"} · list v{hit.listVersion} · {when(hit.createdAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {alerts.isPending ? (
+        <Skeleton className="h-12" />
+      ) : alerts.isError ? (
+        <LoadErrorNote what="the case's alerts" onRetry={() => alerts.refetch()} />
+      ) : alertItems.length > 0 ? (
+        <>
+          <ul aria-label="Monitoring alerts" className="grid gap-3">
+            {[...alertItems].reverse().map((alert) => (
+              <li key={alert.id} className="grid gap-0.5 border-l-2 border-pending pl-3 text-sm">
+                <span className="text-ink">
+                  <span className="font-medium">{RULE_LABELS[alert.rule]}</span>
+                  {alert.blocking ? " · holds money out" : ""}
+                </span>
+                <AlertEvidence evidence={alert.evidence} />
+                <span className="tabular-nums text-ink-muted">
+                  Monitoring alert · score {alert.score.toFixed(2)} · on a {alert.eventKind} ·{" "}
+                  {when(alert.createdAt)}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <Link
+            className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+            href={`/admin/monitoring?case=${detail.id}`}
+          >
+            This case's alerts on the alerts page
+          </Link>
+        </>
+      ) : null}
+      {detail.hits.length === 0 && !alerts.isPending && alertItems.length === 0 ? (
+        <p className="text-sm text-ink-muted">Nothing yet.</p>
+      ) : null}
     </Section>
   );
 }

@@ -37,13 +37,23 @@ function ComplianceDesk() {
               <p className="hidden truncate text-xs text-ink-muted sm:block">Sanctions screening and cases</p>
             </div>
           </div>
-          <Button asChild variant="secondary" size="sm">
-            <Link href="/admin">
-              <ArrowLeft aria-hidden />
-              <span className="hidden sm:inline">Back to Admin</span>
-              <span className="sm:hidden">Back</span>
-            </Link>
-          </Button>
+          <div className="flex shrink-0 items-center gap-2">
+            {allowed ? (
+              <Button asChild variant="secondary" size="sm">
+                <Link href="/admin/monitoring">
+                  <span className="hidden sm:inline">Monitoring alerts</span>
+                  <span className="sm:hidden">Alerts</span>
+                </Link>
+              </Button>
+            ) : null}
+            <Button asChild variant="secondary" size="sm">
+              <Link href="/admin">
+                <ArrowLeft aria-hidden />
+                <span className="hidden sm:inline">Back to Admin</span>
+                <span className="sm:hidden">Back</span>
+              </Link>
+            </Button>
+          </div>
         </Container>
       </header>
       <main {...MAIN_PROPS} className="focus-visible:outline-none">

@@ -61,7 +61,8 @@ export function CaseQueue() {
                   </span>
                   <span className="flex flex-wrap items-center gap-2 text-sm tabular-nums text-ink-muted">
                     <span>
-                      {c.hitCount} {c.hitCount === 1 ? "hit" : "hits"} · {c.heldTransfers} held · opened{" "}
+                      {c.hitCount} {c.hitCount === 1 ? "hit" : "hits"} · {c.alertCount}{" "}
+                      {c.alertCount === 1 ? "alert" : "alerts"} · {c.heldTransfers} held · opened{" "}
                       {when(c.openedAt)}
                       {c.assignee ? ` · ${c.assignee.email}` : " · unassigned"}
                     </span>

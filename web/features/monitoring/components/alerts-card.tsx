@@ -1,50 +1,60 @@
-import { formatMoney } from "@/contract/money";
+import { Link } from "wouter";
 import { type MonitoringAlert, RULE_LABELS } from "@/contract/monitoring";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
+import { AlertEvidence } from "@/web/features/monitoring/components/alert-evidence";
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
-/** The evidence's plain facts (amounts in dollars); lists of events are counted, not dumped. */
-function evidenceLine(evidence: MonitoringAlert["evidence"]): string {
-  return Object.entries(evidence)
-    .filter(([key]) => key !== "event")
-    .map(([key, value]) => {
-      if (Array.isArray(value)) return `${key}: ${value.length}`;
-      if (typeof value === "number" && key.endsWith("Cents"))
-        return `${key.slice(0, -5)}: ${formatMoney(value)}`;
-      return `${key}: ${String(value)}`;
-    })
-    .join(" · ");
-}
+const EVENT_KINDS: Record<MonitoringAlert["eventKind"], string> = {
+  credit: "a credit",
+  deposit: "a USDC deposit",
+  transfer: "a transfer",
+};
 
+/** One alert: the rule, whose money, what the rule saw (the SAR's words) and the way to the customer's case. */
 function AlertRow({ alert }: { alert: MonitoringAlert }) {
-  const who = alert.customer
-    ? `${alert.customer.firstName} ${alert.customer.lastName} (${alert.customer.email})`
-    : "Deleted customer";
+  const who = alert.customer ? `${alert.customer.firstName} ${alert.customer.lastName}` : "Deleted customer";
   return (
-    <li className="grid gap-1 border-t border-line px-4 py-3 text-sm first:border-t-0">
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium text-ink">{RULE_LABELS[alert.rule]}</span>
-        {alert.blocking ? (
-          <Badge tone="negative">Holds money out</Badge>
-        ) : (
-          <Badge tone="pending">Review</Badge>
-        )}
-        <span className="tabular-nums text-ink-muted">score {alert.score.toFixed(2)}</span>
+    <li className="grid gap-1.5 border-t border-line px-6 py-4 text-sm first:border-t-0">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <div className="flex min-w-0 flex-wrap items-center gap-2">
+          <span className="font-medium text-ink">{RULE_LABELS[alert.rule]}</span>
+          {alert.blocking ? (
+            <Badge tone="negative">Holds money out</Badge>
+          ) : (
+            <Badge tone="pending">Review</Badge>
+          )}
+        </div>
+        <span className="tabular-nums text-xs text-ink-muted">Score {alert.score.toFixed(2)}</span>
       </div>
-      <span className="break-all text-ink">{who}</span>
-      <span className="break-all text-ink-muted">{evidenceLine(alert.evidence)}</span>
-      <span className="text-ink-muted">
-        {when(alert.createdAt)} · on a {alert.eventKind} ·{" "}
-        <a className="underline" href={`/admin/monitoring?case=${alert.caseId}`}>
-          this case's alerts
-        </a>
-      </span>
+      <p className="min-w-0 text-ink">
+        {who}
+        {alert.customer ? (
+          <span className="block break-all text-ink-muted sm:inline">
+            <span className="hidden sm:inline"> · </span>
+            {alert.customer.email}
+          </span>
+        ) : null}
+      </p>
+      <div className="rounded-lg bg-canvas px-3 py-2">
+        <AlertEvidence evidence={alert.evidence} />
+      </div>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-ink-muted">
+        <span>
+          {when(alert.createdAt)} · on {EVENT_KINDS[alert.eventKind]}
+        </span>
+        <Link
+          className="font-medium text-brand-700 underline-offset-4 hover:underline"
+          href={`/admin/compliance/cases/${alert.caseId}`}
+        >
+          Open {alert.customer ? `${who}'s` : "the"} case
+        </Link>
+      </div>
     </li>
   );
 }
@@ -55,19 +65,29 @@ export function AlertsCard({ caseId }: { caseId: string | null }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>{caseId ? "Alerts on this case" : "Monitoring alerts"}</CardTitle>
+        <CardTitle>{caseId ? "Alerts on this case" : "Recent alerts"}</CardTitle>
         <CardDescription>
-          Patterns the monitoring rules saw in money events, with the evidence each rule used. Alerts join the
-          customer's compliance case.
+          Patterns the monitoring rules saw in money events, newest first, with the evidence each rule used.
+          Each alert joins its customer's compliance case.
         </CardDescription>
+        {caseId ? (
+          <Link
+            className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+            href={`/admin/compliance/cases/${caseId}`}
+          >
+            Open the case
+          </Link>
+        ) : null}
       </CardHeader>
       <CardContent className="p-0">
         {alerts.isPending ? (
-          <Skeleton className="m-4 h-24" />
+          <Skeleton className="mx-6 mb-6 h-24" />
         ) : alerts.isError ? (
           <LoadErrorNote what="the alerts" onRetry={() => alerts.refetch()} />
         ) : alerts.data.items.length === 0 ? (
-          <p className="px-4 py-6 text-sm text-ink-muted">No alerts.</p>
+          <p className="px-6 py-6 text-sm text-ink-muted">
+            No alerts. The rules run on every credit, deposit and transfer.
+          </p>
         ) : (
           <ul aria-label="Alerts">
             {alerts.data.items.map((a) => (

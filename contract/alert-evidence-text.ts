@@ -40,12 +40,19 @@ function valueText(key: string, value: unknown): string {
 }
 
 /**
- * A monitoring alert's evidence in one line for the SAR's PDF: each fact the rule recorded, amounts in dollars
- * and events as "credit $950.00 on 2026-11-27", the judged event last.
+ * A monitoring alert's evidence as facts: each one the rule recorded, named in words, amounts in dollars and
+ * events as "credit $950.00 on 2026-11-27", the judged event last. What the back office lists.
  */
-export function alertEvidenceText(evidence: Record<string, unknown>): string {
+export function alertEvidenceFacts(evidence: Record<string, unknown>): [label: string, value: string][] {
   const keys = Object.keys(evidence).filter((k) => k !== "event");
-  const facts = keys.map((k) => `${words(k)}: ${valueText(k, evidence[k])}`);
-  if ("event" in evidence) facts.push(`judged event: ${eventText(evidence.event)}`);
-  return facts.join("; ");
+  const facts: [string, string][] = keys.map((k) => [words(k), valueText(k, evidence[k])]);
+  if ("event" in evidence) facts.push(["judged event", eventText(evidence.event)]);
+  return facts;
+}
+
+/** The same facts in one line for the SAR's PDF. */
+export function alertEvidenceText(evidence: Record<string, unknown>): string {
+  return alertEvidenceFacts(evidence)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join("; ");
 }

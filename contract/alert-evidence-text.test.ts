@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertEvidenceText } from "@/server/features/compliance/alert-evidence-text";
+import { alertEvidenceText } from "@/contract/alert-evidence-text";
 
 describe("a monitoring alert's evidence in one line", () => {
   it("writes cents as dollars, events as kind, amount and day, and the judged event last", () => {
