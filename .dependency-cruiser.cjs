@@ -23,7 +23,7 @@ const SERVER_AREA_DEPS = {
   notifications: [],
   payments: ["accounts", "approvals", "auth", "kyc", "monitoring"],
   security: ["chat"],
-  settlement: ["compliance", "monitoring", "payments", "transfers"],
+  settlement: ["approvals", "compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
   schedules: ["auth", "compliance", "notifications", "recipients", "transfers"],

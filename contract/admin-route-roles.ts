@@ -91,10 +91,13 @@ export const ADMIN_ROUTE_ROLES = {
   // Settlement on chain (decision 038): the hot wallet, payouts, deposits and reconciliation reports.
   "GET /api/admin/settlement": ["finance"],
   "POST /api/admin/settlement/payouts/:id/speed-up": ["finance"],
+  // Settled outside Pillar: proposed here, decided on the approvals routes by a second member (decision 040).
+  "POST /api/admin/settlement/payouts/:id/settled-outside": ["finance"],
   "GET /api/admin/settlement/reconciliations": ["finance"],
   "POST /api/admin/settlement/reconciliations": ["finance"],
   "GET /api/admin/settlement/reconciliations/:id": ["finance"],
   "GET /api/admin/settlement/reconciliations/:id/report.csv": ["finance"],
+  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": ["finance"],
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
 
 export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;

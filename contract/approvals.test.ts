@@ -12,7 +12,12 @@ describe("who may approve or reject", () => {
   });
 
   it("gives money in and balance adjustments to finance, never to compliance or support", () => {
-    for (const kind of ["incoming_payment", "credit", "balance_adjustment"] as const) {
+    for (const kind of [
+      "incoming_payment",
+      "credit",
+      "balance_adjustment",
+      "payout_settled_outside",
+    ] as const) {
       expect(mayDecideApproval(["finance"], kind)).toBe(true);
       expect(mayDecideApproval(["compliance"], kind)).toBe(false);
       expect(mayDecideApproval(["support"], kind)).toBe(false);

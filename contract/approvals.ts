@@ -13,6 +13,7 @@ export const APPROVAL_KINDS = [
   "kyc_reset",
   "unfreeze",
   "transfer_release",
+  "payout_settled_outside",
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -27,6 +28,8 @@ export const APPROVAL_CHECKER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   unfreeze: ["compliance"],
   // A reported transfer: a second member of the transfer desk, or compliance, who handles the report.
   transfer_release: ["finance", "compliance"],
+  // A payout recorded as settled outside Pillar completes the transfer in the ledger: a second finance member.
+  payout_settled_outside: ["finance"],
 };
 
 export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
@@ -36,6 +39,7 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
   kyc_reset: "KYC reset",
   unfreeze: "Lift freeze",
   transfer_release: "Flagged transfer",
+  payout_settled_outside: "Payout settled outside Pillar",
 };
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */

@@ -129,6 +129,13 @@ export const ERROR_REASONS = {
   reconciliation_running: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** Speed up asked for a payout that is not sent and unmined (already mined, settled or not yet signed). */
   payout_not_stuck: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Settled outside Pillar asked for a payout that is settled, held, or whose own transaction may still be mined (decision 040). */
+  payout_not_settleable: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** The transaction named as the outside settlement is not a confirmed USDC transfer to the payout's address for its amount. */
+  outside_tx_invalid: { code: "UNPROCESSABLE", status: 422, flags: ["chainSettlement"] },
+  /** Acknowledging a reconciliation item that is not a difference, or one already acknowledged (decision 040). */
+  not_a_difference: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  difference_acknowledged: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   // The database or another backing service is out of reach (a failover): the outcome may be unknown, and the
   // client's retry with the same Idempotency-Key finds it (decision 027).
   service_unavailable: { code: "UNAVAILABLE", status: 503, flags: ["retryable"] },

@@ -81,7 +81,16 @@ export type ReconciliationArea = z.infer<typeof reconciliationArea>;
 export const reconciliationOutcome = z.enum(["difference", "awaiting"]);
 export type ReconciliationOutcome = z.infer<typeof reconciliationOutcome>;
 
+/** Who acknowledged a difference, when and why (decision 040); it then stops counting in /metrics. */
+export const reconciliationAcknowledgment = z.object({
+  by: z.string().nullable(),
+  at: z.string(),
+  reason: z.string(),
+});
+export type ReconciliationAcknowledgment = z.infer<typeof reconciliationAcknowledgment>;
+
 export const reconciliationItem = z.object({
+  id: z.string(),
   area: reconciliationArea,
   kind: z.string(),
   outcome: reconciliationOutcome,
@@ -92,6 +101,8 @@ export const reconciliationItem = z.object({
   ledgerUsdc: z.string().nullable(),
   detail: z.string(),
   explorerUrl: z.string().nullable(),
+  /** A difference staff acknowledged, in this report or an earlier one; null when it is not (or is awaiting). */
+  acknowledgment: reconciliationAcknowledgment.nullable(),
 });
 export type ReconciliationItem = z.infer<typeof reconciliationItem>;
 
@@ -105,6 +116,8 @@ export const reconciliationReport = z.object({
   hotOnChainUsdc: z.string().nullable(),
   hotExpectedUsdc: z.string().nullable(),
   differences: z.number().int(),
+  /** Of the differences, those staff acknowledged (decision 040). */
+  acknowledged: z.number().int(),
   awaiting: z.number().int(),
   error: z.string().nullable(),
   startedAt: z.string(),
@@ -136,6 +149,66 @@ export const SETTLEMENT_ADMIN_MESSAGES = {
 
 export const payoutState = z.enum(["queued", "held", "signed", "sent", "completed", "failed"]);
 
+/** The maker's proposal, or the approved record, of a payout settled outside Pillar (decision 040). */
+export const settledOutside = z.object({
+  approvalId: z.string(),
+  status: z.enum(["pending", "approved"]),
+  /** The proposing staff member's e-mail. */
+  proposedBy: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  reason: z.string(),
+  txHash: z.string().nullable(),
+  explorerUrl: z.string().nullable(),
+  proposedAt: z.string(),
+});
+export type SettledOutside = z.infer<typeof settledOutside>;
+
+export const SETTLED_OUTSIDE_MESSAGES = {
+  settled: (status: string) => `This payout is already ${status}: there is nothing to record`,
+  held: "This payout is held for a compliance review: compliance decides it before anything else moves",
+  noCustomer: "This payout's customer no longer exists, so the transfer cannot be completed in the ledger",
+  ownMined:
+    "One of Pillar's own transactions for this payout is on chain: the payout worker completes it once it is deep enough",
+  stillMinable: (nonce: number, confirmations: number) =>
+    `Pillar's signed transaction for this payout (nonce ${nonce}) can still be mined. Speed it up or wait; it can be recorded as settled outside Pillar only once another transaction has used nonce ${nonce} and is ${confirmations} blocks deep.`,
+  ownTransaction:
+    "That transaction is one Pillar signed for a payout: the payout worker settles it, it cannot be named as settled outside Pillar",
+  hashUsed: "That transaction is already recorded as the settlement of another payout",
+  notFound: "No such transaction on this chain yet: check the hash, or wait until it is mined",
+  reverted: "That transaction was refused by the chain (reverted), so it paid nothing",
+  notDeep: (confirmations: number) =>
+    `That transaction is not yet ${confirmations} blocks deep: record it once it is confirmed`,
+  notThePayment: (amount: string, to: string) =>
+    `That transaction does not transfer ${amount} USDC to ${to}, the payout's address and amount`,
+} as const;
+
+export const settledOutsideInput = z.object({
+  reason: z
+    .string({ error: "Please give a reason: a second staff member reviews this" })
+    .trim()
+    .min(1, "Please give a reason: a second staff member reviews this")
+    .max(500, "Please keep the reason under 500 characters"),
+  /** The on-chain transaction that paid the customer, when there is one. */
+  txHash: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? null : v),
+    z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "A transaction hash is 0x and 64 hexadecimal characters")
+      .transform((h) => h.toLowerCase())
+      .nullish(),
+  ),
+});
+export type SettledOutsideInput = z.input<typeof settledOutsideInput>;
+
+export const acknowledgeDifferenceInput = z.object({
+  reason: z
+    .string({ error: "Please say why this difference is acknowledged" })
+    .trim()
+    .min(1, "Please say why this difference is acknowledged")
+    .max(500, "Please keep the reason under 500 characters"),
+});
+
 export const settlementPayout = z.object({
   id: z.string(),
   transferRequestId: z.string(),
@@ -154,6 +227,8 @@ export const settlementPayout = z.object({
   waitingReason: z.string().nullable(),
   failureReason: z.string().nullable(),
   explorerUrl: z.string().nullable(),
+  /** A pending proposal to record it as settled outside Pillar, or the approved record; null otherwise. */
+  settledOutside: settledOutside.nullable(),
 });
 export type SettlementPayout = z.infer<typeof settlementPayout>;
 

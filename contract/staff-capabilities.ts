@@ -26,6 +26,8 @@ export const STAFF_CAPABILITIES = {
   settlementTab: "GET /api/admin/settlement",
   speedUpPayout: "POST /api/admin/settlement/payouts/:id/speed-up",
   runReconciliation: "POST /api/admin/settlement/reconciliations",
+  proposeSettledOutside: "POST /api/admin/settlement/payouts/:id/settled-outside",
+  acknowledgeDifference: "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",
   editBalance: "PUT /api/admin/users/:userId/balance",

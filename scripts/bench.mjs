@@ -40,7 +40,18 @@ const SESSION_USERS = Math.min(1_000, USERS - 10);
 const LOGIN_USERS = 5;
 /** Signed-in users polling: few enough that each comes back many times within a run (the repeat poll). */
 const POLL_USERS = Number(process.env.BENCH_POLL_USERS ?? 200);
-const ALL = ["baseline", "poll", "transfer-spread", "transfer-hot", "login", "pgbench", "embedded"];
+/** USDC payouts on anvil in the payouts scenario (scripts/bench/payouts.ts). */
+const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 60);
+const ALL = [
+  "baseline",
+  "poll",
+  "transfer-spread",
+  "transfer-hot",
+  "login",
+  "pgbench",
+  "embedded",
+  "payouts",
+];
 /** Load scenarios against the app (the others are pgbench and the embedded start). */
 const LOAD = ["poll", "transfer-spread", "transfer-hot", "login"];
 /** How the server runs: the compiled bundle as in production and `npm start` (default), or tsx. */
@@ -60,6 +71,9 @@ const LABELS = {
   "transfer-hot": "transfers on one wallet",
   login: `login (argon2id, ${LOGIN_USERS} users)`,
 };
+
+/** Thrown past the app's scenarios when none was asked for (BENCH_SCENARIOS=payouts, say). */
+const SKIP_APP = Symbol("no app scenario");
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-bench-"));
 const dbName = `pillar_bench_${Date.now()}_${process.pid}`;
@@ -196,6 +210,33 @@ async function measureEmbedded() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/**
+ * USDC payouts on anvil (1-second blocks, 3 confirmations): scripts/bench/payouts.ts on its own scratch
+ * database, through the checkout's own TypeScript (tsx). Answers its figures, or null when it failed.
+ */
+async function measurePayouts() {
+  const name = `${dbName}_payouts`;
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  await admin(`create database "${name}"`);
+  try {
+    const run = await runNode(["--import", "tsx", path.join(appRoot, "scripts/bench/payouts.ts")], {
+      cwd: appRoot,
+      env: { ...process.env, DATABASE_URL: u.toString(), BENCH_PAYOUTS: String(PAYOUTS) },
+    });
+    const line = run.stdout.trim().split("\n").at(-1);
+    if (run.code !== 0 || !line?.startsWith("{")) {
+      console.error(`payouts scenario failed (${run.code}):\n${run.stdout}${run.stderr}`);
+      return null;
+    }
+    return JSON.parse(line);
+  } finally {
+    await admin(`drop database if exists "${name}" with (force)`).catch((err) =>
+      console.error(`could not drop ${name}: ${err.message}`),
+    );
+  }
 }
 
 /** Runs one scenario in a load process while sampling the server's memory; returns the figures. */
@@ -369,10 +410,18 @@ async function main() {
     console.info("embedded default: npm start on PGlite, idle memory…");
     embedded = await measureEmbedded();
   }
+  let payouts = null;
+  if (SCENARIOS.includes("payouts")) {
+    console.info(`payouts: ${PAYOUTS} USDC payouts on anvil, 1-second blocks, 3 confirmations…`);
+    payouts = await measurePayouts();
+  }
   const withPgbench = SCENARIOS.includes("pgbench") && ensurePgbench();
   if (SCENARIOS.includes("pgbench") && !withPgbench) console.error("pgbench is not available: skipped");
-  await admin(`create database "${dbName}"`);
+  // The app, its seeded database and pgbench only when a scenario needs them.
+  const needsApp = SCENARIOS.some((s) => s === "baseline" || s === "pgbench" || LOAD.includes(s));
+  if (needsApp) await admin(`create database "${dbName}"`);
   try {
+    if (!needsApp) throw SKIP_APP;
     if (SCENARIOS.includes("baseline")) {
       const port = await freePort();
       baselineServer = await startServer({
@@ -505,13 +554,17 @@ async function main() {
         duration: DURATION,
       });
     }
+  } catch (err) {
+    if (err !== SKIP_APP) throw err;
   } finally {
     await stopProcess(server?.child);
     await stopProcess(baselineServer?.child);
     await smtp?.close();
-    await admin(`drop database if exists "${dbName}" with (force)`).catch((err) =>
-      console.error(`could not drop ${dbName}: ${err.message}`),
-    );
+    if (needsApp) {
+      await admin(`drop database if exists "${dbName}" with (force)`).catch((err) =>
+        console.error(`could not drop ${dbName}: ${err.message}`),
+      );
+    }
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
@@ -544,6 +597,12 @@ async function main() {
         ]
       : []),
     "",
+    payouts
+      ? `payouts on anvil (scripts/bench/payouts.ts: 1-second blocks, ${3} confirmations, one payout worker with its 2-second pass, ${fmt(payouts.payouts)} transfers of $10.00 approved at once): ${fmt(payouts.perMinute, 1)} payouts/min; approval → completed p50 ${fmt(payouts.p50, 1)} s, p95 ${fmt(payouts.p95, 1)} s, max ${fmt(payouts.max, 1)} s; ${fmt(payouts.completed)} completed, ${fmt(payouts.failed)} failed; reconciliation after: ${payouts.reconciliation ? `${payouts.reconciliation.status} (${payouts.reconciliation.differences} differences, ${payouts.reconciliation.awaiting} awaiting)` : "not run"}; ledger ${payouts.ledgerOk ? "clean" : "NOT clean"}`
+      : SCENARIOS.includes("payouts")
+        ? "payouts on anvil: failed (see the error above)"
+        : "payouts on anvil: not run",
+    "",
     embedded
       ? `embedded default (\`npm start\`, PGlite, temp DATA_DIR), server RSS after ${IDLE_MS / 1000} s idle: first start (creates the database) ${fmt(embedded.fresh?.server)} MiB, next start ${fmt(embedded.existing?.server)} MiB (the \`npm start\` launcher process adds ${fmt(embedded.existing?.launcher)} MiB)`
       : "embedded default: not run",
@@ -558,6 +617,7 @@ async function main() {
   fs.mkdirSync(path.join(root, "bench"), { recursive: true });
   fs.writeFileSync(path.join(root, "bench/RESULTS.md"), report);
   if (drift === "found") process.exitCode = 1;
+  if (payouts && (!payouts.ledgerOk || payouts.reconciliation?.status !== "clean")) process.exitCode = 1;
 }
 
 main().catch((err) => {

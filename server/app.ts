@@ -50,6 +50,7 @@ import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
 import { settlementRoutes } from "@/server/features/settlement/routes";
+import { noChainSettledOutside, settledOutsideAction } from "@/server/features/settlement/settle-outside";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -98,6 +99,7 @@ const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
   kyc_reset: approveKycReset,
   unfreeze: approveUnfreeze,
   transfer_release: approveTransferRelease,
+  payout_settled_outside: noChainSettledOutside,
 });
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
@@ -152,10 +154,15 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", adminMoneyRoutes),
   routesAt("/api/admin", adminContentRoutes),
   (app: FastifyInstance) => {
-    // With chain settlement an approved transfer release queues its payout instead of completing it.
+    // With chain settlement an approved transfer release queues its payout instead of completing it, and a
+    // payout settled outside Pillar is recorded on this chain (decision 040).
     const chain = app.deps.config.chain;
     const actions = chain
-      ? { ...APPROVAL_ACTIONS, transfer_release: transferReleaseAction({ chainId: chain.chainId }) }
+      ? {
+          ...APPROVAL_ACTIONS,
+          transfer_release: transferReleaseAction({ chainId: chain.chainId }),
+          payout_settled_outside: settledOutsideAction(chain),
+        }
       : APPROVAL_ACTIONS;
     return routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions })(app);
   },

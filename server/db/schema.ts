@@ -708,7 +708,15 @@ export const approvals = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind", {
-      enum: ["incoming_payment", "credit", "balance_adjustment", "kyc_reset", "unfreeze", "transfer_release"],
+      enum: [
+        "incoming_payment",
+        "credit",
+        "balance_adjustment",
+        "kyc_reset",
+        "unfreeze",
+        "transfer_release",
+        "payout_settled_outside",
+      ],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
@@ -1163,6 +1171,10 @@ export const payouts = pgTable(
     signedAt: timestamp("signed_at", { withTimezone: true }),
     lastBroadcastAt: timestamp("last_broadcast_at", { withTimezone: true }),
     settledAt: timestamp("settled_at", { withTimezone: true }),
+    /** Settled outside Pillar (decision 040): the on-chain transaction staff named, if any (lowercase). */
+    outsideTxHash: text("outside_tx_hash"),
+    /** The approval that recorded it as settled outside Pillar; the worker never touches it again. */
+    settledOutsideBy: uuid("settled_outside_by").references(() => approvals.id),
   },
   (t) => [
     unique("payouts_one_per_transfer").on(t.transferRequestId),

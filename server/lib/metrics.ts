@@ -111,30 +111,40 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
-  new Gauge({
-    name: "reconciliation_differences",
-    help: "Differences between the chain and the ledger in the latest finished reconciliation, by area (hot_wallet, payouts, deposits): an alert when above 0",
-    labelNames: ["area"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!config.chain) return;
-      for (const area of ["hot_wallet", "payouts", "deposits"]) this.set({ area }, 0);
-      try {
-        const rows = await database.query<{ area: string; count: number }>(
-          `select i.area, count(*)::int as count from reconciliation_items i
-           where i.outcome = 'difference' and i.report_id = (
-             select id from reconciliation_reports where chain_id = $1 and status in ('clean', 'differences')
-             order by finished_at desc limit 1)
-           group by i.area`,
-          [config.chain.chainId],
-        );
-        for (const row of rows) this.set({ area: row.area }, row.count);
-      } catch (err) {
-        app.log.warn({ err }, "metrics: could not count reconciliation differences");
-      }
-    },
-  });
+  // The latest finished run's differences, split by whether staff acknowledged them (decision 040): only
+  // those nobody has explained count in the alerting gauge; acknowledged ones have their own.
+  const latestDifferences = async (chainId: number) =>
+    database.query<{ area: string; acknowledged: boolean; count: number }>(
+      `select i.area, (k.id is not null) as acknowledged, count(*)::int as count from reconciliation_items i
+       left join reconciliation_acknowledgments k on k.chain_id = $1 and k.fingerprint = i.fingerprint
+       where i.outcome = 'difference' and i.report_id = (
+         select id from reconciliation_reports where chain_id = $1 and status in ('clean', 'differences')
+         order by finished_at desc limit 1)
+       group by 1, 2`,
+      [chainId],
+    );
+  for (const acknowledged of [false, true]) {
+    new Gauge({
+      name: acknowledged ? "reconciliation_acknowledged_differences" : "reconciliation_differences",
+      help: acknowledged
+        ? "Differences in the latest finished reconciliation that staff acknowledged with a reason, by area"
+        : "Differences between the chain and the ledger in the latest finished reconciliation that nobody has acknowledged, by area (hot_wallet, payouts, deposits): an alert when above 0",
+      labelNames: ["area"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        if (!config.chain) return;
+        for (const area of ["hot_wallet", "payouts", "deposits"]) this.set({ area }, 0);
+        try {
+          for (const row of await latestDifferences(config.chain.chainId)) {
+            if (row.acknowledged === acknowledged) this.set({ area: row.area }, row.count);
+          }
+        } catch (err) {
+          app.log.warn({ err }, "metrics: could not count reconciliation differences");
+        }
+      },
+    });
+  }
 
   new Gauge({
     name: "reconciliation_last_finished_seconds",

@@ -173,10 +173,21 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   // The Settlement tab (decision 038); reconciling or speeding up with no chain is 409 manual_settlement.
   "GET /api/admin/settlement": ["admin"],
   "POST /api/admin/settlement/payouts/:id/speed-up": ["admin", "NOT_FOUND", "CONFLICT"],
+  "POST /api/admin/settlement/payouts/:id/settled-outside": [
+    "admin",
+    "NOT_FOUND",
+    "CONFLICT",
+    "UNPROCESSABLE",
+  ],
   "GET /api/admin/settlement/reconciliations": ["admin"],
   "POST /api/admin/settlement/reconciliations": ["admin", "CONFLICT"],
   "GET /api/admin/settlement/reconciliations/:id": ["admin", "NOT_FOUND"],
   "GET /api/admin/settlement/reconciliations/:id/report.csv": ["admin", "NOT_FOUND"],
+  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": [
+    "admin",
+    "NOT_FOUND",
+    "CONFLICT",
+  ],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

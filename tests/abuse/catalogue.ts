@@ -1031,6 +1031,15 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url(`/api/admin/settlement/payouts/${randomUUID()}/speed-up`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
+  "POST /api/admin/settlement/payouts/:id/settled-outside": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/settlement/payouts/${randomUUID()}/settled-outside`,
+      payload: { reason: "Paid from the treasury wallet" },
+    }),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
   "GET /api/admin/settlement/reconciliations": {
     access: "admin",
     input: {},
@@ -1053,6 +1062,15 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "admin",
     input: { params: true },
     build: () => url(`/api/admin/settlement/reconciliations/${randomUUID()}/report.csv`),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/settlement/reconciliations/${randomUUID()}/items/1/acknowledge`,
+      payload: { reason: "Known treasury sweep" },
+    }),
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/audit": {

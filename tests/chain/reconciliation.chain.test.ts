@@ -18,6 +18,7 @@ import {
   expectLedgerClean,
   requestTransfer,
 } from "@/tests/support/money";
+import { enrolTotp, stepUpWithTotp } from "@/tests/support/second-factor";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
@@ -62,10 +63,27 @@ describe.skipIf(!process.env.DATABASE_URL)("Reconciliation of the chain with the
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as ReconciliationDetail;
   };
-  const metric = async (area: string) => {
+  const metric = async (area: string, name = "reconciliation_differences") => {
     const res = await t.app.inject({ method: "GET", url: "/metrics" });
-    const line = res.body.split("\n").find((l) => l.startsWith(`reconciliation_differences{area="${area}"}`));
+    const line = res.body.split("\n").find((l) => l.startsWith(`${name}{area="${area}"}`));
     return line ? Number(line.split(" ").pop()) : Number.NaN;
+  };
+  /** USDC out of the hot wallet in a transaction Pillar did not sign, mined and read at depth. */
+  const behindPillarsBack = async (units: bigint) => {
+    const wallet = createWalletClient({
+      chain: { ...foundry, id: chain.node.chainId },
+      transport: http(chain.node.url),
+      account: hot,
+    });
+    const hash = await wallet.writeContract({
+      address: chain.token,
+      abi: pillarUsdAbi,
+      functionName: "transfer",
+      args: [privateKeyToAccount(generatePrivateKey()).address, units],
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    await chain.mine(3);
+    return hash.toLowerCase();
   };
 
   /** A payout of $50 end to end: requested, approved, sent, confirmed, captured. */
@@ -236,6 +254,93 @@ describe.skipIf(!process.env.DATABASE_URL)("Reconciliation of the chain with the
       headers: { cookie: finance.cookie },
     });
     expect(list.json().reports[0]).toMatchObject({ status: "differences" });
+  });
+
+  it("acknowledges a difference with a reason: still reported and in the CSV, no longer counted; a new one counts", async () => {
+    const member = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+    const checker = { ...member, secret: (await enrolTotp(t.app, member.cookie)).secret };
+    const support = await createVerifiedUser(t.database, { staffRoles: ["support"] });
+    const swept = await behindPillarsBack(3_000_000n);
+    const report = await runNow();
+    expect(report.status).toBe("differences");
+    const { items } = await detailOf(report.id);
+    const differences = items.filter((i) => i.outcome === "difference");
+    const outflow = differences.find((i) => i.txHash === swept)!;
+    const balance = differences.find((i) => i.area === "hot_wallet")!;
+    expect(outflow).toMatchObject({ kind: "unknown_outflow", acknowledgment: null });
+    expect(await metric("payouts")).toBeGreaterThan(0);
+
+    const acknowledge = (who: SignedInUser, itemId: string, reason = "Treasury sweep, ticket FIN-12") =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/admin/settlement/reconciliations/${report.id}/items/${itemId}/acknowledge`,
+        headers: { cookie: who.cookie },
+        payload: { reason },
+      });
+    // Support cannot; without a fresh step-up, or without a reason, nothing is written.
+    expect((await acknowledge(support, outflow.id)).statusCode).toBe(403);
+    expect((await acknowledge(checker, outflow.id)).json().reason).toBe("step_up_required");
+    await stepUpWithTotp(t.app, t.database, {
+      id: checker.user.id,
+      cookie: checker.cookie,
+      secret: checker.secret,
+    });
+    expect((await acknowledge(checker, outflow.id, "  ")).statusCode).toBe(400);
+    // An item of no report of this chain, or of another report: 404.
+    expect((await acknowledge(checker, "999999999")).statusCode).toBe(404);
+    expect(await t.database.query("select 1 from reconciliation_acknowledgments")).toEqual([]);
+
+    for (const item of differences) {
+      const res = await acknowledge(checker, item.id);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // Again: already acknowledged.
+    const again = await acknowledge(checker, outflow.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().reason).toBe("difference_acknowledged");
+
+    // Still in the report, marked with who, when and why; no longer counted, counted as acknowledged instead.
+    const after = await detailOf(report.id);
+    expect(after.report).toMatchObject({ differences: differences.length, acknowledged: differences.length });
+    expect(after.items.find((i) => i.id === outflow.id)!.acknowledgment).toMatchObject({
+      by: checker.email,
+      reason: "Treasury sweep, ticket FIN-12",
+    });
+    for (const area of ["hot_wallet", "payouts"]) {
+      expect(await metric(area)).toBe(0);
+      expect(await metric(area, "reconciliation_acknowledged_differences")).toBeGreaterThan(0);
+    }
+    const csv = await t.app.inject({
+      method: "GET",
+      url: `/api/admin/settlement/reconciliations/${report.id}/report.csv`,
+      headers: { cookie: finance.cookie },
+    });
+    expect(csv.body).toContain(`unknown_outflow,${swept},`);
+    expect(csv.body).toContain(`,${checker.email},`);
+    expect(csv.body).toContain('"Treasury sweep, ticket FIN-12"');
+    const audit = await t.database.query<{ actor_id: string; reason: string }>(
+      "select actor_id, reason from audit_log where action = 'settlement.acknowledge_difference'",
+    );
+    expect(audit).toHaveLength(differences.length);
+    expect(audit[0]).toEqual({ actor_id: checker.user.id, reason: "Treasury sweep, ticket FIN-12" });
+
+    // The next run finds the same differences: acknowledged there too, still not counted.
+    await chain.mine(1);
+    const next = await runNow();
+    expect(next).toMatchObject({ differences: differences.length, acknowledged: differences.length });
+    expect(await metric("payouts")).toBe(0);
+    expect(await metric("hot_wallet")).toBe(0);
+
+    // A new outflow is a new difference, and it moves the balance gap: both count again.
+    const fresh = await behindPillarsBack(2_000_000n);
+    const latest = await runNow();
+    expect(latest.differences - latest.acknowledged).toBe(2);
+    const newItems = (await detailOf(latest.id)).items.filter((i) => !i.acknowledgment);
+    expect(newItems.map((i) => i.kind).sort()).toEqual(["balance", "unknown_outflow"]);
+    expect(newItems.find((i) => i.kind === "unknown_outflow")!.txHash).toBe(fresh);
+    expect(await metric("payouts")).toBe(1);
+    expect(await metric("hot_wallet")).toBe(1);
+    expect(balance.acknowledgment).toBeNull();
   });
 
   it("keeps a run that cannot reach the node as an error report, and lets one run at a time", async () => {

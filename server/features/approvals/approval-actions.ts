@@ -21,7 +21,8 @@ export type ApprovalPayload =
   | { op: "adjust_balance"; target: number; expected: number }
   | { op: "kyc_reset"; kycId: string }
   | { op: "unfreeze" }
-  | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> };
+  | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> }
+  | { op: "settle_payout_outside"; payoutId: string; txHash: string | null };
 
 /**
  * Replays an approved change: the maker's original request (the row's payload, written by the feature's own

@@ -100,6 +100,8 @@ function summarise(row: ApprovalRow): string {
       return "Lift the account freeze";
     case "release_transfer":
       return `Move the flagged transfer of ${amount} to ${payload.input.status === "approved" ? "completed" : payload.input.status}`;
+    case "settle_payout_outside":
+      return `Record the payout of ${amount} as settled outside Pillar${payload.txHash ? ` by ${payload.txHash}` : ""}: the transfer completes and Pillar never sends it`;
     default:
       return APPROVAL_KIND_LABELS[row.kind];
   }

@@ -2,28 +2,35 @@ import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { formatEther, getAddress } from "viem";
+import { z } from "zod";
 import { idParams } from "@/contract/admin-onboarding";
+import { pendingApprovalResponse } from "@/contract/approvals";
 import { csvDownload } from "@/contract/media";
 import { formatMoney } from "@/contract/money";
 import {
+  acknowledgeDifferenceInput,
   type ReconciliationItem,
   type ReconciliationReport,
   reconciliationDetail,
   reconciliationList,
   reconciliationReport,
   SETTLEMENT_ADMIN_MESSAGES,
+  type SettledOutside,
   type SettlementOverview,
   type SettlementPayout,
+  settledOutsideInput,
   settlementOverview,
   speedUpAnswer,
   unitsToUsdc,
 } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
+import { acknowledgeDifference } from "@/server/features/settlement/acknowledge-difference";
 import { chainClient, chainName } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { speedUpPayout } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
+import { findSettledOutside, proposeSettledOutside } from "@/server/features/settlement/settle-outside";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
@@ -41,6 +48,7 @@ interface ReportRow {
   hot_onchain_units: string | null;
   hot_expected_units: string | null;
   differences: number;
+  acknowledged: number;
   awaiting: number;
   error: string | null;
   started_at: Date;
@@ -49,6 +57,9 @@ interface ReportRow {
 
 const REPORT_COLUMNS = sql`r.id, r.trigger, r.requested_by, u.email as requested_by_email, r.status,
   r.as_of_block::text, r.head_block::text, r.hot_onchain_units::text, r.hot_expected_units::text, r.differences,
+  (select count(*)::int from reconciliation_items i join reconciliation_acknowledgments k
+     on k.chain_id = r.chain_id and k.fingerprint = i.fingerprint
+   where i.report_id = r.id and i.outcome = 'difference') as acknowledged,
   r.awaiting, r.error, r.started_at, r.finished_at`;
 
 const usdcOrNull = (units: string | null) => (units === null ? null : unitsToUsdc(units));
@@ -65,6 +76,7 @@ function toReport(r: ReportRow): ReconciliationReport {
     hotOnChainUsdc: usdcOrNull(r.hot_onchain_units),
     hotExpectedUsdc: usdcOrNull(r.hot_expected_units),
     differences: r.differences,
+    acknowledged: r.acknowledged,
     awaiting: r.awaiting,
     error: r.error,
     startedAt: asDate(r.started_at),
@@ -93,6 +105,10 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
         );
   if (!row) throw new AppError("NOT_FOUND", "No such reconciliation report");
   const items = await queryRows<{
+    id: string;
+    ack_by: string | null;
+    ack_at: Date | null;
+    ack_reason: string | null;
     area: ReconciliationItem["area"];
     kind: string;
     outcome: ReconciliationItem["outcome"];
@@ -103,13 +119,19 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
     detail: string;
   }>(
     db,
-    sql`select area, kind, outcome, tx_hash, reference, chain_units::text, ledger_units::text, detail
-        from reconciliation_items where report_id = ${id} order by outcome desc, id`,
+    sql`select i.id::text, i.area, i.kind, i.outcome, i.tx_hash, i.reference, i.chain_units::text,
+               i.ledger_units::text, i.detail, u.email as ack_by, k.acknowledged_at as ack_at, k.reason as ack_reason
+        from reconciliation_items i
+        left join reconciliation_acknowledgments k
+          on i.outcome = 'difference' and k.chain_id = ${chainId} and k.fingerprint = i.fingerprint
+        left join users u on u.id = k.acknowledged_by
+        where i.report_id = ${id} order by i.outcome desc, i.id`,
   );
   return {
     report: toReport(row),
     items: items.map(
       (i): ReconciliationItem => ({
+        id: i.id,
         area: i.area,
         kind: i.kind,
         outcome: i.outcome,
@@ -119,6 +141,8 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
         ledgerUsdc: usdcOrNull(i.ledger_units),
         detail: i.detail,
         explorerUrl: explorerUrl && i.tx_hash ? `${explorerUrl}/tx/${i.tx_hash}` : null,
+        acknowledgment:
+          i.ack_at === null ? null : { by: i.ack_by, at: asDate(i.ack_at), reason: i.ack_reason ?? "" },
       }),
     ),
   };
@@ -145,8 +169,9 @@ async function listPayouts(db: DbOrTx, chainId: number) {
   }>(
     db,
     sql`select p.id, p.transfer_request_id, p.status, r.net_amount::text as amount, p.to_address,
-               coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a where a.payout_id = p.id
-                                         order by a.created_at desc, a.id desc limit 1)) as tx_hash,
+               coalesce(p.mined_hash, p.outside_tx_hash,
+                        (select a.tx_hash from payout_attempts a where a.payout_id = p.id
+                          order by a.created_at desc, a.id desc limit 1)) as tx_hash,
                p.nonce::text, (select count(*)::int from payout_attempts a where a.payout_id = p.id) as attempts,
                p.mined_block::text, p.created_at,
                (select max(a.created_at) from payout_attempts a where a.payout_id = p.id) as last_signed_at,
@@ -200,6 +225,24 @@ export async function adminSettlementRoutes(
       head === null || block === null ? 0 : Math.max(0, head - Number(block) + 1);
 
     const payoutRows = await listPayouts(db, chain.chainId);
+    const outside = await findSettledOutside(
+      db,
+      payoutRows.map((p) => p.id),
+    );
+    const outsideOf = (payoutId: string): SettledOutside | null => {
+      const o = outside.get(payoutId);
+      if (!o) return null;
+      return {
+        approvalId: o.approval_id,
+        status: o.status,
+        proposedBy: o.maker_email,
+        approvedBy: o.status === "approved" ? o.checker_email : null,
+        reason: o.reason,
+        txHash: o.tx_hash,
+        explorerUrl: txLink(o.tx_hash),
+        proposedAt: asDate(o.created_at),
+      };
+    };
     const payoutCountRows = await queryRows<{ status: string; count: number }>(
       db,
       sql`select status, count(*)::int as count from payouts where chain_id = ${chain.chainId} group by status`,
@@ -271,6 +314,7 @@ export async function adminSettlementRoutes(
         waitingReason: p.waiting_reason,
         failureReason: p.failure_reason,
         explorerUrl: txLink(p.tx_hash),
+        settledOutside: outsideOf(p.id),
       })),
       depositCounts: counts(["pending", "under_review", "credited", "below_cent"] as const, depositCountRows),
       deposits: depositRows.map((d) => ({
@@ -312,6 +356,22 @@ export async function adminSettlementRoutes(
     },
   );
 
+  // Settled outside Pillar: one finance member proposes (step-up), a second approves on the approvals routes.
+  app.post(
+    "/settlement/payouts/:id/settled-outside",
+    {
+      schema: { params: idParams, body: settledOutsideInput, response: { 202: pendingApprovalResponse } },
+      preHandler: options.requireFreshStepUp,
+    },
+    async (request, reply) => {
+      if (!chain)
+        throw new AppError("NOT_FOUND", "No such payout: settlement is manual, nothing is on chain");
+      const actor = signedInUser(request);
+      const { status, body } = await proposeSettledOutside(db, chain, actor, request.params.id, request.body);
+      return reply.code(status).send(body);
+    },
+  );
+
   app.get("/settlement/reconciliations", { schema: { response: { 200: reconciliationList } } }, async () => ({
     reports: await findReports(db, chainId),
   }));
@@ -350,6 +410,26 @@ export async function adminSettlementRoutes(
     "/settlement/reconciliations/:id",
     { schema: { params: idParams, response: { 200: reconciliationDetail } } },
     (request) => findReport(db, chainId, request.params.id, chain?.explorerUrl),
+  );
+
+  // Acknowledging a difference: a reason, a fresh step-up, audited (decision 040).
+  app.post(
+    "/settlement/reconciliations/:id/items/:itemId/acknowledge",
+    {
+      schema: {
+        params: idParams.extend({
+          itemId: z.string().max(64),
+        }),
+        body: acknowledgeDifferenceInput,
+        response: { 200: reconciliationDetail },
+      },
+      preHandler: options.requireFreshStepUp,
+    },
+    async (request) => {
+      const { id, itemId } = request.params;
+      await acknowledgeDifference(db, chainId, id, itemId, signedInUser(request).id, request.body.reason);
+      return findReport(db, chainId, id, chain?.explorerUrl);
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   type Address,
@@ -198,6 +198,9 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
           where p.chain_id = ${ctx.chain.chainId}
             and (p.status = 'queued' or (p.status = 'held' and not compliance_hold(r.user_id)))
             and ${notIn(sql`p.id`, skip) ?? sql`true`}
+            -- Staff propose it was paid outside Pillar: not signed while a second member decides (decision 040).
+            and not exists (select 1 from approvals a where a.kind = 'payout_settled_outside'
+                              and a.status = 'pending' and a.target_key = p.id::text)
           order by p.created_at
           limit 1
           for update of p skip locked`,
@@ -423,10 +426,11 @@ async function markBroadcast(tx: Tx, payoutId: string, attempt: AttemptRow) {
     .update(payoutAttempts)
     .set({ firstBroadcastAt: sql`coalesce(${payoutAttempts.firstBroadcastAt}, ${now})` })
     .where(eq(payoutAttempts.id, attempt.id));
+  // Only a payout still on its way: one settled (outside Pillar, say) between the send and this never moves back.
   await tx
     .update(payouts)
     .set({ status: "sent", lastBroadcastAt: now, updatedAt: now })
-    .where(eq(payouts.id, payoutId));
+    .where(and(eq(payouts.id, payoutId), inArray(payouts.status, ["signed", "sent"])));
 }
 
 /**

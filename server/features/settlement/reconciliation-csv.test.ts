@@ -12,6 +12,7 @@ const report: ReconciliationDetail["report"] = {
   hotOnChainUsdc: "93.000000",
   hotExpectedUsdc: "100.000000",
   differences: 1,
+  acknowledged: 1,
   awaiting: 0,
   error: null,
   startedAt: "2026-11-27T03:00:00.000Z",
@@ -24,6 +25,7 @@ describe("reconciliation report CSV", () => {
       report,
       items: [
         {
+          id: "7",
           area: "hot_wallet",
           kind: "balance",
           outcome: "difference",
@@ -33,6 +35,11 @@ describe("reconciliation report CSV", () => {
           ledgerUsdc: "100.000000",
           detail: "The hot wallet holds less USDC than the ledger accounts for",
           explorerUrl: null,
+          acknowledgment: {
+            by: "finance@example.com",
+            at: "2026-11-27T04:00:00.000Z",
+            reason: "Treasury sweep, ticket FIN-12",
+          },
         },
       ],
     });
@@ -41,9 +48,12 @@ describe("reconciliation report CSV", () => {
       "report,status,as_of_block,hot_wallet_on_chain_usdc,hot_wallet_ledger_usdc,started_at",
     );
     expect(lines[1]).toBe(`${report.id},differences,120,93.000000,100.000000,2026-11-27T03:00:00.000Z`);
-    expect(lines[3]).toBe("area,outcome,kind,tx_hash,reference,chain_usdc,ledger_usdc,detail");
+    expect(lines[3]).toBe(
+      "area,outcome,kind,tx_hash,reference,chain_usdc,ledger_usdc,detail,acknowledged_by,acknowledged_at,acknowledgment_reason",
+    );
+    // An acknowledged difference stays in the report, with who acknowledged it, when and why.
     expect(lines[4]).toBe(
-      "hot_wallet,difference,balance,,0xabc,93.000000,100.000000,The hot wallet holds less USDC than the ledger accounts for",
+      'hot_wallet,difference,balance,,0xabc,93.000000,100.000000,The hot wallet holds less USDC than the ledger accounts for,finance@example.com,2026-11-27T04:00:00.000Z,"Treasury sweep, ticket FIN-12"',
     );
   });
 
@@ -52,6 +62,7 @@ describe("reconciliation report CSV", () => {
       report,
       items: [
         {
+          id: "8",
           area: "payouts",
           kind: "unknown_outflow",
           outcome: "difference",
@@ -61,12 +72,13 @@ describe("reconciliation report CSV", () => {
           ledgerUsdc: "@SUM(A1)",
           detail: 'sent "to", someone',
           explorerUrl: null,
+          acknowledgment: null,
         },
       ],
     });
     const line = csv.split("\r\n")[4]!;
     expect(line).toBe(
-      `payouts,difference,unknown_outflow,"'=HYPERLINK(""http://evil"")",'+1+1,'-7.000000,'@SUM(A1),"sent ""to"", someone"`,
+      `payouts,difference,unknown_outflow,"'=HYPERLINK(""http://evil"")",'+1+1,'-7.000000,'@SUM(A1),"sent ""to"", someone",,,`,
     );
   });
 });

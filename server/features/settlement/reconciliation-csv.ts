@@ -1,7 +1,19 @@
 import type { ReconciliationDetail } from "@/contract/settlement";
 import { csvLine } from "@/server/lib/csv";
 
-const CSV_HEADER = ["area", "outcome", "kind", "tx_hash", "reference", "chain_usdc", "ledger_usdc", "detail"];
+const CSV_HEADER = [
+  "area",
+  "outcome",
+  "kind",
+  "tx_hash",
+  "reference",
+  "chain_usdc",
+  "ledger_usdc",
+  "detail",
+  "acknowledged_by",
+  "acknowledged_at",
+  "acknowledgment_reason",
+];
 
 /** The report as CSV: a summary block, then one line per item (cells neutralised against spreadsheet formulas). */
 export function reportCsv(detail: ReconciliationDetail): string {
@@ -34,6 +46,9 @@ export function reportCsv(detail: ReconciliationDetail): string {
       i.chainUsdc ?? "",
       i.ledgerUsdc ?? "",
       i.detail,
+      i.acknowledgment ? (i.acknowledgment.by ?? "") : "",
+      i.acknowledgment?.at ?? "",
+      i.acknowledgment?.reason ?? "",
     ]);
   }
   return out;

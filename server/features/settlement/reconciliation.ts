@@ -130,13 +130,17 @@ async function compare(
     payout_to: string | null;
     payout_units: string | null;
     transfer_request_id: string | null;
+    outside: boolean | null;
   }>(
     tx,
+    // A transfer Pillar signed, or one staff recorded as a payout's settlement outside Pillar (decision 040).
     sql`select l.tx_hash, l.log_index, l.to_address, l.units::text, p.id as payout_id, p.status, p.mined_hash,
-               lower(p.to_address) as payout_to, p.units::text as payout_units, p.transfer_request_id
+               lower(p.to_address) as payout_to, p.units::text as payout_units, p.transfer_request_id,
+               p.outside_tx_hash = l.tx_hash as outside
         from chain_token_logs l
         left join payout_attempts a on a.tx_hash = l.tx_hash and a.kind = 'transfer'
         left join payouts p on p.id = a.payout_id
+          or (a.id is null and p.chain_id = l.chain_id and p.outside_tx_hash = l.tx_hash)
         where l.chain_id = ${id} and l.from_address = ${hot} and l.block_number between ${first} and ${asOf}
         order by l.block_number, l.log_index`,
   );
@@ -160,6 +164,8 @@ async function compare(
         ledgerUnits: o.payout_units,
         detail: `The transfer on chain went to ${o.to_address}; the payout was for ${o.payout_to}`,
       });
+    } else if (o.outside && o.status === "completed") {
+      // Recorded by maker-checker as this payout's settlement; its capture is compared below.
     } else if (o.status === "sent" && o.mined_hash === o.tx_hash) {
       awaitingOut += BigInt(o.units);
       items.push({
@@ -182,7 +188,9 @@ async function compare(
     }
   }
 
-  // Every payout the ledger captured: on chain once, and captured for exactly its units.
+  // Every payout the ledger captured: on chain once, and captured for exactly its units. One settled outside
+  // Pillar is on chain only if it left the hot wallet (by the transaction staff named); one paid from another
+  // wallet is compared with its capture alone, and never with the hot wallet's balance.
   const captured = await queryRows<{
     transfer_request_id: string;
     mined_hash: string | null;
@@ -190,9 +198,12 @@ async function compare(
     captured_units: string | null;
     captures: number;
     on_chain: string | null;
+    from_hot: boolean;
   }>(
     tx,
-    sql`select p.transfer_request_id, p.mined_hash, p.units::text,
+    sql`select p.transfer_request_id, coalesce(p.mined_hash, p.outside_tx_hash) as mined_hash, p.units::text,
+               (p.settled_outside_by is null or exists (select 1 from chain_token_logs l
+                  where l.chain_id = p.chain_id and l.tx_hash = p.outside_tx_hash and l.from_address = ${hot})) as from_hot,
                (select (sum(po.amount) * 10000)::text from journal_entries e
                   join postings po on po.entry_id = e.id
                   join ledger_accounts c on c.id = po.account_id and c.code = 'usdc_clearing'
@@ -202,18 +213,25 @@ async function compare(
                  where e.kind = 'transfer_capture' and e.reference_type = 'transfer_request'
                    and e.reference_id = p.transfer_request_id::text) as captures,
                (select sum(l.units)::text from chain_token_logs l
-                 where l.chain_id = p.chain_id and l.tx_hash = p.mined_hash and l.from_address = ${hot}
-                   and l.to_address = lower(p.to_address)) as on_chain
+                 where l.chain_id = p.chain_id and l.tx_hash = coalesce(p.mined_hash, p.outside_tx_hash)
+                   and l.from_address = ${hot} and l.to_address = lower(p.to_address)
+                   and l.block_number between ${first} and ${asOf}) as on_chain
         from payouts p
-        where p.chain_id = ${id} and p.from_address = ${hot} and p.status = 'completed'
-          and p.mined_block between ${first} and ${asOf}`,
+        where p.chain_id = ${id} and p.status = 'completed'
+          and ((p.settled_outside_by is null and p.from_address = ${hot} and p.mined_block between ${first} and ${asOf})
+            or (p.settled_outside_by is not null
+                and (p.outside_tx_hash is null or not exists (select 1 from chain_token_logs l
+                       where l.chain_id = p.chain_id and l.tx_hash = p.outside_tx_hash and l.from_address = ${hot})
+                     or exists (select 1 from chain_token_logs l where l.chain_id = p.chain_id
+                       and l.tx_hash = p.outside_tx_hash and l.from_address = ${hot}
+                       and l.block_number between ${first} and ${asOf}))))`,
   );
   let ledgerOut = 0n;
   for (const c of captured) {
     const net = c.captured_units === null ? 0n : BigInt(c.captured_units);
-    ledgerOut += net;
+    if (c.from_hot) ledgerOut += net;
     const base = { area: "payouts" as const, txHash: c.mined_hash, reference: c.transfer_request_id };
-    if (c.on_chain !== c.units) {
+    if (c.from_hot && c.on_chain !== c.units) {
       items.push({
         ...base,
         kind: "captured_not_on_chain",

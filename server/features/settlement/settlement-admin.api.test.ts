@@ -51,6 +51,29 @@ describe("Settlement tab without a chain", () => {
     ).toEqual([]);
   });
 
+  it("knows no payout to record as settled outside Pillar and no difference to acknowledge, writing nothing", async () => {
+    const finance = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: "POST", url, headers: { cookie: finance.cookie }, payload });
+    const outside = await post(`/api/admin/settlement/payouts/${randomUUID()}/settled-outside`, {
+      reason: "Paid from the treasury wallet",
+    });
+    expect(outside.statusCode, outside.body).toBe(404);
+    const acknowledged = await post(
+      `/api/admin/settlement/reconciliations/${randomUUID()}/items/1/acknowledge`,
+      { reason: "Known sweep" },
+    );
+    expect(acknowledged.statusCode, acknowledged.body).toBe(404);
+    // Bad input is a 400 naming the field, before anything is looked up.
+    const noReason = await post(`/api/admin/settlement/payouts/${randomUUID()}/settled-outside`, {
+      reason: "",
+      txHash: "0x1234",
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(await t.database.query("select 1 from approvals")).toEqual([]);
+    expect(await t.database.query("select 1 from reconciliation_acknowledgments")).toEqual([]);
+  });
+
   it("refuses support, compliance and customers", async () => {
     const who = await Promise.all([
       createVerifiedUser(t.database, { staffRoles: ["support"] }),
@@ -62,6 +85,8 @@ describe("Settlement tab without a chain", () => {
         ["GET", "/api/admin/settlement"],
         ["POST", "/api/admin/settlement/reconciliations"],
         ["GET", `/api/admin/settlement/reconciliations/${randomUUID()}/report.csv`],
+        ["POST", `/api/admin/settlement/payouts/${randomUUID()}/settled-outside`],
+        ["POST", `/api/admin/settlement/reconciliations/${randomUUID()}/items/1/acknowledge`],
       ] as const) {
         const res = await t.app.inject({ method, url, headers: { cookie: user.cookie } });
         expect(res.statusCode, `${method} ${url}`).toBe(403);

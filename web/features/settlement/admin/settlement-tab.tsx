@@ -18,6 +18,13 @@ import {
 } from "@/web/features/settlement/admin/api/get-settlement";
 import { useRunReconciliation } from "@/web/features/settlement/admin/api/run-reconciliation";
 import { useSpeedUpPayout } from "@/web/features/settlement/admin/api/speed-up-payout";
+import { ReportDifferences } from "@/web/features/settlement/admin/report-differences";
+import {
+  mayBeSettledOutside,
+  ProposeSettledOutside,
+  SettledOutsideNote,
+} from "@/web/features/settlement/admin/settled-outside";
+import { shortHash, TxLink } from "@/web/features/settlement/admin/tx-link";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { formatDateTime } from "@/web/lib/format";
@@ -25,9 +32,6 @@ import { isStepUpCancelled } from "@/web/lib/step-up";
 
 type ChainOverview = Extract<SettlementOverview, { mode: "chain" }>;
 type Tone = BadgeProps["tone"];
-
-/** 0x1234…abcd: enough to tell two hashes apart; the full one is in the link's title and the CSV. */
-export const shortHash = (hash: string) => `${hash.slice(0, 6)}…${hash.slice(-4)}`;
 
 /** "45 s", "12 min", "3 h", "2 d". */
 export function formatAge(seconds: number): string {
@@ -71,28 +75,6 @@ const REPORT_TONES: Record<ReconciliationReport["status"], Tone> = {
   differences: "negative",
   error: "negative",
 };
-
-function TxLink({ hash, href }: { hash: string | null; href: string | null }) {
-  if (!hash) return <span className="text-ink-muted">—</span>;
-  const text = <code className="font-mono text-xs">{shortHash(hash)}</code>;
-  return href ? (
-    <a
-      href={href}
-      target="_blank"
-      rel="noreferrer"
-      title={hash}
-      className="text-brand-700 underline-offset-2 hover:underline"
-    >
-      {text}
-      <span className="sr-only"> (transaction {hash}, opens the block explorer)</span>
-    </a>
-  ) : (
-    <span title={hash}>
-      {text}
-      <span className="sr-only"> (transaction {hash})</span>
-    </span>
-  );
-}
 
 function Counts<K extends string>({ counts, label }: { counts: Record<K, number>; label: (k: K) => string }) {
   return (
@@ -235,7 +217,11 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
         <span className="md:sr-only">Age </span>
         {formatAge(p.ageSeconds)}
       </span>
-      <span>{p.stuck && p.status === "sent" ? <SpeedUpButton payout={p} /> : null}</span>
+      <span className="grid justify-items-start gap-1.5">
+        {p.stuck && p.status === "sent" ? <SpeedUpButton payout={p} /> : null}
+        {mayBeSettledOutside(p) && (p.stuck || p.waitingReason) ? <ProposeSettledOutside payout={p} /> : null}
+      </span>
+      <SettledOutsideNote payout={p} />
     </li>
   );
 }
@@ -355,7 +341,7 @@ function ReportRow({ r }: { r: ReconciliationReport }) {
         <span className="text-xs text-ink-muted tabular-nums">
           {r.status === "error"
             ? r.error
-            : `${r.differences} ${r.differences === 1 ? "difference" : "differences"}, ${r.awaiting} awaiting · hot wallet ${usdc(r.hotOnChainUsdc)} on chain, ${usdc(r.hotExpectedUsdc)} by the ledger · block ${r.asOfBlock ?? "—"}`}
+            : `${r.differences} ${r.differences === 1 ? "difference" : "differences"}${r.acknowledged > 0 ? ` (${r.acknowledged} acknowledged)` : ""}, ${r.awaiting} awaiting · hot wallet ${usdc(r.hotOnChainUsdc)} on chain, ${usdc(r.hotExpectedUsdc)} by the ledger · block ${r.asOfBlock ?? "—"}`}
         </span>
       </span>
       {r.status === "running" ? null : (
@@ -366,6 +352,7 @@ function ReportRow({ r }: { r: ReconciliationReport }) {
           </a>
         </Button>
       )}
+      <ReportDifferences report={r} />
     </li>
   );
 }
@@ -396,15 +383,15 @@ function ReconciliationCard() {
             {run.error instanceof ApiError ? run.error.message : "The run did not finish. Try again."}
           </p>
         ) : null}
-        {latest && latest.differences > 0 ? (
+        {latest && latest.differences > latest.acknowledged ? (
           <p
             role="status"
             className="flex items-center gap-2 rounded-lg bg-negative-soft p-3 text-sm text-negative"
           >
             <AlertTriangle className="size-4 shrink-0" aria-hidden />
-            The latest report has {latest.differences}{" "}
-            {latest.differences === 1 ? "difference" : "differences"} between the chain and the ledger.
-            Download it for the transactions.
+            The latest report has {latest.differences - latest.acknowledged}{" "}
+            {latest.differences - latest.acknowledged === 1 ? "difference" : "differences"} between the chain
+            and the ledger that nobody has acknowledged. Show them to explain each, or download the report.
           </p>
         ) : null}
         {reports.isPending ? (
