@@ -17,7 +17,7 @@ import {
   startServer,
   stopProcess,
 } from "./bench/processes.mjs";
-import { BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
+import { addSessions, BENCH_PASSWORD, benchEmail, seed } from "./bench/seed.mjs";
 import { SERVER_MEMORY_FLAGS, SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,12 +48,25 @@ const ALL = [
   "transfer-spread",
   "transfer-hot",
   "login",
+  "dashboards",
   "pgbench",
   "embedded",
   "payouts",
 ];
 /** Load scenarios against the app (the others are pgbench and the embedded start). */
 const LOAD = ["poll", "transfer-spread", "transfer-hot", "login"];
+/** Idle signed-in dashboards (scripts/bench/dashboards.mjs): the steps N climbs, and the bounds a step must keep. */
+const DASHBOARD_STEPS = (process.env.BENCH_DASHBOARD_STEPS ?? "100,250,500,1000,2000,4000,8000")
+  .split(",")
+  .map(Number);
+const DASHBOARD_WINDOW_S = Number(process.env.BENCH_DASHBOARD_WINDOW ?? 20);
+const DASHBOARD_READ_EVERY_S = Number(process.env.BENCH_DASHBOARD_READ_EVERY ?? 60);
+/** 1: measure every step even past a broken bound, to compare the modes' costs at equal N on a busy machine. */
+const DASHBOARD_KEEP_GOING = process.env.BENCH_DASHBOARD_KEEP_GOING === "1";
+const DASHBOARD_P99_MS = 50;
+const DASHBOARD_RSS_MIB = 300;
+/** Every dashboard holds a socket or two from one address: the caps go up to the descriptors the server has. */
+const DASHBOARD_CONNECTIONS = 19_000;
 /** How the server runs: the compiled bundle as in production and `npm start` (default), or tsx. */
 const RUNNER = process.env.BENCH_RUNNER === "tsx" ? "tsx" : "compiled";
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
@@ -294,6 +307,82 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
   };
 }
 
+/**
+ * How many idle signed-in dashboards one instance holds with the dashboard's reads at p99 ≤ 50 ms and the
+ * server's RSS ≤ 300 MiB: today's polling, then streams with polling off, each against a fresh start of the
+ * same compiled server (so neither inherits the other's heap) on the same seeded database, in this run.
+ */
+async function measureDashboards({ env, serverArgs, tokens, cookieName }) {
+  const figures = {};
+  for (const mode of ["polling", "streams"]) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const app = await startServer({
+      name: `app server (dashboards, ${mode})`,
+      args: serverArgs,
+      env: {
+        ...env,
+        PORT: String(port),
+        MAX_CONNECTIONS: String(DASHBOARD_CONNECTIONS),
+        MAX_CONNECTIONS_PER_IP: String(DASHBOARD_CONNECTIONS),
+      },
+      cwd: appRoot,
+      readyUrl: `${url}/readyz`,
+    });
+    try {
+      console.info(`dashboards, ${mode}: steps ${DASHBOARD_STEPS.join(", ")}…`);
+      const specFile = path.join(tmp, `dashboards-${mode}.json`);
+      fs.writeFileSync(
+        specFile,
+        JSON.stringify({
+          mode,
+          url,
+          serverPid: app.child.pid,
+          tokens,
+          cookieName,
+          steps: DASHBOARD_STEPS,
+          windowS: DASHBOARD_WINDOW_S,
+          readEveryS: DASHBOARD_READ_EVERY_S,
+          maxP99Ms: DASHBOARD_P99_MS,
+          maxRssMiB: DASHBOARD_RSS_MIB,
+          databaseUrl: baseUrl,
+          databaseName: dbName,
+          keepGoing: DASHBOARD_KEEP_GOING,
+        }),
+      );
+      const run = await runNode([path.join(root, "scripts/bench/dashboards.mjs"), specFile], {
+        cwd: root,
+        env: process.env,
+      });
+      if (run.code !== 0) throw new Error(`dashboards (${mode}) failed:\n${run.stderr}`);
+      // The steps as they were measured (one JSON line each).
+      if (run.stderr.trim()) console.info(run.stderr.trim());
+      figures[mode] = JSON.parse(run.stdout);
+    } finally {
+      await stopProcess(app.child);
+    }
+  }
+  return figures;
+}
+
+function dashboardTable(dashboards) {
+  const lines = [
+    "| mode | dashboards | reads/s | p50 ms | p99 ms | polls/s, p99 ms | failed reads | streams lost / refused | server RSS MiB | server CPU | server CPU ms per dashboard-minute | PostgreSQL transactions per dashboard-minute | held |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const mode of ["polling", "streams"]) {
+    for (const s of dashboards[mode]?.steps ?? []) {
+      lines.push(
+        `| ${mode} | ${fmt(s.dashboards)} | ${fmt(s.readsPerSecond)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.polls ? `${fmt(s.polls / DASHBOARD_WINDOW_S)}, ${fmt(s.pollP99, 1)}` : "–"} | ${fmt(s.failedReads)} | ${mode === "streams" ? `${fmt(s.lostStreams)} / ${fmt(s.refusedStreams)}` : "–"} | ${fmt(s.rss)} | ${s.serverCpu == null ? "–" : `${Math.round(s.serverCpu * 100)}%`} | ${fmt(s.cpuMsPerDashboardMinute, 1)} | ${fmt(s.transactionsPerDashboardMinute, 2)} | ${s.held ? "yes" : "no"} |`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+/** "4,000" or "≥ 8,000" when every step held (the figure is then the top step, not the instance's limit). */
+const heldFigure = (d) => (d ? `${d.capped ? "≥ " : ""}${fmt(d.holds)}` : "–");
+
 const fmt = (n, digits = 0) =>
   n == null ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
 
@@ -319,7 +408,7 @@ const status = (value, ok) =>
   value == null || Number.isNaN(value) ? "not measured" : ok ? "met" : "not met";
 
 /** Each goal of issue 16 with what this run measured and whether it is met. */
-function goalTable(results, { drift, pgbench, embedded }) {
+function goalTable(results, { drift, pgbench, embedded, dashboards }) {
   const rps = (name) => results.find((r) => r.scenario === name)?.requestsPerSecond;
   const poll = results.find((r) => r.scenario === "poll");
   const baselines = ["baseline", "baseline-after"].map(rps).filter((v) => v != null);
@@ -335,6 +424,15 @@ function goalTable(results, { drift, pgbench, embedded }) {
   const rss = loads.length ? Math.max(...loads.map((r) => r.rss)) : null;
   const idle = embedded?.existing?.server ?? null;
   const ratio = (v) => (v == null ? "–" : v.toFixed(2));
+  const { polling, streams } = dashboards ?? {};
+  // Polling held no step: the ratio has no denominator; both capped: it is a floor only.
+  const dashboardRatio = polling && streams && polling.holds > 0 ? streams.holds / polling.holds : null;
+  // Steadier than the bounds on a shared machine: what an idle dashboard costs the server, at the largest N
+  // both modes measured.
+  const common = (polling?.steps ?? [])
+    .map((p) => [p, streams?.steps.find((x) => x.dashboards === p.dashboards)])
+    .filter(([p, x]) => x && p.cpuMsPerDashboardMinute && x.cpuMsPerDashboardMinute)
+    .at(-1);
   const rows = [
     [
       "poll mix ÷ bare Fastify",
@@ -384,6 +482,31 @@ function goalTable(results, { drift, pgbench, embedded }) {
       status(rss, rss <= 200),
     ],
     [
+      `idle signed-in dashboards one instance holds (p99 of reads ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB), streams ÷ polling`,
+      dashboardRatio == null
+        ? "–"
+        : `${heldFigure(streams)} ÷ ${heldFigure(polling)} = ${streams.capped ? "≥ " : ""}${ratio(dashboardRatio)}`,
+      "≥ 5",
+      dashboardRatio == null
+        ? "not measured"
+        : polling.capped
+          ? "not measured (polling held every step: raise BENCH_DASHBOARD_STEPS)"
+          : status(dashboardRatio, dashboardRatio >= 5) +
+            (streams.capped && dashboardRatio < 5
+              ? " (streams held every step: raise BENCH_DASHBOARD_STEPS)"
+              : ""),
+    ],
+    [
+      "server CPU per idle dashboard, polling ÷ streams (load-robust; the capacity ratio it suggests)",
+      common
+        ? `at ${fmt(common[0].dashboards)}: ${fmt(common[0].cpuMsPerDashboardMinute, 1)} ÷ ${fmt(common[1].cpuMsPerDashboardMinute, 1)} ms a minute = ${ratio(common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute)}`
+        : "–",
+      "≥ 5",
+      common
+        ? status(0, common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute >= 5)
+        : "not measured",
+    ],
+    [
       "embedded default idle RSS after `npm start`",
       idle == null ? "–" : `${fmt(idle)} MiB`,
       "≤ 300 MiB",
@@ -404,6 +527,7 @@ async function main() {
   let server;
   let baselineServer;
   let embedded = null;
+  let dashboards = null;
   let smtp;
   const pgbench = {};
   if (SCENARIOS.includes("embedded")) {
@@ -482,6 +606,9 @@ async function main() {
       transactionsPerUser: TRANSACTIONS_PER_USER,
       sessionUsers: SESSION_USERS + 1,
     });
+    const dashboardTokens = SCENARIOS.includes("dashboards")
+      ? await addSessions({ url: scratchUrl, users: USERS, count: Math.max(...DASHBOARD_STEPS) })
+      : [];
     console.info(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
     const cookieName = "__Host-sid";
     const spread = tokens.slice(1);
@@ -514,6 +641,15 @@ async function main() {
     }
     await stopProcess(server.child);
     server = undefined;
+
+    if (SCENARIOS.includes("dashboards")) {
+      dashboards = await measureDashboards({
+        env,
+        serverArgs: [...serverArgs.filter(Boolean), serverMain],
+        tokens: dashboardTokens,
+        cookieName,
+      });
+    }
 
     if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
       const verify = await runNode(
@@ -569,7 +705,7 @@ async function main() {
   }
 
   const baseline = results.find((r) => r.scenario === "baseline")?.requestsPerSecond;
-  const goals = goalTable(results, { drift, pgbench, embedded });
+  const goals = goalTable(results, { drift, pgbench, embedded, dashboards });
   const report = [
     "# Benchmark results",
     "",
@@ -579,8 +715,7 @@ async function main() {
     `- ledger verify after the transfer runs: drift = ${drift}`,
     `- mail: the app's SMTP_URL is a sink in the bench process, as production has a mail server (no dev mailbox); ${fmt(smtp?.delivered())} messages delivered during the runs`,
     "",
-    table(results, baseline),
-    "",
+    ...(results.length ? [table(results, baseline), ""] : []),
     pgbench.spread
       ? `pgbench, the same transfer transaction in SQL (scripts/bench/pgbench.mjs), ${POOL_SIZE} clients as the app's pool, ${DURATION} s: spread over ${SESSION_USERS.toLocaleString("en-US")} users ${fmt(pgbench.spread.tps)} tps (${fmt(pgbench.spread.latency, 1)} ms average), one wallet ${fmt(pgbench.hot?.tps)} tps (${fmt(pgbench.hot?.latency, 1)} ms)`
       : "pgbench: not run",
@@ -607,7 +742,17 @@ async function main() {
       ? `embedded default (\`npm start\`, PGlite, temp DATA_DIR), server RSS after ${IDLE_MS / 1000} s idle: first start (creates the database) ${fmt(embedded.fresh?.server)} MiB, next start ${fmt(embedded.existing?.server)} MiB (the \`npm start\` launcher process adds ${fmt(embedded.existing?.launcher)} MiB)`
       : "embedded default: not run",
     "",
-    "## Goals (issues 16 and 28), ratios from this run",
+    ...(dashboards
+      ? [
+          `## Idle signed-in dashboards (scripts/bench/dashboards.mjs): polling, then streams with polling off`,
+          "",
+          `Each dashboard reads the page when it opens and summary + recent transactions again every ${DASHBOARD_READ_EVERY_S} s in both modes, and 4 a second reopen the page while a step is measured: the p99 is of these reads; polling adds the web's conditional polls (recent 5 s; KYC, support replies, unread notifications 10 s), streams hold GET /api/events instead. N climbs by steps (${DASHBOARD_STEPS.join(", ")}), each measured for ${DASHBOARD_WINDOW_S} s after it settles, and stops at the first step that breaks p99 ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB or any failure; a fresh server for each mode. Held: polling ${heldFigure(dashboards.polling)}, streams ${heldFigure(dashboards.streams)}.`,
+          "",
+          dashboardTable(dashboards),
+          "",
+        ]
+      : []),
+    "## Goals (issues 16, 28 and 32), ratios from this run",
     "",
     goals,
     "",

@@ -80,3 +80,28 @@ export async function seed({ url, users, transactionsPerUser, sessionUsers }) {
     await client.end();
   }
 }
+
+/**
+ * `count` more real sessions, spread round-robin over the seeded users (a customer may have a few tabs and
+ * devices): the idle dashboards each need their own, as every tab has one stream and the app caps streams per
+ * session. Answers their tokens.
+ */
+export async function addSessions({ url, users, count }) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tokens = Array.from({ length: count }, () => randomBytes(32).toString("base64url"));
+    const hashes = tokens.map((t) => createHash("sha256").update(t).digest("hex"));
+    const ns = tokens.map((_, i) => i % users);
+    await client.query(
+      `insert into sessions (id_hash, user_id, user_agent, ip, expires_at)
+       select s.id_hash, u.id, 'pillar-bench-dashboard', '127.0.0.1', now() + interval '12 hours'
+       from unnest($1::text[], $2::int[]) as s(id_hash, n)
+       join users u on u.email = 'bench-' || s.n || '@bench.test'`,
+      [hashes, ns],
+    );
+    return tokens;
+  } finally {
+    await client.end();
+  }
+}

@@ -2,19 +2,21 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
-import type { Address } from "viem";
+import { asc, eq } from "drizzle-orm";
+import { type Address, createTestClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { foundry } from "viem/chains";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DepositInfo } from "@/contract/settlement";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
-import { payouts, transferRequests } from "@/server/db/schema";
+import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { chainClient } from "@/server/features/settlement/chain-config";
 import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
 import { runPayoutPass } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { monthOf } from "@/server/features/statements/statement-month";
 import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
+import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
 import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
@@ -24,6 +26,8 @@ import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 const required = process.env.CHAIN === "required";
 if (required && !process.env.DATABASE_URL) throw new Error("CHAIN=required but DATABASE_URL is unset");
 const EXPLORER = "https://explorer.example";
+const debitOf = (items: Transaction[], transferId: string) =>
+  items.find((x) => x.transferRequestId === transferId)!;
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-chain-statements-"));
 
 function pdfText(pdf: Buffer, name: string): string {
@@ -34,16 +38,28 @@ function pdfText(pdf: Buffer, name: string): string {
 
 describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and statements on anvil", () => {
   const chain = setUpTestChain();
-  // No poll memory: the test asks whether the list's own ETag moves when a hash appears. A payout's broadcast
-  // writes no pushed notice, so a remembered answer could still vouch for the old copy for up to POLL_MEMORY_MS
-  // (it did once in CI, when the approval's notice cleared the memory before the first read rather than after).
-  const t = setUpTestApp(() => ({ ...chainEnv(chain), CHAIN_EXPLORER_URL: EXPLORER, POLL_MEMORY_MS: "0" }));
+  // The poll memory is on, as in production: a payout's broadcast pushes a notice, and hearing it clears the
+  // customer's remembered answers, so a poll after the notice cannot be answered 304 from the old copy.
+  const t = setUpTestApp(() => ({ ...chainEnv(chain), CHAIN_EXPLORER_URL: EXPLORER }));
   const config = () => t.app.deps.config.chain!;
   let admin: SignedInUser;
+  let baseUrl: string;
+  const streams: EventStreamClient[] = [];
+  const anvil = () =>
+    createTestClient({
+      chain: { ...foundry, id: chain.node.chainId },
+      transport: http(chain.node.url),
+      mode: "anvil",
+    });
 
   beforeAll(async () => {
     admin = await createAdminUser(t.database);
     await chain.mint(privateKeyToAccount(ANVIL_KEYS.hotWallet).address, 1_000_000_000n);
+    baseUrl = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await anvil().setAutomine(true);
   });
   afterEach(async () => {
     await expectLedgerClean(t.database);
@@ -57,8 +73,41 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     t.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
   const history = async (who: SignedInUser) =>
     ((await get(who, "/api/transactions?limit=50")).json() as TransactionPage).items;
-  const pass = () =>
-    runPayoutPass(t.database.db, config(), { sanctionsThreshold: t.app.deps.config.sanctionsNameThreshold });
+  const pass = (now?: () => number) =>
+    runPayoutPass(t.database.db, config(), {
+      sanctionsThreshold: t.app.deps.config.sanctionsNameThreshold,
+      now,
+    });
+  /** The customer's open dashboard: a stream opened now, which sends only notices committed after it. */
+  const openDashboard = async (who: SignedInUser) => {
+    const s = await openEventStream(baseUrl, { cookie: who.cookie });
+    streams.push(s);
+    const ready = await s.next((e) => e.event === "ready");
+    let seen = Number(ready.id);
+    /** The next notice naming the history: once it is here, this instance has forgotten the old answers. */
+    const nextHistoryNotice = async () => {
+      const e = await s.next((x) => Number(x.id) > seen && topicsOf(x).includes("transactions"), 10_000);
+      seen = Number(e.id);
+      return e;
+    };
+    return { nextHistoryNotice };
+  };
+  const approve = async (id: string) => {
+    const approved = await t.app.inject({
+      method: "PUT",
+      url: `/api/admin/transfer-requests/${id}`,
+      headers: { cookie: admin.cookie },
+      payload: { status: "approved" },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+  };
+  /** A conditional poll of the recent list with the ETag of `before`, as the dashboard's poll asks it. */
+  const pollRecent = (who: SignedInUser, etag: string) =>
+    t.app.inject({
+      method: "GET",
+      url: "/api/transactions/recent",
+      headers: { cookie: who.cookie, "if-none-match": etag },
+    });
 
   it("shows the hash of a payout and a deposit in the history, linked, and lists both in the statement", async () => {
     const customer = await createFundedCustomer(t, admin, "300.00");
@@ -77,27 +126,19 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     const res = await requestTransfer(t.app, customer, { amount: "40.00", cryptoAddress: to });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().transferRequest.id as string;
-    const approved = await t.app.inject({
-      method: "PUT",
-      url: `/api/admin/transfer-requests/${id}`,
-      headers: { cookie: admin.cookie },
-      payload: { status: "approved" },
-    });
-    expect(approved.statusCode, approved.body).toBe(200);
+    await approve(id);
+    const dashboard = await openDashboard(customer);
     const before = await get(customer, "/api/transactions/recent");
-    const debitOf = (items: Transaction[]) => items.find((x) => x.transferRequestId === id)!;
-    expect(debitOf(before.json()).chainTxHash).toBeNull();
+    expect(debitOf(before.json(), id).chainTxHash).toBeNull();
     await pass();
     const [sent] = await t.database.db.select().from(payouts).where(eq(payouts.transferRequestId, id));
     expect(sent!.status).toBe("sent");
-    // The hash appearing moves the list's ETag: a conditional poll gets the new copy, not a 304.
-    const polled = await t.app.inject({
-      method: "GET",
-      url: "/api/transactions/recent",
-      headers: { cookie: customer.cookie, "if-none-match": before.headers.etag as string },
-    });
+    // The hash appearing is pushed, and moves the list's ETag: a conditional poll after the notice gets the
+    // new copy, not a remembered 304.
+    await dashboard.nextHistoryNotice();
+    const polled = await pollRecent(customer, before.headers.etag as string);
     expect(polled.statusCode).toBe(200);
-    expect(debitOf(polled.json())).toMatchObject({ status: "processing", chainTxHash: sent!.minedHash });
+    expect(debitOf(polled.json(), id)).toMatchObject({ status: "processing", chainTxHash: sent!.minedHash });
 
     // The pending statement line already carries it.
     const month = monthOf(new Date());
@@ -114,7 +155,7 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     const payoutHash = done!.minedHash!;
 
     const items = await history(customer);
-    expect(debitOf(items)).toMatchObject({
+    expect(debitOf(items, id)).toMatchObject({
       status: "completed",
       chainTxHash: payoutHash,
       chainTxUrl: `${EXPLORER}/tx/${payoutHash}`,
@@ -135,5 +176,62 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     expect(text).toContain(`Transaction hash ${depositHash}`);
     // Each hash once: beside its own movement only.
     expect(text.split(payoutHash).length - 1).toBe(1);
+  });
+  it("pushes the hash to an open dashboard when a payout is broadcast and again when it is replaced", async () => {
+    const customer = await createFundedCustomer(t, admin, "100.00");
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const res = await requestTransfer(t.app, customer, { amount: "25.00", cryptoAddress: to });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().transferRequest.id as string;
+    await approve(id);
+    const dashboard = await openDashboard(customer);
+    const first = await get(customer, "/api/transactions/recent");
+    expect(debitOf(first.json(), id).chainTxHash).toBeNull();
+
+    // The node stops mining: the payout is broadcast and waits in the mempool, so nothing else moves.
+    await anvil().setAutomine(false);
+    await pass();
+    const attempts = () =>
+      t.database.db
+        .select()
+        .from(payoutAttempts)
+        .innerJoin(payouts, eq(payouts.id, payoutAttempts.payoutId))
+        .where(eq(payouts.transferRequestId, id))
+        .orderBy(asc(payoutAttempts.createdAt));
+    const [broadcast] = await attempts();
+    expect(broadcast!.payouts.status).toBe("sent");
+    await dashboard.nextHistoryNotice();
+    const afterBroadcast = await pollRecent(customer, first.headers.etag as string);
+    expect(afterBroadcast.statusCode).toBe(200);
+    expect(debitOf(afterBroadcast.json(), id)).toMatchObject({
+      status: "processing",
+      chainTxHash: broadcast!.payout_attempts.txHash,
+    });
+    // The poll memory is on: with nothing further pushed, a repeat poll is answered from it.
+    expect((await pollRecent(customer, afterBroadcast.headers.etag as string)).statusCode).toBe(304);
+
+    // Still not mined past PAYOUT_REPLACE_AFTER: a replacement at a higher fee goes out, and its hash is pushed.
+    const later = Date.now() + 3_600_000;
+    expect((await pass(() => later)).replaced).toBe(1);
+    const all = await attempts();
+    expect(all).toHaveLength(2);
+    const replacement = all[1]!.payout_attempts;
+    expect(replacement.firstBroadcastAt).not.toBeNull();
+    await dashboard.nextHistoryNotice();
+    const afterReplace = await pollRecent(customer, afterBroadcast.headers.etag as string);
+    expect(afterReplace.statusCode).toBe(200);
+    expect(debitOf(afterReplace.json(), id).chainTxHash).toBe(replacement.txHash);
+
+    // The node mines again: the replacement settles the transfer once.
+    await anvil().setAutomine(true);
+    await chain.mine(1);
+    for (let i = 0; i < 8; i += 1) {
+      await pass();
+      const [row] = await t.database.db.select().from(transferRequests).where(eq(transferRequests.id, id));
+      if (row!.status === "completed") break;
+      await chain.mine(1);
+    }
+    const [done] = await t.database.db.select().from(payouts).where(eq(payouts.transferRequestId, id));
+    expect(done).toMatchObject({ status: "completed", minedHash: replacement.txHash });
   });
 });

@@ -1,7 +1,10 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { EVENTS_HEARTBEAT_MS } from "@/contract/events";
 import { createSession } from "@/server/lib/session";
 import { type Cluster, type Instance, REDIS_URL, startCluster, tokenOf } from "@/tests/support/cluster";
+import { openEventStream, topicsOf } from "@/tests/support/event-stream";
+import { haproxyConfig } from "@/tests/support/haproxy";
 import { type ClientReply, request } from "@/tests/support/http-client";
 import { waitFor } from "@/tests/support/server-process";
 import { createVerifiedUser, signupBody } from "@/tests/support/users";
@@ -200,6 +203,46 @@ describe("state shared by three instances behind HAProxy", () => {
       }
     } finally {
       await cluster.redis.restore();
+    }
+  });
+  it("pushes a change written through one instance to a stream held on another, and resumes it on a third", async () => {
+    const customer = await createVerifiedUser(cluster.scratch.database);
+    const cookie = cluster.cookieFor(tokenOf(customer.cookie));
+    const byName = new Map(cluster.instances.map((x) => [x.name, x]));
+    // Through the balancer, as a browser opens it: HAProxy must pass the stream on as it is written.
+    const stream = await openEventStream(cluster.lb.url, { cookie });
+    expect(stream.status).toBe(200);
+    const holder = String(stream.headers["x-served-by"]);
+    expect(byName.has(holder)).toBe(true);
+    const ready = await stream.next((e) => e.event === "ready");
+    const [writer, third] = cluster.instances.filter((x) => x.name !== holder) as [Instance, Instance];
+
+    const send = (on: Instance, message: string) =>
+      request(on.server.url, "/api/chat/send", { method: "POST", headers: { cookie }, body: { message } });
+    expect((await send(writer, "Written through another instance")).status).toBe(200);
+    const change = await stream.next((e) => e.event === "change" && topicsOf(e).includes("chat"), 10_000);
+    expect(Number(change.id)).toBeGreaterThan(Number(ready.id));
+    stream.close();
+
+    // Missed while no stream was open; the reconnect lands on the third instance and resumes without a gap.
+    expect((await send(writer, "Written while the tab was away")).status).toBe(200);
+    const resumed = await openEventStream(third.server.url, { cookie, "last-event-id": change.id! });
+    try {
+      const again = await resumed.next((e) => e.event === "ready");
+      expect(JSON.parse(again.data)).toEqual({ resumed: true });
+      const missed = await resumed.next((e) => e.event === "change", 10_000);
+      expect(Number(missed.id)).toBe(Number(change.id) + 1);
+      expect(topicsOf(missed)).toContain("chat");
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it("keeps an idle stream inside the balancer's timeouts: the heartbeat comes well before them", () => {
+    const config = haproxyConfig(1, 2, [{ name: "app1", port: 3 }]);
+    for (const side of ["client", "server"]) {
+      const seconds = Number(new RegExp(`timeout ${side} (\\d+)s`).exec(config)?.[1]);
+      expect(seconds * 1000, side).toBeGreaterThanOrEqual(2 * EVENTS_HEARTBEAT_MS);
     }
   });
 });

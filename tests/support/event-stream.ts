@@ -8,6 +8,8 @@ export interface StreamEvent {
 
 export interface EventStreamClient {
   status: number;
+  /** The response's headers (behind HAProxy, X-Served-By names the instance holding the stream). */
+  headers: http.IncomingHttpHeaders;
   events: StreamEvent[];
   /** Resolves with the first event (already received or coming) that matches; rejects after `timeoutMs`. */
   next(match: (e: StreamEvent) => boolean, timeoutMs?: number): Promise<StreamEvent>;
@@ -67,6 +69,7 @@ export function openEventStream(
         res.on("close", endResolve);
         resolve({
           status: res.statusCode ?? 0,
+          headers: res.headers,
           events,
           ended,
           next(match, timeoutMs = 5_000) {

@@ -34,6 +34,8 @@ export function haproxyConfig(frontendPort: number, statsPort: number, backends:
     "defaults",
     "  mode http",
     "  timeout connect 2s",
+    // A pushed-updates stream (GET /api/events) is one response that idles between 25 s heartbeats: these
+    // inactivity timeouts, not `timeout tunnel` (upgraded connections only), must stay well above it.
     "  timeout client 60s",
     "  timeout server 60s",
     // A health check may take this long: without it HAProxy allows `inter` (300 ms), and on a loaded 2-core

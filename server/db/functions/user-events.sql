@@ -114,3 +114,41 @@ $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_money_requests AFTER INSERT OR UPDATE ON money_requests
 	FOR EACH ROW EXECUTE FUNCTION user_events_from_parties('requests');
+--> statement-breakpoint
+-- A payout's hash on the customer's history and receipt changed: an attempt left for the node (the first
+-- broadcast, a replacement, a staff speed-up, a cancel), or the mined one was found or reorged out. No
+-- transfer row changes then, so without these the hash waited for the next notice (the capture, at depth).
+-- Deferred to commit, so the counter's lock is the transaction's last: the worker may still lock the wallet
+-- after the change (a capture in the same pass), and every writer takes the wallet before the counter.
+CREATE OR REPLACE FUNCTION user_events_from_payout()
+RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+	v_payout uuid;
+BEGIN
+	IF TG_TABLE_NAME = 'payouts' THEN
+		v_payout := NEW.id;
+	ELSE
+		v_payout := NEW.payout_id;
+	END IF;
+	PERFORM emit_user_event(r.user_id, ARRAY['transactions'])
+		FROM payouts p JOIN transfer_requests r ON r.id = p.transfer_request_id
+		WHERE p.id = v_payout;
+	RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- No CREATE OR REPLACE for a constraint trigger: dropped and made again (this file applies in one transaction).
+DROP TRIGGER IF EXISTS user_events_payout_attempts ON payout_attempts;
+--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER user_events_payout_attempts AFTER UPDATE OF first_broadcast_at ON payout_attempts
+	DEFERRABLE INITIALLY DEFERRED
+	FOR EACH ROW WHEN (OLD.first_broadcast_at IS NULL AND NEW.first_broadcast_at IS NOT NULL)
+	EXECUTE FUNCTION user_events_from_payout();
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS user_events_payouts ON payouts;
+--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER user_events_payouts AFTER UPDATE OF mined_hash ON payouts
+	DEFERRABLE INITIALLY DEFERRED
+	FOR EACH ROW WHEN (OLD.mined_hash IS DISTINCT FROM NEW.mined_hash)
+	EXECUTE FUNCTION user_events_from_payout();

@@ -1,0 +1,305 @@
+// Idle signed-in dashboards one instance holds (issue 32), in its own process so the clients never share a CPU
+// queue with the server. Usage: node scripts/bench/dashboards.mjs <spec.json>; prints the steps as JSON.
+//
+// A dashboard is one signed-in tab on /dashboard, doing what the web does:
+// - "polling" (the spec's, and the web's fallback): the dashboard's conditional polls at the web's intervals
+//   (recent transactions every 5 s; KYC status, support replies and the bell's unread count every 10 s), with
+//   the ETags a browser keeps;
+// - "streams": one GET /api/events held open, and no polls (the web stops them while the stream is healthy).
+// Both also make the same reads of fresh data: the page's reads when it opens, then summary and recent
+// transactions again every `readEveryS` (what a notice about a change, or coming back to the tab, refetches),
+// unconditional; and while a step is measured, `probePerSecond` of the dashboards reopen the page, so every
+// step has enough reads for a p99 whatever N is. N grows in steps; each step opens the new dashboards, lets them
+// settle, then measures for `windowS`: those reads' latency (the same kind in both modes; the polls' own
+// latency is reported beside them, 304s from memory mostly, and not held to the bound), the server's peak
+// RSS, failed reads and lost streams. The ramp stops at the first step that breaks a bound; "holds" is the
+// last step that kept them all.
+import fs from "node:fs";
+import http from "node:http";
+import pg from "pg";
+import { cpuSeconds, rssMiB } from "./processes.mjs";
+
+const spec = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const {
+  mode,
+  url,
+  serverPid,
+  tokens,
+  cookieName,
+  steps,
+  settleS = 5,
+  windowS = 15,
+  readEveryS = 60,
+  probePerSecond = 4,
+  maxP99Ms = 50,
+  maxRssMiB = 300,
+  /** The bench's PostgreSQL (admin URL) and the scratch database's name, for its transaction count. */
+  databaseUrl,
+  databaseName,
+  /** Measure every step even past a broken bound (the per-dashboard costs at equal N, on a busy machine). */
+  keepGoing = false,
+} = spec;
+const base = new URL(url);
+
+/** The dashboard's polls (web/features/accounts/api/get-recent-transactions.ts, kyc, chat, the header's bell). */
+const POLLS = [
+  { path: "/api/transactions/recent", everyMs: 5_000 },
+  { path: "/api/kyc/status", everyMs: 10_000 },
+  { path: "/api/chat/unread", everyMs: 10_000 },
+  { path: "/api/notifications/unread", everyMs: 10_000 },
+];
+/** What /dashboard reads when it opens. */
+const PAGE_READS = [
+  "/api/account/summary",
+  "/api/transactions/recent",
+  "/api/kyc/status",
+  "/api/chat/unread",
+  "/api/notifications/unread",
+];
+/** What a change notice (or coming back to the tab) refetches on the dashboard. */
+const PERIODIC_READS = ["/api/account/summary", "/api/transactions/recent"];
+
+let measuring = false;
+let latencies = [];
+let pollLatencies = [];
+let failedReads = 0;
+let lostStreams = 0;
+let refusedStreams = 0;
+const timers = new Set();
+
+const every = (ms, fn) => {
+  // A random phase, as tabs opened at different moments poll at different moments.
+  const first = setTimeout(() => {
+    timers.delete(first);
+    fn();
+    const t = setInterval(fn, ms);
+    timers.add(t);
+  }, Math.random() * ms);
+  timers.add(first);
+};
+
+class Dashboard {
+  constructor(token) {
+    this.cookie = `${cookieName}=${token}`;
+    // A browser keeps a few connections per host and reuses them.
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    this.etags = new Map();
+    this.stream = null;
+    /** Polls still waiting for their answer: as TanStack Query does, a poll due meanwhile is not sent again. */
+    this.inFlight = new Set();
+  }
+
+  /** `poll`: one of the dashboard's conditional polls (timed apart from the reads of fresh data). */
+  read(path, conditional, poll = false) {
+    const started = process.hrtime.bigint();
+    const etag = conditional ? this.etags.get(path) : undefined;
+    return new Promise((resolve) => {
+      let settled = false;
+      const fail = () => {
+        if (settled) return;
+        settled = true;
+        if (measuring) failedReads += 1;
+        resolve();
+      };
+      const req = http.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          path,
+          agent: this.agent,
+          headers: { cookie: this.cookie, ...(etag ? { "if-none-match": etag } : {}) },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            if (settled) return;
+            settled = true;
+            const ms = Number(process.hrtime.bigint() - started) / 1e6;
+            const ok = res.statusCode === 200 || res.statusCode === 304;
+            if (res.statusCode === 200 && res.headers.etag) this.etags.set(path, res.headers.etag);
+            if (measuring) {
+              (poll ? pollLatencies : latencies).push(ms);
+              if (!ok) failedReads += 1;
+            }
+            resolve();
+          });
+          // An answer cut off midway ends with "close" and no "end": a failed read, never a hung one.
+          res.on("close", fail);
+        },
+      );
+      req.on("error", fail);
+      req.end();
+    });
+  }
+
+  /** Resolves once the stream has said `ready` (or failed). */
+  openStream() {
+    return new Promise((resolve) => {
+      const req = http.get(
+        {
+          host: base.hostname,
+          port: base.port,
+          path: "/api/events",
+          agent: false,
+          headers: { cookie: this.cookie, accept: "text/event-stream" },
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            refusedStreams += 1;
+            res.resume();
+            return resolve(false);
+          }
+          let ready = false;
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => {
+            if (!ready && chunk.includes("event: ready")) {
+              ready = true;
+              resolve(true);
+            }
+            // An idle dashboard: no changes are made during the run, so nothing is refetched here.
+          });
+          res.on("close", () => {
+            if (!ready) resolve(false);
+            if (this.stream === req) lostStreams += 1;
+          });
+        },
+      );
+      this.stream = req;
+      req.on("error", () => {
+        refusedStreams += 1;
+        resolve(false);
+      });
+    });
+  }
+
+  async open() {
+    if (mode === "streams") await this.openStream();
+    await this.openPage();
+    if (mode === "polling") {
+      for (const poll of POLLS) {
+        every(poll.everyMs, () => {
+          if (this.inFlight.has(poll.path)) return;
+          this.inFlight.add(poll.path);
+          void this.read(poll.path, true, true).then(() => this.inFlight.delete(poll.path));
+        });
+      }
+    }
+    every(readEveryS * 1000, () => {
+      for (const p of PERIODIC_READS) void this.read(p, false);
+    });
+  }
+
+  openPage() {
+    return Promise.all(PAGE_READS.map((p) => this.read(p, false)));
+  }
+
+  close() {
+    const stream = this.stream;
+    this.stream = null;
+    stream?.destroy();
+    this.agent.destroy();
+  }
+}
+
+/** Transactions the scratch database has run: its round trips, steadier than latency on a shared machine. */
+async function databaseTransactions() {
+  if (!databaseUrl) return null;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = $1",
+      [databaseName],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+const percentile = (sorted, p) =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const dashboards = [];
+const results = [];
+for (const target of steps) {
+  if (target > tokens.length) break;
+  // The new dashboards open over a few seconds, in small groups, as tabs do.
+  const adding = tokens.slice(dashboards.length, target).map((t) => new Dashboard(t));
+  const group = Math.max(1, Math.ceil(adding.length / 50));
+  for (let i = 0; i < adding.length; i += group) {
+    await Promise.all(adding.slice(i, i + group).map((d) => d.open()));
+    dashboards.push(...adding.slice(i, i + group));
+  }
+  await sleep(settleS * 1000);
+
+  latencies = [];
+  pollLatencies = [];
+  failedReads = 0;
+  const lostBefore = lostStreams;
+  const refusedBefore = refusedStreams;
+  let rss = rssMiB(serverPid) ?? 0;
+  const sampler = setInterval(() => {
+    rss = Math.max(rss, rssMiB(serverPid) ?? 0);
+  }, 250);
+  const cpuBefore = cpuSeconds(serverPid);
+  const transactionsBefore = await databaseTransactions();
+  measuring = true;
+  const probe = setInterval(() => {
+    void dashboards[Math.floor(Math.random() * dashboards.length)].openPage();
+  }, 1000 / probePerSecond);
+  await sleep(windowS * 1000);
+  clearInterval(probe);
+  measuring = false;
+  clearInterval(sampler);
+  const cpuAfter = cpuSeconds(serverPid);
+  const transactionsAfter = await databaseTransactions();
+  const perDashboardMinute = (n) => (n == null ? null : n / dashboards.length / (windowS / 60));
+  rss = Math.max(rss, rssMiB(serverPid) ?? 0);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const polls = [...pollLatencies].sort((a, b) => a - b);
+  const step = {
+    dashboards: dashboards.length,
+    reads: sorted.length,
+    readsPerSecond: sorted.length / windowS,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    polls: polls.length,
+    pollP99: percentile(polls, 99),
+    failedReads,
+    lostStreams: lostStreams - lostBefore,
+    refusedStreams: refusedStreams - refusedBefore,
+    rss,
+    // Share of one core, and the server's CPU ms and PostgreSQL transactions per dashboard per minute (the
+    // probe's page loads included: the same in both modes).
+    serverCpu: cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / windowS,
+    cpuMsPerDashboardMinute:
+      cpuBefore == null || cpuAfter == null ? null : perDashboardMinute((cpuAfter - cpuBefore) * 1000),
+    transactionsPerDashboardMinute:
+      transactionsBefore == null ? null : perDashboardMinute(transactionsAfter - transactionsBefore),
+  };
+  step.held =
+    step.p99 !== null &&
+    step.p99 <= maxP99Ms &&
+    step.rss <= maxRssMiB &&
+    step.failedReads === 0 &&
+    step.lostStreams === 0 &&
+    step.refusedStreams === 0;
+  results.push(step);
+  process.stderr.write(`${mode} ${JSON.stringify(step)}\n`);
+  if (!step.held && !keepGoing) break;
+}
+
+for (const t of timers) clearTimeout(t);
+for (const d of dashboards) d.close();
+const held = results.filter((s) => s.held);
+const summary = JSON.stringify({
+  mode,
+  steps: results,
+  holds: held.length ? held[held.length - 1].dashboards : 0,
+  // Every step held: the figure is a floor, not the instance's limit.
+  capped: results.length > 0 && results.every((s) => s.held),
+});
+// Exit once written: sockets closing to a busy server must not keep the process (and the bench) waiting.
+process.stdout.write(summary, () => process.exit(0));
