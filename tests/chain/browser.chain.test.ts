@@ -4,9 +4,9 @@ import { type Browser, chromium } from "playwright-core";
 import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runReconciliation } from "@/server/features/settlement/reconciliation";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { CHROMIUM_ARGS, openPage, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
-import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
+import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
 import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { type ServerProcess, startServer } from "@/tests/support/server-process";
@@ -112,18 +112,24 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
     await fundCustomer(t, funder, customer.user.id, "200.00");
     const to = privateKeyToAccount(generatePrivateKey()).address;
 
-    // The customer sends $50 (fee $1.00) to an EIP-55 address through the form and its review step.
+    // The customer sends $50 (fee $1.00) through the form and its review step, the address typed in small
+    // letters: it carries no checksum, so the review step asks for the customer's word before it sends.
     const shopper = await openPage(browser, 1280, server.url);
     await signIn(shopper, customer);
     const { page } = shopper;
     await page.goto("/send-money");
     await page.getByLabel("Amount (USD)").fill("50.00");
     await page.getByLabel("Recipient Name").fill("Ana Ruiz");
-    await page.getByLabel("USDC Wallet Address").fill(to);
+    await page.getByLabel("USDC Wallet Address").fill(to.toLowerCase());
     await page.getByLabel("Transfer Purpose").fill("Rent share");
     await page.getByRole("button", { name: /^Send \$50\.00/ }).click();
     const review = page.getByRole("region", { name: "Review your transfer" });
-    await review.getByRole("button", { name: "Confirm and send" }).click();
+    await review.getByText("This address has no checksum").waitFor();
+    const confirm = review.getByRole("button", { name: "Confirm and send" });
+    expect(await confirm.isDisabled()).toBe(true);
+    await shots(shopper, "chain-review-no-checksum");
+    await review.getByRole("checkbox", { name: /I compared every character/ }).click();
+    await confirm.click();
     const receiptLink = page.getByRole("link", { name: "View receipt" });
     await receiptLink.waitFor();
     const receiptPath = (await receiptLink.getAttribute("href")) ?? "";
@@ -157,6 +163,14 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
     await page.getByText("Completed", { exact: true }).first().waitFor({ timeout: 30_000 });
     await page.getByText(`${CONFIRMATIONS} of ${CONFIRMATIONS}`).waitFor();
     await shots(shopper, "chain-receipt-completed");
+    // The confirmed small-letter address was sent to in its EIP-55 form: the recipient holds the net $49.
+    const held = await chain.publicClient.readContract({
+      address: chain.token,
+      abi: pillarUsdAbi,
+      functionName: "balanceOf",
+      args: [to],
+    });
+    expect(held).toBe(49_000_000n);
     // The history row names the same transaction, linked to the explorer.
     await page.goto("/dashboard");
     await page.locator(`a[href="${EXPLORER}/tx/${hash}"]`).first().waitFor();
@@ -190,7 +204,6 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
     // The ledger balances, and the chain agrees with it: hot wallet, the payout and the deposit.
     await server.stop();
     await expectLedgerClean(t.database);
-    const report = await runReconciliation(t.database.db, config(), { trigger: "staff" });
-    expect(report).toMatchObject({ status: "clean", differences: 0 });
+    await expectReconciled(chain, t.database, config());
   });
 });
