@@ -162,12 +162,21 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     expect(seen?.seen).toBe(1);
     expect((await depositInfo(customer)).deposits).toMatchObject([{ status: "pending", amount: "$12.34" }]);
     expect(await balanceOf(customer)).toBe(before);
+    // Seen is already news: a pushed "deposits" notice refetches the Add money page (decision 044).
+    const notices = async () =>
+      (
+        await t.database.query("select topics from user_events where user_id = $1 order by id", [
+          customer.user.id,
+        ])
+      ).map((r) => (r as { topics: string[] }).topics);
+    expect((await notices()).at(-1)).toEqual(["deposits"]);
 
     await chain.mine(2);
     expect((await pass())?.credited).toBe(1);
     const [row] = await depositRows(hash);
     expect(row).toMatchObject({ status: "credited", amountCents: 1234, dustUnits: 5678, units: "12345678" });
     expect(await balanceOf(customer)).toBe(before + 1234);
+    expect((await notices()).at(-1)).toContain("deposits");
     const [credit] = await t.database.db
       .select()
       .from(transactions)
