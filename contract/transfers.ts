@@ -202,6 +202,8 @@ export const transferReceipt = z.object({
   canCancel: z.boolean(),
   /** Its payout on chain once one is queued (chain settlement); null otherwise. */
   onChain: transferOnChain.nullable(),
+  /** With chain settlement, the network it is sent on ("USDC on Base"); absent: read from the address's form. */
+  network: z.string().optional(),
 });
 export type TransferReceipt = z.infer<typeof transferReceipt>;
 

@@ -156,6 +156,8 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
     expect(receipt.status).toBe("success");
     await page.getByText(`1 of ${CONFIRMATIONS}`).waitFor({ timeout: 30_000 });
     await page.getByText("Processing").first().waitFor();
+    // The network is the configured chain's, not guessed from the address's form.
+    await page.getByText("USDC on Local development chain (anvil)").waitFor();
     await shots(shopper, "chain-receipt-confirming");
 
     // The blocks on top: the receipt completes by itself (its own polling, no reload).
