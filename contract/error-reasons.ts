@@ -68,6 +68,9 @@ export const ERROR_REASONS = {
   daily_count_limit: { code: "UNPROCESSABLE", status: 422, flags: ["dailyCountLimitExceeded"] },
   idempotency_key_required: { code: "VALIDATION", status: 400, flags: ["idempotencyKeyRequired"] },
   lookalike_address: { code: "UNPROCESSABLE", status: 422, flags: ["lookalikeAddress"] },
+  // Chain settlement's destination checks at the request (decision 044).
+  unchecksummed_address: { code: "UNPROCESSABLE", status: 422, flags: ["unchecksummedAddress"] },
+  address_checksum_mismatch: { code: "UNPROCESSABLE", status: 422, flags: ["addressChecksumMismatch"] },
   wallet_limit_exceeded: { code: "UNPROCESSABLE", status: 422, flags: ["walletLimitExceeded"] },
   // The customer's own limits (decision 035).
   sends_blocked: { code: "FORBIDDEN", status: 403, flags: ["sendsBlocked"] },

@@ -90,6 +90,8 @@ export const errorFlags = z
     idempotencyKeyRequired: flag,
     lookalikeAddress: flag,
     lookalikeRecipientName: z.string(),
+    unchecksummedAddress: flag,
+    addressChecksumMismatch: flag,
     walletLimitExceeded: flag,
     /** The customer's own "Block crypto sends" is on, or its cooldown runs (decision 035). */
     sendsBlocked: flag,

@@ -12,5 +12,6 @@ export const EVENT_TOPICS = [
   "transfers",
   "notifications",
   "requests",
+  "deposits",
 ] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];

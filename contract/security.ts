@@ -160,6 +160,8 @@ export const transferPasskeyOptionsInput = z.object({
   idempotencyKey: z.string().min(1).max(255),
   /** As on the transfer itself: no challenge is issued for an unconfirmed lookalike address. */
   confirmLookalikeAddress: z.boolean().optional(),
+  /** As on the transfer itself: no challenge is issued for an unconfirmed address without a checksum. */
+  confirmUnchecksummedAddress: z.boolean().optional(),
 });
 export type TransferPasskeyOptionsInput = z.infer<typeof transferPasskeyOptionsInput>;
 

@@ -27,6 +27,20 @@ export const PAYOUT_MESSAGES = {
   reverted: "The USDC network refused this transfer, so it could not be sent.",
 } as const;
 
+/** Chain names customers see on the Add money page and the receipt; others show as "EVM chain <id>". */
+const CHAIN_NAMES: Record<number, string> = {
+  1: "Ethereum",
+  10: "OP Mainnet",
+  137: "Polygon PoS",
+  8453: "Base",
+  42161: "Arbitrum One",
+  11155111: "Ethereum Sepolia (test network)",
+  84532: "Base Sepolia (test network)",
+  31337: "Local development chain (anvil)",
+};
+
+export const chainName = (chainId: number) => CHAIN_NAMES[chainId] ?? `EVM chain ${chainId}`;
+
 /** What the Add money page says (decision 028). */
 export const SETTLEMENT_MESSAGES = {
   staffCannotDeposit: "Deposit addresses are for customers adding money",

@@ -25,7 +25,26 @@ export const TRANSFER_MESSAGES = {
   adminCannotTransfer: "Admins cannot create outgoing transfers",
   idempotencyMismatch: "This Idempotency-Key was already used for a different transfer",
   idempotencyKeyInvalid: "Idempotency-Key must be 1 to 255 visible characters",
+  /** Chain settlement: an EVM address without EIP-55 capitals, sent without the review step's confirmation. */
+  unchecksummedAddress:
+    "This address is in small letters only, so it carries no checksum and a typing mistake in it cannot be caught. Compare every character with the recipient's wallet, then confirm it on the review step.",
+  /** Chain settlement: an EVM address whose capitals do not match its EIP-55 checksum. */
+  addressChecksumMismatch:
+    "This address's capital letters do not match its checksum, so it probably has a typing mistake. Copy it again from the recipient's wallet.",
 } as const;
+
+/**
+ * An EVM address whose letters are all small: as typed it carries no EIP-55 checksum, so a typing mistake in it
+ * cannot be caught, and the review step asks the customer to confirm it (decision 044). Rarely an address's own
+ * checksum has no capitals; the server (which computes it) then needs no confirmation, but asking costs nothing.
+ * An address with no letters at all is its own checksummed form. All capitals is not "no checksum": an EIP-55
+ * address can have only capitals (0x52908400098527886E0F7030069857D2E4169EE7), and the server checks it.
+ */
+export function hasNoChecksum(address: string): boolean {
+  if (!ETHEREUM_ADDRESS.test(address)) return false;
+  const body = address.slice(2);
+  return /[a-f]/.test(body) && body === body.toLowerCase();
+}
 
 export const dailyCountLimitMessage = (limit: number) =>
   `You can make at most ${limit} transfer requests per day. Please try again tomorrow.`;
@@ -61,6 +80,11 @@ export const createTransferInput = z.object({
    * characters) and sends anyway; without it such a transfer is refused (422 `lookalikeAddress`).
    */
   confirmLookalikeAddress: z.boolean().optional(),
+  /**
+   * The customer compared an address without a checksum (all small letters) on the review step and sends to
+   * it; with chain settlement such a transfer is refused without it (422 `unchecksummedAddress`, decision 044).
+   */
+  confirmUnchecksummedAddress: z.boolean().optional(),
 });
 export type CreateTransferInput = z.infer<typeof createTransferInput>;
 
@@ -178,6 +202,8 @@ export const transferReceipt = z.object({
   canCancel: z.boolean(),
   /** Its payout on chain once one is queued (chain settlement); null otherwise. */
   onChain: transferOnChain.nullable(),
+  /** With chain settlement, the network it is sent on ("USDC on Base"); absent: read from the address's form. */
+  network: z.string().optional(),
 });
 export type TransferReceipt = z.infer<typeof transferReceipt>;
 

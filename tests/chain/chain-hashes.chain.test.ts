@@ -13,9 +13,8 @@ import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { chainClient } from "@/server/features/settlement/chain-config";
 import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
 import { runPayoutPass } from "@/server/features/settlement/payout-worker";
-import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { monthOf } from "@/server/features/statements/statement-month";
-import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
+import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
 import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
 import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -64,9 +63,7 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
   afterEach(async () => {
     await expectLedgerClean(t.database);
     // In chain mode every money test also ends with the chain agreeing with the ledger.
-    await chain.mine(3);
-    const report = await runReconciliation(t.database.db, config(), { trigger: "staff" });
-    expect(report).toMatchObject({ status: "clean", differences: 0 });
+    await expectReconciled(chain, t.database, config());
   });
 
   const get = (who: SignedInUser, url: string) =>

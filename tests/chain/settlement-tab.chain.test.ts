@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ReconciliationReport, SettlementOverview } from "@/contract/settlement";
 import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { runPayoutPass } from "@/server/features/settlement/payout-worker";
-import { ANVIL_KEYS, chainEnv, setUpTestChain } from "@/tests/support/anvil";
+import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
 import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
 import { enrolTotp, stepUpWithTotp } from "@/tests/support/second-factor";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -45,7 +45,9 @@ describe.skipIf(!process.env.DATABASE_URL)("Settlement tab on anvil", () => {
     await chain.mint(hot.address, 1_000_000_000n); // $1,000
   });
   afterEach(async () => {
+    await anvil().setAutomine(true);
     await expectLedgerClean(t.database);
+    await expectReconciled(chain, t.database, config());
   });
   afterAll(async () => {
     await anvil().setAutomine(true);

@@ -10,9 +10,12 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type AnvilNode, startAnvil } from "@/scripts/anvil.mjs";
+import type { Database } from "@/server/db/client";
+import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi, pillarUsdBytecode } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { lateBound } from "@/tests/support/late-bound";
 
 /** anvil's well-known development keys (public knowledge: never hold real money with them). */
@@ -118,3 +121,66 @@ export const chainEnv = (chain: TestChain, confirmations = 3): Record<string, st
   DEPOSIT_XPUB: chain.xpub,
   CHAIN_CONFIRMATIONS: String(confirmations),
 });
+
+/**
+ * A difference a test made on purpose, which every later reconciliation of the file must name: USDC moved out of
+ * the hot wallet behind Pillar's back (`unknown_outflow`; the hot wallet is then short by it too), or a credited
+ * deposit a reorg deeper than the confirmations took off the chain (`credited_not_on_chain`).
+ */
+export interface KnownDifference {
+  kind: "unknown_outflow" | "credited_not_on_chain";
+  txHash: string;
+  units: bigint;
+}
+
+const AREA_OF: Record<KnownDifference["kind"], string> = {
+  unknown_outflow: "payouts",
+  credited_not_on_chain: "deposits",
+};
+
+/**
+ * The chain agrees with the ledger (decision 038), as every chain test ends: mines the confirmations so every
+ * transfer is at depth, reconciles, and expects a clean report — or exactly the differences the file's tests
+ * made on purpose (`known`), and the hot wallet short by the outflows among them. Any other difference fails,
+ * naming each item.
+ */
+export async function expectReconciled(
+  chain: TestChain,
+  database: Database,
+  config: ChainConfig,
+  known: readonly KnownDifference[] = [],
+) {
+  await chain.mine(config.confirmations);
+  const report = await runReconciliation(database.db, config, { trigger: "staff" });
+  const items = report
+    ? ((await database.query(
+        `select area, kind, tx_hash, chain_units, ledger_units, detail from reconciliation_items
+          where report_id = $1 and outcome = 'difference' order by id`,
+        [report.reportId],
+      )) as {
+        area: string;
+        kind: string;
+        tx_hash: string | null;
+        chain_units: string;
+        ledger_units: string;
+      }[])
+    : [];
+  if (known.length === 0) {
+    expect({ status: report?.status, items }).toEqual({ status: "clean", items: [] });
+    return;
+  }
+  const short = known.filter((k) => k.kind === "unknown_outflow").reduce((sum, k) => sum + k.units, 0n);
+  const expected = [
+    ...known.map((k) => ({ area: AREA_OF[k.kind], kind: k.kind, txHash: k.txHash, units: k.units })),
+    ...(short > 0n ? [{ area: "hot_wallet", kind: "balance", txHash: null, units: short }] : []),
+  ];
+  const seen = items.map((i) => {
+    const gap = BigInt(i.ledger_units ?? "0") - BigInt(i.chain_units ?? "0");
+    return { area: i.area, kind: i.kind, txHash: i.tx_hash, units: gap < 0n ? -gap : gap };
+  });
+  expect({ status: report?.status, items: seen }).toEqual({
+    status: "differences",
+    items: expect.arrayContaining(expected),
+  });
+  expect(seen).toHaveLength(expected.length);
+}

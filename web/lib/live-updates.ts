@@ -18,6 +18,8 @@ export const TOPIC_READS: Record<EventTopic, readonly string[]> = {
   transfers: ["/api/transfers", "/api/transfer/limits", "/api/transactions", "/api/schedules"],
   notifications: ["/api/notifications", "/api/schedules"],
   requests: ["/api/transfer/requests"],
+  // A USDC deposit the watcher saw (pending), credited, held or taken back by a reorg: the Add money page.
+  deposits: ["/api/deposits"],
 };
 
 const isUnder = (key: unknown, prefixes: readonly string[]) =>

@@ -93,6 +93,11 @@ CREATE OR REPLACE TRIGGER user_events_chat AFTER INSERT OR UPDATE OF read_at ON 
 CREATE OR REPLACE TRIGGER user_events_notifications AFTER INSERT OR UPDATE OR DELETE ON notifications
 	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('notifications');
 --> statement-breakpoint
+-- A USDC deposit seen on chain (pending), credited, held or removed by a reorg: the Add money page's list. Its
+-- depth changing is not a notice (the page polls while a deposit is pending).
+CREATE OR REPLACE TRIGGER user_events_chain_deposits AFTER INSERT OR UPDATE OF status OR DELETE ON chain_deposits
+	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('deposits');
+--> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_users AFTER UPDATE OF frozen_at, status ON users
 	FOR EACH ROW WHEN (OLD.frozen_at IS DISTINCT FROM NEW.frozen_at OR OLD.status IS DISTINCT FROM NEW.status)
 	EXECUTE FUNCTION user_events_from_user('account');

@@ -234,16 +234,5 @@ export async function verifyChain(chain: ChainConfig, client = chainClient(chain
   return [];
 }
 
-/** Chain names customers see on the Add money page; others show as "chain <id>". */
-const CHAIN_NAMES: Record<number, string> = {
-  1: "Ethereum",
-  10: "OP Mainnet",
-  137: "Polygon PoS",
-  8453: "Base",
-  42161: "Arbitrum One",
-  11155111: "Ethereum Sepolia (test network)",
-  84532: "Base Sepolia (test network)",
-  31337: "Local development chain (anvil)",
-};
-
-export const chainName = (chainId: number) => CHAIN_NAMES[chainId] ?? `EVM chain ${chainId}`;
+/** The chain's name customers read (contract/settlement.ts: the receipt shows it too). */
+export { chainName } from "@/contract/settlement";

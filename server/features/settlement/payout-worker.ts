@@ -11,6 +11,7 @@ import {
   zeroAddress,
 } from "viem";
 import { PAYOUT_MESSAGES } from "@/contract/settlement";
+import { hasNoChecksum } from "@/contract/transfers";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import {
   depositAddresses,
@@ -91,8 +92,9 @@ async function receiptOf(client: PublicClient, hash: Hex) {
 
 /**
  * The destination checks, before signing and again before broadcasting: an EVM address, its EIP-55 checksum
- * when it has capitals (all-lowercase has none, and the review step does not yet ask the customer to confirm
- * one: refused), not the zero address, not the token, not one of Pillar's own, not blacklisted by the issuer.
+ * (an all-lowercase address the customer confirmed on the review step was stored in its EIP-55 form, decision
+ * 044, so one without capitals here was never confirmed: refused), not the zero address, not the token, not one
+ * of Pillar's own, not blacklisted by the issuer.
  * Answers the plain words the customer reads, or the checksummed address.
  */
 async function checkDestination(
@@ -102,11 +104,12 @@ async function checkDestination(
 ): Promise<{ to: Address } | { why: string }> {
   const name = chainName(ctx.chain.chainId);
   if (!/^0x[0-9a-fA-F]{40}$/.test(toAddress)) return { why: PAYOUT_MESSAGES.notOnChain(name) };
-  const body = toAddress.slice(2);
-  const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-  if (!mixed) return { why: PAYOUT_MESSAGES.noChecksum };
-  const to = getAddress(toAddress);
-  if (to !== toAddress) return { why: PAYOUT_MESSAGES.badChecksum };
+  // Its EIP-55 form, or refused: small letters only were never confirmed; any other case is a typing mistake.
+  // (Capitals only can be right: some addresses' checksums capitalise every letter.)
+  const to = getAddress(toAddress.toLowerCase());
+  if (to !== toAddress) {
+    return { why: hasNoChecksum(toAddress) ? PAYOUT_MESSAGES.noChecksum : PAYOUT_MESSAGES.badChecksum };
+  }
   if (to === zeroAddress) return { why: PAYOUT_MESSAGES.zeroAddress };
   if (to === ctx.chain.usdcContract) return { why: PAYOUT_MESSAGES.tokenContract };
   if (to === ctx.hot) return { why: PAYOUT_MESSAGES.ownAddress };

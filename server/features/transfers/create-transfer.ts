@@ -30,6 +30,7 @@ import {
   fileTransferAlerts,
 } from "@/server/features/monitoring/monitor-event";
 import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
+import { checkedAddress } from "@/server/features/transfers/address-checksum";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
 import { transferBinding } from "@/server/features/transfers/transfer-binding";
@@ -55,8 +56,11 @@ export interface CreateTransferResult {
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** What never changes the transfer made: the proof, and the customer's word that a lookalike address is right. */
-const NOT_HASHED = new Set(["secondFactor", "confirmLookalikeAddress"]);
+/**
+ * What never changes the transfer made: the proof, and the customer's word that a lookalike address, or one
+ * without a checksum, is right.
+ */
+const NOT_HASHED = new Set(["secondFactor", "confirmLookalikeAddress", "confirmUnchecksummedAddress"]);
 
 /** An answered key replays without a new proof or confirmation: neither changes the transfer. */
 function requestHash(input: CreateTransferInput): string {
@@ -218,7 +222,8 @@ async function createTransferChecked(
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
   }
-  const { amount, address } = validate(input);
+  const { amount, address: typed } = validate(input);
+  const address = checkedAddress(deps.config, typed, input.confirmUnchecksummedAddress);
   const hash = requestHash(input);
   const passkeyVerified =
     authority.scheduleRunKey !== undefined ||

@@ -33,7 +33,11 @@ function timelineOf(row: TransferRow): TransferTimelineStep[] {
   return steps;
 }
 
-export function toTransferReceipt(row: TransferRow, onChain: TransferOnChain | null = null): TransferReceipt {
+export function toTransferReceipt(
+  row: TransferRow,
+  onChain: TransferOnChain | null = null,
+  chainName?: string,
+): TransferReceipt {
   return {
     id: row.id,
     reference: transferReference(row.id),
@@ -48,11 +52,14 @@ export function toTransferReceipt(row: TransferRow, onChain: TransferOnChain | n
     timeline: timelineOf(row),
     canCancel: row.status === "pending",
     onChain,
+    ...(chainName ? { network: `USDC on ${chainName}` } : {}),
   };
 }
 
 /** What the receipt needs of chain settlement: the depth, the explorer, and the node's head (null: unreachable). */
 export interface ReceiptChainView {
+  /** The chain's name customers read ("Base"). */
+  chainName: string;
   confirmations: number;
   explorerUrl?: string;
   head(): Promise<number | null>;
@@ -107,5 +114,5 @@ export async function getTransferReceipt(
   chain?: ReceiptChainView,
 ): Promise<TransferReceipt> {
   const row = await findOwnTransfer(db, userId, transferId);
-  return toTransferReceipt(row, await onChainOf(db, row, chain));
+  return toTransferReceipt(row, await onChainOf(db, row, chain), chain?.chainName);
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { createPublicClient, http } from "viem";
 import { z } from "zod";
 import { pdfDownload } from "@/contract/media";
+import { chainName } from "@/contract/settlement";
 import { cancelTransferResponse, transferReceipt } from "@/contract/transfers";
 import { cancelTransfer } from "@/server/features/transfers/cancel-transfer";
 import { getTransferReceipt, type ReceiptChainView } from "@/server/features/transfers/get-transfer-receipt";
@@ -25,6 +26,7 @@ export async function transferReceiptRoutes(instance: FastifyInstance) {
     createPublicClient({ cacheTime: 0, transport: http(chain.rpcUrl, { retryCount: 0, timeout: 3_000 }) });
   // The payout's depth; a node out of reach shows what the database knows rather than failing the receipt.
   const chainView: ReceiptChainView | undefined = chain && {
+    chainName: chainName(chain.chainId),
     confirmations: chain.confirmations,
     explorerUrl: chain.explorerUrl,
     head: () =>

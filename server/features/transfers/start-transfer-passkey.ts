@@ -8,6 +8,7 @@ import type { AppDeps } from "@/server/app-deps";
 import { hasPasskeys, startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { asOptionsResponse } from "@/server/features/auth/second-factor";
 import { findLookalikeRecipient } from "@/server/features/recipients/check-address";
+import { checkedAddress } from "@/server/features/transfers/address-checksum";
 import { bindingFor, lookalikeRefused } from "@/server/features/transfers/create-transfer";
 import { AppError } from "@/server/lib/errors";
 
@@ -23,6 +24,7 @@ export async function startTransferPasskey(
     throw new AppError("no_passkey", SECURITY_MESSAGES.noPasskey);
   }
   const binding = bindingFor(input, input.idempotencyKey);
+  checkedAddress(deps.config, input.cryptoAddress.trim(), input.confirmUnchecksummedAddress);
   // Refused before the browser asks for a signature: the transfer itself would refuse it after the passkey
   // was spent. The binding is untouched — it still covers the address, so no confirmation can redirect it.
   if (input.confirmLookalikeAddress !== true) {

@@ -82,7 +82,7 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
               status={receipt.status}
             />
             <SummaryLine label="Recipient">{receipt.recipientName}</SummaryLine>
-            <SummaryLine label="Network">{usdcNetwork(receipt.cryptoAddress)}</SummaryLine>
+            <SummaryLine label="Network">{receipt.network ?? usdcNetwork(receipt.cryptoAddress)}</SummaryLine>
             <div className="grid gap-1 py-2">
               <dt className="text-ink-muted">USDC wallet address</dt>
               <dd className="rounded-md bg-canvas p-3">

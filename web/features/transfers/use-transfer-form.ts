@@ -84,6 +84,7 @@ export function useTransferForm({
   const isSubmitting = useRef(false);
   // The review step's choices: both belong to these exact fields, so any edit clears them.
   const [isLookalikeConfirmed, setLookalikeConfirmed] = useState(false);
+  const [isUnchecksummedConfirmed, setUnchecksummedConfirmed] = useState(false);
   const [isSaving, setSaving] = useState(false);
   const [refusedAs, setRefusedAs] = useState<{ name: string } | null>(null);
   const queryClient = useQueryClient();
@@ -98,6 +99,7 @@ export function useTransferForm({
     idempotencyKey.current = null;
     setOverLimit(false);
     setLookalikeConfirmed(false);
+    setUnchecksummedConfirmed(false);
     setSaving(false);
     setRefusedAs(null);
     setFields((f) => ({ ...f, ...patch }));
@@ -151,6 +153,7 @@ export function useTransferForm({
     paymentMethod: "crypto",
     cryptoAddress: fields.cryptoAddress.trim(),
     ...(isLookalikeConfirmed ? { confirmLookalikeAddress: true } : {}),
+    ...(isUnchecksummedConfirmed ? { confirmUnchecksummedAddress: true } : {}),
   });
 
   /** "Save this recipient" on the review step: saved once the transfer went through, never before. */
@@ -216,6 +219,12 @@ export function useTransferForm({
               resolve();
               return;
             }
+            if (reasonOf(error) === "unchecksummed_address") {
+              // The review step asks for this confirmation itself; stay there so the customer gives it.
+              setUnchecksummedConfirmed(false);
+              resolve();
+              return;
+            }
             // Back to the form, where the refusal (limit, funds) can be fixed.
             setReviewing(false);
             resolve();
@@ -236,6 +245,7 @@ export function useTransferForm({
       cryptoAddress: fields.cryptoAddress.trim(),
       idempotencyKey: idempotencyKey.current,
       ...(isLookalikeConfirmed ? { confirmLookalikeAddress: true } : {}),
+      ...(isUnchecksummedConfirmed ? { confirmUnchecksummedAddress: true } : {}),
     });
   };
 
@@ -261,6 +271,8 @@ export function useTransferForm({
     choices: {
       isLookalikeConfirmed,
       setLookalikeConfirmed,
+      isUnchecksummedConfirmed,
+      setUnchecksummedConfirmed,
       isSaving,
       setSaving,
       refusedAs,

@@ -1,6 +1,7 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { AlertTriangle, BookUser, Info, ShieldAlert } from "lucide-react";
 import { type AddressCheck, RECIPIENT_MESSAGES } from "@/contract/recipients";
+import { hasNoChecksum } from "@/contract/transfers";
 import { Checkbox } from "@/web/components/ui/checkbox";
 import { Label } from "@/web/components/ui/label";
 import { WalletAddress } from "@/web/components/wallet-address";
@@ -8,6 +9,9 @@ import { WalletAddress } from "@/web/components/wallet-address";
 export interface AddressChoices {
   isLookalikeConfirmed: boolean;
   setLookalikeConfirmed: (isConfirmed: boolean) => void;
+  /** An address without a checksum (all small letters) compared by the customer (decision 044). */
+  isUnchecksummedConfirmed: boolean;
+  setUnchecksummedConfirmed: (isConfirmed: boolean) => void;
   isSaving: boolean;
   setSaving: (isSaving: boolean) => void;
   /** The saved recipient the server named when it refused the transfer as a lookalike (the check may lag). */
@@ -21,10 +25,12 @@ export interface AddressChoices {
 export function AddressWarnings({
   check,
   recipientName,
+  cryptoAddress,
   choices,
 }: {
   check: UseQueryResult<AddressCheck>;
   recipientName: string;
+  cryptoAddress: string;
   choices: AddressChoices;
 }) {
   if (check.isPending) {
@@ -74,6 +80,33 @@ export function AddressWarnings({
             <Label htmlFor="confirm-lookalike" className="leading-snug">
               I checked this address with the recipient. It is not {lookalike.name}'s saved address, and I
               want to send to it.
+            </Label>
+          </div>
+        </div>
+      ) : null}
+      {hasNoChecksum(cryptoAddress) ? (
+        <div
+          id="checksum-warning"
+          role="alert"
+          className="grid gap-3 rounded-lg border border-pending/40 bg-pending-soft p-4 text-sm text-ink"
+        >
+          <p className="flex items-start gap-2 font-semibold">
+            <AlertTriangle className="mt-0.5 size-5 shrink-0 text-pending" aria-hidden />
+            This address has no checksum
+          </p>
+          <p>
+            It is written in small letters only, so a typing mistake in it cannot be caught. Compare every
+            character with the address the recipient's wallet shows, or copy it again from there.
+          </p>
+          <div className="flex items-start gap-3">
+            <Checkbox
+              id="confirm-unchecksummed"
+              className="mt-0.5"
+              checked={choices.isUnchecksummedConfirmed}
+              onCheckedChange={(value) => choices.setUnchecksummedConfirmed(value === true)}
+            />
+            <Label htmlFor="confirm-unchecksummed" className="leading-snug">
+              I compared every character with the recipient's wallet, and this address is right.
             </Label>
           </div>
         </div>

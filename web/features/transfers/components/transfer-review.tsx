@@ -1,7 +1,7 @@
 import { ArrowLeft, Send } from "lucide-react";
 import { Fragment } from "react";
 import { transferFigures } from "@/contract/transfer-figures";
-import type { TransferLimits } from "@/contract/transfers";
+import { hasNoChecksum, type TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
@@ -39,7 +39,16 @@ export function TransferReview({
   const check = useAddressCheck(cryptoAddress);
   // A lookalike of a saved recipient needs the customer's explicit word; the server refuses it otherwise.
   const lookalike = check.data?.lookalike ?? choices.refusedAs;
-  const isBlocked = check.isPending || (lookalike != null && !choices.isLookalikeConfirmed);
+  // So does an address without a checksum (all small letters): the server refuses it otherwise (decision 044).
+  const needsChecksumWord = hasNoChecksum(cryptoAddress) && !choices.isUnchecksummedConfirmed;
+  const isBlocked =
+    check.isPending || (lookalike != null && !choices.isLookalikeConfirmed) || needsChecksumWord;
+  const blockedBy =
+    lookalike && !choices.isLookalikeConfirmed
+      ? "lookalike-warning"
+      : needsChecksumWord
+        ? "checksum-warning"
+        : undefined;
   return (
     <section aria-labelledby="transfer-review-title" className="grid gap-5">
       <div className="grid gap-1">
@@ -63,7 +72,12 @@ export function TransferReview({
           {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : "—"}
         </SummaryLine>
       </dl>
-      <AddressWarnings check={check} recipientName={recipientName} choices={choices} />
+      <AddressWarnings
+        check={check}
+        recipientName={recipientName}
+        cryptoAddress={cryptoAddress}
+        choices={choices}
+      />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
         <Button type="button" variant="secondary" size="lg" onClick={onBack} disabled={isSending}>
           <ArrowLeft aria-hidden />
@@ -74,7 +88,7 @@ export function TransferReview({
           size="lg"
           onClick={onConfirm}
           disabled={isSending || isBlocked}
-          aria-describedby={lookalike && !choices.isLookalikeConfirmed ? "lookalike-warning" : undefined}
+          aria-describedby={blockedBy}
         >
           {isSending ? <Spinner className="size-4 text-white" label="Sending" /> : <Send aria-hidden />}
           {isSending ? "Sending…" : "Confirm and send"}
