@@ -26,7 +26,7 @@ const SERVER_AREA_DEPS = {
   settlement: ["approvals", "compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
-  schedules: ["auth", "compliance", "notifications", "recipients", "transfers"],
+  schedules: ["auth", "compliance", "notifications", "recipients", "security", "transfers"],
   statements: ["transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };

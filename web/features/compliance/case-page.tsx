@@ -12,6 +12,7 @@ import {
 } from "@/contract/compliance";
 import { RULE_LABELS } from "@/contract/monitoring";
 import { canUse } from "@/contract/staff-capabilities";
+import { AlertEvidence } from "@/web/components/admin/alert-evidence";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
 import { Button } from "@/web/components/ui/button";
@@ -38,7 +39,6 @@ import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/comp
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
-import { AlertEvidence } from "@/web/features/monitoring/components/alert-evidence";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 

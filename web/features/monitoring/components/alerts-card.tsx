@@ -1,11 +1,11 @@
 import { Link } from "wouter";
 import { type MonitoringAlert, RULE_LABELS } from "@/contract/monitoring";
+import { AlertEvidence } from "@/web/components/admin/alert-evidence";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
-import { AlertEvidence } from "@/web/features/monitoring/components/alert-evidence";
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
