@@ -70,10 +70,12 @@ describe("the admin web's capabilities", () => {
       "usersTab",
     ]);
     expect(shown(["finance"])).toEqual([
+      "acknowledgeDifference",
       "approvalsTab",
       "editBalance",
       "incomingTab",
       "outgoingTab",
+      "proposeSettledOutside",
       "runReconciliation",
       "settlementTab",
       "speedUpPayout",

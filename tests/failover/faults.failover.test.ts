@@ -167,21 +167,32 @@ async function underLoad(scenario: string, seed: number, fault: () => Promise<vo
   // Keys and purposes of their own per seed: the check looks at this run's transfers only.
   const tag = SEEDS.length > 1 ? `${scenario}-s${seed}` : scenario;
   const workload = startWorkload(app.lb.url, customers, tag, { staff: await staffForRun() });
-  await sleep(SEEDS.length > 1 ? 2_000 + ((seed * 7919) % 3_000) : STEADY_MS);
-  const faultAt = Date.now();
-  await fault().catch(async (err) => {
-    await workload.stop().catch(() => {});
-    throw err;
-  });
-  await waitFor(
-    "a write acknowledged after the fault",
-    () => workload.tries.some((t) => t.status >= 200 && t.status < 300 && t.sentAt >= faultAt),
-    { timeoutMs: 90_000, intervalMs: 100 },
-  );
-  await sleep(AFTER_RECOVERY_MS);
-  await workload.stop();
-  allOutcomes.push(...workload.outcomes);
-  const log = writeLog(path.join(os.tmpdir(), `pillar-failover-${tag}.jsonl`), workload.tries);
+  const faultAt = Date.now() + (SEEDS.length > 1 ? 2_000 + ((seed * 7919) % 3_000) : STEADY_MS);
+  const log = path.join(os.tmpdir(), `pillar-failover-${tag}.jsonl`);
+  try {
+    await sleep(faultAt - Date.now());
+    await fault();
+    await waitFor(
+      "a write acknowledged after the fault",
+      () => workload.tries.some((t) => t.status >= 200 && t.status < 300 && t.sentAt >= faultAt),
+      { timeoutMs: 90_000, intervalMs: 100 },
+    ).catch(async (err) => {
+      // What the cluster looked like when writes did not come back, for the log.
+      const members = await db.members().catch((e: Error) => e.message);
+      throw new Error(
+        `${(err as Error).message}; members: ${JSON.stringify(members)}; every request is in ${log}`,
+      );
+    });
+    await sleep(AFTER_RECOVERY_MS);
+  } finally {
+    // Never left running into the next test (its credits would land in that test's totals); whatever it got
+    // is definite once it stops, and stays in the totals of this seed's customers.
+    await workload
+      .stop()
+      .catch((err: Error) => console.error(`${tag}: the workload did not stop: ${err.message}`));
+    allOutcomes.push(...workload.outcomes);
+    writeLog(log, workload.tries);
+  }
   try {
     const measured = {
       ...(await checkBank(app.scratch.database, tag, customers, workload, faultAt)),
