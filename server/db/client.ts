@@ -106,6 +106,13 @@ export function createPgDatabase(
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on("error", () => {});
+  // Nor one checked out for a transaction: node-postgres emits 'error' on a client whose connection ends, and
+  // the pool listens only while a client is idle. The statement in flight fails on its own (and the next one
+  // with "not queryable"), the transaction answers 503 retryable, and the client leaves the pool on release.
+  // Without this, a failover that cut connections mid-transaction ended every instance at once.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const db = trackCommits(drizzlePg(pool, { schema }) as unknown as Db);
   return {
     db,

@@ -98,7 +98,7 @@ export function isUnavailableError(err: unknown): boolean {
     const message = (e as { message?: unknown }).message;
     if (
       typeof message === "string" &&
-      /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Database ping timeout|PGlite is closed|Cannot use a pool after calling end/i.test(
+      /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout|Database ping timeout|PGlite is closed|Cannot use a pool after calling end/i.test(
         message,
       )
     )
