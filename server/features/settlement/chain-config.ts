@@ -10,6 +10,7 @@ import {
   isAddress,
   type PublicClient,
   parseEther,
+  TransactionReceiptNotFoundError,
   type TransactionSerializable,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -205,6 +206,16 @@ export function chainClient(chain: Pick<ChainConfig, "rpcUrl">): PublicClient {
     cacheTime: 0,
     transport: http(chain.rpcUrl, { retryCount: 1, timeout: 10_000 }),
   });
+}
+
+/** A transaction's receipt, or null while the node has none (not mined, dropped, or reorged out). */
+export async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (err) {
+    if (err instanceof TransactionReceiptNotFoundError) return null;
+    throw err;
+  }
 }
 
 /**

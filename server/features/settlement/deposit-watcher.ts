@@ -1,14 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import {
-  type Address,
-  decodeEventLog,
-  getAddress,
-  type Hex,
-  type PublicClient,
-  parseAbiItem,
-  TransactionReceiptNotFoundError,
-} from "viem";
+import { type Address, decodeEventLog, getAddress, type Hex, type PublicClient, parseAbiItem } from "viem";
 import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
@@ -16,7 +8,7 @@ import { chainDeposits, chainWatchState, depositAddresses, transactions } from "
 import { screenDepositSender } from "@/server/features/compliance/held-deposits";
 import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
-import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
 import { creditFromSystemAccount, lockWallet, placeHold } from "@/server/lib/ledger";
 import { notify } from "@/server/lib/notifications";
 
@@ -45,15 +37,6 @@ export interface WatchReport {
 }
 
 type DepositRow = typeof chainDeposits.$inferSelect;
-
-async function receiptOf(client: PublicClient, hash: Hex) {
-  try {
-    return await client.getTransactionReceipt({ hash });
-  } catch (err) {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  }
-}
 
 /** The Transfer log the row describes, if the canonical chain still has it (same index, recipient and value). */
 function stillOnChain(

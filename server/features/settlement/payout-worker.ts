@@ -7,7 +7,6 @@ import {
   type Hex,
   keccak256,
   type PublicClient,
-  TransactionReceiptNotFoundError,
   zeroAddress,
 } from "viem";
 import { PAYOUT_MESSAGES } from "@/contract/settlement";
@@ -21,7 +20,12 @@ import {
   transferRequests,
 } from "@/server/db/schema";
 import { findSanctionsHits, hasComplianceHold, recordHits } from "@/server/features/compliance/screen";
-import { type ChainConfig, chainClient, chainName } from "@/server/features/settlement/chain-config";
+import {
+  type ChainConfig,
+  chainClient,
+  chainName,
+  receiptOf,
+} from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { AppError } from "@/server/lib/errors";
@@ -80,15 +84,6 @@ const isAlreadyThere = (err: unknown) =>
   /already known|nonce too low|known transaction|already imported|transaction already exists/i.test(
     String((err as Error)?.message ?? err),
   );
-
-async function receiptOf(client: PublicClient, hash: Hex) {
-  try {
-    return await client.getTransactionReceipt({ hash });
-  } catch (err) {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  }
-}
 
 /**
  * The destination checks, before signing and again before broadcasting: an EVM address, its EIP-55 checksum

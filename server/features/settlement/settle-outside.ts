@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type Hex, type PublicClient, parseEventLogs, TransactionReceiptNotFoundError } from "viem";
+import { type Hex, type PublicClient, parseEventLogs } from "viem";
 import type { PendingApprovalResponse } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { SETTLED_OUTSIDE_MESSAGES, unitsToUsdc } from "@/contract/settlement";
@@ -8,7 +8,7 @@ import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { type ApprovalAction, approvalPayload } from "@/server/features/approvals/approval-actions";
 import { type StaffActor, submitForApproval } from "@/server/features/approvals/request-approval";
 import { hasComplianceHold } from "@/server/features/compliance/screen";
-import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { AppError } from "@/server/lib/errors";
@@ -17,15 +17,6 @@ type PayoutRow = typeof payouts.$inferSelect;
 
 const notSettleable = (message: string) => new AppError("payout_not_settleable", message);
 const badHash = (message: string) => new AppError("outside_tx_invalid", message, { field: "txHash" });
-
-async function receiptOf(client: PublicClient, hash: Hex) {
-  try {
-    return await client.getTransactionReceipt({ hash });
-  } catch (err) {
-    if (err instanceof TransactionReceiptNotFoundError) return null;
-    throw err;
-  }
-}
 
 /**
  * Whether a payout may be recorded as settled outside Pillar, checked when it is proposed and again, under the
