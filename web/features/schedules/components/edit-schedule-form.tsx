@@ -1,19 +1,13 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { parseMoney } from "@/contract/money";
-import {
-  type EditScheduleInput,
-  SCHEDULE_CADENCE_LABELS,
-  SCHEDULE_CADENCES,
-  type ScheduleCadence,
-  type TransferSchedule,
-} from "@/contract/schedules";
+import type { EditScheduleInput, ScheduleCadence, TransferSchedule } from "@/contract/schedules";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
-import { NativeSelect } from "@/web/components/native-select";
 import { toastApiError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
 import { toast } from "@/web/components/ui/use-toast";
 import { useEditSchedule } from "@/web/features/schedules/api/change-schedule";
+import { CadenceField } from "@/web/features/schedules/components/cadence-field";
 import {
   centsToField,
   checkScheduleFields,
@@ -114,19 +108,7 @@ export function EditScheduleForm({ schedule, onDone }: { schedule: TransferSched
           }}
         />
       </FormField>
-      <FormField id={fieldId("cadence")} label="How often">
-        <NativeSelect
-          id={fieldId("cadence")}
-          value={cadence}
-          onChange={(e) => setCadence(e.target.value as ScheduleCadence)}
-        >
-          {SCHEDULE_CADENCES.map((c) => (
-            <option key={c} value={c}>
-              {SCHEDULE_CADENCE_LABELS[c]}
-            </option>
-          ))}
-        </NativeSelect>
-      </FormField>
+      <CadenceField id={fieldId("cadence")} value={cadence} onChange={setCadence} />
       <FormField
         id={fieldId("start")}
         label="Next transfer"

@@ -4,7 +4,6 @@ import { formatMoney, parseMoney } from "@/contract/money";
 import {
   type CreateScheduleInput,
   SCHEDULE_CADENCE_LABELS,
-  SCHEDULE_CADENCES,
   type ScheduleCadence,
 } from "@/contract/schedules";
 import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
@@ -20,6 +19,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useRecipients } from "@/web/features/recipients/api/find-recipients";
 import { getSchedulePasskeyOptions, useCreateSchedule } from "@/web/features/schedules/api/change-schedule";
 import { formatRunDay } from "@/web/features/schedules/api/find-schedules";
+import { CadenceField } from "@/web/features/schedules/components/cadence-field";
 import {
   checkScheduleFields,
   fieldOfMessage,
@@ -198,19 +198,7 @@ export function ScheduleForm() {
             }}
           />
         </FormField>
-        <FormField id="schedule-cadence" label="How often">
-          <NativeSelect
-            id="schedule-cadence"
-            value={cadence}
-            onChange={(e) => setCadence(e.target.value as ScheduleCadence)}
-          >
-            {SCHEDULE_CADENCES.map((c) => (
-              <option key={c} value={c}>
-                {SCHEDULE_CADENCE_LABELS[c]}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <CadenceField id="schedule-cadence" value={cadence} onChange={setCadence} />
         <FormField
           id="schedule-start"
           label={cadence === "once" ? "Date" : "First transfer"}
