@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run test:failover`: three PostgreSQL nodes under Patroni (Raft, synchronous standbys) behind HAProxy,
+// `npm run test:failover`: three PostgreSQL nodes under Patroni (etcd, synchronous standbys) behind HAProxy,
 // archiving to pgBackRest, three app instances behind another HAProxy, and five faults under a transfer load
 // (primary killed, primary frozen, primary partitioned, standby killed, whole cluster crashed), each followed
 // by the bank check; then a point-in-time restore (tests/failover). Starts everything itself in a temp dir on
 // free loopback ports and never touches the machine's own PostgreSQL. Needs Debian's patroni,
-// python3-pysyncobj, pgbackrest, haproxy, nftables (as root) and a PostgreSQL server, and Redis on
+// python3-etcd, etcd-server, pgbackrest, haproxy, nftables (as root) and a PostgreSQL server, and Redis on
 // TEST_REDIS_URL; without them it skips with the reason, unless FAILOVER=required (CI).
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -39,9 +39,11 @@ const runs = (command, args) => {
 const problems = [];
 if (!fs.existsSync(haproxy)) problems.push(`${haproxy} is missing (apt-get install -y haproxy)`);
 if (!fs.existsSync(patroni)) problems.push(`${patroni} is missing (apt-get install -y patroni)`);
-else if (!runs("/usr/bin/python3", ["-c", "import pysyncobj"])) {
-  problems.push("Patroni's Raft store is missing (apt-get install -y python3-pysyncobj)");
+else if (!runs("/usr/bin/python3", ["-c", "import etcd"])) {
+  problems.push("Patroni's etcd client is missing (apt-get install -y python3-etcd)");
 }
+const etcd = process.env.ETCD ?? "/usr/bin/etcd";
+if (!fs.existsSync(etcd)) problems.push(`${etcd} is missing (apt-get install -y etcd-server)`);
 if (!fs.existsSync(pgbackrest)) problems.push(`${pgbackrest} is missing (apt-get install -y pgbackrest)`);
 // The partition fault blocks a node's traffic with nftables, which needs root.
 if (process.getuid?.() === 0 && !["/usr/sbin/nft", "/sbin/nft"].some((f) => fs.existsSync(f))) {

@@ -6,8 +6,11 @@ import path from "node:path";
 import { type PostgresBalancer, type PostgresNode, startPostgresBalancer } from "@/tests/support/haproxy";
 import { freePort, waitFor } from "@/tests/support/server-process";
 
-/** Debian's package (`apt-get install -y patroni python3-pysyncobj`); PATRONI names another binary. */
+/** Debian's package (`apt-get install -y patroni python3-etcd`); PATRONI names another binary. */
 export const PATRONI_BIN = process.env.PATRONI ?? "/usr/bin/patroni";
+
+/** Debian's etcd (`apt-get install -y etcd-server`), Patroni's store (decision 045); ETCD names another binary. */
+export const ETCD_BIN = process.env.ETCD ?? "/usr/bin/etcd";
 
 /** The newest PostgreSQL server Debian installed (/usr/lib/postgresql/<major>/bin), or undefined. */
 export function postgresBinDir(): string | undefined {
@@ -25,30 +28,30 @@ export function patroniProblems(): string[] {
   const problems: string[] = [];
   if (!fs.existsSync(PATRONI_BIN)) problems.push(`${PATRONI_BIN} is missing (apt-get install -y patroni)`);
   else {
+    // Debian's patroni runs on /usr/bin/python3, whatever python3 a PATH puts first.
     try {
-      execFileSync("python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
+      execFileSync("/usr/bin/python3", ["-c", "import etcd"], { stdio: "ignore" });
     } catch {
-      // Debian's patroni runs on /usr/bin/python3, whatever python3 a PATH puts first.
-      try {
-        execFileSync("/usr/bin/python3", ["-c", "import pysyncobj"], { stdio: "ignore" });
-      } catch {
-        problems.push("Patroni's Raft store is missing (apt-get install -y python3-pysyncobj)");
-      }
+      problems.push("Patroni's etcd client is missing (apt-get install -y python3-etcd)");
     }
   }
+  if (!fs.existsSync(ETCD_BIN)) problems.push(`${ETCD_BIN} is missing (apt-get install -y etcd-server)`);
   if (!postgresBinDir())
     problems.push("no PostgreSQL server in /usr/lib/postgresql (apt-get install -y postgresql)");
   return problems;
 }
 
 export interface PatroniNode extends PostgresNode {
-  raftPort: number;
+  /** This host's etcd member: its client port (Patroni) and its peer port (the other members). */
+  etcdPort: number;
+  etcdPeerPort: number;
   dir: string;
   dataDir: string;
   patroni?: ChildProcess;
+  etcd?: ChildProcess;
   output: string;
   /**
-   * The group this node's Patroni and PostgreSQL run as (a number of its own, no account needed): the
+   * The group this node's etcd, Patroni and PostgreSQL run as (a number of its own, no account needed): the
    * partition fault drops every packet a socket of this group sends (nftables `meta skgid`).
    */
   gid: number;
@@ -65,13 +68,13 @@ export interface PatroniCluster {
   members(): Promise<{ name: string; role: string; state: string; lag?: number | string }[]>;
   /** The PID of a node's postmaster (from postmaster.pid), or undefined when it is not running. */
   postmasterPid(node: PatroniNode): number | undefined;
-  /** A node's Patroni, its postmaster and every PostgreSQL process under it: what a frozen host stops. */
+  /** A node's etcd, its Patroni, its postmaster and every PostgreSQL process under it: what a frozen host stops. */
   nodeProcesses(node: PatroniNode): number[];
   /** Kills the backends a dead postmaster of this node left behind; returns their titles. */
   reapOrphans(node: PatroniNode): string[];
   /** Sends a signal to each process, skipping those that ended meanwhile (short-lived backends). */
   signal(pids: number[], signal: NodeJS.Signals): void;
-  /** Starts a node's Patroni again (after its postmaster or its Patroni was killed). */
+  /** Starts what of a node is not running: its etcd member, then its Patroni (after a kill). */
   startNode(node: PatroniNode): void;
   /**
    * Cuts a node off from everything else on the machine (its peers, HAProxy, the app) with an nftables table
@@ -106,6 +109,11 @@ export interface Backups {
 function runAs(): { uid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   return { uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim()) };
+}
+
+/** Whether a process this harness started is still running. */
+function running(child: ChildProcess | undefined): child is ChildProcess {
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
 /** The longest a partition lasts: its rules expire by themselves after this, healed or not. */
@@ -150,10 +158,10 @@ function patroniConfig(
     // reset that Patroni logs as a traceback, so its output is only kept as a tail).
     log: { level: "INFO", dir: node.dir, file_num: 2, file_size: 10_000_000 },
     restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
-    raft: {
-      data_dir: path.join(node.dir, "raft"),
-      self_addr: `127.0.0.1:${node.raftPort}`,
-      partner_addrs: all.filter((n) => n !== node).map((n) => `127.0.0.1:${n.raftPort}`),
+    // etcd's v2 API (decision 045: Patroni 3.0.2's etcd3 code can take the leader key back unconditionally).
+    // Every member, this host's first: Patroni moves to another when one does not answer.
+    etcd: {
+      hosts: [node, ...all.filter((n) => n !== node)].map((n) => `127.0.0.1:${n.etcdPort}`),
     },
     bootstrap: {
       dcs: {
@@ -215,7 +223,7 @@ function patroniConfig(
 }
 
 /**
- * Three PostgreSQL nodes under Patroni (Raft among the Patronis, no other service) in a temp dir on free
+ * Three PostgreSQL nodes under Patroni, each host with its member of a three-member etcd, in a temp dir on free
  * loopback ports, and HAProxy routing to the primary: never the machine's own cluster.
  */
 export async function startPatroniCluster(
@@ -241,7 +249,8 @@ export async function startPatroniCluster(
       name: `pg${i}`,
       port: await freePort(),
       restPort: await freePort(),
-      raftPort: await freePort(),
+      etcdPort: await freePort(),
+      etcdPeerPort: await freePort(),
       dir,
       dataDir: path.join(dir, "data"),
       output: "",
@@ -279,7 +288,45 @@ export async function startPatroniCluster(
     if (owner) execFileSync("chown", ["-R", `${owner.uid}:${node.gid}`, node.dir]);
   }
 
+  const etcdCluster = nodes.map((n) => `${n.name}=http://127.0.0.1:${n.etcdPeerPort}`).join(",");
+  const startEtcd = (node: PatroniNode) => {
+    const url = (port: number) => `http://127.0.0.1:${port}`;
+    // Flags a restart ignores (the member and its cluster are in its data dir) and timings for loopback: a
+    // frozen host's member, when it led, is replaced within about a second.
+    const child = spawn(
+      ETCD_BIN,
+      [
+        `--name=${node.name}`,
+        `--data-dir=${path.join(node.dir, "etcd")}`,
+        `--listen-client-urls=${url(node.etcdPort)}`,
+        `--advertise-client-urls=${url(node.etcdPort)}`,
+        `--listen-peer-urls=${url(node.etcdPeerPort)}`,
+        `--initial-advertise-peer-urls=${url(node.etcdPeerPort)}`,
+        `--initial-cluster=${etcdCluster}`,
+        `--initial-cluster-token=${scope}`,
+        "--initial-cluster-state=new",
+        "--heartbeat-interval=100",
+        "--election-timeout=1000",
+        // Patroni 3.0.2 is used through the v2 API (decision 045), which etcd 3.4 serves when asked.
+        "--enable-v2=true",
+        "--log-level=warn",
+      ],
+      {
+        cwd: node.dir,
+        env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
+        ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
+      },
+    );
+    const keep = (d: Buffer) => {
+      node.output = (node.output + d).slice(-30_000);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    node.etcd = child;
+  };
   const startNode = (node: PatroniNode) => {
+    if (!running(node.etcd)) startEtcd(node);
+    if (running(node.patroni)) return;
     const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
       cwd: node.dir,
       env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
@@ -293,8 +340,7 @@ export async function startPatroniCluster(
     child.stderr?.on("data", keep);
     node.patroni = child;
   };
-  const alive = (node: PatroniNode) =>
-    node.patroni !== undefined && node.patroni.exitCode === null && node.patroni.signalCode === null;
+  const alive = (node: PatroniNode) => running(node.patroni);
 
   const restGet = async (node: PatroniNode, what: string) => {
     const res = await fetch(`http://127.0.0.1:${node.restPort}${what}`, {
@@ -353,7 +399,11 @@ export async function startPatroniCluster(
     return [...found];
   };
   const nodeProcesses = (node: PatroniNode) =>
-    descendants([node.patroni?.pid, postmasterPid(node)].filter((pid): pid is number => pid !== undefined));
+    descendants(
+      [running(node.etcd) ? node.etcd?.pid : undefined, node.patroni?.pid, postmasterPid(node)].filter(
+        (pid): pid is number => pid !== undefined,
+      ),
+    );
 
   /**
    * PostgreSQL processes a SIGKILLed postmaster left behind (backends still attached to its shared memory:
@@ -399,7 +449,9 @@ export async function startPatroniCluster(
     // Set elements that expire by themselves: a test process killed before it could heal leaves no rule that
     // blocks ports another run may be given later.
     const ttl = `timeout ${PARTITION_LIMIT_S}s`;
-    const ports = [node.port, node.restPort, node.raftPort].map((p) => `${p} ${ttl}`).join(", ");
+    const ports = [node.port, node.restPort, node.etcdPort, node.etcdPeerPort]
+      .map((p) => `${p} ${ttl}`)
+      .join(", ");
     // Output only: on loopback every packet passes it once. What the node sends (requests and answers alike,
     // by its group) and what anyone sends to its ports is dropped, silently, as a cut cable does.
     const rules = [
@@ -536,6 +588,18 @@ export async function startPatroniCluster(
         clearTimeout(timer);
       }),
     );
+    // The etcd members last: a Patroni stopping still writes to its store.
+    await Promise.all(
+      nodes.map(async (node) => {
+        if (!running(node.etcd)) return;
+        const member = node.etcd;
+        const exited = new Promise<void>((resolve) => member.once("exit", () => resolve()));
+        member.kill("SIGTERM");
+        const timer = setTimeout(() => member.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
     killAll();
     for (const node of nodes) reapOrphans(node);
     process.removeListener("exit", killAll);
@@ -550,7 +614,11 @@ export async function startPatroniCluster(
       // Already gone.
     }
     for (const node of nodes) {
-      for (const pid of [alive(node) ? node.patroni?.pid : undefined, postmasterPid(node)]) {
+      const pids = [
+        running(node.etcd) ? node.etcd.pid : undefined,
+        alive(node) ? node.patroni?.pid : undefined,
+      ];
+      for (const pid of [...pids, postmasterPid(node)]) {
         try {
           if (pid) process.kill(pid, "SIGKILL");
         } catch {
