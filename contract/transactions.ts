@@ -37,6 +37,13 @@ export const transaction = z.object({
   chainTxHash: z.string().nullable().optional(),
   /** The hash on the block explorer when CHAIN_EXPLORER_URL is set. */
   chainTxUrl: z.string().nullable().optional(),
+  /**
+   * How many blocks confirm that transaction (0 while it waits to be mined), at most `chainConfirmationsRequired`:
+   * a payout counts up until it completes; a credited deposit already had them all. Null off chain.
+   */
+  chainConfirmations: z.number().int().nullable().optional(),
+  /** CHAIN_CONFIRMATIONS: the depth at which a payout completes and a deposit is credited. Null off chain. */
+  chainConfirmationsRequired: z.number().int().nullable().optional(),
 });
 export type Transaction = z.infer<typeof transaction>;
 export const transactionList = z.array(transaction);

@@ -1165,6 +1165,8 @@ export const payouts = pgTable(
     minedHash: text("mined_hash"),
     minedBlock: bigint("mined_block", { mode: "number" }),
     minedBlockHash: text("mined_block_hash"),
+    /** How deep the mined transaction is, as the worker last read it, capped at CHAIN_CONFIRMATIONS (0036). */
+    confirmations: integer("confirmations").notNull().default(0),
     queuedBy: uuid("queued_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -160,8 +160,19 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
     await page.getByText("USDC on Local development chain (anvil)").waitFor();
     await shots(shopper, "chain-receipt-confirming");
 
+    // The history row names the same transaction, linked to the explorer, and counts the same blocks: a block
+    // mined while the dashboard is open shows there by itself (pushed, no reload).
+    await page.goto("/dashboard");
+    const row = page.getByRole("listitem").filter({ has: page.locator(`a[href="${EXPLORER}/tx/${hash}"]`) });
+    await row.getByText(`1 of ${CONFIRMATIONS} confirmations`).waitFor({ timeout: 15_000 });
+    await chain.mine(1);
+    await row.getByText(`2 of ${CONFIRMATIONS} confirmations`).waitFor({ timeout: 30_000 });
+    await shots(shopper, "chain-history-confirming");
+
     // The blocks on top: the receipt completes by itself (its own polling, no reload).
-    await chain.mine(CONFIRMATIONS);
+    await page.goto(receiptPath);
+    await page.getByText(`2 of ${CONFIRMATIONS}`).waitFor({ timeout: 15_000 });
+    await chain.mine(CONFIRMATIONS - 2);
     await page.getByText("Completed", { exact: true }).first().waitFor({ timeout: 30_000 });
     await page.getByText(`${CONFIRMATIONS} of ${CONFIRMATIONS}`).waitFor();
     await shots(shopper, "chain-receipt-completed");
@@ -173,9 +184,9 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
       args: [to],
     });
     expect(held).toBe(49_000_000n);
-    // The history row names the same transaction, linked to the explorer.
+    // On the history too, with every confirmation asked.
     await page.goto("/dashboard");
-    await page.locator(`a[href="${EXPLORER}/tx/${hash}"]`).first().waitFor();
+    await row.getByText(`${CONFIRMATIONS} of ${CONFIRMATIONS} confirmations`).waitFor({ timeout: 15_000 });
 
     // A deposit: USDC sent on chain to the address the Add money page shows, pending, then credited.
     await page.goto("/add-money");

@@ -137,6 +137,26 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     expect(polled.statusCode).toBe(200);
     expect(debitOf(polled.json(), id)).toMatchObject({ status: "processing", chainTxHash: sent!.minedHash });
 
+    // Its confirmations count up on the history block by block, each new depth pushed to the open dashboard
+    // and moving the list's ETag, until the block that completes it.
+    const required = config().confirmations;
+    expect(required).toBeGreaterThan(1);
+    let last = polled;
+    let depth = debitOf(polled.json(), id).chainConfirmations!;
+    expect(debitOf(polled.json(), id).chainConfirmationsRequired).toBe(required);
+    expect(depth).toBe(1);
+    while (depth < required) {
+      await chain.mine(1);
+      await pass();
+      await dashboard.nextHistoryNotice();
+      const next = await pollRecent(customer, last.headers.etag as string);
+      expect(next.statusCode).toBe(200);
+      expect(debitOf(next.json(), id).chainConfirmations).toBe(depth + 1);
+      depth += 1;
+      last = next;
+    }
+    expect(debitOf(last.json(), id)).toMatchObject({ status: "completed", chainConfirmations: required });
+
     // The pending statement line already carries it.
     const month = monthOf(new Date());
     const pendingText = pdfText((await get(customer, `/api/statements/${month}.pdf`)).rawPayload, "pending");
@@ -156,17 +176,24 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
       status: "completed",
       chainTxHash: payoutHash,
       chainTxUrl: `${EXPLORER}/tx/${payoutHash}`,
+      chainConfirmations: required,
+      chainConfirmationsRequired: required,
     });
     const deposit = items.find((x) => x.description === "USDC deposit")!;
+    // A deposit is credited only once deep enough: it shows every confirmation asked.
     expect(deposit).toMatchObject({
       amountCents: 1234,
       chainTxHash: depositHash,
       chainTxUrl: `${EXPLORER}/tx/${depositHash}`,
+      chainConfirmations: required,
+      chainConfirmationsRequired: required,
     });
     // Money that never touched a chain (the staff credit that funded the account) has no hash.
     const others = items.filter((x) => x !== deposit && x.transferRequestId !== id);
     expect(others.length).toBeGreaterThan(0);
-    for (const other of others) expect(other).toMatchObject({ chainTxHash: null, chainTxUrl: null });
+    for (const other of others) {
+      expect(other).toMatchObject({ chainTxHash: null, chainTxUrl: null, chainConfirmations: null });
+    }
 
     const text = pdfText((await get(customer, `/api/statements/${month}.pdf`)).rawPayload, "completed");
     expect(text).toContain(`Transaction hash ${payoutHash}`);

@@ -22,3 +22,11 @@ export const STATUS_VIEW: Record<Transaction["status"], { label: string; tone: S
   failed: { label: "Failed", tone: "negative" },
   cancelled: { label: "Cancelled", tone: "neutral" },
 };
+
+/**
+ * How deep an on-chain transaction is, as the receipt and the history say it: "Waiting to be mined" before its
+ * first block, then "2 of 3" (never past the depth that settles it).
+ */
+export function confirmationDepth(confirmations: number, required: number): string {
+  return confirmations === 0 ? "Waiting to be mined" : `${Math.min(confirmations, required)} of ${required}`;
+}

@@ -121,7 +121,8 @@ CREATE OR REPLACE TRIGGER user_events_money_requests AFTER INSERT OR UPDATE ON m
 	FOR EACH ROW EXECUTE FUNCTION user_events_from_parties('requests');
 --> statement-breakpoint
 -- A payout's hash on the customer's history and receipt changed: an attempt left for the node (the first
--- broadcast, a replacement, a staff speed-up, a cancel), or the mined one was found or reorged out. No
+-- broadcast, a replacement, a staff speed-up, a cancel), the mined one was found or reorged out, or it went a
+-- block deeper (its confirmations, counted on the history). No
 -- transfer row changes then, so without these the hash waited for the next notice (the capture, at depth).
 -- Deferred to commit, so the counter's lock is the transaction's last: the worker may still lock the wallet
 -- after the change (a capture in the same pass), and every writer takes the wallet before the counter.
@@ -153,7 +154,7 @@ CREATE CONSTRAINT TRIGGER user_events_payout_attempts AFTER UPDATE OF first_broa
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS user_events_payouts ON payouts;
 --> statement-breakpoint
-CREATE CONSTRAINT TRIGGER user_events_payouts AFTER UPDATE OF mined_hash ON payouts
+CREATE CONSTRAINT TRIGGER user_events_payouts AFTER UPDATE OF mined_hash, confirmations ON payouts
 	DEFERRABLE INITIALLY DEFERRED
-	FOR EACH ROW WHEN (OLD.mined_hash IS DISTINCT FROM NEW.mined_hash)
+	FOR EACH ROW WHEN (OLD.mined_hash IS DISTINCT FROM NEW.mined_hash OR OLD.confirmations IS DISTINCT FROM NEW.confirmations)
 	EXECUTE FUNCTION user_events_from_payout();

@@ -3,7 +3,7 @@ import type { Transaction, TransactionPage } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { transactions } from "@/server/db/schema";
-import { toTransactionsWithHashes } from "@/server/features/accounts/transaction-view";
+import { type ChainView, toTransactionsWithHashes } from "@/server/features/accounts/transaction-view";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
 import { findWallet, walletBalances } from "@/server/lib/ledger";
@@ -18,7 +18,7 @@ export async function getBalances(db: DbOrTx, userId: string) {
 export async function findRecentTransactions(
   db: DbOrTx,
   userId: string,
-  explorerUrl?: string,
+  chain?: ChainView,
 ): Promise<Transaction[]> {
   const rows = await db
     .select()
@@ -26,20 +26,20 @@ export async function findRecentTransactions(
     .where(eq(transactions.userId, userId))
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(RECENT_TRANSACTIONS);
-  return toTransactionsWithHashes(db, rows, explorerUrl);
+  return toTransactionsWithHashes(db, rows, chain);
 }
 
 /**
  * What the recent list's ETag hangs on: a digest of exactly the rows it shows, whole, so any change to
  * one of them (status, notes, amounts) or a new one moves it, and of each one's payout (its hash appears when
- * it is broadcast, with no change to the row). One small row back instead of fifty.
+ * it is broadcast and its confirmations count up, with no change to the row). One small row back instead of fifty.
  */
 const recentTransactionsVersionQuery = preparedPerDatabase((db) =>
   db
     .select({
       v: sql<
         string | null
-      >`md5(string_agg(t::text || coalesce((select p.status || coalesce(p.mined_hash, '') || p.updated_at::text
+      >`md5(string_agg(t::text || coalesce((select p.status || coalesce(p.mined_hash, '') || p.confirmations || p.updated_at::text
         from payouts p where t.source_type = 'transfer_request' and p.transfer_request_id = t.source_id), ''),
         ',' order by t.created_at desc, t.id desc))`,
     })
@@ -60,10 +60,10 @@ export async function findRecentTransactionsIfChanged(
   db: Db,
   userId: string,
   ifNoneMatch: string | undefined,
-  explorerUrl?: string,
+  chain?: ChainView,
 ): Promise<Conditional<Transaction[]>> {
   const etag = userEtag("recent", userId, await recentTransactionsVersion(db, userId));
-  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId, explorerUrl));
+  return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId, chain));
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
@@ -85,7 +85,7 @@ export async function findTransactionPage(
   db: DbOrTx,
   userId: string,
   { cursor, limit }: { cursor?: string; limit: number },
-  explorerUrl?: string,
+  chain?: ChainView,
 ): Promise<TransactionPage> {
   const after = cursor ? decodeCursor(cursor) : null;
   const rows = await db
@@ -106,7 +106,7 @@ export async function findTransactionPage(
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: await toTransactionsWithHashes(db, page, explorerUrl),
+    items: await toTransactionsWithHashes(db, page, chain),
     nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
   };
 }

@@ -21,8 +21,12 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 export async function accountRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
-  // On-chain movements link to the block explorer when one is configured (CHAIN_EXPLORER_URL).
-  const explorerUrl = app.deps.config.chain?.explorerUrl;
+  // On-chain movements show their confirmations, and link to the block explorer when one is configured
+  // (CHAIN_EXPLORER_URL).
+  const settings = app.deps.config.chain;
+  const chain = settings
+    ? { explorerUrl: settings.explorerUrl, confirmations: settings.confirmations }
+    : undefined;
   app.addHook("onRequest", requireUser);
 
   // The dashboard polls these two every few seconds: a current copy is answered 304 from memory (poll-memory.ts).
@@ -46,7 +50,7 @@ export async function accountRoutes(instance: FastifyInstance) {
       return sendConditionalResult(
         reply,
         await app.polls.answer(userId, "recent", ifNoneMatch, () =>
-          findRecentTransactionsIfChanged(db, userId, ifNoneMatch, explorerUrl),
+          findRecentTransactionsIfChanged(db, userId, ifNoneMatch, chain),
         ),
       );
     },
@@ -55,7 +59,7 @@ export async function accountRoutes(instance: FastifyInstance) {
   app.get(
     "/transactions",
     { schema: { querystring: transactionPageQuery, response: { 200: transactionPage } } },
-    (request) => findTransactionPage(db, signedInUser(request).id, request.query, explorerUrl),
+    (request) => findTransactionPage(db, signedInUser(request).id, request.query, chain),
   );
 
   // Streamed in batches with backpressure: a years-long history never sits whole in memory or holds a connection.

@@ -24,17 +24,32 @@ export function toTransaction(row: TransactionRow): Transaction {
     transferRequestId: row.sourceType === "transfer_request" ? row.sourceId : null,
     chainTxHash: null,
     chainTxUrl: null,
+    chainConfirmations: null,
+    chainConfirmationsRequired: null,
   };
 }
 
+/** What the history shows of the configured chain: explorer links and the confirmations asked (CHAIN_*). */
+export interface ChainView {
+  explorerUrl?: string;
+  confirmations: number;
+}
+
+interface OnChain {
+  hash: string;
+  /** The payout worker's last reading (payouts.confirmations); null for a deposit, credited only once deep enough. */
+  depth: number | null;
+  completed: boolean;
+}
+
 /**
- * The on-chain hash of each row that moved money on chain: a payout's mined transaction (or, until it is mined,
- * the last one broadcast) and a deposit's transaction, read in one query for the whole list.
+ * The on-chain transaction of each row that moved money on chain: a payout's mined transaction (or, until it is
+ * mined, the last one broadcast) with its depth, and a deposit's transaction, read in one query for the whole list.
  */
 export async function chainHashesOf(
   db: DbOrTx,
   rows: readonly TransactionRow[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, OnChain>> {
   const transfers = rows
     .filter((r) => r.sourceType === "transfer_request" && r.sourceId)
     .map((r) => r.sourceId!);
@@ -42,33 +57,52 @@ export async function chainHashesOf(
   if (transfers.length === 0 && deposits.length === 0) return new Map();
   const uuids = (ids: string[]) =>
     sql`array[${sql.join(ids.length ? ids.map((id) => sql`${id}`) : [sql`null`], sql`, `)}]::uuid[]`;
-  const found = await queryRows<{ source_id: string; hash: string | null }>(
+  const found = await queryRows<{
+    source_id: string;
+    hash: string | null;
+    depth: number | null;
+    completed: boolean;
+  }>(
     db,
     sql`select p.transfer_request_id as source_id,
                coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a
                                         where a.payout_id = p.id and a.first_broadcast_at is not null
-                                        order by a.created_at desc, a.id desc limit 1)) as hash
+                                        order by a.created_at desc, a.id desc limit 1)) as hash,
+               case when p.mined_hash is null then 0 else p.confirmations end as depth,
+               p.status = 'completed' as completed
         from payouts p
         where p.transfer_request_id = any(${uuids(transfers)}) and p.status in ('sent', 'completed')
         union all
-        select d.id, d.tx_hash from chain_deposits d where d.id = any(${uuids(deposits)})`,
+        select d.id, d.tx_hash, null, true from chain_deposits d where d.id = any(${uuids(deposits)})`,
   );
-  return new Map(found.filter((f) => f.hash).map((f) => [f.source_id, f.hash!]));
+  return new Map(
+    found
+      .filter((f) => f.hash)
+      .map((f) => [f.source_id, { hash: f.hash!, depth: f.depth, completed: f.completed }]),
+  );
 }
 
-/** toTransaction for a list, with the on-chain hash and its explorer link where there is one. */
+/** toTransaction for a list, with the on-chain hash, its confirmations and its explorer link where there is one. */
 export async function toTransactionsWithHashes(
   db: DbOrTx,
   rows: readonly TransactionRow[],
-  explorerUrl?: string,
+  chain?: ChainView,
 ): Promise<Transaction[]> {
   const hashes = await chainHashesOf(db, rows);
   return rows.map((row) => {
-    const hash = row.sourceId ? (hashes.get(row.sourceId) ?? null) : null;
+    const onChain = row.sourceId ? hashes.get(row.sourceId) : undefined;
+    if (!onChain) return toTransaction(row);
+    const required = chain?.confirmations ?? null;
+    const depth =
+      onChain.completed || onChain.depth === null
+        ? required
+        : Math.min(onChain.depth, required ?? onChain.depth);
     return {
       ...toTransaction(row),
-      chainTxHash: hash,
-      chainTxUrl: hash && explorerUrl ? `${explorerUrl}/tx/${hash}` : null,
+      chainTxHash: onChain.hash,
+      chainTxUrl: chain?.explorerUrl ? `${chain.explorerUrl}/tx/${onChain.hash}` : null,
+      chainConfirmations: depth,
+      chainConfirmationsRequired: required,
     };
   });
 }

@@ -525,7 +525,13 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
         // A reorg took it out before it was deep enough: back to waiting for it, and the same bytes go again.
         await tx
           .update(payouts)
-          .set({ minedHash: null, minedBlock: null, minedBlockHash: null, updatedAt: new Date() })
+          .set({
+            minedHash: null,
+            minedBlock: null,
+            minedBlockHash: null,
+            confirmations: 0,
+            updatedAt: new Date(),
+          })
           .where(eq(payouts.id, row.id));
         ctx.report.reorged += 1;
         ctx.options.log?.warn({ payout: row.id, txHash: row.minedHash }, "payout reorged out before depth");
@@ -545,18 +551,21 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
     }
     const { attempt, receipt } = mined;
     const blockHash = receipt.blockHash.toLowerCase();
-    if (row.minedHash !== attempt.txHash || row.minedBlockHash !== blockHash) {
+    // How deep it is, for the customer's history; each change pushes a notice (user-events.sql).
+    const depth = Math.min(ctx.chain.confirmations, Math.max(0, head - Number(receipt.blockNumber) + 1));
+    if (row.minedHash !== attempt.txHash || row.minedBlockHash !== blockHash || row.confirmations !== depth) {
       await tx
         .update(payouts)
         .set({
           minedHash: attempt.txHash,
           minedBlock: Number(receipt.blockNumber),
           minedBlockHash: blockHash,
+          confirmations: depth,
           updatedAt: new Date(),
         })
         .where(eq(payouts.id, row.id));
     }
-    if (head - Number(receipt.blockNumber) + 1 < ctx.chain.confirmations) return true;
+    if (depth < ctx.chain.confirmations) return true;
 
     await ctx.options.at?.("after_mined", row.id);
     if (attempt.kind === "transfer" && receipt.status === "success") {

@@ -17,13 +17,12 @@ import { TransferFigureLines, UnsentNote } from "@/web/features/transfers/compon
 import { TransferTimeline } from "@/web/features/transfers/components/transfer-timeline";
 import { ApiError } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
-import { STATUS_VIEW } from "@/web/lib/transaction-display";
+import { confirmationDepth, STATUS_VIEW } from "@/web/lib/transaction-display";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** The payout's transaction on chain: its hash (linked to the explorer when configured) and its depth. */
 function OnChainLines({ onChain }: { onChain: TransferOnChain }) {
   const { txHash, confirmations, confirmationsRequired, explorerUrl } = onChain;
-  const depth = Math.min(confirmations, confirmationsRequired);
   return (
     <>
       <div className="grid gap-1 py-2">
@@ -45,7 +44,7 @@ function OnChainLines({ onChain }: { onChain: TransferOnChain }) {
         </dd>
       </div>
       <SummaryLine label="Confirmations">
-        {confirmations === 0 ? "Waiting to be mined" : `${depth} of ${confirmationsRequired}`}
+        {confirmationDepth(confirmations, confirmationsRequired)}
       </SummaryLine>
     </>
   );

@@ -25,7 +25,7 @@ import {
 } from "@/web/features/accounts/filter-transactions";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
-import { directionOf, STATUS_VIEW } from "@/web/lib/transaction-display";
+import { confirmationDepth, directionOf, STATUS_VIEW } from "@/web/lib/transaction-display";
 
 const STATUS_LABELS: Record<StatusFilter, string> = {
   all: "All statuses",
@@ -42,9 +42,16 @@ const TYPE_LABELS: Record<TypeFilter, string> = {
 
 const categoryLabel = (category: string) => CATEGORIES[category as Category]?.label ?? CATEGORIES.other.label;
 
-/** The on-chain transaction, shortened (0x1234…abcd), linked to the explorer when one is configured. */
-function ChainHash({ hash, url }: { hash: string; url: string | null }) {
+/**
+ * The on-chain transaction, shortened (0x1234…abcd), linked to the explorer when one is configured, and how many
+ * blocks confirm it.
+ */
+function ChainHash({ tx, hash }: { tx: Transaction; hash: string }) {
+  const url = tx.chainTxUrl ?? null;
   const short = <code className="font-mono">{`${hash.slice(0, 6)}…${hash.slice(-4)}`}</code>;
+  const required = tx.chainConfirmationsRequired;
+  const depth =
+    required && tx.chainConfirmations != null ? confirmationDepth(tx.chainConfirmations, required) : null;
   return (
     <p className="text-xs text-ink-muted" title={hash}>
       Transaction{" "}
@@ -64,6 +71,13 @@ function ChainHash({ hash, url }: { hash: string; url: string | null }) {
           <span className="sr-only"> {hash}</span>
         </>
       )}
+      {depth ? (
+        <>
+          <span aria-hidden> · </span>
+          <span className="sr-only">, </span>
+          {tx.chainConfirmations === 0 ? depth : `${depth} confirmations`}
+        </>
+      ) : null}
     </p>
   );
 }
@@ -105,7 +119,7 @@ function TransactionRow({ tx }: { tx: Transaction }) {
           <Badge tone={status.tone}>{status.label}</Badge>
         </p>
         {isUnsent ? <p className="text-xs text-ink-muted">{UNSENT_SHORT}</p> : null}
-        {tx.chainTxHash ? <ChainHash hash={tx.chainTxHash} url={tx.chainTxUrl ?? null} /> : null}
+        {tx.chainTxHash ? <ChainHash tx={tx} hash={tx.chainTxHash} /> : null}
       </div>
       <div className="grid shrink-0 justify-items-end gap-0.5 text-right">
         <Amount
