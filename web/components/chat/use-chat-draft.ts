@@ -1,6 +1,8 @@
 import { type KeyboardEvent, useRef, useState } from "react";
 import { CHAT_MESSAGES } from "@/contract/chat";
 import { toast } from "@/web/components/ui/use-toast";
+import { ApiError } from "@/web/lib/api";
+import { ResendKeys } from "@/web/lib/idempotency-key";
 
 /**
  * A chat message being written, by a customer or by support: the text, the error said under the field, and the
@@ -28,7 +30,12 @@ export function useChatDraft() {
   };
   // The input is disabled while sending; hand the focus back for the next message.
   const refocus = () => requestAnimationFrame(() => textarea.current?.focus());
-  return { draft, setDraft, onChange, error, textarea, takeMessage, refocus };
+  // A message sent again after an unknown outcome carries the same Idempotency-Key: posted once (decision 027).
+  const keys = useRef(new ResendKeys()).current;
+  const keyFor = (message: string) => keys.keyFor(message);
+  const settled = (error: unknown) =>
+    keys.settled(error ? (error instanceof ApiError ? error.status : undefined) : 200);
+  return { draft, setDraft, onChange, error, textarea, takeMessage, refocus, keyFor, settled };
 }
 
 /** Enter sends, Shift+Enter (or an input method composing) starts a new line. */

@@ -25,20 +25,26 @@ export default function ContactPage() {
   const onSubmit = () => {
     const message = chat.takeMessage();
     if (message === null) return;
-    send.mutate(message, {
-      onSuccess: () => {
-        chat.setDraft("");
-        toast({ title: CHAT_MESSAGES.sent, description: CHAT_MESSAGES.sentDescription });
+    send.mutate(
+      { message, idempotencyKey: chat.keyFor(message) },
+      {
+        onSuccess: () => {
+          chat.setDraft("");
+          toast({ title: CHAT_MESSAGES.sent, description: CHAT_MESSAGES.sentDescription });
+        },
+        onError: (error) => {
+          toast({
+            title: "Error",
+            description: error.message || CHAT_MESSAGES.sendFailed,
+            variant: "destructive",
+          });
+        },
+        onSettled: (_sent, error) => {
+          chat.settled(error);
+          chat.refocus();
+        },
       },
-      onError: (error) => {
-        toast({
-          title: "Error",
-          description: error.message || CHAT_MESSAGES.sendFailed,
-          variant: "destructive",
-        });
-      },
-      onSettled: chat.refocus,
-    });
+    );
   };
 
   const onPickTopic = (topic: string) => {

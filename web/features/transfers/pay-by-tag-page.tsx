@@ -14,7 +14,7 @@ import { useCreateMoneyRequest } from "@/web/features/transfers/api/money-reques
 import { lookUpTag, usePayByTag } from "@/web/features/transfers/api/pay-by-tag";
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
 import { MoneyRequestsCard } from "@/web/features/transfers/components/money-requests-card";
-import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
+import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 

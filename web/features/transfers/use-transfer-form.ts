@@ -17,7 +17,6 @@ import { dismissToast, toast } from "@/web/components/ui/use-toast";
 import { refreshRecipients, saveRecipient } from "@/web/features/recipients/api/save-recipient";
 import { useCreateTransfer } from "@/web/features/transfers/api/create-transfer";
 import { getTransferPasskeyOptions } from "@/web/features/transfers/api/get-transfer-passkey-options";
-import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
 import {
   EMPTY_FIELDS,
   FIELD_IDS,
@@ -28,6 +27,7 @@ import {
 } from "@/web/features/transfers/transfer-fields";
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
 import { ApiError, isUnauthorized, reasonOf } from "@/web/lib/api";
+import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 import { methodsOf } from "@/web/lib/step-up";
 
 /** The existing refusals of a transfer, as toasts or the over-limit note. */

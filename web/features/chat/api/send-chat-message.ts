@@ -3,9 +3,14 @@ import type { ChatMessage } from "@/contract/chat";
 import { CHAT_MESSAGES_KEY, mergeChatMessages } from "@/web/features/chat/api/get-chat-messages";
 import { apiRequest } from "@/web/lib/api";
 
-/** POST /api/chat/send: answers the stored message (trimmed by the server). */
-export function sendChatMessage(message: string) {
-  return apiRequest<ChatMessage>("POST", "/api/chat/send", { message });
+/** POST /api/chat/send: answers the stored message (trimmed by the server); a resend with the key replays it. */
+export function sendChatMessage({ message, idempotencyKey }: { message: string; idempotencyKey: string }) {
+  return apiRequest<ChatMessage>(
+    "POST",
+    "/api/chat/send",
+    { message },
+    { headers: { "Idempotency-Key": idempotencyKey } },
+  );
 }
 
 export function useSendChatMessage() {

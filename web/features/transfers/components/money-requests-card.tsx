@@ -27,9 +27,9 @@ import {
   useMoneyRequests,
   usePayMoneyRequest,
 } from "@/web/features/transfers/api/money-requests";
-import { newIdempotencyKey } from "@/web/features/transfers/idempotency-key";
 import { isUnauthorized } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
+import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const TONES: Record<MoneyRequestStatus, BadgeProps["tone"]> = {

@@ -5,11 +5,22 @@ import { CHAT_INBOX_PAGES_KEY } from "@/web/features/chat/admin/api/get-chat-con
 import { chatThreadKey, mergeThread } from "@/web/features/chat/admin/api/get-chat-thread";
 import { apiRequest } from "@/web/lib/api";
 
-/** POST /api/admin/chats/:userId/reply: answers the stored reply. */
-export function replyToChat({ userId, message }: { userId: string; message: string }) {
-  return apiRequest<AdminChatMessage>("POST", `/api/admin/chats/${encodeURIComponent(userId)}/reply`, {
-    message,
-  });
+/** POST /api/admin/chats/:userId/reply: answers the stored reply; a resend with the key replays it. */
+export function replyToChat({
+  userId,
+  message,
+  idempotencyKey,
+}: {
+  userId: string;
+  message: string;
+  idempotencyKey: string;
+}) {
+  return apiRequest<AdminChatMessage>(
+    "POST",
+    `/api/admin/chats/${encodeURIComponent(userId)}/reply`,
+    { message },
+    { headers: { "Idempotency-Key": idempotencyKey } },
+  );
 }
 
 export function useReplyToChat() {

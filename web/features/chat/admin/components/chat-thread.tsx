@@ -68,7 +68,7 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
     const message = chat.takeMessage();
     if (message === null) return;
     reply.mutate(
-      { userId, message },
+      { userId, message, idempotencyKey: chat.keyFor(`${userId}\n${message}`) },
       {
         onSuccess: () => chat.setDraft(""),
         onError: (error) =>
@@ -77,7 +77,10 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
             description: error.message || CHAT_MESSAGES.replyFailed,
             variant: "destructive",
           }),
-        onSettled: chat.refocus,
+        onSettled: (_sent, error) => {
+          chat.settled(error);
+          chat.refocus();
+        },
       },
     );
   };
