@@ -5,6 +5,7 @@ import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { expectAccessible } from "@/tests/e2e/support/axe";
 import { CHROMIUM_ARGS, openPage, type TrackedPage, toastWith } from "@/tests/e2e/support/browser";
 import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
 import { createApprovedCustomer, expectLedgerClean, fundCustomer } from "@/tests/support/money";
@@ -208,6 +209,38 @@ describe.skipIf(!process.env.DATABASE_URL || !built || !hasChromium)("USDC in th
         timeout: 15_000,
       })
       .toMatchObject({ totalBalance: "$175.00", availableBalance: "$175.00" });
+
+    // The same money from the back office: the Settlement tab lists the payout and the deposit with their hashes
+    // and depth, and a reconciliation run from it comes back clean with its CSV.
+    await staff.page.goto("/admin");
+    await staff.page.getByRole("tab", { name: "Settlement" }).click();
+    await staff.page.getByRole("heading", { name: "Hot wallet" }).waitFor();
+    const payoutRow = staff.page
+      .getByRole("list", { name: "Payouts" })
+      .getByRole("listitem")
+      .filter({ has: staff.page.locator(`a[href="${EXPLORER}/tx/${hash}"]`) });
+    await payoutRow.getByText("completed").waitFor();
+    expect(await payoutRow.innerText()).toContain(`${CONFIRMATIONS} / ${CONFIRMATIONS}`);
+    const depositRow = staff.page
+      .getByRole("list", { name: "Deposits" })
+      .getByRole("listitem")
+      .filter({ has: staff.page.locator(`a[href="${EXPLORER}/tx/${depositHash.toLowerCase()}"]`) });
+    await depositRow.getByText("credited").waitFor();
+    expect(await depositRow.innerText()).toContain("+$25.00");
+    await staff.page.getByRole("button", { name: "Run now" }).click();
+    const report = staff.page
+      .getByRole("list", { name: "Reconciliation reports, newest first" })
+      .getByRole("listitem")
+      .filter({ hasText: "run by" })
+      .first();
+    await report.getByText("clean", { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await report.innerText()).toMatch(/\b0 differences\b/);
+    const csvPath = await report.getByRole("link", { name: /^CSV/ }).getAttribute("href");
+    const csv = await staff.context.request.get(csvPath!);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()["content-type"]).toContain("text/csv");
+    await expectAccessible(staff.page, "the Settlement tab");
+    await shots(staff, "chain-settlement-tab");
 
     for (const tracked of [shopper, staff]) {
       expect(tracked.errors).toEqual([]);
