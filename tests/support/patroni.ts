@@ -288,57 +288,50 @@ export async function startPatroniCluster(
     if (owner) execFileSync("chown", ["-R", `${owner.uid}:${node.gid}`, node.dir]);
   }
 
+  /**
+   * One of a node's processes, in its dir, as the postgres account and the node's own group (the partition's
+   * mark) when run as root; only the tail of its output is kept (HAProxy ends each health check with a reset,
+   * which Patroni logs as a traceback).
+   */
+  const spawnOnNode = (node: PatroniNode, bin: string, args: string[]) => {
+    const child = spawn(bin, args, {
+      cwd: node.dir,
+      env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
+      ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
+    });
+    const keep = (d: Buffer) => {
+      node.output = (node.output + d).slice(-30_000);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    return child;
+  };
   const etcdCluster = nodes.map((n) => `${n.name}=http://127.0.0.1:${n.etcdPeerPort}`).join(",");
   const startEtcd = (node: PatroniNode) => {
     const url = (port: number) => `http://127.0.0.1:${port}`;
     // Flags a restart ignores (the member and its cluster are in its data dir) and timings for loopback: a
     // frozen host's member, when it led, is replaced within about a second.
-    const child = spawn(
-      ETCD_BIN,
-      [
-        `--name=${node.name}`,
-        `--data-dir=${path.join(node.dir, "etcd")}`,
-        `--listen-client-urls=${url(node.etcdPort)}`,
-        `--advertise-client-urls=${url(node.etcdPort)}`,
-        `--listen-peer-urls=${url(node.etcdPeerPort)}`,
-        `--initial-advertise-peer-urls=${url(node.etcdPeerPort)}`,
-        `--initial-cluster=${etcdCluster}`,
-        `--initial-cluster-token=${scope}`,
-        "--initial-cluster-state=new",
-        "--heartbeat-interval=100",
-        "--election-timeout=1000",
-        // Patroni 3.0.2 is used through the v2 API (decision 045), which etcd 3.4 serves when asked.
-        "--enable-v2=true",
-        "--log-level=warn",
-      ],
-      {
-        cwd: node.dir,
-        env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
-        ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
-      },
-    );
-    const keep = (d: Buffer) => {
-      node.output = (node.output + d).slice(-30_000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    node.etcd = child;
+    node.etcd = spawnOnNode(node, ETCD_BIN, [
+      `--name=${node.name}`,
+      `--data-dir=${path.join(node.dir, "etcd")}`,
+      `--listen-client-urls=${url(node.etcdPort)}`,
+      `--advertise-client-urls=${url(node.etcdPort)}`,
+      `--listen-peer-urls=${url(node.etcdPeerPort)}`,
+      `--initial-advertise-peer-urls=${url(node.etcdPeerPort)}`,
+      `--initial-cluster=${etcdCluster}`,
+      `--initial-cluster-token=${scope}`,
+      "--initial-cluster-state=new",
+      "--heartbeat-interval=100",
+      "--election-timeout=1000",
+      // Patroni 3.0.2 is used through the v2 API (decision 045), which etcd 3.4 serves when asked.
+      "--enable-v2=true",
+      "--log-level=warn",
+    ]);
   };
   const startNode = (node: PatroniNode) => {
     if (!running(node.etcd)) startEtcd(node);
     if (running(node.patroni)) return;
-    const child = spawn(PATRONI_BIN, [path.join(node.dir, "patroni.yml")], {
-      cwd: node.dir,
-      env: { PATH: "/usr/bin:/bin", HOME: node.dir, LANG: "C.UTF-8" },
-      ...(owner ? { uid: owner.uid, gid: node.gid } : {}),
-    });
-    // The tail only: HAProxy ends each health check with a reset, which Patroni logs as a traceback.
-    const keep = (d: Buffer) => {
-      node.output = (node.output + d).slice(-30_000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    node.patroni = child;
+    node.patroni = spawnOnNode(node, PATRONI_BIN, [path.join(node.dir, "patroni.yml")]);
   };
   const alive = (node: PatroniNode) => running(node.patroni);
 
