@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import type { MonitoringAlert, RuleName } from "@/contract/monitoring";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
+import { loadMonitoringInput } from "@/server/features/monitoring/load-monitoring-input";
+import { defaultMonitoringConfig } from "@/server/features/monitoring/rules";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -232,6 +234,33 @@ describe("many customers paying one address (5 within 14 days)", () => {
         .map((s) => s.user.id)
         .sort(),
     );
+  });
+});
+
+describe("many customers paying one address: what a transfer reads", () => {
+  it("reads one row per other customer however often each paid, and only inside the window", async () => {
+    const pool = randomEth();
+    const [a, b, c, d] = [
+      await createFundedCustomer(t, admin, "100.00"),
+      await createFundedCustomer(t, admin, "100.00"),
+      await createFundedCustomer(t, admin, "100.00"),
+      await createFundedCustomer(t, admin, "100.00"),
+    ];
+    for (let i = 0; i < 6; i++) await send(b!, "1.00", pool);
+    await send(c!, "1.00", pool);
+    // d paid it 15 days ago: outside the 14-day window.
+    const old = await send(d!, "1.00", pool);
+    await t.database.query(
+      `update transfer_requests set created_at = now() - interval '15 days' where id = $1`,
+      [old.transferRequest.id],
+    );
+    const input = await loadMonitoringInput(
+      t.database.db,
+      a!.user.id,
+      { id: randomUUID(), kind: "transfer", at: Date.now(), amountCents: 100, address: pool },
+      defaultMonitoringConfig({ approvalThresholdCents: 100_000, dailyLimitCents: 200_000 }),
+    );
+    expect(input.addressSenders.map((x) => x.customerId).sort()).toEqual([b!.user.id, c!.user.id].sort());
   });
 });
 
