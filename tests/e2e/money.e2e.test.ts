@@ -270,7 +270,18 @@ describe("money journey", () => {
     }
     await admin.page.getByRole("tab", { name: "Incoming Payments" }).click();
     const search = admin.page.getByLabel("Search incoming payments");
+    // The search goes to the server once typing pauses, and the unfiltered list (whose newest 50 are this batch
+    // too) stays on screen until it answers: wait for the filtered first page, or "Load more" pages the old list.
+    const searched = admin.page.waitForResponse((r) => {
+      const url = new URL(r.url());
+      return (
+        url.pathname === "/api/admin/incoming-payments" &&
+        url.searchParams.get("q") === batch &&
+        !url.searchParams.has("cursor")
+      );
+    });
     await search.fill(batch);
+    await searched;
     // The tab's other card (all transactions) lists the same payments and has its own "Load more": count
     // and page within the incoming payments card only.
     const card = search.locator("xpath=ancestor::div[contains(@class, 'rounded-card')][1]");
