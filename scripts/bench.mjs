@@ -542,7 +542,9 @@ async function main() {
   const withPgbench = SCENARIOS.includes("pgbench") && ensurePgbench();
   if (SCENARIOS.includes("pgbench") && !withPgbench) console.error("pgbench is not available: skipped");
   // The app, its seeded database and pgbench only when a scenario needs them.
-  const needsApp = SCENARIOS.some((s) => s === "baseline" || s === "pgbench" || LOAD.includes(s));
+  const needsApp = SCENARIOS.some(
+    (s) => s === "baseline" || s === "pgbench" || s === "dashboards" || LOAD.includes(s),
+  );
   if (needsApp) await admin(`create database "${dbName}"`);
   try {
     if (!needsApp) throw SKIP_APP;
