@@ -31,11 +31,14 @@ export function useChatDraft() {
   // The input is disabled while sending; hand the focus back for the next message.
   const refocus = () => requestAnimationFrame(() => textarea.current?.focus());
   // A message sent again after an unknown outcome carries the same Idempotency-Key: posted once (decision 027).
-  const keys = useRef(new ResendKeys()).current;
+  const [keys] = useState(() => new ResendKeys());
   const keyFor = (message: string) => keys.keyFor(message);
-  const settled = (error: unknown) =>
-    keys.settled(error ? (error instanceof ApiError ? error.status : undefined) : 200);
-  return { draft, setDraft, onChange, error, textarea, takeMessage, refocus, keyFor, settled };
+  /** Once a send is answered (or failed): the key is kept only for an unknown outcome, and the focus returns. */
+  const afterSend = (sendError: unknown) => {
+    keys.settled(sendError ? (sendError instanceof ApiError ? sendError.status : undefined) : 200);
+    refocus();
+  };
+  return { draft, setDraft, onChange, error, textarea, takeMessage, refocus, keyFor, afterSend };
 }
 
 /** Enter sends, Shift+Enter (or an input method composing) starts a new line. */

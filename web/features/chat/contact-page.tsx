@@ -39,10 +39,7 @@ export default function ContactPage() {
             variant: "destructive",
           });
         },
-        onSettled: (_sent, error) => {
-          chat.settled(error);
-          chat.refocus();
-        },
+        onSettled: (_sent, error) => chat.afterSend(error),
       },
     );
   };

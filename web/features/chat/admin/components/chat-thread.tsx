@@ -77,10 +77,7 @@ export function ChatThread({ userId, customerName }: { userId: string; customerN
             description: error.message || CHAT_MESSAGES.replyFailed,
             variant: "destructive",
           }),
-        onSettled: (_sent, error) => {
-          chat.settled(error);
-          chat.refocus();
-        },
+        onSettled: (_sent, error) => chat.afterSend(error),
       },
     );
   };
