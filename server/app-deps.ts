@@ -1,5 +1,6 @@
 import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
+import type { ProcessHealth } from "@/server/lib/process-health";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
 
 /** What every request handler and service function may reach: config, database and file storage. */
@@ -13,5 +14,7 @@ export interface AppDeps {
 declare module "fastify" {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Whether this process ran out of file descriptors lately (/healthz). */
+    processHealth: ProcessHealth;
   }
 }

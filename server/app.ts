@@ -67,6 +67,7 @@ import { registerMail } from "@/server/lib/mail/register-mail";
 import { registerMetrics } from "@/server/lib/metrics";
 import { registerOpenApi } from "@/server/lib/openapi";
 import { registerPollMemory } from "@/server/lib/poll-memory";
+import { ProcessHealth } from "@/server/lib/process-health";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 import { sharedRateLimitStore } from "@/server/lib/rate-limit-store";
 import { assertAdminRouteListed } from "@/server/lib/route-roles";
@@ -220,6 +221,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("deps", deps);
+  app.decorate("processHealth", new ProcessHealth());
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   if (!given.storage) app.addHook("onClose", () => deps.storage.close());
 

@@ -104,6 +104,8 @@ describe("operator CLI", () => {
 
   it.runIf(Boolean(process.env.DATABASE_URL))(
     "exits 1 and names the account when a cached balance drifts",
+    // Five CLI runs, each a cold tsx start: seconds apiece on a busy machine, like the tests above.
+    { timeout: 120_000 },
     async () => {
       const [user] = await database!.query<{ id: string }>(
         "insert into users (email, first_name, last_name, pillar_tag, password_hash, is_email_verified) values ('cli@example.com','C','L','cli_user','x',true) returning id",

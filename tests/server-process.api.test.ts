@@ -9,6 +9,9 @@ import { createPgliteDatabase } from "@/server/db/client";
 import { signupBody } from "@/tests/support/users";
 
 const root = path.resolve(import.meta.dirname, "..");
+// Every process here runs on the embedded database, whatever DATABASE_URL says: the file runs in the no-service
+// run (`npm test` or `npm run test:api` without DATABASE_URL; CI's PGlite stage), not once more beside PostgreSQL.
+const onEmbeddedRun = !process.env.DATABASE_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-process-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -33,7 +36,7 @@ function start(env: Record<string, string>, script = "server/main.ts", args: str
   return { child, exited, output: () => output };
 }
 
-describe("the server process", () => {
+describe.runIf(onEmbeddedRun)("the server process", () => {
   it("refuses a bad PORT at start with a message naming it", async () => {
     const { exited, output } = start({ PORT: "abc" });
     expect(await exited).toBe(1);
@@ -119,7 +122,7 @@ function cli(...args: string[]): Promise<{ code: number; out: string }> {
 
 const lockFile = () => path.join(dataDir, "pg.lock");
 
-describe("one process at a time on the embedded database", () => {
+describe.runIf(onEmbeddedRun)("one process at a time on the embedded database", () => {
   const pgDir = path.join(dataDir, "pg");
 
   it("a CLI command refuses while the server runs, writes nothing, and works after a kill -9 of the server", async () => {

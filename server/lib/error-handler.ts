@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import type { ErrorBody, ErrorCode } from "@/contract/errors";
 import { AppError, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
-import { noteResourceError } from "@/server/lib/process-health";
 import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
 
 interface ZodLikeIssue {
@@ -91,7 +90,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         .send({ message: "Request aborted", code: "BAD_REQUEST", requestId } satisfies ErrorBody);
     }
     if (isUnavailableError(err)) {
-      noteResourceError(err);
+      request.server.processHealth.note(err);
       request.log.error({ err }, "backing service unavailable");
       // Never a guess: the connection may have been lost during COMMIT (a failover), so the write may or may not
       // have happened. The client's retry with the same Idempotency-Key finds which (decision 027).

@@ -4,8 +4,6 @@ const EXHAUSTION_CODES = new Set(["EMFILE", "ENFILE"]);
 /** How long one failure to open a file descriptor keeps /healthz unhealthy. */
 export const EXHAUSTION_MEMORY_MS = 30_000;
 
-let lastExhaustionAt = 0;
-
 /** The exhaustion code in an error or its causes (Drizzle and pg wrap the socket's error), if any. */
 export function resourceErrorCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
@@ -15,18 +13,23 @@ export function resourceErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Remembers an out-of-file-descriptors failure; true when `err` was one. */
-export function noteResourceError(err: unknown, now = Date.now()): boolean {
-  if (!resourceErrorCode(err)) return false;
-  lastExhaustionAt = now;
-  return true;
-}
-
 /**
- * True when the process failed to open a socket or file recently. Such a process cannot serve anything that
+ * Whether the app's process failed to open a socket or file recently. Such a process cannot serve anything that
  * needs the database or storage while still answering cheap probes, so /healthz must say so and let the
- * orchestrator restart it. A database that is merely down is /readyz's business, not this.
+ * orchestrator restart it. A database that is merely down is /readyz's business, not this. One per app
+ * (`app.processHealth`): in production an app is the process; tests run many apps in one process.
  */
-export function isResourceStarved(now = Date.now()): boolean {
-  return lastExhaustionAt > 0 && now - lastExhaustionAt < EXHAUSTION_MEMORY_MS;
+export class ProcessHealth {
+  private lastExhaustionAt = 0;
+
+  /** Remembers an out-of-file-descriptors failure; true when `err` was one. */
+  note(err: unknown, now = Date.now()): boolean {
+    if (!resourceErrorCode(err)) return false;
+    this.lastExhaustionAt = now;
+    return true;
+  }
+
+  isStarved(now = Date.now()): boolean {
+    return this.lastExhaustionAt > 0 && now - this.lastExhaustionAt < EXHAUSTION_MEMORY_MS;
+  }
 }

@@ -2,16 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import type { FastifyInstance } from "fastify";
 import { liveness, livenessFailure, readiness, readinessFailure } from "@/contract/health";
-import { isResourceStarved, noteResourceError } from "@/server/lib/process-health";
+import type { ProcessHealth } from "@/server/lib/process-health";
 
 /** One open and close of the null device: proves the process can still get a file descriptor, in microseconds. */
-async function canOpenDescriptor(): Promise<boolean> {
+async function canOpenDescriptor(health: ProcessHealth): Promise<boolean> {
   try {
     const handle = await fs.promises.open(os.devNull, "r");
     await handle.close();
     return true;
   } catch (err) {
-    noteResourceError(err);
+    health.note(err);
     return false;
   }
 }
@@ -24,7 +24,8 @@ export async function healthRoutes(app: FastifyInstance) {
     "/healthz",
     { schema: { response: { 200: liveness, 503: livenessFailure } } },
     async (request, reply) => {
-      if ((await canOpenDescriptor()) && !isResourceStarved()) return { status: "ok" };
+      if ((await canOpenDescriptor(app.processHealth)) && !app.processHealth.isStarved())
+        return { status: "ok" };
       return reply.status(503).send({
         status: "unhealthy",
         message: "The process cannot open files or sockets",
