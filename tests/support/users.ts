@@ -58,6 +58,21 @@ export function sessionCookieFrom(setCookie: string | string[] | undefined): str
 }
 
 /**
+ * One argon2id hash per fixture password, reused by every user the fixture writes with it: a hash costs ~30 ms
+ * of CPU and the API layers write a few thousand fixture users. Each is a real hash that login verifies; the
+ * app's own hashing (sign-up, password change and reset) is what the auth tests exercise over HTTP.
+ */
+const fixtureHashes = new Map<string, Promise<string>>();
+function fixtureHash(password: string): Promise<string> {
+  let hashed = fixtureHashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    fixtureHashes.set(password, hashed);
+  }
+  return hashed;
+}
+
+/**
  * A verified user written straight to the database with a live session: the quick fixture for features
  * that need a signed-in customer (or admin) but are not about sign-up.
  */
@@ -75,7 +90,7 @@ export async function createVerifiedUser(
       lastName: body.lastName,
       pillarTag: body.pillarTag.toLowerCase(),
       phoneNumber: input.phoneNumber === null ? null : body.phoneNumber,
-      passwordHash: await hashPassword(body.password),
+      passwordHash: await fixtureHash(body.password),
       isEmailVerified: true,
       passwordSetAt: verifiedAt,
       emailVerifiedAt: verifiedAt,
