@@ -1,7 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { e2eWorkers } from "./tests/e2e/workers";
-import { apiWorkers } from "./tests/support/workers";
+import { apiWorkers, e2eWorkers } from "./tests/support/workers";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 

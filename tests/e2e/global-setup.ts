@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
-import { e2eWorkers } from "./workers";
+import { e2eWorkers } from "@/tests/support/workers";
 
 declare module "vitest" {
   export interface ProvidedContext {

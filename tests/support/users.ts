@@ -59,7 +59,7 @@ export function sessionCookieFrom(setCookie: string | string[] | undefined): str
 
 /**
  * One argon2id hash per fixture password, reused by every user the fixture writes with it: a hash costs ~30 ms
- * of CPU and the API layers write a few thousand fixture users. Each is a real hash that login verifies; the
+ * of CPU, and the API layers write a fixture user in most tests. Each is a real hash that login verifies; the
  * app's own hashing (sign-up, password change and reset) is what the auth tests exercise over HTTP.
  */
 const fixtureHashes = new Map<string, Promise<string>>();
