@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STAFF_MANAGEMENT_MESSAGES } from "@/contract/staff";
+import { programArgs } from "@/tests/support/program";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 const run = promisify(execFile);
@@ -23,7 +24,7 @@ afterAll(async () => {
 async function cli(...args: string[]) {
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? "", LOG_LEVEL: "silent" };
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...programArgs("scripts/cli.ts"), ...args], {
       cwd: root,
       env,
     });

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPgliteDatabase } from "@/server/db/client";
+import { programArgs } from "@/tests/support/program";
 import { signupBody } from "@/tests/support/users";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -24,8 +25,12 @@ function freePort(): Promise<number> {
   });
 }
 
-function start(env: Record<string, string>, script = "server/main.ts", args: string[] = []) {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+function start(
+  env: Record<string, string>,
+  program: "server/main.ts" | "scripts/cli.ts" = "server/main.ts",
+  args: string[] = [],
+) {
+  const child = spawn(process.execPath, [...programArgs(program), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
   });
@@ -113,7 +118,7 @@ function cli(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "scripts/cli.ts", ...args],
+      [...programArgs("scripts/cli.ts"), ...args],
       { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" } },
       (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, out: stdout + stderr }),
     );

@@ -15,6 +15,7 @@ import {
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 import { e2eServer } from "@/tests/e2e/support/server";
+import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
 
@@ -26,7 +27,7 @@ function grantCompliance(email: string): "Compliance" | "Owner" {
   const databaseUrl = e2eServer().databaseUrl;
   if (!databaseUrl) return "Owner";
   const root = path.resolve(import.meta.dirname, "../..");
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "staff:grant", email, "compliance"], {
+  execFileSync(process.execPath, [...programArgs("scripts/cli.ts"), "staff:grant", email, "compliance"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", LOG_LEVEL: "silent" },
     stdio: "pipe",

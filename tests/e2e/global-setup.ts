@@ -6,6 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
+import { programArgs } from "@/tests/support/program";
 import { e2eWorkers } from "@/tests/support/workers";
 
 declare module "vitest" {
@@ -106,7 +107,7 @@ async function startServer(root: string): Promise<E2eServer & { stop(): Promise<
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/main.ts")], {
+  const child = spawn(process.execPath, programArgs("server/main.ts"), {
     cwd: root,
     stdio: ["ignore", log, log],
     env: {

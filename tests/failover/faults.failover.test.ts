@@ -11,6 +11,7 @@ import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
 import { type ClientReply, request } from "@/tests/support/http-client";
 import { createApprovedCustomer } from "@/tests/support/money";
 import { NFT_BIN, type PatroniCluster, type PatroniNode, startPatroniCluster } from "@/tests/support/patroni";
+import { programArgs } from "@/tests/support/program";
 import { freshTotpCode } from "@/tests/support/second-factor";
 import { waitFor } from "@/tests/support/server-process";
 import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
@@ -261,7 +262,7 @@ async function expectStatementsVerify() {
   );
   const cli = spawnSync(
     process.execPath,
-    ["--import", "tsx", "scripts/cli.ts", "statement:verify", customers[0]!.user.user.id, month, digests[0]!],
+    [...programArgs("scripts/cli.ts"), "statement:verify", customers[0]!.user.user.id, month, digests[0]!],
     {
       cwd: path.resolve(import.meta.dirname, "../.."),
       env: { ...process.env, DATABASE_URL: app.scratch.url },

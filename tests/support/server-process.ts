@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { programArgs } from "@/tests/support/program";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -70,7 +71,7 @@ export async function startServer(
   // `port`: a restart where the balancer expects the instance (tests/support/cluster.ts).
   const port = fixedPort ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-faults-"));
-  const args = ["--import", "tsx", "server/main.ts"];
+  const args = programArgs("server/main.ts");
   // `fdLimit`: the process starts with that few file descriptors (soft and hard), as a small container might.
   const [command, commandArgs] = fdLimit
     ? ["/bin/sh", ["-c", `ulimit -n ${fdLimit} && exec "$0" "$@"`, process.execPath, ...args]]

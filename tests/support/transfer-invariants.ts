@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import type { Database } from "@/server/db/client";
 import { verifyLedger } from "@/server/lib/ledger";
+import { programArgs } from "@/tests/support/program";
 
 /**
  * What must hold after any storm of transfers on real processes: every transfer has exactly its hold and
@@ -37,7 +38,7 @@ export async function expectTransfersConsistent(database: Database, databaseUrl:
 
   const report = await verifyLedger(database.db);
   expect(report.problems).toEqual([]);
-  const cli = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "ledger:verify"], {
+  const cli = spawnSync(process.execPath, [...programArgs("scripts/cli.ts"), "ledger:verify"], {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",
