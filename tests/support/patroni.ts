@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { type PostgresBalancer, type PostgresNode, startPostgresBalancer } from "@/tests/support/haproxy";
 import { freePort, waitFor } from "@/tests/support/server-process";
 
@@ -96,6 +97,25 @@ export interface PatroniCluster {
 }
 
 const PG_USER = "postgres";
+
+/** True when a session through the balancer on `port` lands on a primary that accepts writes. */
+async function writableThrough(port: number): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: `postgres://${PG_USER}@127.0.0.1:${port}/postgres`,
+    connectionTimeoutMillis: 2_000,
+  });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ writable: boolean }>(
+      "select not pg_is_in_recovery() and current_setting('transaction_read_only') = 'off' as writable",
+    );
+    return rows[0]?.writable === true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
 
 /** Debian's pgBackRest (`apt-get install -y pgbackrest`); PGBACKREST names another binary. */
 export const PGBACKREST_BIN = process.env.PGBACKREST ?? "/usr/bin/pgbackrest";
@@ -551,6 +571,12 @@ export async function startPatroniCluster(
       await waitFor("HAProxy to route to the leader", async () => (await routed.primary()) === ready.name, {
         timeoutMs: 15_000,
         intervalMs: 100,
+      });
+      // Routed is not yet writable: a leader that lost its key for a moment (etcd slow to answer on a busy
+      // machine) is demoted and promoted again, read-only in between. What follows writes at once.
+      await waitFor("a write-capable session through HAProxy", () => writableThrough(routed.port), {
+        timeoutMs: 30_000,
+        intervalMs: 200,
       });
     }
     return ready;
