@@ -572,7 +572,7 @@ export async function startPatroniCluster(
         timeoutMs: 15_000,
         intervalMs: 100,
       });
-      // Routed is not yet writable: a leader that lost its key for a moment (etcd slow to answer on a busy
+      // Routed is not always writable: a leader that lost its key for a moment (etcd slow to answer on a busy
       // machine) is demoted and promoted again, read-only in between. What follows writes at once.
       await waitFor("a write-capable session through HAProxy", () => writableThrough(routed.port), {
         timeoutMs: 30_000,
