@@ -26,4 +26,4 @@ USER node
 EXPOSE 5000
 HEALTHCHECK --interval=15s --timeout=3s CMD node -e "fetch('http://127.0.0.1:5000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Ops commands: docker exec <container> node dist/server/cli.js ledger:verify
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=16", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=16", "dist/server/main.js"]

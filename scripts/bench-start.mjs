@@ -22,7 +22,7 @@ const SECRETS = {
 };
 const RUNNERS = {
   tsx: ["--import", "tsx", "server/main.ts"],
-  compiled: ["--enable-source-maps", path.join(serverOutDir, "main.js")],
+  compiled: [path.join(serverOutDir, "main.js")],
 };
 
 /** One start: ms from spawn to the first 200 from /readyz, then RSS after IDLE_MS of idling. */

@@ -26,6 +26,8 @@ export async function buildServer({ logLevel = "warning" } = {}) {
     format: "esm",
     target: "node24",
     sourcemap: true,
+    // A stack trace needs the mappings, not a copy of every source file inside the map (~5 MiB in memory).
+    sourcesContent: false,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel,
     entryPoints: { main: "server/main.ts", cli: "scripts/cli.ts" },

@@ -6,4 +6,4 @@
 // Node 24 with no throughput to show for it. At 16 MiB it stayed at ~185-225 MiB at the same or better req/s
 // (bench/HISTORY.md, issue 27). It must be a command-line flag: the heap exists before any code could set it.
 export const SERVER_MEMORY_FLAGS = ["--max-semi-space-size=16"];
-export const SERVER_NODE_FLAGS = ["--enable-source-maps", ...SERVER_MEMORY_FLAGS];
+export const SERVER_NODE_FLAGS = [...SERVER_MEMORY_FLAGS];

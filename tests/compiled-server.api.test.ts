@@ -75,6 +75,24 @@ describe("the compiled server (dist/server/main.js)", () => {
     expect(code.some((text) => /from "fastify"/.test(text))).toBe(true);
   });
 
+  it("names our TypeScript in its stack traces, through our own source maps only", async () => {
+    // A DATA_DIR that is a file: the server fails at start and prints the error's stack (server/serve.ts).
+    const notADirectory = path.join(dataDir, "a-file");
+    fs.writeFileSync(notADirectory, "");
+    const failed = spawn(process.execPath, [path.join(serverOutDir, "main.js")], {
+      cwd: os.tmpdir(),
+      env: { ...process.env, NODE_OPTIONS: "", NODE_ENV: "test", DATABASE_URL: "", DATA_DIR: notADirectory },
+    });
+    let printed = "";
+    failed.stderr?.on("data", (d) => (printed += d));
+    failed.stdout?.on("data", (d) => (printed += d));
+    const code = await new Promise((resolve) => failed.on("exit", resolve));
+    expect(code, printed).toBe(1);
+    expect(printed).toMatch(/at loadConfig \(.*server\/config\.ts:\d+:\d+\)/);
+    // Only the entry's own frame stays in the bundle (its map is not read: the setting is its first line).
+    expect(printed).not.toMatch(/dist\/server\/chunks\//);
+  });
+
   it("applies the migrations from the source tree and serves the API on them", async () => {
     const readyz = await fetch(`${url}/readyz`);
     expect(readyz.status).toBe(200);
