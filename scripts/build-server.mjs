@@ -26,7 +26,7 @@ export async function buildServer({ logLevel = "warning" } = {}) {
     format: "esm",
     target: "node24",
     sourcemap: true,
-    // A stack trace needs the mappings, not a copy of every source file inside the map (~5 MiB in memory).
+    // A stack trace needs the mappings, not a copy of every source file inside the map.
     sourcesContent: false,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel,
