@@ -98,10 +98,14 @@ export interface PatroniCluster {
 
 const PG_USER = "postgres";
 
+/** A connection string through the PostgreSQL balancer listening on `port`. */
+const balancerUrl = (port: number, database = "postgres") =>
+  `postgres://${PG_USER}@127.0.0.1:${port}/${database}`;
+
 /** True when a session through the balancer on `port` lands on a primary that accepts writes. */
 async function writableThrough(port: number): Promise<boolean> {
   const client = new pg.Client({
-    connectionString: `postgres://${PG_USER}@127.0.0.1:${port}/postgres`,
+    connectionString: balancerUrl(port),
     connectionTimeoutMillis: 2_000,
   });
   try {
@@ -662,7 +666,7 @@ export async function startPatroniCluster(
   return {
     nodes,
     balancer: lb,
-    url: (database = "postgres") => `postgres://${PG_USER}@127.0.0.1:${lb.port}/${database}`,
+    url: (database = "postgres") => balancerUrl(lb.port, database),
     leader,
     members,
     postmasterPid,
