@@ -170,7 +170,7 @@ export function postgresBalancerConfig(
 
 export interface PostgresBalancer {
   port: number;
-  /** The node HAProxy sends connections to (the one UP), or undefined while none is. */
+  /** The node HAProxy sends connections to (the one in an UP state), or undefined while none or several are. */
   primary(): Promise<string | undefined>;
   output(): string;
   stop(): Promise<void>;
@@ -195,8 +195,12 @@ export async function startPostgresBalancer(nodes: PostgresNode[]): Promise<Post
       await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text(),
       "postgres",
     );
-    const up = Object.entries(status).filter(([, s]) => s === "UP");
-    return up.length === 1 ? up[0]![0] : undefined;
+    // Routable is every state that starts with UP: HAProxy starts each checked server UP, and a standby failing
+    // its checks stays "UP 1/2" (going down, still given connections) until its second failure. Counting only
+    // "UP" once let a first write land on a standby still going down (`cannot execute … in a read-only
+    // transaction` at the failover suite's start on a busy machine, where the checks' spacing stretches).
+    const routable = Object.entries(status).filter(([, s]) => s.startsWith("UP"));
+    return routable.length === 1 ? routable[0]![0] : undefined;
   };
   await waitFor(
     "HAProxy to see one PostgreSQL primary UP",
