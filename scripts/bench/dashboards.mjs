@@ -217,6 +217,23 @@ async function databaseTransactions() {
   }
 }
 
+/** The server's V8 heap (used, committed) and memory outside it, in MiB, from its loopback /metrics. */
+async function heapMiB() {
+  try {
+    const text = await (await fetch(new URL("/metrics", base))).text();
+    const value = (name) =>
+      Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+    const round = (n) => Math.round(n * 10) / 10;
+    return {
+      used: round(value("nodejs_heap_size_used_bytes")),
+      total: round(value("nodejs_heap_size_total_bytes")),
+      external: round(value("nodejs_external_memory_bytes")),
+    };
+  } catch {
+    return null;
+  }
+}
+
 const percentile = (sorted, p) =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -271,6 +288,8 @@ for (const target of steps) {
     lostStreams: lostStreams - lostBefore,
     refusedStreams: refusedStreams - refusedBefore,
     rss,
+    // Where the RSS is, read once the window ends (the heap's own figures, not a peak).
+    heap: await heapMiB(),
     // Share of one core, and the server's CPU ms and PostgreSQL transactions per dashboard per minute (the
     // probe's page loads included: the same in both modes).
     serverCpu: cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / windowS,

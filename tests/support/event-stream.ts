@@ -11,6 +11,8 @@ export interface EventStreamClient {
   /** The response's headers (behind HAProxy, X-Served-By names the instance holding the stream). */
   headers: http.IncomingHttpHeaders;
   events: StreamEvent[];
+  /** When each comment line (the server's `: ping` heartbeat) arrived, in ms since the epoch. */
+  comments: number[];
   /** Resolves with the first event (already received or coming) that matches; rejects after `timeoutMs`. */
   next(match: (e: StreamEvent) => boolean, timeoutMs?: number): Promise<StreamEvent>;
   /** Resolves when the server ends the stream. */
@@ -30,6 +32,7 @@ export function openEventStream(
       { headers: { accept: "text/event-stream", ...headers } },
       (res) => {
         const events: StreamEvent[] = [];
+        const comments: number[] = [];
         const waiters: { match: (e: StreamEvent) => boolean; done: (e: StreamEvent) => void }[] = [];
         let buffer = "";
         let endResolve: () => void = () => {};
@@ -47,7 +50,10 @@ export function openEventStream(
             const e: StreamEvent = { event: "message", data: "" };
             let hasField = false;
             for (const line of block.split("\n")) {
-              if (line.startsWith(":")) continue;
+              if (line.startsWith(":")) {
+                comments.push(Date.now());
+                continue;
+              }
               const [field, ...rest] = line.split(":");
               const value = rest.join(":").replace(/^ /, "");
               hasField = true;
@@ -71,6 +77,7 @@ export function openEventStream(
           status: res.statusCode ?? 0,
           headers: res.headers,
           events,
+          comments,
           ended,
           next(match, timeoutMs = 5_000) {
             const found = events.find(match);

@@ -14,6 +14,13 @@ const EVENTS_PER_READ = 200;
 /** A client that stops reading: past this much unsent output its stream is ended (it reconnects and resumes). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
 const RECONNECT_MAX_MS = 5_000;
+/**
+ * Streams take turns: each is put in one of this many slots when it opens (round robin), and every
+ * heartbeat / SLOTS one slot's streams get their ping and, when due, their re-read. Each stream is
+ * served once per heartbeat as before, but a thousand streams opened in the same seconds no longer
+ * ping and re-read in one burst of writes and queries that the dashboards' reads wait behind.
+ */
+export const EVENTS_SLOTS = 25;
 const KNOWN_TOPICS: ReadonlySet<string> = new Set(EVENT_TOPICS);
 
 export interface OpenStream {
@@ -28,6 +35,7 @@ export interface OpenStream {
 }
 
 interface Stream extends Omit<OpenStream, "lastEventId"> {
+  slot: number;
   lastId: number;
   checkedAt: number;
   pumping: boolean;
@@ -49,6 +57,9 @@ const parseLastId = (value: string | undefined): number | null =>
 export class EventHub {
   private readonly byUser = new Map<string, Set<Stream>>();
   private readonly bySession = new Map<string, number>();
+  private readonly slots: Set<Stream>[] = Array.from({ length: EVENTS_SLOTS }, () => new Set());
+  private nextSlot = 0;
+  private turn = 0;
   private timer: NodeJS.Timeout | undefined;
   private listener: { close(): Promise<void> } | undefined;
   private closing = false;
@@ -59,6 +70,8 @@ export class EventHub {
     private readonly streamsPerSession: number,
     /** Told of every wake-up before the streams read (the poll memory forgets that user's answers). */
     private readonly onWake: (userId: string | null) => void = () => {},
+    /** How often each stream is pinged, and re-read without a wake-up (a test shortens them). */
+    private readonly timing = { heartbeatMs: EVENTS_HEARTBEAT_MS, recheckMs: EVENTS_RECHECK_MS },
   ) {}
 
   /** The number of the user's latest notice (0 before their first). */
@@ -71,7 +84,7 @@ export class EventHub {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.tick(), EVENTS_HEARTBEAT_MS);
+    this.timer = setInterval(() => this.tick(), this.timing.heartbeatMs / EVENTS_SLOTS);
     this.timer.unref();
     this.listener = listenForWakeUps(
       this.database,
@@ -99,6 +112,7 @@ export class EventHub {
     // Marked as reading until `ready` is written: a wake-up meanwhile only asks for a read right after it.
     const stream: Stream = {
       ...rest,
+      slot: this.nextSlot,
       lastId: 0,
       checkedAt: Date.now(),
       pumping: true,
@@ -138,6 +152,8 @@ export class EventHub {
   }
 
   private add(stream: Stream) {
+    this.nextSlot = (this.nextSlot + 1) % EVENTS_SLOTS;
+    this.slots[stream.slot]!.add(stream);
     let set = this.byUser.get(stream.userId);
     if (!set) {
       set = new Set();
@@ -150,6 +166,7 @@ export class EventHub {
   private remove(stream: Stream) {
     if (stream.closed) return;
     stream.closed = true;
+    this.slots[stream.slot]!.delete(stream);
     const set = this.byUser.get(stream.userId);
     set?.delete(stream);
     if (set?.size === 0) this.byUser.delete(stream.userId);
@@ -234,13 +251,14 @@ export class EventHub {
     return null;
   }
 
+  /** One slot's turn: its streams' ping, and a re-read for those that have not read for EVENTS_RECHECK_MS. */
   private tick(): void {
     const now = Date.now();
-    for (const set of this.byUser.values()) {
-      for (const stream of set) {
-        this.send(stream, ": ping\n\n");
-        if (now - stream.checkedAt >= EVENTS_RECHECK_MS) this.pump(stream);
-      }
+    const slot = this.slots[this.turn]!;
+    this.turn = (this.turn + 1) % EVENTS_SLOTS;
+    for (const stream of [...slot]) {
+      this.send(stream, ": ping\n\n");
+      if (now - stream.checkedAt >= this.timing.recheckMs) this.pump(stream);
     }
   }
 

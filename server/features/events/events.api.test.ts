@@ -1,9 +1,13 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STREAMS_PER_SESSION } from "@/contract/events";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
+import { EventHub } from "@/server/features/events/event-hub";
+import { hashSessionToken } from "@/server/lib/session";
 import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
 import { createApprovedCustomer, createFundedCustomer, expectLedgerClean } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -222,5 +226,49 @@ describe("across two instances on one PostgreSQL", () => {
     expect(sent.statusCode, sent.body).toBeLessThan(300);
     const change = await onSecond.next((e) => e.event === "change", 2_000);
     expect(topicsOf(change)).toContain("chat");
+  });
+});
+
+describe("the heartbeat", () => {
+  it("pings every stream once a period, a slot of streams at a time instead of all at once", async () => {
+    // Its own hub with a 1 s heartbeat (25 slots: a turn every 40 ms), behind a bare HTTP server.
+    const hub = new EventHub(t.database, t.app.log, 1_000, () => {}, {
+      heartbeatMs: 1_000,
+      recheckMs: 60_000,
+    });
+    const alice = await createVerifiedUser(t.database);
+    const token = alice.cookie.replace(/^(__Host-)?sid=/, "");
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.flushHeaders();
+      void hub.open({
+        userId: alice.user.id,
+        token,
+        idHash: hashSessionToken(token),
+        frozenAt: null,
+        raw: res,
+        lastEventId: undefined,
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    hub.start();
+    const clients: EventStreamClient[] = [];
+    try {
+      // 50 streams opened at once, as a step of dashboards (or a reconnect wave after a deploy) opens them.
+      for (let i = 0; i < 50; i++) clients.push(await openEventStream(url, {}, "/"));
+      await Promise.all(clients.map((c) => c.next((e) => e.event === "ready")));
+      await new Promise((r) => setTimeout(r, 1_600));
+      for (const c of clients) expect(c.comments.length).toBeGreaterThanOrEqual(1);
+      // Two streams a turn: no 40 ms holds more than a few first pings (all 50 came in one burst before).
+      const firsts = clients.map((c) => c.comments[0]!).sort((a, b) => a - b);
+      const densest = Math.max(...firsts.map((at) => firsts.filter((x) => x >= at && x < at + 40).length));
+      expect(densest).toBeLessThanOrEqual(6);
+      expect(firsts.at(-1)! - firsts[0]!).toBeGreaterThanOrEqual(500);
+    } finally {
+      for (const c of clients) c.close();
+      await hub.close();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
