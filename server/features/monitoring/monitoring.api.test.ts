@@ -4,7 +4,7 @@ import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import type { MonitoringAlert, RuleName } from "@/contract/monitoring";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { loadMonitoringInput } from "@/server/features/monitoring/load-monitoring-input";
-import { defaultMonitoringConfig } from "@/server/features/monitoring/rules";
+import { ADDRESS_SENDERS_LISTED, defaultMonitoringConfig } from "@/server/features/monitoring/rules";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -261,6 +261,29 @@ describe("many customers paying one address: what a transfer reads", () => {
       defaultMonitoringConfig({ approvalThresholdCents: 100_000, dailyLimitCents: 200_000 }),
     );
     expect(input.addressSenders.map((x) => x.customerId).sort()).toEqual([b!.user.id, c!.user.id].sort());
+    expect(input.addressSenderCount).toBe(2);
+  });
+
+  it(`reads and names only the ${ADDRESS_SENDERS_LISTED} most recent other customers of a busy address, and counts them all`, async () => {
+    const pool = randomEth();
+    const others = ADDRESS_SENDERS_LISTED + 3;
+    const senders = [];
+    for (let i = 0; i <= others; i++) senders.push(await createFundedCustomer(t, admin, "20.00"));
+    for (const customer of senders.slice(0, others)) await send(customer, "1.00", pool);
+    // Each one's transfer a minute apart, the first the oldest: which ones are "most recent" is then certain.
+    const sent = senders.slice(0, others).map((s) => s.user.id);
+    await t.database.query(
+      `update transfer_requests r set created_at = now() - make_interval(mins => $2::int - array_position($1::uuid[], r.user_id))
+        where r.user_id = any($1::uuid[])`,
+      [sent, others + 1],
+    );
+    const last = senders[others]!;
+    expect((await send(last, "1.00", pool)).message).toBe(SUBMITTED);
+    const [alert] = await alertsOf(last, "many_to_one_address");
+    expect(alert!.evidence).toMatchObject({ customers: others + 1, address: pool.toLowerCase() });
+    expect((alert!.evidence.otherCustomerIds as string[]).sort()).toEqual(
+      sent.slice(-ADDRESS_SENDERS_LISTED).sort(),
+    );
   });
 });
 

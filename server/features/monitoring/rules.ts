@@ -18,6 +18,9 @@ export interface MoneyEvent {
   address: string | null;
 }
 
+/** How many of the other customers who paid an address the many-to-one rule's evidence names (the most recent). */
+export const ADDRESS_SENDERS_LISTED = 20;
+
 /** Everything a rule may look at for one event. */
 export interface MonitoringInput {
   event: MoneyEvent;
@@ -28,8 +31,13 @@ export interface MonitoringInput {
   accountOpenedAt: number;
   /** When each of the customer's devices first signed in. */
   deviceFirstSeen: number[];
-  /** Other customers' transfers to the event's address within the many-to-one window. */
+  /**
+   * Other customers who paid the event's address within the many-to-one window: each with their latest transfer
+   * there. The database loader reads only the ADDRESS_SENDERS_LISTED most recent (an exchange's address may have
+   * thousands) and gives the whole count in `addressSenderCount`; without it, the list is all of them.
+   */
   addressSenders: { customerId: string; at: number }[];
+  addressSenderCount?: number;
   /** The customer's own earlier alerts (cooldown). */
   recentAlerts: { rule: RuleName; at: number }[];
 }
@@ -334,7 +342,7 @@ function manyToOneAddress(input: MonitoringInput, c: MonitoringConfig["manyToOne
   const others = new Set(
     input.addressSenders.filter((s) => s.at > from && s.at <= event.at).map((s) => s.customerId),
   );
-  const customers = others.size + 1;
+  const customers = (input.addressSenderCount ?? others.size) + 1;
   if (customers < c.minCustomers) return null;
   return {
     observed: customers,
@@ -343,6 +351,7 @@ function manyToOneAddress(input: MonitoringInput, c: MonitoringConfig["manyToOne
       address: event.address,
       windowDays: c.windowDays,
       customers,
+      // All of them up to ADDRESS_SENDERS_LISTED, else that many of the most recent: `customers` is the count.
       otherCustomerIds: [...others].sort(),
     },
   };
