@@ -71,8 +71,9 @@ export async function loadMonitoringInput(
   // customers, and an address many customers pay (an exchange's) would otherwise hand every transfer to it all
   // of its recent transfers (the failover soak's one address: 14,000 rows per transfer, 12× slower by seed 9).
   // And only the most recent ADDRESS_SENDERS_LISTED of them, with the count of all: the bench's 1,000 customers
-  // paying one address read ~750 rows per transfer and wrote them all into each alert's evidence (0.9 ms of
-  // PostgreSQL for the read and 0.8 ms for the alert, per transfer, growing with the customers).
+  // paying one address returned ~750 rows per transfer, all written into each alert's evidence (0.8 ms of
+  // PostgreSQL per alert, growing with the customers). The read still visits every transfer to the address in
+  // the window (bench/HISTORY.md, session 19).
   const sendersRead = event.address
     ? queryRows<{ customerId: string; at: Date; total: string }>(
         db,
