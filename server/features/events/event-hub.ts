@@ -251,12 +251,13 @@ export class EventHub {
     return null;
   }
 
-  /** One slot's turn: its streams' ping, and a re-read for those that have not read for EVENTS_RECHECK_MS. */
+  /** One slot's turn: its streams' ping, and a re-read for those that have not read for `timing.recheckMs`. */
   private tick(): void {
     const now = Date.now();
     const slot = this.slots[this.turn]!;
     this.turn = (this.turn + 1) % EVENTS_SLOTS;
-    for (const stream of [...slot]) {
+    // A stream a send ends leaves the set while it is walked: a Set's iteration skips it, as it should.
+    for (const stream of slot) {
       this.send(stream, ": ping\n\n");
       if (now - stream.checkedAt >= this.timing.recheckMs) this.pump(stream);
     }

@@ -8,6 +8,7 @@ import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
 import { EventHub } from "@/server/features/events/event-hub";
 import { hashSessionToken } from "@/server/lib/session";
+import { tokenOf } from "@/tests/support/cluster";
 import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
 import { createApprovedCustomer, createFundedCustomer, expectLedgerClean } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -237,7 +238,7 @@ describe("the heartbeat", () => {
       recheckMs: 60_000,
     });
     const alice = await createVerifiedUser(t.database);
-    const token = alice.cookie.replace(/^(__Host-)?sid=/, "");
+    const token = tokenOf(alice.cookie);
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.flushHeaders();
