@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Database, queryRows, RowShapeError } from "@/server/db/client";
+import { type Database, named, queryRows, RowShapeError } from "@/server/db/client";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 // Runs on PostgreSQL with DATABASE_URL and on PGlite without it: the helper must answer the same on both.
@@ -44,6 +44,35 @@ describe("queryRows", () => {
     await expect(rolledBack).rejects.toThrow("roll back");
     expect(seen).toEqual([{ id: 7 }]);
     expect(await queryRows(database.db, sql`select id from query_rows_tx`)).toEqual([]);
+  });
+
+  it("runs a named statement as a prepared statement on PostgreSQL, bound anew on every call", async () => {
+    await database.query("create table query_rows_named (id int primary key)");
+    const read = (tx: Parameters<typeof queryRows>[0], id: number) =>
+      queryRows<{ id: number }>(
+        tx,
+        named("query_rows_named_read", sql`select id from query_rows_named where id >= ${id} order by id`),
+      );
+    await database.db.transaction(async (tx) => {
+      await queryRows(tx, sql`insert into query_rows_named values (1), (2), (3)`);
+      // The same connection (the transaction's) twice: parsed once, then only bound with the new value.
+      expect(await read(tx, 2)).toEqual([{ id: 2 }, { id: 3 }]);
+      expect(await read(tx, 3)).toEqual([{ id: 3 }]);
+      const kept = await queryRows<{ name: string; statement: string }>(
+        tx,
+        sql`select name, statement from pg_prepared_statements where name = 'query_rows_named_read'`,
+      );
+      // PGlite runs it as any statement: only PostgreSQL keeps it by name.
+      if (database.kind === "pg") {
+        expect(kept).toEqual([
+          {
+            name: "query_rows_named_read",
+            statement: "select id from query_rows_named where id >= $1 order by id",
+          },
+        ]);
+      } else expect(kept).toEqual([]);
+    });
+    expect(await read(database.db, 0)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 
   it("checks and parses every row with a zod schema", async () => {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
-import { type DbOrTx, queryRows } from "@/server/db/client";
+import { type DbOrTx, named, queryRows } from "@/server/db/client";
 import {
   ADDRESS_SENDERS_LISTED,
   type MoneyEvent,
@@ -32,9 +32,12 @@ export async function loadMonitoringInput(
   config: MonitoringConfig,
 ): Promise<MonitoringInput> {
   const from = new Date(event.at - config.lookbackDays * DAY).toISOString();
+  // Named prepared statements, all three: every transfer and every credit runs them (server/db/client.ts).
   const rowsRead = queryRows<EventRow>(
     db,
-    sql`select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
+    named(
+      "monitoring_history",
+      sql`select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
           created_at as at, amount, null as address
         from transactions
         where user_id = ${userId}::uuid and status = 'completed' and type in ('credit', 'incoming_payment')
@@ -43,6 +46,7 @@ export async function loadMonitoringInput(
         select id, 'transfer', created_at, amount, lower(crypto_address)
         from transfer_requests
         where user_id = ${userId}::uuid and created_at >= ${from}::timestamptz and id <> ${event.id}::uuid`,
+    ),
   );
   const cooldown = Math.max(...RULE_NAMES.map((r) => ruleSettings(config, r).cooldownDays));
   // One round trip for the rest: the last activity before the lookback, the account's age, devices, alerts.
@@ -53,7 +57,9 @@ export async function loadMonitoringInput(
     alerts: { rule: RuleName; at: string }[];
   }>(
     db,
-    sql`select greatest(
+    named(
+      "monitoring_facts",
+      sql`select greatest(
           (select max(created_at) from transactions where user_id = ${userId}::uuid and status = 'completed'
              and type in ('credit', 'incoming_payment') and created_at < ${from}::timestamptz),
           (select max(created_at) from transfer_requests where user_id = ${userId}::uuid
@@ -65,6 +71,7 @@ export async function loadMonitoringInput(
         coalesce((select json_agg(json_build_object('rule', rule, 'at', created_at)) from monitoring_alerts
           where user_id = ${userId}::uuid
             and created_at >= ${new Date(event.at - cooldown * DAY).toISOString()}::timestamptz), '[]'::json) as alerts`,
+    ),
   );
   // One row per other customer (their latest transfer there in the rule's window, to the millisecond the rule
   // compares: after its start, not after the event), not one per transfer: the rule counts
@@ -77,7 +84,9 @@ export async function loadMonitoringInput(
   const sendersRead = event.address
     ? queryRows<{ customerId: string; at: Date; total: string }>(
         db,
-        sql`select user_id as "customerId", max(created_at) as at, count(*) over () as total
+        named(
+          "monitoring_address_senders",
+          sql`select user_id as "customerId", max(created_at) as at, count(*) over () as total
             from transfer_requests
             where lower(crypto_address) = ${event.address.toLowerCase()} and user_id is not null
               and user_id <> ${userId}::uuid
@@ -86,6 +95,7 @@ export async function loadMonitoringInput(
             group by user_id
             order by at desc, user_id
             limit ${ADDRESS_SENDERS_LISTED}`,
+        ),
       )
     : Promise.resolve([]);
   // Three reads at once: a transfer waits for them before it is made.

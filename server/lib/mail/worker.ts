@@ -61,8 +61,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   let running: Promise<number> | undefined;
   let wakeAgain = false;
 
+  // Both named prepared statements: under transfer load the worker runs them several times a second.
   const claim = () =>
-    database.query<ClaimedRow>(
+    database.prepared<ClaimedRow>(
+      "mail_claim",
       `update mail_outbox set next_attempt_at = now() + make_interval(secs => $2)
        where id in (
          select id from mail_outbox where status = 'pending' and next_attempt_at <= now()
@@ -73,7 +75,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
 
   /** Marks the batch's sent rows in one statement (one round trip per batch, not per message). */
   const markSent = (ids: ClaimedRow["id"][]) =>
-    database.query(
+    database.prepared(
+      "mail_mark_sent",
       `update mail_outbox set status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = null
        where id in (select jsonb_array_elements_text($1::jsonb)::bigint)`,
       [JSON.stringify(ids.map(String))],
@@ -118,6 +121,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       const ids = rows.filter((_, i) => delivered[i]).map((row) => row.id);
       if (ids.length > 0) await markSent(ids);
       sent += ids.length;
+      // A short batch emptied the outbox as of the claim: a mail committed since wakes the worker again
+      // (wakeAgain below), so one more claim would only come back empty.
+      if (rows.length < batchSize) break;
     }
     return sent;
   }
