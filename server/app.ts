@@ -230,11 +230,13 @@ export async function buildApp(
   await app.register(cookie, { secret: deps.config.sessionSecret });
   if (deps.config.redisUrl) {
     // Imported only when configured: ioredis costs ~20 MiB resident in a process that never uses it.
-    const { connectRedis } = await import("@/server/lib/redis");
+    const { connectRedis, redisReady } = await import("@/server/lib/redis");
     const redis = connectRedis(deps.config.redisUrl, app.log);
     app.addHook("onClose", async () => {
       redis.disconnect();
     });
+    if (!(await redisReady(redis)))
+      app.log.warn("rate limits: Redis unreachable at start, counting per instance");
     const store = sharedRateLimitStore(redis, `${deps.config.redisKeyPrefix}rl:`, app.log);
     await app.register(rateLimit, { global: false, store });
   } else {
