@@ -90,6 +90,11 @@ export interface BuildAppOptions {
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
   pollClock?: () => number;
+  /**
+   * How long a first page may take to draw before the browser draws it instead (RENDER_TIMEOUT_MS, 2 s): a test
+   * that checks the drawn markup gives a busy machine longer, one that checks the fallback gives it no time.
+   */
+  renderTimeoutMs?: number;
 }
 
 /** Maker-checker: each feature replays its own approved changes; approvals calls them back by kind. */
@@ -262,7 +267,7 @@ export async function buildApp(
   // The web's server render, loaded by path with the first page that needs it (decision 022).
   const renderer = firstPageRenderer({ watch: deps.config.env === "development" });
   app.addHook("onClose", renderer.close);
-  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderer.render);
+  await registerSpa(app, options.webDir ?? DEFAULT_WEB_DIR, renderer.render, options.renderTimeoutMs);
   return app;
 }
 

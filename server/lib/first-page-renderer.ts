@@ -46,13 +46,22 @@ export function firstPageRenderer({ watch }: { watch: boolean }): FirstPageRende
     };
   }
   let vite: Promise<ViteDevServer> | undefined;
+  // Loads still running: a page no longer waits for one past its time limit (server/lib/spa.ts), so the app
+  // may close meanwhile; Vite closes once they are done, not under them.
+  const loads = new Set<Promise<unknown>>();
   return {
     async render(input) {
       vite ??= startVite(watch);
-      const renderer = (await (await vite).ssrLoadModule(RENDERER_SOURCE)) as FirstPageRendererModule;
-      return renderer.renderFirstPage(input);
+      const load = vite.then((server) => server.ssrLoadModule(RENDERER_SOURCE));
+      loads.add(load);
+      try {
+        return ((await load) as FirstPageRendererModule).renderFirstPage(input);
+      } finally {
+        loads.delete(load);
+      }
     },
     async close() {
+      await Promise.allSettled(loads);
       await vite?.then(
         (server) => server.close(),
         () => {},

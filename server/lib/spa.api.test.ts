@@ -7,6 +7,7 @@ import { DASHBOARD_FIRST_READS } from "@/contract/first-page";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import type { Database } from "@/server/db/client";
+import { renderWithin } from "@/server/lib/spa";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createVerifiedUser } from "@/tests/support/users";
 
@@ -46,7 +47,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" });
-  app = await buildApp({ config, database }, { logger: false, webDir, mailWorker: false });
+  // The drawn markup is what these tests check, not how fast a busy machine draws it: the renderer's first load
+  // (from the sources, Vite first) took over the 2 s limit beside the failover suite, and the page came undrawn.
+  app = await buildApp(
+    { config, database },
+    { logger: false, webDir, mailWorker: false, renderTimeoutMs: 60_000 },
+  );
 });
 afterAll(async () => {
   await app.close();
@@ -233,6 +239,40 @@ describe("serving the built web app", () => {
           '<script type="module" crossorigin src="/assets/after-paint-p1.js" data-entry="/assets/app-abc123.js" data-page="/assets/dashboard-page-d1.js"></script></head>',
         );
       }
+    });
+
+    it("comes undrawn, with the same answers for the browser to draw, when drawing takes too long", async () => {
+      // No time at all: the limit runs out while the renderer loads or draws, and the page does not wait.
+      const hurried = await buildApp(
+        { config: loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" }), database },
+        { logger: false, webDir, mailWorker: false, renderTimeoutMs: 0 },
+      );
+      try {
+        const grace = await createVerifiedUser(database, { firstName: "Grace" });
+        const res = await hurried.inject({
+          method: "GET",
+          url: "/dashboard",
+          headers: { cookie: `${grace.cookie}; pillar_signed_in=1` },
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toContain('<div id="root"></div>');
+        expect(res.body).not.toContain("data-server-rendered");
+        expect(firstReads(res.body)?.["/api/auth/user"]?.body).toMatchObject({ firstName: "Grace" });
+      } finally {
+        await hurried.close();
+      }
+    });
+
+    it("does not wait past the limit for a drawing that never ends (a renderer still loading)", async () => {
+      const warned: unknown[] = [];
+      const request = { headers: {}, log: { warn: (entry: unknown) => warned.push(entry) } };
+      const markup = await renderWithin(
+        () => new Promise<string>(() => {}),
+        request as unknown as Parameters<typeof renderWithin>[1],
+        { path: "/dashboard", answers: {}, timeoutMs: 50 },
+      );
+      expect(markup).toBeUndefined();
+      expect(warned).toHaveLength(1);
     });
 
     it("carries nothing for a session that is gone, a signed-out visitor or another page", async () => {

@@ -35,6 +35,7 @@ export async function registerSpa(
   app: FastifyInstance,
   webDir: string | undefined,
   renderFirstPage?: RenderFirstPage,
+  renderTimeoutMs = RENDER_TIMEOUT_MS,
 ) {
   const indexFile = webDir ? path.join(webDir, "index.html") : undefined;
   const hasBuild = Boolean(indexFile && fs.existsSync(indexFile));
@@ -85,7 +86,7 @@ export async function registerSpa(
     // With a customer's data inside, no cache may keep the page (the reads themselves are no-store too).
     reply.header("cache-control", "no-store");
     const markup = renderFirstPage
-      ? await renderWithin(renderFirstPage, request, { path: pathname, answers })
+      ? await renderWithin(renderFirstPage, request, { path: pathname, answers, timeoutMs: renderTimeoutMs })
       : undefined;
     const page = markup === undefined ? html : withMarkup(shells?.drawnDashboard ?? html, markup);
     return reply.send(page.replace("</body>", `${answersElement(answers, eventsFrom)}</body>`));
@@ -94,20 +95,27 @@ export async function registerSpa(
 
 /**
  * The page's markup, or undefined when drawing it failed or took too long: the browser then draws the page
- * from the same embedded answers, as it does without a server render.
+ * from the same embedded answers, as it does without a server render. The time limit holds from the request,
+ * the renderer's first load included: the page does not wait for a load still running (a later page uses it),
+ * where it used to wait for the whole load and then, the signal long aborted, draw nothing anyway.
  */
-async function renderWithin(
+export async function renderWithin(
   render: RenderFirstPage,
   request: FastifyRequest,
-  { path, answers }: { path: string; answers: Record<string, FirstRead> },
+  { path, answers, timeoutMs }: { path: string; answers: Record<string, FirstRead>; timeoutMs: number },
 ): Promise<string | undefined> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const drawing = render({ path, answers, cookies: request.headers.cookie ?? "", signal });
+  // Settled past the limit, it is no one's answer: its failure must not surface as an unhandled rejection.
+  drawing.catch(() => {});
   try {
-    return await render({
-      path,
-      answers,
-      cookies: request.headers.cookie ?? "",
-      signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
-    });
+    return await Promise.race([
+      drawing,
+      new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      }),
+    ]);
   } catch (err) {
     request.log.warn({ err }, "the server could not draw the first page; the browser will");
     return undefined;
