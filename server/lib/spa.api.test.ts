@@ -14,6 +14,7 @@ import { createVerifiedUser } from "@/tests/support/users";
 let app: App;
 let database: Database;
 const webDir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-web-"));
+const config = loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" });
 
 beforeAll(async () => {
   fs.mkdirSync(path.join(webDir, "assets"));
@@ -46,7 +47,6 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDir, "assets/app-abc123.js.gz"), gzipSync("console.log('app')"));
   fs.writeFileSync(path.join(webDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" });
   // The drawn markup is what these tests check, not how fast a busy machine draws it: the renderer's first load
   // (from the sources, Vite first) took over the 2 s limit beside the failover suite, and the page came undrawn.
   app = await buildApp(
@@ -244,7 +244,7 @@ describe("serving the built web app", () => {
     it("comes undrawn, with the same answers for the browser to draw, when drawing takes too long", async () => {
       // No time at all: the limit runs out while the renderer loads or draws, and the page does not wait.
       const hurried = await buildApp(
-        { config: loadConfig({ NODE_ENV: "test", DATA_DIR: webDir, LOG_LEVEL: "silent" }), database },
+        { config, database },
         { logger: false, webDir, mailWorker: false, renderTimeoutMs: 0 },
       );
       try {
