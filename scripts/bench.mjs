@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
+import { haproxyAvailable, startHaproxy } from "./bench/haproxy.mjs";
 import { ensurePgbench, preparePgbench, runMinimalTransfer, runPgbench } from "./bench/pgbench.mjs";
 import {
   childPid,
@@ -56,7 +57,9 @@ const ALL = [
 /** Load scenarios against the app (the others are pgbench and the embedded start). */
 const LOAD = ["poll", "transfer-spread", "transfer-hot", "login"];
 /** Idle signed-in dashboards (scripts/bench/dashboards.mjs): the steps N climbs, and the bounds a step must keep. */
-const DASHBOARD_STEPS = (process.env.BENCH_DASHBOARD_STEPS ?? "100,250,500,1000,2000,4000,8000")
+const DASHBOARD_STEPS = (
+  process.env.BENCH_DASHBOARD_STEPS ?? "500,1000,1500,2000,2500,3000,4000,5000,6000,7000,8000,9000"
+)
   .split(",")
   .map(Number);
 const DASHBOARD_WINDOW_S = Number(process.env.BENCH_DASHBOARD_WINDOW ?? 20);
@@ -67,6 +70,18 @@ const DASHBOARD_P99_MS = 50;
 const DASHBOARD_RSS_MIB = 300;
 /** Every dashboard holds a socket or two from one address: the caps go up to the descriptors the server has. */
 const DASHBOARD_CONNECTIONS = 19_000;
+/**
+ * Where the dashboards connect: "haproxy", through the balancer production puts in front (HTTP/2 from the
+ * browsers, its own reused connections to the instance), and "direct", each browser on HTTP/1.1 to the
+ * instance. Both when HAProxy is installed; BENCH_DASHBOARD_VIA picks.
+ */
+const DASHBOARD_VIA = (
+  process.env.BENCH_DASHBOARD_VIA ?? (haproxyAvailable() ? "haproxy,direct" : "direct")
+).split(",");
+const VIA_LABELS = {
+  haproxy: "behind HAProxy (HTTP/2 from the browsers)",
+  direct: "straight to the instance (HTTP/1.1)",
+};
 /** How the server runs: the compiled bundle as in production and `npm start` (default), or tsx. */
 const RUNNER = process.env.BENCH_RUNNER === "tsx" ? "tsx" : "compiled";
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
@@ -312,11 +327,11 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
  * server's RSS ≤ 300 MiB: today's polling, then streams with polling off, each against a fresh start of the
  * same compiled server (so neither inherits the other's heap) on the same seeded database, in this run.
  */
-async function measureDashboards({ env, serverArgs, tokens, cookieName }) {
+async function measureDashboards({ env, serverArgs, tokens, cookieName, via }) {
   const figures = {};
   for (const mode of ["polling", "streams"]) {
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
+    const serverUrl = `http://127.0.0.1:${port}`;
     const app = await startServer({
       name: `app server (dashboards, ${mode})`,
       args: serverArgs,
@@ -327,20 +342,26 @@ async function measureDashboards({ env, serverArgs, tokens, cookieName }) {
         MAX_CONNECTIONS_PER_IP: String(DASHBOARD_CONNECTIONS),
       },
       cwd: appRoot,
-      readyUrl: `${url}/readyz`,
+      readyUrl: `${serverUrl}/readyz`,
     });
+    let balancer;
     try {
-      console.info(`dashboards, ${mode}: steps ${DASHBOARD_STEPS.join(", ")}…`);
+      balancer = via === "haproxy" ? await startHaproxy({ serverPort: port, dir: tmp }) : undefined;
+      // A step past the connections the balancer may hold would measure the balancer's refusals.
+      const steps = balancer ? DASHBOARD_STEPS.filter((n) => n <= balancer.maxconn - 100) : DASHBOARD_STEPS;
+      console.info(`dashboards, ${mode}, ${VIA_LABELS[via]}: steps ${steps.join(", ")}…`);
       const specFile = path.join(tmp, `dashboards-${mode}.json`);
       fs.writeFileSync(
         specFile,
         JSON.stringify({
           mode,
-          url,
+          url: balancer?.url ?? serverUrl,
+          serverUrl,
+          transport: balancer ? "h2" : "h1",
           serverPid: app.child.pid,
           tokens,
           cookieName,
-          steps: DASHBOARD_STEPS,
+          steps,
           windowS: DASHBOARD_WINDOW_S,
           readEveryS: DASHBOARD_READ_EVERY_S,
           maxP99Ms: DASHBOARD_P99_MS,
@@ -359,19 +380,20 @@ async function measureDashboards({ env, serverArgs, tokens, cookieName }) {
       if (run.stderr.trim()) console.info(run.stderr.trim());
       figures[mode] = JSON.parse(run.stdout);
     } finally {
+      await stopProcess(balancer?.child);
       await stopProcess(app.child);
     }
   }
   return figures;
 }
 
-function dashboardTable(dashboards) {
+function dashboardTable(figures) {
   const lines = [
     "| mode | dashboards | reads/s | p50 ms | p99 ms | polls/s, p99 ms | failed reads | streams lost / refused | server RSS MiB | server CPU | server CPU ms per dashboard-minute | PostgreSQL transactions per dashboard-minute | held |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const mode of ["polling", "streams"]) {
-    for (const s of dashboards[mode]?.steps ?? []) {
+    for (const s of figures[mode]?.steps ?? []) {
       lines.push(
         `| ${mode} | ${fmt(s.dashboards)} | ${fmt(s.readsPerSecond)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.polls ? `${fmt(s.polls / DASHBOARD_WINDOW_S)}, ${fmt(s.pollP99, 1)}` : "–"} | ${fmt(s.failedReads)} | ${mode === "streams" ? `${fmt(s.lostStreams)} / ${fmt(s.refusedStreams)}` : "–"} | ${fmt(s.rss)} | ${s.serverCpu == null ? "–" : `${Math.round(s.serverCpu * 100)}%`} | ${fmt(s.cpuMsPerDashboardMinute, 1)} | ${fmt(s.transactionsPerDashboardMinute, 2)} | ${s.held ? "yes" : "no"} |`,
       );
@@ -407,6 +429,45 @@ function table(rows, baseline) {
 const status = (value, ok) =>
   value == null || Number.isNaN(value) ? "not measured" : ok ? "met" : "not met";
 
+/** The dashboards goal's rows for one topology: how many each mode held, and the CPU per dashboard. */
+function dashboardGoals(via, { polling, streams }, ratio) {
+  // Polling held no step: the ratio has no denominator; both capped: it is a floor only.
+  const dashboardRatio = polling && streams && polling.holds > 0 ? streams.holds / polling.holds : null;
+  // Steadier than the bounds on a shared machine: what an idle dashboard costs the server, at the largest N
+  // both modes measured.
+  const common = (polling?.steps ?? [])
+    .map((p) => [p, streams?.steps.find((x) => x.dashboards === p.dashboards)])
+    .filter(([p, x]) => x && p.cpuMsPerDashboardMinute && x.cpuMsPerDashboardMinute)
+    .at(-1);
+  return [
+    [
+      `idle signed-in dashboards one instance holds (p99 of reads ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB), streams ÷ polling: ${VIA_LABELS[via]}`,
+      dashboardRatio == null
+        ? "–"
+        : `${heldFigure(streams)} ÷ ${heldFigure(polling)} = ${streams.capped ? "≥ " : ""}${ratio(dashboardRatio)}`,
+      "≥ 5",
+      dashboardRatio == null
+        ? "not measured"
+        : polling.capped
+          ? "not measured (polling held every step: raise BENCH_DASHBOARD_STEPS)"
+          : status(dashboardRatio, dashboardRatio >= 5) +
+            (streams.capped && dashboardRatio < 5
+              ? " (streams held every step: raise BENCH_DASHBOARD_STEPS)"
+              : ""),
+    ],
+    [
+      `server CPU per idle dashboard, polling ÷ streams (load-robust; the capacity ratio it suggests): ${VIA_LABELS[via]}`,
+      common
+        ? `at ${fmt(common[0].dashboards)}: ${fmt(common[0].cpuMsPerDashboardMinute, 1)} ÷ ${fmt(common[1].cpuMsPerDashboardMinute, 1)} ms a minute = ${ratio(common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute)}`
+        : "–",
+      "≥ 5",
+      common
+        ? status(0, common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute >= 5)
+        : "not measured",
+    ],
+  ];
+}
+
 /** Each goal of issue 16 with what this run measured and whether it is met. */
 function goalTable(results, { drift, pgbench, embedded, dashboards }) {
   const rps = (name) => results.find((r) => r.scenario === name)?.requestsPerSecond;
@@ -424,15 +485,9 @@ function goalTable(results, { drift, pgbench, embedded, dashboards }) {
   const rss = loads.length ? Math.max(...loads.map((r) => r.rss)) : null;
   const idle = embedded?.existing?.server ?? null;
   const ratio = (v) => (v == null ? "–" : v.toFixed(2));
-  const { polling, streams } = dashboards ?? {};
-  // Polling held no step: the ratio has no denominator; both capped: it is a floor only.
-  const dashboardRatio = polling && streams && polling.holds > 0 ? streams.holds / polling.holds : null;
-  // Steadier than the bounds on a shared machine: what an idle dashboard costs the server, at the largest N
-  // both modes measured.
-  const common = (polling?.steps ?? [])
-    .map((p) => [p, streams?.steps.find((x) => x.dashboards === p.dashboards)])
-    .filter(([p, x]) => x && p.cpuMsPerDashboardMinute && x.cpuMsPerDashboardMinute)
-    .at(-1);
+  const dashboardRows = Object.entries(dashboards ?? {}).flatMap(([via, figures]) =>
+    dashboardGoals(via, figures, ratio),
+  );
   const rows = [
     [
       "poll mix ÷ bare Fastify",
@@ -481,31 +536,16 @@ function goalTable(results, { drift, pgbench, embedded, dashboards }) {
       "≤ 200 MiB",
       status(rss, rss <= 200),
     ],
-    [
-      `idle signed-in dashboards one instance holds (p99 of reads ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB), streams ÷ polling`,
-      dashboardRatio == null
-        ? "–"
-        : `${heldFigure(streams)} ÷ ${heldFigure(polling)} = ${streams.capped ? "≥ " : ""}${ratio(dashboardRatio)}`,
-      "≥ 5",
-      dashboardRatio == null
-        ? "not measured"
-        : polling.capped
-          ? "not measured (polling held every step: raise BENCH_DASHBOARD_STEPS)"
-          : status(dashboardRatio, dashboardRatio >= 5) +
-            (streams.capped && dashboardRatio < 5
-              ? " (streams held every step: raise BENCH_DASHBOARD_STEPS)"
-              : ""),
-    ],
-    [
-      "server CPU per idle dashboard, polling ÷ streams (load-robust; the capacity ratio it suggests)",
-      common
-        ? `at ${fmt(common[0].dashboards)}: ${fmt(common[0].cpuMsPerDashboardMinute, 1)} ÷ ${fmt(common[1].cpuMsPerDashboardMinute, 1)} ms a minute = ${ratio(common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute)}`
-        : "–",
-      "≥ 5",
-      common
-        ? status(0, common[0].cpuMsPerDashboardMinute / common[1].cpuMsPerDashboardMinute >= 5)
-        : "not measured",
-    ],
+    ...(dashboardRows.length
+      ? dashboardRows
+      : [
+          [
+            `idle signed-in dashboards one instance holds (p99 of reads ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB), streams ÷ polling`,
+            "–",
+            "≥ 5",
+            "not measured",
+          ],
+        ]),
     [
       "embedded default idle RSS after `npm start`",
       idle == null ? "–" : `${fmt(idle)} MiB`,
@@ -656,12 +696,16 @@ async function main() {
     server = undefined;
 
     if (SCENARIOS.includes("dashboards")) {
-      dashboards = await measureDashboards({
-        env,
-        serverArgs: [...serverArgs.filter(Boolean), serverMain],
-        tokens: dashboardTokens,
-        cookieName,
-      });
+      dashboards = {};
+      for (const via of DASHBOARD_VIA) {
+        dashboards[via] = await measureDashboards({
+          env,
+          serverArgs: [...serverArgs.filter(Boolean), serverMain],
+          tokens: dashboardTokens,
+          cookieName,
+          via,
+        });
+      }
     }
 
     if (SCENARIOS.some((s) => s.startsWith("transfer"))) {
@@ -756,10 +800,18 @@ async function main() {
       ? [
           `## Idle signed-in dashboards (scripts/bench/dashboards.mjs): polling, then streams with polling off`,
           "",
-          `Each dashboard reads the page when it opens and summary + recent transactions again every ${DASHBOARD_READ_EVERY_S} s in both modes, and 4 a second reopen the page while a step is measured: the p99 is of these reads; polling adds the web's conditional polls (recent 5 s; KYC, support replies, unread notifications 10 s), streams hold GET /api/events instead. N climbs by steps (${DASHBOARD_STEPS.join(", ")}), each measured for ${DASHBOARD_WINDOW_S} s after it settles, and stops at the first step that breaks p99 ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB or any failure; a fresh server for each mode. Held: polling ${heldFigure(dashboards.polling)}, streams ${heldFigure(dashboards.streams)}.`,
+          `Each dashboard reads the page when it opens and summary + recent transactions again every ${DASHBOARD_READ_EVERY_S} s in both modes, and 4 a second reopen the page while a step is measured: the p99 is of these reads; polling adds the web's conditional polls (recent 5 s; KYC, support replies, unread notifications 10 s), streams hold GET /api/events instead. N climbs by steps (${DASHBOARD_STEPS.join(", ")}), each measured for ${DASHBOARD_WINDOW_S} s after it settles, and stops at the first step that breaks p99 ≤ ${DASHBOARD_P99_MS} ms, RSS ≤ ${DASHBOARD_RSS_MIB} MiB (the instance's; HAProxy's own is not counted) or any failure; a fresh server for each mode.`,
           "",
-          dashboardTable(dashboards),
-          "",
+          ...Object.entries(dashboards).flatMap(([via, figures]) => [
+            `### ${VIA_LABELS[via]}: held polling ${heldFigure(figures.polling)}, streams ${heldFigure(figures.streams)}`,
+            "",
+            via === "haproxy"
+              ? "As production runs (docs/operations.md): each dashboard is a browser with one HTTP/2 connection to HAProxy, which carries its reads and its stream; HAProxy reuses its HTTP/1.1 connections to the instance (`http-reuse always`), so the instance holds one socket per stream and a few for everything else."
+              : "Each dashboard is a browser on HTTP/1.1 straight to the instance: its page reads keep up to five keep-alive sockets open on the instance (65 s), and its stream one more.",
+            "",
+            dashboardTable(figures),
+            "",
+          ]),
         ]
       : []),
     "## Goals (issues 16, 28 and 32), ratios from this run",

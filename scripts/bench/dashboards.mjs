@@ -1,7 +1,9 @@
 // Idle signed-in dashboards one instance holds (issue 32), in its own process so the clients never share a CPU
 // queue with the server. Usage: node scripts/bench/dashboards.mjs <spec.json>; prints the steps as JSON.
 //
-// A dashboard is one signed-in tab on /dashboard, doing what the web does:
+// A dashboard is one signed-in tab on /dashboard (a browser of its own: on HTTP/1.1 straight to the instance, up
+// to six keep-alive connections; or, behind the balancer, one HTTP/2 connection to HAProxy), doing what the web
+// does:
 // - "polling" (the spec's, and the web's fallback): the dashboard's conditional polls at the web's intervals
 //   (recent transactions every 5 s; KYC status, support replies and the bell's unread count every 10 s), with
 //   the ETags a browser keeps;
@@ -16,6 +18,7 @@
 // last step that kept them all.
 import fs from "node:fs";
 import http from "node:http";
+import http2 from "node:http2";
 import pg from "pg";
 import { cpuSeconds, rssMiB } from "./processes.mjs";
 
@@ -38,6 +41,13 @@ const {
   databaseName,
   /** Measure every step even past a broken bound (the per-dashboard costs at equal N, on a busy machine). */
   keepGoing = false,
+  /**
+   * "h1": each dashboard is a browser on HTTP/1.1 straight to the instance (up to six keep-alive sockets);
+   * "h2": a browser on HTTP/2 to the load balancer, its reads and stream on one connection (`url` is HAProxy's).
+   */
+  transport = "h1",
+  /** The instance's own address, for its /metrics (`url` may be the balancer's). */
+  serverUrl = url,
 } = spec;
 const base = new URL(url);
 
@@ -81,8 +91,9 @@ const every = (ms, fn) => {
 class Dashboard {
   constructor(token) {
     this.cookie = `${cookieName}=${token}`;
-    // A browser keeps a few connections per host and reuses them.
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    // A browser keeps a few connections per host and reuses them; on HTTP/2, one carries everything.
+    this.agent = transport === "h1" ? new http.Agent({ keepAlive: true, maxSockets: 6 }) : null;
+    this.session = null;
     this.etags = new Map();
     this.stream = null;
     /** Polls still waiting for their answer: as TanStack Query does, a poll due meanwhile is not sent again. */
@@ -101,22 +112,17 @@ class Dashboard {
         if (measuring) failedReads += 1;
         resolve();
       };
-      const req = http.request(
-        {
-          host: base.hostname,
-          port: base.port,
-          path,
-          agent: this.agent,
-          headers: { cookie: this.cookie, ...(etag ? { "if-none-match": etag } : {}) },
-        },
-        (res) => {
+      this.get(
+        path,
+        { cookie: this.cookie, ...(etag ? { "if-none-match": etag } : {}) },
+        (status, headers, res) => {
           res.resume();
           res.on("end", () => {
             if (settled) return;
             settled = true;
             const ms = Number(process.hrtime.bigint() - started) / 1e6;
-            const ok = res.statusCode === 200 || res.statusCode === 304;
-            if (res.statusCode === 200 && res.headers.etag) this.etags.set(path, res.headers.etag);
+            const ok = status === 200 || status === 304;
+            if (status === 200 && headers.etag) this.etags.set(path, headers.etag);
             if (measuring) {
               (poll ? pollLatencies : latencies).push(ms);
               if (!ok) failedReads += 1;
@@ -126,25 +132,56 @@ class Dashboard {
           // An answer cut off midway ends with "close" and no "end": a failed read, never a hung one.
           res.on("close", fail);
         },
+        fail,
       );
-      req.on("error", fail);
-      req.end();
     });
+  }
+
+  /**
+   * One GET on this dashboard's transport; `onResponse(status, headers, body)`, or `onError` when no answer
+   * comes. `own`: on HTTP/1.1, a connection of its own (the stream), as a browser's EventSource holds one.
+   * Returns the request, to destroy.
+   */
+  get(path, headers, onResponse, onError, { own = false } = {}) {
+    if (transport === "h1") {
+      const req = http.request(
+        { host: base.hostname, port: base.port, path, agent: own ? false : this.agent, headers },
+        (res) => onResponse(res.statusCode, res.headers, res),
+      );
+      req.on("error", onError);
+      req.end();
+      return req;
+    }
+    if (!this.session || this.session.closed || this.session.destroyed) {
+      this.session = http2.connect(base);
+      // A lost connection surfaces on its requests ("close" without an answer); nothing more to do here.
+      this.session.on("error", () => {});
+    }
+    const req = this.session.request({ ":path": path, ...headers }, { endStream: true });
+    let answered = false;
+    req.on("response", (h) => {
+      answered = true;
+      onResponse(h[":status"], h, req);
+    });
+    // A stream reset before its answer may close without an "error": either way, once.
+    const failed = () => {
+      if (answered) return;
+      answered = true;
+      onError();
+    };
+    req.on("error", failed);
+    req.on("close", failed);
+    return req;
   }
 
   /** Resolves once the stream has said `ready` (or failed). */
   openStream() {
     return new Promise((resolve) => {
-      const req = http.get(
-        {
-          host: base.hostname,
-          port: base.port,
-          path: "/api/events",
-          agent: false,
-          headers: { cookie: this.cookie, accept: "text/event-stream" },
-        },
-        (res) => {
-          if (res.statusCode !== 200) {
+      const req = this.get(
+        "/api/events",
+        { cookie: this.cookie, accept: "text/event-stream" },
+        (status, _headers, res) => {
+          if (status !== 200) {
             refusedStreams += 1;
             res.resume();
             return resolve(false);
@@ -163,12 +200,13 @@ class Dashboard {
             if (this.stream === req) lostStreams += 1;
           });
         },
+        () => {
+          refusedStreams += 1;
+          resolve(false);
+        },
+        { own: true },
       );
       this.stream = req;
-      req.on("error", () => {
-        refusedStreams += 1;
-        resolve(false);
-      });
     });
   }
 
@@ -197,7 +235,8 @@ class Dashboard {
     const stream = this.stream;
     this.stream = null;
     stream?.destroy();
-    this.agent.destroy();
+    this.agent?.destroy();
+    this.session?.destroy();
   }
 }
 
@@ -220,7 +259,7 @@ async function databaseTransactions() {
 /** The server's V8 heap (used, committed) and memory outside it, in MiB, from its loopback /metrics. */
 async function heapMiB() {
   try {
-    const text = await (await fetch(new URL("/metrics", base))).text();
+    const text = await (await fetch(new URL("/metrics", serverUrl))).text();
     const value = (name) =>
       Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
     const round = (n) => Math.round(n * 10) / 10;
