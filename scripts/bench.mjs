@@ -78,6 +78,8 @@ const DASHBOARD_CONNECTIONS = 19_000;
 const DASHBOARD_VIA = (
   process.env.BENCH_DASHBOARD_VIA ?? (haproxyAvailable() ? "haproxy,direct" : "direct")
 ).split(",");
+/** Both by default; `streams` alone measures a change to them without waiting for polling's steps. */
+const DASHBOARD_MODES = (process.env.BENCH_DASHBOARD_MODES ?? "polling,streams").split(",");
 const VIA_LABELS = {
   haproxy: "behind HAProxy (HTTP/2 from the browsers)",
   direct: "straight to the instance (HTTP/1.1)",
@@ -329,7 +331,7 @@ async function runLoad(scenario, { url, serverPid, extra = {} }) {
  */
 async function measureDashboards({ env, serverArgs, tokens, cookieName, via }) {
   const figures = {};
-  for (const mode of ["polling", "streams"]) {
+  for (const mode of DASHBOARD_MODES) {
     const port = await freePort();
     const serverUrl = `http://127.0.0.1:${port}`;
     const app = await startServer({
