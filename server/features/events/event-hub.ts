@@ -21,6 +21,13 @@ const RECONNECT_MAX_MS = 5_000;
  * ping and re-read in one burst of writes and queries that the dashboards' reads wait behind.
  */
 export const EVENTS_SLOTS = 25;
+/**
+ * Re-reads nobody waits for (the periodic re-check, everyone's after the listener reconnects) run this many at
+ * a time, queued past it: a slot of 5,000 streams' worth of re-reads (two queries each) no longer takes every
+ * pool connection at once while the dashboards' own reads queue behind them. A wake-up for a user's change
+ * does not wait in this queue.
+ */
+export const EVENTS_BACKGROUND_READS = 2;
 const KNOWN_TOPICS: ReadonlySet<string> = new Set(EVENT_TOPICS);
 
 export interface OpenStream {
@@ -41,6 +48,8 @@ interface Stream extends Omit<OpenStream, "lastEventId"> {
   pumping: boolean;
   again: boolean;
   closed: boolean;
+  /** Waiting in the background queue for its re-read. */
+  queued: boolean;
 }
 
 type EndReason = "signed_out" | "frozen" | "closing";
@@ -63,6 +72,10 @@ export class EventHub {
   private timer: NodeJS.Timeout | undefined;
   private listener: { close(): Promise<void> } | undefined;
   private closing = false;
+  private readonly background: Stream[] = [];
+  private backgroundRunning = 0;
+  /** The most background re-reads that ran at once, and how many ran (for the tests and the benchmark). */
+  readonly backgroundStats = { peak: 0, done: 0 };
 
   constructor(
     private readonly database: Database,
@@ -94,7 +107,7 @@ export class EventHub {
     );
   }
 
-  /** Streams open on this instance (for /metrics and the benchmark). */
+  /** Streams open on this instance. */
   get size(): number {
     let n = 0;
     for (const set of this.byUser.values()) n += set.size;
@@ -118,6 +131,7 @@ export class EventHub {
       pumping: true,
       again: false,
       closed: false,
+      queued: false,
     };
     this.add(stream);
     stream.raw.on("close", () => this.remove(stream));
@@ -148,7 +162,7 @@ export class EventHub {
       `retry: 3000\nid: ${stream.lastId}\nevent: ready\ndata: ${JSON.stringify({ resumed })}\n\n`,
     );
     stream.pumping = false;
-    if (stream.again || (resumed && from < lastId)) this.pump(stream);
+    if (stream.again || (resumed && from < lastId)) void this.pump(stream);
   }
 
   private add(stream: Stream) {
@@ -191,23 +205,49 @@ export class EventHub {
   wake(userId: string): void {
     this.onWake(userId);
     const set = this.byUser.get(userId);
-    if (set) for (const stream of set) this.pump(stream);
+    if (set) for (const stream of set) void this.pump(stream);
   }
 
   private wakeAll(): void {
     this.onWake(null);
-    for (const set of this.byUser.values()) for (const stream of set) this.pump(stream);
+    for (const set of this.byUser.values()) for (const stream of set) this.queue(stream);
   }
 
-  /** One read at a time per stream; a wake-up during a read makes it read again right after. */
-  private pump(stream: Stream): void {
-    if (stream.closed || this.closing) return;
+  /** A re-read nobody waits for: queued, and run EVENTS_BACKGROUND_READS at a time. */
+  private queue(stream: Stream): void {
+    if (stream.closed || stream.queued || this.closing) return;
+    stream.queued = true;
+    this.background.push(stream);
+    this.runBackground();
+  }
+
+  private runBackground(): void {
+    while (this.backgroundRunning < EVENTS_BACKGROUND_READS && this.background.length > 0) {
+      const stream = this.background.shift()!;
+      stream.queued = false;
+      if (stream.closed) continue;
+      this.backgroundRunning++;
+      this.backgroundStats.peak = Math.max(this.backgroundStats.peak, this.backgroundRunning);
+      void this.pump(stream).finally(() => {
+        this.backgroundRunning--;
+        this.backgroundStats.done++;
+        this.runBackground();
+      });
+    }
+  }
+
+  /**
+   * One read at a time per stream; a wake-up during a read makes it read again right after. Resolves when
+   * this call's read ends (at once when one was already running).
+   */
+  private pump(stream: Stream): Promise<void> {
+    if (stream.closed || this.closing) return Promise.resolve();
     if (stream.pumping) {
       stream.again = true;
-      return;
+      return Promise.resolve();
     }
     stream.pumping = true;
-    void this.drain(stream)
+    return this.drain(stream)
       .catch((err: unknown) => {
         // The database is away: the client reconnects and resumes from its last id once it is back.
         this.log.warn({ err }, "events: stream read failed; closing it");
@@ -259,7 +299,7 @@ export class EventHub {
     // A stream a send ends leaves the set while it is walked: a Set's iteration skips it, as it should.
     for (const stream of slot) {
       this.send(stream, ": ping\n\n");
-      if (now - stream.checkedAt >= this.timing.recheckMs) this.pump(stream);
+      if (now - stream.checkedAt >= this.timing.recheckMs) this.queue(stream);
     }
   }
 
@@ -267,6 +307,7 @@ export class EventHub {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
+    this.background.length = 0;
     for (const set of [...this.byUser.values()]) for (const stream of [...set]) this.end(stream, "closing");
     await this.listener?.close();
   }

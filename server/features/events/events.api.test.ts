@@ -6,7 +6,7 @@ import { STREAMS_PER_SESSION } from "@/contract/events";
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
-import { EventHub } from "@/server/features/events/event-hub";
+import { EVENTS_BACKGROUND_READS, EventHub } from "@/server/features/events/event-hub";
 import { hashSessionToken } from "@/server/lib/session";
 import { tokenOf } from "@/tests/support/cluster";
 import { type EventStreamClient, openEventStream, topicsOf } from "@/tests/support/event-stream";
@@ -231,12 +231,9 @@ describe("across two instances on one PostgreSQL", () => {
 });
 
 describe("the heartbeat", () => {
-  it("pings every stream once a period, a slot of streams at a time instead of all at once", async () => {
-    // Its own hub with a 1 s heartbeat (25 slots: a turn every 40 ms), behind a bare HTTP server.
-    const hub = new EventHub(t.database, t.app.log, 1_000, () => {}, {
-      heartbeatMs: 1_000,
-      recheckMs: 60_000,
-    });
+  /** Its own hub with a 1 s heartbeat (25 slots: a turn every 40 ms), behind a bare HTTP server, for one customer. */
+  async function hubFor(recheckMs: number) {
+    const hub = new EventHub(t.database, t.app.log, 1_000, () => {}, { heartbeatMs: 1_000, recheckMs });
     const alice = await createVerifiedUser(t.database);
     const token = tokenOf(alice.cookie);
     const server = http.createServer((_req, res) => {
@@ -254,6 +251,11 @@ describe("the heartbeat", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     hub.start();
+    return { hub, alice, url, server };
+  }
+
+  it("pings every stream once a period, a slot of streams at a time instead of all at once", async () => {
+    const { hub, url, server } = await hubFor(60_000);
     const clients: EventStreamClient[] = [];
     try {
       // 50 streams opened at once, as a step of dashboards (or a reconnect wave after a deploy) opens them.
@@ -266,6 +268,26 @@ describe("the heartbeat", () => {
       const densest = Math.max(...firsts.map((at) => firsts.filter((x) => x >= at && x < at + 40).length));
       expect(densest).toBeLessThanOrEqual(6);
       expect(firsts.at(-1)! - firsts[0]!).toBeGreaterThanOrEqual(500);
+    } finally {
+      for (const c of clients) c.close();
+      await hub.close();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it(`re-checks streams ${EVENTS_BACKGROUND_READS} at a time, and still ends every one whose session is revoked`, async () => {
+    // Every turn re-reads its slot's streams: 100 streams put 4 in each slot, all due at once.
+    const { hub, alice, url, server } = await hubFor(0);
+    const clients: EventStreamClient[] = [];
+    try {
+      for (let i = 0; i < 100; i++) clients.push(await openEventStream(url, {}, "/"));
+      await Promise.all(clients.map((c) => c.next((e) => e.event === "ready")));
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(hub.backgroundStats.done).toBeGreaterThanOrEqual(100);
+      expect(hub.backgroundStats.peak).toBe(EVENTS_BACKGROUND_READS);
+      await t.database.query("delete from sessions where user_id = $1", [alice.user.id]);
+      const ends = await Promise.all(clients.map((c) => c.next((e) => e.event === "end", 5_000)));
+      for (const end of ends) expect(JSON.parse(end.data)).toEqual({ reason: "signed_out" });
     } finally {
       for (const c of clients) c.close();
       await hub.close();
