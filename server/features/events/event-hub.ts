@@ -74,7 +74,7 @@ export class EventHub {
   private closing = false;
   private readonly background: Stream[] = [];
   private backgroundRunning = 0;
-  /** The most background re-reads that ran at once, and how many ran (for the tests and the benchmark). */
+  /** The most background re-reads that ran at once, and how many ran (the tests read them). */
   readonly backgroundStats = { peak: 0, done: 0 };
 
   constructor(
