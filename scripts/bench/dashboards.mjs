@@ -19,6 +19,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import { cpuSeconds, rssMiB } from "./processes.mjs";
 
@@ -256,22 +257,49 @@ async function databaseTransactions() {
   }
 }
 
-/** The server's V8 heap (used, committed) and memory outside it, in MiB, from its loopback /metrics. */
-async function heapMiB() {
+/** Both histograms time a 10 ms timer (prom-client's default precision): a loop on time reads 10, reported as 0. */
+const LAG_RESOLUTION_MS = 10;
+
+/**
+ * From the instance's loopback /metrics: its V8 heap (used, committed) and memory outside it, in MiB, and its
+ * event loop's p99 delay in ms since the previous scrape (prom-client resets that histogram at each one).
+ */
+async function serverMetrics() {
   try {
     const text = await (await fetch(new URL("/metrics", serverUrl))).text();
-    const value = (name) =>
-      Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
+    const value = (name) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN);
     const round = (n) => Math.round(n * 10) / 10;
+    // The dashboard's routes: answers within 50 ms and in all, as counted by the instance's own histogram.
+    let within = 0;
+    let all = 0;
+    for (const m of text.matchAll(/^http_request_duration_seconds_bucket\{([^}]*)\} (\S+)$/gm)) {
+      const labels = m[1];
+      const route = /route="([^"]*)"/.exec(labels)?.[1];
+      if (!route || !PAGE_READS.includes(route)) continue;
+      if (labels.includes('le="0.05"')) within += Number(m[2]);
+      else if (labels.includes('le="+Inf"')) all += Number(m[2]);
+    }
     return {
-      used: round(value("nodejs_heap_size_used_bytes")),
-      total: round(value("nodejs_heap_size_total_bytes")),
-      external: round(value("nodejs_external_memory_bytes")),
+      answers: { within, all },
+      heap: {
+        used: round(value("nodejs_heap_size_used_bytes") / 2 ** 20),
+        total: round(value("nodejs_heap_size_total_bytes") / 2 ** 20),
+        external: round(value("nodejs_external_memory_bytes") / 2 ** 20),
+      },
+      lagP99Ms: round(value("nodejs_eventloop_lag_p99_seconds") * 1000 - LAG_RESOLUTION_MS),
     };
   } catch {
-    return null;
+    return { answers: null, heap: null, lagP99Ms: null };
   }
 }
+
+/**
+ * This process's own event-loop delay: the dashboards' clients share the machine's cores with the instance,
+ * HAProxy and PostgreSQL, and a late client adds its lateness to every read it times. Beside the instance's
+ * own delay it says which side a broken p99 comes from.
+ */
+const clientLag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+clientLag.enable();
 
 const percentile = (sorted, p) =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -301,6 +329,9 @@ for (const target of steps) {
   }, 250);
   const cpuBefore = cpuSeconds(serverPid);
   const transactionsBefore = await databaseTransactions();
+  // A scrape now starts the instance's delay histogram afresh for the window.
+  const serverBefore = await serverMetrics();
+  clientLag.reset();
   measuring = true;
   const probe = setInterval(() => {
     void dashboards[Math.floor(Math.random() * dashboards.length)].openPage();
@@ -313,6 +344,8 @@ for (const target of steps) {
   const transactionsAfter = await databaseTransactions();
   const perDashboardMinute = (n) => (n == null ? null : n / dashboards.length / (windowS / 60));
   rss = Math.max(rss, rssMiB(serverPid) ?? 0);
+  const clientLagP99Ms = Math.round((clientLag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) * 10) / 10;
+  const server = await serverMetrics();
   const sorted = [...latencies].sort((a, b) => a - b);
   const polls = [...pollLatencies].sort((a, b) => a - b);
   const step = {
@@ -328,7 +361,18 @@ for (const target of steps) {
     refusedStreams: refusedStreams - refusedBefore,
     rss,
     // Where the RSS is, read once the window ends (the heap's own figures, not a peak).
-    heap: await heapMiB(),
+    heap: server.heap,
+    // The p99 of each event loop's delay over the window: the instance's, and this load generator's.
+    serverLagP99Ms: server.lagP99Ms,
+    clientLagP99Ms,
+    // The share of the instance's answers on the dashboard's routes (polls included) that took over 50 ms from
+    // its receiving the request to its sending the answer: beside the p99 the clients saw, where the time went.
+    serverSlowShare:
+      server.answers && serverBefore.answers && server.answers.all > serverBefore.answers.all
+        ? 1 -
+          (server.answers.within - serverBefore.answers.within) /
+            (server.answers.all - serverBefore.answers.all)
+        : null,
     // Share of one core, and the server's CPU ms and PostgreSQL transactions per dashboard per minute (the
     // probe's page loads included: the same in both modes).
     serverCpu: cpuBefore == null || cpuAfter == null ? null : (cpuAfter - cpuBefore) / windowS,
