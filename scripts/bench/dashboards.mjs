@@ -257,6 +257,9 @@ async function databaseTransactions() {
   }
 }
 
+/** To one decimal, as the table prints them. */
+const round = (n) => Math.round(n * 10) / 10;
+
 /** Both histograms time a 10 ms timer (prom-client's default precision): a loop on time reads 10, reported as 0. */
 const LAG_RESOLUTION_MS = 10;
 
@@ -268,7 +271,6 @@ async function serverMetrics() {
   try {
     const text = await (await fetch(new URL("/metrics", serverUrl))).text();
     const value = (name) => Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN);
-    const round = (n) => Math.round(n * 10) / 10;
     // The dashboard's routes: answers within 50 ms and in all, as counted by the instance's own histogram.
     let within = 0;
     let all = 0;
@@ -344,7 +346,7 @@ for (const target of steps) {
   const transactionsAfter = await databaseTransactions();
   const perDashboardMinute = (n) => (n == null ? null : n / dashboards.length / (windowS / 60));
   rss = Math.max(rss, rssMiB(serverPid) ?? 0);
-  const clientLagP99Ms = Math.round((clientLag.percentile(99) / 1e6 - LAG_RESOLUTION_MS) * 10) / 10;
+  const clientLagP99Ms = round(clientLag.percentile(99) / 1e6 - LAG_RESOLUTION_MS);
   const server = await serverMetrics();
   const sorted = [...latencies].sort((a, b) => a - b);
   const polls = [...pollLatencies].sort((a, b) => a - b);
