@@ -58,7 +58,9 @@ describe("scheduled transfers", () => {
     await expectAccessible(page, "/schedules with a schedule");
 
     console.info("e2e schedules: today's run made");
-    await page.goto("/notifications");
+    // The money screens carry the bell too (issue 32 §2): it counts the run's notification and leads to it.
+    await page.getByRole("link", { name: /^Notifications, \d+ unread$/ }).click({ timeout: 20_000 });
+    await page.waitForURL("**/notifications");
     await page.getByText("Scheduled transfer requested").first().waitFor({ timeout: 20_000 });
     await page
       .getByText(/Your scheduled transfer of \$12\.34 to Sam Lee for .* is now a transfer request\./)
