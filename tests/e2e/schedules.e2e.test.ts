@@ -66,6 +66,19 @@ describe("scheduled transfers", () => {
       .getByText(/Your scheduled transfer of \$12\.34 to Sam Lee for .* is now a transfer request\./)
       .first()
       .waitFor();
+    const notificationsOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(notificationsOverflow, "/notifications scrolls sideways at 375 px").toBeLessThanOrEqual(1);
+    await shots(page, "notifications");
+    await expectAccessible(page, "/notifications");
+    // Read and unread: the filter shows the run's notice as unread; "Mark all as read" empties it and the bell.
+    await page.getByRole("button", { name: "Unread", exact: true }).click();
+    await page.getByText("Scheduled transfer requested (unread)").first().waitFor();
+    await page.getByRole("button", { name: "Mark all as read" }).click();
+    await toastWith(page, "All notifications marked as read").waitFor();
+    await page.getByText("You're all caught up.").waitFor();
+    await page.getByRole("link", { name: "Notifications", exact: true }).waitFor();
 
     await page.goto("/dashboard");
     await page.getByText("USDC transfer to Sam Lee").first().waitFor({ timeout: 20_000 });
