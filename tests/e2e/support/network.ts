@@ -12,6 +12,8 @@ export interface RecordedRequest {
   at: number;
   /** Chromium's network clock (seconds) when it was sent: orders requests and notices exactly. */
   ts: number;
+  /** Chromium's id of the document load the request belongs to (a Document request carries its own). */
+  loaderId: string;
 }
 
 export interface RecordedNotice {
@@ -39,6 +41,7 @@ export async function recordNetwork(page: Page) {
       type: e.type ?? "Other",
       at: performance.now(),
       ts: e.timestamp,
+      loaderId: e.loaderId,
     });
   });
   cdp.on("Network.eventSourceMessageReceived", (e) => {
