@@ -137,6 +137,16 @@ export const transferLimits = z.object({
   dailyLimitCents: z.number().int(),
   usedTodayCents: z.number().int(),
   remainingTodayCents: z.number().int(),
+  /** The customer's own daily limit in force and what it leaves today; null without one (decision 035). */
+  ownDailyLimit: z.string().nullable(),
+  ownDailyLimitCents: z.number().int().nullable(),
+  ownRemainingToday: z.string().nullable(),
+  ownRemainingTodayCents: z.number().int().nullable(),
+  /** The lower of the bank's and the customer's own: what a money form offers (issue 46 §3). */
+  effectiveDailyLimit: z.string(),
+  effectiveDailyLimitCents: z.number().int(),
+  effectiveRemainingToday: z.string(),
+  effectiveRemainingTodayCents: z.number().int(),
 });
 export type TransferLimits = z.infer<typeof transferLimits>;
 
