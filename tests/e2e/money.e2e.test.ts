@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
@@ -62,7 +63,7 @@ describe("money journey", () => {
     await expect.poll(() => customer.page.getByLabel("Recipient Name").inputValue()).toBe("Ana Ruiz");
     await customer.page.getByRole("button", { name: /^Send \$250\.50/ }).click();
     await review.getByRole("button", { name: "Confirm and send" }).dblclick();
-    // The success screen names the reference and links the receipt, then the spec's redirect still happens.
+    // The success screen names the reference and links the receipt; it stays until the customer leaves it.
     const receiptLink = customer.page.getByRole("link", { name: "View receipt" });
     await receiptLink.waitFor();
     const firstReceipt = (await receiptLink.getAttribute("href")) ?? "";
@@ -73,9 +74,9 @@ describe("money journey", () => {
       .slice(0, 8)
       .toUpperCase();
     await customer.page.getByText(firstReference).waitFor();
-    // Taken here, where the redirect is awaited anyway: the second transfer's success screen is left quickly.
     await shots(customer.page, "transfer-success");
-    await customer.page.waitForURL("**/dashboard", { timeout: 15_000 });
+    await customer.page.getByRole("link", { name: "Go to Dashboard" }).click();
+    await customer.page.waitForURL("**/dashboard");
     await customer.page.getByText("$749.50").first().waitFor();
     const pending = await customer.context.request.get("/api/account/summary");
     expect(await pending.json()).toMatchObject({
@@ -298,4 +299,141 @@ describe("money journey", () => {
     await customer.context.close();
     await admin.context.close();
   });
+
+  it("the send-money form keeps what was typed, moves focus by step, never redirects, and says what blocks it", async () => {
+    const customer = await openPage(browser);
+    const { page } = customer;
+    await signUpNewCustomer(page, "Fern");
+    // Before the account is open, Add money says what it is waiting for in its own words.
+    await page.goto("/dashboard");
+    await page.getByRole("link", { name: /Add Money/ }).click();
+    await toastWith(page, "Complete account setup to add money").waitFor();
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Fern", lastName: "Form" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "100.00");
+
+    // Her own $20 limit, $0.25 of it used: every figure is what the gate will still pass.
+    const own = await customer.context.request.put("/api/transfer/self-limits/daily-limit", {
+      data: { dailyLimit: "20" },
+    });
+    expect(own.status(), await own.text()).toBe(200);
+    await requestTransferThroughApi(customer.context.request, "0.25");
+    await page.goto("/send-money");
+    await page.getByRole("heading", { name: "Send Money", level: 1 }).waitFor();
+    await page.getByText("$19.75 of $20.00").waitFor();
+    expect(await page.getByText("$1,919.75").count()).toBe(0);
+
+    // The amount is never rewritten: it is refused, as typed, with the spec's message.
+    const amount = page.getByLabel("Amount (USD)");
+    await amount.fill("-5");
+    await amount.press("Tab");
+    expect(await amount.inputValue()).toBe("-5");
+    await page.locator("#transfer-amount-error").getByText("Amount must be greater than $0").waitFor();
+    expect(await amount.getAttribute("aria-invalid")).toBe("true");
+    await amount.fill("1e3");
+    expect(await amount.inputValue()).toBe("1e3");
+    await page
+      .locator("#transfer-amount-error")
+      .getByText("Amount must be a dollar amount with at most 2 decimals")
+      .waitFor();
+    expect(await page.getByLabel("Recipient gets (USDC)").inputValue()).toBe("");
+    await shots(page, "send-money-amount-refused");
+
+    // Over her own limit: said before the review, in her limit's words.
+    await amount.fill("19.76");
+    await page.getByLabel("Recipient Name").fill("Ana Ruiz");
+    await page.getByLabel("USDC Wallet Address").fill("0x52908400098527886E0F7030069857D2E4169Ee7");
+    await page.getByLabel("Transfer Purpose").fill("Lunch");
+    await page.getByRole("button", { name: /^Send \$19\.76/ }).click();
+    await page
+      .getByText("This is over the daily limit you set yourself ($20.00). You can send $19.75 more today.")
+      .waitFor();
+
+    // A capital out of place is caught at Review, where focus lands on the step's heading and the step is announced.
+    await amount.fill("10");
+    await page.getByRole("button", { name: /^Send \$10\.00/ }).click();
+    const review = page.getByRole("region", { name: "Review your transfer" });
+    await review.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("transfer-review-title");
+    await page
+      .getByRole("status")
+      .getByText(/^Review your transfer: \$10\.00 to Ana Ruiz/)
+      .waitFor();
+    await review.getByText("This address has a typing mistake").waitFor();
+    expect(await review.getByRole("button", { name: "Confirm and send" }).isDisabled()).toBe(true);
+    await shots(page, "transfer-review-checksum");
+    await review.getByRole("button", { name: "Back to edit" }).click();
+    await page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
+    await page.getByRole("button", { name: /^Send \$10\.00/ }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("transfer-review-title");
+
+    // By keyboard to the end: the result is announced, focus is on it, and the screen waits for the customer.
+    await review.getByRole("button", { name: "Confirm and send" }).focus();
+    await page.keyboard.press("Enter");
+    const done = page.getByRole("heading", { name: "Transfer Submitted", level: 1 });
+    await done.waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe("Transfer Submitted");
+    await page
+      .getByRole("status")
+      .getByText(/^Transfer submitted\./)
+      .waitFor();
+    await page.keyboard.press("Tab");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("View receipt");
+    // Longer than the old 2-second redirect: still here, still focused.
+    await page.waitForTimeout(3_000);
+    expect(new URL(page.url()).pathname).toBe("/send-money");
+    await page.keyboard.press("Enter");
+    await page.waitForURL("**/transfers/*");
+    const transferId = new URL(page.url()).pathname.split("/").pop() ?? "";
+
+    // Staff take it up: the timeline says Processing, as the badge does.
+    const moved = await admin.context.request.put(`/api/admin/transfer-requests/${transferId}`, {
+      data: { status: "processing" },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+    await page.reload();
+    const timeline = page.getByRole("list", { name: "Status" });
+    await timeline.getByText("Processing", { exact: true }).waitFor();
+    expect(await timeline.getByText("Under review").count()).toBe(0);
+
+    // At 375 px both method tabs are whole.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto("/send-money");
+    const tabs = page.getByRole("tablist", { name: "Transfer method" });
+    await tabs.waitFor();
+    for (const name of ["USDC (Crypto)", "ACH Bank Transfer"]) {
+      const tab = tabs.getByRole("tab", { name });
+      expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth), name).toBe(true);
+      const [box, list] = [await tab.boundingBox(), await tabs.boundingBox()];
+      expect(box && list && box.x >= list.x && box.x + box.width <= list.x + list.width + 0.5, name).toBe(
+        true,
+      );
+    }
+    expect(await tabs.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await shots(page, "send-money-tabs");
+
+    // Crypto sends blocked and cooling down: a banner says until when (New York time), not a form that fails later.
+    for (const data of [{ on: true, cooldown: "24 hours" }, { on: false }]) {
+      const put = await customer.context.request.put("/api/transfer/self-limits/send-block", { data });
+      expect(put.status(), await put.text()).toBe(200);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/send-money");
+    await page
+      .getByText(/^Crypto sends are blocked until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M ET$/)
+      .waitFor();
+    await page.locator("#sends-blocked").getByRole("link", { name: "Settings" }).waitFor();
+    expect(await page.getByLabel("Amount (USD)").count()).toBe(0);
+    await expectAccessible(page, "/send-money with sends blocked");
+    await shots(page, "send-money-blocked");
+
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+    expect(customer.errors).toEqual([]);
+    await customer.context.close();
+    await admin.context.close();
+  }, 180_000);
 });

@@ -17,6 +17,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/ca
 import { toast } from "@/web/components/ui/use-toast";
 import { accountSummaryQuery } from "@/web/features/accounts/api/get-account-summary";
 import {
+  ADD_MONEY_BLOCKED,
   ANALYTICS_BLOCKED,
   canSeeAnalytics,
   canSendMoney,
@@ -67,7 +68,7 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
     if (!summary.data) return;
     if ((href === "/send-money" || href === "/add-money" || href === "/pay") && !canSendMoney(summary.data)) {
       event.preventDefault();
-      toast({ ...SEND_MONEY_BLOCKED, variant: "destructive" });
+      toast({ ...(href === "/add-money" ? ADD_MONEY_BLOCKED : SEND_MONEY_BLOCKED), variant: "destructive" });
     } else if (href === "/analytics" && !canSeeAnalytics(summary.data)) {
       event.preventDefault();
       toast({ ...ANALYTICS_BLOCKED, variant: "destructive" });

@@ -2,7 +2,7 @@ import { Lock } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
-import { DAILY_LIMIT_CENTS, type TransferRequest } from "@/contract/transfers";
+import { DAILY_LIMIT_CENTS, type TransferRequest, transferReference } from "@/contract/transfers";
 import { BlockedCard } from "@/web/components/blocked-card";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
@@ -15,14 +15,13 @@ import { useTransferLimits } from "@/web/features/transfers/api/get-transfer-lim
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
 import { TransferForm } from "@/web/features/transfers/components/transfer-form";
 import { TransferSuccess } from "@/web/features/transfers/components/transfer-success";
-import { formatDateTime } from "@/web/lib/format";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
+/** Today's use of the lower of the bank's limit and the customer's own, which is what the next send may take. */
 function LimitsCard() {
   const limits = useTransferLimits();
-  const own = useSelfLimits().data;
   const used = limits.data?.usedTodayCents ?? 0;
-  const limit = limits.data?.dailyLimitCents ?? DAILY_LIMIT_CENTS;
+  const limit = limits.data?.effectiveDailyLimitCents ?? DAILY_LIMIT_CENTS;
   const percent = Math.min(100, Math.round((used / limit) * 100));
   return (
     <Card>
@@ -39,7 +38,9 @@ function LimitsCard() {
           </p>
         ) : (
           <>
-            <p className="text-2xl font-semibold text-ink tabular-nums">{limits.data.remainingToday}</p>
+            <p className="text-2xl font-semibold text-ink tabular-nums">
+              {limits.data.effectiveRemainingToday}
+            </p>
             <p className="-mt-2 text-xs text-ink-muted">remaining today</p>
             <div
               className="h-2 overflow-hidden rounded-full bg-brand-50"
@@ -52,15 +53,11 @@ function LimitsCard() {
               <div className="h-full rounded-full bg-brand-600" style={{ width: `${percent}%` }} />
             </div>
             <p className="text-xs text-ink-muted tabular-nums">
-              {limits.data.usedToday} used of {limits.data.dailyLimit}
+              {limits.data.usedToday} used of {limits.data.effectiveDailyLimit}
             </p>
-            {own?.personalDailyLimit ? (
-              <p className="text-xs text-ink tabular-nums">Your own limit: {own.personalDailyLimit} a day.</p>
-            ) : null}
-            {own?.sendsBlocked ? (
-              <p className="text-xs font-medium text-negative" role="status">
-                You blocked crypto sends
-                {own.blockedUntil ? ` until ${formatDateTime(own.blockedUntil)}` : ""}.{" "}
+            {limits.data.ownDailyLimit ? (
+              <p className="text-xs text-ink tabular-nums">
+                Your own limit: {limits.data.ownDailyLimit} a day.{" "}
                 <Link href="/settings#sending-limits" className="underline">
                   Settings
                 </Link>
@@ -111,12 +108,21 @@ export default function SendMoneyPage() {
   useDocumentTitle("Send Money");
   const summary = useAccountSummary();
   const limits = useTransferLimits();
+  const selfLimits = useSelfLimits();
   const [sent, setSent] = useState<TransferRequest | null>(null);
+  // One live region for the page's steps, mounted before it changes so screen readers say each result (§11).
+  const [announcement, setAnnouncement] = useState("");
+  const onSent = (transfer: TransferRequest) => {
+    setSent(transfer);
+    setAnnouncement(
+      `Transfer submitted. Your transfer to ${transfer.recipientName} is pending review. Reference ${transferReference(transfer.id)}.`,
+    );
+  };
 
   let body: ReactNode;
   if (sent) {
     body = <TransferSuccess transfer={sent} />;
-  } else if (summary.isPending) {
+  } else if (summary.isPending || selfLimits.isPending) {
     body = (
       <div className="grid gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Skeleton className="h-[36rem] rounded-card" />
@@ -130,7 +136,13 @@ export default function SendMoneyPage() {
   } else {
     body = (
       <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <TransferForm availableCents={summary.data.availableCents} limits={limits.data} onSuccess={setSent} />
+        <TransferForm
+          availableCents={summary.data.availableCents}
+          limits={limits.data}
+          selfLimits={selfLimits.data}
+          onReview={setAnnouncement}
+          onSuccess={onSent}
+        />
         <div className="grid gap-6">
           <LimitsCard />
           <HowItWorks />
@@ -141,6 +153,9 @@ export default function SendMoneyPage() {
 
   return (
     <MoneyShell title="Send Money" tab="/send-money">
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
       {body}
     </MoneyShell>
   );

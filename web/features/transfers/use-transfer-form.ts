@@ -28,13 +28,14 @@ import {
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
 import { ApiError, isUnauthorized, reasonOf } from "@/web/lib/api";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
+import { readAmount } from "@/web/lib/read-amount";
 import { methodsOf } from "@/web/lib/step-up";
 
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
 function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
   if (isUnauthorized(error)) return;
   const reason = reasonOf(error);
-  if (reason === "daily_limit") {
+  if (reason === "daily_limit" || reason === "personal_daily_limit") {
     setOverLimit(true);
   } else if (error instanceof ApiError && reason === "insufficient_funds") {
     const available = error.flags.availableBalance;
@@ -61,10 +62,12 @@ function showTransferError(error: Error, availableCents: number, setOverLimit: (
 export function useTransferForm({
   availableCents,
   limits,
+  onReview,
   onSuccess,
 }: {
   availableCents: number;
   limits: TransferLimits | undefined;
+  onReview: (message: string) => void;
   onSuccess: (transfer: TransferRequest) => void;
 }) {
   const [method, setMethod] = useState<Method>("crypto");
@@ -89,7 +92,8 @@ export function useTransferForm({
   const [refusedAs, setRefusedAs] = useState<{ name: string } | null>(null);
   const queryClient = useQueryClient();
 
-  const remainingCents = limits?.remainingTodayCents ?? DAILY_LIMIT_CENTS;
+  // The lower of the bank's and the customer's own: what the gate will still pass today (issue 46 §3).
+  const remainingCents = limits?.effectiveRemainingTodayCents ?? DAILY_LIMIT_CENTS;
   const amountCents = parseMoney(fields.amount);
   const validAmount = amountCents !== null && amountCents > 0 ? amountCents : null;
   const fee = validAmount !== null ? feeFor(validAmount) : 0;
@@ -111,13 +115,14 @@ export function useTransferForm({
       return rest;
     });
   };
+  // Each field keeps what was typed; the other follows only from an amount it can read (issue 46 §5).
   const onAmount = (amount: string) => {
-    const cents = parseMoney(amount);
-    update({ amount, net: cents !== null && cents > 0 ? centsToDecimal(netFor(cents)) : "" });
+    const { cents } = readAmount(amount);
+    update({ amount, net: cents !== null ? centsToDecimal(netFor(cents)) : "" });
   };
   const onNet = (net: string) => {
-    const cents = parseMoney(net);
-    update({ net, amount: cents !== null && cents > 0 ? centsToDecimal(grossForNet(cents)) : "" });
+    const { cents } = readAmount(net);
+    update({ net, amount: cents !== null ? centsToDecimal(grossForNet(cents)) : "" });
   };
 
   /** Valid fields open the review step; nothing is sent until the customer confirms there. */
@@ -140,6 +145,9 @@ export function useTransferForm({
       return;
     }
     setReviewing(true);
+    onReview(
+      `Review your transfer: ${formatMoney(amountCents)} to ${fields.recipientName.trim()}. Nothing is sent until you confirm.`,
+    );
   };
 
   const inputFor = (cents: number): CreateTransferInput => ({

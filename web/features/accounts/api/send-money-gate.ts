@@ -5,6 +5,12 @@ export const SEND_MONEY_BLOCKED = {
   description: "Complete account setup to send money",
 } as const;
 
+/** The same gate on Add money, in its own words: nothing is sent there (issue 46 §22). */
+export const ADD_MONEY_BLOCKED = {
+  title: "Feature Unavailable",
+  description: "Complete account setup to add money",
+} as const;
+
 export const ANALYTICS_BLOCKED = {
   title: "Feature Unavailable",
   description: "Complete KYC verification to access analytics",

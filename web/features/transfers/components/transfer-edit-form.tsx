@@ -3,11 +3,11 @@ import { formatMoney } from "@/contract/money";
 import { CATEGORIES, CATEGORY_KEYS, type Category } from "@/contract/transaction-categories";
 import type { TransferLimits } from "@/contract/transfers";
 import { FormField } from "@/web/components/form-field";
+import { MoneyField } from "@/web/components/money-input";
 import { NativeSelect } from "@/web/components/native-select";
 import { Button } from "@/web/components/ui/button";
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
-import { MoneyInput } from "@/web/features/transfers/components/money-input";
 import { RecipientPicker } from "@/web/features/transfers/components/recipient-picker";
 import { OverLimitNote, TransferTotals } from "@/web/features/transfers/components/transfer-totals";
 import type { TransferFormState } from "@/web/features/transfers/use-transfer-form";
@@ -26,27 +26,21 @@ export function TransferEditForm({
   return (
     <form noValidate onSubmit={f.onSubmit} className="grid gap-5">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
+        <MoneyField
           id="transfer-amount"
           label="Amount (USD)"
           hint="Step $0.01. The 2% fee is included."
+          value={fields.amount}
+          onChange={f.onAmount}
           error={f.fieldErrors.amount}
-        >
-          <MoneyInput
-            id="transfer-amount"
-            value={fields.amount}
-            onChange={f.onAmount}
-            {...f.invalid("amount", true)}
-          />
-        </FormField>
-        <FormField id="transfer-net" label="Recipient gets (USDC)" hint="Amount minus the 2% fee.">
-          <MoneyInput
-            id="transfer-net"
-            value={fields.net}
-            onChange={f.onNet}
-            aria-describedby="transfer-net-hint"
-          />
-        </FormField>
+        />
+        <MoneyField
+          id="transfer-net"
+          label="Recipient gets (USDC)"
+          hint="Amount minus the 2% fee."
+          value={fields.net}
+          onChange={f.onNet}
+        />
       </div>
 
       <TransferTotals

@@ -1,14 +1,16 @@
-import { ArrowLeft, Send } from "lucide-react";
-import { Fragment } from "react";
+import { ArrowLeft, Send, ShieldAlert } from "lucide-react";
+import { Fragment, useEffect, useRef } from "react";
 import { transferFigures } from "@/contract/transfer-figures";
-import { hasNoChecksum, type TransferLimits } from "@/contract/transfers";
+import { hasNoChecksum, TRANSFER_MESSAGES, type TransferLimits } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { WalletAddress } from "@/web/components/wallet-address";
 import { useAddressCheck } from "@/web/features/recipients/api/check-address";
+import { hasWrongChecksum } from "@/web/features/transfers/address-checksum";
 import { type AddressChoices, AddressWarnings } from "@/web/features/transfers/components/address-warnings";
 import { SummaryLine } from "@/web/features/transfers/components/summary-line";
 import { TransferFigureLines } from "@/web/features/transfers/components/transfer-figure-lines";
+import { remainingOf } from "@/web/features/transfers/components/transfer-totals";
 
 /**
  * The last look before money leaves: exactly what will be sent (and, with a passkey, signed). Nothing is sent
@@ -37,14 +39,23 @@ export function TransferReview({
   choices: AddressChoices;
 }) {
   const check = useAddressCheck(cryptoAddress);
+  // Keyboard and screen-reader users land on the step they are now on, not on <body> (issue 46 §11).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  // A capital out of place is a typing mistake: said here, before Confirm, not by the server after it (§16).
+  const isMistyped = hasWrongChecksum(cryptoAddress);
   // A lookalike of a saved recipient needs the customer's explicit word; the server refuses it otherwise.
   const lookalike = check.data?.lookalike ?? choices.refusedAs;
   // So does an address without a checksum (all small letters): the server refuses it otherwise (decision 044).
   const needsChecksumWord = hasNoChecksum(cryptoAddress) && !choices.isUnchecksummedConfirmed;
   const isBlocked =
-    check.isPending || (lookalike != null && !choices.isLookalikeConfirmed) || needsChecksumWord;
-  const blockedBy =
-    lookalike && !choices.isLookalikeConfirmed
+    isMistyped ||
+    check.isPending ||
+    (lookalike != null && !choices.isLookalikeConfirmed) ||
+    needsChecksumWord;
+  const blockedBy = isMistyped
+    ? "checksum-mismatch"
+    : lookalike && !choices.isLookalikeConfirmed
       ? "lookalike-warning"
       : needsChecksumWord
         ? "checksum-warning"
@@ -52,7 +63,12 @@ export function TransferReview({
   return (
     <section aria-labelledby="transfer-review-title" className="grid gap-5">
       <div className="grid gap-1">
-        <h2 id="transfer-review-title" className="text-lg font-semibold tracking-tight text-ink">
+        <h2
+          id="transfer-review-title"
+          ref={heading}
+          tabIndex={-1}
+          className="text-lg font-semibold tracking-tight text-ink focus-visible:outline-none"
+        >
           Review your transfer
         </h2>
         <p className="text-sm text-ink-muted">
@@ -68,10 +84,21 @@ export function TransferReview({
             <WalletAddress address={cryptoAddress} />
           </dd>
         </div>
-        <SummaryLine label="Remaining today">
-          {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : "—"}
-        </SummaryLine>
+        <SummaryLine label="Remaining today">{limits ? remainingOf(limits) : "—"}</SummaryLine>
       </dl>
+      {isMistyped ? (
+        <div
+          id="checksum-mismatch"
+          role="alert"
+          className="grid gap-2 rounded-lg border-2 border-negative bg-negative-soft p-4 text-sm text-ink"
+        >
+          <p className="flex items-start gap-2 font-semibold text-negative">
+            <ShieldAlert className="mt-0.5 size-5 shrink-0" aria-hidden />
+            This address has a typing mistake
+          </p>
+          <p>{TRANSFER_MESSAGES.addressChecksumMismatch}</p>
+        </div>
+      ) : null}
       <AddressWarnings
         check={check}
         recipientName={recipientName}

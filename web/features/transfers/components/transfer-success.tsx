@@ -1,37 +1,37 @@
 import { CheckCircle2 } from "lucide-react";
-import { useEffect } from "react";
-import { Link, useLocation } from "wouter";
+import { useEffect, useRef } from "react";
+import { Link } from "wouter";
 import { transferFigures } from "@/contract/transfer-figures";
 import { type TransferRequest, transferReference } from "@/contract/transfers";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
 import { cn } from "@/web/lib/cn";
 
-/** Spec §2/§4: after a transfer the success screen shows, then the dashboard after 2 s. */
-export const SUCCESS_REDIRECT_MS = 2_000;
-
+/**
+ * The success screen. It stays until the customer leaves it: the spec's redirect after 2 s took keyboard and
+ * screen-reader users away before "View receipt" could be reached (issue 46 §11). Focus moves to its heading; the
+ * page's live region says the result.
+ */
 export function TransferSuccess({ transfer }: { transfer: TransferRequest }) {
-  const [, navigate] = useLocation();
-  useEffect(() => {
-    const timer = setTimeout(() => navigate("/dashboard"), SUCCESS_REDIRECT_MS);
-    return () => clearTimeout(timer);
-  }, [navigate]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   return (
-    <Card
-      className="mx-auto grid w-full max-w-lg justify-items-center gap-4 px-6 py-10 text-center"
-      role="status"
-    >
+    <Card className="mx-auto grid w-full max-w-lg justify-items-center gap-4 px-6 py-10 text-center">
       <span className="flex size-14 items-center justify-center rounded-full bg-positive-soft text-positive">
         <CheckCircle2 className="size-7" aria-hidden />
       </span>
       <div className="grid gap-1">
-        <h1 className="text-xl font-semibold tracking-tight text-ink">Transfer Submitted</h1>
-        <p className="text-sm text-ink-muted">
-          Your transfer to {transfer.recipientName} is pending review. Taking you back to your dashboard…
-        </p>
+        <h1
+          ref={heading}
+          tabIndex={-1}
+          className="text-xl font-semibold tracking-tight text-ink focus-visible:outline-none"
+        >
+          Transfer Submitted
+        </h1>
+        <p className="text-sm text-ink-muted">Your transfer to {transfer.recipientName} is pending review.</p>
       </div>
-      {/* First in the tab order, so the receipt is one key press away before the redirect. */}
+      {/* First in the tab order after the heading: the receipt is one key press away. */}
       <Button asChild>
         <Link href={`/transfers/${transfer.id}`}>View receipt</Link>
       </Button>

@@ -5,13 +5,16 @@ import { formatDateTime } from "@/web/lib/format";
 
 const LABELS: Record<TransferTimelineStep["status"], string> = {
   requested: "Requested",
-  processing: "Under review",
+  processing: "Processing",
   completed: "Completed",
   cancelled: "Cancelled",
   failed: "Failed",
 };
 
-/** Requested → under review → completed / cancelled / failed, each with its time once reached. */
+/**
+ * Requested → processing → completed / cancelled / failed, each with its time once reached, in the status badge's
+ * words: the step staff approved was "Under review ✓" beside a "Processing" badge (issue 46 §24).
+ */
 export function TransferTimeline({ steps }: { steps: TransferTimelineStep[] }) {
   return (
     <ol className="grid gap-0" aria-label="Status">

@@ -1,6 +1,7 @@
 import { AlertTriangle } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatMoney } from "@/contract/money";
+import { personalLimitMessage } from "@/contract/self-limits";
 import { formatFee, formatRecipientGets } from "@/contract/transfer-figures";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
 import { cn } from "@/web/lib/cn";
@@ -24,6 +25,14 @@ function Row({
   );
 }
 
+/**
+ * "$19.75 of $100.00": what can still leave today under the lower of the bank's limit and the customer's own, which
+ * is what the server's gate passes (issue 46 §3).
+ */
+export function remainingOf(limits: TransferLimits): string {
+  return `${limits.effectiveRemainingToday} of ${limits.effectiveDailyLimit}`;
+}
+
 /** What the amount being typed comes to: balance, fee, what the recipient gets and what is left today. */
 export function TransferTotals({
   availableCents,
@@ -45,10 +54,19 @@ export function TransferTotals({
       </Row>
       {/* A <dl> may only hold dt/dd groups in divs, so the divider is the row's own border. */}
       <Row label="Remaining today" className="border-t border-line pt-2">
-        {limits ? `${limits.remainingToday} of ${limits.dailyLimit}` : formatMoney(DAILY_LIMIT_CENTS)}
+        {limits ? remainingOf(limits) : formatMoney(DAILY_LIMIT_CENTS)}
       </Row>
     </dl>
   );
+}
+
+/** Why an amount over what remains today is refused: the customer's own limit when it is the lower, else the bank's. */
+export function overLimitMessage(limits: TransferLimits | undefined): string {
+  if (limits?.ownDailyLimit && limits.ownRemainingTodayCents === limits.effectiveRemainingTodayCents) {
+    return personalLimitMessage(limits.ownDailyLimit, limits.effectiveRemainingToday);
+  }
+  const left = limits ? ` You have ${limits.effectiveRemainingToday} left today.` : "";
+  return `You can send up to ${formatMoney(DAILY_LIMIT_CENTS)} a day.${left}`;
 }
 
 /** Spec §5: the over-limit note, said in the form rather than in a toast that fades. */
@@ -62,10 +80,7 @@ export function OverLimitNote({ limits }: { limits: TransferLimits | undefined }
         <AlertTriangle className="size-4 shrink-0" aria-hidden />
         Daily Withdrawal Limit Exceeded
       </p>
-      <p>
-        You can send up to {formatMoney(DAILY_LIMIT_CENTS)} a day.{" "}
-        {limits ? `You have ${limits.remainingToday} left today.` : null}
-      </p>
+      <p>{overLimitMessage(limits)}</p>
     </div>
   );
 }
