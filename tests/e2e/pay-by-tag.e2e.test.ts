@@ -4,9 +4,11 @@ import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
+  newUser,
   openAccountThroughApi,
   shots,
   signInAsAdmin,
+  signUp,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
 
@@ -43,7 +45,8 @@ describe("paying another customer by $tag", () => {
     await payer.page.getByLabel("Note (optional)").fill("Coffee");
     await shots(payer.page, "pay-by-tag-confirm");
     await expectAccessible(payer.page, "/pay with the payee confirmed");
-    await payer.page.getByRole("button", { name: "Pay Ra*** Q. now" }).dblclick();
+    await payer.page.getByRole("button", { name: "Pay Ra*** Q." }).click();
+    await payer.page.getByRole("alertdialog").getByRole("button", { name: "Pay $5.00 now" }).click();
     await payer.page.getByRole("heading", { name: "Payment sent" }).waitFor();
     await shots(payer.page, "pay-by-tag-sent");
 
@@ -73,7 +76,8 @@ describe("paying another customer by $tag", () => {
     await payer.page.getByLabel("Their $tag").fill(`$${payeeUser.tag}`);
     await payer.page.getByRole("button", { name: "Check $tag" }).click();
     await payer.page.getByLabel("Amount").fill("1");
-    await payer.page.getByRole("button", { name: "Pay Ra*** Q. now" }).click();
+    await payer.page.getByRole("button", { name: "Pay Ra*** Q." }).click();
+    await payer.page.getByRole("alertdialog").getByRole("button", { name: "Pay $1.00 now" }).click();
     await payer.page
       .getByText(
         "You blocked crypto sends. Turn the block off in Settings; sending opens again after its cooldown.",
@@ -86,5 +90,84 @@ describe("paying another customer by $tag", () => {
 
     const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });
+  }, 300_000);
+
+  it("keeps the amount as typed, confirms a payment before it leaves, and says who the tag is without saying Paying", async () => {
+    const payer = await openPage(browser);
+    const { page } = payer;
+    await signUpNewCustomer(page, "Piper", "Confirm");
+    const applied = await applyThroughApi(payer.context.request, { firstName: "Piper", lastName: "Confirm" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "50.00");
+    const payee = newUser("Quentin");
+    const payeePage = await openPage(browser);
+    await signUp(payeePage.page, payee);
+    await openAccountThroughApi(payee);
+    const own = await payer.context.request.put("/api/transfer/self-limits/daily-limit", {
+      data: { dailyLimit: "30" },
+    });
+    expect(own.status(), await own.text()).toBe(200);
+
+    await page.goto("/pay");
+    await page.getByLabel("Their $tag").fill(`$${payee.tag}`);
+    await page.getByRole("button", { name: "Check $tag" }).click();
+    await page.getByText("Qu*** T.", { exact: true }).waitFor();
+    // Neither paying nor requesting yet: the line only says whose tag it is.
+    expect(await page.getByText(/Paying/).count()).toBe(0);
+    await page.getByText("You can send $30.00 more today.").waitFor();
+
+    // The amount is refused as typed, and no confirmation opens for it.
+    const amount = page.getByLabel("Amount");
+    await amount.fill("-5");
+    await page.getByRole("button", { name: "Pay Qu*** T." }).click();
+    expect(await amount.inputValue()).toBe("-5");
+    await page.locator("#pay-amount-error").getByText("Amount must be greater than $0").waitFor();
+    expect(await page.getByRole("alertdialog").count()).toBe(0);
+    await amount.fill("1,000.001");
+    await amount.press("Tab");
+    expect(await amount.inputValue()).toBe("1,000.001");
+    await page
+      .locator("#pay-amount-error")
+      .getByText("Amount must be a dollar amount with at most 2 decimals")
+      .waitFor();
+    // Over her own limit: said at once, before any confirmation.
+    await amount.fill("30.01");
+    await page.getByRole("button", { name: "Pay Qu*** T." }).click();
+    await page
+      .getByText("This is over the daily limit you set yourself ($30.00). You can send $30.00 more today.")
+      .waitFor();
+
+    // A payment is confirmed first; "Not now" sends nothing.
+    await amount.fill("7.5");
+    await page.getByLabel("Note (optional)").fill("Tickets");
+    await page.getByRole("button", { name: "Pay Qu*** T." }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Pay $7.50 to Qu*** T.?" });
+    await dialog
+      .getByText(`$7.50 goes from your account to Qu*** T. ($${payee.tag}) at once.`, { exact: false })
+      .waitFor();
+    await shots(page, "pay-by-tag-confirm-step");
+    await expectAccessible(page, "/pay confirm step");
+    await dialog.getByRole("button", { name: "Not now" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect((await (await payer.context.request.get("/api/account/summary")).json()).availableBalance).toBe(
+      "$50.00",
+    );
+    await page.getByRole("button", { name: "Pay Qu*** T." }).click();
+    await dialog.getByRole("button", { name: "Pay $7.50 now" }).click();
+    const sent = page.getByRole("heading", { name: "Payment sent", level: 1 });
+    await sent.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Payment sent");
+    await page
+      .getByRole("status")
+      .getByText(/^Payment sent\. \$7\.50 is in Qu\*\*\* T\.'s account now\.$/)
+      .waitFor();
+    expect((await (await payer.context.request.get("/api/account/summary")).json()).availableBalance).toBe(
+      "$42.50",
+    );
+
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+    expect(payer.errors).toEqual([]);
   }, 300_000);
 });

@@ -1,8 +1,10 @@
 import { AtSign, CheckCircle2, UserCheck } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
+import { formatMoney } from "@/contract/money";
 import type { CreateTagPaymentResponse, TagLookup } from "@/contract/tag-payments";
-import { FormField, fieldAria } from "@/web/components/form-field";
+import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
+import { MoneyField } from "@/web/components/money-input";
 import { MoneyShell } from "@/web/components/money-shell";
 import { errorMessage } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
@@ -10,25 +12,35 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
+import { useTransferLimits } from "@/web/features/transfers/api/get-transfer-limits";
 import { useCreateMoneyRequest } from "@/web/features/transfers/api/money-requests";
 import { lookUpTag, usePayByTag } from "@/web/features/transfers/api/pay-by-tag";
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+import { ConfirmTagPayment } from "@/web/features/transfers/components/confirm-tag-payment";
 import { MoneyRequestsCard } from "@/web/features/transfers/components/money-requests-card";
+import { overLimitMessage } from "@/web/features/transfers/components/transfer-totals";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
+import { readAmount } from "@/web/lib/read-amount";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function Sent({ payment }: { payment: CreateTagPaymentResponse["payment"] }) {
+  // Focus follows the customer to the result; the page's live region says it (issue 46 §11).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
-    <Card
-      className="mx-auto grid w-full max-w-lg justify-items-center gap-4 px-6 py-10 text-center"
-      role="status"
-    >
+    <Card className="mx-auto grid w-full max-w-lg justify-items-center gap-4 px-6 py-10 text-center">
       <span className="flex size-14 items-center justify-center rounded-full bg-positive-soft text-positive">
         <CheckCircle2 className="size-7" aria-hidden />
       </span>
       <div className="grid gap-1">
-        <h1 className="text-xl font-semibold tracking-tight text-ink">Payment sent</h1>
+        <h1
+          ref={heading}
+          tabIndex={-1}
+          className="text-xl font-semibold tracking-tight text-ink focus-visible:outline-none"
+        >
+          Payment sent
+        </h1>
         <p className="text-sm text-ink-muted">
           {payment.amount} is in {payment.toName}'s account ({payment.toTag}) now. No fee.
         </p>
@@ -54,6 +66,7 @@ export default function PayByTagPage() {
   const pay = usePayByTag();
   const askFor = useCreateMoneyRequest();
   const selfLimits = useSelfLimits();
+  const limits = useTransferLimits();
   const [tag, setTag] = useState("");
   const [found, setFound] = useState<TagLookup | null>(null);
   const [lookupError, setLookupError] = useState<string | null>(null);
@@ -61,6 +74,9 @@ export default function PayByTagPage() {
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
   const [payError, setPayError] = useState<string | null>(null);
+  // The amount read and checked, waiting in the confirm dialog (issue 46 §19: a payment is confirmed first).
+  const [toConfirm, setToConfirm] = useState<number | null>(null);
+  const [announcement, setAnnouncement] = useState("");
   const [key, setKey] = useState(newIdempotencyKey);
   const [sent, setSent] = useState<CreateTagPaymentResponse["payment"] | null>(null);
 
@@ -79,8 +95,28 @@ export default function PayByTagPage() {
     }
   };
 
-  const onPay = (event: FormEvent) => {
+  /**
+   * The amount as typed, or null after saying what is wrong with it under the field. A payment must also fit what
+   * remains of today's limits; a request moves nothing, so the server alone bounds it.
+   */
+  const checkedAmount = (isPayment: boolean): number | null => {
+    const { cents, error } = readAmount(amount);
+    const problem =
+      error ??
+      (cents === null
+        ? "Enter an amount"
+        : isPayment && limits.data && cents > limits.data.effectiveRemainingTodayCents
+          ? overLimitMessage(limits.data)
+          : null);
+    setPayError(problem);
+    if (problem) focusFieldInError("pay-amount");
+    return problem ? null : cents;
+  };
+  const onReview = (event: FormEvent) => {
     event.preventDefault();
+    if (found) setToConfirm(checkedAmount(true));
+  };
+  const onPay = () => {
     if (!found) return;
     setPayError(null);
     pay.mutate(
@@ -89,7 +125,10 @@ export default function PayByTagPage() {
         idempotencyKey: key,
       },
       {
-        onSuccess: (data) => setSent(data.payment),
+        onSuccess: (data) => {
+          setSent(data.payment);
+          setAnnouncement(`Payment sent. ${data.payment.amount} is in ${data.payment.toName}'s account now.`);
+        },
         onError: (error) => {
           if (!isStepUpCancelled(error))
             setPayError(errorMessage(error, "The payment was not sent. Please try again."));
@@ -98,8 +137,7 @@ export default function PayByTagPage() {
     );
   };
   const onRequest = () => {
-    if (!found) return;
-    setPayError(null);
+    if (!found || checkedAmount(false) === null) return;
     askFor.mutate(
       { tag: found.tag, amount: amount.trim(), ...(note.trim() ? { note: note.trim() } : {}) },
       {
@@ -124,6 +162,9 @@ export default function PayByTagPage() {
 
   return (
     <MoneyShell title="Pay by $tag" tab="/send-money">
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
       {sent ? (
         <Sent payment={sent} />
       ) : (
@@ -162,28 +203,29 @@ export default function PayByTagPage() {
                 </form>
 
                 {found ? (
-                  <form className="grid gap-4" onSubmit={onPay} noValidate>
+                  <form className="grid gap-4" onSubmit={onReview} noValidate>
                     <p
                       className="flex items-center gap-3 rounded-lg border border-line bg-canvas p-3 text-sm text-ink"
                       role="status"
                     >
                       <UserCheck className="size-5 shrink-0 text-positive" aria-hidden />
                       <span>
-                        Paying <strong>{found.name}</strong>{" "}
-                        <span className="text-ink-muted">({found.tag})</span>
+                        {found.tag} is <strong>{found.name}</strong>
                       </span>
                     </p>
                     <div className="grid gap-4 sm:grid-cols-2">
-                      <FormField id="pay-amount" label="Amount" error={payError}>
-                        <Input
-                          id="pay-amount"
-                          {...fieldAria("pay-amount", { error: payError })}
-                          inputMode="decimal"
-                          placeholder="$0.00"
-                          value={amount}
-                          onChange={(e) => edit(setAmount)(e.target.value)}
-                        />
-                      </FormField>
+                      <MoneyField
+                        id="pay-amount"
+                        label="Amount"
+                        hint={
+                          limits.data
+                            ? `You can send ${limits.data.effectiveRemainingToday} more today.`
+                            : undefined
+                        }
+                        value={amount}
+                        onChange={edit(setAmount)}
+                        error={payError}
+                      />
                       <FormField id="pay-note" label="Note (optional)">
                         <Input
                           id="pay-note"
@@ -196,7 +238,7 @@ export default function PayByTagPage() {
                     <div className="flex flex-col gap-2 sm:flex-row">
                       <Button type="submit" disabled={pay.isPending || !amount.trim()} className="sm:flex-1">
                         {pay.isPending ? <Spinner className="size-4 text-white" label="Sending" /> : null}
-                        Pay {found.name} now
+                        Pay {found.name}
                       </Button>
                       <Button
                         type="button"
@@ -209,6 +251,15 @@ export default function PayByTagPage() {
                       </Button>
                     </div>
                   </form>
+                ) : null}
+                {found && toConfirm !== null ? (
+                  <ConfirmTagPayment
+                    amount={formatMoney(toConfirm)}
+                    payee={found}
+                    note={note.trim()}
+                    onConfirm={onPay}
+                    onClose={() => setToConfirm(null)}
+                  />
                 ) : null}
               </CardContent>
             </Card>
