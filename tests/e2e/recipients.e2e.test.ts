@@ -13,8 +13,11 @@ import {
 
 const browser = setUpBrowser();
 
-/** Same first and last 4 characters after 0x as USDC_ADDRESS: what an address-poisoning attack plants. */
-const LOOKALIKE = `0x5290${"f".repeat(32)}9EE7`;
+/**
+ * Same first and last 4 characters after 0x as USDC_ADDRESS: what an address-poisoning attack plants, in its EIP-55
+ * form as a real one would be (Review refuses a mistyped checksum before the lookalike check matters).
+ */
+const LOOKALIKE = "0x5290FFffFfFFffFfFfffffFfFfFfFfFFFFFF9ee7";
 
 async function fillTransfer(page: Page, amount: string, purpose: string) {
   await page.getByLabel("Amount (USD)").fill(amount);

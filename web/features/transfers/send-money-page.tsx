@@ -2,7 +2,7 @@ import { Lock } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
-import { DAILY_LIMIT_CENTS, type TransferRequest, transferReference } from "@/contract/transfers";
+import { DAILY_LIMIT_CENTS, type TransferRequest } from "@/contract/transfers";
 import { BlockedCard } from "@/web/components/blocked-card";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
@@ -114,9 +114,7 @@ export default function SendMoneyPage() {
   const [announcement, setAnnouncement] = useState("");
   const onSent = (transfer: TransferRequest) => {
     setSent(transfer);
-    setAnnouncement(
-      `Transfer submitted. Your transfer to ${transfer.recipientName} is pending review. Reference ${transferReference(transfer.id)}.`,
-    );
+    setAnnouncement(`Transfer submitted. Your transfer to ${transfer.recipientName} is pending review.`);
   };
 
   let body: ReactNode;
