@@ -364,6 +364,7 @@ describe("money journey", () => {
     expect(await review.getByRole("button", { name: "Confirm and send" }).isDisabled()).toBe(true);
     await shots(page, "transfer-review-checksum");
     await review.getByRole("button", { name: "Back to edit" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("transfer-amount");
     await page.getByLabel("USDC Wallet Address").fill(USDC_ADDRESS);
     await page.getByRole("button", { name: /^Send \$10\.00/ }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("transfer-review-title");

@@ -272,7 +272,11 @@ export function useTransferForm({
     fieldErrors,
     invalid,
     isReviewing,
-    backToEdit: () => setReviewing(false),
+    backToEdit: () => {
+      setReviewing(false);
+      // The review's buttons go with it: focus returns to the first field rather than to <body> (issue 46 §11).
+      focusFieldInError(FIELD_IDS.amount);
+    },
     /** A saved recipient picked in the form fills both fields it knows. */
     pickRecipient: (recipient: SavedRecipient) =>
       update({ recipientName: recipient.name, cryptoAddress: recipient.address }),
