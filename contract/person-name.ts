@@ -83,6 +83,9 @@ function isSpellingJoiner(chars: string[], at: number): boolean {
   return before !== null && before === after && /\p{L}/u.test(chars[at - 1]!) && !LATIN_LOOKING.has(before);
 }
 
+/** Longer than any name field allows (200 at most), so its own max refuses it. */
+const NAME_CHECK_MAX = 400;
+
 /** Why a name as typed cannot be accepted (one of NAME_MESSAGES), or null when it can. */
 export function nameCharactersProblem(name: string): string | null {
   const chars = [...name];
@@ -106,7 +109,8 @@ export function nameCharactersProblem(name: string): string | null {
  * with the `nameCharactersInvalid` flag and the field (server/lib/error-handler.ts).
  */
 export function refineNameCharacters(name: string | null | undefined, ctx: RefinementCtx): void {
-  const problem = name ? nameCharactersProblem(name) : null;
+  // A name past any field's length is refused by its max already: not worth a letter-by-letter look.
+  const problem = name && name.length <= NAME_CHECK_MAX ? nameCharactersProblem(name) : null;
   if (problem)
     ctx.addIssue({
       code: "custom",

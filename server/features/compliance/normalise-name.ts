@@ -70,9 +70,9 @@ export function nameTokens(raw: string): string[] {
 /**
  * The readings a screened name is matched under: nameTokens', and, when the name spells words out in single
  * letters, the one with those letters rejoined. A word written "N.o.e.l" (one chunk of lone letters) is
- * "noel", and a run of lone letters between spaces ("N. o. e. l. Heath") is one word. Initials are lone
- * letters too ("J. R. Smith"), so the rejoined reading is matched beside the plain one, never instead of it:
- * initials match as they always did, and a spelled-out name matches as the name.
+ * "noel", and a run of lone letters between spaces ("N. o. e. l. Heath") is one word. Two lone letters are
+ * initials and stay apart (SPELLED_OUT); the rejoined reading is matched beside the plain one, never instead
+ * of it, so a name matches as it always did, and a spelled-out name also matches as the name.
  */
 export function nameTokenReadings(raw: string): string[][] {
   const folded = foldName(raw);
@@ -81,24 +81,32 @@ export function nameTokenReadings(raw: string): string[][] {
   return rejoined.join(" ") === plain.join(" ") ? [plain] : [plain, rejoined];
 }
 
+/**
+ * Lone letters spell a word from three on: "N.o.e.l", "A. l. i". Two are initials ("J. R.", "A.Q."): joined,
+ * they would be a short token that many listed given names come close to.
+ */
+const SPELLED_OUT = 3;
+
 /** The words of a folded name, a chunk of lone letters (N.o.e.l) and then a run of lone-letter words joined. */
 function rejoinLoneLetters(folded: string): string[] {
   const words = folded.split(/\s+/u).flatMap((chunk) => {
     const parts = splitWords(chunk);
-    return parts.length > 1 && parts.every(isSingleLetter) ? [parts.join("")] : parts;
+    return parts.length >= SPELLED_OUT && parts.every(isSingleLetter) ? [parts.join("")] : parts;
   });
   const joined: string[] = [];
-  let run = "";
+  let run: string[] = [];
+  const endRun = () => {
+    joined.push(...(run.length >= SPELLED_OUT ? [run.join("")] : run));
+    run = [];
+  };
   for (const word of words) {
-    if (isSingleLetter(word)) {
-      run += word;
-      continue;
+    if (isSingleLetter(word)) run.push(word);
+    else {
+      endRun();
+      joined.push(word);
     }
-    if (run) joined.push(run);
-    run = "";
-    joined.push(word);
   }
-  if (run) joined.push(run);
+  endRun();
   return joined;
 }
 
