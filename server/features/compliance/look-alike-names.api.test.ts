@@ -179,6 +179,19 @@ describe("as a saved recipient's name, and a transfer's payee", () => {
       const customer = await createApprovedCustomer(t.database);
       const res = await requestTransfer(t.app, customer, { amount: 10, recipientName: `${first} ${last}` });
       expectNameRefusal(res, message, "recipientName");
+      // Nor is a passkey asked to sign a transfer the request would then refuse.
+      const options = await t.app.inject({
+        method: "POST",
+        url: "/api/transfer/passkey-options",
+        headers: { cookie: customer.cookie },
+        payload: {
+          amount: 10,
+          recipientName: `${first} ${last}`,
+          cryptoAddress: `0x${randomBytes(20).toString("hex")}`,
+          idempotencyKey: randomBytes(8).toString("hex"),
+        },
+      });
+      expectNameRefusal(options, message, "recipientName");
     },
   );
 });
