@@ -241,7 +241,7 @@ export const createKycInput = z.preprocess(
       ssn: requiredText(20)
         .transform((v) => v.replace(/[\s-]/g, ""))
         .pipe(z.string().regex(/^\d{9}$/, KYC_MESSAGES.ssnInvalid)),
-      /** Optional one-line address; the server builds it from street, city, state and ZIP when absent. */
+      /** The spec's one-line address: accepted and ignored; the server builds it from street, city, state and ZIP. */
       address: optionalText(400),
       drivingLicenseFront: documentRef,
       drivingLicenseBack: documentRef,

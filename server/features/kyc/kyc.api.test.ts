@@ -216,10 +216,13 @@ describe("POST /api/kyc/create: a good application", () => {
   it("takes a state, DC, a territory or a military code, as the statement will print it", async () => {
     for (const state of ["tx", "DC", "PR", "GU", "AE"]) {
       const user = await createVerifiedUser(t.database);
-      const res = await submit(user.cookie, await personalForm(user, { state }));
+      // The one-line address statements print is built from the checked fields, not taken as sent.
+      const sent = await personalForm(user, { state, address: "1 Analytical Way, New York, ZZ 00000" });
+      const res = await submit(user.cookie, sent);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().kyc).toMatchObject({ state: state.toUpperCase() });
-      expect((await rowsFor(user.user.id)).kyc[0]!.state).toBe(state.toUpperCase());
+      const address = `1 Analytical Way, New York, ${state.toUpperCase()} 10001`;
+      expect(res.json().kyc).toMatchObject({ state: state.toUpperCase(), address });
+      expect((await rowsFor(user.user.id)).kyc[0]).toMatchObject({ state: state.toUpperCase(), address });
     }
   });
 
