@@ -173,6 +173,30 @@ describe("onboarding journey", () => {
     await stranger.context.close();
   });
 
+  it("refuses at sign-up a name hiding an invisible character, under the field, before anything is sent", async () => {
+    const { page } = await openPage(browser);
+    await page.goto("/auth");
+    await page.getByRole("tab", { name: "Get Started" }).click();
+    await page.getByLabel("First name").fill("Noel");
+    // "He\u200bath": a zero-width space inside (issue 46 item 26) reads as "Heath" and screened as another name.
+    await page.getByLabel("Last name").fill("He\u200bath");
+    await page.getByLabel("Email").fill(`zero_width_${Date.now()}@example.com`);
+    await page.getByLabel("Pillar tag").fill(`zw${Date.now()}`);
+    await page.getByLabel("Phone number").fill("+1 212 555 0142");
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Confirm password").fill(PASSWORD);
+    await page.getByRole("checkbox", { name: /I agree to the Terms of Service/ }).click();
+    const registers: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/auth/register")) registers.push(r.url());
+    });
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.locator("#signup-last-name-error").getByText(NAME_MESSAGES.invisibleCharacters).waitFor();
+    expect(await page.getByLabel("Last name").getAttribute("aria-invalid")).toBe("true");
+    expect(registers).toEqual([]);
+    await shots(page, "signup-invisible-name");
+  });
+
   it("logs out to a calm confirmation; Back asks to sign in and returns to the page afterwards", async () => {
     const { page, errors, context } = await openPage(browser);
     const user = await signUpNewCustomer(page, "Lena");
