@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BRAND } from "@/contract/brand";
+import { refineNameCharacters } from "@/contract/person-name";
 import { staffRole } from "@/contract/staff";
 
 /** Spec §5 texts, word for word; the web shows them and the server answers with them. */
@@ -62,8 +63,8 @@ export const registerInput = z.object({
     .min(1, AUTH_MESSAGES.signupMissing)
     .min(PASSWORD_MIN, AUTH_MESSAGES.passwordTooShort)
     .max(PASSWORD_MAX, AUTH_MESSAGES.passwordTooLong),
-  firstName: required(AUTH_MESSAGES.signupMissing),
-  lastName: required(AUTH_MESSAGES.signupMissing),
+  firstName: required(AUTH_MESSAGES.signupMissing).superRefine(refineNameCharacters),
+  lastName: required(AUTH_MESSAGES.signupMissing).superRefine(refineNameCharacters),
   pillarTag: z
     .string({ error: AUTH_MESSAGES.signupMissing })
     .trim()

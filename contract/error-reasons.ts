@@ -59,6 +59,9 @@ export const ERROR_REASONS = {
   kyc_not_editable: { code: "CONFLICT", status: 409, flags: ["kycNotEditable"] },
   upload_concurrency_limit: { code: "RATE_LIMITED", status: 429, flags: ["uploadConcurrencyLimit"] },
   upload_daily_limit: { code: "RATE_LIMITED", status: 429, flags: ["uploadDailyLimit"] },
+  // Input rules the contract's schemas check themselves (a custom issue naming its reason).
+  name_characters_invalid: { code: "VALIDATION", status: 400, flags: ["nameCharactersInvalid"] },
+  state_invalid: { code: "VALIDATION", status: 400, flags: ["stateInvalid"] },
   // Money out. The create_transfer_request function's refusal outcomes are these reasons' names.
   /** A customer's own banking request from an account holding a staff role: staff never bank. */
   staff_account: { code: "FORBIDDEN", status: 403, flags: ["staffAccount"] },

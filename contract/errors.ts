@@ -79,6 +79,10 @@ export const errorFlags = z
     documentType: z.string(),
     uploadConcurrencyLimit: flag,
     uploadDailyLimit: flag,
+    /** A name holds invisible characters or mixes alphabets within a word (contract/person-name.ts); `field` names it. */
+    nameCharactersInvalid: flag,
+    /** The state is not a US state, DC, territory or military code (contract/us-states.ts); `field` names it. */
+    stateInvalid: flag,
     // Money out.
     accountSetupIncomplete: flag,
     insufficientFunds: flag,

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import type { ErrorReason } from "@/contract/error-reasons";
+import { refineNameCharacters } from "@/contract/person-name";
+import { isUsStateCode } from "@/contract/us-states";
 
 /** Spec §5 and §8 texts, word for word where the spec gives them; the web shows them and the server answers with them. */
 export const KYC_MESSAGES = {
@@ -11,6 +14,7 @@ export const KYC_MESSAGES = {
   phoneRequired: "Please add your phone number in Settings before applying",
   submitFailed: "Failed to submit application. Please try again.",
   stateInvalid: "State must be 2 letters",
+  stateUnknown: "Enter a US state, DC or a US territory, e.g. NY or PR",
   zipInvalid: "ZIP code must be 5 digits",
   ssnInvalid: "SSN must be 9 digits",
   accountTypeInvalid: "Account type must be personal or business",
@@ -179,6 +183,22 @@ export type CompleteUploadResponse = z.infer<typeof completeUploadResponse>;
 // ---------------------------------------------------------------------------------------------------------
 // POST /api/kyc/create
 
+/** Why a state as typed (upper-cased) is refused, or null: 2 letters, and a US state, DC or territory. */
+export function stateProblem(state: string): string | null {
+  if (!/^[A-Z]{2}$/.test(state)) return KYC_MESSAGES.stateInvalid;
+  return isUsStateCode(state) ? null : KYC_MESSAGES.stateUnknown;
+}
+
+function refineState(state: string, ctx: z.RefinementCtx): void {
+  const problem = stateProblem(state);
+  if (problem)
+    ctx.addIssue({
+      code: "custom",
+      message: problem,
+      params: { reason: "state_invalid" satisfies ErrorReason },
+    });
+}
+
 const requiredText = (max: number) =>
   z
     .string({ error: KYC_MESSAGES.requiredFields })
@@ -207,21 +227,21 @@ export const createKycInput = z.preprocess(
   z
     .object({
       accountType: z.enum(ACCOUNT_TYPES, { error: KYC_MESSAGES.accountTypeInvalid }).default("personal"),
-      companyName: optionalText(200),
-      firstName: requiredText(100),
-      lastName: requiredText(100),
+      companyName: optionalText(200).superRefine(refineNameCharacters),
+      firstName: requiredText(100).superRefine(refineNameCharacters),
+      lastName: requiredText(100).superRefine(refineNameCharacters),
       dateOfBirth: dateOfBirthField,
       street: requiredText(200),
       city: requiredText(100),
       state: requiredText(20)
         .transform((v) => v.toUpperCase())
-        .pipe(z.string().regex(/^[A-Z]{2}$/, KYC_MESSAGES.stateInvalid)),
+        .superRefine(refineState),
       zipCode: requiredText(10).pipe(z.string().regex(/^\d{5}$/, KYC_MESSAGES.zipInvalid)),
       /** 9 digits, with or without the 3-2-4 dashes. */
       ssn: requiredText(20)
         .transform((v) => v.replace(/[\s-]/g, ""))
         .pipe(z.string().regex(/^\d{9}$/, KYC_MESSAGES.ssnInvalid)),
-      /** Optional one-line address; the server builds it from street, city, state and ZIP when absent. */
+      /** The spec's one-line address: accepted and ignored; the server builds it from street, city, state and ZIP. */
       address: optionalText(400),
       drivingLicenseFront: documentRef,
       drivingLicenseBack: documentRef,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refineNameCharacters } from "@/contract/person-name";
 import { isUsdcAddress, TRANSFER_MESSAGES } from "@/contract/transfers";
 
 /** Saved recipients one customer may keep: enough for anyone's real payees, and it bounds the unpaged list. */
@@ -33,7 +34,8 @@ export const recipientName = z
   .trim()
   .min(1, RECIPIENT_MESSAGES.nameRequired)
   .max(RECIPIENT_NAME_MAX, RECIPIENT_MESSAGES.nameTooLong)
-  .refine((name) => !CONTROL_CHARACTERS.test(name), RECIPIENT_MESSAGES.nameInvalid);
+  .refine((name) => !CONTROL_CHARACTERS.test(name), RECIPIENT_MESSAGES.nameInvalid)
+  .superRefine(refineNameCharacters);
 
 /** The transfer form's rule: 0x + 40 hex characters, or a Solana address. */
 export const recipientAddress = z

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { currentUser } from "@/contract/auth";
+import { refineNameCharacters } from "@/contract/person-name";
 
 /** Second factors: TOTP (RFC 6238), single-use recovery codes and passkeys (WebAuthn). */
 export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
@@ -155,7 +156,7 @@ export type TotpDisableInput = z.infer<typeof totpDisableInput>;
 /** The body of the transfer passkey-options call: the transfer's own fields, which the signature will cover. */
 export const transferPasskeyOptionsInput = z.object({
   amount: z.union([z.number(), z.string()], { error: "Amount is required" }),
-  recipientName: z.string().trim().min(1).max(100),
+  recipientName: z.string().trim().min(1).max(100).superRefine(refineNameCharacters),
   cryptoAddress: z.string().trim().min(1).max(100),
   idempotencyKey: z.string().min(1).max(255),
   /** As on the transfer itself: no challenge is issued for an unconfirmed lookalike address. */

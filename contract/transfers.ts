@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
+import { refineNameCharacters } from "@/contract/person-name";
 import { secondFactorProof } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transaction-categories";
 import { ETHEREUM_ADDRESS, SOLANA_ADDRESS } from "@/contract/transfer-figures";
@@ -63,7 +64,7 @@ const text = (name: string, max = 200) =>
 
 export const createTransferInput = z.object({
   amount: z.union([z.number(), z.string()], { error: "Amount is required" }),
-  recipientName: text("Recipient name", 100),
+  recipientName: text("Recipient name", 100).superRefine(refineNameCharacters),
   recipientAccount: z.string().trim().max(34).optional().nullable(),
   recipientRouting: z.string().trim().max(20).optional().nullable(),
   purpose: text("Transfer purpose", 200),

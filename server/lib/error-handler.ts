@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isErrorReason } from "@/contract/error-reasons";
 import type { ErrorBody, ErrorCode } from "@/contract/errors";
 import { AppError, isUnavailableError, pgErrorCode } from "@/server/lib/errors";
 import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
@@ -7,7 +8,23 @@ import { INVALID_TEXT_MESSAGE } from "@/server/lib/text-guard";
 interface ZodLikeIssue {
   message: string;
   instancePath?: string;
-  params?: { issue?: { path?: PropertyKey[]; code?: string; message?: string } };
+  params?: {
+    issue?: { path?: PropertyKey[]; code?: string; message?: string };
+    /** A contract rule's own params: `reason` names the refusal (e.g. contract/person-name.ts). */
+    params?: { reason?: unknown };
+  };
+}
+
+/**
+ * A validation problem the contract names a reason for (a custom issue with `params.reason`): answered like an
+ * AppError of that reason, its flag and the field set, so clients branch on it as on any refusal.
+ */
+function contractRefusal(issues: ZodLikeIssue[]): AppError | null {
+  const first = issues[0];
+  const reason = first?.params?.params?.reason;
+  if (!first || !isErrorReason(reason)) return null;
+  const field = first.instancePath?.split("/").filter(Boolean).join(".");
+  return new AppError(reason, first.message, field ? { field } : {});
 }
 
 /** First validation problem, readably: contract messages as written, otherwise "field: problem". */
@@ -69,6 +86,11 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(status).send({ message, code, reason, requestId, ...flags } satisfies ErrorBody);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
+      const refusal = contractRefusal(err.validation as ZodLikeIssue[]);
+      if (refusal) {
+        const { message, code, reason, status, flags } = refusal;
+        return reply.status(status).send({ message, code, reason, requestId, ...flags } satisfies ErrorBody);
+      }
       return reply.status(400).send({
         message: describeValidation(err.validation as ZodLikeIssue[]),
         code: "VALIDATION",

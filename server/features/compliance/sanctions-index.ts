@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/server/db/client";
 import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
 import { NameIndex } from "@/server/features/compliance/name-index";
-import { surnameTokens } from "@/server/features/compliance/normalise-name";
+import { nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
 
 export interface IndexedName {
   source: string;
@@ -63,7 +63,9 @@ async function buildIndex(db: DbOrTx, listId: string, version: number): Promise<
   ]);
   const indexed: IndexedName[] = [];
   for (const row of names) {
-    const tokens = row.normalised.split(" ").filter(Boolean);
+    // Normalised again rather than read from the stored column: a list loaded before the normaliser last
+    // changed (look-alike letters, invisible characters) must read its names as screened names are read now.
+    const tokens = nameTokens(row.name);
     if (tokens.length === 0) continue;
     indexed.push({
       source: row.source,

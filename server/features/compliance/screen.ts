@@ -6,7 +6,7 @@ import { type Database, type DbOrTx, queryRows, type Tx } from "@/server/db/clie
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
 import { birthDateCompatible } from "@/server/features/compliance/name-match";
-import { nameTokens } from "@/server/features/compliance/normalise-name";
+import { nameTokenReadings, nameTokens } from "@/server/features/compliance/normalise-name";
 import {
   activeSanctionsIndex,
   entryKey,
@@ -69,10 +69,10 @@ function subjectAddresses(subject: ScreenSubject): string[] {
 function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
   const hits: SanctionsHit[] = [];
   for (const { value, dateOfBirth } of subject.names ?? []) {
-    const tokens = nameTokens(value);
-    if (tokens.length === 0) continue;
     const best = new Map<string, SanctionsHit>();
-    for (const { name: listed, score } of index.names.matches(tokens, threshold)) {
+    // A name spelled out in lone letters ("N.o.e.l") is matched as written and rejoined; the better one counts.
+    const matches = nameTokenReadings(value).flatMap((tokens) => index.names.matches(tokens, threshold));
+    for (const { name: listed, score } of matches) {
       const key = entryKey(listed.source, listed.entNum);
       const entry = index.entries.get(key);
       if (!birthDateCompatible(dateOfBirth, entry?.birthDates ?? [])) continue;

@@ -108,7 +108,9 @@ export async function createKycApplication(
           city: input.city,
           state: input.state,
           zipCode: input.zipCode,
-          address: input.address ?? `${input.street}, ${input.city}, ${input.state} ${input.zipCode}`,
+          // Built from the checked fields, never taken as sent: statements print this line, and a free-text
+          // address could carry a state the form refuses ("…, ZZ 00000").
+          address: `${input.street}, ${input.city}, ${input.state} ${input.zipCode}`,
           ssnCiphertext: encryptField(dataKey, input.ssn),
           ssnIndex,
           ssnLast4: input.ssn.slice(-4),

@@ -111,8 +111,26 @@ describe("POST /api/kyc/create: every validation rule, with nothing written", ()
   });
 
   it("needs the state as 2 letters", async () => {
-    for (const state of ["NYC", "N", "1A", "N.", "ÑY"])
+    for (const state of ["NYC", "N", "1A", "N.", "ÑY"]) {
       await expectRefused({ ...form, state }, KYC_MESSAGES.stateInvalid);
+      expect((await submit(user.cookie, { ...form, state })).json()).toMatchObject({
+        stateInvalid: true,
+        field: "state",
+      });
+    }
+  });
+
+  it("needs a US state, DC or territory, with the state flag and field", async () => {
+    for (const state of ["ZZ", "XX", "FM", "UM", "zz"]) {
+      await expectRefused({ ...form, state }, KYC_MESSAGES.stateUnknown);
+      const res = await submit(user.cookie, { ...form, state });
+      expect(res.json()).toMatchObject({
+        code: "VALIDATION",
+        reason: "state_invalid",
+        stateInvalid: true,
+        field: "state",
+      });
+    }
   });
 
   it("needs the ZIP code as 5 digits", async () => {
@@ -195,6 +213,19 @@ describe("POST /api/kyc/create: every validation rule, with nothing written", ()
 });
 
 describe("POST /api/kyc/create: a good application", () => {
+  it("takes a state, DC, a territory or a military code, as the statement will print it", async () => {
+    for (const state of ["tx", "DC", "PR", "GU", "AE"]) {
+      const user = await createVerifiedUser(t.database);
+      // The one-line address statements print is built from the checked fields, not taken as sent.
+      const sent = await personalForm(user, { state, address: "1 Analytical Way, New York, ZZ 00000" });
+      const res = await submit(user.cookie, sent);
+      expect(res.statusCode, res.body).toBe(200);
+      const address = `1 Analytical Way, New York, ${state.toUpperCase()} 10001`;
+      expect(res.json().kyc).toMatchObject({ state: state.toUpperCase(), address });
+      expect((await rowsFor(user.user.id)).kyc[0]).toMatchObject({ state: state.toUpperCase(), address });
+    }
+  });
+
   it("opens a pending KYC and a pending account request, SSN encrypted and masked", async () => {
     const user = await createVerifiedUser(t.database);
     const form = await personalForm(user, { ssn: "123-45-6789", state: "ny" });

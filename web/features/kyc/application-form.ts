@@ -5,7 +5,9 @@ import {
   type DocumentType,
   dateOfBirthField,
   KYC_MESSAGES,
+  stateProblem,
 } from "@/contract/kyc";
+import { nameCharactersProblem } from "@/contract/person-name";
 
 /** What the wizard holds while the user types: every field as text, documents as `/objects/…` paths or "". */
 export type ApplicationForm = { accountType: AccountType } & Record<
@@ -77,12 +79,19 @@ export function checkPersonalInfo(form: ApplicationForm): StepProblem<TextField>
     form.accountType === "business" ? [...STEP_ONE_FIELDS, "companyName" as const] : STEP_ONE_FIELDS;
   const empty = required.filter((f) => !form[f].trim());
   if (empty.length > 0) return { message: KYC_MESSAGES.requiredFields, fields: empty, isMissing: true };
+  // The contract's name rule: one alphabet per word, nothing invisible (what screening cannot be fooled by).
+  for (const field of ["firstName", "lastName", "companyName"] as const) {
+    const problem =
+      field === "companyName" && form.accountType !== "business" ? null : nameCharactersProblem(form[field]);
+    if (problem) return { message: problem, fields: [field] };
+  }
   // The contract's own rule, so the inline message is the server's: a real date, 18 or over.
   const dateOfBirth = dateOfBirthField.safeParse(form.dateOfBirth);
   if (!dateOfBirth.success) {
     return { message: dateOfBirth.error.issues[0]!.message, fields: ["dateOfBirth"] };
   }
-  if (!/^[A-Z]{2}$/.test(form.state)) return { message: KYC_MESSAGES.stateInvalid, fields: ["state"] };
+  const state = stateProblem(form.state);
+  if (state) return { message: state, fields: ["state"] };
   if (!/^\d{5}$/.test(form.zipCode)) return { message: KYC_MESSAGES.zipInvalid, fields: ["zipCode"] };
   if (form.ssn.replace(/\D/g, "").length !== 9) return { message: KYC_MESSAGES.ssnInvalid, fields: ["ssn"] };
   return null;

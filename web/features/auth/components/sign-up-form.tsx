@@ -74,7 +74,11 @@ export function SignUpForm({
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const { AUTH_MESSAGES, HANDLE_PATTERN, PASSWORD_MIN } = await loadAuthRules();
+    // The name rule comes with the auth contract's chunk (its schemas use it), not on the page's first load.
+    const [{ AUTH_MESSAGES, HANDLE_PATTERN, PASSWORD_MIN }, { nameCharactersProblem }] = await Promise.all([
+      loadAuthRules(),
+      import("@/contract/person-name"),
+    ]);
     const input = {
       email: form.email.trim(),
       password: form.password,
@@ -86,6 +90,10 @@ export function SignUpForm({
     const found: FieldErrors = {};
     for (const [field, value] of Object.entries(input)) if (!value) found[field as Field] = REQUIRED;
     let message: string | null = Object.keys(found).length > 0 ? AUTH_MESSAGES.signupMissing : null;
+    for (const field of ["firstName", "lastName"] as const) {
+      const problem = message ? null : nameCharactersProblem(input[field]);
+      if (problem) message = found[field] = problem;
+    }
     if (!message && form.password !== form.confirmPassword)
       message = found.confirmPassword = AUTH_MESSAGES.passwordsDoNotMatch;
     if (!message && form.password.length < PASSWORD_MIN)
