@@ -14,6 +14,7 @@ import { formatRunDay, useSchedules } from "@/web/features/schedules/api/find-sc
 import { EditScheduleForm } from "@/web/features/schedules/components/edit-schedule-form";
 import { ScheduleForm } from "@/web/features/schedules/components/schedule-form";
 import { isUnauthorized } from "@/web/lib/api";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 const STATUS_BADGE = {
@@ -38,7 +39,8 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
       {
         onSuccess: () => toast({ title: ACTION_DONE[action], description: schedule.recipientName }),
         onError: (error) => {
-          if (!isUnauthorized(error)) toastApiError(error, "The schedule was not changed");
+          if (isUnauthorized(error) || isStepUpCancelled(error)) return;
+          toastApiError(error, "The schedule was not changed");
         },
       },
     );
