@@ -24,6 +24,8 @@ const STATUS_BADGE = {
   cancelled: { label: "Cancelled", tone: "neutral" },
 } as const;
 
+const SKIPPED_BADGE = { label: "Not sent", tone: "neutral" } as const;
+
 const ACTION_DONE: Record<ScheduleAction, string> = {
   pause: "Schedule paused",
   resume: "Schedule resumed",
@@ -44,9 +46,12 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
         },
       },
     );
-  const badge = STATUS_BADGE[schedule.status];
   const last = schedule.lastRun;
   const isOpen = schedule.status === "active" || schedule.status === "paused";
+  // A once-transfer whose one run was skipped sent nothing: it must not read as money out (issue 46 §20).
+  const wasSkipped =
+    schedule.cadence === "once" && schedule.status === "completed" && last?.outcome === "skipped";
+  const badge = wasSkipped ? SKIPPED_BADGE : STATUS_BADGE[schedule.status];
   return (
     <li className="grid gap-2 p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -54,12 +59,20 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
           {schedule.recipientName}{" "}
           <span className="font-normal text-ink-muted">· {SCHEDULE_CADENCE_LABELS[schedule.cadence]}</span>
         </p>
-        <p className="tabular-nums font-medium text-ink">−{schedule.formattedAmount}</p>
+        {/* Signed as money out only while it will send; an ended schedule's amount is a record, not a debit. */}
+        {isOpen ? (
+          <p className="tabular-nums font-medium text-ink">−{schedule.formattedAmount}</p>
+        ) : (
+          <p className="tabular-nums text-ink-muted">
+            {schedule.formattedAmount}
+            <span className="sr-only">{wasSkipped ? ", not sent" : ", ended"}</span>
+          </p>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm text-ink-muted">
         <Badge tone={badge.tone}>{badge.label}</Badge>
         {schedule.upcoming[0] ? <span>Next: {formatRunDay(schedule.upcoming[0])}</span> : null}
-        {schedule.endOn ? <span>Ends {formatRunDay(schedule.endOn)}</span> : null}
+        {isOpen && schedule.endOn ? <span>Ends {formatRunDay(schedule.endOn)}</span> : null}
       </div>
       {last ? (
         <p className="text-sm text-ink-muted">
