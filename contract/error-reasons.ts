@@ -85,6 +85,7 @@ export const ERROR_REASONS = {
   // Money requests by $tag (decision 037).
   money_request_closed: { code: "CONFLICT", status: 409, flags: ["moneyRequestClosed"] },
   too_many_money_requests: { code: "RATE_LIMITED", status: 429, flags: ["tooManyMoneyRequests"] },
+  money_request_daily_cap: { code: "RATE_LIMITED", status: 429, flags: ["moneyRequestDailyCap"] },
   // Saved recipients.
   customers_only: { code: "FORBIDDEN", status: 403, flags: ["customersOnly"] },
   duplicate_recipient: { code: "CONFLICT", status: 409, flags: ["duplicateRecipient"] },

@@ -114,6 +114,8 @@ export const errorFlags = z
     moneyRequestClosed: flag,
     /** Too many open requests to the same $tag. */
     tooManyMoneyRequests: flag,
+    /** Too many requests from one customer to the same $tag today (New York day; issue 46 §30). */
+    moneyRequestDailyCap: flag,
     /** A money request's own state when it was refused. */
     moneyRequestStatus: z.string(),
     // Saved recipients.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BRAND } from "@/contract/brand";
 import { secondFactorProof } from "@/contract/security";
 
 /** "Request money" from a $tag (issue 32 §4, decision 037). */
@@ -18,10 +19,27 @@ export const MONEY_REQUEST_MESSAGES = {
   declined: "Request declined",
   cancelled: "Request cancelled",
   notFound: "Request not found",
+  dailyCap: (limit: number) =>
+    `You can send at most ${limit} requests a day to the same $tag. Try again tomorrow.`,
+  blocked: (tag: string) => `${tag} can no longer send you requests`,
+  unblocked: (tag: string) => `${tag} can send you requests again`,
+  blockNotFound: "Blocked requester not found",
 } as const;
+
+/**
+ * What the bank's own e-mail and notifications say of a request's note, instead of the note (issue 46 §30): the
+ * note is the requester's words and is shown only inside the app, beside the request.
+ */
+export const MONEY_REQUEST_NOTE_HINT = `with a note — open ${BRAND.name} to read it`;
 
 /** Open requests one customer may have to the same $tag at once (spam). */
 export const OPEN_REQUESTS_PER_PAYER = 3;
+/**
+ * Requests one customer may send to the same $tag per New York day, whatever became of them (issue 46 §30):
+ * the open cap alone let a requester cancel and ask again all day.
+ */
+export const REQUESTS_PER_PAYER_PER_DAY = 3;
+export const REQUEST_BLOCKS_PAGE_SIZE = 20;
 export const MONEY_REQUESTS_PAGE_SIZE = 20;
 
 export const MONEY_REQUEST_STATUSES = ["open", "paid", "declined", "cancelled"] as const;
@@ -78,3 +96,26 @@ export type MoneyRequestPage = z.infer<typeof moneyRequestPage>;
 
 export const moneyRequestAnswer = z.object({ message: z.string(), request: moneyRequest });
 export type MoneyRequestAnswer = z.infer<typeof moneyRequestAnswer>;
+
+/** A requester the customer blocked from sending them requests (issue 46 §30). */
+export const requestBlock = z.object({
+  id: z.string(),
+  /** The requester's $tag when blocked, and their masked name. */
+  tag: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+});
+export type RequestBlock = z.infer<typeof requestBlock>;
+
+/** GET /api/transfer/request-blocks: newest first, by keyset. */
+export const requestBlocksQuery = z.object({ before: z.string().max(200).optional() });
+export const requestBlockPage = z.object({
+  blocks: z.array(requestBlock),
+  nextCursor: z.string().nullable(),
+});
+export type RequestBlockPage = z.infer<typeof requestBlockPage>;
+
+/** POST /api/transfer/requests/:id/block and DELETE /api/transfer/request-blocks/:id. */
+export const requestBlockAnswer = z.object({ message: z.string(), block: requestBlock });
+export type RequestBlockAnswer = z.infer<typeof requestBlockAnswer>;
+export const requestBlockParams = z.object({ id: z.uuid({ error: "Blocked requester not found" }) });

@@ -113,6 +113,10 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   ],
   "POST /api/transfer/requests/:id/decline": ["user", "NOT_FOUND", "CONFLICT"],
   "POST /api/transfer/requests/:id/cancel": ["user", "NOT_FOUND", "CONFLICT"],
+  // Blocking a requester (issue 46 §30): only from a request the customer received; staff never bank.
+  "POST /api/transfer/requests/:id/block": ["user", "NOT_FOUND", "RATE_LIMITED"],
+  "GET /api/transfer/request-blocks": ["user", "FORBIDDEN"],
+  "DELETE /api/transfer/request-blocks/:id": ["user", "NOT_FOUND", "RATE_LIMITED"],
   "PUT /api/transfer/self-limits/daily-limit": ["user", "FORBIDDEN", "RATE_LIMITED"],
   "PUT /api/transfer/self-limits/send-block": ["user", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   "GET /api/transfers/:id": ["user", "NOT_FOUND"],

@@ -124,6 +124,17 @@ async function moneyRequestWithA(w: World, side: "payer" | "requester"): Promise
   return id;
 }
 
+/** A's block of a fresh requester (issue 46 §30), written directly: the target of the unblock route. */
+async function requestBlockOfA(w: World): Promise<string> {
+  const requester = await createVerifiedUser(w.t.database);
+  const id = randomUUID();
+  await w.t.database.query(
+    `insert into money_request_blocks (id, payer_id, requester_id, requester_tag) values ($1, $2, $3, '$someone')`,
+    [id, w.a.user.id, requester.user.id],
+  );
+  return id;
+}
+
 /**
  * A new schedule of A's in `status`, its others ended first (A stays under the cap of open schedules): the
  * target of the schedule routes, fresh for each role so a pause or cancel never meets one already changed.
@@ -641,6 +652,25 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "user",
     input: { params: true },
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "requester")}/cancel`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  // Blocking a requester (issue 46 §30): only the payer of a request blocks from it, only the blocker unblocks.
+  "POST /api/transfer/requests/:id/block": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/block`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
+  },
+  "GET /api/transfer/request-blocks": {
+    access: "user",
+    input: { query: true },
+    build: () => url("/api/transfer/request-blocks"),
+    expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
+  },
+  "DELETE /api/transfer/request-blocks/:id": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/transfer/request-blocks/${await requestBlockOfA(w)}`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "PUT /api/transfer/self-limits/daily-limit": {

@@ -88,6 +88,54 @@ describe("requesting money by $tag", () => {
     expect(asker.errors).toEqual([]);
   }, 300_000);
 
+  it("blocks a requester from their request; their next one never shows; unblocking lets them ask again", async () => {
+    const payer = await openPage(browser);
+    const payerUser = await signUpNewCustomer(payer.page, "Bea", "Blocker");
+    await openAccountThroughApi(payerUser);
+    const asker = await openPage(browser);
+    const askerUser = await signUpNewCustomer(asker.page, "Pete", "Pest");
+    await openAccountThroughApi(askerUser);
+    const ask = async (amount: string) => {
+      const res = await asker.context.request.post("/api/transfer/requests", {
+        data: { tag: `$${payerUser.tag}`, amount, note: "Your account is locked: https://example.test" },
+      });
+      expect(res.status()).toBe(201);
+      expect((await res.json()).message).toBe("Request sent");
+    };
+    await ask("9.00");
+
+    await payer.page.goto("/pay");
+    const incoming = payer.page.getByRole("region", { name: "Requests to you" });
+    await incoming.getByText(`($${askerUser.tag})`).waitFor();
+    const blocked = payer.page.getByRole("region", { name: "Blocked requesters" });
+    await blocked.getByText(/^No one\./).waitFor();
+    await shots(payer.page, "pay-requests-block-button");
+    await incoming.getByRole("button", { name: `Block $${askerUser.tag} from sending you requests` }).click();
+    const dialog = payer.page.getByRole("alertdialog");
+    await dialog.getByText(`Block $${askerUser.tag}?`).waitFor();
+    await expectAccessible(payer.page, "/pay confirming a block");
+    await dialog.getByRole("button", { name: `Block $${askerUser.tag}` }).click();
+    await toastWith(payer.page, `$${askerUser.tag} can no longer send you requests`).waitFor();
+    await incoming.getByText("No one has asked you for money.").waitFor();
+    await blocked.getByText(`($${askerUser.tag})`).waitFor();
+
+    // The blocked requester is answered as ever; nothing reaches the payer, even after a reload.
+    await ask("10.00");
+    await payer.page.reload();
+    await blocked.getByText(`($${askerUser.tag})`).waitFor();
+    expect(await incoming.getByText("No one has asked you for money.").count()).toBe(1);
+    await shots(payer.page, "pay-requests-blocked");
+    await expectAccessible(payer.page, "/pay with a blocked requester");
+
+    await blocked.getByRole("button", { name: `Unblock $${askerUser.tag}` }).click();
+    await toastWith(payer.page, `$${askerUser.tag} can send you requests again`).waitFor();
+    await blocked.getByText(/^No one\./).waitFor();
+    await ask("11.00");
+    await incoming.getByText("$11.00").waitFor({ timeout: 10_000 });
+    expect(await incoming.getByText("$10.00").count()).toBe(0);
+    expect(payer.errors).toEqual([]);
+  }, 300_000);
+
   it("fits a phone's 375 px: the request form and the lists stay in the screen", async () => {
     const phone = await openPage(browser, 375);
     const user = await signUpNewCustomer(phone.page, "Lena", "Phone");

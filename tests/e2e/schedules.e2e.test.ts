@@ -109,6 +109,88 @@ describe("scheduled transfers", () => {
     expect(ledger).toMatchObject({ ok: true, problems: [] });
   }, 300_000);
 
+  it("starts the form over after scheduling, shows a skipped once-transfer as not sent, and no end on a cancelled schedule", async () => {
+    const customer = await openPage(browser);
+    const { page, context } = customer;
+    await signUpNewCustomer(page, "Omar", "Once");
+    const applied = await applyThroughApi(context.request, { firstName: "Omar", lastName: "Once" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    // $1.00 available: today's once-transfer of $5.00 cannot be made and is skipped.
+    await approveAndFund(admin.context.request, applied, "1.00");
+    expect(
+      (
+        await context.request.post("/api/recipients", { data: { name: "Sam Lee", address: ADDRESS } })
+      ).status(),
+    ).toBe(201);
+
+    await page.goto("/schedules");
+    const recipient = page.getByLabel("Recipient");
+    const amount = page.getByLabel("Amount (USD)");
+    const cadence = page.getByLabel("How often");
+    await recipient.selectOption({ label: "Sam Lee (0x5290…9EE7)" });
+    await amount.fill("5.00");
+    await cadence.selectOption("once");
+    await page.getByRole("button", { name: "Schedule transfer" }).click();
+    await toastWith(page, "Transfer scheduled").waitFor();
+    // The form starts over: nothing of the schedule just made is left in it.
+    expect(await recipient.inputValue()).toBe("");
+    expect(await amount.inputValue()).toBe("");
+    expect(await cadence.inputValue()).toBe("monthly");
+
+    const list = page.getByRole("list", { name: "Scheduled transfers" });
+    const skipped = list.getByRole("listitem").filter({ hasText: "Once" });
+    await skipped
+      .getByText(/^Skipped on .*: there was not enough available balance\.$/)
+      .waitFor({ timeout: 30_000 });
+    await skipped.getByText("Not sent", { exact: true }).waitFor();
+    // Nothing left the account: the amount is not shown as money out, nor in the money-out colour.
+    expect(await skipped.getByText("−$5.00").count()).toBe(0);
+    const shown = skipped.getByText("$5.00, not sent", { exact: true });
+    expect(await shown.evaluate((el) => getComputedStyle(el).color)).not.toBe(
+      await page.evaluate(() => {
+        const probe = document.createElement("span");
+        probe.className = "text-negative";
+        document.body.append(probe);
+        const color = getComputedStyle(probe).color;
+        probe.remove();
+        return color;
+      }),
+    );
+
+    // A weekly schedule with a last date, then cancelled: an ended schedule has no "Ends".
+    const nextMonth = await page.evaluate(() => {
+      const [y, m] = new Date()
+        .toLocaleDateString("en-CA", { timeZone: "America/New_York" })
+        .split("-")
+        .map(Number) as [number, number];
+      return `${m === 12 ? y + 1 : y}-${String((m % 12) + 1).padStart(2, "0")}-10`;
+    });
+    await recipient.selectOption({ label: "Sam Lee (0x5290…9EE7)" });
+    await amount.fill("3.00");
+    await cadence.selectOption("weekly");
+    await page.getByLabel("First transfer").fill(nextMonth);
+    await page.getByLabel("Last transfer (optional)").fill(nextMonth.replace(/-10$/, "-24"));
+    await page.getByRole("button", { name: "Schedule transfer" }).click();
+    await toastWith(page, "Transfer scheduled").waitFor();
+    const weekly = list.getByRole("listitem").filter({ hasText: "Every week" });
+    await weekly.getByText(/^Ends /).waitFor();
+    await weekly.getByText("−$3.00").waitFor();
+    await shots(page, "schedules-skipped-and-ending");
+    await weekly.getByRole("button", { name: "Cancel schedule" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel schedule" }).click();
+    await weekly.getByText("Cancelled", { exact: true }).waitFor();
+    expect(await weekly.getByText(/^Ends /).count()).toBe(0);
+    expect(await weekly.getByText("−$3.00").count()).toBe(0);
+    await shots(page, "schedules-cancelled");
+    await expectAccessible(page, "/schedules with a skipped and a cancelled schedule");
+    await page.setViewportSize({ width: 375, height: 812 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, "/schedules scrolls sideways at 375 px").toBeLessThanOrEqual(1);
+    const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
+    expect(ledger).toMatchObject({ ok: true, problems: [] });
+  }, 300_000);
+
   it('signs a new schedule with a passkey, then edits it through the form after "Verify it\'s you"', async () => {
     // WebAuthn needs a secure origin: localhost, with Chromium's virtual authenticator.
     const customer = await openPage(browser, 1280, localhostBaseUrl());

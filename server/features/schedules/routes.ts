@@ -95,9 +95,10 @@ export async function scheduleRoutes(instance: FastifyInstance) {
     }),
   );
 
+  // Pausing or resuming changes when money leaves, so it asks for the same fresh step-up as an edit (issue 46 §33).
   app.post(
     "/schedules/:id/pause",
-    { schema: { params, response: { 200: scheduleResponse } }, preHandler: changes },
+    { schema: { params, response: { 200: scheduleResponse } }, preHandler: [changes, requireFreshStepUp] },
     async (request) => ({
       message: SCHEDULE_MESSAGES.paused,
       schedule: await pauseSchedule(deps, signedInUser(request).id, request.params.id),
@@ -106,7 +107,7 @@ export async function scheduleRoutes(instance: FastifyInstance) {
 
   app.post(
     "/schedules/:id/resume",
-    { schema: { params, response: { 200: scheduleResponse } }, preHandler: changes },
+    { schema: { params, response: { 200: scheduleResponse } }, preHandler: [changes, requireFreshStepUp] },
     async (request) => ({
       message: SCHEDULE_MESSAGES.resumed,
       schedule: await resumeSchedule(deps, signedInUser(request).id, request.params.id),

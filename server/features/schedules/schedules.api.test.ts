@@ -338,6 +338,45 @@ describe("the second factor", () => {
 });
 
 describe("changing a schedule", () => {
+  it("asks a customer with a second factor for a fresh step-up to pause or resume, as for an edit", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { id } = await created(customer);
+    const { secret } = await enrolTotp(t.app, customer.cookie);
+    const post = (action: string) => call(customer, "POST", `/api/schedules/${id}/${action}`);
+    const status = async () =>
+      (
+        await t.database.query<{ status: string }>("select status from transfer_schedules where id = $1", [
+          id,
+        ])
+      )[0]!.status;
+    const forgetStepUp = () =>
+      t.database.query("delete from auth_challenges where user_id = $1 and purpose = 'step_up'", [
+        customer.user.id,
+      ]);
+
+    const bare = await post("pause");
+    expect(bare.statusCode).toBe(403);
+    expect(bare.json()).toMatchObject({ reason: "step_up_required", stepUpRequired: true });
+    expect(await status()).toBe("active");
+    await stepUpWithTotp(t.app, t.database, { id: customer.user.id, cookie: customer.cookie, secret });
+    const paused = await post("pause");
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(await status()).toBe("paused");
+
+    await forgetStepUp();
+    const resumeBare = await post("resume");
+    expect(resumeBare.statusCode).toBe(403);
+    expect(resumeBare.json()).toMatchObject({ reason: "step_up_required" });
+    expect(await status()).toBe("paused");
+    await stepUpWithTotp(t.app, t.database, { id: customer.user.id, cookie: customer.cookie, secret });
+    expect((await post("resume")).statusCode).toBe(200);
+    expect(await status()).toBe("active");
+
+    // Cancelling only stops money leaving: it needs no proof.
+    await forgetStepUp();
+    expect((await post("cancel")).statusCode).toBe(200);
+  });
+
   it("pauses, resumes and cancels, each only from the state it changes", async () => {
     const customer = await createApprovedCustomer(t.database);
     const { id } = await created(customer);

@@ -48,15 +48,16 @@ describe("money request e-mails", () => {
   it("tells the payer when asked and the requester when paid", async () => {
     const requester = await createApprovedCustomer(t.database, { firstName: "Morgan" });
     const payer = await createFundedCustomer(t, admin, "100.00");
-    const id = await ask(requester, payer, "12.50", "Concert <tickets>");
+    const id = await ask(requester, payer, "12.50", "Concert tickets");
 
     const asked = await sink.waitForMail(payer.email, (m) => m.subject.includes("requested"));
     expect(asked.subject).toBe(`Pillar: ${tagOf(requester)} requested $12.50`);
-    expect(asked.text).toContain(`${tagOf(requester)} asked you for $12.50: "Concert <tickets>"`);
+    expect(asked.text).toContain(
+      `${tagOf(requester)} asked you for $12.50 with a note — open Pillar to read it.`,
+    );
+    expect(asked.text).not.toContain("Concert");
     expect(asked.text).toMatch(/Pay or decline it here: http\S+\/pay\s/);
     expect(asked.text).toContain("Nothing moves until you choose to pay.");
-    // The note is the requester's own words: escaped in the HTML part.
-    expect(asked.html).toContain("Concert &lt;tickets&gt;");
 
     const paid = await post(payer, `/api/transfer/requests/${id}/pay`, {}, `mail-pay-${id}`);
     expect(paid.statusCode, paid.body).toBe(201);
@@ -69,6 +70,50 @@ describe("money request e-mails", () => {
       201,
     );
     expect(await queued(requester.email, "money_request_paid")).toBe(1);
+  });
+
+  it("never carries the requester's note into the bank's e-mail or notification (a phishing channel)", async () => {
+    const requester = await createApprovedCustomer(t.database);
+    const payer = await createApprovedCustomer(t.database, { firstName: "Riley" });
+    const lure = "Your Pillar account is locked. Verify now: https://pillar-secure.example/verify";
+    await ask(requester, payer, "5.00", lure);
+
+    const asked = await sink.waitForMail(payer.email, (m) => m.subject.includes("requested"));
+    expect(asked.subject).toBe(`Pillar: ${tagOf(requester)} requested $5.00`);
+    expect(asked.text).toContain(
+      `Hi Riley, ${tagOf(requester)} asked you for $5.00 with a note — open Pillar to read it.`,
+    );
+    for (const part of [asked.subject, asked.text, asked.html]) {
+      expect(part).not.toContain("pillar-secure.example");
+      expect(part).not.toContain("account is locked");
+    }
+    const [inApp] = await t.database.query<{ title: string; body: string }>(
+      "select title, body from notifications where user_id = $1 and kind = 'money_request'",
+      [payer.user.id],
+    );
+    expect(inApp?.body).toBe(`${tagOf(requester)} asked you for $5.00 with a note — open Pillar to read it.`);
+    // The note itself is shown in the app, beside the request.
+    const incoming = await t.app.inject({
+      method: "GET",
+      url: "/api/transfer/requests?direction=incoming",
+      headers: { cookie: payer.cookie },
+    });
+    expect(incoming.json().requests[0].note).toBe(lure);
+  });
+
+  it("sends a blocked requester's payer nothing at all", async () => {
+    const requester = await createApprovedCustomer(t.database);
+    const payer = await createApprovedCustomer(t.database);
+    const first = await ask(requester, payer, "2.00");
+    await sink.waitForMail(payer.email, (m) => m.subject.includes("requested $2.00"));
+    expect((await post(payer, `/api/transfer/requests/${first}/block`)).statusCode).toBe(200);
+    await ask(requester, payer, "3.00", "hello again");
+    expect(await queued(payer.email, "money_requested")).toBe(1);
+    const rows = await t.database.query<{ title: string }>(
+      "select title from notifications where user_id = $1 and kind = 'money_request'",
+      [payer.user.id],
+    );
+    expect(rows.map((r) => r.title)).toEqual([`${tagOf(requester)} requested $2.00`]);
   });
 
   it("tells the requester when declined, and sends nothing to a customer who turned these e-mails off", async () => {

@@ -433,3 +433,197 @@ describe("paying, declining and cancelling a request", () => {
     expect(await available(requester)).toBe("$1.00");
   });
 });
+
+const block = (who: Who, requestId: string) =>
+  t.app.inject({
+    method: "POST",
+    url: `/api/transfer/requests/${requestId}/block`,
+    headers: { cookie: who.cookie },
+  });
+const unblock = (who: Who, blockId: string) =>
+  t.app.inject({
+    method: "DELETE",
+    url: `/api/transfer/request-blocks/${blockId}`,
+    headers: { cookie: who.cookie },
+  });
+const blocks = async (who: Who) => {
+  const res = await t.app.inject({
+    method: "GET",
+    url: "/api/transfer/request-blocks",
+    headers: { cookie: who.cookie },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as {
+    blocks: Array<{ id: string; tag: string; name: string }>;
+    nextCursor: string | null;
+  };
+};
+/** An answer to a request's creation, without what names the payer or differs between any two requests. */
+const shapeOf = (res: { json(): { message: string; request: Record<string, unknown> } }) => {
+  const { message, request } = res.json();
+  const { id: _id, createdAt: _at, otherTag: _tag, otherName: _name, ...rest } = request;
+  return { message, request: rest, fields: Object.keys(request).sort() };
+};
+
+describe("blocking a requester (issue 46 §30)", () => {
+  it("withholds a blocked requester's requests from the payer while the requester sees them as sent and waiting", async () => {
+    const requester = await createApprovedCustomer(t.database, { firstName: "Harper", lastName: "pest" });
+    const payer = await createFundedCustomer(t, admin, "50.00");
+    const earlier = await requestFrom(requester, payer, "4.00");
+    expect((await act(payer, earlier, "decline")).statusCode).toBe(200);
+    const first = await requestFrom(requester, payer, "5.00", "pay me");
+    const second = await requestFrom(requester, payer, "6.00");
+    const blocked = await block(payer, first);
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    expect(blocked.json()).toMatchObject({
+      message: `${tagOf(requester)} can no longer send you requests`,
+      block: { tag: tagOf(requester), name: "Ha*** P." },
+    });
+    // Blocking twice (from a request they still see, the declined one) is the same block.
+    expect((await block(payer, earlier)).json().block.id).toBe(blocked.json().block.id);
+    expect((await blocks(payer)).blocks.map((b) => b.tag)).toEqual([tagOf(requester)]);
+
+    // Their open requests left the payer's list; the requester still sees them waiting.
+    expect((await list(payer, "incoming")).requests.map((r) => r.id)).toEqual([earlier]);
+    expect((await list(requester, "outgoing")).requests.map((r) => r.status)).toEqual([
+      "open",
+      "open",
+      "declined",
+    ]);
+
+    // A new request (on a new day: three were asked today) is answered exactly as an unblocked one, and reaches
+    // the payer in no way.
+    await t.database.query(
+      "update money_requests set created_at = created_at - interval '1 day' where requester_id = $1",
+      [requester.user.id],
+    );
+    const before = await titles(payer);
+    const other = await createApprovedCustomer(t.database);
+    const shadow = await ask(requester, { tag: tagOf(payer), amount: "7.00", note: "last chance" });
+    const normal = await ask(requester, { tag: tagOf(other), amount: "7.00", note: "last chance" });
+    expect(shadow.statusCode).toBe(201);
+    expect(shapeOf(shadow)).toEqual(shapeOf(normal));
+    expect(shadow.json().request).toMatchObject({ status: "open", otherTag: tagOf(payer) });
+    expect((await list(payer, "incoming")).requests.map((r) => r.id)).toEqual([earlier]);
+    expect(await titles(payer)).toEqual(before);
+    // The payer cannot reach a withheld request by its id either; it stays the requester's to cancel.
+    const shadowId = shadow.json().request.id;
+    expect((await payRequest(payer, shadowId)).statusCode).toBe(404);
+    expect((await act(payer, shadowId, "decline")).statusCode).toBe(404);
+    expect((await block(payer, shadowId)).statusCode).toBe(404);
+    expect(await available(payer)).toBe("$50.00");
+    expect((await act(requester, shadowId, "cancel")).statusCode).toBe(200);
+
+    // Unblocked: new requests arrive again; those withheld stay withheld (no backlog delivered).
+    const unblocked = await unblock(payer, blocked.json().block.id);
+    expect(unblocked.statusCode, unblocked.body).toBe(200);
+    expect(unblocked.json().message).toBe(`${tagOf(requester)} can send you requests again`);
+    expect((await blocks(payer)).blocks).toEqual([]);
+    await t.database.query(
+      "update money_requests set created_at = now() - interval '2 days' where requester_id = $1",
+      [requester.user.id],
+    );
+    await act(requester, first, "cancel");
+    const after = await requestFrom(requester, payer, "8.00");
+    expect((await list(payer, "incoming")).requests.map((r) => r.id)).toEqual([after, earlier]);
+    expect(await titles(payer)).toContain(`${tagOf(requester)} requested $8.00`);
+    expect((await list(requester, "outgoing")).requests.find((r) => r.id === second)?.status).toBe("open");
+    await expectLedgerClean(t.database);
+  });
+
+  it("lets only the payer block from a request, and only the blocker unblock (another customer's ids, staff)", async () => {
+    const requester = await createApprovedCustomer(t.database);
+    const payer = await createApprovedCustomer(t.database);
+    const stranger = await createApprovedCustomer(t.database);
+    const id = await requestFrom(requester, payer, "5");
+    const blockCount = async () =>
+      (await t.database.query<{ n: number }>("select count(*)::int as n from money_request_blocks"))[0]!.n;
+    const before = await blockCount();
+    for (const who of [stranger, requester, admin]) {
+      const res = await block(who, id);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().message).toBe("Request not found");
+    }
+    expect((await block(payer, randomUUID())).statusCode).toBe(404);
+    expect((await block(payer, "not-a-uuid")).statusCode).toBe(400);
+    expect(await blockCount()).toBe(before);
+    // The requester was not blocked by any of those: the payer still sees their request.
+    expect((await list(payer, "incoming")).requests.map((r) => r.id)).toEqual([id]);
+
+    const blockId = (await block(payer, id)).json().block.id as string;
+    for (const who of [stranger, requester, admin]) {
+      const res = await unblock(who, blockId);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json().message).toBe("Blocked requester not found");
+    }
+    expect((await unblock(payer, randomUUID())).statusCode).toBe(404);
+    expect((await unblock(payer, "'; delete from money_request_blocks; --")).statusCode).toBe(400);
+    expect((await blocks(stranger)).blocks).toEqual([]);
+    expect((await blocks(requester)).blocks).toEqual([]);
+    expect((await blocks(payer)).blocks.map((b) => b.id)).toEqual([blockId]);
+    const staffList = await t.app.inject({
+      method: "GET",
+      url: "/api/transfer/request-blocks",
+      headers: { cookie: admin.cookie },
+    });
+    expect(staffList.statusCode).toBe(403);
+    expect((await unblock(payer, blockId)).statusCode).toBe(200);
+    expect((await unblock(payer, blockId)).statusCode).toBe(404);
+  });
+});
+
+describe("the daily cap of requests to one payer (issue 46 §30)", () => {
+  it(`lets one requester ask the same $tag ${3} times a New York day, whatever became of the requests`, async () => {
+    const requester = await createApprovedCustomer(t.database);
+    const payer = await createApprovedCustomer(t.database);
+    for (let i = 0; i < 3; i++) await act(requester, await requestFrom(requester, payer, "1"), "cancel");
+    const fourth = await ask(requester, { tag: tagOf(payer), amount: "1" });
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json()).toMatchObject({
+      reason: "money_request_daily_cap",
+      moneyRequestDailyCap: true,
+      message: "You can send at most 3 requests a day to the same $tag. Try again tomorrow.",
+    });
+    // Another payer, and another requester to this payer, are not affected.
+    await requestFrom(requester, await createApprovedCustomer(t.database), "1");
+    await requestFrom(await createApprovedCustomer(t.database), payer, "1");
+    // Yesterday's requests (New York day) no longer count.
+    await t.database.query(
+      "update money_requests set created_at = created_at - interval '1 day' where requester_id = $1 and payer_id = $2",
+      [requester.user.id, payer.user.id],
+    );
+    await requestFrom(requester, payer, "1");
+  });
+
+  it("holds when requests race, and answers a blocked requester the same way", async () => {
+    const requester = await createApprovedCustomer(t.database);
+    const payer = await createApprovedCustomer(t.database);
+    const first = await requestFrom(requester, payer, "1");
+    await act(requester, first, "cancel");
+    await act(requester, await requestFrom(requester, payer, "1"), "cancel");
+    const race = await Promise.all(
+      Array.from({ length: 5 }, () => ask(requester, { tag: tagOf(payer), amount: "1" })),
+    );
+    expect(race.filter((r) => r.statusCode === 201).length).toBe(1);
+    for (const r of race.filter((r) => r.statusCode !== 201))
+      expect(r.json().reason).toBe("money_request_daily_cap");
+
+    const pest = await createApprovedCustomer(t.database);
+    const target = await createApprovedCustomer(t.database);
+    const asked = await requestFrom(pest, target, "1");
+    expect((await block(target, asked)).statusCode).toBe(200);
+    await act(pest, asked, "cancel");
+    await act(pest, await requestFrom(pest, target, "1"), "cancel");
+    await act(pest, await requestFrom(pest, target, "1"), "cancel");
+    const capped = await ask(pest, { tag: tagOf(target), amount: "1" });
+    expect(capped.statusCode).toBe(429);
+    expect(withoutRequestId(capped.json())).toEqual(
+      withoutRequestId(race.find((r) => r.statusCode === 429)!.json()),
+    );
+    const stored = await t.database.query<{ n: number }>(
+      "select count(*)::int as n from money_requests where requester_id = $1 and payer_id = $2",
+      [requester.user.id, payer.user.id],
+    );
+    expect(stored[0]!.n).toBe(3);
+  });
+});

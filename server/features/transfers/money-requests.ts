@@ -5,6 +5,7 @@ import { formatMoney, parseMoney } from "@/contract/money";
 import {
   type CreateMoneyRequestInput,
   MONEY_REQUEST_MESSAGES,
+  MONEY_REQUEST_NOTE_HINT,
   MONEY_REQUESTS_PAGE_SIZE,
   type MoneyRequest,
   type MoneyRequestAnswer,
@@ -12,6 +13,7 @@ import {
   type MoneyRequestStatus,
   OPEN_REQUESTS_PER_PAYER,
   type PayMoneyRequestInput,
+  REQUESTS_PER_PAYER_PER_DAY,
 } from "@/contract/money-requests";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { TAG_PAY_MESSAGES } from "@/contract/tag-payments";
@@ -20,6 +22,8 @@ import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import type { ProofOrigin } from "@/server/features/auth/second-factor";
 import { publicBaseUrl } from "@/server/features/security/freeze-links";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { isRequesterBlocked } from "@/server/features/transfers/money-request-blocks";
 import {
   maskName,
   normalizeTag,
@@ -76,6 +80,7 @@ const requestRow = z.object({
   amount: z.coerce.number(),
   note: z.string().nullable(),
   status: z.enum(["open", "paid", "declined", "cancelled"]),
+  withheld: z.boolean(),
   created_at: z.coerce.date(),
   decided_at: z.coerce.date().nullable(),
   requester_first: z.string().nullable(),
@@ -86,7 +91,7 @@ const requestRow = z.object({
 type RequestRow = z.infer<typeof requestRow>;
 
 const REQUEST_COLUMNS = sql`r.id, r.requester_id, r.payer_id, r.requester_tag, r.payer_tag, r.amount, r.note,
-  r.status, r.created_at, r.decided_at, rq.first_name as requester_first, rq.last_name as requester_last,
+  r.status, r.withheld, r.created_at, r.decided_at, rq.first_name as requester_first, rq.last_name as requester_last,
   py.first_name as payer_first, py.last_name as payer_last`;
 const REQUEST_JOINS = sql`left join users rq on rq.id = r.requester_id left join users py on py.id = r.payer_id`;
 
@@ -166,6 +171,62 @@ async function notifyAnswered(tx: Tx, row: RequestRow, answer: "paid" | "decline
   );
 }
 
+/**
+ * One requester may ask the same payer at most REQUESTS_PER_PAYER_PER_DAY times a New York day, whatever became of
+ * the requests (issue 46 §30): the open cap alone let them cancel and ask again all day. Withheld ones count too, so
+ * the cap tells a blocked requester nothing. Both wallets are locked, so racing creations count each other.
+ */
+async function refuseOverDailyCap(tx: Tx, requesterId: string, payerId: string, now: Date): Promise<void> {
+  const [{ today } = { today: 0 }] = await queryRows(
+    tx,
+    sql`select count(*)::int as today from money_requests
+      where requester_id = ${requesterId} and payer_id = ${payerId}
+        and created_at >= (${limitDayOf(now)}::date::timestamp at time zone 'America/New_York')`,
+    z.object({ today: z.number() }),
+  );
+  if (today >= REQUESTS_PER_PAYER_PER_DAY) {
+    throw new AppError(
+      "money_request_daily_cap",
+      MONEY_REQUEST_MESSAGES.dailyCap(REQUESTS_PER_PAYER_PER_DAY),
+    );
+  }
+}
+
+/**
+ * The payer is told of a request in the app and by e-mail, as they chose. Neither carries the note (issue 46 §30):
+ * it is the requester's words, links included, and the bank's own messages must not carry them; the app shows it
+ * beside the request.
+ */
+async function notifyAsked(
+  deps: AppDeps,
+  tx: Tx,
+  payerId: string,
+  asked: { requesterTag: string; amount: number; hasNote: boolean },
+): Promise<void> {
+  const amount = formatMoney(asked.amount);
+  const contact = await contactOf(tx, payerId);
+  await notify(
+    tx,
+    payerId,
+    "money_request",
+    {
+      title: `${asked.requesterTag} requested ${amount}`,
+      body: asked.hasNote
+        ? `${asked.requesterTag} asked you for ${amount} ${MONEY_REQUEST_NOTE_HINT}.`
+        : `${asked.requesterTag} asked you for ${amount}.`,
+      link: "/pay",
+    },
+    contact &&
+      moneyRequestedMail(contact.email, {
+        firstName: contact.first_name,
+        requesterTag: asked.requesterTag,
+        amount,
+        hasNote: asked.hasNote,
+        url: `${publicBaseUrl(deps.config)}/pay`,
+      }),
+  );
+}
+
 async function payableAt(db: DbOrTx, tag: string) {
   const [row] = await queryRows(
     db,
@@ -222,40 +283,28 @@ export async function createMoneyRequest(
         MONEY_REQUEST_MESSAGES.tooManyOpen(OPEN_REQUESTS_PER_PAYER),
       );
     }
+    await refuseOverDailyCap(tx, requester.id, payer.id, now);
 
     const id = randomUUID();
     const requesterTag = `$${self.pillar_tag}`;
     const payerTag = `$${payer.pillar_tag}`;
+    // A blocked requester is answered exactly as anyone else (same caps, same answer, their request shown waiting);
+    // the request is withheld from the payer: no list entry, no notification, no e-mail.
+    const withheld = await isRequesterBlocked(tx, payer.id, requester.id);
     await tx.execute(sql`
-      insert into money_requests (id, requester_id, payer_id, requester_tag, payer_tag, amount, note, created_at)
-      values (${id}, ${requester.id}, ${payer.id}, ${requesterTag}, ${payerTag}, ${amount}, ${note}, ${now.toISOString()})`);
-    const amountText = formatMoney(amount);
-    const contact = await contactOf(tx, payer.id);
-    await notify(
-      tx,
-      payer.id,
-      "money_request",
-      {
-        title: `${requesterTag} requested ${amountText}`,
-        body: note
-          ? `${requesterTag} asked you for ${amountText}: ${note}`
-          : `${requesterTag} asked you for ${amountText}.`,
-        link: "/pay",
-      },
-      contact &&
-        moneyRequestedMail(contact.email, {
-          firstName: contact.first_name,
-          requesterTag,
-          amount: amountText,
-          note,
-          url: `${publicBaseUrl(deps.config)}/pay`,
-        }),
-    );
+      insert into money_requests (id, requester_id, payer_id, requester_tag, payer_tag, amount, note, withheld, created_at)
+      values (${id}, ${requester.id}, ${payer.id}, ${requesterTag}, ${payerTag}, ${amount}, ${note}, ${withheld}, ${now.toISOString()})`);
+    if (!withheld) await notifyAsked(deps, tx, payer.id, { requesterTag, amount, hasNote: note !== null });
     const row = await readRequest(tx, id);
     return { message: MONEY_REQUEST_MESSAGES.created, request: toView(row!, requester.id) };
   });
   wakeMailWorker();
   return answer;
+}
+
+/** A request is the requester's, and the payer's unless it was withheld from them (a blocked requester's). */
+function isVisibleTo(row: RequestRow, viewerId: string, side: "payer_id" | "requester_id"): boolean {
+  return row[side] === viewerId && !(side === "payer_id" && row.withheld);
 }
 
 const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_([0-9a-f-]{36})$/;
@@ -273,11 +322,15 @@ export async function findMoneyRequests(
     if (!match) throw new AppError("VALIDATION", "Invalid cursor");
     after = sql`and (r.created_at, r.id) < (${match[1]}::timestamptz, ${match[2]}::uuid)`;
   }
-  const side = query.direction === "incoming" ? sql`r.payer_id` : sql`r.requester_id`;
+  // A withheld request (from a requester the payer blocked) is the requester's alone.
+  const side =
+    query.direction === "incoming"
+      ? sql`r.payer_id = ${viewer.id} and not r.withheld`
+      : sql`r.requester_id = ${viewer.id}`;
   const rows = await queryRows(
     db,
     sql`select ${REQUEST_COLUMNS} from money_requests r ${REQUEST_JOINS}
-      where ${side} = ${viewer.id} ${after}
+      where ${side} ${after}
       order by r.created_at desc, r.id desc limit ${MONEY_REQUESTS_PAGE_SIZE + 1}`,
     requestRow,
   );
@@ -296,10 +349,10 @@ export async function findMoneyRequests(
  */
 async function openRequestFor(tx: Tx, id: string, viewerId: string, side: "payer_id" | "requester_id") {
   const seen = await readRequest(tx, id);
-  if (!seen || seen[side] !== viewerId) throw notFound();
+  if (!seen || !isVisibleTo(seen, viewerId, side)) throw notFound();
   await lockParties(tx, seen.requester_id, seen.payer_id);
   const row = await readRequest(tx, id, true);
-  if (!row || row[side] !== viewerId) throw notFound();
+  if (!row || !isVisibleTo(row, viewerId, side)) throw notFound();
   if (row.status !== "open") throw closed(row.status);
   return row;
 }
@@ -367,7 +420,7 @@ export async function payMoneyRequest(
 ): Promise<TagPaymentResult> {
   if (payer.isAdmin) throw notFound();
   const seen = await readRequest(deps.database.db, id);
-  if (!seen || seen.payer_id !== payer.id) throw notFound();
+  if (!seen || !isVisibleTo(seen, payer.id, "payer_id")) throw notFound();
   // The requester's tag as it is now (the one the payment goes to); gone, it answers like any unpayable tag.
   const [requester] = await queryRows(
     deps.database.db,

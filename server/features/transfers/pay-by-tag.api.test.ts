@@ -9,6 +9,7 @@ import {
   createFundedCustomer,
   expectLedgerClean,
   expectLedgerCleanAfterEach,
+  insertKycApplication,
   requestTransfer,
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
@@ -76,6 +77,31 @@ describe("looking up a $tag", () => {
     }
     expect((await lookUp(payer, tagOf(payer))).json().reason).toBe("self_payment");
     expect((await lookUp(admin, tagOf(payee))).statusCode).toBe(403);
+  });
+
+  it("refuses anyone who could not pay (no KYC, KYC but no account, frozen) as paying does, naming nobody", async () => {
+    const payee = await createApprovedCustomer(t.database, { firstName: "Jordan", lastName: "rivera" });
+    const noKyc = await createVerifiedUser(t.database);
+    const kycOnly = await createVerifiedUser(t.database);
+    await insertKycApplication(t.database, kycOnly, "approved");
+    const frozen = await createApprovedCustomer(t.database);
+    await t.database.query("update users set frozen_at = now() where id = $1", [frozen.user.id]);
+    const cases: Array<[SignedInUser, string]> = [
+      [noKyc, "setup_incomplete"],
+      [kycOnly, "setup_incomplete"],
+      [frozen, "account_frozen"],
+    ];
+    for (const [who, reason] of cases) {
+      const { requestId: _a, ...paid } = (await pay(who, { tag: tagOf(payee), amount: "1.00" })).json();
+      for (const tag of [tagOf(payee), "$nobody_here_at_all", tagOf(who)]) {
+        const looked = await lookUp(who, tag);
+        expect(looked.statusCode, `${reason} ${tag}`).toBe(403);
+        const { requestId: _b, ...body } = looked.json();
+        expect(body, tag).toEqual(paid);
+        expect(body.reason).toBe(reason);
+        expect(looked.body).not.toContain("Jo***");
+      }
+    }
   });
 
   it("is rate limited per customer", async () => {

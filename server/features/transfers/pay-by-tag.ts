@@ -74,9 +74,24 @@ interface Payer {
   pillarTag: string;
 }
 
+/**
+ * Only a customer who could pay may look a tag up (issue 46 §31): an open account, not frozen, answered with the
+ * refusal paying gives. Otherwise a throwaway verified e-mail could walk $tags to names, 30 a minute each.
+ */
+async function refuseLookupWithoutAccount(db: DbOrTx, payerId: string): Promise<void> {
+  const [row] = await queryRows(
+    db,
+    sql`select frozen_at is not null as frozen, can_send_money(id) as open from users where id = ${payerId}`,
+    z.object({ frozen: z.boolean(), open: z.boolean() }),
+  );
+  if (row?.frozen) throw new AppError("account_frozen", SECURITY_MESSAGES.accountFrozen);
+  if (!row?.open) throw new AppError("setup_incomplete", TRANSFER_MESSAGES.setupIncomplete);
+}
+
 /** GET /api/transfer/tag/:tag: the masked name of the customer who can be paid there, or the one neutral 404. */
 export async function lookUpTag(db: DbOrTx, payer: Payer, input: string): Promise<TagLookup> {
   if (payer.isAdmin) throw staffCannotPay();
+  await refuseLookupWithoutAccount(db, payer.id);
   const tag = normalizeTag(input);
   if (tag === null) throw unavailable();
   if (tag === payer.pillarTag.toLowerCase()) throw new AppError("self_payment", TAG_PAY_MESSAGES.selfPayment);

@@ -8,6 +8,10 @@ import {
   moneyRequestParams,
   moneyRequestsQuery,
   payMoneyRequestInput,
+  requestBlockAnswer,
+  requestBlockPage,
+  requestBlockParams,
+  requestBlocksQuery,
 } from "@/contract/money-requests";
 import { passkeyOptionsResponse, transferPasskeyOptionsInput } from "@/contract/security";
 import { selfLimits, setDailyLimitInput, setSendBlockInput } from "@/contract/self-limits";
@@ -21,6 +25,11 @@ import { createTransferInput, createTransferResponse, transferLimits } from "@/c
 import { deviceCookieName } from "@/server/features/security/known-devices";
 import { createTransfer, isAnsweredTransferKey } from "@/server/features/transfers/create-transfer";
 import { getTransferLimits } from "@/server/features/transfers/get-transfer-limits";
+import {
+  blockRequester,
+  findRequestBlocks,
+  unblockRequester,
+} from "@/server/features/transfers/money-request-blocks";
 import {
   cancelMoneyRequest,
   createMoneyRequest,
@@ -41,6 +50,8 @@ const TAG_LOOKUPS_PER_MINUTE = 30;
 /** Money requests a customer may send, per minute and per day, before RATE_LIMIT_SCALE (spam; decision 037). */
 const MONEY_REQUESTS_PER_MINUTE = 5;
 const MONEY_REQUESTS_PER_DAY = 50;
+/** Blocks and unblocks of requesters a customer may make per minute, before RATE_LIMIT_SCALE. */
+const REQUEST_BLOCK_CHANGES_PER_MINUTE = 20;
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = request.headers["idempotency-key"];
@@ -232,5 +243,32 @@ export async function transferRoutes(instance: FastifyInstance) {
     "/requests/:id/cancel",
     { schema: { params: moneyRequestParams, response: { 200: moneyRequestAnswer } } },
     (request) => cancelMoneyRequest(deps, signedInUser(request), request.params.id),
+  );
+  // Blocking a requester from a request received (issue 46 §30); the requester is never told.
+  const blockChanges = keyedLimit(app, {
+    name: "money-request-block",
+    max: REQUEST_BLOCK_CHANGES_PER_MINUTE,
+    key: (request) => request.user?.id ?? null,
+  });
+  app.post(
+    "/requests/:id/block",
+    {
+      schema: { params: moneyRequestParams, response: { 200: requestBlockAnswer } },
+      preHandler: blockChanges,
+    },
+    (request) => blockRequester(deps, signedInUser(request), request.params.id),
+  );
+  app.get(
+    "/request-blocks",
+    { schema: { querystring: requestBlocksQuery, response: { 200: requestBlockPage } } },
+    (request) => findRequestBlocks(db, signedInUser(request), request.query),
+  );
+  app.delete(
+    "/request-blocks/:id",
+    {
+      schema: { params: requestBlockParams, response: { 200: requestBlockAnswer } },
+      preHandler: blockChanges,
+    },
+    (request) => unblockRequester(deps, signedInUser(request), request.params.id),
   );
 }

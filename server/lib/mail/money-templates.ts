@@ -1,4 +1,5 @@
 import { BRAND } from "@/contract/brand";
+import { MONEY_REQUEST_NOTE_HINT } from "@/contract/money-requests";
 import { paragraph, renderLayout } from "@/server/lib/mail/html";
 import type { MailMessage } from "@/server/lib/mail/templates";
 
@@ -100,16 +101,20 @@ export function scheduledTransferSkippedMail(
   );
 }
 
-/** Sent to the customer asked for money by $tag (decision 037). */
+/**
+ * Sent to the customer asked for money by $tag (decision 037). The requester's note never goes into the bank's own
+ * e-mail (issue 46 §30): it is the requester's words, URLs included, and would read as signed by the bank. The
+ * e-mail only says there is one, to be read in the app.
+ */
 export function moneyRequestedMail(
   to: string,
   {
     firstName,
     requesterTag,
     amount,
-    note,
+    hasNote,
     url,
-  }: { firstName: string; requesterTag: string; amount: string; note: string | null; url: string },
+  }: { firstName: string; requesterTag: string; amount: string; hasNote: boolean; url: string },
 ): MailMessage {
   return plainMail(
     to,
@@ -117,8 +122,8 @@ export function moneyRequestedMail(
     `${requesterTag} requested ${amount}`,
     `${requesterTag} requested money`,
     [
-      note
-        ? `Hi ${firstName}, ${requesterTag} asked you for ${amount}: "${note}"`
+      hasNote
+        ? `Hi ${firstName}, ${requesterTag} asked you for ${amount} ${MONEY_REQUEST_NOTE_HINT}.`
         : `Hi ${firstName}, ${requesterTag} asked you for ${amount}.`,
       `Pay or decline it here: ${url}`,
       "Nothing moves until you choose to pay.",

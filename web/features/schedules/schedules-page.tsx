@@ -14,6 +14,7 @@ import { formatRunDay, useSchedules } from "@/web/features/schedules/api/find-sc
 import { EditScheduleForm } from "@/web/features/schedules/components/edit-schedule-form";
 import { ScheduleForm } from "@/web/features/schedules/components/schedule-form";
 import { isUnauthorized } from "@/web/lib/api";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 const STATUS_BADGE = {
@@ -22,6 +23,8 @@ const STATUS_BADGE = {
   completed: { label: "Finished", tone: "neutral" },
   cancelled: { label: "Cancelled", tone: "neutral" },
 } as const;
+
+const SKIPPED_BADGE = { label: "Not sent", tone: "neutral" } as const;
 
 const ACTION_DONE: Record<ScheduleAction, string> = {
   pause: "Schedule paused",
@@ -38,13 +41,17 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
       {
         onSuccess: () => toast({ title: ACTION_DONE[action], description: schedule.recipientName }),
         onError: (error) => {
-          if (!isUnauthorized(error)) toastApiError(error, "The schedule was not changed");
+          if (isUnauthorized(error) || isStepUpCancelled(error)) return;
+          toastApiError(error, "The schedule was not changed");
         },
       },
     );
-  const badge = STATUS_BADGE[schedule.status];
   const last = schedule.lastRun;
   const isOpen = schedule.status === "active" || schedule.status === "paused";
+  // A once-transfer whose one run was skipped sent nothing: it must not read as money out (issue 46 §20).
+  const wasSkipped =
+    schedule.cadence === "once" && schedule.status === "completed" && last?.outcome === "skipped";
+  const badge = wasSkipped ? SKIPPED_BADGE : STATUS_BADGE[schedule.status];
   return (
     <li className="grid gap-2 p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -52,12 +59,20 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
           {schedule.recipientName}{" "}
           <span className="font-normal text-ink-muted">· {SCHEDULE_CADENCE_LABELS[schedule.cadence]}</span>
         </p>
-        <p className="tabular-nums font-medium text-ink">−{schedule.formattedAmount}</p>
+        {/* Signed as money out only while it will send; an ended schedule's amount is a record, not a debit. */}
+        {isOpen ? (
+          <p className="tabular-nums font-medium text-ink">−{schedule.formattedAmount}</p>
+        ) : (
+          <p className="tabular-nums text-ink-muted">
+            {schedule.formattedAmount}
+            <span className="sr-only">{wasSkipped ? ", not sent" : ", ended"}</span>
+          </p>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm text-ink-muted">
         <Badge tone={badge.tone}>{badge.label}</Badge>
         {schedule.upcoming[0] ? <span>Next: {formatRunDay(schedule.upcoming[0])}</span> : null}
-        {schedule.endOn ? <span>Ends {formatRunDay(schedule.endOn)}</span> : null}
+        {isOpen && schedule.endOn ? <span>Ends {formatRunDay(schedule.endOn)}</span> : null}
       </div>
       {last ? (
         <p className="text-sm text-ink-muted">

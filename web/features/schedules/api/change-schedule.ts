@@ -47,12 +47,17 @@ export function useEditSchedule() {
 
 export type ScheduleAction = "pause" | "resume" | "cancel";
 
-/** POST /api/schedules/:id/pause | resume | cancel. */
+/**
+ * POST /api/schedules/:id/pause | resume | cancel. Pause and resume need this session's fresh step-up, as an edit
+ * does; cancelling only stops money leaving, so the server asks for none (withStepUp asks only when told to).
+ */
 export function useChangeSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: ScheduleAction }) =>
-      apiRequest<ScheduleResponse>("POST", `/api/schedules/${encodeURIComponent(id)}/${action}`),
+      withStepUp(() =>
+        apiRequest<ScheduleResponse>("POST", `/api/schedules/${encodeURIComponent(id)}/${action}`),
+      ),
     onSuccess: () => refreshSchedules(queryClient),
   });
 }

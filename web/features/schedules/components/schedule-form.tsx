@@ -77,6 +77,15 @@ export function ScheduleForm() {
   // One key per filled-in form: a retry after a lost answer finds the schedule already made, and a passkey signs it.
   const requestKey = useRef(newRequestKey());
   const clear = (field: ScheduleField) => setErrors((x) => ({ ...x, [field]: undefined }));
+  // After a schedule is made the form starts over: it shows what is left to fill in, not the schedule just made.
+  const reset = () => {
+    setRecipientId("");
+    setAmount("");
+    setCadence("monthly");
+    setStartOn(newYorkToday());
+    setEndOn("");
+    setErrors({});
+  };
 
   const showError = (error: unknown) => {
     if (isUnauthorized(error)) return;
@@ -103,8 +112,7 @@ export function ScheduleForm() {
             description: `${schedule.formattedAmount} to ${schedule.recipientName}, first on ${formatRunDay(schedule.startOn)}`,
           });
           requestKey.current = newRequestKey();
-          setAmount("");
-          setEndOn("");
+          reset();
           resolve();
         },
         onError: (error) => {

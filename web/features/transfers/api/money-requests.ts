@@ -1,5 +1,11 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MoneyRequestAnswer, MoneyRequestPage, PayMoneyRequestInput } from "@/contract/money-requests";
+import type {
+  MoneyRequestAnswer,
+  MoneyRequestPage,
+  PayMoneyRequestInput,
+  RequestBlockAnswer,
+  RequestBlockPage,
+} from "@/contract/money-requests";
 import type { CreateTagPaymentResponse } from "@/contract/tag-payments";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
@@ -82,6 +88,46 @@ export function useCloseMoneyRequest(action: "decline" | "cancel") {
   return useMutation({
     mutationFn: (id: string) =>
       apiRequest<MoneyRequestAnswer>("POST", `/api/transfer/requests/${id}/${action}`),
+    onSuccess: refresh,
+  });
+}
+
+/** Every read of the blocked requesters list starts with this URL. */
+export const REQUEST_BLOCKS_KEY = ["/api/transfer/request-blocks"] as const;
+
+/** GET /api/transfer/request-blocks: the requesters this customer blocked, newest first (keyset on `before`). */
+export function useRequestBlocks() {
+  return useInfiniteQuery({
+    queryKey: REQUEST_BLOCKS_KEY,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam, signal }) => {
+      const params = new URLSearchParams();
+      if (pageParam) params.set("before", pageParam);
+      const query = params.size > 0 ? `?${params}` : "";
+      return apiRequest<RequestBlockPage>("GET", `/api/transfer/request-blocks${query}`, undefined, {
+        signal,
+      });
+    },
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/** POST /api/transfer/requests/:id/block: the payer blocks the requester of a request they received. */
+export function useBlockRequester() {
+  const refresh = useRefreshAfter([REQUEST_BLOCKS_KEY]);
+  return useMutation({
+    mutationFn: (requestId: string) =>
+      apiRequest<RequestBlockAnswer>("POST", `/api/transfer/requests/${requestId}/block`),
+    onSuccess: refresh,
+  });
+}
+
+/** DELETE /api/transfer/request-blocks/:id: the requester may ask again. */
+export function useUnblockRequester() {
+  const refresh = useRefreshAfter([REQUEST_BLOCKS_KEY]);
+  return useMutation({
+    mutationFn: (blockId: string) =>
+      apiRequest<RequestBlockAnswer>("DELETE", `/api/transfer/request-blocks/${blockId}`),
     onSuccess: refresh,
   });
 }

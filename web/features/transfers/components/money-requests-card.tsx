@@ -27,6 +27,7 @@ import {
   useMoneyRequests,
   usePayMoneyRequest,
 } from "@/web/features/transfers/api/money-requests";
+import { BlockedRequesters, BlockRequesterButton } from "@/web/features/transfers/components/request-blocks";
 import { isUnauthorized } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
@@ -162,6 +163,7 @@ function RequestRow({ request }: { request: MoneyRequest }) {
             <CloseRequestButton request={request} action="decline" />
           </>
         ) : null}
+        {incoming ? <BlockRequesterButton request={request} /> : null}
         {request.status === "open" && !incoming ? (
           <CloseRequestButton request={request} action="cancel" />
         ) : null}
@@ -243,6 +245,7 @@ export function MoneyRequestsCard() {
           title="Your requests"
           empty="You haven't asked anyone for money yet."
         />
+        <BlockedRequesters />
       </CardContent>
     </Card>
   );
