@@ -25,8 +25,13 @@ export type EventPosition = z.infer<typeof eventPositionResponse>;
 /** `GET /api/events?from=`: where to resume when there is no Last-Event-ID header (the tab's first stream). */
 export const eventStreamQuery = z.object({ from: z.string().max(20).optional() });
 
-/** `event: end`: the session ended or the account was frozen; the client must not reconnect with it. */
-export const endNotice = z.object({ reason: z.enum(["signed_out", "frozen", "closing"]) });
+/**
+ * `event: end`: the session ended or the account was frozen (the client must not reconnect with it), the
+ * instance is closing, or the user opened more streams than EVENT_STREAMS_PER_USER and this, their oldest,
+ * made way (the tab polls, and tries again later).
+ */
+export const endNotice = z.object({ reason: z.enum(["signed_out", "frozen", "closing", "replaced"]) });
+export type EndNotice = z.infer<typeof endNotice>;
 
 /** Open streams one session may hold on one instance (a tab each); past it the client polls instead. */
 export const STREAMS_PER_SESSION = 4;

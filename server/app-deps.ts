@@ -16,5 +16,7 @@ declare module "fastify" {
     deps: AppDeps;
     /** Whether this process ran out of file descriptors lately (/healthz). */
     processHealth: ProcessHealth;
+    /** The open-connection cap this instance applies (MAX_CONNECTIONS, lowered to fit the descriptors). */
+    maxConnections: number;
   }
 }

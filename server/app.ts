@@ -215,7 +215,7 @@ export async function buildApp(
       ),
     },
   }).withTypeProvider<ZodTypeProvider>();
-  limitConnections(
+  const maxConnections = limitConnections(
     app.server,
     http,
     deps.config.trustProxy,
@@ -227,6 +227,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("deps", deps);
   app.decorate("processHealth", new ProcessHealth());
+  app.decorate("maxConnections", maxConnections);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   if (!given.storage) app.addHook("onClose", () => deps.storage.close());
 

@@ -111,6 +111,26 @@ describe("loadConfig", () => {
     ).toThrow(/HEADERS_TIMEOUT_MS must not be longer than REQUEST_TIMEOUT_MS/);
   });
 
+  it("reads the stream and session caps per account, with defaults", () => {
+    const config = loadConfig({ DATA_DIR: tmp() });
+    expect(config.events).toEqual({ streamsPerUser: 8, streamsMax: undefined });
+    expect(config.maxSessionsPerUser).toBe(10);
+    const set = loadConfig({
+      DATA_DIR: tmp(),
+      EVENT_STREAMS_PER_USER: "3",
+      EVENT_STREAMS_MAX: "500",
+      MAX_SESSIONS_PER_USER: "4",
+    });
+    expect(set.events).toEqual({ streamsPerUser: 3, streamsMax: 500 });
+    expect(set.maxSessionsPerUser).toBe(4);
+    expect(() => loadConfig({ DATA_DIR: tmp(), MAX_SESSIONS_PER_USER: "0" })).toThrow(
+      /MAX_SESSIONS_PER_USER must be at least 1/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), EVENT_STREAMS_MAX: "many" })).toThrow(
+      /EVENT_STREAMS_MAX must be a number/,
+    );
+  });
+
   it("refuses a DATABASE_URL that is not PostgreSQL", () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
   });

@@ -60,6 +60,17 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: intSetting("KEEP_ALIVE_TIMEOUT_MS", 100, 600_000, 65_000),
   MAX_CONNECTIONS: intSetting("MAX_CONNECTIONS", 1, 1_000_000, 4096),
   MAX_CONNECTIONS_PER_IP: intSetting("MAX_CONNECTIONS_PER_IP", 1, 1_000_000, 128),
+  EVENT_STREAMS_PER_USER: intSetting("EVENT_STREAMS_PER_USER", 1, 1000, 8),
+  EVENT_STREAMS_MAX: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "EVENT_STREAMS_MAX must be a number" })
+      .int({ error: "EVENT_STREAMS_MAX must be a whole number" })
+      .min(1, { error: "EVENT_STREAMS_MAX must be at least 1" })
+      .max(1_000_000, { error: "EVENT_STREAMS_MAX must be at most 1000000" })
+      .optional(),
+  ),
+  MAX_SESSIONS_PER_USER: intSetting("MAX_SESSIONS_PER_USER", 1, 1000, 10),
   MAX_CONCURRENT_UPLOADS_PER_USER: intSetting("MAX_CONCURRENT_UPLOADS_PER_USER", 1, 100, 3),
   UPLOAD_DAILY_BYTES_PER_USER: intSetting(
     "UPLOAD_DAILY_BYTES_PER_USER",
@@ -164,6 +175,15 @@ export type Config = {
     maxConnections: number;
     maxConnectionsPerIp: number;
   };
+  /** Pushed-update streams (decision 034): what one customer, and everyone together, may hold on one instance. */
+  events: {
+    /** Streams one user may hold across all their sessions; one more ends their oldest. */
+    streamsPerUser: number;
+    /** Streams this instance holds at most; unset: three quarters of the applied MAX_CONNECTIONS. */
+    streamsMax?: number;
+  };
+  /** Active sessions one user may hold (in PostgreSQL, so across instances); a login past it ends the oldest. */
+  maxSessionsPerUser: number;
   uploads: {
     /** Uploads one user may stream through this instance at once. */
     maxConcurrentPerUser: number;
@@ -320,6 +340,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: e.MAX_CONNECTIONS,
       maxConnectionsPerIp: e.MAX_CONNECTIONS_PER_IP,
     },
+    events: { streamsPerUser: e.EVENT_STREAMS_PER_USER, streamsMax: e.EVENT_STREAMS_MAX },
+    maxSessionsPerUser: e.MAX_SESSIONS_PER_USER,
     uploads: {
       maxConcurrentPerUser: e.MAX_CONCURRENT_UPLOADS_PER_USER,
       dailyBytesPerUser: e.UPLOAD_DAILY_BYTES_PER_USER,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectiveMaxConnections, trustedPeerCheck } from "@/server/lib/connection-limits";
+import { effectiveMaxConnections, eventStreamBudget, trustedPeerCheck } from "@/server/lib/connection-limits";
 
 describe("connection caps", () => {
   it("exempts only the proxies TRUST_PROXY lists from the per-IP cap, IPv4-mapped peers included", () => {
@@ -20,5 +20,16 @@ describe("connection caps", () => {
     expect(effectiveMaxConnections(500, 74, 1024)).toBe(500);
     expect(effectiveMaxConnections(4096, 74, null)).toBe(4096);
     expect(effectiveMaxConnections(4096, 74, 50)).toBe(1);
+  });
+
+  it("keeps event streams to a budget below the connection cap, so requests always find a socket", () => {
+    // The attack's instance: MAX_CONNECTIONS=300 let one account hold 298 streams.
+    expect(eventStreamBudget(300, undefined)).toBe(225);
+    expect(eventStreamBudget(4096, undefined)).toBe(3072);
+    expect(eventStreamBudget(300, 100)).toBe(100);
+    // Asked for the whole cap or more, an eighth still stays free for requests.
+    expect(eventStreamBudget(300, 300)).toBe(262);
+    expect(eventStreamBudget(300, 10_000)).toBe(262);
+    expect(eventStreamBudget(1, undefined)).toBe(0);
   });
 });

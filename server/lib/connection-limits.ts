@@ -62,7 +62,7 @@ export function effectiveMaxConnections(
  * refusing costs no more than accepting. The count is by the socket's peer, not X-Forwarded-For: behind a
  * load balancer that peer is the balancer, which TRUST_PROXY exempts from the per-IP cap. (When the
  * process is out of descriptors, libuv accepts and drops pending connections itself, silently: the cap below
- * the descriptor limit is what keeps that from happening.)
+ * the descriptor limit is what keeps that from happening.) Answers the total cap applied.
  */
 export function limitConnections(
   server: Server,
@@ -70,7 +70,7 @@ export function limitConnections(
   trust: Config["trustProxy"],
   log: FastifyBaseLogger,
   reservedDescriptors: number,
-): void {
+): number {
   const isTrustedPeer = trustedPeerCheck(trust);
   const maxConnections = effectiveMaxConnections(limits.maxConnections, reservedDescriptors);
   if (maxConnections < limits.maxConnections) {
@@ -107,4 +107,16 @@ export function limitConnections(
       else perAddress.delete(address);
     });
   });
+  return maxConnections;
+}
+
+/**
+ * How many event streams one instance holds at most (decision 034): EVENT_STREAMS_MAX, or three quarters of
+ * the applied connection cap, and never the whole of it. A stream holds its socket for hours, so without a
+ * budget of their own one account's streams could take every connection and a bystander's request would be
+ * refused ("socket hang up"); past the budget a stream is answered 429 and that tab polls instead.
+ */
+export function eventStreamBudget(appliedMaxConnections: number, configured: number | undefined): number {
+  const ceiling = Math.max(0, appliedMaxConnections - Math.max(1, Math.ceil(appliedMaxConnections / 8)));
+  return Math.min(configured ?? Math.floor((appliedMaxConnections * 3) / 4), ceiling);
 }

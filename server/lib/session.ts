@@ -1,8 +1,8 @@
 import { hash, randomBytes } from "node:crypto";
-import { and, eq, getTableColumns, gt, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { Config } from "@/server/config";
 import { afterCommit } from "@/server/db/after-commit";
-import type { Db, DbOrTx } from "@/server/db/client";
+import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { sessions, users } from "@/server/db/schema";
 
@@ -206,6 +206,33 @@ export async function deleteExpiredSessions(db: DbOrTx, userId: string): Promise
         ),
       ),
     );
+}
+
+/** Advisory-lock namespace (first key of the two-key form) for one user's session count. */
+const SESSION_COUNT_LOCK = 26_101;
+
+/**
+ * Ends the user's oldest sessions so that at most `keep` remain: logging in past MAX_SESSIONS_PER_USER ends the
+ * oldest (and, through the sessions trigger, its event streams). Counted in PostgreSQL, so it holds across
+ * instances; two logins racing take the user's lock in turn, so neither can count before the other's insert.
+ * Call in the transaction that creates the new session, before creating it.
+ */
+export async function deleteOldestSessions(tx: Tx, userId: string, keep: number): Promise<number> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${SESSION_COUNT_LOCK}, hashtext(${userId}))`);
+  const newest = tx
+    .select({ idHash: sessions.idHash })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.createdAt), desc(sessions.idHash))
+    .limit(keep);
+  const rows = await tx
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), notInArray(sessions.idHash, newest)))
+    .returning({ idHash: sessions.idHash });
+  afterCommit(tx, () => {
+    for (const { idHash } of rows) forgetCachedSessions({ idHash });
+  });
+  return rows.length;
 }
 
 export async function deleteSessionByToken(db: DbOrTx, token: string): Promise<void> {

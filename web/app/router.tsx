@@ -1,16 +1,17 @@
-import { lazy, Suspense } from "react";
-import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
+import { type ComponentType, lazy, Suspense } from "react";
+import { Redirect, Route, type RouteComponentProps, Switch, useLocation, useSearch } from "wouter";
 import { DASHBOARD_FIRST_READS, firstPageFor } from "@/contract/first-page";
 import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { startEarlyGets } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
-import {
-  afterSignInPath,
-  DEFAULT_SIGNED_IN_PATH,
-  isSignedInPath,
-  signInPathFor,
-} from "@/web/lib/return-path";
+import { afterSignInPath, DEFAULT_SIGNED_IN_PATH, signInPathFor } from "@/web/lib/return-path";
 import { hasSignedInHint } from "@/web/lib/signed-in-hint";
+import {
+  isSignedInPath,
+  SIGNED_IN_ROUTE_PATTERNS,
+  SIGNED_IN_ROUTES,
+  type SignedInRoute,
+} from "@/web/lib/signed-in-routes";
 
 // Each page is its own chunk: signed-out visitors never download signed-in or admin code.
 const loadLandingPage = () => import("@/web/features/marketing/landing-page");
@@ -105,33 +106,56 @@ function SignedOutRoutes() {
   );
 }
 
+type Page = ComponentType<RouteComponentProps>;
+
+/** Its pattern's `:userId` is always present when the route matches. */
+function DashboardEditRoute({ params }: RouteComponentProps) {
+  return <DashboardEditPage params={{ userId: params.userId! }} />;
+}
+
+/**
+ * Every signed-in page, one per pattern of SIGNED_IN_ROUTES: the compiler refuses a page missing here or a
+ * pattern missing there, so the signed-out redirect (which reads that list) covers every page drawn here.
+ * `customerOnly`: staff never bank, so such a page sends them to the back office.
+ */
+const SIGNED_IN_PAGES: Record<SignedInRoute, { page: Page; customerOnly?: true }> = {
+  "/dashboard": { page: DashboardPage, customerOnly: true },
+  "/settings": { page: SettingsPage },
+  "/admin": { page: AdminPage },
+  "/admin/compliance/*?": { page: CompliancePage },
+  "/admin/monitoring": { page: MonitoringPage },
+  "/dashboard-edit/:userId": { page: DashboardEditRoute },
+  "/apply-checking": { page: ApplyCheckingPage, customerOnly: true },
+  "/send-money": { page: SendMoneyPage, customerOnly: true },
+  "/pay": { page: PayByTagPage, customerOnly: true },
+  "/transfers/:id": { page: ReceiptPage, customerOnly: true },
+  "/analytics": { page: AnalyticsPage, customerOnly: true },
+  "/statements": { page: StatementsPage, customerOnly: true },
+  "/recipients": { page: RecipientsPage, customerOnly: true },
+  "/schedules": { page: SchedulesPage, customerOnly: true },
+  "/add-money": { page: AddMoneyPage, customerOnly: true },
+  "/contact": { page: ContactPage, customerOnly: true },
+  "/notifications": { page: NotificationsPage, customerOnly: true },
+};
+
 /** Staff never bank: a customer-only page sends them to the back office (its second-factor prompt included). */
 function ToBackOffice() {
   return <Redirect to="/admin" replace />;
 }
 
 function SignedInRoutes({ isStaff }: { isStaff: boolean }) {
-  const customerOnly = <P,>(page: P) => (isStaff ? ToBackOffice : page);
+  const pageFor = ({ page, customerOnly }: { page: Page; customerOnly?: true }) =>
+    customerOnly && isStaff ? ToBackOffice : page;
   return (
     <Switch>
-      <Route path="/" component={customerOnly(DashboardPage)} />
-      <Route path="/dashboard" component={customerOnly(DashboardPage)} />
-      <Route path="/settings" component={SettingsPage} />
-      <Route path="/admin" component={AdminPage} />
-      <Route path="/admin/compliance/*?" component={CompliancePage} />
-      <Route path="/admin/monitoring" component={MonitoringPage} />
-      <Route path="/dashboard-edit/:userId" component={DashboardEditPage} />
-      <Route path="/apply-checking" component={customerOnly(ApplyCheckingPage)} />
-      <Route path="/send-money" component={customerOnly(SendMoneyPage)} />
-      <Route path="/pay" component={customerOnly(PayByTagPage)} />
-      <Route path="/transfers/:id" component={customerOnly(ReceiptPage)} />
-      <Route path="/analytics" component={customerOnly(AnalyticsPage)} />
-      <Route path="/statements" component={customerOnly(StatementsPage)} />
-      <Route path="/recipients" component={customerOnly(RecipientsPage)} />
-      <Route path="/schedules" component={customerOnly(SchedulesPage)} />
-      <Route path="/add-money" component={customerOnly(AddMoneyPage)} />
-      <Route path="/contact" component={customerOnly(ContactPage)} />
-      <Route path="/notifications" component={customerOnly(NotificationsPage)} />
+      <Route path="/" component={pageFor(SIGNED_IN_PAGES["/dashboard"])} />
+      {SIGNED_IN_ROUTES.map((route) => (
+        <Route
+          key={route}
+          path={SIGNED_IN_ROUTE_PATTERNS[route]}
+          component={pageFor(SIGNED_IN_PAGES[route])}
+        />
+      ))}
       {/* Opened from a security e-mail: it must work in a browser that is still signed in (maybe the intruder's session). */}
       <Route path="/this-wasnt-me" component={ThisWasntMePage} />
       <Route path="/auth" component={SignedInAuthRedirect} />

@@ -15,6 +15,7 @@ export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "las
         </>
       }
       labelClassName="text-ink-muted"
+      isStaff={user.isAdmin}
     >
       <nav aria-label="Account" className="flex shrink-0 items-center gap-1 sm:gap-2">
         {user.isAdmin ? (

@@ -1,5 +1,6 @@
 import { toast } from "@/web/components/ui/use-toast";
-import { isSignedInPath, signInPathFor } from "@/web/lib/return-path";
+import { signInPathFor } from "@/web/lib/return-path";
+import { isSignedInPath } from "@/web/lib/signed-in-routes";
 
 /** Spec §9: unauthenticated redirects happen after 500 ms. */
 const REDIRECT_DELAY_MS = 500;

@@ -7,14 +7,19 @@ import { Logo, LogoMark } from "@/web/components/ui/logo";
 import { cn } from "@/web/lib/cn";
 import { initials } from "@/web/lib/format";
 
-/** The signed-in screens' sticky bar: skip link, the brand back to the dashboard, a label beside it, then `children`. */
+/**
+ * The signed-in screens' sticky bar: skip link, the brand back home (the dashboard, or the back office for
+ * staff, who never bank), a label beside it, then `children`.
+ */
 export function TopBar({
   label,
   labelClassName,
+  isStaff = false,
   children,
 }: {
   label: ReactNode;
   labelClassName: string;
+  isStaff?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -23,7 +28,11 @@ export function TopBar({
       <header className="sticky top-0 z-40 border-b border-line bg-surface/95 backdrop-blur supports-[backdrop-filter]:bg-surface/85">
         <Container className="flex h-16 items-center justify-between gap-3">
           <div className="flex min-w-0 items-center gap-3">
-            <Link href="/dashboard" className="rounded-md" aria-label={`${BRAND.name} dashboard`}>
+            <Link
+              href={isStaff ? "/admin" : "/dashboard"}
+              className="rounded-md"
+              aria-label={`${BRAND.name} ${isStaff ? "back office" : "dashboard"}`}
+            >
               <Logo className="hidden sm:inline-flex" />
               <LogoMark className="sm:hidden" />
             </Link>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { afterSignInPath, isSignedInPath, safeReturnPath, signInPathFor } from "@/web/lib/return-path";
+import { afterSignInPath, safeReturnPath, signInPathFor } from "@/web/lib/return-path";
 import { hasSignedInHint } from "@/web/lib/signed-in-hint";
+import { compileRoute, isSignedInPath, SIGNED_IN_ROUTES } from "@/web/lib/signed-in-routes";
 
 const ORIGIN = "https://pillar.example";
 /** What /auth?next=… yields after the browser's own decoding, as afterSignInPath sees it. */
@@ -62,6 +63,32 @@ describe("return path after sign-in", () => {
     expect(isSignedInPath("/dashboard-edit/u1")).toBe(true);
     for (const path of ["/", "/auth", "/about", "/privacy", "/nope", "/dashboard-edit/", "/api/logout"])
       expect(isSignedInPath(path)).toBe(false);
+  });
+
+  it("returns to every page of the route table, e-mail links included", () => {
+    for (const route of SIGNED_IN_ROUTES) {
+      const path = route.replace(/\/\*\?$/, "").replace(/:[a-zA-Z]\w*/g, "abc-123");
+      expect(afterSignIn(`?next=${encodeURIComponent(path)}`)).toBe(path);
+    }
+    for (const path of ["/schedules", "/notifications", "/statements", "/add-money", "/transfers/t-1?x=1"])
+      expect(afterSignIn(`?next=${encodeURIComponent(path)}`)).toBe(path);
+    expect(afterSignIn(`?next=${encodeURIComponent("/admin/compliance/cases/c-1")}`)).toBe(
+      "/admin/compliance/cases/c-1",
+    );
+    expect(afterSignIn(`?next=${encodeURIComponent("/transfers/a/b")}`)).toBe("/dashboard");
+    expect(afterSignIn(`?next=${encodeURIComponent("/transfers/")}`)).toBe("/dashboard");
+  });
+
+  it("compiles route patterns as wouter reads them, and refuses what it cannot read", () => {
+    const receipt = compileRoute("/transfers/:id");
+    expect(receipt.exec("/transfers/t-1")?.groups).toEqual({ id: "t-1" });
+    expect(receipt.test("/Transfers/t-1/")).toBe(true);
+    expect(receipt.test("/transfers")).toBe(false);
+    const compliance = compileRoute("/admin/compliance/*?");
+    expect(compliance.test("/admin/compliance")).toBe(true);
+    expect(compliance.test("/admin/compliance/cases/c-1")).toBe(true);
+    expect(compliance.test("/admin/compliances")).toBe(false);
+    expect(() => compileRoute("/a/(x)")).toThrow(/Unsupported route segment/);
   });
 });
 

@@ -1,17 +1,14 @@
-/**
+import { isSignedInPath } from "@/web/lib/signed-in-routes";
+
+/*
  * Where a signed-out visitor was going, carried through /auth as `?next=` and followed after sign-in.
- * Only our own signed-in pages qualify, so the parameter can never send anyone to another site
- * (`//evil.com`, `/\evil.com`, `https://evil.com`) or trigger an action (`/api/logout`).
+ * Only our own signed-in pages qualify (the router's own table, web/lib/signed-in-routes.ts), so the
+ * parameter can never send anyone to another site (`//evil.com`, `/\evil.com`, `https://evil.com`) or
+ * trigger an action (`/api/logout`).
  */
-const SIGNED_IN_PATH =
-  /^\/(?:dashboard|settings|admin|admin\/compliance|apply-checking|send-money|pay|recipients|analytics|contact|dashboard-edit\/[^/]+)\/?$/;
 
 /** The fallback when `next` is present but not one of our signed-in pages. */
 export const DEFAULT_SIGNED_IN_PATH = "/dashboard";
-
-export function isSignedInPath(pathname: string): boolean {
-  return SIGNED_IN_PATH.test(pathname);
-}
 
 /** The sign-in page that returns to `path` (pathname plus search) afterwards. */
 export function signInPathFor(path: string): string {

@@ -14,6 +14,12 @@ BEGIN
 	IF p_user_id IS NULL THEN
 		RETURN;
 	END IF;
+	-- Deleting a user cascades to rows whose triggers land here (their notifications, transactions): nobody is
+	-- left to tell, and their counter could not be written (its foreign key), which failed the deletion.
+	PERFORM 1 FROM users WHERE id = p_user_id;
+	IF NOT FOUND THEN
+		RETURN;
+	END IF;
 	INSERT INTO user_event_counters AS c (user_id, last_id) VALUES (p_user_id, 0)
 		ON CONFLICT (user_id) DO UPDATE SET last_id = c.last_id
 		RETURNING c.last_id INTO v_last;

@@ -10,6 +10,7 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import {
   createSession,
   deleteExpiredSessions,
+  deleteOldestSessions,
   deleteSessionByToken,
   type UserRow,
 } from "@/server/lib/session";
@@ -52,6 +53,9 @@ export async function openSession(
     if (options.inTransaction) await options.inTransaction(tx);
     if (context.previousToken) await deleteSessionByToken(tx, context.previousToken);
     await deleteExpiredSessions(tx, user.id);
+    // One account holds at most MAX_SESSIONS_PER_USER sessions (and so a bounded number of event streams):
+    // this login ends the oldest past it.
+    await deleteOldestSessions(tx, user.id, deps.config.maxSessionsPerUser - 1);
     if (promote) {
       // The same lock and checks as an owner's grant, so a credit or an application cannot race the promotion.
       const [current] = await tx

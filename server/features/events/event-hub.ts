@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import pg from "pg";
-import { EVENT_TOPICS, EVENTS_HEARTBEAT_MS, type EventTopic } from "@/contract/events";
+import { type EndNotice, EVENT_TOPICS, EVENTS_HEARTBEAT_MS, type EventTopic } from "@/contract/events";
 import { type Database, queryRows } from "@/server/db/client";
 import { findSessionUser, forgetCachedSessions } from "@/server/lib/session";
 
@@ -52,7 +52,23 @@ interface Stream extends Omit<OpenStream, "lastEventId"> {
   queued: boolean;
 }
 
-type EndReason = "signed_out" | "frozen" | "closing";
+type EndReason = EndNotice["reason"];
+
+/** What one instance lets its streams hold (decision 034). */
+export interface StreamLimits {
+  /** Streams one session may hold (a browser's tabs); past it the tab polls. */
+  perSession: number;
+  /**
+   * Streams one user may hold across all their sessions; one more ends their oldest (`end: replaced`), so a
+   * customer's newest tab always streams and forty logins still hold only this many sockets.
+   */
+  perUser: number;
+  /** Streams the instance holds at most, below its connection cap: the rest stay free for requests. */
+  total: number;
+}
+
+/** Why a stream may not open here: its session holds its share, or the instance its budget. */
+export type StreamRefusal = "session" | "total";
 
 const parseLastId = (value: string | undefined): number | null =>
   value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : null;
@@ -66,6 +82,7 @@ const parseLastId = (value: string | undefined): number | null =>
 export class EventHub {
   private readonly byUser = new Map<string, Set<Stream>>();
   private readonly bySession = new Map<string, number>();
+  private count = 0;
   private readonly slots: Set<Stream>[] = Array.from({ length: EVENTS_SLOTS }, () => new Set());
   private nextSlot = 0;
   private turn = 0;
@@ -80,7 +97,7 @@ export class EventHub {
   constructor(
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
-    private readonly streamsPerSession: number,
+    private readonly limits: StreamLimits,
     /** Told of every wake-up before the streams read (the poll memory forgets that user's answers). */
     private readonly onWake: (userId: string | null) => void = () => {},
     /** How often each stream is pinged, and re-read without a wake-up (a test shortens them). */
@@ -109,14 +126,16 @@ export class EventHub {
 
   /** Streams open on this instance. */
   get size(): number {
-    let n = 0;
-    for (const set of this.byUser.values()) n += set.size;
-    return n;
+    return this.count;
   }
 
-  /** Whether this session may open one more stream here. */
-  hasRoomFor(idHash: string): boolean {
-    return (this.bySession.get(idHash) ?? 0) < this.streamsPerSession;
+  /** Why this session may not open one more stream here, or null when it may. */
+  refusal(idHash: string, userId: string): StreamRefusal | null {
+    if ((this.bySession.get(idHash) ?? 0) >= this.limits.perSession) return "session";
+    // At their own cap the user's oldest stream makes way, so the new one adds nothing to the total.
+    const isReplacing = (this.byUser.get(userId)?.size ?? 0) >= this.limits.perUser;
+    if (!isReplacing && this.count >= this.limits.total) return "total";
+    return null;
   }
 
   /** Starts a stream: `ready` (or `reset` semantics when it cannot resume), then the notices it missed. */
@@ -133,6 +152,7 @@ export class EventHub {
       closed: false,
       queued: false,
     };
+    this.makeRoomFor(stream.userId);
     this.add(stream);
     stream.raw.on("close", () => this.remove(stream));
     try {
@@ -165,6 +185,16 @@ export class EventHub {
     if (stream.again || (resumed && from < lastId)) void this.pump(stream);
   }
 
+  /** Ends the user's oldest streams (a Set iterates in insertion order) until one more fits their cap. */
+  private makeRoomFor(userId: string) {
+    const set = this.byUser.get(userId);
+    while (set && set.size >= this.limits.perUser) {
+      const oldest = set.values().next().value;
+      if (!oldest) break;
+      this.end(oldest, "replaced");
+    }
+  }
+
   private add(stream: Stream) {
     this.nextSlot = (this.nextSlot + 1) % EVENTS_SLOTS;
     this.slots[stream.slot]!.add(stream);
@@ -175,11 +205,13 @@ export class EventHub {
     }
     set.add(stream);
     this.bySession.set(stream.idHash, (this.bySession.get(stream.idHash) ?? 0) + 1);
+    this.count++;
   }
 
   private remove(stream: Stream) {
     if (stream.closed) return;
     stream.closed = true;
+    this.count--;
     this.slots[stream.slot]!.delete(stream);
     const set = this.byUser.get(stream.userId);
     set?.delete(stream);

@@ -233,7 +233,16 @@ describe("across two instances on one PostgreSQL", () => {
 describe("the heartbeat", () => {
   /** Its own hub with a 1 s heartbeat (25 slots: a turn every 40 ms), behind a bare HTTP server, for one customer. */
   async function hubFor(recheckMs: number) {
-    const hub = new EventHub(t.database, t.app.log, 1_000, () => {}, { heartbeatMs: 1_000, recheckMs });
+    const hub = new EventHub(
+      t.database,
+      t.app.log,
+      { perSession: 1_000, perUser: 1_000, total: 10_000 },
+      () => {},
+      {
+        heartbeatMs: 1_000,
+        recheckMs,
+      },
+    );
     const alice = await createVerifiedUser(t.database);
     const token = tokenOf(alice.cookie);
     const server = http.createServer((_req, res) => {

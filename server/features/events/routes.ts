@@ -6,6 +6,7 @@ import {
   STREAMS_PER_SESSION,
 } from "@/contract/events";
 import { EventHub } from "@/server/features/events/event-hub";
+import { eventStreamBudget } from "@/server/lib/connection-limits";
 import { AppError } from "@/server/lib/errors";
 import { sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -21,18 +22,27 @@ export const EVENTS_MESSAGES = {
   notAStreamReader: "This address sends live updates to the Pillar app (Accept: text/event-stream).",
   tooManyStreams:
     "Too many open windows are receiving live updates. This one will refresh every few seconds instead.",
+  streamsBusy: "Live updates are busy right now. This window will refresh every few seconds instead.",
 } as const;
 
 /**
  * `GET /api/events`: the signed-in customer's "this changed" notices as Server-Sent Events (decision 034). The
- * connection counts against MAX_CONNECTIONS and the per-IP cap like any other; a session holds at most
- * STREAMS_PER_SESSION here.
+ * connection counts against MAX_CONNECTIONS and the per-IP cap like any other. Here a session holds at most
+ * STREAMS_PER_SESSION, a user EVENT_STREAMS_PER_USER across their sessions (one more ends their oldest), and
+ * the instance its stream budget (eventStreamBudget), so streams never take the connections requests need.
+ * All three are per instance: behind a balancer a user holds up to that many on each, which MAX_SESSIONS_PER_USER
+ * (in PostgreSQL) and the per-user cap bound together.
  */
 export async function eventRoutes(app: FastifyInstance) {
   const { database, config } = app.deps;
   // A notice means the user's data changed, perhaps by another customer's payment or a worker: the answers this
   // instance remembers for their polls are forgotten before the streams tell the browser to read again.
-  const hub = new EventHub(database, app.log, STREAMS_PER_SESSION, (userId) =>
+  const limits = {
+    perSession: STREAMS_PER_SESSION,
+    perUser: config.events.streamsPerUser,
+    total: eventStreamBudget(app.maxConnections, config.events.streamsMax),
+  };
+  const hub = new EventHub(database, app.log, limits, (userId) =>
     app.polls.changed(userId ? { userIds: [userId] } : { all: true }, { broadcast: false }),
   );
   hub.start();
@@ -57,8 +67,12 @@ export async function eventRoutes(app: FastifyInstance) {
       const session = request.session;
       const token = request.cookies[sessionCookieName(config)];
       if (!session || !token) throw new AppError("UNAUTHORIZED", "Please sign in again.");
-      if (!hub.hasRoomFor(session.idHash)) {
-        throw new AppError("RATE_LIMITED", EVENTS_MESSAGES.tooManyStreams);
+      const refusal = hub.refusal(session.idHash, user.id);
+      if (refusal) {
+        throw new AppError(
+          "RATE_LIMITED",
+          refusal === "session" ? EVENTS_MESSAGES.tooManyStreams : EVENTS_MESSAGES.streamsBusy,
+        );
       }
       // Only an event-stream reader gets a stream: anything else (a fetch, a test's inject) would wait forever.
       if (!request.headers.accept?.includes("text/event-stream")) {

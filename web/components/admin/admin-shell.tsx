@@ -33,8 +33,10 @@ export function AdminShell({
     <div className="min-h-dvh bg-canvas">
       <SkipLink />
       <header className="border-b border-line bg-surface">
-        <Container className="flex h-16 items-center justify-between gap-3">
-          <div className="flex min-w-0 items-center gap-3">
+        {/* On a phone the way back wraps under the title rather than squeezing it to "A…": the title block keeps
+            its full width (up to the row's) and only truncates when the title alone is wider than the row. */}
+        <Container className="flex min-h-16 flex-wrap items-center justify-between gap-x-3 gap-y-2 py-2">
+          <div className="flex max-w-full shrink-0 items-center gap-3">
             <LogoMark />
             <div className="min-w-0">
               <h1 className="truncate text-base font-semibold text-ink">{title}</h1>

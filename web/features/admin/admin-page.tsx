@@ -169,7 +169,7 @@ export default function AdminPage() {
       }
       back={
         // Staff have no customer dashboard to go back to (they never bank): settings and sign-out live here.
-        <nav aria-label="Account" className="flex shrink-0 items-center gap-1 sm:gap-2">
+        <nav aria-label="Account" className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
           {canUse(user.staffRoles ?? [], "complianceDesk") ? (
             <Button asChild variant="secondary" size="sm">
               <Link href="/admin/compliance">Compliance</Link>

@@ -1,7 +1,7 @@
 import type { AdminUser } from "@/contract/admin";
+import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
 import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { ConfirmButton } from "@/web/components/confirm-button";
-import { toast } from "@/web/components/ui/use-toast";
 import { useDeleteUser } from "@/web/features/admin/api/delete-user";
 import { isUnauthorized } from "@/web/lib/api";
 
@@ -11,9 +11,11 @@ export function DeleteUserButton({ user }: { user: AdminUser }) {
   const mayDelete = useStaffCapability("deleteUser");
   if (user.isAdmin || !mayDelete) return null;
   const name = `${user.firstName} ${user.lastName}`;
+  // The spec's title, and under it the server's reason (money still on the account, transfers in flight):
+  // without it staff could not tell what to do next. A 401 is the session-expired redirect's to report.
   const onConfirm = () =>
     remove.mutateAsync(user.id).catch((error) => {
-      if (!isUnauthorized(error)) toast({ title: "Failed to delete user", variant: "destructive" });
+      if (!isUnauthorized(error)) toastFixedFailure("Failed to delete user")(error);
     });
   return (
     <ConfirmButton

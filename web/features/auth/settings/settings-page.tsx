@@ -15,6 +15,8 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 export default function SettingsPage() {
   const user = useSignedInUser();
+  // Staff never bank: no way back to a dashboard, no application, no money actions (each would bounce to /admin).
+  const isStaff = user.isAdmin;
   useDocumentTitle("Account Settings");
   // /settings#security (from the dashboard banner or the back office) lands on the Security card; #sending-limits
   // (from Send Money) on the customer's own limits.
@@ -26,7 +28,11 @@ export default function SettingsPage() {
   return (
     <SignedInPage
       user={user}
-      back={{ href: "/dashboard", label: "Back to Dashboard" }}
+      back={
+        isStaff
+          ? { href: "/admin", label: "Back to Admin Panel" }
+          : { href: "/dashboard", label: "Back to Dashboard" }
+      }
       title="Account Settings"
       description="Manage your profile, security and devices."
     >
@@ -35,16 +41,18 @@ export default function SettingsPage() {
           <ProfileCard user={user} />
           <SecurityCard />
           <PasskeysSection />
-          {user.isAdmin ? null : <SendingLimitsCard />}
+          {isStaff ? null : <SendingLimitsCard />}
           <ChangePasswordCard />
           <SessionsCard />
-          {user.isAdmin ? null : <NotificationSettingsCard />}
+          {isStaff ? null : <NotificationSettingsCard />}
           <DataAccessCard />
         </div>
-        <div className="grid gap-6">
-          <IdentityVerificationDetails />
-          <SettingsQuickActions />
-        </div>
+        {isStaff ? null : (
+          <div className="grid gap-6">
+            <IdentityVerificationDetails />
+            <SettingsQuickActions />
+          </div>
+        )}
       </div>
     </SignedInPage>
   );
