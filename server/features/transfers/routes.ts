@@ -125,7 +125,8 @@ export async function transferRoutes(instance: FastifyInstance) {
       schema: { body: setDailyLimitInput, response: { 200: selfLimitsAnswer } },
       preHandler: selfLimitChanges,
     },
-    (request) => setPersonalDailyLimit(deps, signedInUser(request), request.body.dailyLimit),
+    (request) =>
+      setPersonalDailyLimit(deps, { ...signedInUser(request), session: request.session }, request.body),
   );
   app.put(
     "/self-limits/send-block",
@@ -133,7 +134,7 @@ export async function transferRoutes(instance: FastifyInstance) {
       schema: { body: setSendBlockInput, response: { 200: selfLimitsAnswer } },
       preHandler: selfLimitChanges,
     },
-    (request) => setSendBlock(deps, signedInUser(request), request.body),
+    (request) => setSendBlock(deps, { ...signedInUser(request), session: request.session }, request.body),
   );
 
   // Paying another customer by $tag (decision 035). Lookups are counted per customer, so tags cannot be
