@@ -140,6 +140,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/admin/users/:userId": ["admin", "NOT_FOUND"],
   "DELETE /api/admin/users/:userId": ["admin", "NOT_FOUND", "CONFLICT"],
   "POST /api/admin/users/:userId/unfreeze": ["admin", "NOT_FOUND", "CONFLICT"],
+  "GET /api/admin/users/:userId/self-limits": ["admin", "NOT_FOUND"],
   "POST /api/admin/users/:userId/lift-send-block": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/users/:userId/onboarding": ["admin", "NOT_FOUND"],
   "POST /api/admin/test-email": ["admin"],

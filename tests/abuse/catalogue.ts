@@ -1152,6 +1152,12 @@ export const CATALOGUE: Record<string, RouteCase> = {
     // Maker-checker: lifting a freeze waits for a second compliance member.
     expect: { ...ADMIN_OK, admin: 202 },
   },
+  "GET /api/admin/users/:userId/self-limits": {
+    access: "admin",
+    input: { params: true },
+    build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}/self-limits`),
+    expect: ADMIN_OK,
+  },
   "POST /api/admin/users/:userId/lift-send-block": {
     access: "admin",
     input: { params: true, body: true },

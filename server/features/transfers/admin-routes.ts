@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { pendingApprovalResponse } from "@/contract/approvals";
-import { liftSendBlockInput, selfLimitNoteInput, selfLimitNotes } from "@/contract/self-limits";
+import { liftSendBlockInput, selfLimitNoteInput, selfLimitNotes, selfLimits } from "@/contract/self-limits";
 import {
   adminTransferRequestPage,
   transferRequest,
@@ -11,7 +11,7 @@ import {
 } from "@/contract/transfers";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
 import { addSelfLimitNote } from "@/server/features/transfers/self-limits";
-import { submitSendBlockLift } from "@/server/features/transfers/send-block-lift";
+import { customerSelfLimits, submitSendBlockLift } from "@/server/features/transfers/send-block-lift";
 import { submitTransferStatus } from "@/server/features/transfers/transfer-release";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -71,6 +71,11 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
 
   // The one exception, by two compliance members with the customer's identity re-verified (decision 047): always
   // 202, decided in the Approvals tab.
+  app.get(
+    "/users/:userId/self-limits",
+    { schema: { params: userParams, response: { 200: selfLimits } } },
+    (request) => customerSelfLimits(db, request.params.userId),
+  );
   app.post(
     "/users/:userId/lift-send-block",
     {

@@ -480,6 +480,16 @@ describe("the compliance override (issue 46 item 28)", () => {
     await put(customer, "send-block", { on: true, cooldown: "12 months", password: TEST_PASSWORD });
     await put(customer, "send-block", { on: false });
 
+    // Compliance reads the block (support does not) before proposing.
+    const read = (who: SignedInUser) =>
+      t.app.inject({
+        method: "GET",
+        url: `/api/admin/users/${customer.user.id}/self-limits`,
+        headers: { cookie: who.cookie },
+      });
+    expect((await read(compliance)).json()).toMatchObject({ sendsBlocked: true, blockOn: false });
+    expect((await read(support)).statusCode).toBe(403);
+
     const proposed = await lift(compliance, customer.user.id, body);
     expect(proposed.statusCode, proposed.body).toBe(202);
     const approval = proposed.json().approval;

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { ADMIN_MESSAGES } from "@/contract/admin";
 import type { PendingApprovalResponse } from "@/contract/approvals";
-import { type LiftSendBlockInput, SELF_LIMIT_MESSAGES } from "@/contract/self-limits";
+import { type LiftSendBlockInput, SELF_LIMIT_MESSAGES, type SelfLimits } from "@/contract/self-limits";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import {
   type ApprovalAction,
@@ -10,6 +10,7 @@ import {
   approvalPayload,
 } from "@/server/features/approvals/approval-actions";
 import { type StaffActor, submitForApproval } from "@/server/features/approvals/request-approval";
+import { getSelfLimits } from "@/server/features/transfers/self-limits";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { notify } from "@/server/lib/notifications";
@@ -43,6 +44,17 @@ async function lockBlockedCustomer(tx: Tx, userId: string) {
   );
   if (!block?.sends_blocked) throw new AppError("not_sends_blocked", SELF_LIMIT_MESSAGES.notBlocked);
   return block;
+}
+
+/** GET /api/admin/users/:userId/self-limits: what compliance reads before proposing a lift (404: no customer). */
+export async function customerSelfLimits(db: Db, userId: string): Promise<SelfLimits> {
+  const [customer] = await queryRows(
+    db,
+    sql`select id from users where id = ${userId}::uuid and cardinality(staff_roles) = 0`,
+    z.object({ id: z.string() }),
+  );
+  if (!customer) throw new AppError("NOT_FOUND", ADMIN_MESSAGES.userNotFound);
+  return getSelfLimits(db, userId);
 }
 
 /** POST /api/admin/users/:userId/lift-send-block: always 202, waiting for a second compliance member. */
