@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
-import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
 import {
   applyThroughApi,
   approveAndFund,
@@ -84,6 +84,40 @@ describe("Block crypto sends in Settings", () => {
       headers: { "Idempotency-Key": "self-block-e2e-tag" },
     });
     expect(paid.status(), await paid.text()).toBe(201);
+
+    // Compliance sees the block on the customer's details and proposes lifting it, identity re-verified; a second
+    // member approves it in the Approvals tab, and the customer's Settings reads "Off." again.
+    await admin.page.goto("/admin");
+    await admin.page.getByLabel("Search users").fill(user.email);
+    await admin.page.getByRole("button", { name: "View details for Blake Keeper" }).click();
+    const details = admin.page.getByRole("dialog", { name: "User Details" });
+    await details.getByRole("heading", { name: "Crypto sends blocked by the customer" }).waitFor();
+    await details.getByText(`On until ${shown}.`, { exact: false }).waitFor();
+    await shots(admin.page, "self-block-admin-details");
+    await expectAccessible(admin.page, "User Details, a customer's own block");
+    await details.getByRole("button", { name: "Lift the block…" }).click();
+    const ask = admin.page.getByRole("dialog", { name: "Lift Blake Keeper's block?" });
+    await ask.getByRole("button", { name: "Send for approval" }).click();
+    await ask.getByText("Say how you re-verified the customer's identity").waitFor();
+    await ask
+      .getByLabel("How you re-verified their identity")
+      .fill("Video call, licence photo and date of birth");
+    await ask.getByLabel("Reason").fill("Customer says someone else set it on a shared laptop");
+    await ask.getByRole("button", { name: "Send for approval" }).click();
+    await toastWith(admin.page, "Sent for approval").waitFor();
+    const checker = await openPage(browser);
+    await signInAsAdmin(checker.page, undefined, inject("checkerEmail"));
+    await checker.page.goto("/admin");
+    await checker.page.getByRole("tab", { name: "Approvals" }).click();
+    const request = checker.page.getByRole("listitem", {
+      name: "Lift a customer's send block for Blake Keeper",
+    });
+    await request.getByText(/identity re-verified: Video call, licence photo and date of birth/).waitFor();
+    await request.getByRole("button", { name: /^Approve/ }).click();
+    await toastWith(checker.page, "Approved").waitFor();
+    await customer.page.reload();
+    await card.getByText("Off.", { exact: true }).waitFor();
+    console.info("e2e self-block: lifted by two compliance members");
 
     // The e-mail sent when it was switched on carries the undo link; it opens the "This wasn't me" page.
     const mail = await waitForMail(user.email, (m) => /crypto sends are blocked/i.test(m.subject));
