@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
+import {
+  createApprovedCustomer,
+  createFundedCustomer,
+  expectLedgerCleanAfterEach,
+  requestTransfer,
+} from "@/tests/support/money";
 import { enrolTotp, stepUpWithTotp } from "@/tests/support/second-factor";
-import { setUpTestApp } from "@/tests/support/test-app";
+import { createTestApp, setUpTestApp } from "@/tests/support/test-app";
 import {
   createVerifiedUser,
   logIn,
@@ -330,6 +335,36 @@ describe("a fresh proof before anything that keeps money in (issue 46 item 28)",
     const confirmed = await put(customer, "daily-limit", { dailyLimit: "0.01", password: TEST_PASSWORD });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
     expect(confirmed.json().selfLimits.personalDailyLimit).toBe("$0.01");
+  });
+
+  it("takes five password tries in 15 minutes, whichever route or session sends them", async () => {
+    const strict = await createTestApp();
+    try {
+      const customer = await createApprovedCustomer(strict.database);
+      const tryPassword = (path: string, body: object) =>
+        strict.app.inject({
+          method: "PUT",
+          url: `/api/transfer/self-limits/${path}`,
+          headers: { cookie: customer.cookie },
+          payload: body as object,
+        });
+      const codes = [];
+      for (let i = 0; i < 3; i++)
+        codes.push(
+          (await tryPassword("send-block", { on: true, cooldown: "7 days", password: `x${i}` })).statusCode,
+        );
+      for (let i = 0; i < 3; i++)
+        codes.push((await tryPassword("daily-limit", { dailyLimit: "5", password: `y${i}` })).statusCode);
+      expect(codes).toEqual([400, 400, 400, 400, 400, 429]);
+      // The right password too, until the window passes; changes that need none still go through.
+      expect(
+        (await tryPassword("send-block", { on: true, cooldown: "7 days", password: TEST_PASSWORD }))
+          .statusCode,
+      ).toBe(429);
+      expect((await tryPassword("send-block", { on: false })).statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 
   it("asks a customer with an authenticator for a fresh step-up, which a password does not replace", async () => {
