@@ -34,7 +34,7 @@ const COOLDOWN_LABELS: Record<SendBlockCooldown, string> = {
  * The block's state in words. During the cooldown sends are still refused, so it reads "On until …", in the time
  * the server wrote (New York, "ET"), the same words its refusal uses.
  */
-export function blockState(data: SelfLimits): string {
+function blockState(data: SelfLimits): string {
   if (data.blockOn && data.cooldown)
     return `On. Turning it off starts a ${COOLDOWN_ADJECTIVES[data.cooldown]} cooldown.`;
   if (data.blockedUntilText) return `On until ${data.blockedUntilText}. No one can end it sooner.`;
