@@ -43,6 +43,9 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/account-requests": ["compliance"],
   "PUT /api/admin/account-requests/:id": ["compliance"],
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],
+  // Lifting a customer's own send block, identity re-verified; a second member approves (decision 047).
+  "GET /api/admin/users/:userId/self-limits": ["compliance"],
+  "POST /api/admin/users/:userId/lift-send-block": ["compliance"],
   // Sensitive reads and the audit trail: each reveal is audited with its reason; the log is searchable.
   "POST /api/admin/kyc/:id/ssn/reveal": ["compliance"],
   "GET /api/admin/audit": ["compliance"],

@@ -14,6 +14,7 @@ export const APPROVAL_KINDS = [
   "unfreeze",
   "transfer_release",
   "payout_settled_outside",
+  "send_block_lift",
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -30,6 +31,8 @@ export const APPROVAL_CHECKER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   transfer_release: ["finance", "compliance"],
   // A payout recorded as settled outside Pillar completes the transfer in the ledger: a second finance member.
   payout_settled_outside: ["finance"],
+  // Lifting a customer's own block on crypto sends, identity re-verified: a second compliance member (047).
+  send_block_lift: ["compliance"],
 };
 
 export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
@@ -40,6 +43,7 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
   unfreeze: "Lift freeze",
   transfer_release: "Flagged transfer",
   payout_settled_outside: "Payout settled outside Pillar",
+  send_block_lift: "Lift a customer's send block",
 };
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */

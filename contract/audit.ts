@@ -43,6 +43,10 @@ export const CUSTOMER_VISIBLE_ACTIONS: Readonly<Record<string, { label: string; 
   "kyc.reset": { label: "Reopened your identity verification", role: "compliance" },
   "account_request.update": { label: "Updated your account application", role: "compliance" },
   "user.unfreeze": { label: "Lifted the freeze on your account", role: "compliance" },
+  "self_limits.block_lifted": {
+    label: "Lifted the block on crypto sends you set, after checking your identity",
+    role: "compliance",
+  },
   // What a compliance review found is never shown; only that the account was reviewed. The action name says
   // no more than the label (decision 032); case_decided is the name rows written before it carry.
   "compliance.account_reviewed": { label: "Reviewed your account", role: "compliance" },

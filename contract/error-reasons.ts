@@ -79,6 +79,10 @@ export const ERROR_REASONS = {
   sends_blocked: { code: "FORBIDDEN", status: 403, flags: ["sendsBlocked"] },
   personal_daily_limit: { code: "UNPROCESSABLE", status: 422, flags: ["personalLimitExceeded"] },
   cooldown_shorter: { code: "CONFLICT", status: 409, flags: ["cooldownCannotShorten"] },
+  /** Lowering the limit or switching the block on, by a customer with no second factor: the password (047). */
+  password_confirm_required: { code: "FORBIDDEN", status: 403, flags: ["passwordConfirmRequired"] },
+  /** Lifting a block that is not in force (decision 047). */
+  not_sends_blocked: { code: "CONFLICT", status: 409, flags: ["notSendsBlocked"] },
   // Payments by $tag (decision 035).
   tag_unavailable: { code: "NOT_FOUND", status: 404, flags: ["tagUnavailable"] },
   self_payment: { code: "VALIDATION", status: 400, flags: ["selfPayment"] },

@@ -106,6 +106,10 @@ export const errorFlags = z
     personalDailyLimit: z.string(),
     /** A send block's cooldown can only get longer while the block is on. */
     cooldownCannotShorten: flag,
+    /** The change needs the account password (no second factor to step up with; decision 047). */
+    passwordConfirmRequired: flag,
+    /** A lift of a send block that is not in force. */
+    notSendsBlocked: flag,
     /** No customer can be paid at this $tag: the same answer whether it exists or not. */
     tagUnavailable: flag,
     /** A payment by $tag to the payer's own tag. */

@@ -4,12 +4,49 @@ import { z } from "zod";
 export const SEND_BLOCK_COOLDOWNS = ["24 hours", "7 days", "30 days", "12 months"] as const;
 export type SendBlockCooldown = (typeof SEND_BLOCK_COOLDOWNS)[number];
 
+/** "a 7-day cooldown": the cooldown as an adjective, for the copy around it. */
+export const COOLDOWN_ADJECTIVES: Record<SendBlockCooldown, string> = {
+  "24 hours": "24-hour",
+  "7 days": "7-day",
+  "30 days": "30-day",
+  "12 months": "12-month",
+};
+
+/** What "Block crypto sends" covers (issue 46 item 1): USDC leaving the bank, never payments inside it. */
+export const SEND_BLOCK_SCOPE =
+  "It stops USDC leaving Pillar: crypto transfers and their schedules. Paying someone by $tag and paying a request stay inside Pillar and are not blocked; your daily limit covers those.";
+
+/** How long the "This wasn't me" link e-mailed when the block is switched on can undo it (decision 047). */
+export const SEND_BLOCK_UNDO_HOURS = 6;
+
 export const SELF_LIMIT_MESSAGES = {
   limitAtMostBank: "Your own daily limit must be less than the bank's $2,000",
   limitPositive: "Your own daily limit must be more than $0",
   cooldownShorter: "While sends are blocked, the cooldown can only be made longer",
   noteRequired: "Write a note",
+  passwordConfirmRequired: "Enter your password to confirm this change",
+  notBlocked: "Crypto sends are not blocked on this account",
+  identityCheckRequired: "Say how you re-verified the customer's identity",
+  liftReasonRequired: "Give the reason for lifting the block",
+  undone:
+    "The block on crypto sends is undone. Every device was signed out: reset your password to sign in again.",
+  lifted: "The block on crypto sends was lifted.",
 } as const;
+
+// Built once: the bank's clock, New York time, shown as "ET" so the zone reads the same all year.
+const BANK_TIME = new Intl.DateTimeFormat("en-US", {
+  timeZone: "America/New_York",
+  dateStyle: "medium",
+  timeStyle: "short",
+});
+
+/**
+ * The customer's own limits' times (a cooldown's end, a raise's start) in the one zone the server's refusal and
+ * every screen use ("Nov 30, 2026, 4:03 AM ET"): the same time in Settings, on Send Money and in the error.
+ */
+export function formatBankTime(at: Date | string): string {
+  return `${BANK_TIME.format(typeof at === "string" ? new Date(at) : at)} ET`;
+}
 
 /** A refusal while sends are blocked: on (no end yet), or switched off and cooling down until `until`. */
 export const sendsBlockedMessage = (until: string | null) =>
@@ -39,12 +76,21 @@ export const selfLimits = z.object({
   cooldown: z.enum(SEND_BLOCK_COOLDOWNS).nullable(),
   /** When a running cooldown ends (ISO 8601), or null. */
   blockedUntil: z.string().nullable(),
+  /** The same instant as the refusal words it, in New York time with "ET" (formatBankTime), or null. */
+  blockedUntilText: z.string().nullable(),
 });
 export type SelfLimits = z.infer<typeof selfLimits>;
+
+/**
+ * A change that can keep money in (lowering the limit, switching the block on) needs a fresh proof (decision 047):
+ * the session's step-up when a second factor is enrolled, else the account password in the body.
+ */
+const confirmPassword = z.string().min(1).max(128).optional();
 
 /** PUT /api/transfer/self-limits/daily-limit: a dollar amount below $2,000, or null for the bank's limit alone. */
 export const setDailyLimitInput = z.strictObject({
   dailyLimit: z.union([z.string().max(20), z.number()]).nullable(),
+  password: confirmPassword,
 });
 
 /** PUT /api/transfer/self-limits/send-block. */
@@ -52,7 +98,32 @@ export const setSendBlockInput = z.strictObject({
   on: z.boolean(),
   /** Required to switch on; ignored when switching off (the cooldown chosen when it was switched on runs). */
   cooldown: z.enum(SEND_BLOCK_COOLDOWNS).optional(),
+  password: confirmPassword,
 });
+
+/** POST /api/account/send-block/undo: the token from the e-mailed link's fragment (answered like a freeze link). */
+export const undoSendBlockInput = z.object({
+  token: z.string({ error: "This link is not valid" }).max(200, "This link is not valid"),
+});
+export const undoSendBlockResponse = z.object({ message: z.string() });
+
+/**
+ * POST /api/admin/users/:userId/lift-send-block: a compliance member proposes lifting a customer's own block after
+ * re-verifying their identity; a second compliance member approves it in the Approvals tab (decision 047).
+ */
+export const liftSendBlockInput = z.strictObject({
+  reason: z
+    .string({ error: SELF_LIMIT_MESSAGES.liftReasonRequired })
+    .trim()
+    .min(1, SELF_LIMIT_MESSAGES.liftReasonRequired)
+    .max(500, "Please keep the reason under 500 characters"),
+  identityCheck: z
+    .string({ error: SELF_LIMIT_MESSAGES.identityCheckRequired })
+    .trim()
+    .min(1, SELF_LIMIT_MESSAGES.identityCheckRequired)
+    .max(500, "Please keep the identity check under 500 characters"),
+});
+export type LiftSendBlockInput = z.infer<typeof liftSendBlockInput>;
 
 /** POST /api/admin/users/:id/self-limit-notes: staff record a note; they never change the limits. */
 export const selfLimitNoteInput = z.strictObject({

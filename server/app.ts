@@ -56,6 +56,7 @@ import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
+import { approveSendBlockLift } from "@/server/features/transfers/send-block-lift";
 import { approveTransferRelease, transferReleaseAction } from "@/server/features/transfers/transfer-release";
 import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
@@ -106,6 +107,7 @@ const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
   unfreeze: approveUnfreeze,
   transfer_release: approveTransferRelease,
   payout_settled_outside: noChainSettledOutside,
+  send_block_lift: approveSendBlockLift,
 });
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");

@@ -716,6 +716,7 @@ export const approvals = pgTable(
         "unfreeze",
         "transfer_release",
         "payout_settled_outside",
+        "send_block_lift",
       ],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
@@ -1090,6 +1091,24 @@ export const customerLimits = pgTable("customer_limits", {
   blockedUntil: timestamp("blocked_until", { withTimezone: true }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** "This wasn't me" links for a block on crypto sends (0037, decision 047): single use, a few hours. */
+export const sendBlockUndoLinks = pgTable(
+  "send_block_undo_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The cooldown that was running when the block was switched on: the undo puts it back. */
+    previousBlockedUntil: timestamp("previous_blocked_until", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("send_block_undo_links_user_idx").on(t.userId)],
+);
 
 /** Staff notes on a customer's own limits: the only thing staff may do about them (0029). */
 export const customerLimitNotes = pgTable(

@@ -23,6 +23,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/auth/reset-password": ["public", "RATE_LIMITED"],
   "POST /api/account/freeze": ["public", "GONE"],
   "POST /api/account/freeze/check": ["public", "GONE"],
+  "POST /api/account/send-block/undo": ["public", "GONE"],
   "GET /api/logout": ["public"],
   "POST /api/logout": ["public"],
   // The signed-in user's own security settings.
@@ -143,6 +144,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/admin/users/:userId": ["admin", "NOT_FOUND"],
   "DELETE /api/admin/users/:userId": ["admin", "NOT_FOUND", "CONFLICT"],
   "POST /api/admin/users/:userId/unfreeze": ["admin", "NOT_FOUND", "CONFLICT"],
+  "GET /api/admin/users/:userId/self-limits": ["admin", "NOT_FOUND"],
+  "POST /api/admin/users/:userId/lift-send-block": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/users/:userId/onboarding": ["admin", "NOT_FOUND"],
   "POST /api/admin/test-email": ["admin"],
   "POST /api/admin/send-payment-notification": ["admin"],

@@ -62,6 +62,7 @@ describe("the admin web's capabilities", () => {
       "decideCase",
       "kycTab",
       "liftFreeze",
+      "liftSendBlock",
       "loadSanctionsList",
       "monitoringAlerts",
       "openDocuments",

@@ -263,6 +263,13 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/account/freeze/check", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
+  // "This wasn't me" for a block on crypto sends (decision 047): a token nobody was sent is refused alike.
+  "POST /api/account/send-block/undo": {
+    access: "public",
+    input: { body: true },
+    build: () => ({ url: "/api/account/send-block/undo", payload: { token: "A".repeat(43) } }),
+    expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
+  },
   "GET /api/logout": {
     access: "public",
     build: () => url("/api/logout"),
@@ -1173,6 +1180,26 @@ export const CATALOGUE: Record<string, RouteCase> = {
       payload: { reason: "Spoke to the customer" },
     }),
     // Maker-checker: lifting a freeze waits for a second compliance member.
+    expect: { ...ADMIN_OK, admin: 202 },
+  },
+  "GET /api/admin/users/:userId/self-limits": {
+    access: "admin",
+    input: { params: true },
+    build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}/self-limits`),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/users/:userId/lift-send-block": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => {
+      const blocked = await victim(w);
+      await w.t.database.query("select set_send_block($1::uuid, true, '24 hours', now())", [blocked.user.id]);
+      return {
+        url: `/api/admin/users/${blocked.user.id}/lift-send-block`,
+        payload: { reason: "Customer asked", identityCheck: "Video call against the licence" },
+      };
+    },
+    // Maker-checker: a second compliance member approves the lift (decision 047).
     expect: { ...ADMIN_OK, admin: 202 },
   },
   // Staff management (owner only): each build names a fresh account, so every pass grants or revokes for real.

@@ -9,6 +9,7 @@ import {
   applyThroughApi,
   approveAndFund,
   fillTransferForm,
+  PASSWORD,
   requestTransferThroughApi,
   shots,
   signInAsAdmin,
@@ -315,7 +316,7 @@ describe("money journey", () => {
 
     // Her own $20 limit, $0.25 of it used: every figure is what the gate will still pass.
     const own = await customer.context.request.put("/api/transfer/self-limits/daily-limit", {
-      data: { dailyLimit: "20" },
+      data: { dailyLimit: "20", password: PASSWORD },
     });
     expect(own.status(), await own.text()).toBe(200);
     await requestTransferThroughApi(customer.context.request, "0.25");
@@ -417,7 +418,8 @@ describe("money journey", () => {
     await shots(page, "send-money-tabs");
 
     // Crypto sends blocked and cooling down: a banner says until when (New York time), not a form that fails later.
-    for (const data of [{ on: true, cooldown: "24 hours" }, { on: false }]) {
+    // Turning the block on needs her password (she has no second factor); turning it off needs nothing.
+    for (const data of [{ on: true, cooldown: "24 hours", password: PASSWORD }, { on: false }]) {
       const put = await customer.context.request.put("/api/transfer/self-limits/send-block", { data });
       expect(put.status(), await put.text()).toBe(200);
     }

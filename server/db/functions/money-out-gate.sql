@@ -5,9 +5,16 @@
 
 -- Who may send at all, checked before a second factor is spent: not frozen, not staff, the send-money gate open,
 -- not blocked by the customer's own switch (detail: the cooldown's end, or NULL while it is on), and under the
--- day's count of requests.
-CREATE OR REPLACE FUNCTION money_out_gate(p_user_id uuid, p_limit_day text, p_count_limit integer, p_at timestamptz)
-RETURNS TABLE (outcome text, detail text)
+-- day's count of requests. The customer's "Block crypto sends" covers money leaving the bank as USDC
+-- (p_leaves_bank: transfer requests, their schedules); a payment by $tag or of a money request stays inside the
+-- bank and passes it (issue 46 item 1): the customer's own daily limit is what bounds those.
+CREATE OR REPLACE FUNCTION money_out_gate(
+	p_user_id uuid,
+	p_limit_day text,
+	p_count_limit integer,
+	p_at timestamptz,
+	p_leaves_bank boolean DEFAULT true
+) RETURNS TABLE (outcome text, detail text)
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
 	v_blocked boolean;
@@ -27,7 +34,7 @@ BEGIN
 		RETURN;
 	END IF;
 	SELECT s.sends_blocked, s.blocked_until INTO v_blocked, v_until FROM self_limits_at(p_user_id, p_at) s;
-	IF v_blocked THEN
+	IF v_blocked AND p_leaves_bank THEN
 		RETURN QUERY SELECT 'sends_blocked'::text, to_char(v_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
 		RETURN;
 	END IF;

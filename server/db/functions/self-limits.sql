@@ -51,10 +51,11 @@ END;
 $$;
 --> statement-breakpoint
 
--- "Block crypto sends". On (p_on): blocked at once with the chosen cooldown; while on, the cooldown may only grow
--- ('cooldown_shorter' otherwise). Off: the block ends when the cooldown, counted from now, has run, never earlier
--- than a cooldown already running ('cooling'); off while not on changes nothing ('not_on'). Nothing else ends a
--- block: no function, route or staff action shortens it.
+-- "Block crypto sends". On (p_on): blocked at once with the chosen cooldown ('switched_on' when it was not on,
+-- answering the cooldown that ran before, which an undo restores; 'on' when it was and the cooldown grew or
+-- stayed); while on, the cooldown may only grow ('cooldown_shorter' otherwise). Off: the block ends when the
+-- cooldown, counted from now, has run, never earlier than a cooldown already running ('cooling'); off while not on
+-- changes nothing ('not_on'). Only lift_send_block ends a block sooner.
 CREATE OR REPLACE FUNCTION set_send_block(p_user_id uuid, p_on boolean, p_cooldown text, p_at timestamptz)
 RETURNS TABLE (outcome text, blocked_until timestamptz)
 LANGUAGE plpgsql VOLATILE AS $$
@@ -73,7 +74,12 @@ BEGIN
 		END IF;
 		UPDATE customer_limits c SET block_on = true, block_cooldown = p_cooldown, updated_at = now()
 			WHERE c.user_id = p_user_id;
-		RETURN QUERY SELECT 'on'::text, NULL::timestamptz;
+		IF l.block_on THEN
+			RETURN QUERY SELECT 'on'::text, NULL::timestamptz;
+		ELSE
+			RETURN QUERY SELECT 'switched_on'::text,
+				CASE WHEN l.blocked_until > v_from THEN l.blocked_until END;
+		END IF;
 	ELSIF NOT l.block_on THEN
 		RETURN QUERY SELECT 'not_on'::text, l.blocked_until;
 	ELSE
@@ -82,5 +88,61 @@ BEGIN
 			WHERE c.user_id = p_user_id;
 		RETURN QUERY SELECT 'cooling'::text, v_until;
 	END IF;
+END;
+$$;
+--> statement-breakpoint
+
+-- The two ways a block ends sooner than its cooldown (decision 047): the customer's "This wasn't me" link within
+-- hours of switching it on (p_restore_until: the cooldown that ran before, kept if still running) and a lift that
+-- two compliance members approved after re-verifying the customer's identity (p_restore_until NULL). The caller
+-- has checked which; this writes it through the one door customer_limits_keep_cooldown leaves open, a setting
+-- local to this transaction that names the customer. Answers whether a block or cooldown was in force.
+CREATE OR REPLACE FUNCTION lift_send_block(p_user_id uuid, p_restore_until timestamptz)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	v_lifted integer;
+BEGIN
+	PERFORM set_config('pillar.lift_send_block', p_user_id::text, true);
+	UPDATE customer_limits c
+		SET block_on = false,
+			blocked_until = CASE WHEN p_restore_until > now() THEN p_restore_until END,
+			updated_at = now()
+		WHERE c.user_id = p_user_id AND (c.block_on OR c.blocked_until > now());
+	GET DIAGNOSTICS v_lifted = ROW_COUNT;
+	PERFORM set_config('pillar.lift_send_block', '', true);
+	RETURN v_lifted > 0;
+END;
+$$;
+--> statement-breakpoint
+
+-- The table keeps the cooldown (migration 0029 wrote this trigger first): a running cooldown never gets shorter,
+-- an on block goes off only with its full cooldown, an on block's cooldown never shrinks, and a row with a block
+-- is deleted only with its customer, whoever writes the row. The one exception is lift_send_block's own write.
+CREATE OR REPLACE FUNCTION customer_limits_keep_cooldown() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'DELETE' THEN
+		-- Only with the customer's own row (ON DELETE CASCADE): the user is already gone by then.
+		IF (OLD.block_on OR OLD.blocked_until > now())
+				AND EXISTS (SELECT 1 FROM users u WHERE u.id = OLD.user_id) THEN
+			RAISE EXCEPTION 'a send block or its cooldown cannot be removed' USING ERRCODE = 'check_violation';
+		END IF;
+		RETURN OLD;
+	END IF;
+	IF current_setting('pillar.lift_send_block', true) = OLD.user_id::text THEN
+		RETURN NEW;
+	END IF;
+	IF OLD.blocked_until > now() AND (NEW.blocked_until IS NULL OR NEW.blocked_until < OLD.blocked_until) THEN
+		RAISE EXCEPTION 'a running cooldown cannot be shortened' USING ERRCODE = 'check_violation';
+	END IF;
+	IF OLD.block_on AND NOT NEW.block_on
+			AND (NEW.blocked_until IS NULL OR NEW.blocked_until < now() + OLD.block_cooldown::interval) THEN
+		RAISE EXCEPTION 'turning a send block off must start its full cooldown' USING ERRCODE = 'check_violation';
+	END IF;
+	IF OLD.block_on AND NEW.block_on AND NEW.block_cooldown::interval < OLD.block_cooldown::interval THEN
+		RAISE EXCEPTION 'a send block''s cooldown cannot be shortened' USING ERRCODE = 'check_violation';
+	END IF;
+	RETURN NEW;
 END;
 $$;

@@ -22,7 +22,8 @@ export type ApprovalPayload =
   | { op: "kyc_reset"; kycId: string }
   | { op: "unfreeze" }
   | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> }
-  | { op: "settle_payout_outside"; payoutId: string; txHash: string | null };
+  | { op: "settle_payout_outside"; payoutId: string; txHash: string | null }
+  | { op: "lift_send_block"; identityCheck: string };
 
 /**
  * Replays an approved change: the maker's original request (the row's payload, written by the feature's own

@@ -102,6 +102,8 @@ function summarise(row: ApprovalRow): string {
       return `Move the flagged transfer of ${amount} to ${payload.input.status === "approved" ? "completed" : payload.input.status}`;
     case "settle_payout_outside":
       return `Record the payout of ${amount} as settled outside Pillar${payload.txHash ? ` by ${payload.txHash}` : ""}: the transfer completes and Pillar never sends it`;
+    case "lift_send_block":
+      return `Lift the customer's own block on crypto sends now, cooldown and all (identity re-verified: ${payload.identityCheck})`;
     default:
       return APPROVAL_KIND_LABELS[row.kind];
   }

@@ -8,7 +8,7 @@ import { sweepExpired } from "@/server/lib/housekeeping";
 import { createFundedCustomer, ETH_ADDRESS, expectLedgerCleanAfterEach } from "@/tests/support/money";
 import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // The runner (decision 036) is off in this app: each test runs passes by hand with its own clock, a New York
 // instant on the day it means, so the dates below are real calendar edge cases whatever today is.
@@ -176,7 +176,7 @@ describe("running due schedules", () => {
       method: "PUT",
       url: "/api/transfer/self-limits/send-block",
       headers: { cookie: customer.cookie },
-      payload: { on: true, cooldown: "24 hours" },
+      payload: { on: true, cooldown: "24 hours", password: TEST_PASSWORD },
     });
     expect(blocked.statusCode, blocked.body).toBe(200);
     expect(await run(addDays(start, 7))).toMatchObject({ skipped: 1 });
@@ -205,7 +205,7 @@ describe("running due schedules", () => {
       method: "PUT",
       url: "/api/transfer/self-limits/daily-limit",
       headers: { cookie: customer.cookie },
-      payload: { dailyLimit: "20" },
+      payload: { dailyLimit: "20", password: TEST_PASSWORD },
     });
     expect(lowered.statusCode, lowered.body).toBe(200);
     const once = await schedule(customer, { amount: "30.00", cadence: "once", startOn: addDays(TODAY, 1) });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { pendingApprovalResponse } from "@/contract/approvals";
-import { selfLimitNoteInput, selfLimitNotes } from "@/contract/self-limits";
+import { liftSendBlockInput, selfLimitNoteInput, selfLimitNotes, selfLimits } from "@/contract/self-limits";
 import {
   adminTransferRequestPage,
   transferRequest,
@@ -11,6 +11,7 @@ import {
 } from "@/contract/transfers";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
 import { addSelfLimitNote } from "@/server/features/transfers/self-limits";
+import { customerSelfLimits, submitSendBlockLift } from "@/server/features/transfers/send-block-lift";
 import { submitTransferStatus } from "@/server/features/transfers/transfer-release";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -50,7 +51,8 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
     },
   );
 
-  // Staff may only write a note about a customer's own limits: no route changes them (decision 035).
+  // Staff write a note about a customer's own limits (decision 035); the one change they can make to them is the
+  // two-member lift below (decision 047).
   app.post(
     "/users/:userId/self-limit-notes",
     { schema: { params: userParams, body: selfLimitNoteInput, response: { 201: selfLimitNotes } } },
@@ -65,5 +67,32 @@ export async function adminTransferRoutes(instance: FastifyInstance) {
             request.body.note,
           ),
         ),
+  );
+
+  // The one exception, by two compliance members with the customer's identity re-verified (decision 047): always
+  // 202, decided in the Approvals tab.
+  app.get(
+    "/users/:userId/self-limits",
+    { schema: { params: userParams, response: { 200: selfLimits } } },
+    (request) => customerSelfLimits(db, request.params.userId),
+  );
+  app.post(
+    "/users/:userId/lift-send-block",
+    {
+      schema: {
+        params: userParams,
+        body: liftSendBlockInput,
+        response: { 202: pendingApprovalResponse },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitSendBlockLift(
+        db,
+        signedInUser(request),
+        request.params.userId,
+        request.body,
+      );
+      return reply.status(result.status).send(result.body);
+    },
   );
 }

@@ -3,7 +3,7 @@ import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney } from "@/contract/money";
 import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import { personalLimitMessage, sendsBlockedMessage } from "@/contract/self-limits";
+import { formatBankTime, personalLimitMessage, sendsBlockedMessage } from "@/contract/self-limits";
 import {
   DAILY_LIMIT_CENTS,
   dailyCountLimitMessage,
@@ -13,7 +13,6 @@ import {
 import type { AppDeps } from "@/server/app-deps";
 import type { Outcome } from "@/server/features/transfers/transfer-function";
 import { AppError } from "@/server/lib/errors";
-import { formatSecurityTime } from "@/server/lib/mail/security-templates";
 
 type Refusal = [message: string, details?: ErrorDetails];
 
@@ -30,7 +29,8 @@ const REFUSALS = {
   sends_blocked: (_, detail) => {
     const until = detail ? new Date(detail) : null;
     return [
-      sendsBlockedMessage(until ? formatSecurityTime(until) : null),
+      // The same words Settings shows (formatBankTime): one time, one zone.
+      sendsBlockedMessage(until ? formatBankTime(until) : null),
       until ? { blockedUntil: until.toISOString() } : {},
     ];
   },

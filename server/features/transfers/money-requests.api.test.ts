@@ -8,7 +8,7 @@ import {
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // "Request money" from a $tag (issue 32 §4, decision 037), from an attacker's side: another customer's requests,
 // staff, tags that cannot be paid, wrong types, replays and races; every scenario ends with the ledger check.
@@ -393,7 +393,7 @@ describe("paying, declining and cancelling a request", () => {
     await expectLedgerClean(t.database);
   });
 
-  it("keeps the payment's rules: funds, the payer's block, freeze, the requester no longer payable, and step-up", async () => {
+  it("keeps the payment's rules (funds, freeze, the requester no longer payable, step-up), not the payer's crypto-send block", async () => {
     const requester = await createApprovedCustomer(t.database);
     const payer = await createFundedCustomer(t, admin, "10.00");
     const big = await requestFrom(requester, payer, "50");
@@ -424,13 +424,18 @@ describe("paying, declining and cancelling a request", () => {
       method: "PUT",
       url: "/api/transfer/self-limits/send-block",
       headers: { cookie: blocked.cookie },
-      payload: { on: true, cooldown: "24 hours" },
+      payload: { on: true, cooldown: "24 hours", password: TEST_PASSWORD },
     });
-    expect((await payRequest(blocked, third)).json().reason).toBe("sends_blocked");
+    // The payer's own crypto-send block covers USDC leaving the bank, not paying a request (issue 46 item 1).
+    const whileBlocked = await payRequest(blocked, third);
+    expect(whileBlocked.statusCode, whileBlocked.body).toBe(201);
+    expect((await list(requester, "outgoing")).requests.find((r) => r.id === third)?.status).toBe("paid");
+    expect(await available(requester)).toBe("$2.00");
+    const fourth = await requestFrom(requester, blocked, "1");
     await t.database.query("update users set frozen_at = now() where id = $1", [blocked.user.id]);
-    expect((await payRequest(blocked, third)).json().reason).toBe("account_frozen");
-    expect((await list(requester, "outgoing")).requests.find((r) => r.id === third)?.status).toBe("open");
-    expect(await available(requester)).toBe("$1.00");
+    expect((await payRequest(blocked, fourth)).json().reason).toBe("account_frozen");
+    expect((await list(requester, "outgoing")).requests.find((r) => r.id === fourth)?.status).toBe("open");
+    expect(await available(requester)).toBe("$2.00");
   });
 });
 

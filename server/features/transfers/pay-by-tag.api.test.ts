@@ -14,7 +14,7 @@ import {
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-app";
-import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // Paying another customer by $tag (issue 32 §4, decision 035): wallet → wallet in one transaction, under the same
 // gate and limits as a transfer request, every scenario ending with the ledger invariant.
@@ -222,7 +222,7 @@ describe("paying by $tag", () => {
     await expectLedgerClean(t.database);
   });
 
-  it("refuses staff as payer or payee, a frozen payer, and a payer whose own block is on", async () => {
+  it("refuses staff as payer or payee and a frozen payer; a payer's own crypto-send block does not stop it", async () => {
     const payer = await createFundedCustomer(t, admin, "100.00");
     const payee = await createApprovedCustomer(t.database);
     const staffPays = await pay(admin, { tag: tagOf(payee), amount: "1" });
@@ -236,18 +236,23 @@ describe("paying by $tag", () => {
       method: "PUT",
       url: "/api/transfer/self-limits/send-block",
       headers: { cookie: payer.cookie },
-      payload: { on: true, cooldown: "24 hours" },
+      payload: { on: true, cooldown: "24 hours", password: TEST_PASSWORD },
     });
-    const blocked = await pay(payer, { tag: tagOf(payee), amount: "1" });
-    expect(blocked.statusCode).toBe(403);
-    expect(blocked.json().reason).toBe("sends_blocked");
+    // The block covers USDC leaving the bank (issue 46 item 1): a USDC transfer is refused, a $tag payment is not.
+    const usdc = await requestTransfer(t.app, payer, { amount: "1" }, "usdc-while-blocked");
+    expect(usdc.statusCode).toBe(403);
+    expect(usdc.json().reason).toBe("sends_blocked");
+    const byTag = await pay(payer, { tag: tagOf(payee), amount: "1" });
+    expect(byTag.statusCode, byTag.body).toBe(201);
+    expect((await summary(payee)).availableBalance).toBe("$1.00");
 
     const frozen = await createFundedCustomer(t, admin, "100.00");
     await t.database.query("update users set frozen_at = now() where id = $1", [frozen.user.id]);
     const res = await pay(frozen, { tag: tagOf(payee), amount: "1" });
     expect(res.statusCode).toBe(403);
     expect(res.json().reason).toBe("account_frozen");
-    expect((await summary(payee)).availableBalance).toBe("$0.00");
+    expect((await summary(payee)).availableBalance).toBe("$1.00");
+    await expectLedgerClean(t.database);
   });
 
   it("counts toward the bank's $2,000 and the customer's own daily limit", async () => {
@@ -268,7 +273,7 @@ describe("paying by $tag", () => {
       method: "PUT",
       url: "/api/transfer/self-limits/daily-limit",
       headers: { cookie: careful.cookie },
-      payload: { dailyLimit: "25" },
+      payload: { dailyLimit: "25", password: TEST_PASSWORD },
     });
     expect((await pay(careful, { tag: tagOf(payee), amount: "20" })).statusCode).toBe(201);
     const own = await pay(careful, { tag: tagOf(payee), amount: "6" });

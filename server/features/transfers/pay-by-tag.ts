@@ -29,7 +29,7 @@ import type { SessionRef } from "@/server/lib/session";
  * Pay another customer by $tag (issue 32 §4, decision 035): an internal ledger transfer, wallet → wallet, in one
  * transaction, settled at once, no fee. The rules are the money path's own SQL functions, run under both wallet
  * locks: who can be paid (tag_payee), who may send (money_out_gate: frozen, staff, the send-money gate, the
- * customer's own block, the day's count) and how much (money_out_limits: the available balance, the bank's daily
+ * day's count; not the customer's own crypto-send block, which covers USDC leaving the bank) and how much (money_out_limits: the available balance, the bank's daily
  * limit and the customer's own, with these payments counted by transfers_today). The posting goes through the
  * ledger helpers; the payment shows in both histories and statements with the other party's $tag.
  */
@@ -243,10 +243,12 @@ async function payByTagChecked(
     // A request is checked before anything else: a paid one answers "already paid", whatever else changed.
     if (forRequest) await forRequest.check(tx, payer.id, seen?.id ?? null);
 
+    // Inside the bank: the customer's "Block crypto sends" does not apply (p_leaves_bank false), their own
+    // daily limit does (money_out_limits below).
     const gate = await refusalOf(
       deps,
       tx,
-      sql`select outcome, detail from money_out_gate(${payer.id}::uuid, ${day}, ${deps.config.transferDailyCountLimit}::int, ${now.toISOString()}::timestamptz)`,
+      sql`select outcome, detail from money_out_gate(${payer.id}::uuid, ${day}, ${deps.config.transferDailyCountLimit}::int, ${now.toISOString()}::timestamptz, false)`,
     );
     if (gate) throw gate;
     if (tag === null) throw unavailable();

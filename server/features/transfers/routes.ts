@@ -127,6 +127,17 @@ export async function transferRoutes(instance: FastifyInstance) {
     max: 20,
     key: (request) => request.user?.id ?? null,
   });
+  // The password that confirms a change for a customer with no second factor (decision 047): few guesses, counted
+  // per customer whichever session sends them, apart from the changes' own limit.
+  const passwordTries = keyedLimit(app, {
+    name: "self-limits-password",
+    max: 5,
+    timeWindow: "15 minutes",
+    key: (request) =>
+      (request.body as { password?: unknown } | undefined)?.password === undefined
+        ? null
+        : (request.user?.id ?? null),
+  });
   app.get("/self-limits", { schema: { response: { 200: selfLimits } } }, (request) =>
     getSelfLimits(db, signedInUser(request).id),
   );
@@ -134,17 +145,18 @@ export async function transferRoutes(instance: FastifyInstance) {
     "/self-limits/daily-limit",
     {
       schema: { body: setDailyLimitInput, response: { 200: selfLimitsAnswer } },
-      preHandler: selfLimitChanges,
+      preHandler: [selfLimitChanges, passwordTries],
     },
-    (request) => setPersonalDailyLimit(deps, signedInUser(request), request.body.dailyLimit),
+    (request) =>
+      setPersonalDailyLimit(deps, { ...signedInUser(request), session: request.session }, request.body),
   );
   app.put(
     "/self-limits/send-block",
     {
       schema: { body: setSendBlockInput, response: { 200: selfLimitsAnswer } },
-      preHandler: selfLimitChanges,
+      preHandler: [selfLimitChanges, passwordTries],
     },
-    (request) => setSendBlock(deps, signedInUser(request), request.body),
+    (request) => setSendBlock(deps, { ...signedInUser(request), session: request.session }, request.body),
   );
 
   // Paying another customer by $tag (decision 035). Lookups are counted per customer, so tags cannot be

@@ -1,21 +1,29 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatMoney, parseMoney } from "@/contract/money";
+import { SECURITY_MESSAGES } from "@/contract/security";
 import {
+  formatBankTime,
   SELF_LIMIT_MESSAGES,
   SEND_BLOCK_COOLDOWNS,
+  SEND_BLOCK_UNDO_HOURS,
   type SelfLimits,
   type SendBlockCooldown,
 } from "@/contract/self-limits";
 import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows } from "@/server/db/client";
-import { customerLimitNotes } from "@/server/db/schema";
+import { customerLimitNotes, users } from "@/server/db/schema";
+import { stepUpRequired } from "@/server/features/auth/second-factor";
+import { getStepUpState } from "@/server/features/auth/step-up";
 import { issueFreezeLink } from "@/server/features/security/freeze-links";
+import { issueSendBlockUndoLink } from "@/server/features/security/send-block-undo";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
-import { dailyLimitRaiseMail } from "@/server/lib/mail/security-templates";
+import { dailyLimitRaiseMail, sendBlockOnMail } from "@/server/lib/mail/security-templates";
+import { verifyPassword } from "@/server/lib/passwords";
+import type { SessionRef } from "@/server/lib/session";
 
 /**
  * The customer's own limits (issue 32 §5, decision 035). Every rule is a function in
@@ -59,6 +67,7 @@ export async function getSelfLimits(db: DbOrTx, userId: string, now = new Date()
     blockOn: row.block_on,
     cooldown: row.block_cooldown,
     blockedUntil: row.blocked_until?.toISOString() ?? null,
+    blockedUntilText: row.blocked_until ? formatBankTime(row.blocked_until) : null,
   };
 }
 
@@ -67,9 +76,36 @@ interface LimitOwner {
   email: string;
   firstName: string;
   isAdmin: boolean;
+  /** The session asking: a step-up is fresh for this one session only. */
+  session?: SessionRef | null;
 }
 
 const staffRefused = () => new AppError("staff_account", "Staff accounts have no sending limits to set");
+
+/**
+ * A change that keeps money in (lowering the limit, switching the block on or lengthening its cooldown) is what a
+ * stolen session, an injected script or a shared device would use to lock a customer out of their money, so it
+ * needs a fresh proof (decision 047): a second-factor step-up of this session within five minutes when one is
+ * enrolled, else the account password, which a cookie alone does not carry. Checked after the input is valid.
+ */
+async function confirmKeepingMoneyIn(deps: AppDeps, user: LimitOwner, password: string | undefined) {
+  const { db } = deps.database;
+  const state = await getStepUpState(db, user.id, user.session ?? { idHash: "", publicId: "" });
+  if (state.enabled) {
+    if (!state.fresh) throw stepUpRequired(state.methods);
+    return;
+  }
+  if (password === undefined) {
+    throw new AppError("password_confirm_required", SELF_LIMIT_MESSAGES.passwordConfirmRequired);
+  }
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (!row || !(await verifyPassword(row.passwordHash, password))) {
+    throw new AppError("password_wrong", SECURITY_MESSAGES.passwordWrong);
+  }
+}
 
 /** A dollar amount under the bank's limit, or null (or the bank's limit itself) for the bank's limit alone. */
 function parseOwnLimit(input: string | number | null): number | null {
@@ -87,17 +123,21 @@ const setLimitRow = z.object({
 });
 
 /**
- * Lowering applies at once; a raise (or going back to the bank's limit) waits 24 hours and is announced by e-mail
- * with a "This wasn't me" link, in the same transaction.
+ * Lowering applies at once, after a fresh proof; a raise (or going back to the bank's limit) waits 24 hours and is
+ * announced by e-mail with a "This wasn't me" link, in the same transaction.
  */
 export async function setPersonalDailyLimit(
   deps: AppDeps,
   user: LimitOwner,
-  input: string | number | null,
+  input: { dailyLimit: string | number | null; password?: string },
   now = new Date(),
 ): Promise<{ message: string; selfLimits: SelfLimits }> {
   if (user.isAdmin) throw staffRefused();
-  const cents = parseOwnLimit(input);
+  const cents = parseOwnLimit(input.dailyLimit);
+  const inForce = (await getSelfLimits(deps.database.db, user.id, now)).personalDailyLimitCents;
+  if (cents !== null && (inForce === null || cents < inForce)) {
+    await confirmKeepingMoneyIn(deps, user, input.password);
+  }
   const outcome = await deps.database.db.transaction(async (tx) => {
     const [row] = await queryRows(
       tx,
@@ -129,32 +169,58 @@ export async function setPersonalDailyLimit(
 }
 
 const setBlockRow = z.object({
-  outcome: z.enum(["on", "cooling", "not_on", "cooldown_shorter"]),
+  outcome: z.enum(["switched_on", "on", "cooling", "not_on", "cooldown_shorter"]),
   blocked_until: z.coerce.date().nullable(),
 });
 
-/** "Block crypto sends": on at once; off starts the chosen cooldown, which nothing shortens. */
+/**
+ * "Block crypto sends": on at once, after a fresh proof; off starts the chosen cooldown, which nothing the customer
+ * does shortens. Switching it on e-mails a "This wasn't me" link that undoes it for a few hours (decision 047),
+ * written in the same transaction.
+ */
 export async function setSendBlock(
   deps: AppDeps,
   user: LimitOwner,
-  input: { on: boolean; cooldown?: SendBlockCooldown },
+  input: { on: boolean; cooldown?: SendBlockCooldown; password?: string },
   now = new Date(),
 ): Promise<{ message: string; selfLimits: SelfLimits }> {
   if (user.isAdmin) throw staffRefused();
   if (input.on && !input.cooldown)
     throw new AppError("VALIDATION", "Choose how long the block lasts after you turn it off");
-  const [row] = await queryRows(
-    deps.database.db,
-    sql`select outcome, blocked_until from set_send_block(${user.id}::uuid, ${input.on}, ${input.cooldown ?? null}::text, ${now.toISOString()}::timestamptz)`,
-    setBlockRow,
-  );
-  if (row.outcome === "cooldown_shorter")
-    throw new AppError("cooldown_shorter", SELF_LIMIT_MESSAGES.cooldownShorter);
+  if (input.on) await confirmKeepingMoneyIn(deps, user, input.password);
+  const outcome = await deps.database.db.transaction(async (tx) => {
+    const [row] = await queryRows(
+      tx,
+      sql`select outcome, blocked_until from set_send_block(${user.id}::uuid, ${input.on}, ${input.cooldown ?? null}::text, ${now.toISOString()}::timestamptz)`,
+      setBlockRow,
+    );
+    if (row.outcome === "cooldown_shorter")
+      throw new AppError("cooldown_shorter", SELF_LIMIT_MESSAGES.cooldownShorter);
+    if (row.outcome === "switched_on" && input.cooldown) {
+      const undoUrl = await issueSendBlockUndoLink(tx, deps, {
+        userId: user.id,
+        previousBlockedUntil: row.blocked_until,
+      });
+      await enqueueMail(
+        tx,
+        sendBlockOnMail(user.email, {
+          firstName: user.firstName,
+          when: now,
+          cooldown: input.cooldown,
+          undoHours: SEND_BLOCK_UNDO_HOURS,
+          undoUrl,
+        }),
+      );
+    }
+    return row.outcome;
+  });
+  if (outcome === "switched_on") wakeMailWorker();
   const message = {
+    switched_on: "Crypto sends are blocked. We sent you an e-mail about it.",
     on: "Crypto sends are blocked.",
     cooling: "The block will end when its cooldown has run. No one can end it sooner.",
     not_on: "Crypto sends are not blocked.",
-  }[row.outcome];
+  }[outcome];
   return { message, selfLimits: await getSelfLimits(deps.database.db, user.id, now) };
 }
 

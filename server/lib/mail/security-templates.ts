@@ -205,3 +205,49 @@ export function dailyLimitRaiseMail(
     freezeUrl,
   });
 }
+
+/**
+ * "Block crypto sends" was switched on (decision 047): its own "This wasn't me" link undoes the block for a few
+ * hours instead of freezing the account, since a block someone else switched on keeps the customer's money in.
+ */
+export function sendBlockOnMail(
+  to: string,
+  {
+    firstName,
+    when,
+    cooldown,
+    undoHours,
+    undoUrl,
+  }: { firstName: string; when: Date; cooldown: string; undoHours: number; undoUrl: string },
+): MailMessage {
+  const heading = "You blocked crypto sends";
+  const intro = `Hello ${firstName}, "Block crypto sends" was switched on for your ${BRAND.name} account. No USDC can leave your account until it is switched off and its cooldown of ${cooldown} has run. Payments by $tag are not blocked.`;
+  const details: [string, string][] = [
+    ["Switched on", formatSecurityTime(when)],
+    ["Cooldown after switching off", cooldown],
+  ];
+  const undoIntro = `If you did not do this, undo it now. The link removes the block, signs out every device and asks for a new password:`;
+  const outro = `The link works once, for ${undoHours} hours. If this was you, there is nothing to do.`;
+  return {
+    to,
+    kind: "send_block_on",
+    subject: `${BRAND.name}: crypto sends are blocked on your account`,
+    text: [
+      heading,
+      intro,
+      details.map(([label, value]) => `${label}: ${value}`).join("\n"),
+      `${undoIntro}\nThis wasn't me: ${undoUrl}`,
+      outro,
+      `— ${BRAND.name}`,
+    ].join("\n\n"),
+    html: renderLayout({
+      heading,
+      bodyHtml:
+        paragraph(intro) +
+        detailsTable(details) +
+        paragraph(undoIntro) +
+        wasntMeButton(undoUrl) +
+        paragraph(outro),
+    }),
+  };
+}

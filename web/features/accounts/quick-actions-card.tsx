@@ -24,7 +24,6 @@ import {
   SEND_MONEY_BLOCKED,
 } from "@/web/features/accounts/api/send-money-gate";
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
-import { formatDateTime } from "@/web/lib/format";
 
 interface QuickAction {
   label: string;
@@ -56,8 +55,8 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
   const ownNote = !own
     ? null
     : own.sendsBlocked
-      ? own.blockedUntil
-        ? `Blocked by you until ${formatDateTime(own.blockedUntil)}`
+      ? own.blockedUntilText
+        ? `Blocked by you until ${own.blockedUntilText}`
         : "Blocked by you (Settings)"
       : own.personalDailyLimit
         ? `Your limit: ${own.personalDailyLimit} a day`
@@ -94,7 +93,8 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
                     {href ? null : <Badge tone="neutral">Soon</Badge>}
                   </span>
                   <span className="text-xs text-ink-muted">{description}</span>
-                  {ownNote && (href === "/send-money" || href === "/pay") ? (
+                  {/* The block covers USDC only (issue 46 item 1): paying by $tag shows the daily limit alone. */}
+                  {ownNote && (href === "/send-money" || (href === "/pay" && !own?.sendsBlocked)) ? (
                     <span
                       className={`text-xs font-medium ${own?.sendsBlocked ? "text-negative" : "text-ink"}`}
                     >

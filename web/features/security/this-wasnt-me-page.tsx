@@ -7,6 +7,11 @@ import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useFreezeLinkStatus } from "@/web/features/security/api/check-freeze-link";
 import { useFreezeAccount } from "@/web/features/security/api/freeze-account";
+import {
+  BLOCK_UNDONE,
+  BlockUndoneView,
+  UndoSendBlockView,
+} from "@/web/features/security/undo-send-block-view";
 import { reasonOf } from "@/web/lib/api";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -102,9 +107,26 @@ function Notice({
   );
 }
 
-/** "This wasn't me": opened from a security e-mail, signed in or not; one button freezes the account. */
+/**
+ * "This wasn't me", opened from a security e-mail, signed in or not. Most links freeze the account; the one sent
+ * when "Block crypto sends" is switched on (`#for=send-block&token=…`) undoes the block instead (decision 047).
+ */
 export default function ThisWasntMePage() {
   useDocumentTitle("This wasn't me");
+  const [view] = useState(() =>
+    new URLSearchParams(window.location.search).get(RESULT_PARAM) === BLOCK_UNDONE
+      ? "block-undone"
+      : new URLSearchParams(window.location.hash.slice(1)).get("for") === "send-block"
+        ? "undo-block"
+        : "freeze",
+  );
+  if (view === "block-undone") return <BlockUndoneView />;
+  if (view === "undo-block") return <UndoSendBlockView token={readToken()} />;
+  return <FreezeView />;
+}
+
+/** One button freezes the account. */
+function FreezeView() {
   const [token, setToken] = useState(readToken);
   const [resultOutcome] = useState(readOutcome);
   const freeze = useFreezeAccount();

@@ -284,11 +284,6 @@ export default function PayByTagPage() {
                   A request asks them to pay you; they can pay it or decline it, and you can cancel it while
                   it waits.
                 </li>
-                {selfLimits.data?.sendsBlocked ? (
-                  <li className="font-medium text-negative">
-                    Your sends are blocked (Settings → Your sending limits).
-                  </li>
-                ) : null}
               </ul>
             </CardContent>
           </Card>

@@ -16,6 +16,7 @@ import {
 import { BalanceEditor } from "@/web/features/admin/components/balance-editor";
 import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
+import { SendBlockSection } from "@/web/features/admin/components/send-block-section";
 import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
@@ -71,6 +72,7 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
             </div>
           </section>
         ) : null}
+        <SendBlockSection user={user} />
         {mayEditBalance ? <BalanceEditor user={user} /> : null}
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label="First name">{user.firstName}</Field>

@@ -1,6 +1,13 @@
 import { Lock, ShieldBan } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { SEND_BLOCK_COOLDOWNS, type SendBlockCooldown } from "@/contract/self-limits";
+import {
+  COOLDOWN_ADJECTIVES,
+  formatBankTime,
+  SEND_BLOCK_COOLDOWNS,
+  SEND_BLOCK_SCOPE,
+  type SelfLimits,
+  type SendBlockCooldown,
+} from "@/contract/self-limits";
 import { FormField, fieldAria } from "@/web/components/form-field";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { NativeSelect } from "@/web/components/native-select";
@@ -11,8 +18,10 @@ import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
+import { PasswordConfirmDialog } from "@/web/features/auth/settings/password-confirm-dialog";
 import { useSelfLimits, useSetDailyLimit, useSetSendBlock } from "@/web/features/transfers/api/self-limits";
-import { formatDateTime } from "@/web/lib/format";
+import { reasonOf } from "@/web/lib/api";
+import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const COOLDOWN_LABELS: Record<SendBlockCooldown, string> = {
   "24 hours": "24 hours",
@@ -22,8 +31,27 @@ const COOLDOWN_LABELS: Record<SendBlockCooldown, string> = {
 };
 
 /**
+ * The block's state in words. During the cooldown sends are still refused, so it reads "On until …", in the time
+ * the server wrote (New York, "ET"), the same words its refusal uses.
+ */
+function blockState(data: SelfLimits): string {
+  if (data.blockOn && data.cooldown)
+    return `On. Turning it off starts a ${COOLDOWN_ADJECTIVES[data.cooldown]} cooldown.`;
+  if (data.blockedUntilText) return `On until ${data.blockedUntilText}. No one can end it sooner.`;
+  return "Off.";
+}
+
+/** A change that waits for the password (no second factor), and what the dialog says it is. */
+interface WaitingChange {
+  what: string;
+  send: (password: string) => Promise<unknown>;
+}
+
+/**
  * Settings → "Your sending limits" (issue 32 §5): the customer's own daily limit (lower at once, raise after 24 h)
  * and "Block crypto sends" with its cooldown. The server decides and answers; this card shows what it said.
+ * Lowering the limit and switching the block on need a fresh proof (decision 047): the step-up dialog with a
+ * second factor, else the password dialog below.
  */
 export function SendingLimitsCard() {
   const limits = useSelfLimits();
@@ -31,24 +59,51 @@ export function SendingLimitsCard() {
   const setBlock = useSetSendBlock();
   const [amount, setAmount] = useState("");
   const [cooldown, setCooldown] = useState<SendBlockCooldown>("24 hours");
+  const [waiting, setWaiting] = useState<WaitingChange | null>(null);
   const cooldownId = useId();
+
+  /** Runs a change; when the server asks for the password, asks for it and sends the change again with it. */
+  const change = async <T extends { message: string }>(
+    title: string,
+    what: string,
+    send: (password?: string) => Promise<T>,
+    onDone?: () => void,
+  ) => {
+    const done = (data: T) => {
+      setWaiting(null);
+      onDone?.();
+      toast({ title, description: data.message });
+    };
+    try {
+      done(await send());
+    } catch (error) {
+      if (reasonOf(error) === "password_confirm_required") {
+        setWaiting({ what, send: async (password) => done(await send(password)) });
+      } else if (!isStepUpCancelled(error)) {
+        toastApiError(
+          error,
+          `Could not change ${title === "Daily limit" ? "your daily limit" : "the block"}`,
+        );
+      }
+    }
+  };
 
   const onLimit = (event: FormEvent) => {
     event.preventDefault();
     const value = amount.trim();
-    setLimit.mutate(value === "" ? null : value, {
-      onSuccess: (data) => {
-        setAmount("");
-        toast({ title: "Daily limit", description: data.message });
-      },
-      onError: (error) => toastApiError(error, "Could not change your daily limit"),
-    });
+    void change(
+      "Daily limit",
+      value === "" ? "Use the bank's daily limit" : `Set your daily limit to ${value}`,
+      (password) => setLimit.mutateAsync({ dailyLimit: value === "" ? null : value, password }),
+      () => setAmount(""),
+    );
   };
   const onBlock = (on: boolean) =>
-    setBlock.mutate(on ? { on, cooldown } : { on }, {
-      onSuccess: (data) => toast({ title: "Block crypto sends", description: data.message }),
-      onError: (error) => toastApiError(error, "Could not change the block"),
-    });
+    void change(
+      "Block crypto sends",
+      `Block crypto sends, with a ${COOLDOWN_ADJECTIVES[cooldown]} cooldown after you turn it off`,
+      (password) => setBlock.mutateAsync(on ? { on, cooldown, password } : { on }),
+    );
 
   const data = limits.data;
   return (
@@ -78,7 +133,7 @@ export function SendingLimitsCard() {
                 {data.pendingRaise ? (
                   <span className="block text-xs text-ink-muted">
                     Rising to {data.pendingRaise.dailyLimit ?? "the bank's $2,000.00"} on{" "}
-                    {formatDateTime(data.pendingRaise.at)}.
+                    {formatBankTime(data.pendingRaise.at)}.
                   </span>
                 ) : null}
               </p>
@@ -109,16 +164,10 @@ export function SendingLimitsCard() {
               <p className="flex items-start gap-2 text-sm font-medium text-ink">
                 <ShieldBan className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden />
                 <span>
-                  Block crypto sends{" "}
-                  <span className="font-normal text-ink-muted">
-                    {data.blockOn
-                      ? `On. Turning it off starts a ${data.cooldown} cooldown.`
-                      : data.blockedUntil
-                        ? `Off, cooling down until ${formatDateTime(data.blockedUntil)}. No one can end it sooner.`
-                        : "Off."}
-                  </span>
+                  Block crypto sends <span className="font-normal text-ink-muted">{blockState(data)}</span>
                 </span>
               </p>
+              <p className="text-sm text-ink-muted">{SEND_BLOCK_SCOPE}</p>
               {data.blockOn ? (
                 <Button
                   type="button"
@@ -147,13 +196,19 @@ export function SendingLimitsCard() {
                     </NativeSelect>
                   </div>
                   <Button type="button" disabled={setBlock.isPending} onClick={() => onBlock(true)}>
-                    Block crypto sends
+                    {data.sendsBlocked ? "Turn the block back on" : "Block crypto sends"}
                   </Button>
                 </div>
               )}
             </div>
           </>
         )}
+        <PasswordConfirmDialog
+          open={waiting !== null}
+          what={waiting?.what ?? ""}
+          onCancel={() => setWaiting(null)}
+          onConfirm={(password) => waiting?.send(password) ?? Promise.resolve()}
+        />
       </CardContent>
     </Card>
   );

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SelfLimits, SendBlockCooldown } from "@/contract/self-limits";
 import { apiRequest } from "@/web/lib/api";
+import { withStepUp } from "@/web/lib/step-up";
 
 export const SELF_LIMITS_KEY = ["/api/transfer/self-limits"] as const;
 
@@ -31,16 +32,25 @@ function useSelfLimitChange<V>(send: (variables: V) => Promise<Changed>) {
   });
 }
 
+/**
+ * What lowering the limit or switching the block on is confirmed with (decision 047): the step-up dialog when the
+ * customer has a second factor (withStepUp), else the account password, which the card asks for when the server
+ * answers `password_confirm_required`.
+ */
+interface Confirmed {
+  password?: string;
+}
+
 /** PUT /api/transfer/self-limits/daily-limit: lower now, or raise after 24 hours (null: the bank's limit). */
 export function useSetDailyLimit() {
-  return useSelfLimitChange((dailyLimit: string | null) =>
-    apiRequest<Changed>("PUT", "/api/transfer/self-limits/daily-limit", { dailyLimit }),
+  return useSelfLimitChange((input: { dailyLimit: string | null } & Confirmed) =>
+    withStepUp(() => apiRequest<Changed>("PUT", "/api/transfer/self-limits/daily-limit", input)),
   );
 }
 
 /** PUT /api/transfer/self-limits/send-block: on with a cooldown, or off (the cooldown then runs). */
 export function useSetSendBlock() {
-  return useSelfLimitChange((input: { on: boolean; cooldown?: SendBlockCooldown }) =>
-    apiRequest<Changed>("PUT", "/api/transfer/self-limits/send-block", input),
+  return useSelfLimitChange((input: { on: boolean; cooldown?: SendBlockCooldown } & Confirmed) =>
+    withStepUp(() => apiRequest<Changed>("PUT", "/api/transfer/self-limits/send-block", input)),
   );
 }

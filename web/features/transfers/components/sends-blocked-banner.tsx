@@ -2,23 +2,9 @@ import { Lock } from "lucide-react";
 import { Link } from "wouter";
 import type { SelfLimits } from "@/contract/self-limits";
 
-// The bank's clock, as the refusal and the e-mails say it (issue 46 §4): New York time, marked ET. Built on first
-// use, not at load: a DateTimeFormat loads the locale data, which a page without a block does not need.
-let easternFormat: Intl.DateTimeFormat | null = null;
-
-/** "Dec 6, 2026, 4:03 AM ET", whatever the browser's own zone. */
-export function formatEasternTime(iso: string): string {
-  easternFormat ??= new Intl.DateTimeFormat("en-US", {
-    timeZone: "America/New_York",
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
-  return `${easternFormat.format(new Date(iso))} ET`;
-}
-
 /**
  * Send Money while the customer's own "Block crypto sends" holds (on, or cooling down after being turned off): said
- * at the top instead of a form the server would refuse after Review. The state is the self-limits GET's.
+ * at the top instead of a form the server would refuse after Review. The state and its time (New York, marked ET, as the refusal says it) are the self-limits GET's.
  */
 export function SendsBlockedBanner({ limits }: { limits: SelfLimits }) {
   return (
@@ -28,12 +14,12 @@ export function SendsBlockedBanner({ limits }: { limits: SelfLimits }) {
     >
       <p className="flex items-start gap-2 font-semibold text-negative">
         <Lock className="mt-0.5 size-4 shrink-0" aria-hidden />
-        {limits.blockedUntil
-          ? `Crypto sends are blocked until ${formatEasternTime(limits.blockedUntil)}`
+        {limits.blockedUntilText
+          ? `Crypto sends are blocked until ${limits.blockedUntilText}`
           : "Crypto sends are blocked"}
       </p>
       <p>
-        {limits.blockedUntil
+        {limits.blockedUntilText
           ? "You turned the block off and its cooldown is running; no one can end it sooner. "
           : `You turned the block on. Turning it off starts its cooldown${limits.cooldown ? ` of ${limits.cooldown}` : ""}, and sending opens again after it. `}
         <Link href="/settings#sending-limits" className="font-medium underline underline-offset-2">

@@ -1,0 +1,39 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type PendingApprovalResponse, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
+import type { LiftSendBlockInput, SelfLimits } from "@/contract/self-limits";
+import { toast } from "@/web/components/ui/use-toast";
+import { apiRequest } from "@/web/lib/api";
+
+const selfLimitsKey = (userId: string) => ["/api/admin/users", userId, "self-limits"] as const;
+
+/** GET /api/admin/users/:userId/self-limits: the customer's own limits and block, for compliance. */
+export function customerSelfLimitsQuery(userId: string) {
+  return queryOptions({
+    queryKey: selfLimitsKey(userId),
+    queryFn: ({ signal }) =>
+      apiRequest<SelfLimits>("GET", `/api/admin/users/${encodeURIComponent(userId)}/self-limits`, undefined, {
+        signal,
+      }),
+  });
+}
+
+export function useCustomerSelfLimits(userId: string, enabled: boolean) {
+  return useQuery({ ...customerSelfLimitsQuery(userId), enabled });
+}
+
+/** POST /api/admin/users/:userId/lift-send-block: always waits for a second compliance member (decision 047). */
+export function useLiftSendBlock(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LiftSendBlockInput) =>
+      apiRequest<PendingApprovalResponse>(
+        "POST",
+        `/api/admin/users/${encodeURIComponent(userId)}/lift-send-block`,
+        input,
+      ),
+    onSuccess: () => {
+      toast(SENT_FOR_APPROVAL_TOAST);
+      void queryClient.invalidateQueries({ queryKey: selfLimitsKey(userId) });
+    },
+  });
+}
