@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
 import { setUpTestApp } from "@/tests/support/test-app";
-import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
+import { type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // GET /api/transfer/limits names what can still leave today: the bank's remaining amount, the customer's own, and
 // the lower of the two, which every money form shows (issue 46 §3), so a form never offers more than the gate passes.
@@ -18,7 +18,7 @@ const setOwnLimit = (who: SignedInUser, dailyLimit: string | null) =>
     method: "PUT",
     url: "/api/transfer/self-limits/daily-limit",
     headers: { cookie: who.cookie },
-    payload: { dailyLimit },
+    payload: { dailyLimit, password: TEST_PASSWORD },
   });
 
 describe("today's remaining amount", () => {
