@@ -3,8 +3,8 @@ import type { ErrorReason } from "@/contract/error-reasons";
 
 /**
  * Names (a person's, a company's, a payee's) must read as what they are: sanctions screening compares them with
- * listed names, and a word mixing alphabets ("Νоеl": Greek N, Cyrillic o and e, Latin l) or hiding invisible
- * characters ("He\u200bath") is written to pass for one name on screen and another to a matcher. No runtime
+ * listed names, and a word mixing alphabets ("\u039d\u043e\u0435l": Greek N, Cyrillic o and e, Latin l) or
+ * hiding invisible characters ("He\u200bath") is written to pass for one name on screen and another to a matcher. No runtime
  * zod here: the sign-up form loads this rule without the auth contract's schemas.
  */
 export const NAME_MESSAGES = {

@@ -25,6 +25,7 @@ const REASONS = Object.entries(ERROR_REASONS) as [ErrorReason, (typeof ERROR_REA
 const NOT_ERRORS = [
   { file: "server/features/auth/login.ts", flag: "secondFactorRequired" },
   { file: "server/features/security/freeze-account.ts", flag: "passwordResetRequired" },
+  { file: "server/features/security/send-block-undo.ts", flag: "passwordResetRequired" },
 ];
 
 function sourceFiles(dir: string): string[] {
