@@ -480,6 +480,9 @@ describe("the SAR draft", () => {
     expect(text).toContain("PETROV");
     expect(text).toContain("SDN list (Digital Currency Address)");
     expect(text).toContain(customer.user.email);
+    // Staff's confidential report, not a customer's document: no "keep this for your records" footer.
+    expect(text).not.toContain("Keep this document for your records");
+    expect(text).toContain("Confidential: never disclose to the subject");
     if (process.env.SAR_PNG_DIR) {
       execFileSync("pdftoppm", [
         "-png",
