@@ -9,6 +9,7 @@ const LABELS: Record<TransferTimelineStep["status"], string> = {
   completed: "Completed",
   cancelled: "Cancelled",
   failed: "Failed",
+  blocked: "Not sent",
 };
 
 /** Requested → under review → completed / cancelled / failed, each with its time once reached. */
