@@ -334,10 +334,18 @@ function DecisionHistory({ detail }: { detail: ComplianceCaseDetail }) {
 }
 
 /** The second member's verdict: approving may carry a note, rejecting must say why (the server refuses otherwise). */
-function CheckPending({ detail, pending }: { detail: ComplianceCaseDetail; pending: CaseDecisionRow }) {
+function CheckPending({
+  detail,
+  pending,
+  noted: { setNote, run },
+}: {
+  detail: ComplianceCaseDetail;
+  pending: CaseDecisionRow;
+  /** The decision's own result line: it outlives this form, which goes once the verdict is in. */
+  noted: Pick<ReturnType<typeof useNoted>, "setNote" | "run">;
+}) {
   const check = useCheckDecision(detail.id);
   const [text, setText] = useState("");
-  const { note, setNote, run } = useNoted();
   const noteId = useId();
   const onReject = () => {
     if (text.trim().length < 3) {
@@ -373,7 +381,6 @@ function CheckPending({ detail, pending }: { detail: ComplianceCaseDetail; pendi
           Reject
         </Button>
       </div>
-      <Note note={note} />
     </div>
   );
 }
@@ -394,7 +401,8 @@ function Decision({
   const [decision, setDecision] = useState<DecisionKind | "">("");
   const options = decisionsFor(detail);
   const [text, setText] = useState("");
-  const { note, setNote, run } = useNoted();
+  const noted = useNoted();
+  const { note, setNote, run } = noted;
   const pending = detail.decisions.find((d) => d.status === "pending");
   const ids = { decision: useId(), transfer: useId(), note: useId() };
   const isTransfer = decision !== "" && isTransferDecision(decision);
@@ -421,7 +429,7 @@ function Decision({
             You proposed this decision: a second compliance member must approve or reject it.
           </p>
         ) : (
-          <CheckPending key={pending.id} detail={detail} pending={pending} />
+          <CheckPending key={pending.id} detail={detail} pending={pending} noted={noted} />
         )
       ) : null}
       {!pending && options.length > 0 ? (
