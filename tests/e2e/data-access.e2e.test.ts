@@ -119,7 +119,7 @@ describe("access to your data", () => {
     }
     await card.getByText("Viewed your full date of birth").waitFor({ timeout: 15_000 });
     await card.getByText(dobReason).waitFor({ timeout: 5_000 });
-    await card.getByText(`Pillar ${role} team`).waitFor({ timeout: 5_000 });
+    await card.getByText(`Pillar ${role} team`).first().waitFor({ timeout: 5_000 });
     await card.getByText(reason).waitFor({ timeout: 5_000 });
     const text = await card.innerText();
     expect(text).not.toContain(officer.email);
