@@ -165,6 +165,8 @@ describe("compliance decides a held transfer: release, reject or block", () => {
 
     const { request, hold, debit } = await moneyOf(transferId);
     expect([request.status, hold.status, debit.status]).toEqual(["blocked", "captured", "blocked"]);
+    // The debit carries the whole amount and no fee (the statement sums its fees): nothing was sent.
+    expect([debit.amount, debit.fee, debit.netAmount]).toEqual([10_000, 0, 10_000]);
     expect((await blockedFundsCents()) - before).toBe(10_000);
     // $500 funded − $100 blocked, nothing held, no fee taken.
     expect(await summary(customer)).toMatchObject({

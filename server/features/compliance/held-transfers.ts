@@ -119,7 +119,8 @@ export async function decideHeldTransfer(
     .where(eq(transferRequests.id, request.id));
   await tx
     .update(transactions)
-    .set({ status, ...(entryId ? { entryId } : {}), updatedAt: now })
+    // A blocked debit took the whole amount and no fee: the statement's fees and the history must not show one.
+    .set({ status, ...(entryId ? { entryId, fee: 0, netAmount: request.amount } : {}), updatedAt: now })
     .where(eq(transactions.id, request.transactionId));
   await writeAudit(tx, {
     actorId: actor.id,
