@@ -188,6 +188,13 @@ describe("a compliance case", () => {
     await shots(checker.page, "compliance-case-blocked");
     const receipt = await (await customer.context.request.get(`/api/transfers/${transferId}`)).json();
     expect(receipt).toMatchObject({ status: "blocked", canCancel: false });
+    // The customer reads it neutrally: not sent, no reason, no Cancel.
+    await customer.page.goto(`/transfers/${transferId}`);
+    await customer.page.getByText("Not sent", { exact: true }).first().waitFor();
+    expect(await customer.page.getByRole("button", { name: /Cancel/ }).count()).toBe(0);
+    expect(await customer.page.locator("main").innerText()).not.toMatch(/block|sanction|OFAC|compliance/i);
+    await expectAccessible(customer.page, "receipt of a blocked transfer");
+    await shots(customer.page, "receipt-blocked");
 
     // Later, member A proposes lifting the restriction.
     await maker.page.reload();
