@@ -457,9 +457,6 @@ export async function checkDecision(
   note: string | undefined,
 ): Promise<CaseActionResponse> {
   const checkerNote = note?.trim() || undefined;
-  if (verdict === "reject" && (!checkerNote || checkerNote.length < 3)) {
-    throw new AppError("reason_required", COMPLIANCE_MESSAGES.checkerReasonRequired, { field: "note" });
-  }
   const mail = await db.transaction(async (tx) => {
     const row = await lockCase(tx, caseId);
     const decision = await lockDecision(tx, caseId, decisionId);
@@ -468,6 +465,10 @@ export async function checkDecision(
       throw new AppError("role_required", "Your staff role does not allow this", {
         allowedRoles: ["compliance", "owner"],
       });
+    }
+    // Who may reject, and what, is settled first (an unknown case or decision is a 404); then the reason.
+    if (verdict === "reject" && (!checkerNote || checkerNote.length < 3)) {
+      throw new AppError("reason_required", COMPLIANCE_MESSAGES.checkerReasonRequired, { field: "note" });
     }
     const status = verdict === "approve" ? "approved" : "rejected";
     await tx
