@@ -177,6 +177,11 @@ describe("a compliance case", () => {
     await maker.page.getByRole("button", { name: /^Decide this transfer/ }).click();
     await maker.page.getByLabel("Propose").selectOption({ value: "block_transfer" });
     expect(await maker.page.getByLabel("Transfer", { exact: true }).inputValue()).toBe(transferId);
+    // The form with its transfer fits a phone: no sideways scroll at 375 px.
+    await maker.page.setViewportSize({ width: 375, height: 812 });
+    expect(await maker.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shots(maker.page, "compliance-case-block-form");
+    await maker.page.setViewportSize({ width: 1280, height: 800 });
     await maker.page.getByLabel("Why").fill("Payment to the listed person: blocked property");
     await maker.page.getByRole("button", { name: "Propose decision" }).click();
     await maker.page.getByText(/Block a held transfer .* · awaiting approval/).waitFor();

@@ -440,7 +440,7 @@ function Decision({
             </p>
           ) : null}
           <div className="grid gap-3 sm:grid-cols-2">
-            <div className="grid gap-1.5">
+            <div className="grid min-w-0 gap-1.5">
               <Label htmlFor={ids.decision}>Propose</Label>
               <select
                 id={ids.decision}
@@ -460,7 +460,7 @@ function Decision({
               </select>
             </div>
             {isTransfer ? (
-              <div className="grid gap-1.5">
+              <div className="grid min-w-0 gap-1.5">
                 <Label htmlFor={ids.transfer}>Transfer</Label>
                 <select
                   id={ids.transfer}
