@@ -59,6 +59,9 @@ describe("a compliance case", () => {
 
     // Member A finds the case in the queue with its report clock, comments and proposes clearing it.
     await maker.page.goto("/admin/compliance");
+    // The queue says what a case is: a customer can have several (a decided case stays, a new hit opens another).
+    await maker.page.getByText("so a customer can have several", { exact: false }).waitFor();
+    expect(await maker.page.getByText("One per customer").count()).toBe(0);
     const row = maker.page.getByRole("link", { name: new RegExp(`Nadia ${lastName}`) });
     await row.getByText(/Report due in (29|30) days/).waitFor();
     await row.click();
