@@ -36,6 +36,15 @@ export const COMPLIANCE_MESSAGES = {
   unstorableText: "Text must not contain NUL or invalid characters",
   customerGone: "The customer's account was deleted: the case can only be cleared or filed",
   liftNotRestricted: "Only a restricted case's restriction can be lifted",
+  /** Decision 048: rejecting or blocking names one held transfer of the case's customer. */
+  transferRequired: "Choose the held transfer this decision is about",
+  transferNotForDecision: "Only a decision to reject or block a transfer names a transfer",
+  transferNotHeld:
+    "That transfer is not held under this case: it is not the customer's, or it has already settled",
+  transferSettledMeanwhile:
+    "The transfer settled after this decision was proposed: nothing was changed; propose a new decision",
+  /** The checker's reason when rejecting a proposal (issue 46). */
+  checkerReasonRequired: "Say in 3 to 2000 characters why you reject this proposal",
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
     "This transfer is held for a compliance review and cannot be released until compliance clears it",
@@ -73,10 +82,24 @@ export type CaseDecision = (typeof CASE_DECISIONS)[number];
  * Decision 039: lift ends a restriction (a restricted case only); like a clear it releases what the case held.
  * Also proposed by one member and approved by another.
  */
-export const DECISION_KINDS = [...CASE_DECISIONS, "lift"] as const;
+/**
+ * Decision 048: a payment to a listed person is blocked, not returned. reject_transfer cancels one held transfer
+ * (its money back to the customer); block_transfer moves its money to blocked property. Either is reported to
+ * OFAC within BLOCKED_REPORT_BUSINESS_DAYS, and neither changes the case's status. Releasing is the case's clear.
+ */
+export const TRANSFER_DECISIONS = ["reject_transfer", "block_transfer"] as const;
+export type TransferDecision = (typeof TRANSFER_DECISIONS)[number];
+export const isTransferDecision = (d: string): d is TransferDecision =>
+  (TRANSFER_DECISIONS as readonly string[]).includes(d);
+export const DECISION_KINDS = [...CASE_DECISIONS, "lift", ...TRANSFER_DECISIONS] as const;
 export type DecisionKind = (typeof DECISION_KINDS)[number];
-/** What an approved decision leaves the case as. */
-export const CASE_OUTCOME: Record<DecisionKind, Exclude<CaseStatus, "open" | "confirmed">> = {
+/** OFAC's deadline for a blocked or rejected transaction report (31 CFR 501.603, 501.604). */
+export const BLOCKED_REPORT_BUSINESS_DAYS = 10;
+/** What an approved decision leaves the case as (a transfer decision leaves it as it was). */
+export const CASE_OUTCOME: Record<
+  Exclude<DecisionKind, TransferDecision>,
+  Exclude<CaseStatus, "open" | "confirmed">
+> = {
   clear: "cleared",
   restrict: "restricted",
   freeze: "frozen",
@@ -156,7 +179,7 @@ export const complianceCase = z.object({
   hitCount: z.number().int(),
   /** Transaction-monitoring alerts filed on the case (decision 031). */
   alertCount: z.number().int(),
-  /** Pending transfers of this customer, held while the case is open. */
+  /** Pending transfers of this customer, held while the case holds (open, or decided anything but clear). */
   heldTransfers: z.number().int(),
   /** USDC deposits booked under this case with their money on hold (decision 039). */
   heldDeposits: z.number().int(),
@@ -205,11 +228,29 @@ export const caseDecisionRow = z.object({
   checkerNote: z.string().nullable(),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** The held transfer a reject_transfer or block_transfer decides. */
+  transferId: z.string().nullable(),
+  /** An approved reject or block: the New York day its OFAC report is due (YYYY-MM-DD). */
+  reportDueOn: z.string().nullable(),
 });
 export type CaseDecisionRow = z.infer<typeof caseDecisionRow>;
 
+/** A transfer of the case's customer that the case holds: what the case page lists and a decision may name. */
+export const heldTransfer = z.object({
+  id: z.string(),
+  amountCents: z.number().int(),
+  formattedAmount: z.string(),
+  recipientName: z.string(),
+  cryptoAddress: z.string(),
+  status: z.enum(["pending", "processing"]),
+  createdAt: z.string(),
+});
+export type HeldTransfer = z.infer<typeof heldTransfer>;
+
 export const complianceCaseDetail = complianceCase.extend({
   narrative: z.string(),
+  /** The transfers heldTransfers counts, oldest first (at most 100). */
+  transfers: z.array(heldTransfer),
   hits: z.array(complianceHit),
   comments: z.array(caseComment),
   documents: z.array(caseDocument),
@@ -232,11 +273,15 @@ const note = z
 
 /** POST /api/admin/compliance/cases/{id}/decisions: a proposal, applied when a second member approves it. */
 export const proposeDecisionInput = z.object({
-  decision: z.enum(DECISION_KINDS, { error: "Decision must be clear, restrict, freeze, file or lift" }),
+  decision: z.enum(DECISION_KINDS, {
+    error: "Decision must be clear, restrict, freeze, file, lift, reject_transfer or block_transfer",
+  }),
   note,
+  /** Required for reject_transfer and block_transfer, refused for the others. */
+  transferId: z.uuid({ error: COMPLIANCE_MESSAGES.transferNotHeld }).optional(),
 });
 export type ProposeDecisionInput = z.infer<typeof proposeDecisionInput>;
-/** POST …/decisions/{decisionId}/approve or /reject: the checker's note is optional. */
+/** POST …/decisions/{decisionId}/approve or /reject: the note is optional to approve, required to reject. */
 export const checkDecisionInput = z.object({
   note: z
     .string()

@@ -129,6 +129,8 @@ export const ERROR_REASONS = {
   list_file_invalid: { code: "VALIDATION", status: 400, flags: ["listFileInvalid"] },
   compliance_case_open: { code: "CONFLICT", status: 409, flags: ["complianceCaseOpen"] },
   compliance_hold: { code: "CONFLICT", status: 409, flags: ["complianceHold"] },
+  /** The customer cancels a transfer a compliance hold keeps (decision 048). */
+  transfer_under_review: { code: "CONFLICT", status: 409, flags: ["transferUnderReview"] },
   // Chain settlement (decision 030).
   /** Staff set "completed" while payouts settle on chain: the chain completes a transfer. */
   completed_by_chain: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },

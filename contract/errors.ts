@@ -164,6 +164,11 @@ export const errorFlags = z
     caseDecided: flag,
     /** A transfer of a customer with an open or confirmed compliance case does not move. */
     complianceHold: flag,
+    /**
+     * The customer's cancel of a transfer under review (a compliance hold: blocked, not returned, decision 048).
+     * Named for what the customer may know: never the case or the list.
+     */
+    transferUnderReview: flag,
     /** Payouts settle on chain (CHAIN_RPC_URL set): staff cannot complete or move a transfer the chain settles. */
     chainSettlement: flag,
     /** KYC approval waits for the customer's open compliance case. */

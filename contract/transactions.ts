@@ -10,6 +10,8 @@ export const TRANSACTION_STATUSES = [
   "completed",
   "failed",
   "cancelled",
+  // A transfer's money moved to blocked property by compliance (decision 048): out of the wallet, never sent.
+  "blocked",
 ] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 

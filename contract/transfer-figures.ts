@@ -53,6 +53,17 @@ export function transferFigures({
   feeCents: number;
   status?: TransferStatus;
 }): TransferFigures {
+  if (status === "blocked") {
+    // Decision 048: the money left the balance but never reached the recipient; the customer is told no reason.
+    return {
+      lines: [
+        { label: "Amount", value: `${formatMoney(amountCents)} (not sent)` },
+        { label: FEE_LABEL, value: `${formatMoney(0)} (not charged)` },
+        { label: "Recipient gets", value: "Nothing sent", isStrong: true },
+      ],
+      note: `Nothing was sent, and the ${formatMoney(amountCents)} is no longer in your balance. Contact support about it.`,
+    };
+  }
   if (isUnsentTransfer(status)) {
     return {
       lines: [

@@ -89,9 +89,22 @@ export const createTransferInput = z.object({
 });
 export type CreateTransferInput = z.infer<typeof createTransferInput>;
 
-export const TRANSFER_STATUSES = ["pending", "processing", "completed", "failed", "cancelled"] as const;
+/** blocked: sent to a listed person, its money moved to blocked property by compliance (decision 048). */
+export const TRANSFER_STATUSES = [
+  "pending",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+  "blocked",
+] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
-export const TERMINAL_TRANSFER_STATUSES: readonly TransferStatus[] = ["completed", "failed", "cancelled"];
+export const TERMINAL_TRANSFER_STATUSES: readonly TransferStatus[] = [
+  "completed",
+  "failed",
+  "cancelled",
+  "blocked",
+];
 
 export const transferRequest = z.object({
   id: z.string(),
@@ -125,6 +138,11 @@ export const adminTransferRequest = transferRequest.extend({
     .object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
     .nullable(),
   flaggedAt: z.string().nullable(),
+  /**
+   * A compliance hold keeps it (an open case with a hit, or a decided one but clear): no staff release moves it;
+   * compliance clears, rejects or blocks it on the case (decision 048).
+   */
+  heldByCompliance: z.boolean(),
 });
 export type AdminTransferRequest = z.infer<typeof adminTransferRequest>;
 export const adminTransferRequestPage = pageOf(adminTransferRequest);
@@ -172,11 +190,14 @@ export const RECEIPT_MESSAGES = {
   notFound: "Transfer not found",
   cannotCancel: (status: string) =>
     `This transfer is already ${status === "processing" ? "under review" : status} and can no longer be cancelled`,
+  /** A compliance hold: the same neutral words as every review, never the reason (decision 048). */
+  underReviewNoCancel:
+    "This transfer is under review and can't be cancelled while the review lasts. Contact support if you have questions.",
 } as const;
 
 /** One step of the receipt's timeline; `at` is null for a step not reached yet. */
 export const transferTimelineStep = z.object({
-  status: z.enum(["requested", "processing", "completed", "failed", "cancelled"]),
+  status: z.enum(["requested", "processing", "completed", "failed", "cancelled", "blocked"]),
   at: z.string().nullable(),
 });
 export type TransferTimelineStep = z.infer<typeof transferTimelineStep>;

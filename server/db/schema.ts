@@ -543,7 +543,17 @@ export const transactions = pgTable(
     description: text("description").notNull(),
     category: text("category").notNull().default("other"),
     status: text("status", {
-      enum: ["initiated", "pending", "in_review", "processing", "completed", "failed", "cancelled"],
+      // blocked: a transfer to a listed person whose money compliance moved to blocked property (decision 048).
+      enum: [
+        "initiated",
+        "pending",
+        "in_review",
+        "processing",
+        "completed",
+        "failed",
+        "cancelled",
+        "blocked",
+      ],
     }).notNull(),
     adminNotes: text("admin_notes"),
     sourceType: text("source_type", {
@@ -578,7 +588,7 @@ export const transferRequests = pgTable(
     category: text("category").notNull(),
     paymentMethod: text("payment_method").notNull(),
     cryptoAddress: text("crypto_address").notNull(),
-    status: text("status", { enum: ["pending", "processing", "completed", "failed", "cancelled"] })
+    status: text("status", { enum: ["pending", "processing", "completed", "failed", "cancelled", "blocked"] })
       .notNull()
       .default("pending"),
     adminNotes: text("admin_notes"),
@@ -995,7 +1005,9 @@ export const complianceCaseDecisions = pgTable(
     caseId: uuid("case_id")
       .notNull()
       .references(() => complianceCases.id, { onDelete: "cascade" }),
-    decision: text("decision", { enum: ["clear", "restrict", "freeze", "file", "lift"] }).notNull(),
+    decision: text("decision", {
+      enum: ["clear", "restrict", "freeze", "file", "lift", "reject_transfer", "block_transfer"],
+    }).notNull(),
     note: text("note").notNull(),
     status: text("status", { enum: ["pending", "approved", "rejected"] })
       .notNull()
@@ -1005,13 +1017,21 @@ export const complianceCaseDecisions = pgTable(
     checkerNote: text("checker_note"),
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The held transfer a reject_transfer or block_transfer decides (decision 048). */
+    transferId: uuid("transfer_id").references(() => transferRequests.id, { onDelete: "set null" }),
+    /** An approved reject or block is reported to OFAC by this New York day (10 business days). */
+    reportDueOn: date("report_due_on", { mode: "string" }),
   },
   (t) => [
     uniqueIndex("compliance_case_decisions_one_pending_key").on(t.caseId).where(sql`${t.status} = 'pending'`),
     index("compliance_case_decisions_case_idx").on(t.caseId, t.createdAt),
     check(
       "compliance_case_decisions_decision_check",
-      sql`${t.decision} in ('clear', 'restrict', 'freeze', 'file', 'lift')`,
+      sql`${t.decision} in ('clear', 'restrict', 'freeze', 'file', 'lift', 'reject_transfer', 'block_transfer')`,
+    ),
+    check(
+      "compliance_case_decisions_transfer_only_for_transfers",
+      sql`${t.transferId} is null or ${t.decision} in ('reject_transfer', 'block_transfer')`,
     ),
     check("compliance_case_decisions_status_check", sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check(

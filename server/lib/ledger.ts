@@ -13,6 +13,8 @@ export const SYSTEM_ACCOUNTS = [
   "adjustments",
   // USDC that arrived on chain at a customer's deposit address (migration 0024, decision 028).
   "usdc_deposits",
+  // A transfer to a listed person compliance blocked: the customer's money, held apart (migration 0040, decision 048).
+  "blocked_funds",
 ] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 

@@ -27,6 +27,8 @@ export interface FrameInput {
   /** Printed opposite the customer's name, e.g. "Checking account ••••1234 · Routing number 021000021". */
   accountLine?: string;
   generatedAt: Date;
+  /** The footer's words when the document is not the customer's own (a compliance report). */
+  footer?: string;
 }
 
 /**
@@ -113,7 +115,8 @@ function drawFrame(doc: PDFKit.PDFDocument, frame: FrameInput, pageNumber: numbe
     .fontSize(8)
     .fillColor(MUTED)
     .text(
-      `${BRAND.name} · ${BRAND.supportEmail} · Amounts in US dollars. Keep this document for your records.`,
+      frame.footer ??
+        `${BRAND.name} · ${BRAND.supportEmail} · Amounts in US dollars. Keep this document for your records.`,
       left,
       PAGE.footerTop + 8,
       { width: width - 60, lineBreak: false },

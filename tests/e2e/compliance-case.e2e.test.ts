@@ -46,8 +46,22 @@ describe("a compliance case", () => {
     expect(JSON.stringify(sentBody)).not.toMatch(/sanction|OFAC|PETROV/i);
     const transferId = sentBody.transferRequest.id as string;
 
+    // Outgoing Pays says the row is held by compliance and offers no Approve (it would answer 409).
+    await maker.page.goto("/admin");
+    await maker.page.getByRole("tab", { name: "Outgoing Pays" }).click();
+    await maker.page.getByLabel("Search transfer requests").fill(user.email);
+    const pay = maker.page.getByRole("listitem").filter({ hasText: `Nadia ${lastName}` });
+    await pay.getByText("Held by compliance").waitFor();
+    await pay.getByText("Compliance decides it on the case").waitFor();
+    expect(await pay.getByRole("button", { name: /^Approve transfer request/ }).count()).toBe(0);
+    await expectAccessible(maker.page, "Outgoing Pays with a transfer held by compliance");
+    await shots(maker.page, "outgoing-pays-held");
+
     // Member A finds the case in the queue with its report clock, comments and proposes clearing it.
     await maker.page.goto("/admin/compliance");
+    // The queue says what a case is: a customer can have several (a decided case stays, a new hit opens another).
+    await maker.page.getByText("so a customer can have several", { exact: false }).waitFor();
+    expect(await maker.page.getByText("One per customer").count()).toBe(0);
     const row = maker.page.getByRole("link", { name: new RegExp(`Nadia ${lastName}`) });
     await row.getByText(/Report due in (29|30) days/).waitFor();
     await row.click();
@@ -58,7 +72,18 @@ describe("a compliance case", () => {
       .fill("Exchange deposit address confirmed with the exchange.");
     await maker.page.getByRole("button", { name: "Add comment" }).click();
     await maker.page.getByText("Exchange deposit address confirmed with the exchange.").first().waitFor();
-    await maker.page.getByRole("radio", { name: "Clear (no report)" }).check();
+    // The held transfer itself, not only a count.
+    const held = maker.page.getByRole("list", { name: "Held transfers" });
+    await held.getByText("−$25.00").waitFor();
+    await held.getByText(LISTED_ETH).waitFor();
+    await held.getByText("to Ana Ruiz", { exact: false }).first().waitFor();
+    // No decision is chosen for the member: proposing without one says so.
+    const propose = maker.page.getByLabel("Propose");
+    expect(await propose.inputValue()).toBe("");
+    await maker.page.getByLabel("Why").fill("Not yet");
+    await maker.page.getByRole("button", { name: "Propose decision" }).click();
+    await maker.page.getByText("Choose a decision", { exact: true }).last().waitFor();
+    await propose.selectOption({ label: "Clear (no report)" });
     await maker.page
       .getByLabel("Why")
       .fill("False positive: the address is the customer's own exchange account");
@@ -127,13 +152,14 @@ describe("a compliance case", () => {
       },
     });
     expect(sent.status(), await sent.text()).toBe(201);
+    const transferId = (await sent.json()).transferRequest.id as string;
 
     // Member A proposes restricting; member B approves it in the browser.
     await maker.page.goto("/admin/compliance");
     await maker.page.getByRole("link", { name: new RegExp(`Omar ${lastName}`) }).click();
     await maker.page.getByRole("heading", { name: `Omar ${lastName}`, level: 1 }).waitFor();
     const caseUrl = new URL(maker.page.url()).pathname;
-    await maker.page.getByRole("radio", { name: "Restrict (no money out)" }).check();
+    await maker.page.getByLabel("Propose").selectOption({ label: "Restrict (no money out)" });
     await maker.page.getByLabel("Why").fill("Address confirmed as the listed person's");
     await maker.page.getByRole("button", { name: "Propose decision" }).click();
     await maker.page.getByText(/awaiting approval/).waitFor();
@@ -148,12 +174,41 @@ describe("a compliance case", () => {
     const restricted = await customer.context.request.get("/api/account/summary");
     expect((await restricted.json()).canSendMoney).toBe(false);
 
-    // Later, member A proposes lifting it: the restricted case offers only that.
+    // The transfer to the listed address is blocked, not returned: member A proposes it from its row, B approves.
     await maker.page.reload();
     await maker.page.getByText("The customer cannot send money.", { exact: false }).waitFor();
-    expect(await maker.page.getByRole("radio").count()).toBe(0);
+    await maker.page.getByRole("button", { name: /^Decide this transfer/ }).click();
+    await maker.page.getByLabel("Propose").selectOption({ value: "block_transfer" });
+    expect(await maker.page.getByLabel("Transfer", { exact: true }).inputValue()).toBe(transferId);
+    // The form with its transfer fits a phone: no sideways scroll at 375 px.
+    await maker.page.setViewportSize({ width: 375, height: 812 });
+    expect(await maker.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shots(maker.page, "compliance-case-block-form");
+    await maker.page.setViewportSize({ width: 1280, height: 800 });
+    await maker.page.getByLabel("Why").fill("Payment to the listed person: blocked property");
+    await maker.page.getByRole("button", { name: "Propose decision" }).click();
+    await maker.page.getByText(/Block a held transfer .* · awaiting approval/).waitFor();
+    await checker.page.reload();
+    await checker.page.getByRole("button", { name: /^Approve: Block a held transfer/ }).click();
+    await checker.page.getByText(/^OFAC report due /).waitFor();
+    await checker.page.getByText("No transfer is held.").waitFor();
+    await expectAccessible(checker.page, "compliance case with a blocked transfer");
+    await shots(checker.page, "compliance-case-blocked");
+    const receipt = await (await customer.context.request.get(`/api/transfers/${transferId}`)).json();
+    expect(receipt).toMatchObject({ status: "blocked", canCancel: false });
+    // The customer reads it neutrally: not sent, no reason, no Cancel.
+    await customer.page.goto(`/transfers/${transferId}`);
+    await customer.page.getByText("Not sent", { exact: true }).first().waitFor();
+    expect(await customer.page.getByRole("button", { name: /Cancel/ }).count()).toBe(0);
+    expect(await customer.page.locator("main").innerText()).not.toMatch(/block|sanction|OFAC|compliance/i);
+    await expectAccessible(customer.page, "receipt of a blocked transfer");
+    await shots(customer.page, "receipt-blocked");
+
+    // Later, member A proposes lifting the restriction.
+    await maker.page.reload();
+    await maker.page.getByLabel("Propose").selectOption({ label: "Lift the restriction" });
     await maker.page.getByLabel("Why").fill("The listed person's control of the address was disproved");
-    await maker.page.getByRole("button", { name: "Propose lifting the restriction" }).click();
+    await maker.page.getByRole("button", { name: "Propose decision" }).click();
     await maker.page.getByText("Lift the restriction · awaiting approval").waitFor();
     expect(await maker.page.getByRole("button", { name: /^Approve/ }).count()).toBe(0);
     await expectAccessible(maker.page, "restricted compliance case with a lift proposed");

@@ -9,6 +9,7 @@ import {
   newUser,
   randomSsn,
   shot,
+  shots,
   signIn,
   signInAsAdmin,
   signUp,
@@ -85,6 +86,19 @@ describe("access to your data", () => {
     await dialog.getByRole("button", { name: "Hide now" }).click();
     await expect.poll(() => staff.page.getByText(ssn).count()).toBe(0);
 
+    // The date of birth the reviewer matches against the licence: masked to the year, revealed the same way.
+    const row = staff.page.getByRole("listitem").filter({ hasText: `Sofia ${lastName}` });
+    await row.getByText("**/**/1988").waitFor();
+    await expect.poll(() => row.getByText("04/02/1988").count()).toBe(0);
+    await row.getByRole("button", { name: `Reveal the date of birth of Sofia ${lastName}` }).click();
+    const dobDialog = staff.page.getByRole("dialog", { name: "Reveal full date of birth" });
+    const dobReason = "Matching the date of birth against the licence";
+    await dobDialog.getByLabel("Reason").fill(dobReason);
+    await dobDialog.getByRole("button", { name: "Reveal date of birth" }).click();
+    await dobDialog.getByText("04/02/1988").waitFor();
+    await shots(staff.page, "dob-revealed");
+    await dobDialog.getByRole("button", { name: "Hide now" }).click();
+
     // The reveal is in the audit log.
     await staff.page.getByRole("tab", { name: "Audit" }).click();
     await staff.page.getByLabel("Customer").fill(user.email);
@@ -103,7 +117,9 @@ describe("access to your data", () => {
       await customer.page.screenshot({ path: "/tmp/shots-e2e/debug-settings.png", fullPage: true });
       throw err;
     }
-    await card.getByText(`Pillar ${role} team`).waitFor({ timeout: 5_000 });
+    await card.getByText("Viewed your full date of birth").waitFor({ timeout: 15_000 });
+    await card.getByText(dobReason).waitFor({ timeout: 5_000 });
+    await card.getByText(`Pillar ${role} team`).first().waitFor({ timeout: 5_000 });
     await card.getByText(reason).waitFor({ timeout: 5_000 });
     const text = await card.innerText();
     expect(text).not.toContain(officer.email);

@@ -21,6 +21,8 @@ export const STATUS_VIEW: Record<Transaction["status"], { label: string; tone: S
   initiated: { label: "Processing", tone: "brand" },
   failed: { label: "Failed", tone: "negative" },
   cancelled: { label: "Cancelled", tone: "neutral" },
+  // Blocked property (decision 048): the customer reads it neutrally, never why.
+  blocked: { label: "Not sent", tone: "neutral" },
 };
 
 /**

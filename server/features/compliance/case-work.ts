@@ -4,6 +4,7 @@ import {
   type CaseActionResponse,
   COMPLIANCE_MESSAGES,
   type DecisionKind,
+  isTransferDecision,
 } from "@/contract/compliance";
 import { IMAGE_CONTENT_TYPES, PDF_CONTENT_TYPE } from "@/contract/kyc";
 import { holdsAnyRole, type StaffRole } from "@/contract/staff";
@@ -20,8 +21,10 @@ import {
 } from "@/server/db/schema";
 import { findCaseRow, getCase } from "@/server/features/compliance/cases";
 import { releaseHeldDeposits } from "@/server/features/compliance/held-deposits";
+import { decideHeldTransfer, findDecidableTransfer } from "@/server/features/compliance/held-transfers";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
+import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { ensureUploadVerified, findOwnUpload } from "@/server/lib/storage/uploads";
 import { updateUser } from "@/server/lib/write-user";
 
@@ -44,8 +47,16 @@ function mustBeOpen(row: CaseRecord): void {
   if (row.status !== "open") throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
 }
 
-/** An open case takes clear, restrict, freeze or file; a restricted one only lift (decision 039). */
+/**
+ * An open case takes clear, restrict, freeze or file; a restricted one only lift (decision 039). Rejecting or
+ * blocking a held transfer is for any case that still holds the customer's money: every one but a cleared case
+ * (decision 048).
+ */
 function mustAccept(row: CaseRecord, decision: DecisionKind): void {
+  if (isTransferDecision(decision)) {
+    if (row.status === "cleared") throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
+    return;
+  }
   if (decision === "lift") {
     if (row.status === "open") throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.liftNotRestricted);
     if (row.status !== "restricted") throw new AppError("case_decided", COMPLIANCE_MESSAGES.caseDecided);
@@ -234,12 +245,20 @@ export async function proposeDecision(
   db: Db,
   actor: CaseActor,
   caseId: string,
-  input: { decision: DecisionKind; note: string },
+  input: { decision: DecisionKind; note: string; transferId?: string },
 ): Promise<CaseActionResponse> {
+  const transferId = input.transferId ?? null;
+  if (isTransferDecision(input.decision) && !transferId) {
+    throw new AppError("VALIDATION", COMPLIANCE_MESSAGES.transferRequired);
+  }
+  if (!isTransferDecision(input.decision) && transferId) {
+    throw new AppError("VALIDATION", COMPLIANCE_MESSAGES.transferNotForDecision);
+  }
   try {
     await db.transaction(async (tx) => {
       const row = await lockCase(tx, caseId);
       mustAccept(row, input.decision);
+      if (transferId) await findDecidableTransfer(tx, row.userId, transferId);
       if (!row.userId && (input.decision === "restrict" || input.decision === "freeze")) {
         throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.customerGone);
       }
@@ -252,12 +271,13 @@ export async function proposeDecision(
       if (pending) throw new AppError("approval_pending", COMPLIANCE_MESSAGES.decisionPending);
       const [proposal] = await tx
         .insert(complianceCaseDecisions)
-        .values({ caseId, decision: input.decision, note: input.note, makerId: actor.id })
+        .values({ caseId, decision: input.decision, note: input.note, makerId: actor.id, transferId })
         .returning({ id: complianceCaseDecisions.id });
       await auditStep(tx, actor, row, "case_decision_proposed", {
         decisionId: proposal!.id,
         decision: input.decision,
         note: input.note,
+        transferId,
       });
     });
   } catch (err) {
@@ -310,10 +330,123 @@ async function freezeCustomer(tx: Tx, actor: CaseActor, userId: string, caseId: 
   });
 }
 
+type DecisionRecord = typeof complianceCaseDecisions.$inferSelect;
+
 /**
- * A second compliance member approves (the decision takes effect) or rejects (the case stays open, and a new
- * decision may be proposed). The maker can do neither (403 selfApproval); a decided proposal answers 409
- * (a replay, or a racing checker who lost the lock).
+ * The row the customer's data-access view lists as "Reviewed your account", whatever the decision: one action
+ * name, and the note kept out of `reason`, so it never tells what compliance found or decided, nor that there
+ * was a case.
+ */
+function auditReviewed(
+  tx: Tx,
+  actor: CaseActor,
+  row: CaseRecord,
+  decision: DecisionRecord,
+  checkerNote: string | undefined,
+  after: Record<string, unknown>,
+) {
+  return writeAudit(tx, {
+    actorId: actor.id,
+    actorRole: actor.role,
+    action: "compliance.account_reviewed",
+    targetType: "compliance_case",
+    targetId: row.id,
+    subjectUserId: row.userId,
+    before: { status: row.status },
+    after: {
+      decisionId: decision.id,
+      makerId: decision.makerId,
+      checkerId: actor.id,
+      note: decision.note,
+      checkerNote: checkerNote ?? null,
+      ...after,
+    },
+  });
+}
+
+/** Clear, restrict, freeze, file or lift: the case takes its outcome (decisions 032, 039). */
+async function applyCaseOutcome(
+  tx: Tx,
+  actor: CaseActor,
+  row: CaseRecord,
+  decision: DecisionRecord & { decision: Exclude<DecisionKind, "reject_transfer" | "block_transfer"> },
+  note: string | undefined,
+): Promise<void> {
+  const outcome = CASE_OUTCOME[decision.decision];
+  if (!row.userId && (decision.decision === "restrict" || decision.decision === "freeze")) {
+    throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.customerGone);
+  }
+  await tx
+    .update(complianceCases)
+    .set({
+      status: outcome,
+      decisionNote: decision.note,
+      decidedBy: actor.id,
+      decidedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(complianceCases.id, row.id));
+  if (decision.decision === "freeze" && row.userId) await freezeCustomer(tx, actor, row.userId, row.id);
+  // Clear and lift make the deposits held under the case available; the other outcomes keep them held.
+  const releasedDeposits = outcome === "cleared" ? await releaseHeldDeposits(tx, row.id) : [];
+  const held = row.userId
+    ? await tx
+        .select({ id: transferRequests.id })
+        .from(transferRequests)
+        .where(
+          and(
+            eq(transferRequests.userId, row.userId),
+            inArray(transferRequests.status, ["pending", "processing"]),
+          ),
+        )
+    : [];
+  await auditReviewed(tx, actor, row, decision, note, {
+    status: outcome,
+    heldTransfers: held.map((t) => t.id),
+    releasedDeposits,
+  });
+}
+
+/**
+ * Reject or block one held transfer (decision 048): the case keeps its status, the decision row keeps the day
+ * the OFAC report is due. Answers whether the customer's e-mail waits in the outbox.
+ */
+async function applyTransferDecision(
+  tx: Tx,
+  actor: CaseActor,
+  row: CaseRecord,
+  decision: DecisionRecord & { decision: "reject_transfer" | "block_transfer" },
+  note: string | undefined,
+): Promise<boolean> {
+  if (!decision.transferId)
+    throw new AppError("stale_approval", COMPLIANCE_MESSAGES.transferSettledMeanwhile);
+  const decided = await decideHeldTransfer(tx, actor, row.userId, {
+    id: decision.id,
+    decision: decision.decision,
+    transferId: decision.transferId,
+  });
+  await tx
+    .update(complianceCaseDecisions)
+    .set({ reportDueOn: decided.reportDueOn })
+    .where(eq(complianceCaseDecisions.id, decision.id));
+  await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, row.id));
+  await auditReviewed(tx, actor, row, decision, note, {
+    status: row.status,
+    transferId: decided.transferId,
+    transferOutcome: decision.decision === "block_transfer" ? "blocked" : "cancelled",
+    reportDueOn: decided.reportDueOn,
+  });
+  return decided.mail;
+}
+
+const isTransferRecord = (
+  d: DecisionRecord,
+): d is DecisionRecord & { decision: "reject_transfer" | "block_transfer" } => isTransferDecision(d.decision);
+
+/**
+ * A second compliance member approves (the decision takes effect) or rejects it, saying why (the case stays as
+ * it was, and a new decision may be proposed). The maker can do neither (403 selfApproval); a decided proposal
+ * answers 409 (a replay, or a racing checker who lost the lock).
  */
 export async function checkDecision(
   db: Db,
@@ -323,7 +456,8 @@ export async function checkDecision(
   verdict: "approve" | "reject",
   note: string | undefined,
 ): Promise<CaseActionResponse> {
-  await db.transaction(async (tx) => {
+  const checkerNote = note?.trim() || undefined;
+  const mail = await db.transaction(async (tx) => {
     const row = await lockCase(tx, caseId);
     const decision = await lockDecision(tx, caseId, decisionId);
     if (decision.makerId === actor.id) throw new AppError("self_approval", COMPLIANCE_MESSAGES.selfCheck);
@@ -332,71 +466,35 @@ export async function checkDecision(
         allowedRoles: ["compliance", "owner"],
       });
     }
+    // Who may reject, and what, is settled first (an unknown case or decision is a 404); then the reason.
+    if (verdict === "reject" && (!checkerNote || checkerNote.length < 3)) {
+      throw new AppError("reason_required", COMPLIANCE_MESSAGES.checkerReasonRequired, { field: "note" });
+    }
     const status = verdict === "approve" ? "approved" : "rejected";
     await tx
       .update(complianceCaseDecisions)
-      .set({ status, checkerId: actor.id, checkerNote: note?.trim() || null, decidedAt: sql`now()` })
+      .set({ status, checkerId: actor.id, checkerNote: checkerNote ?? null, decidedAt: sql`now()` })
       .where(eq(complianceCaseDecisions.id, decision.id));
     if (verdict === "reject") {
       await auditStep(tx, actor, row, "case_decision_rejected", {
         decisionId: decision.id,
         decision: decision.decision,
-        note: note ?? null,
+        note: checkerNote ?? null,
       });
-      return;
+      return false;
     }
     mustAccept(row, decision.decision);
-    const outcome = CASE_OUTCOME[decision.decision];
-    if (!row.userId && (decision.decision === "restrict" || decision.decision === "freeze")) {
-      throw new AppError("CONFLICT", COMPLIANCE_MESSAGES.customerGone);
-    }
-    await tx
-      .update(complianceCases)
-      .set({
-        status: outcome,
-        decisionNote: decision.note,
-        decidedBy: actor.id,
-        decidedAt: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(complianceCases.id, caseId));
-    if (decision.decision === "freeze" && row.userId) await freezeCustomer(tx, actor, row.userId, caseId);
-    // Clear and lift make the deposits held under the case available; the other outcomes keep them held.
-    const releasedDeposits = outcome === "cleared" ? await releaseHeldDeposits(tx, caseId) : [];
-    const held = row.userId
-      ? await tx
-          .select({ id: transferRequests.id })
-          .from(transferRequests)
-          .where(
-            and(
-              eq(transferRequests.userId, row.userId),
-              inArray(transferRequests.status, ["pending", "processing"]),
-            ),
-          )
-      : [];
-    await writeAudit(tx, {
-      actorId: actor.id,
-      actorRole: actor.role,
-      // One action name whatever the outcome, and the note kept out of `reason`: the customer's data-access
-      // view lists this row ("Reviewed your account"), action name included, and must not tell what compliance
-      // found or decided, nor that there was a case.
-      action: "compliance.account_reviewed",
-      targetType: "compliance_case",
-      targetId: caseId,
-      subjectUserId: row.userId,
-      before: { status: row.status },
-      after: {
-        status: outcome,
-        decisionId: decision.id,
-        makerId: decision.makerId,
-        checkerId: actor.id,
-        note: decision.note,
-        checkerNote: note ?? null,
-        heldTransfers: held.map((t) => t.id),
-        releasedDeposits,
-      },
-    });
+    if (isTransferRecord(decision)) return applyTransferDecision(tx, actor, row, decision, checkerNote);
+    await applyCaseOutcome(
+      tx,
+      actor,
+      row,
+      decision as DecisionRecord & { decision: Exclude<DecisionKind, "reject_transfer" | "block_transfer"> },
+      checkerNote,
+    );
+    return false;
   });
+  if (mail) wakeMailWorker();
   return answer(
     db,
     caseId,

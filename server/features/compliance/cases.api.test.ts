@@ -77,8 +77,14 @@ async function propose(
   return res.json().case.decisions.find((d: { status: string }) => d.status === "pending").id as string;
 }
 
+/** A checker's verdict; a rejection says why (issue 46), an approval may. */
 const check = (caseId: string, decisionId: string, verdict: "approve" | "reject", who: SignedInUser) =>
-  call("POST", `${CASES}/${caseId}/decisions/${decisionId}/${verdict}`, who, {});
+  call(
+    "POST",
+    `${CASES}/${caseId}/decisions/${decisionId}/${verdict}`,
+    who,
+    verdict === "reject" ? { note: "The evidence does not support it yet" } : {},
+  );
 
 async function auditActions(caseId: string) {
   const rows = await t.database.db
@@ -105,6 +111,17 @@ describe("a case from hit to cleared, with two compliance members", () => {
       assignee: null,
       heldTransfers: 1,
     });
+    // The held transfers themselves, not only their count (issue 46).
+    expect(detail.json().transfers).toEqual([
+      expect.objectContaining({
+        id: transferId,
+        amountCents: 10_000,
+        formattedAmount: "$100.00",
+        recipientName: "Sam Lee",
+        cryptoAddress: LISTED_ETH,
+        status: "pending",
+      }),
+    ]);
 
     // A second hit on the same customer joins the same case.
     const second = await requestTransfer(t.app, customer, { amount: "5.00", cryptoAddress: LISTED_ETH });
@@ -217,10 +234,22 @@ describe("a case from hit to cleared, with two compliance members", () => {
   it("lets a checker reject: the case stays open and a new decision may be proposed", async () => {
     const { caseId } = await customerWithCase();
     const first = await propose(caseId, "clear");
+    // A rejection without its reason is refused, and decides nothing.
+    for (const body of [{}, { note: "  " }, { note: "no" }]) {
+      const bare = await call("POST", `${CASES}/${caseId}/decisions/${first}/reject`, checker, body);
+      expect(bare.statusCode, bare.body).toBe(400);
+      expect(bare.json()).toMatchObject({
+        message: COMPLIANCE_MESSAGES.checkerReasonRequired,
+        reasonRequired: true,
+        field: "note",
+      });
+    }
+    expect((await call("GET", `${CASES}/${caseId}`, maker)).json().pendingDecision).toBe("clear");
     const rejected = await check(caseId, first, "reject", checker);
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json().case).toMatchObject({ status: "open", pendingDecision: null });
     expect(rejected.json().message).toBe(COMPLIANCE_MESSAGES.decisionRejected);
+    expect(rejected.json().case.decisions[0].checkerNote).toBe("The evidence does not support it yet");
     const next = await propose(caseId, "file", checker);
     expect((await check(caseId, next, "approve", maker)).json().case.status).toBe("filed");
   });
@@ -480,6 +509,9 @@ describe("the SAR draft", () => {
     expect(text).toContain("PETROV");
     expect(text).toContain("SDN list (Digital Currency Address)");
     expect(text).toContain(customer.user.email);
+    // Staff's confidential report, not a customer's document: no "keep this for your records" footer.
+    expect(text).not.toContain("Keep this document for your records");
+    expect(text).toContain("Confidential: never disclose to the subject");
     if (process.env.SAR_PNG_DIR) {
       execFileSync("pdftoppm", [
         "-png",

@@ -20,6 +20,7 @@ import {
   uploads,
   users,
 } from "@/server/db/schema";
+import { findHeldTransfers } from "@/server/features/compliance/held-transfers";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { objectPathFor } from "@/server/lib/storage/uploads";
@@ -142,7 +143,7 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
   const makers = alias(users, "makers");
   const checkers = alias(users, "checkers");
   const linked = alias(users, "linked");
-  const [hits, comments, documents, links, decisions] = await Promise.all([
+  const [hits, comments, documents, links, decisions, transfers] = await Promise.all([
     db
       .select()
       .from(complianceHits)
@@ -175,10 +176,13 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       .leftJoin(checkers, eq(checkers.id, complianceCaseDecisions.checkerId))
       .where(eq(complianceCaseDecisions.caseId, caseId))
       .orderBy(asc(complianceCaseDecisions.createdAt), asc(complianceCaseDecisions.id)),
+    // A cleared case holds nothing, as heldTransfers says.
+    row.status === "cleared" ? [] : findHeldTransfers(db, row.userId),
   ]);
   return {
     ...toCase(row),
     narrative: row.narrative,
+    transfers,
     hits: hits.map((h) => ({
       id: h.id,
       screeningPoint: h.screeningPoint as ComplianceCaseDetail["hits"][number]["screeningPoint"],
@@ -230,6 +234,8 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       checkerNote: d.checkerNote,
       createdAt: d.createdAt.toISOString(),
       decidedAt: d.decidedAt?.toISOString() ?? null,
+      transferId: d.transferId,
+      reportDueOn: d.reportDueOn,
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { BRAND } from "@/contract/brand";
 import type { SarDraft } from "@/contract/compliance";
 import {
   createFramedDocument,
@@ -49,6 +50,9 @@ function paragraph(doc: PDFKit.PDFDocument, text: string, color = INK) {
   doc.moveDown(0.3);
 }
 
+/** A SAR and the fact one exists may not be disclosed to its subject (31 U.S.C. 5318(g)(2)). */
+export const SAR_FOOTER = `${BRAND.name} compliance · Confidential: never disclose to the subject · Amounts in US dollars`;
+
 const day = (iso: string | null) => (iso ? formatNewYorkTime(new Date(iso)) : "—");
 
 /** The SAR-style draft as a PDF in the statements' frame; streamed as it is drawn. */
@@ -61,6 +65,8 @@ export function renderSarDraft(draft: SarDraft): PDFKit.PDFDocument {
     address: draft.subject?.address ?? null,
     accountLine: draft.subject?.accountNumber ? `Account ${draft.subject.accountNumber}` : undefined,
     generatedAt: new Date(draft.generatedAt),
+    // Staff's document, not the customer's: the statements' "keep this for your records" would invite sharing it.
+    footer: SAR_FOOTER,
   });
 
   heading(doc, "Filing");

@@ -18,6 +18,9 @@ export async function findTransferRequests(
     .select({
       request: transferRequests,
       key: exactTime(transferRequests.createdAt),
+      // The same rule the release refuses with (compliance_hold), asked only of rows that could still move.
+      heldByCompliance: sql<boolean>`(${transferRequests.status} in ('pending', 'processing')
+        and ${transferRequests.userId} is not null and compliance_hold(${transferRequests.userId}))`,
       user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
     })
     .from(transferRequests)
@@ -44,6 +47,7 @@ export async function findTransferRequests(
       ...toTransferRequest(r.request),
       user: r.user,
       flaggedAt: r.request.flaggedAt ? r.request.flaggedAt.toISOString() : null,
+      heldByCompliance: r.heldByCompliance === true,
     }),
   );
 }

@@ -9,6 +9,7 @@ import {
 } from "@/contract/transfers";
 import type { Db } from "@/server/db/client";
 import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
+import { hasComplianceHold } from "@/server/features/compliance/screen";
 import { AppError } from "@/server/lib/errors";
 
 type TransferRow = typeof transferRequests.$inferSelect;
@@ -114,5 +115,8 @@ export async function getTransferReceipt(
   chain?: ReceiptChainView,
 ): Promise<TransferReceipt> {
   const row = await findOwnTransfer(db, userId, transferId);
-  return toTransferReceipt(row, await onChainOf(db, row, chain), chain?.chainName);
+  const receipt = toTransferReceipt(row, await onChainOf(db, row, chain), chain?.chainName);
+  // No Cancel to offer while a compliance hold stands: the cancel would be refused (decision 048).
+  if (receipt.canCancel && (await hasComplianceHold(db, userId))) receipt.canCancel = false;
+  return receipt;
 }

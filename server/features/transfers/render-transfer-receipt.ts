@@ -13,6 +13,7 @@ const STATUS_TEXT: Record<string, string> = {
   completed: "Completed",
   failed: "Failed",
   cancelled: "Cancelled",
+  blocked: "Not sent",
 };
 
 /** The receipt's transfer (the same lookup as GET /api/transfers/{id}), its owner's name and verified address. */

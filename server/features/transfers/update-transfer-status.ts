@@ -39,6 +39,11 @@ export interface StatusMoveRules {
   /** Refuse anything but cancelled or failed when the transfer is flagged or its owner frozen (maker-checker). */
   refuseHeld?: boolean;
   /**
+   * The customer's cancel: refused while a compliance hold stands, with these words. A payment to a listed person
+   * is blocked, not returned; compliance rejects or blocks it (decision 048).
+   */
+  refuseUnderComplianceHold?: string;
+  /**
    * Chain settlement (CHAIN_RPC_URL set, decision 030): "approved" moves it to processing and queues its payout;
    * "completed" is the chain's to set, never a person's; a transfer with a payout belongs to the payout worker.
    */
@@ -147,6 +152,9 @@ export async function moveTransferStatus(
         "CONFLICT",
         rules.conflictMessage?.(request.status) ?? `This transfer is already ${request.status}`,
       );
+    }
+    if (rules.refuseUnderComplianceHold && (await hasComplianceHold(tx, request.userId))) {
+      throw new AppError("transfer_under_review", rules.refuseUnderComplianceHold);
     }
     if (staffOnChain) {
       const [payout] = await tx

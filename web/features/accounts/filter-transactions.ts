@@ -22,6 +22,7 @@ const STATUS_GROUP: Record<Transaction["status"], StatusFilter | null> = {
   initiated: "processing",
   failed: "failed",
   cancelled: null,
+  blocked: null,
 };
 
 function matchesSearch(tx: Transaction, search: string): boolean {

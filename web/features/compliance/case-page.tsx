@@ -3,15 +3,20 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { Link } from "wouter";
 import {
   CASE_DECISIONS,
-  type CaseDecision,
+  type CaseDecisionRow,
   COMPLIANCE_MESSAGES,
   type ComplianceCaseDetail,
+  type DecisionKind,
+  type HeldTransfer,
+  isTransferDecision,
   MAX_COMMENT_CHARS,
   MAX_NARRATIVE_CHARS,
   type ScreeningPoint,
+  TRANSFER_DECISIONS,
 } from "@/contract/compliance";
 import { RULE_LABELS } from "@/contract/monitoring";
 import { canUse } from "@/contract/staff-capabilities";
+import { transferReference } from "@/contract/transfers";
 import { AlertEvidence } from "@/web/components/admin/alert-evidence";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { MAIN_PROPS, SkipLink } from "@/web/components/skip-link";
@@ -233,105 +238,253 @@ function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
   );
 }
 
-function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: string }) {
-  const propose = useProposeDecision(detail.id);
+/** A YYYY-MM-DD day as "Dec 11, 2026" (a calendar day: no zone may shift it). */
+const dayOf = (day: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+
+/** The decisions this case takes now: the case's own while it is open or restricted, and a held transfer's. */
+function decisionsFor(detail: ComplianceCaseDetail): DecisionKind[] {
+  const own: DecisionKind[] =
+    detail.status === "open" ? [...CASE_DECISIONS] : detail.status === "restricted" ? ["lift"] : [];
+  // Reject or block a held transfer while the case still holds it: every status but cleared (decision 048).
+  const transfers = detail.status !== "cleared" && detail.transfers.length > 0 ? [...TRANSFER_DECISIONS] : [];
+  return [...own, ...transfers];
+}
+
+const transferLine = (t: HeldTransfer) => `${t.formattedAmount} to ${t.recipientName} · ${when(t.createdAt)}`;
+
+function HeldTransfers({
+  detail,
+  onDecide,
+}: {
+  detail: ComplianceCaseDetail;
+  onDecide: (id: string) => void;
+}) {
+  const canDecide = detail.status !== "cleared";
+  return (
+    <Section
+      title="Held transfers"
+      description="The customer's transfers this case holds. They move only once compliance clears the case; reject gives the money back, block moves it to blocked property. Both are reported to OFAC within 10 business days."
+    >
+      {detail.transfers.length === 0 ? (
+        <p className="text-sm text-ink-muted">No transfer is held.</p>
+      ) : (
+        <ul aria-label="Held transfers" className="divide-y divide-line rounded-lg border border-line">
+          {detail.transfers.map((t) => (
+            <li key={t.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+              <span className="grid min-w-0 gap-0.5">
+                <span className="text-ink">
+                  <span className="font-medium tabular-nums">−{t.formattedAmount}</span> to {t.recipientName}
+                </span>
+                <span className="break-all font-mono text-xs text-ink-subtle">{t.cryptoAddress}</span>
+                <span className="text-xs text-ink-muted">
+                  {t.status === "pending" ? "Pending" : "Processing"} · requested {when(t.createdAt)}
+                </span>
+              </span>
+              {canDecide ? (
+                <Button size="sm" variant="secondary" onClick={() => onDecide(t.id)}>
+                  Decide this transfer<span className="sr-only">: {transferLine(t)}</span>
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function DecisionHistory({ detail }: { detail: ComplianceCaseDetail }) {
+  const transfersById = new Map(detail.transfers.map((t) => [t.id, t]));
+  return (
+    <ol className="grid gap-2 text-sm">
+      {detail.decisions.map((d) => {
+        const transfer = d.transferId ? transfersById.get(d.transferId) : undefined;
+        return (
+          <li key={d.id} className="grid gap-0.5 rounded-lg border border-line p-3">
+            <span className="font-medium text-ink">
+              {DECISION_LABELS[d.decision]} ·{" "}
+              {d.status === "pending"
+                ? "awaiting approval"
+                : d.status === "approved"
+                  ? "approved"
+                  : "rejected"}
+            </span>
+            {transfer ? (
+              <span className="text-ink">{transferLine(transfer)}</span>
+            ) : d.transferId ? (
+              <span className="text-ink">Transfer {transferReference(d.transferId)}</span>
+            ) : null}
+            {d.reportDueOn ? (
+              <span className="font-medium text-ink">OFAC report due {dayOf(d.reportDueOn)}</span>
+            ) : null}
+            <span className="text-ink">{d.note}</span>
+            <span className="text-xs text-ink-muted">
+              Proposed by {d.maker?.email ?? "a former member"} on {when(d.createdAt)}
+              {d.checker ? ` · ${d.status} by ${d.checker.email ?? "a former member"}` : ""}
+              {d.checkerNote ? `: ${d.checkerNote}` : ""}
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The second member's verdict: approving may carry a note, rejecting must say why (the server refuses otherwise). */
+function CheckPending({
+  detail,
+  pending,
+  noted: { setNote, run },
+}: {
+  detail: ComplianceCaseDetail;
+  pending: CaseDecisionRow;
+  /** The decision's own result line: it outlives this form, which goes once the verdict is in. */
+  noted: Pick<ReturnType<typeof useNoted>, "setNote" | "run">;
+}) {
   const check = useCheckDecision(detail.id);
-  const [decision, setDecision] = useState<CaseDecision>("clear");
-  // A restricted case takes one decision more: lifting the restriction (decision 039).
-  const canLift = detail.status === "restricted";
-  const decides = detail.status === "open" || canLift;
   const [text, setText] = useState("");
-  const { note, setNote, run } = useNoted();
-  const pending = detail.decisions.find((d) => d.status === "pending");
   const noteId = useId();
+  const onReject = () => {
+    if (text.trim().length < 3) {
+      return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.checkerReasonRequired });
+    }
+    run(check.mutateAsync({ decisionId: pending.id, verdict: "reject", note: text }), () => setText(""));
+  };
+  return (
+    <div className="grid gap-3">
+      <div className="grid gap-1.5">
+        <Label htmlFor={noteId}>Your note (required to reject)</Label>
+        <Textarea
+          id={noteId}
+          value={text}
+          maxLength={2000}
+          rows={2}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          disabled={check.isPending}
+          onClick={() =>
+            run(check.mutateAsync({ decisionId: pending.id, verdict: "approve", note: text }), () =>
+              setText(""),
+            )
+          }
+        >
+          Approve: {DECISION_LABELS[pending.decision]}
+        </Button>
+        <Button size="sm" variant="secondary" disabled={check.isPending} onClick={onReject}>
+          Reject
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function Decision({
+  detail,
+  userId,
+  transferId,
+  onTransfer,
+}: {
+  detail: ComplianceCaseDetail;
+  userId: string;
+  transferId: string;
+  onTransfer: (id: string) => void;
+}) {
+  const propose = useProposeDecision(detail.id);
+  // No default: a decision is chosen on purpose, never taken by a stray Enter (issue 46).
+  const [decision, setDecision] = useState<DecisionKind | "">("");
+  const options = decisionsFor(detail);
+  const [text, setText] = useState("");
+  const noted = useNoted();
+  const { note, setNote, run } = noted;
+  const pending = detail.decisions.find((d) => d.status === "pending");
+  const ids = { decision: useId(), transfer: useId(), note: useId() };
+  const isTransfer = decision !== "" && isTransferDecision(decision);
   const onPropose = (event: FormEvent) => {
     event.preventDefault();
+    if (decision === "") return setNote({ tone: "error", text: "Choose a decision" });
+    if (isTransfer && !transferId)
+      return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.transferRequired });
     if (text.trim().length < 3) return setNote({ tone: "error", text: COMPLIANCE_MESSAGES.noteRequired });
-    run(propose.mutateAsync({ decision: canLift ? "lift" : decision, note: text }), () => setText(""));
+    run(propose.mutateAsync({ decision, note: text, ...(isTransfer ? { transferId } : {}) }), () => {
+      setText("");
+      setDecision("");
+    });
   };
   return (
     <Section
       title="Decision"
       description="A decision takes effect only when a second compliance member approves it."
     >
-      {detail.decisions.length > 0 ? (
-        <ol className="grid gap-2 text-sm">
-          {detail.decisions.map((d) => (
-            <li key={d.id} className="grid gap-0.5 rounded-lg border border-line p-3">
-              <span className="font-medium text-ink">
-                {DECISION_LABELS[d.decision]} ·{" "}
-                {d.status === "pending"
-                  ? "awaiting approval"
-                  : d.status === "approved"
-                    ? "approved"
-                    : "rejected"}
-              </span>
-              <span className="text-ink">{d.note}</span>
-              <span className="text-xs text-ink-muted">
-                Proposed by {d.maker?.email ?? "a former member"} on {when(d.createdAt)}
-                {d.checker ? ` · ${d.status} by ${d.checker.email ?? "a former member"}` : ""}
-                {d.checkerNote ? `: ${d.checkerNote}` : ""}
-              </span>
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      {pending && decides ? (
+      {detail.decisions.length > 0 ? <DecisionHistory detail={detail} /> : null}
+      {pending ? (
         pending.maker?.id === userId ? (
           <p className="text-sm text-ink-muted">
             You proposed this decision: a second compliance member must approve or reject it.
           </p>
         ) : (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              disabled={check.isPending}
-              onClick={() => run(check.mutateAsync({ decisionId: pending.id, verdict: "approve" }))}
-            >
-              Approve: {DECISION_LABELS[pending.decision]}
-            </Button>
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={check.isPending}
-              onClick={() => run(check.mutateAsync({ decisionId: pending.id, verdict: "reject" }))}
-            >
-              Reject
-            </Button>
-          </div>
+          <CheckPending key={pending.id} detail={detail} pending={pending} noted={noted} />
         )
       ) : null}
-      {!pending && decides ? (
-        <form className="grid gap-3" onSubmit={onPropose}>
-          {canLift ? (
+      {!pending && options.length > 0 ? (
+        <form id="case-decision" className="grid gap-3" onSubmit={onPropose} noValidate>
+          {detail.status === "restricted" ? (
             <p className="text-sm text-ink">
               The customer cannot send money. Propose lifting the restriction: a second member approves it.
             </p>
           ) : null}
-          <fieldset className={canLift ? "hidden" : "grid gap-2"} disabled={canLift}>
-            <legend className="mb-1 text-sm font-medium text-ink">Propose</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {CASE_DECISIONS.map((d) => (
-                <label
-                  key={d}
-                  className="flex min-h-10 cursor-pointer items-center gap-2 rounded-lg border border-line px-3 py-2 text-sm text-ink has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50"
-                >
-                  <input
-                    type="radio"
-                    name={`decision-${detail.id}`}
-                    value={d}
-                    checked={decision === d}
-                    onChange={() => setDecision(d)}
-                  />
-                  {DECISION_LABELS[d]}
-                </label>
-              ))}
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div className="grid min-w-0 gap-1.5">
+              <Label htmlFor={ids.decision}>Propose</Label>
+              <select
+                id={ids.decision}
+                className={inputClassName}
+                value={decision}
+                required
+                onChange={(e) => setDecision(e.target.value as DecisionKind | "")}
+              >
+                <option value="" disabled>
+                  Choose a decision
+                </option>
+                {options.map((d) => (
+                  <option key={d} value={d}>
+                    {DECISION_LABELS[d]}
+                  </option>
+                ))}
+              </select>
             </div>
-          </fieldset>
+            {isTransfer ? (
+              <div className="grid min-w-0 gap-1.5">
+                <Label htmlFor={ids.transfer}>Transfer</Label>
+                <select
+                  id={ids.transfer}
+                  className={inputClassName}
+                  value={transferId}
+                  required
+                  onChange={(e) => onTransfer(e.target.value)}
+                >
+                  <option value="" disabled>
+                    Choose the transfer
+                  </option>
+                  {detail.transfers.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {transferLine(t)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ) : null}
+          </div>
           <div className="grid gap-1.5">
-            <Label htmlFor={noteId}>Why</Label>
+            <Label htmlFor={ids.note}>Why</Label>
             <Textarea
-              id={noteId}
+              id={ids.note}
               value={text}
               maxLength={2000}
               rows={3}
@@ -340,7 +493,7 @@ function Decision({ detail, userId }: { detail: ComplianceCaseDetail; userId: st
           </div>
           <div>
             <Button type="submit" size="sm" disabled={propose.isPending}>
-              {canLift ? "Propose lifting the restriction" : "Propose decision"}
+              Propose decision
             </Button>
           </div>
         </form>
@@ -579,6 +732,15 @@ export function CasePage({ id }: { id: string }) {
     ? `${detail.data.customer.firstName} ${detail.data.customer.lastName}`
     : "Compliance case";
   useDocumentTitle(`Case · ${name}`);
+  // The held transfer a reject or block will name: chosen in the form, or from its row in Held transfers.
+  const [transferId, setTransferId] = useState("");
+  const chooseTransfer = (id: string) => {
+    setTransferId(id);
+    // On to the decision form: its first field is what to propose about the chosen transfer.
+    const field = document.querySelector<HTMLSelectElement>("#case-decision select");
+    field?.scrollIntoView({ block: "center" });
+    field?.focus();
+  };
   if (isPending) return <FullScreenSpinner />;
   return (
     <div className="min-h-dvh bg-canvas">
@@ -612,7 +774,13 @@ export function CasePage({ id }: { id: string }) {
           ) : (
             <>
               <Summary detail={detail.data} />
-              <Decision detail={detail.data} userId={user?.id ?? ""} />
+              <HeldTransfers detail={detail.data} onDecide={chooseTransfer} />
+              <Decision
+                detail={detail.data}
+                userId={user?.id ?? ""}
+                transferId={transferId}
+                onTransfer={setTransferId}
+              />
               <Evidence detail={detail.data} />
               <Comments detail={detail.data} />
               <Documents detail={detail.data} />

@@ -43,9 +43,9 @@ function useCaseAction<I>(id: string, send: (input: I) => Promise<CaseActionResp
   });
 }
 
-/** POST …/decisions: a proposal that waits for a second compliance member. */
+/** POST …/decisions: a proposal that waits for a second compliance member (a reject or block names its transfer). */
 export const useProposeDecision = (id: string) =>
-  useCaseAction(id, (input: { decision: DecisionKind; note: string }) =>
+  useCaseAction(id, (input: { decision: DecisionKind; note: string; transferId?: string }) =>
     apiRequest<CaseActionResponse>("POST", caseUrl(id, "/decisions"), input),
   );
 

@@ -20,8 +20,9 @@ export function CaseQueue() {
         <div>
           <CardTitle>Cases</CardTitle>
           <CardDescription>
-            One per customer. While a case is open the customer's transfers stay held and "under review". A
-            report is due 30 days after first detection.
+            Each case groups a customer's hits and alerts until it is decided; a hit after that opens a new
+            case, so a customer can have several. While a case holds, the customer's transfers stay held and
+            "under review". A report is due 30 days after first detection.
           </CardDescription>
         </div>
         <fieldset className="flex gap-1" aria-label="Which cases">

@@ -22,4 +22,6 @@ export const DECISION_LABELS = {
   freeze: "Freeze the account",
   file: "File a report",
   lift: "Lift the restriction",
+  reject_transfer: "Reject a held transfer (money back, report to OFAC)",
+  block_transfer: "Block a held transfer (blocked property, report to OFAC)",
 } as const;

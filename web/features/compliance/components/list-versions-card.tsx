@@ -1,6 +1,10 @@
 import { Upload } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { MAX_LIST_UPLOAD_BYTES } from "@/contract/compliance";
+import {
+  MAX_LIST_UPLOAD_BYTES,
+  type SanctionsListVersion,
+  type UploadListResponse,
+} from "@/contract/compliance";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
@@ -10,6 +14,26 @@ import { useListVersions, useUploadList } from "@/web/features/compliance/api/co
 
 const when = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+/** "1 address", "2 addresses": a count with its noun in the right number. */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What a version holds, e.g. "1 entry · 3 names · 1 currency address · SDN.CSV 3f2a…". */
+export function describeListVersion(
+  v: Pick<SanctionsListVersion, "entryCount" | "nameCount" | "addressCount" | "files">,
+) {
+  return [
+    count(v.entryCount, "entry", "entries"),
+    count(v.nameCount, "name", "names"),
+    count(v.addressCount, "currency address", "currency addresses"),
+    v.files.map((f) => `${f.name} ${f.sha256.slice(0, 12)}…`).join(", "),
+  ].join(" · ");
+}
+
+/** The upload's answer with what the re-screen found, each count with its noun in the right number. */
+export function describeRescreen({ message, rescreen }: Pick<UploadListResponse, "message" | "rescreen">) {
+  return `${message}. Re-screened ${count(rescreen.customers, "customer", "customers")} and ${count(rescreen.addresses, "address", "addresses")}: ${count(rescreen.newHits, "new hit", "new hits")}.`;
+}
 
 /** OFAC's files loaded so far, and the upload of a new set (every file of one publication at once). */
 export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
@@ -31,11 +55,7 @@ export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
     }
     setNote(null);
     upload.mutateAsync(files).then(
-      (res) =>
-        setNote({
-          tone: "ok",
-          text: `${res.message}. Re-screened ${res.rescreen.customers} customers and ${res.rescreen.addresses} addresses: ${res.rescreen.newHits} new hits.`,
-        }),
+      (res) => setNote({ tone: "ok", text: describeRescreen(res) }),
       (err: Error) => setNote({ tone: "error", text: err.message }),
     );
   };
@@ -91,10 +111,7 @@ export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
                     {when(v.loadedAt)} · {v.source === "cli" ? "CLI" : "upload"}
                   </span>
                 </span>
-                <span className="tabular-nums text-ink-muted">
-                  {v.entryCount} entries · {v.nameCount} names · {v.addressCount} currency addresses ·{" "}
-                  {v.files.map((f) => `${f.name} ${f.sha256.slice(0, 12)}…`).join(", ")}
-                </span>
+                <span className="tabular-nums text-ink-muted">{describeListVersion(v)}</span>
               </li>
             ))}
           </ul>

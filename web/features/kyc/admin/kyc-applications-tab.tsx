@@ -20,7 +20,7 @@ import { useKycApplications } from "@/web/features/kyc/admin/api/get-kyc-applica
 import { useResetKycApplication } from "@/web/features/kyc/admin/api/reset-kyc-application";
 import { DocumentViewer } from "@/web/features/kyc/admin/document-viewer";
 import { RejectKycDialog } from "@/web/features/kyc/admin/reject-kyc-dialog";
-import { SsnRevealDialog } from "@/web/features/kyc/admin/ssn-reveal-dialog";
+import { DateOfBirthRevealDialog, SsnRevealDialog } from "@/web/features/kyc/admin/ssn-reveal-dialog";
 import { formatDate, formatDateTime } from "@/web/lib/format";
 import { PhoneNumber } from "@/web/lib/phone-display";
 
@@ -120,6 +120,7 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
   // Documents follow DOCUMENT_ROLES: without it the server answers 404, so no link is offered.
   const mayOpenDocuments = useStaffCapability("openDocuments");
   const canReveal = useStaffCapability("revealSsn");
+  const canRevealDateOfBirth = useStaffCapability("revealDateOfBirth");
   const name = `${application.firstName} ${application.lastName}`;
   const badge = STATUS_BADGES[application.status];
   const documents = (Object.keys(DOCUMENT_LABELS) as DocumentType[]).flatMap((type) => {
@@ -154,6 +155,19 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
             <span className="tabular-nums">{application.ssn}</span>
             {canReveal ? <SsnRevealDialog kycId={application.id} applicant={name} /> : null}
           </span>
+        </DetailField>
+        {/* Masked to the year: the reviewer reveals it (audited) to match it against the licence. */}
+        <DetailField label="Date of birth">
+          {application.dateOfBirth ? (
+            <span className="flex flex-wrap items-center gap-1">
+              <span className="tabular-nums">{application.dateOfBirth}</span>
+              {canRevealDateOfBirth ? (
+                <DateOfBirthRevealDialog kycId={application.id} applicant={name} />
+              ) : null}
+            </span>
+          ) : (
+            "Not asked (applied before it was)"
+          )}
         </DetailField>
         <DetailField label="Phone">
           <span className="tabular-nums">

@@ -16,48 +16,73 @@ import {
 import { Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
+import { useRevealDateOfBirth } from "@/web/features/kyc/admin/api/reveal-date-of-birth";
 import { useRevealSsn } from "@/web/features/kyc/admin/api/reveal-ssn";
 
-/** How long a revealed SSN stays on screen before it is hidden again. */
+/** How long a revealed value stays on screen before it is hidden again. */
 const SHOW_SECONDS = 60;
 
+/** What one sensitive field's reveal needs: its words, and the audited call that answers it shown in full. */
+interface RevealField {
+  /** "SSN", "date of birth": in the trigger's label and the dialog's words. */
+  name: string;
+  title: string;
+  /** Said once it is shown, e.g. "Social Security number". */
+  shownAs: string;
+  idPrefix: string;
+  failure: string;
+  useReveal: () => {
+    mutateAsync: (input: { id: string; reason: string }) => Promise<string>;
+    isPending: boolean;
+    reset: () => void;
+  };
+}
+
 /**
- * "Reveal" beside a masked SSN: asks why, shows the full number (the server audits the reveal and the
- * customer sees it in Settings), and forgets it after a minute or when the dialog closes.
+ * "Reveal" beside a masked SSN or date of birth: asks why, shows the full value (the server audits the reveal
+ * and the customer sees it in Settings), and forgets it after a minute or when the dialog closes.
  */
-export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant: string }) {
+function SensitiveRevealDialog({
+  field,
+  kycId,
+  applicant,
+}: {
+  field: RevealField;
+  kycId: string;
+  applicant: string;
+}) {
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState("");
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [ssn, setSsn] = useState<string | null>(null);
+  const [value, setValue] = useState<string | null>(null);
   const [secondsLeft, setSecondsLeft] = useState(SHOW_SECONDS);
-  const reveal = useRevealSsn();
-  const fieldId = `ssn-reason-${kycId}`;
+  const reveal = field.useReveal();
+  const fieldId = `${field.idPrefix}-reason-${kycId}`;
 
   const onOpenChange = (open: boolean) => {
     setOpen(open);
     if (!open) {
       setReason("");
       setFieldError(null);
-      setSsn(null);
+      setValue(null);
       reveal.reset();
     }
   };
 
   useEffect(() => {
-    if (!ssn) return;
+    if (!value) return;
     setSecondsLeft(SHOW_SECONDS);
     const startedAt = Date.now();
     const timer = setInterval(() => {
       const left = SHOW_SECONDS - Math.floor((Date.now() - startedAt) / 1000);
       if (left <= 0) {
-        setSsn(null);
+        setValue(null);
         setOpen(false);
         setReason("");
       } else setSecondsLeft(left);
     }, 1000);
     return () => clearInterval(timer);
-  }, [ssn]);
+  }, [value]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -68,10 +93,10 @@ export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant
     }
     setFieldError(null);
     reveal.mutateAsync({ id: kycId, reason: parsed.data }).then(
-      (answer) => setSsn(answer.ssn),
+      (value) => setValue(value),
       (error) => {
         if (handleAdminSessionExpired(error)) return;
-        setFieldError(errorMessage(error, "Failed to reveal the SSN"));
+        setFieldError(errorMessage(error, field.failure));
       },
     );
   };
@@ -79,28 +104,33 @@ export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant
   return (
     <Dialog open={isOpen} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" className="h-7 px-2" aria-label={`Reveal the SSN of ${applicant}`}>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-7 px-2"
+          aria-label={`Reveal the ${field.name} of ${applicant}`}
+        >
           <Eye aria-hidden />
           Reveal
         </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Reveal full SSN</DialogTitle>
+          <DialogTitle>{field.title}</DialogTitle>
           <DialogDescription>
-            {ssn
-              ? `${applicant}'s Social Security number. It hides again when you close this or in a minute.`
+            {value
+              ? `${applicant}'s ${field.shownAs}. It hides again when you close this or in a minute.`
               : `Every reveal is recorded with your role and reason, and ${applicant} can see it in their settings.`}
           </DialogDescription>
         </DialogHeader>
-        {ssn ? (
+        {value ? (
           <div className="grid gap-4">
             <div className="grid gap-1 rounded-lg border border-line bg-canvas p-4 text-center">
               <p
                 className="font-mono text-2xl font-semibold tracking-wider text-ink tabular-nums"
                 aria-live="polite"
               >
-                {ssn}
+                {value}
               </p>
               <p className="text-xs text-ink-muted tabular-nums">Hides in {secondsLeft} s</p>
             </div>
@@ -119,7 +149,7 @@ export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant
                 id={fieldId}
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
-                placeholder="e.g. The customer asked us to confirm the number on file."
+                placeholder={`e.g. Matching the ${field.name} against the licence.`}
                 maxLength={500}
                 rows={3}
                 required
@@ -144,7 +174,7 @@ export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant
                 ) : (
                   <Eye aria-hidden />
                 )}
-                Reveal SSN
+                Reveal {field.name}
               </Button>
             </DialogFooter>
           </form>
@@ -152,4 +182,51 @@ export function SsnRevealDialog({ kycId, applicant }: { kycId: string; applicant
       </DialogContent>
     </Dialog>
   );
+}
+
+const SSN_FIELD: RevealField = {
+  name: "SSN",
+  title: "Reveal full SSN",
+  shownAs: "Social Security number",
+  idPrefix: "ssn",
+  failure: "Failed to reveal the SSN",
+  useReveal: () => {
+    const reveal = useRevealSsn();
+    return {
+      mutateAsync: (input) => reveal.mutateAsync(input).then((answer) => answer.ssn),
+      isPending: reveal.isPending,
+      reset: reveal.reset,
+    };
+  },
+};
+
+/** YYYY-MM-DD as the licence prints it, MM/DD/YYYY. */
+const usDate = (day: string) => `${day.slice(5, 7)}/${day.slice(8, 10)}/${day.slice(0, 4)}`;
+
+const DATE_OF_BIRTH_FIELD: RevealField = {
+  name: "date of birth",
+  title: "Reveal full date of birth",
+  shownAs: "date of birth",
+  idPrefix: "dob",
+  failure: "Failed to reveal the date of birth",
+  useReveal: () => {
+    const reveal = useRevealDateOfBirth();
+    return {
+      mutateAsync: (input) =>
+        reveal
+          .mutateAsync(input)
+          .then((answer) => (answer.dateOfBirth ? usDate(answer.dateOfBirth) : "Not recorded")),
+      isPending: reveal.isPending,
+      reset: reveal.reset,
+    };
+  },
+};
+
+export function SsnRevealDialog(props: { kycId: string; applicant: string }) {
+  return <SensitiveRevealDialog field={SSN_FIELD} {...props} />;
+}
+
+/** The date of birth to match against the licence: compliance only, audited like the SSN. */
+export function DateOfBirthRevealDialog(props: { kycId: string; applicant: string }) {
+  return <SensitiveRevealDialog field={DATE_OF_BIRTH_FIELD} {...props} />;
 }

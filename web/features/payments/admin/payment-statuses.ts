@@ -16,6 +16,7 @@ export const TRANSACTION_STATUS_BADGES: Record<TransactionStatus, { label: strin
   completed: { label: "Completed", tone: "positive" },
   failed: { label: "Failed", tone: "negative" },
   cancelled: { label: "Cancelled", tone: "neutral" },
+  blocked: { label: "Blocked", tone: "negative" },
 };
 
 export const INCOMING_PAYMENT_STATUS_BADGES: Record<IncomingPaymentStatus, { label: string; tone: Tone }> =

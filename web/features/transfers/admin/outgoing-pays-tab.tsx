@@ -1,4 +1,4 @@
-import { ArrowUpFromLine, Check, ShieldAlert, X } from "lucide-react";
+import { ArrowUpFromLine, Check, Scale, ShieldAlert, X } from "lucide-react";
 import { useState } from "react";
 import { formatMoney } from "@/contract/money";
 import {
@@ -25,11 +25,19 @@ import { formatDateTime } from "@/web/lib/format";
 
 type Filter = TransferStatus | "all";
 
-/** Spec §4: Quick Approve and Reject appear on pending requests only. */
+/**
+ * Spec §4: Quick Approve and Reject appear on pending requests only. A transfer held by compliance gets neither:
+ * the server refuses its release (409), and compliance clears, rejects or blocks it on the case (decision 048).
+ */
 function QuickActions({ request, name }: { request: AdminTransferRequest; name: string }) {
   const update = useUpdateTransferRequest();
   const [sending, setSending] = useState<"approved" | "rejected" | null>(null);
   if (request.status !== "pending") return null;
+  if (request.heldByCompliance) {
+    return (
+      <p className="text-xs text-ink-muted lg:max-w-40 lg:text-right">Compliance decides it on the case</p>
+    );
+  }
   // A reported transfer: Reject stays one click; sending it goes through Review (reason, second person).
   const isHeld = request.flaggedAt !== null;
   const decide = (status: "approved" | "rejected") => {
@@ -87,6 +95,12 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
               Flagged<span className="sr-only">: the customer reported "This wasn't me"</span>
             </Badge>
           ) : null}
+          {request.heldByCompliance ? (
+            <Badge tone="pending" className="shrink-0 gap-1">
+              <Scale className="size-3" aria-hidden="true" />
+              Held by compliance
+            </Badge>
+          ) : null}
         </div>
         <p className="truncate text-xs text-ink-muted">
           {request.user?.email ?? "—"} · {formatDateTime(request.createdAt)}
@@ -118,7 +132,7 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
       <div
         className={cn(
           "lg:flex lg:items-center lg:justify-end lg:gap-2",
-          request.status === "pending"
+          request.status === "pending" && !request.heldByCompliance
             ? "grid grid-cols-3 gap-2 [&>button]:px-2 lg:[&>button]:px-3"
             : "flex items-center justify-end gap-2",
         )}

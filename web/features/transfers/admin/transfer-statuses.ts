@@ -10,4 +10,6 @@ export const TRANSFER_STATUS_BADGES: Record<
   completed: { label: "Completed", tone: "positive" },
   failed: { label: "Failed", tone: "negative" },
   cancelled: { label: "Cancelled", tone: "neutral" },
+  // Compliance moved its money to blocked property (decision 048).
+  blocked: { label: "Blocked", tone: "negative" },
 };

@@ -9,6 +9,7 @@ const LABELS: Record<TransferTimelineStep["status"], string> = {
   completed: "Completed",
   cancelled: "Cancelled",
   failed: "Failed",
+  blocked: "Not sent",
 };
 
 /**
@@ -20,7 +21,8 @@ export function TransferTimeline({ steps }: { steps: TransferTimelineStep[] }) {
     <ol className="grid gap-0" aria-label="Status">
       {steps.map((step, index) => {
         const isDone = step.at !== null;
-        const isBad = isDone && (step.status === "cancelled" || step.status === "failed");
+        const isBad =
+          isDone && (step.status === "cancelled" || step.status === "failed" || step.status === "blocked");
         const Icon = !isDone ? Circle : isBad ? XCircle : CheckCircle2;
         return (
           <li key={step.status} className="relative flex gap-3 pb-5 last:pb-0">
