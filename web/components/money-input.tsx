@@ -1,4 +1,4 @@
-import { type ReactNode, useState } from "react";
+import { type ReactNode, type Ref, useState } from "react";
 import { FormField, fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { readAmount } from "@/web/lib/read-amount";
@@ -18,6 +18,7 @@ export function MoneyField({
   error,
   className,
   disabled,
+  ref,
 }: {
   id: string;
   label: ReactNode;
@@ -28,6 +29,8 @@ export function MoneyField({
   error?: string | null;
   className?: string;
   disabled?: boolean;
+  /** The input itself, for a form that moves focus to it. */
+  ref?: Ref<HTMLInputElement>;
 }) {
   const [isLeft, setLeft] = useState(false);
   const shown = error || (isLeft ? readAmount(value).error : null);
@@ -41,6 +44,7 @@ export function MoneyField({
           $
         </span>
         <Input
+          ref={ref}
           id={id}
           inputMode="decimal"
           autoComplete="off"

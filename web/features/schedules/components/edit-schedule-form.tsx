@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { parseMoney } from "@/contract/money";
 import type { EditScheduleInput, ScheduleCadence, TransferSchedule } from "@/contract/schedules";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
+import { MoneyField } from "@/web/components/money-input";
 import { toastApiError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -93,21 +94,17 @@ export function EditScheduleForm({ schedule, onDone }: { schedule: TransferSched
       aria-label={`Edit schedule to ${schedule.recipientName}`}
       className="grid gap-3 rounded-md border border-line bg-canvas p-3 sm:grid-cols-2"
     >
-      <FormField id={fieldId("amount")} label="Amount (USD)" error={errors.amount}>
-        <Input
-          ref={firstField}
-          id={fieldId("amount")}
-          inputMode="decimal"
-          autoComplete="off"
-          className="tabular-nums"
-          value={amount}
-          {...fieldAria(fieldId("amount"), { error: errors.amount })}
-          onChange={(e) => {
-            setAmount(e.target.value);
-            clear("amount");
-          }}
-        />
-      </FormField>
+      <MoneyField
+        ref={firstField}
+        id={fieldId("amount")}
+        label="Amount (USD)"
+        error={errors.amount}
+        value={amount}
+        onChange={(value) => {
+          setAmount(value);
+          clear("amount");
+        }}
+      />
       <CadenceField id={fieldId("cadence")} value={cadence} onChange={setCadence} />
       <FormField
         id={fieldId("start")}

@@ -9,6 +9,7 @@ import {
 import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { LoadError } from "@/web/components/load-error";
+import { MoneyField } from "@/web/components/money-input";
 import { NativeSelect } from "@/web/components/native-select";
 import { StepUpDialog } from "@/web/components/step-up-dialog";
 import { toastApiError } from "@/web/components/toast-error";
@@ -186,26 +187,17 @@ export function ScheduleForm() {
             ))}
           </NativeSelect>
         </FormField>
-        <FormField
+        <MoneyField
           id="schedule-amount"
           label="Amount (USD)"
           hint="Each transfer is an ordinary USDC transfer request, with its 2% fee."
           error={errors.amount}
-        >
-          <Input
-            id="schedule-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.00"
-            className="tabular-nums"
-            value={amount}
-            {...fieldAria("schedule-amount", { hint: true, error: errors.amount })}
-            onChange={(e) => {
-              setAmount(e.target.value);
-              clear("amount");
-            }}
-          />
-        </FormField>
+          value={amount}
+          onChange={(value) => {
+            setAmount(value);
+            clear("amount");
+          }}
+        />
         <CadenceField id="schedule-cadence" value={cadence} onChange={setCadence} />
         <FormField
           id="schedule-start"
