@@ -7,9 +7,10 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useListVersions, useUploadList } from "@/web/features/compliance/api/compliance-queries";
+import { formatDateTimeWithYear } from "@/web/lib/format";
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+// New York time with its zone, one rule for every time staff read (issue 46).
+const when = (iso: string) => formatDateTimeWithYear(iso);
 
 /** OFAC's files loaded so far, and the upload of a new set (every file of one publication at once). */
 export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
