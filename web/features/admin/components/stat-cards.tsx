@@ -7,8 +7,8 @@ import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 
 /**
  * Total Balance moves without anyone on this page acting (a payout captured on chain, a deposit, a customer's
- * $tag payment, another staff member's credit), and staff screens have no pushed stream (decision 034: streams
- * are customers'), so the cards re-read this often while the tab is visible (issue 46). The settlement tab's 15 s.
+ * $tag payment, a credit by another staff member), and staff screens have no pushed stream (decision 034: only
+ * customers have streams), so the cards re-read this often while the tab is shown (issue 46), as Settlement does.
  */
 export const STATS_POLL_MS = 15_000;
 
