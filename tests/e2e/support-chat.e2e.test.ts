@@ -64,10 +64,10 @@ describe("support chat journey", () => {
     await signInAsAdmin(admin.page);
     await admin.page.getByRole("tab", { name: "User Chats" }).click();
     const conversation = admin.page.getByRole("button", { name: new RegExp(`^${name}`) });
-    await expect.poll(() => conversation.textContent()).toMatch(/2 unread$/);
     await conversation.getByText("2", { exact: true }).waitFor();
     // The row's name is its visible text (issue 46: axe label-content-name-mismatch in this list).
     await expectAccessible(admin.page, "User Chats inbox");
+    await expect.poll(() => conversation.textContent()).toMatch(/2 unread$/);
     await shot(admin.page, "admin-chats-inbox");
     await conversation.click();
     const thread = admin.page.getByRole("log", { name: `Conversation with ${name}` });
