@@ -108,6 +108,12 @@ describe.skipIf(!e2eServer().databaseUrl)("the money desk", () => {
       .waitFor();
     expect(await stepUp.count()).toBe(0);
     await shots(page, "admin-create-payment-reason");
+    // At 375 px the chosen customer's long "name · e-mail" truncates: the dialog never scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const dialogWidths = () =>
+      create.evaluate((dialog) => ({ client: dialog.clientWidth, scroll: dialog.scrollWidth }));
+    await expect.poll(async () => (await dialogWidths()).scroll).toBe((await dialogWidths()).client);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await create.getByLabel("Reason for approval").fill("Wire confirmed by the sending bank");
     await create.getByRole("button", { name: "Send for Approval" }).click();
     // Only now, with every check passed, the code is asked for.

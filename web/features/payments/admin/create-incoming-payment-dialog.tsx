@@ -159,11 +159,11 @@ export function CreateIncomingPaymentDialog() {
             Money arriving for a customer. Blank fields use the defaults shown in grey.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
+        <form className="grid grid-cols-1 gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
           <FormField
             id="create-payment-user"
             label="User"
-            className="sm:col-span-2"
+            className="min-w-0 sm:col-span-2"
             error={fields.errors.userId}
           >
             <UserSelect
