@@ -73,6 +73,7 @@ export const updateIncomingPaymentInput = z.object({
     .optional()
     .nullable(),
   reason: optionalReason,
+  dryRun,
 });
 export type UpdateIncomingPaymentInput = z.infer<typeof updateIncomingPaymentInput>;
 
@@ -127,6 +128,7 @@ export const updateAdminTransactionInput = z.object({
   status: z.enum(ADMIN_TRANSACTION_STATUSES, { error: "Please select a transaction status" }),
   adminNotes: optionalText(2000),
   reason: optionalReason,
+  dryRun,
 });
 export type UpdateAdminTransactionInput = z.infer<typeof updateAdminTransactionInput>;
 

@@ -97,12 +97,21 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       schema: {
         params: idParams,
         body: updateIncomingPaymentInput,
-        response: { 200: incomingPaymentResult, 202: pendingApprovalResponse },
+        response: {
+          200: z.union([incomingPaymentResult, moneyDryRunResponse]),
+          202: pendingApprovalResponse,
+        },
       },
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
       const user = signedInUser(request);
+      const { id } = request.params;
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) =>
+          submitIncomingPaymentUpdate(tx, threshold, user, id, request.body),
+        );
+      }
       const result = await submitIncomingPaymentUpdate(db, threshold, user, request.params.id, request.body);
       return reply.status(result.status).send(result.body);
     },
@@ -137,12 +146,18 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       schema: {
         params: idParams,
         body: updateAdminTransactionInput,
-        response: { 200: transaction, 202: pendingApprovalResponse },
+        response: { 200: z.union([transaction, moneyDryRunResponse]), 202: pendingApprovalResponse },
       },
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
       const user = signedInUser(request);
+      const { id } = request.params;
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) =>
+          submitAdminTransactionUpdate(tx, threshold, user, id, request.body),
+        );
+      }
       const result = await submitAdminTransactionUpdate(db, threshold, user, request.params.id, request.body);
       return reply.status(result.status).send(result.body);
     },

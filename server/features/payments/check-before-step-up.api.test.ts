@@ -127,6 +127,41 @@ describe("the money desk checks before it asks for a second factor", () => {
   });
 });
 
+describe("completing a pending payment or credit", () => {
+  it("is checked without a second factor by a dry run, and a missing reason is refused before any code", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const pending = await call(owner, "POST", "/api/admin/incoming-payments", {
+      userId: customer.user.id,
+      amount: "5000",
+    });
+    expect(pending.statusCode, pending.body).toBe(201);
+    const credit = await call(owner, "POST", "/api/admin/transactions", {
+      userId: customer.user.id,
+      amount: "5000",
+      description: "Goodwill",
+      status: "pending",
+    });
+    expect(credit.statusCode, credit.body).toBe(201);
+    // The step-up of the first test is made stale: the real call must ask for a fresh one.
+    await t.database.query(
+      "update auth_challenges set expires_at = now() where purpose = 'step_up' and user_id = $1",
+      [finance.user.id],
+    );
+    const before = await written();
+    const paymentUrl = `/api/admin/incoming-payments/${pending.json().payment.id}`;
+    const creditUrl = `/api/admin/transactions/${credit.json().id}`;
+    for (const url of [paymentUrl, creditUrl]) {
+      const noReason = await call(finance, "PUT", url, { status: "completed", dryRun: true });
+      expect(noReason.statusCode, noReason.body).toBe(400);
+      expect(noReason.json().reasonRequired).toBe(true);
+      const passes = await call(finance, "PUT", url, { status: "completed", reason: "Wire", dryRun: true });
+      expect(passes.json()).toEqual({ dryRun: true, message: "Checks passed", pendingApproval: true });
+      expect((await call(finance, "PUT", url, { status: "completed", reason: "Wire" })).statusCode).toBe(403);
+    }
+    expect(await written()).toBe(before);
+  });
+});
+
 describe("a balance edit typed against a balance that moved", () => {
   it("is refused with 409 naming the balance now, and the approved before → after is what posts", async () => {
     const customer = await createApprovedCustomer(t.database);
