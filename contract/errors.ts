@@ -145,6 +145,8 @@ export const errorFlags = z
     selfApproval: flag,
     customerGone: flag,
     balanceChanged: flag,
+    /** A test e-mail goes to staff addresses only. */
+    testMailStaffOnly: flag,
     customerAccount: flag,
     /** The account holds a staff role, and staff never bank: no money in, no KYC, no recipients, no transfers. */
     staffAccount: flag,

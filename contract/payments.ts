@@ -32,10 +32,20 @@ export const PAYMENT_MESSAGES = {
   staffCannotReceive: "This account belongs to staff, and staff accounts cannot receive money",
   /** 409 accountNotOpen: money reaches only customers whose checking account is open. */
   accountNotOpen: "This customer has no open checking account, so they cannot receive money yet",
+  /** 409 balanceChanged: the maker typed a target against a balance that has moved since. */
+  balanceMovedSinceShown: (now: string) =>
+    `The balance changed since you opened it (it is ${now} now): check it and enter the new balance again`,
+  /** The dry run's answer: every check passed; the real call (with the second factor) would do this. */
+  checksPassed: "Checks passed",
 } as const;
 
 const optionalText = (max = 200) => z.string().trim().max(max).optional().nullable();
 const money = z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.createMissing });
+/**
+ * `dryRun: true` runs every check of the call, the approval decision included, without the second factor and
+ * writing nothing (rolled back), so the desk validates before it asks for a code (issue 46).
+ */
+const dryRun = z.boolean({ error: "dryRun must be true or false" }).optional();
 
 export const createIncomingPaymentInput = z.object({
   userId: z.uuid({ error: PAYMENT_MESSAGES.createMissing }),
@@ -51,6 +61,7 @@ export const createIncomingPaymentInput = z.object({
   status: z.enum(INCOMING_PAYMENT_STATUSES).optional(),
   /** Required when completing it moves more than APPROVAL_THRESHOLD (maker-checker). */
   reason: optionalReason,
+  dryRun,
 });
 export type CreateIncomingPaymentInput = z.infer<typeof createIncomingPaymentInput>;
 
@@ -62,6 +73,7 @@ export const updateIncomingPaymentInput = z.object({
     .optional()
     .nullable(),
   reason: optionalReason,
+  dryRun,
 });
 export type UpdateIncomingPaymentInput = z.infer<typeof updateIncomingPaymentInput>;
 
@@ -108,6 +120,7 @@ export const createAdminTransactionInput = z.object({
   category: z.string().trim().max(40).optional().nullable(),
   status: z.enum(ADMIN_TRANSACTION_STATUSES).optional(),
   reason: optionalReason,
+  dryRun,
 });
 export type CreateAdminTransactionInput = z.infer<typeof createAdminTransactionInput>;
 
@@ -115,6 +128,7 @@ export const updateAdminTransactionInput = z.object({
   status: z.enum(ADMIN_TRANSACTION_STATUSES, { error: "Please select a transaction status" }),
   adminNotes: optionalText(2000),
   reason: optionalReason,
+  dryRun,
 });
 export type UpdateAdminTransactionInput = z.infer<typeof updateAdminTransactionInput>;
 
@@ -122,6 +136,12 @@ export const adjustBalanceInput = z.object({
   accountBalance: z.union([z.string(), z.number()], { error: PAYMENT_MESSAGES.balanceInvalid }),
   /** Every adjustment waits for a second staff member, so it always needs a reason. */
   reason: optionalReason,
+  /**
+   * The balance the maker saw when typing the target: a balance that moved since is refused (409
+   * `balanceChanged`), so a credit posted meanwhile is never swallowed by the absolute target (issue 46).
+   */
+  expectedBalance: z.union([z.string(), z.number()], { error: PAYMENT_MESSAGES.balanceInvalid }).optional(),
+  dryRun,
 });
 
 /** POST/PUT /api/admin/incoming-payments 201/200: the payment, and the customer's new balance when it completed. */
@@ -130,6 +150,14 @@ export const incomingPaymentResult = z.object({
   userBalance: z.string().optional(),
 });
 export type IncomingPaymentResult = z.infer<typeof incomingPaymentResult>;
+
+/** 200 answer of a `dryRun` call: it would pass, and whether it would wait for a second staff member. */
+export const moneyDryRunResponse = z.object({
+  dryRun: z.literal(true),
+  message: z.literal(PAYMENT_MESSAGES.checksPassed),
+  pendingApproval: z.boolean(),
+});
+export type MoneyDryRunResponse = z.infer<typeof moneyDryRunResponse>;
 
 /** PUT /api/admin/users/:userId/balance 200: the balance now (an unchanged balance answers at once). */
 export const adjustBalanceResponse = z.object({ accountBalance: z.string() });

@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit";
 import { BRAND } from "@/contract/brand";
+import { formatBankTime } from "@/server/lib/bank-time";
 
 /** US Letter in points; every Pillar PDF shares these margins so statements and receipts read as one family. */
 export const PAGE = { width: 612, height: 792, margin: 48, headerBottom: 132, footerTop: 748 } as const;
@@ -8,15 +9,9 @@ export const MUTED = "#64748b";
 export const BRAND_BLUE = "#1d4ed8";
 export const HAIRLINE = "#cbd5e1";
 
-const GENERATED_AT = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/New_York",
-  dateStyle: "medium",
-  timeStyle: "short",
-});
-
-/** An instant as a customer in New York reads it, e.g. "Nov 24, 2026, 12:41 AM ET". */
+/** An instant as a customer in New York reads it, e.g. "Nov 24, 2026, 12:41 AM ET" (server/lib/bank-time.ts). */
 export function formatNewYorkTime(instant: Date): string {
-  return `${GENERATED_AT.format(instant)} ET`;
+  return formatBankTime(instant);
 }
 
 export interface FrameInput {

@@ -1239,15 +1239,16 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "POST /api/admin/test-email": {
     access: "admin",
     input: { body: true },
-    build: () => ({ url: "/api/admin/test-email", payload: { email: "ops@example.com", firstName: "Ops" } }),
+    // Test e-mails go to staff addresses only (issue 46): the owner's own.
+    build: (w) => ({ url: "/api/admin/test-email", payload: { email: w.admin.email, firstName: "Ops" } }),
     expect: ADMIN_OK,
   },
   "POST /api/admin/send-payment-notification": {
     access: "admin",
     input: { body: true },
-    build: () => ({
+    build: (w) => ({
       url: "/api/admin/send-payment-notification",
-      payload: { email: "ops@example.com", recipientName: "Ops", fromName: "Pillar", amount: "1.00" },
+      payload: { email: w.admin.email, recipientName: "Ops", fromName: "Pillar", amount: "1.00" },
     }),
     expect: ADMIN_OK,
   },

@@ -103,19 +103,46 @@ describe("users", () => {
 });
 
 describe("mail desk", () => {
-  it("sends a test e-mail with a 6-digit code through real SMTP", async () => {
+  it("sends a test e-mail with a 6-digit code through real SMTP, marked as a test", async () => {
     const res = await as(admin, "POST", "/api/admin/test-email", {
-      email: "ops@example.com",
+      email: admin.email.toUpperCase(),
       firstName: "Ops",
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      message: "Test email sent successfully to ops@example.com",
-      email: "ops@example.com",
+      message: `Test email sent successfully to ${admin.email.toUpperCase()}`,
+      email: admin.email.toUpperCase(),
     });
-    const mail = await sink.waitForMail("ops@example.com");
+    const mail = await sink.waitForMail(admin.email.toUpperCase());
     expect(mail.code).toMatch(/^\d{6}$/);
+    expect(mail.subject).toBe("[TEST] Pillar test e-mail");
+    expect(mail.text).toMatch(/^TEST E-MAIL from Pillar staff/);
+    expect(mail.html).toContain("TEST E-MAIL from Pillar staff");
     expect(await auditRows("mail.test_email")).toHaveLength(1);
+  });
+
+  // Issue 46 item 10: a realistic "you received $5,000.00 from Acme Corp" reached a real customer, no money behind it.
+  it("sends samples to staff addresses only: a customer's or a stranger's is refused, nothing queued", async () => {
+    const queued = async () =>
+      (await t.database.query<{ n: number }>("select count(*)::int as n from mail_outbox"))[0]!.n;
+    const before = await queued();
+    for (const email of [customer.email, "stranger@example.com"]) {
+      const notification = await as(admin, "POST", "/api/admin/send-payment-notification", {
+        email,
+        recipientName: "Ada",
+        fromName: "Acme Corp",
+        amount: "5000",
+      });
+      expect(notification.statusCode, notification.body).toBe(422);
+      expect(notification.json()).toMatchObject({
+        testMailStaffOnly: true,
+        message: "Test e-mails go to staff addresses only: enter your own address or another staff member's",
+      });
+      const test = await as(admin, "POST", "/api/admin/test-email", { email, firstName: "Ada" });
+      expect(test.statusCode).toBe(422);
+    }
+    expect(await queued()).toBe(before);
+    expect(await auditRows("mail.payment_notification")).toHaveLength(0);
   });
 
   it("refuses a test e-mail without both fields", async () => {
@@ -127,16 +154,18 @@ describe("mail desk", () => {
     expect(res.json().message).toBe("Please enter both email and first name");
   });
 
-  it("sends a payment notification with the amount formatted and names escaped", async () => {
+  it("sends a payment notification with the amount formatted and names escaped, marked as a test", async () => {
     const res = await as(admin, "POST", "/api/admin/send-payment-notification", {
-      email: "payee@example.com",
+      email: admin.email,
       recipientName: "<b>Bo</b>",
       fromName: "Acme",
       amount: "1250.5",
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe("Payment notification email sent successfully");
-    const mail = await sink.waitForMail("payee@example.com");
+    const mail = await sink.waitForMail(admin.email);
+    expect(mail.subject).toBe("[TEST] Pillar: you received $1,250.50 from Acme");
+    expect(mail.text).toMatch(/^TEST E-MAIL from Pillar staff/);
     expect(mail.text).toContain("$1,250.50");
     expect(mail.html).toContain("&lt;b&gt;Bo&lt;/b&gt;");
     expect(mail.html).not.toContain("<b>Bo</b>");

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { userIdParams } from "@/contract/admin";
@@ -14,14 +14,16 @@ import {
   incomingPaymentResult,
   incomingPaymentsQuery,
   ledgerReport,
+  moneyDryRunResponse,
   updateAdminTransactionInput,
   updateIncomingPaymentInput,
 } from "@/contract/payments";
 import { transaction } from "@/contract/transactions";
-import { requireFreshStepUp, requireFreshStepUpWhen } from "@/server/features/auth/step-up";
+import { requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { findAllTransactions } from "@/server/features/payments/admin-transactions";
 import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
 import {
+  dryRunMoneyCall,
   submitAdminTransaction,
   submitAdminTransactionUpdate,
   submitBalanceAdjustment,
@@ -34,6 +36,10 @@ import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 const idParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
 
+/** A `dryRun` body writes nothing, so it needs no second factor: the desk checks before it asks for a code. */
+const isDryRun = (request: FastifyRequest) =>
+  (request.body as { dryRun?: unknown } | undefined)?.dryRun === true;
+
 /** The admin money desk under /api/admin: incoming payments, credits, balances and the ledger check. */
 export async function adminMoneyRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -43,8 +49,10 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
   app.addHook("onRequest", requireAdmin);
   // Money in by hand (credits, completed payments, balance edits) needs a fresh second-factor proof.
   const stepUpWhenCompleting = requireFreshStepUpWhen(
-    (request) => (request.body as { status?: unknown } | undefined)?.status === "completed",
+    (request) =>
+      !isDryRun(request) && (request.body as { status?: unknown } | undefined)?.status === "completed",
   );
+  const stepUpUnlessDryRun = requireFreshStepUpWhen((request) => !isDryRun(request));
 
   app.get(
     "/incoming-payments",
@@ -56,12 +64,15 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     {
       schema: {
         body: createIncomingPaymentInput,
-        response: { 201: incomingPaymentResult, 202: pendingApprovalResponse },
+        response: { 200: moneyDryRunResponse, 201: incomingPaymentResult, 202: pendingApprovalResponse },
       },
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
       const maker = signedInUser(request);
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) => submitIncomingPayment(tx, threshold, maker, request.body));
+      }
       // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027): the credit, or its
       // approval request, is made once.
       const answer = await onceByKey(
@@ -86,12 +97,21 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       schema: {
         params: idParams,
         body: updateIncomingPaymentInput,
-        response: { 200: incomingPaymentResult, 202: pendingApprovalResponse },
+        response: {
+          200: z.union([incomingPaymentResult, moneyDryRunResponse]),
+          202: pendingApprovalResponse,
+        },
       },
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
       const user = signedInUser(request);
+      const { id } = request.params;
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) =>
+          submitIncomingPaymentUpdate(tx, threshold, user, id, request.body),
+        );
+      }
       const result = await submitIncomingPaymentUpdate(db, threshold, user, request.params.id, request.body);
       return reply.status(result.status).send(result.body);
     },
@@ -107,12 +127,16 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
     {
       schema: {
         body: createAdminTransactionInput,
-        response: { 201: transaction, 202: pendingApprovalResponse },
+        response: { 200: moneyDryRunResponse, 201: transaction, 202: pendingApprovalResponse },
       },
-      preHandler: requireFreshStepUp,
+      preHandler: stepUpUnlessDryRun,
     },
     async (request, reply) => {
-      const result = await submitAdminTransaction(db, threshold, signedInUser(request), request.body);
+      const maker = signedInUser(request);
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) => submitAdminTransaction(tx, threshold, maker, request.body));
+      }
+      const result = await submitAdminTransaction(db, threshold, maker, request.body);
       return reply.status(result.status).send(result.body);
     },
   );
@@ -122,12 +146,18 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       schema: {
         params: idParams,
         body: updateAdminTransactionInput,
-        response: { 200: transaction, 202: pendingApprovalResponse },
+        response: { 200: z.union([transaction, moneyDryRunResponse]), 202: pendingApprovalResponse },
       },
       preHandler: stepUpWhenCompleting,
     },
     async (request, reply) => {
       const user = signedInUser(request);
+      const { id } = request.params;
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) =>
+          submitAdminTransactionUpdate(tx, threshold, user, id, request.body),
+        );
+      }
       const result = await submitAdminTransactionUpdate(db, threshold, user, request.params.id, request.body);
       return reply.status(result.status).send(result.body);
     },
@@ -139,17 +169,20 @@ export async function adminMoneyRoutes(instance: FastifyInstance) {
       schema: {
         params: userIdParams,
         body: adjustBalanceInput,
-        response: { 200: adjustBalanceResponse, 202: pendingApprovalResponse },
+        response: {
+          200: z.union([adjustBalanceResponse, moneyDryRunResponse]),
+          202: pendingApprovalResponse,
+        },
       },
-      preHandler: requireFreshStepUp,
+      preHandler: stepUpUnlessDryRun,
     },
     async (request, reply) => {
-      const result = await submitBalanceAdjustment(
-        db,
-        signedInUser(request),
-        request.params.userId,
-        request.body,
-      );
+      const maker = signedInUser(request);
+      const { userId } = request.params;
+      if (request.body.dryRun) {
+        return dryRunMoneyCall(db, (tx) => submitBalanceAdjustment(tx, maker, userId, request.body));
+      }
+      const result = await submitBalanceAdjustment(db, maker, userId, request.body);
       return reply.status(result.status).send(result.body);
     },
   );

@@ -17,6 +17,7 @@ import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
+import { formatBankTime } from "@/server/lib/bank-time";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { creditFromExternalFunding } from "@/server/lib/ledger";
@@ -26,11 +27,6 @@ type PaymentRow = typeof incomingPayments.$inferSelect;
 type Owner = { id: string; firstName: string; lastName: string; email: string } | null;
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
-const DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/New_York",
-  dateStyle: "medium",
-  timeStyle: "short",
-});
 
 function toIncomingPayment(row: PaymentRow, user: Owner): IncomingPayment {
   return {
@@ -49,7 +45,7 @@ function toIncomingPayment(row: PaymentRow, user: Owner): IncomingPayment {
     status: row.status,
     adminNotes: row.adminNotes,
     created_at: row.createdAt.toISOString(),
-    formattedDate: DATE_FORMAT.format(row.createdAt),
+    formattedDate: formatBankTime(row.createdAt),
   };
 }
 

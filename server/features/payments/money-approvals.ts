@@ -3,6 +3,7 @@ import { formatMoney } from "@/contract/money";
 import type {
   CreateAdminTransactionInput,
   CreateIncomingPaymentInput,
+  MoneyDryRunResponse,
   UpdateAdminTransactionInput,
   UpdateIncomingPaymentInput,
 } from "@/contract/payments";
@@ -10,6 +11,7 @@ import { PAYMENT_MESSAGES } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { afterCommit } from "@/server/db/after-commit";
 import type { Db, Tx } from "@/server/db/client";
+import { rolledBack } from "@/server/db/rolled-back";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
 import {
@@ -70,7 +72,25 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 const DIRECT = Symbol("direct");
 
 type WithReason<T> = T & { reason?: string | null };
-const withoutReason = <T extends { reason?: unknown }>({ reason: _, ...rest }: T) => rest;
+/** The change an approval replays: the request without the maker's reason and the dry-run switch. */
+const withoutReason = <T extends { reason?: unknown; dryRun?: unknown }>({
+  reason: _,
+  dryRun: __,
+  ...rest
+}: T) => rest;
+
+/**
+ * A `dryRun` call: the real submit function in a transaction that rolls back, so every check (amount, reason,
+ * customer, window, a pending approval for the same target) answers as the real call would, before the desk
+ * asks for a second factor and without writing anything. Its 4xx are the real call's.
+ */
+export async function dryRunMoneyCall(
+  db: Db,
+  submit: (tx: Tx) => Promise<{ status: number }>,
+): Promise<MoneyDryRunResponse> {
+  const outcome = await rolledBack(db, submit);
+  return { dryRun: true, message: PAYMENT_MESSAGES.checksPassed, pendingApproval: outcome.status === 202 };
+}
 
 /** The customer, share-locked (a deletion waits), and their current balance in cents. */
 async function customerBalance(tx: Tx, userId: string): Promise<number> {
@@ -283,12 +303,17 @@ export async function submitBalanceAdjustment(
   db: Db,
   maker: StaffActor,
   userId: string,
-  input: { accountBalance: string | number; reason?: string | null },
+  input: { accountBalance: string | number; reason?: string | null; expectedBalance?: string | number },
 ): Promise<Submitted<{ accountBalance: string }>> {
   const target = balanceTarget(input.accountBalance);
+  const seen = input.expectedBalance === undefined ? undefined : balanceTarget(input.expectedBalance);
   const reason = input.reason?.trim() || null;
   const pending = await submitForApproval(db, maker, async (tx) => {
     const balance = await customerBalance(tx, userId);
+    // The target is absolute: typed against a balance that has moved since, it would swallow the movement.
+    if (seen !== undefined && seen !== balance) {
+      throw new AppError("balance_changed", PAYMENT_MESSAGES.balanceMovedSinceShown(formatMoney(balance)));
+    }
     const wallet = await findWallet(tx, userId);
     if (target === balance) throw DIRECT;
     if (target > balance && (await isStaffAccount(tx, userId))) throw staffCannotReceive();

@@ -1,20 +1,11 @@
 import { BRAND } from "@/contract/brand";
+import { formatBankTime } from "@/server/lib/bank-time";
 import { escapeHtml, paragraph, renderLayout } from "@/server/lib/mail/html";
 import type { MailMessage } from "@/server/lib/mail/templates";
 
-const WHEN_FORMAT = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/New_York",
-  dateStyle: "medium",
-  timeStyle: "short",
-});
-
-// Built once: a DateTimeFormat costs far more to construct than to use, and the transfer path renders one per request.
-const ZONE_FORMAT = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", timeZoneName: "short" });
-
-/** The bank's own clock for customers: New York time, with its zone so nobody has to guess. */
+/** The bank's own clock for customers: New York time, with its zone so nobody has to guess ("… ET", as the web). */
 export function formatSecurityTime(date: Date): string {
-  const zone = ZONE_FORMAT.formatToParts(date).find((part) => part.type === "timeZoneName")?.value ?? "ET";
-  return `${WHEN_FORMAT.format(date)} ${zone}`;
+  return formatBankTime(date);
 }
 
 const WASNT_ME_INTRO =

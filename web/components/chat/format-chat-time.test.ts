@@ -2,16 +2,17 @@ import { describe, expect, it } from "vitest";
 import { formatChatTime } from "@/web/components/chat/format-chat-time";
 
 describe("chat times", () => {
-  const now = new Date(2026, 10, 22, 15, 0).getTime();
+  // New York times with their zone (issue 46): 15:00 New York on Nov 22 is 20:00 UTC.
+  const now = Date.parse("2026-11-22T20:00:00Z");
 
   it("shows only the time within 24 hours", () => {
-    expect(formatChatTime(new Date(2026, 10, 22, 9, 5).toISOString(), now)).toBe("9:05 AM");
-    expect(formatChatTime(new Date(2026, 10, 21, 15, 30).toISOString(), now)).toBe("3:30 PM");
+    expect(formatChatTime("2026-11-22T14:05:00Z", now)).toBe("9:05 AM ET");
+    expect(formatChatTime("2026-11-21T20:30:00Z", now)).toBe("3:30 PM ET");
   });
 
   it("adds the short month and day from 24 hours on", () => {
-    expect(formatChatTime(new Date(2026, 10, 21, 15, 0).toISOString(), now)).toBe("Nov 21, 3:00 PM");
-    expect(formatChatTime(new Date(2026, 0, 3, 8, 0).toISOString(), now)).toBe("Jan 3, 8:00 AM");
+    expect(formatChatTime("2026-11-21T20:00:00Z", now)).toBe("Nov 21, 3:00 PM ET");
+    expect(formatChatTime("2026-01-03T13:00:00Z", now)).toBe("Jan 3, 8:00 AM ET");
   });
 
   it("shows nothing for an unreadable time", () => {

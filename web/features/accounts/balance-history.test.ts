@@ -127,7 +127,7 @@ describe("balance history", () => {
     ]);
     const labels = history.points.map((p) => p.label);
     expect(labels).toHaveLength(4);
-    expect(labels[0]).toMatch(/^Nov 2, \d{1,2}:\d{2} [AP]M$/);
+    expect(labels[0]).toMatch(/^Nov 2, \d{1,2}:\d{2} [AP]M ET$/);
     expect(labels[1]).toMatch(/^Nov 20, /);
     expect(labels[2]).toMatch(/^Nov 20, /);
     expect(labels[1]).not.toBe(labels[2]);
@@ -141,8 +141,8 @@ describe("balance history", () => {
       { type: "credit", amountCents: 10_000, status: "completed", date: "2026-11-20T12:40:03.000Z" },
     ]);
     const [oldest, newer] = history.points.map((p) => p.label);
-    expect(oldest).toMatch(/^Nov 20, \d{1,2}:\d{2}:03 [AP]M$/);
-    expect(newer).toMatch(/^Nov 20, \d{1,2}:\d{2}:41 [AP]M$/);
+    expect(oldest).toMatch(/^Nov 20, \d{1,2}:\d{2}:03 [AP]M ET$/);
+    expect(newer).toMatch(/^Nov 20, \d{1,2}:\d{2}:41 [AP]M ET$/);
   });
 
   it("keeps the spec's 'N days ago' labels while every point is on a day of its own", () => {

@@ -1,5 +1,5 @@
 import type { Transaction } from "@/contract/transactions";
-import { formatDateTime } from "@/web/lib/format";
+import { formatDate, formatDateTime } from "@/web/lib/format";
 
 export interface BalancePoint {
   label: string;
@@ -35,13 +35,16 @@ function effectOf(tx: HistoryTransaction): number {
 
 const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
 
-/** The local calendar day of an ISO time, for telling whether two points fell on the same day. */
-const dayOf = (iso: string) => new Date(iso).toDateString();
+/** The bank's (New York) calendar day of an ISO time, the day the labels show (issue 46: one rule). */
+const dayOf = (iso: string) => formatDate(iso);
 
-/** "Nov 26, 12:40:03 PM": with seconds, for two points in the same minute. */
+/** "Nov 26, 12:40:03 PM ET": with seconds, for two points in the same minute. */
 function withSeconds(iso: string): string {
   const date = new Date(iso);
-  return formatDateTime(date).replace(/ ([AP]M)$/, `:${String(date.getSeconds()).padStart(2, "0")} $1`);
+  return formatDateTime(date).replace(
+    / ([AP]M)( ET)?$/,
+    `:${String(date.getSeconds()).padStart(2, "0")} $1$2`,
+  );
 }
 
 /**

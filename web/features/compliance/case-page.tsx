@@ -45,6 +45,7 @@ import { ReportClock } from "@/web/features/compliance/components/report-clock";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
 import { useCurrentUser } from "@/web/lib/current-user";
+import { formatDateTimeWithYear } from "@/web/lib/format";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Every screening point has a label: a new point fails the typecheck here until it is named. */
@@ -58,8 +59,8 @@ const POINTS: Record<ScreeningPoint, string> = {
   rescreen: "Re-screen after a list load",
   deposit: "Incoming deposit",
 };
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+// New York time with its zone, as the SAR PDF prints it (issue 46).
+const when = (iso: string) => formatDateTimeWithYear(iso);
 
 /** A result line under a form: read out by screen readers as it changes. */
 function Note({ note }: { note: { tone: "ok" | "error"; text: string } | null }) {

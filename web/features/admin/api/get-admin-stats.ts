@@ -14,6 +14,12 @@ export const adminStatsQuery = queryOptions({
   queryFn: ({ signal }) => getAdminStats({ signal }),
 });
 
-export function useAdminStats({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...adminStatsQuery, enabled });
+export function useAdminStats({
+  enabled = true,
+  refetchInterval,
+}: {
+  enabled?: boolean;
+  refetchInterval?: number;
+} = {}) {
+  return useQuery({ ...adminStatsQuery, enabled, ...(refetchInterval ? { refetchInterval } : {}) });
 }

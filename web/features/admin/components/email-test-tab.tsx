@@ -10,10 +10,21 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useSendPaymentNotification } from "@/web/features/admin/api/send-payment-notification";
 import { useSendTestEmail } from "@/web/features/admin/api/send-test-email";
-import { isUnauthorized } from "@/web/lib/api";
+import { isUnauthorized, reasonOf } from "@/web/lib/api";
+import { useCurrentUser } from "@/web/lib/current-user";
+
+/** Samples go to staff only (issue 46): start from the signed-in staff member's own address. */
+function useOwnEmail(): string {
+  return useCurrentUser().data?.email ?? "";
+}
+
+/** Where the samples may go, under both forms' e-mail fields. */
+const STAFF_ONLY_HINT = "Staff addresses only. The e-mail is marked [TEST] in its subject and body.";
 
 function TestEmailForm() {
-  const [email, setEmail] = useState("");
+  const ownEmail = useOwnEmail();
+  const [typedEmail, setEmail] = useState<string | null>(null);
+  const email = typedEmail ?? ownEmail;
   const [firstName, setFirstName] = useState("");
   const send = useSendTestEmail();
   const onSubmit = (event: FormEvent) => {
@@ -24,10 +35,14 @@ function TestEmailForm() {
       {
         onError: (error) =>
           !isUnauthorized(error) &&
-          toast({
-            title: "Failed to send test email. Check email service configuration.",
-            variant: "destructive",
-          }),
+          toast(
+            reasonOf(error) === "test_mail_staff_only"
+              ? { title: ADMIN_MESSAGES.testMailStaffOnly, variant: "destructive" }
+              : {
+                  title: "Failed to send test email. Check email service configuration.",
+                  variant: "destructive",
+                },
+          ),
       },
     );
   };
@@ -38,12 +53,18 @@ function TestEmailForm() {
           <Mail className="size-4 text-brand-700" aria-hidden />
           Test Email
         </CardTitle>
-        <CardDescription>Sends a sample 6-digit verification code e-mail.</CardDescription>
+        <CardDescription>Sends a sample 6-digit verification code e-mail to a staff address.</CardDescription>
       </CardHeader>
       <CardContent>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <FormField id="test-email" label="Email">
-            <Input id="test-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <FormField id="test-email" label="Email" hint={STAFF_ONLY_HINT}>
+            <Input
+              id="test-email"
+              type="email"
+              aria-describedby="test-email-hint"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </FormField>
           <FormField id="test-first-name" label="First name">
             <Input id="test-first-name" value={firstName} onChange={(e) => setFirstName(e.target.value)} />
@@ -61,10 +82,15 @@ function TestEmailForm() {
 const EMPTY_NOTIFICATION = { email: "", recipientName: "", fromName: "", amount: "" };
 
 function PaymentNotificationForm() {
-  const [form, setForm] = useState(EMPTY_NOTIFICATION);
+  const ownEmail = useOwnEmail();
+  const [typed, setForm] = useState(EMPTY_NOTIFICATION);
+  const [isEmailTyped, setEmailTyped] = useState(false);
+  const form = isEmailTyped ? typed : { ...typed, email: ownEmail };
   const send = useSendPaymentNotification();
-  const set = (field: keyof typeof EMPTY_NOTIFICATION) => (value: string) =>
+  const set = (field: keyof typeof EMPTY_NOTIFICATION) => (value: string) => {
+    if (field === "email") setEmailTyped(true);
     setForm((f) => ({ ...f, [field]: value }));
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const input = {
@@ -90,14 +116,17 @@ function PaymentNotificationForm() {
           <BellRing className="size-4 text-brand-700" aria-hidden />
           Payment Notification
         </CardTitle>
-        <CardDescription>Sends a sample "payment received" e-mail.</CardDescription>
+        <CardDescription>
+          Sends a sample "payment received" e-mail to a staff address. No money moves.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-          <FormField id="pn-email" label="Email">
+          <FormField id="pn-email" label="Email" hint={STAFF_ONLY_HINT}>
             <Input
               id="pn-email"
               type="email"
+              aria-describedby="pn-email-hint"
               value={form.email}
               onChange={(e) => set("email")(e.target.value)}
             />

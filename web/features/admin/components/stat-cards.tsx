@@ -5,6 +5,13 @@ import { Card } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
 
+/**
+ * Total Balance moves without anyone on this page acting (a payout captured on chain, a deposit, a customer's
+ * $tag payment, a credit by another staff member), and staff screens have no pushed stream (decision 034: only
+ * customers have streams), so the cards re-read this often while the tab is shown (issue 46), as Settlement does.
+ */
+export const STATS_POLL_MS = 15_000;
+
 const CARDS: {
   key: keyof AdminStats;
   label: string;
@@ -30,7 +37,7 @@ function formatStat(value: string | number): string {
 }
 
 export function StatCards() {
-  const stats = useAdminStats();
+  const stats = useAdminStats({ refetchInterval: STATS_POLL_MS });
   if (stats.isError) {
     return (
       <Card className="flex flex-wrap items-center justify-between gap-3 p-4 text-sm text-negative">

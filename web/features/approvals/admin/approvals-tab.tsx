@@ -47,6 +47,12 @@ interface Chip {
   tone: BadgeProps["tone"];
 }
 
+/** "3× largest past credit ($500.00)"; a ratio that rounds to 0 reads "Under 0.1×", never "0×". */
+function comparedWithLargest(ratio: number, largestCents: number): string {
+  const times = ratio < 0.1 ? "Under 0.1×" : `${ratio}×`;
+  return `${times} largest past credit (${formatMoney(largestCents)})`;
+}
+
 /** The risk signals as chips: amber or red when they call for a closer look, grey when reassuring. */
 export function riskChips(
   kind: Approval["kind"],
@@ -73,10 +79,11 @@ export function riskChips(
     });
   const isMoney = kind === "incoming_payment" || kind === "credit" || kind === "balance_adjustment";
   if (isMoney && amountCents !== null && amountCents > 0) {
-    if (risk.creditCount === 0) chips.push({ label: "First credit ever", tone: "pending" });
+    const largest = risk.largestCreditCents ?? 0;
+    if (risk.creditCount === 0 || largest <= 0) chips.push({ label: "First credit ever", tone: "pending" });
     else if (risk.amountVsLargest !== null)
       chips.push({
-        label: `${risk.amountVsLargest}× largest past credit (${formatMoney(risk.largestCreditCents ?? 0)})`,
+        label: comparedWithLargest(risk.amountVsLargest, largest),
         tone: risk.amountVsLargest >= 3 ? "pending" : "neutral",
       });
   }

@@ -7,8 +7,10 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { useCases } from "@/web/features/compliance/api/compliance-queries";
 import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/components/case-status-badge";
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
+import { formatShortDate } from "@/web/lib/format";
 
-const when = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(iso));
+// The bank's day (New York), as the SAR PDF prints it (issue 46).
+const when = (iso: string) => formatShortDate(iso);
 
 /** The cases hits opened: open ones by default, each with its report clock; each links to its page. */
 export function CaseQueue() {

@@ -11,9 +11,10 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useListVersions, useUploadList } from "@/web/features/compliance/api/compliance-queries";
+import { formatDateTimeWithYear } from "@/web/lib/format";
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+// New York time with its zone, one rule for every time staff read (issue 46).
+const when = (iso: string) => formatDateTimeWithYear(iso);
 
 /** "1 address", "2 addresses": a count with its noun in the right number. */
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

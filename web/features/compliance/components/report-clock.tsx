@@ -1,4 +1,5 @@
 import { Badge } from "@/web/components/ui/badge";
+import { formatShortDate } from "@/web/lib/format";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -22,7 +23,8 @@ export function ReportClock({
     left < 0
       ? `Report overdue by ${days} ${days === 1 ? "day" : "days"}`
       : `Report due in ${days} ${days === 1 ? "day" : "days"}`;
-  const due = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(dueAt));
+  // The bank's day (New York), the day the SAR PDF prints (issue 46).
+  const due = formatShortDate(dueAt);
   return (
     <Badge tone={left < 0 ? "negative" : left < 7 * DAY_MS ? "pending" : "neutral"} title={`Due ${due}`}>
       <span>

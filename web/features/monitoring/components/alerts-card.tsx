@@ -6,9 +6,10 @@ import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
+import { formatDateTimeWithYear } from "@/web/lib/format";
 
-const when = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+// New York time with its zone, one rule for every time staff read (issue 46).
+const when = (iso: string) => formatDateTimeWithYear(iso);
 
 const EVENT_KINDS: Record<MonitoringAlert["eventKind"], string> = {
   credit: "a credit",

@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { needsApprovalReason } from "@/contract/approvals";
+import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
 import { parseMoney } from "@/contract/money";
 import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/payments";
 import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
@@ -65,10 +65,12 @@ export function CreateIncomingPaymentDialog() {
     description: "create-payment-description",
     reason: "create-payment-reason",
   });
-  // Completing more than the approval threshold waits for a second finance member, with a reason.
+  // Completing one moves money, and past the approval threshold (counted over 24 hours by the server) it waits
+  // for a second finance member with a reason: the field shows from the start, required when the amount alone
+  // passes the threshold or the server's check asked for it.
+  const showsReason = draft.status === "completed";
   const needsReason =
-    draft.status === "completed" &&
-    (draft.isReasonAsked || needsApprovalReason(parseMoney(draft.amount || "0")));
+    showsReason && (draft.isReasonAsked || needsApprovalReason(parseMoney(draft.amount || "0")));
   const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
     // The edited field's inline error goes, and the toast; a new status can drop the reason's.
@@ -100,13 +102,18 @@ export function CreateIncomingPaymentDialog() {
         recipientName: orNull(draft.recipientName),
         adminNotes: orNull(draft.adminNotes),
         status: draft.status,
-        ...(needsReason ? { reason: draft.reason.trim() } : {}),
+        ...(showsReason && draft.reason.trim() ? { reason: draft.reason.trim() } : {}),
       },
       {
         // The success toast comes from the mutation (useCreateIncomingPayment).
         onSuccess: () => setOpen(false),
         onError: (error) => {
-          if (asksForReason(error)) set("isReasonAsked", true);
+          // The server's check (before any second factor) found the 24-hour window past the threshold.
+          if (asksForReason(error)) {
+            setDraft((d) => ({ ...d, isReasonAsked: true }));
+            fields.report({ reason: APPROVAL_MESSAGES.reasonRequired }, null);
+            return;
+          }
           toastFixedFailure("Failed to create incoming payment")(error);
         },
       },
@@ -152,11 +159,11 @@ export function CreateIncomingPaymentDialog() {
             Money arriving for a customer. Blank fields use the defaults shown in grey.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
+        <form className="grid grid-cols-1 gap-4 sm:grid-cols-2" onSubmit={onSubmit} noValidate>
           <FormField
             id="create-payment-user"
             label="User"
-            className="sm:col-span-2"
+            className="min-w-0 sm:col-span-2"
             error={fields.errors.userId}
           >
             <UserSelect
@@ -198,7 +205,7 @@ export function CreateIncomingPaymentDialog() {
             disabled={create.isPending}
             onChange={(value) => set("adminNotes", value)}
           />
-          {needsReason ? (
+          {showsReason ? (
             <ApprovalReasonField
               id="create-payment-reason"
               className="sm:col-span-2"

@@ -72,8 +72,8 @@ export function TransactionFields({
   const set = <K extends keyof TransactionDraft>(field: K, value: TransactionDraft[K]) =>
     onChange({ ...draft, [field]: value }, field);
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
-      <FormField id={`${idPrefix}-user`} label="User" className="sm:col-span-2" error={errors.userId}>
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      <FormField id={`${idPrefix}-user`} label="User" className="min-w-0 sm:col-span-2" error={errors.userId}>
         <UserSelect
           id={`${idPrefix}-user`}
           error={errors.userId}

@@ -49,7 +49,8 @@ export function UserSelect({
           : "No customers with an open account yet"
         : "Select a user";
   return (
-    <div className="grid gap-2">
+    // min-w-0 down to the trigger: a long chosen "name · e-mail" truncates instead of widening a phone's dialog.
+    <div className="grid min-w-0 gap-2">
       <Input
         type="search"
         aria-label="Search customers"
@@ -66,7 +67,7 @@ export function UserSelect({
         }}
         disabled={disabled || options.length === 0}
       >
-        <SelectTrigger id={id} {...fieldAria(id, { error })}>
+        <SelectTrigger id={id} className="min-w-0" {...fieldAria(id, { error })}>
           <SelectValue placeholder={placeholder} />
         </SelectTrigger>
         <SelectContent>

@@ -32,13 +32,17 @@ function ConversationButton({
       type="button"
       onClick={onSelect}
       aria-current={selected ? "true" : undefined}
-      aria-label={`${name}${unread ? `, ${c.unreadCount} unread` : ""}: ${previewOf(c.lastMessage.message)}`}
       className={cn(
         "flex w-full items-start gap-3 rounded-lg px-3 py-2.5 text-left transition-colors",
         selected ? "bg-brand-50 ring-1 ring-brand-200" : "hover:bg-canvas",
       )}
     >
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800">
+      {/* The button's name is its visible text (name, time, tag, preview, unread count), in reading order, so a
+          voice user who says what they see reaches it (axe label-content-name-mismatch). */}
+      <span
+        aria-hidden
+        className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-800"
+      >
         {initials(c.user.firstName, c.user.lastName)}
       </span>
       <span className="grid min-w-0 flex-1 gap-0.5">
@@ -68,6 +72,7 @@ function ConversationButton({
               {c.unreadCount}
             </span>
           ) : null}
+          {unread ? <span className="sr-only"> unread</span> : null}
         </span>
       </span>
     </button>

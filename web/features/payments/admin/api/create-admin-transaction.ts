@@ -4,15 +4,19 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { CreateAdminTransactionInput } from "@/contract/payments";
+import type { CreateAdminTransactionInput, MoneyDryRunResponse } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
-/** POST /api/admin/transactions: an admin credit (the only type an admin may create). */
-export function createAdminTransaction(input: CreateAdminTransactionInput) {
+/**
+ * POST /api/admin/transactions: an admin credit (the only type an admin may create). It needs a second factor,
+ * so the server checks it first (`dryRun`: nothing written, no factor asked): a refusal never costs a code.
+ */
+export async function createAdminTransaction(input: CreateAdminTransactionInput) {
+  await apiRequest<MoneyDryRunResponse>("POST", "/api/admin/transactions", { ...input, dryRun: true });
   return withStepUp(() =>
     apiRequest<Transaction | PendingApprovalResponse>("POST", "/api/admin/transactions", input),
   );

@@ -4,7 +4,7 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { CreateIncomingPaymentInput, IncomingPayment } from "@/contract/payments";
+import type { CreateIncomingPaymentInput, IncomingPayment, MoneyDryRunResponse } from "@/contract/payments";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
@@ -16,8 +16,15 @@ export interface IncomingPaymentResult {
   userBalance?: string;
 }
 
-/** POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. */
-export function createIncomingPayment(input: CreateIncomingPaymentInput) {
+/**
+ * POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. Completing one
+ * needs a second factor, so the server checks it first (`dryRun`: nothing written, no factor asked) and a bad
+ * amount or a missing reason is refused before anyone types a code.
+ */
+export async function createIncomingPayment(input: CreateIncomingPaymentInput) {
+  if (input.status === "completed") {
+    await apiRequest<MoneyDryRunResponse>("POST", "/api/admin/incoming-payments", { ...input, dryRun: true });
+  }
   return withStepUp(() =>
     apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
       "POST",

@@ -4,7 +4,7 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { UpdateAdminTransactionInput } from "@/contract/payments";
+import type { MoneyDryRunResponse, UpdateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
@@ -12,14 +12,19 @@ import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** PUT /api/admin/transactions/{id}: status and notes of an admin credit; completed posts the money. */
-export function updateAdminTransaction({ id, input }: { id: string; input: UpdateAdminTransactionInput }) {
-  return withStepUp(() =>
-    apiRequest<Transaction | PendingApprovalResponse>(
-      "PUT",
-      `/api/admin/transactions/${encodeURIComponent(id)}`,
-      input,
-    ),
-  );
+export async function updateAdminTransaction({
+  id,
+  input,
+}: {
+  id: string;
+  input: UpdateAdminTransactionInput;
+}) {
+  const url = `/api/admin/transactions/${encodeURIComponent(id)}`;
+  // Completing moves money and needs a second factor: the server checks it first (dryRun: nothing written, no
+  // factor asked), so a missing reason never costs a code (issue 46).
+  if (input.status === "completed")
+    await apiRequest<MoneyDryRunResponse>("PUT", url, { ...input, dryRun: true });
+  return withStepUp(() => apiRequest<Transaction | PendingApprovalResponse>("PUT", url, input));
 }
 
 export function useUpdateAdminTransaction() {

@@ -4,7 +4,7 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { UpdateIncomingPaymentInput } from "@/contract/payments";
+import type { MoneyDryRunResponse, UpdateIncomingPaymentInput } from "@/contract/payments";
 import { toast } from "@/web/components/ui/use-toast";
 import type { IncomingPaymentResult } from "@/web/features/payments/admin/api/create-incoming-payment";
 import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
@@ -12,14 +12,19 @@ import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
-export function updateIncomingPayment({ id, input }: { id: string; input: UpdateIncomingPaymentInput }) {
-  return withStepUp(() =>
-    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
-      "PUT",
-      `/api/admin/incoming-payments/${encodeURIComponent(id)}`,
-      input,
-    ),
-  );
+export async function updateIncomingPayment({
+  id,
+  input,
+}: {
+  id: string;
+  input: UpdateIncomingPaymentInput;
+}) {
+  const url = `/api/admin/incoming-payments/${encodeURIComponent(id)}`;
+  // Completing moves money and needs a second factor: the server checks it first (dryRun: nothing written, no
+  // factor asked), so a missing reason never costs a code (issue 46).
+  if (input.status === "completed")
+    await apiRequest<MoneyDryRunResponse>("PUT", url, { ...input, dryRun: true });
+  return withStepUp(() => apiRequest<IncomingPaymentResult | PendingApprovalResponse>("PUT", url, input));
 }
 
 export function useUpdateIncomingPayment() {

@@ -4,32 +4,34 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
+import type { MoneyDryRunResponse } from "@/contract/payments";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
- * PUT /api/admin/users/{userId}/balance: the new balance as typed ("$1000.00"). The server posts the
- * difference as an adjustment, never overwrites, and refuses to go below the amount held.
+ * PUT /api/admin/users/{userId}/balance: the new balance as typed ("$1000.00") and the balance it was typed
+ * against (`expectedBalance`: a balance that moved meanwhile is refused, 409, rather than swallowed). The server
+ * posts the difference as an adjustment, never overwrites, and refuses to go below the amount held. It checks
+ * the edit first (`dryRun`: nothing written, no second factor), so a refusal never costs a code.
  */
-export function updateUserBalance({
+export async function updateUserBalance({
   userId,
   accountBalance,
+  expectedBalance,
   reason,
 }: {
   userId: string;
   accountBalance: string;
+  expectedBalance: string;
   reason: string;
 }) {
+  const url = `/api/admin/users/${encodeURIComponent(userId)}/balance`;
+  const body = { accountBalance, expectedBalance, reason };
+  await apiRequest<MoneyDryRunResponse>("PUT", url, { ...body, dryRun: true });
   // Maker-checker: every adjustment waits for a second finance member (202 "Sent for approval").
-  return withStepUp(() =>
-    apiRequest<{ accountBalance: string } | PendingApprovalResponse>(
-      "PUT",
-      `/api/admin/users/${encodeURIComponent(userId)}/balance`,
-      { accountBalance, reason },
-    ),
-  );
+  return withStepUp(() => apiRequest<{ accountBalance: string } | PendingApprovalResponse>("PUT", url, body));
 }
 
 export function useUpdateUserBalance() {
@@ -44,5 +46,7 @@ export function useUpdateUserBalance() {
       );
       return invalidateAdminMoney(queryClient);
     },
+    // A refusal (the balance moved since it was shown, say) refreshes what the editor shows.
+    onError: () => invalidateAdminMoney(queryClient),
   });
 }
