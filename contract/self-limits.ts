@@ -33,21 +33,6 @@ export const SELF_LIMIT_MESSAGES = {
   lifted: "The block on crypto sends was lifted.",
 } as const;
 
-// Built once: the bank's clock, New York time, shown as "ET" so the zone reads the same all year.
-const BANK_TIME = new Intl.DateTimeFormat("en-US", {
-  timeZone: "America/New_York",
-  dateStyle: "medium",
-  timeStyle: "short",
-});
-
-/**
- * The customer's own limits' times (a cooldown's end, a raise's start) in the one zone the server's refusal and
- * every screen use ("Nov 30, 2026, 4:03 AM ET"): the same time in Settings, on Send Money and in the error.
- */
-export function formatBankTime(at: Date | string): string {
-  return `${BANK_TIME.format(typeof at === "string" ? new Date(at) : at)} ET`;
-}
-
 /** A refusal while sends are blocked: on (no end yet), or switched off and cooling down until `until`. */
 export const sendsBlockedMessage = (until: string | null) =>
   until

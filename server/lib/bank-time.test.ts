@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatBankTime } from "@/server/lib/bank-time";
+import { formatBankTime } from "@/contract/bank-time";
 import { formatSecurityTime } from "@/server/lib/mail/security-templates";
 import { formatNewYorkTime } from "@/server/lib/pdf-frame";
 import { formatDateTimeWithYear } from "@/web/lib/format";

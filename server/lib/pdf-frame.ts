@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
+import { formatBankTime } from "@/contract/bank-time";
 import { BRAND } from "@/contract/brand";
-import { formatBankTime } from "@/server/lib/bank-time";
 
 /** US Letter in points; every Pillar PDF shares these margins so statements and receipts read as one family. */
 export const PAGE = { width: 612, height: 792, margin: 48, headerBottom: 132, footerTop: 748 } as const;

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { formatBankTime } from "@/contract/bank-time";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
 import type { Page, PageQuery } from "@/contract/pages";
 import {
@@ -17,7 +18,6 @@ import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
-import { formatBankTime } from "@/server/lib/bank-time";
 import { AppError } from "@/server/lib/errors";
 import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
 import { creditFromExternalFunding } from "@/server/lib/ledger";

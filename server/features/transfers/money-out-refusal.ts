@@ -1,9 +1,10 @@
+import { formatBankTime } from "@/contract/bank-time";
 import type { ErrorReason } from "@/contract/error-reasons";
 import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney } from "@/contract/money";
 import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
-import { formatBankTime, personalLimitMessage, sendsBlockedMessage } from "@/contract/self-limits";
+import { personalLimitMessage, sendsBlockedMessage } from "@/contract/self-limits";
 import {
   DAILY_LIMIT_CENTS,
   dailyCountLimitMessage,

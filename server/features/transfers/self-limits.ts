@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { formatBankTime } from "@/contract/bank-time";
 import { formatMoney, parseMoney } from "@/contract/money";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import {
-  formatBankTime,
   SELF_LIMIT_MESSAGES,
   SEND_BLOCK_COOLDOWNS,
   SEND_BLOCK_UNDO_HOURS,

@@ -1,5 +1,5 @@
+import { formatBankTime } from "@/contract/bank-time";
 import { BRAND } from "@/contract/brand";
-import { formatBankTime } from "@/server/lib/bank-time";
 import { escapeHtml, paragraph, renderLayout } from "@/server/lib/mail/html";
 import type { MailMessage } from "@/server/lib/mail/templates";
 

@@ -1,8 +1,8 @@
 import { Lock, ShieldBan } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
+import { formatBankTime } from "@/contract/bank-time";
 import {
   COOLDOWN_ADJECTIVES,
-  formatBankTime,
   SEND_BLOCK_COOLDOWNS,
   SEND_BLOCK_SCOPE,
   type SelfLimits,
