@@ -48,6 +48,9 @@ export const COMPLIANCE_MESSAGES = {
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
     "This transfer is held for a compliance review and cannot be released until compliance clears it",
+  /** 409 complianceHold to staff cancelling or failing a held transfer: returning it is the case's decision. */
+  complianceHoldNoReturn:
+    "This transfer is held for a compliance review: compliance rejects it (money back) or blocks it on the case, so it cannot be cancelled here",
   /** 409 complianceCaseOpen on KYC approval. */
   caseOpenOnKyc: "This customer has an open compliance case: decide it before approving the identity check",
 } as const;

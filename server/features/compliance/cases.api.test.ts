@@ -285,11 +285,15 @@ describe("restrict and freeze", () => {
       status: "approved",
     });
     expect(release.json().complianceHold).toBe(true);
-    // Giving the money back is not money leaving.
+    // Nor is it given back by finance: returning it is the case's reject decision (decision 048).
     const cancel = await call("PUT", `/api/admin/transfer-requests/${transferId}`, finance, {
       status: "cancelled",
     });
-    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.statusCode, cancel.body).toBe(409);
+    expect(cancel.json()).toMatchObject({
+      complianceHold: true,
+      message: COMPLIANCE_MESSAGES.complianceHoldNoReturn,
+    });
   });
 
   it("freeze uses the account freeze: frozen_at set, pending transfers flagged, audited, lifted by the unfreeze path", async () => {

@@ -278,14 +278,16 @@ describe("screening points", () => {
       { status: "approved" },
     );
     expect(release.json().complianceHold).toBe(true);
-    // Cancelling gives the money back: that is not money leaving.
+    // Nor can finance give it back: while the case holds the customer, returning a transfer is the case's reject
+    // decision, made by two compliance members and reported (decision 048).
     const cancel = await call(
       "PUT",
       `/api/admin/transfer-requests/${other.json().transferRequest.id}`,
       finance,
       { status: "cancelled" },
     );
-    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.statusCode, cancel.body).toBe(409);
+    expect(cancel.json().complianceHold).toBe(true);
   });
 
   it("screens a saved recipient's address and name silently", async () => {

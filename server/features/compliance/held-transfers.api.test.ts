@@ -5,6 +5,7 @@ import { bankToday } from "@/contract/kyc";
 import { RECEIPT_MESSAGES, TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, holds, ledgerAccounts, transactions, transferRequests } from "@/server/db/schema";
 import { addBusinessDays } from "@/server/features/compliance/business-days";
+import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/tests/support/money";
 import { LISTED_ETH, listFiles, uploadBody } from "@/tests/support/ofac-files";
 import { setUpTestApp } from "@/tests/support/test-app";
@@ -261,17 +262,24 @@ describe("compliance decides a held transfer: release, reject or block", () => {
     const { caseId, transferId } = await heldTransfer("30.00");
     const proposed = await propose(caseId, { decision: "block_transfer", transferId });
     const pending = proposed.json().case.decisions[0];
-    // Finance may still give the money back by cancelling (not money leaving) before compliance decides.
+    // Finance cannot give the money back meanwhile: returning it is the case's decision.
     const staffCancel = await call("PUT", `/api/admin/transfer-requests/${transferId}`, finance, {
       status: "cancelled",
     });
-    expect(staffCancel.statusCode, staffCancel.body).toBe(200);
+    expect(staffCancel.statusCode, staffCancel.body).toBe(409);
+    expect(staffCancel.json()).toMatchObject({
+      complianceHold: true,
+      message: COMPLIANCE_MESSAGES.complianceHoldNoReturn,
+    });
+    // The transfer settles by a path that is not a person's (a payout worker's revert cancels it): the block's
+    // approval then finds nothing to block.
+    await updateTransferStatus(t.database.db, null, transferId, { status: "cancelled" });
     const stale = await call("POST", `${CASES}/${caseId}/decisions/${pending.id}/approve`, checker, {});
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toBe(COMPLIANCE_MESSAGES.transferSettledMeanwhile);
     expect((await moneyOf(transferId)).request.status).toBe("cancelled");
     const after = (await call("GET", `${CASES}/${caseId}`, maker)).json();
-    expect(after.decisions[0].status).toBe("pending");
+    expect(after.decisions.find((d: { id: string }) => d.id === pending.id).status).toBe("pending");
 
     const second = await heldTransfer("30.00");
     const proposal = await propose(second.caseId, {

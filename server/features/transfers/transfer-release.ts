@@ -73,7 +73,11 @@ export async function submitTransferStatus(
   }
   return {
     status: 200,
-    body: await updateTransferStatus(db, maker.id, transferId, input, { refuseHeld: true, chain }),
+    body: await updateTransferStatus(db, maker.id, transferId, input, {
+      refuseHeld: true,
+      refuseReturnUnderComplianceHold: true,
+      chain,
+    }),
   };
 }
 
@@ -90,7 +94,10 @@ export const transferReleaseAction =
       .from(transferRequests)
       .where(eq(transferRequests.id, payload.transferId));
     if (!request) throw new AppError("NOT_FOUND", "Transfer request not found");
-    const { saved } = await moveTransferStatus(tx, row.makerId, request, payload.input, { chain });
+    const { saved } = await moveTransferStatus(tx, row.makerId, request, payload.input, {
+      refuseReturnUnderComplianceHold: true,
+      chain,
+    });
     return toTransferRequest(saved);
   };
 

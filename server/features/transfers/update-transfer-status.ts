@@ -44,6 +44,11 @@ export interface StatusMoveRules {
    */
   refuseUnderComplianceHold?: string;
   /**
+   * Staff's cancel or fail: refused too while a compliance hold stands. Giving the money back is the case's reject
+   * decision, taken by two compliance members and reported (decision 048), not a finance click.
+   */
+  refuseReturnUnderComplianceHold?: boolean;
+  /**
    * Chain settlement (CHAIN_RPC_URL set, decision 030): "approved" moves it to processing and queues its payout;
    * "completed" is the chain's to set, never a person's; a transfer with a payout belongs to the payout worker.
    */
@@ -168,9 +173,18 @@ export async function moveTransferStatus(
     if (!settles && rules.refuseHeld && isReleasingMove(input.status) && (await isHeld(tx, request))) {
       throw new AppError("transfer_held", APPROVAL_MESSAGES.transferHeld);
     }
-    // A compliance case (open, or a confirmed match) holds every release, whoever asks and however approved.
-    if (!settles && isReleasingMove(input.status) && (await hasComplianceHold(tx, request.userId))) {
-      throw new AppError("compliance_hold", COMPLIANCE_MESSAGES.complianceHold);
+    // A compliance case (open, or a confirmed match) holds every release, whoever asks and however approved, and
+    // every return staff would make: the case rejects or blocks it.
+    const isRelease = isReleasingMove(input.status);
+    if (
+      !settles &&
+      (isRelease || rules.refuseReturnUnderComplianceHold) &&
+      (await hasComplianceHold(tx, request.userId))
+    ) {
+      throw new AppError(
+        "compliance_hold",
+        isRelease ? COMPLIANCE_MESSAGES.complianceHold : COMPLIANCE_MESSAGES.complianceHoldNoReturn,
+      );
     }
     if (!wallet || !request.holdId || !request.transactionId) {
       throw new AppError("CONFLICT", "This transfer has no open hold to settle");
