@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failureOf } from "@/web/features/security/this-wasnt-me-page";
+import { failureOf } from "@/web/features/security/link-failure";
 import { ApiError } from "@/web/lib/api";
 
 const refused = (status: number, body: Record<string, unknown>) => new ApiError(status, "Refused", body);

@@ -7,16 +7,15 @@ import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useFreezeLinkStatus } from "@/web/features/security/api/check-freeze-link";
 import { useFreezeAccount } from "@/web/features/security/api/freeze-account";
+import { failureOf, type LinkFailure } from "@/web/features/security/link-failure";
 import {
   BLOCK_UNDONE,
   BlockUndoneView,
   UndoSendBlockView,
 } from "@/web/features/security/undo-send-block-view";
-import { reasonOf } from "@/web/lib/api";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type Outcome = "frozen" | "already-frozen";
-type Failure = "invalid" | "expired" | "used" | "other";
 
 const RESULT_PARAM = "result";
 
@@ -31,20 +30,7 @@ function readOutcome(): Outcome | null {
   return value === "frozen" || value === "already-frozen" ? value : null;
 }
 
-export function failureOf(error: unknown): Failure {
-  switch (reasonOf(error)) {
-    case "freeze_link_invalid":
-      return "invalid";
-    case "freeze_link_expired":
-      return "expired";
-    case "freeze_link_used":
-      return "used";
-    default:
-      return "other";
-  }
-}
-
-const FAILURES: Record<Failure, { title: string; text: string }> = {
+const FAILURES: Record<LinkFailure, { title: string; text: string }> = {
   invalid: {
     title: "This link doesn't work",
     text: "It may be incomplete or mistyped. Open the newest “This wasn't me” link from your e-mail again, or contact support.",

@@ -6,12 +6,12 @@ import { AuthShell } from "@/web/components/auth-shell";
 import { Button } from "@/web/components/ui/button";
 import { Spinner } from "@/web/components/ui/spinner";
 import { useUndoSendBlock } from "@/web/features/security/api/undo-send-block";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf, type LinkFailure } from "@/web/features/security/link-failure";
 
 /** The result view's query value after the full load that follows an undo (every session just ended). */
 export const BLOCK_UNDONE = "block-undone";
 
-const FAILURES = {
+const FAILURES: Record<LinkFailure, { title: string; text: string }> = {
   invalid: {
     title: "This link doesn't work",
     text: "It may be incomplete or mistyped. Open the link from your newest e-mail again, or contact support.",
@@ -28,16 +28,7 @@ const FAILURES = {
     title: "We couldn't undo the block",
     text: "Something went wrong on our side or your connection dropped. Please try again.",
   },
-} as const;
-
-/** The link's own refusals (the freeze links' reasons), or "other" for anything else (network, 5xx). */
-function failureOf(error: unknown): keyof typeof FAILURES {
-  const reason = reasonOf(error);
-  if (reason === "freeze_link_invalid") return "invalid";
-  if (reason === "freeze_link_expired") return "expired";
-  if (reason === "freeze_link_used") return "used";
-  return "other";
-}
+};
 
 /** After the undo: what happened and the one thing left to do. */
 export function BlockUndoneView() {
