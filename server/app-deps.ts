@@ -1,5 +1,6 @@
 import type { Config } from "@/server/config";
 import type { Database } from "@/server/db/client";
+import type { JobsRoom } from "@/server/jobs/start";
 import type { ProcessHealth } from "@/server/lib/process-health";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
 
@@ -16,6 +17,8 @@ declare module "fastify" {
     deps: AppDeps;
     /** Whether this process ran out of file descriptors lately (/healthz). */
     processHealth: ProcessHealth;
+    /** The jobs room: the LISTEN hub, the event-log consumers and the background loops (server/jobs/). */
+    jobs: JobsRoom;
     /** The open-connection cap this instance applies (MAX_CONNECTIONS, lowered to fit the descriptors). */
     maxConnections: number;
   }

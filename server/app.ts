@@ -58,6 +58,7 @@ import { transferReceiptRoutes } from "@/server/features/transfers/receipt-route
 import { transferRoutes } from "@/server/features/transfers/routes";
 import { approveSendBlockLift } from "@/server/features/transfers/send-block-lift";
 import { approveTransferRelease, transferReleaseAction } from "@/server/features/transfers/transfer-release";
+import { type JobsOptions, startJobs } from "@/server/jobs/start";
 import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
@@ -87,6 +88,8 @@ export interface BuildAppOptions {
   mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
   /** Runner of scheduled transfers (decision 036): false to not start it (tests run passes by hand), or its clock. */
   scheduleRunner?: ScheduleRunnerOption;
+  /** The jobs room (server/jobs/start.ts): its event-log consumers and timings. */
+  jobs?: JobsOptions;
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
@@ -258,6 +261,9 @@ export async function buildApp(
   app.addHook("onClose", () => sessionBroadcast.close());
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
+  const jobs = await startJobs(deps, app.log, options.jobs);
+  app.decorate("jobs", jobs);
+  app.addHook("onClose", () => jobs.close());
   registerMail(app, options.mailWorker);
   registerScheduleRunner(app, options.scheduleRunner);
   registerMetrics(app);

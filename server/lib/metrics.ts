@@ -48,6 +48,7 @@ export function registerMetrics(app: FastifyInstance) {
   const { database, config } = app.deps;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  app.jobs.stats.register(registry);
 
   const requestDuration = new Histogram({
     name: "http_request_duration_seconds",
