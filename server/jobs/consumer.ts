@@ -23,8 +23,8 @@ export interface JobEvent {
 export interface Consumer {
   /** Its cursor's name in job_cursors and its label in /metrics; never renamed (a new name starts at the end). */
   name: string;
-  /** The event kinds it handles; the cursor moves past the others too. */
-  kinds: readonly string[];
+  /** The event kinds it handles ("all": every one); the cursor moves past the others too. */
+  kinds: readonly string[] | "all";
   /** Events read per pass; default 200. */
   batchSize?: number;
   handle(tx: Tx, events: JobEvent[]): Promise<void>;
@@ -112,7 +112,10 @@ export function consumerPass(
   log: FastifyBaseLogger,
 ): Pass {
   const batchSize = consumer.batchSize ?? 200;
-  const kinds = new Set(consumer.kinds);
+  const wants =
+    consumer.kinds === "all"
+      ? () => true
+      : (row: EventRow) => (consumer.kinds as readonly string[]).includes(row.kind);
   let alone = false;
   let attempts = 0;
 
@@ -122,7 +125,7 @@ export function consumerPass(
       if (!cursor) return { done: 0, more: false, failedAt: null as EventRow | null };
       const rows = await readAfter(tx, cursor, size);
       if (rows.length === 0) return { done: 0, more: false, failedAt: null };
-      const wanted = rows.filter((row) => kinds.has(row.kind));
+      const wanted = rows.filter(wants);
       stats?.claimed(
         consumer.name,
         wanted.map((row) => row.lag_ms),

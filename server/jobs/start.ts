@@ -6,8 +6,8 @@ import { type ListenHub, startListenHub } from "@/server/jobs/listen-hub";
 import { type Loop, type LoopOptions, startLoop } from "@/server/jobs/loop";
 import { JobStats } from "@/server/jobs/stats";
 
-/** The channel every commit that wrote an event (or a pushed update) notifies: user-events.sql's pg_notify. */
-export const EVENTS_CHANNEL = "pillar_events";
+/** The channel a commit that wrote an event notifies (emit_event, event-log.sql). */
+export const JOBS_CHANNEL = "pillar_jobs";
 
 export interface JobsOptions {
   /** Run the event-log consumers (default true); tests that look at the log before it is consumed say false. */
@@ -65,7 +65,7 @@ export async function startJobs(
       );
     }
     if (consumerLoops.length > 0) {
-      await hub.subscribe(EVENTS_CHANNEL, {
+      await hub.subscribe(JOBS_CHANNEL, {
         onPayload: () => {
           for (const loop of consumerLoops) loop.wake();
         },

@@ -105,6 +105,18 @@ export class JobStats {
       registers: [registry],
     });
     new Gauge({
+      name: "jobs_consumer_lag_p99_seconds",
+      help: "p99 of the last claimed events' lag (commit → claimed) per consumer, over the kept samples (the bench reads it)",
+      labelNames: ["consumer"] as const,
+      registers: [registry],
+      collect() {
+        for (const consumer of stats.consumers.keys()) {
+          const p99 = stats.lagQuantile(consumer, 0.99);
+          if (p99 !== null) this.set({ consumer }, p99 / 1000);
+        }
+      },
+    });
+    new Gauge({
       name: "jobs_passes_total",
       help: "Passes of each background loop since start, by outcome (ok, failed)",
       labelNames: ["job", "outcome"] as const,

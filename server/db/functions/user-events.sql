@@ -11,7 +11,9 @@ DECLARE
 	v_last bigint;
 	v_topics text[];
 BEGIN
-	IF p_user_id IS NULL THEN
+	-- A money function writing its own event (pushes_by_caller, event-log.sql): its notices go out after the
+	-- commit, from the event, through the jobs room's pushes consumer.
+	IF p_user_id IS NULL OR current_setting('pillar.pushes_by_caller', true) = 'on' THEN
 		RETURN;
 	END IF;
 	-- Deleting a user cascades to rows whose triggers land here (their notifications, transactions): nobody is
