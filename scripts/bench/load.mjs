@@ -5,7 +5,19 @@ import fs from "node:fs";
 import autocannon from "autocannon";
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
-const { scenario, url, duration, connections, tokens = [], cookieName = "sid", logins = [] } = spec;
+const {
+  scenario,
+  url,
+  duration,
+  connections,
+  tokens = [],
+  cookieName = "sid",
+  logins = [],
+  /** tag-spread: the $tag each of `tokens` pays, by position. */
+  payees = [],
+  /** transfer-spread: sessions whose first transfer of the run is ALERT_AMOUNT (seed.mjs's alert users). */
+  alertTokens = [],
+} = spec;
 
 const cookie = (token) => `${cookieName}=${token}`;
 /**
@@ -38,6 +50,10 @@ function pollRequest(path, isFirst) {
   };
 }
 
+/** The new-device-then-new-address rule's smallest transfer (newDeviceNewAddress.minAmountCents, rules.ts). */
+const ALERT_AMOUNT = "200.00";
+const alertPending = new Set(alertTokens);
+
 function transferRequest(pickToken) {
   return {
     method: "POST",
@@ -45,6 +61,8 @@ function transferRequest(pickToken) {
     setupRequest(req) {
       counter += 1;
       const token = pickToken();
+      // An alert user's first transfer here goes to an address new to them: the one that raises the alert.
+      const amount = alertPending.delete(token) ? ALERT_AMOUNT : "0.01";
       return {
         ...req,
         headers: {
@@ -53,12 +71,33 @@ function transferRequest(pickToken) {
           "idempotency-key": `bench-${runId}-${counter}`,
         },
         body: JSON.stringify({
-          amount: "0.01",
+          amount,
           recipientName: "Bench Recipient",
           purpose: "Benchmark transfer",
           paymentMethod: "crypto",
           cryptoAddress: addressOf(token),
         }),
+      };
+    },
+  };
+}
+
+/** POST /api/transfer/tag-payments as the web sends it (web/features/transfers/api/pay-by-tag.ts). */
+function tagPaymentRequest() {
+  return {
+    method: "POST",
+    path: "/api/transfer/tag-payments",
+    setupRequest(req) {
+      counter += 1;
+      const i = nextUser++ % tokens.length;
+      return {
+        ...req,
+        headers: {
+          cookie: cookie(tokens[i]),
+          "content-type": "application/json",
+          "idempotency-key": `bench-${runId}-${counter}`,
+        },
+        body: JSON.stringify({ tag: payees[i], amount: "0.01" }),
       };
     },
   };
@@ -76,6 +115,7 @@ const SCENARIOS = {
   ],
   "transfer-spread": () => [transferRequest(() => tokens[nextUser++ % tokens.length])],
   "transfer-hot": () => [transferRequest(() => tokens[0])],
+  "tag-spread": () => [tagPaymentRequest()],
   login: () => [
     {
       method: "POST",

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { backendCpuSeconds } from "./processes.mjs";
 
 /** pgbench from Debian's postgresql-contrib, installed with apt-get when it is missing. */
 export function ensurePgbench() {
@@ -109,10 +110,14 @@ export function runPgbench({
 
 const MINIMAL_DIR = path.resolve(import.meta.dirname, "../../bench/minimal-transfer");
 
+/** How often the minimal transfer's backends' CPU is read while pgbench runs. */
+const CPU_SAMPLE_MS = 100;
+
 /**
  * The minimal careful transfer (bench/minimal-transfer, from the shared bench): its own scratch database next
  * to the app's, the same clients and duration, so the app's transfers/s divides by a floor measured on the
- * same machine in the same run.
+ * same machine in the same run. Also the floor's CPU per transaction: its PostgreSQL backends' CPU over the
+ * run ÷ its transactions (pgbench's own process is not counted, as the app's load generator is not).
  */
 export async function runMinimalTransfer({ adminUrl, clients, duration }) {
   const name = `pillar_minimal_${Date.now()}_${process.pid}`;
@@ -130,12 +135,34 @@ export async function runMinimalTransfer({ adminUrl, clients, duration }) {
     } finally {
       await client.end();
     }
-    return await pgbenchScript({
-      url: url.toString(),
-      script: path.join(MINIMAL_DIR, "transfer.sql"),
-      clients,
-      duration,
-    });
+    // pgbench's backends start with the run and end with it, taking their CPU count with them: each one's
+    // last reading (at most CPU_SAMPLE_MS before it ends) stands for its total. A backend still there from
+    // the schema's load is left out.
+    const before = new Set((await backendCpuSeconds(admin, name)).keys());
+    const cpu = new Map();
+    let running = true;
+    const sampling = (async () => {
+      while (running) {
+        for (const [pid, seconds] of await backendCpuSeconds(admin, name)) {
+          if (!before.has(pid) && seconds != null) cpu.set(pid, seconds);
+        }
+        await new Promise((r) => setTimeout(r, CPU_SAMPLE_MS));
+      }
+    })();
+    let run;
+    try {
+      run = await pgbenchScript({
+        url: url.toString(),
+        script: path.join(MINIMAL_DIR, "transfer.sql"),
+        clients,
+        duration,
+      });
+    } finally {
+      running = false;
+      await sampling;
+    }
+    const cpuSeconds = [...cpu.values()].reduce((sum, s) => sum + s, 0);
+    return { ...run, cpuSeconds };
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -167,11 +194,12 @@ function pgbenchScript({ url, script, clients, duration }) {
       const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
       const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
       const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+      const transactions = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
       if (code !== 0 || !Number.isFinite(tps)) {
         reject(new Error(`pgbench failed (${code}):\n${out.slice(-3000)}`));
         return;
       }
-      resolve({ tps, latency, failed, output: out });
+      resolve({ tps, latency, failed, transactions, output: out });
     });
   });
 }

@@ -91,6 +91,15 @@ export function cpuSeconds(pid) {
 }
 
 /**
+ * CPU seconds used so far by each PostgreSQL backend serving database `datname` (same machine only), read with
+ * `client`, a connection to another database of the server (its own backend is not counted).
+ */
+export async function backendCpuSeconds(client, datname) {
+  const { rows } = await client.query("select pid from pg_stat_activity where datname = $1", [datname]);
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+}
+
+/**
  * The child of `pid` whose command line contains `match` (Linux), e.g. the server `npm start` spawns
  * beside a build's esbuild service; null when there is none.
  */

@@ -10,8 +10,14 @@ const CREDIT_CENTS = 200_000;
 
 export const benchEmail = (n) => `bench-${n}@bench.test`;
 
-/** @param {{ url: string, users: number, transactionsPerUser: number, sessionUsers: number }} options */
-export async function seed({ url, users, transactionsPerUser, sessionUsers }) {
+/**
+ * `alertUsers` (numbers n of bench-<n>) are set up for the new-device-then-new-address monitoring rule
+ * (server/features/monitoring/rules.ts): an account and a first device 30 days old and a second device first
+ * seen an hour ago, so their first transfer of $200 or more to an address of their own raises the alert that
+ * holds money.
+ * @param {{ url: string, users: number, transactionsPerUser: number, sessionUsers: number, alertUsers?: number[] }} options
+ */
+export async function seed({ url, users, transactionsPerUser, sessionUsers, alertUsers = [] }) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -59,6 +65,19 @@ export async function seed({ url, users, transactionsPerUser, sessionUsers }) {
              case when i = 1 then e.entry_id end,
              now() - make_interval(days => i), now() - make_interval(days => i)
       from bench_users b join bench_entries e on e.user_id = b.id, generate_series(1, ${transactionsPerUser}) i`);
+
+    await client.query(
+      `update users u set created_at = now() - interval '30 days'
+       from bench_users b where b.id = u.id and b.n = any($1::int[])`,
+      [alertUsers],
+    );
+    await client.query(
+      `insert into known_devices (user_id, token_hash, user_agent, ip, created_at, last_seen_at)
+       select b.id, md5('bench-device-' || b.n || '-' || d.age), 'pillar-bench', '127.0.0.1', now() - d.age, now() - d.age
+       from bench_users b, (values (interval '30 days'), (interval '1 hour')) as d(age)
+       where b.n = any($1::int[])`,
+      [alertUsers],
+    );
 
     // Real sessions: the cookie carries the token, the table only its hash (server/lib/session.ts).
     const tokens = Array.from({ length: sessionUsers }, () => randomBytes(32).toString("base64url"));
