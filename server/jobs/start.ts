@@ -3,13 +3,14 @@ import type { AppDeps } from "@/server/app-deps";
 import { type Consumer, consumerPass, ensureCursor } from "@/server/jobs/consumer";
 import { consumersFor } from "@/server/jobs/consumers";
 import { type ListenHub, startListenHub } from "@/server/jobs/listen-hub";
-import { type Loop, type LoopOptions, startLoop } from "@/server/jobs/loop";
+import { type Loop, type LoopSpec, startLoop } from "@/server/jobs/loop";
+import { type LoopsOptions, loopsFor } from "@/server/jobs/loops";
 import { JobStats } from "@/server/jobs/stats";
 
 /** The channel a commit that wrote an event notifies (emit_event, event-log.sql). */
 export const JOBS_CHANNEL = "pillar_jobs";
 
-export interface JobsOptions {
+export interface JobsOptions extends LoopsOptions {
   /** Run the event-log consumers (default true); tests that look at the log before it is consumed say false. */
   consumers?: boolean;
   /** A consumer's pass when nothing woke it (a lost notification); default 1 s. */
@@ -24,7 +25,7 @@ export interface JobsRoom {
   stats: JobStats;
   hub: ListenHub;
   /** Starts a loop in the room: stopped with it, counted in its /metrics. */
-  addLoop(options: Omit<LoopOptions, "log" | "stats">): Loop;
+  addLoop(spec: LoopSpec): Loop;
   loop(name: string): Loop | undefined;
   /** Runs every consumer until it has read the whole log as of now (tests, the CLI). */
   drainConsumers(): Promise<void>;
@@ -32,8 +33,9 @@ export interface JobsRoom {
 }
 
 /**
- * The one place background work starts (issue 49): the instance's LISTEN hub, the event-log consumers and every
- * loop added to the room. buildApp starts it; app close stops it.
+ * The one place background work starts (issue 49): the instance's LISTEN hub, the event-log consumers
+ * (consumers.ts) and every loop (loops.ts). buildApp starts it before anything that listens; app close stops
+ * every loop, waiting for their running passes, then the hub, before the database closes.
  */
 export async function startJobs(
   deps: AppDeps,
@@ -45,9 +47,9 @@ export async function startJobs(
   const loops = new Map<string, Loop>();
   const consumerLoops: Loop[] = [];
 
-  const addLoop = (loopOptions: Omit<LoopOptions, "log" | "stats">) => {
-    if (loops.has(loopOptions.name)) throw new Error(`jobs: a loop named ${loopOptions.name} runs already`);
-    const loop = startLoop({ ...loopOptions, log, stats });
+  const addLoop = (spec: LoopSpec) => {
+    if (loops.has(spec.name)) throw new Error(`jobs: a loop named ${spec.name} runs already`);
+    const loop = startLoop({ ...spec, log, stats });
     loops.set(loop.name, loop);
     return loop;
   };
@@ -76,6 +78,8 @@ export async function startJobs(
     }
   }
 
+  for (const spec of await loopsFor(deps, log, options)) addLoop(spec);
+
   return {
     stats,
     hub,
@@ -85,7 +89,7 @@ export async function startJobs(
       for (const loop of consumerLoops) await loop.drain();
     },
     async close() {
-      for (const loop of loops.values()) await loop.stop();
+      await Promise.all([...loops.values()].map((loop) => loop.stop()));
       await hub.close();
     },
   };
