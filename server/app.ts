@@ -42,10 +42,6 @@ import {
   approveIncomingPayment,
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
-import {
-  registerScheduleRunner,
-  type ScheduleRunnerOption,
-} from "@/server/features/schedules/register-runner";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
@@ -85,11 +81,14 @@ export interface BuildAppOptions {
   /** Directory of the built SPA; defaults to dist/web. */
   webDir?: string;
   /** Mail outbox worker (runs only when SMTP_URL is set): false to not start it, or its timings. */
-  mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
+  mailWorker?: JobsOptions["mailWorker"];
   /** Runner of scheduled transfers (decision 036): false to not start it (tests run passes by hand), or its clock. */
-  scheduleRunner?: ScheduleRunnerOption;
-  /** The jobs room (server/jobs/start.ts): its event-log consumers and timings. */
-  jobs?: JobsOptions;
+  scheduleRunner?: JobsOptions["scheduleRunner"];
+  /**
+   * The jobs room (server/jobs/start.ts): its consumers and timings, and `serving` for the loops only serve.ts
+   * starts (housekeeping, the chain's). The two loops above are said here at the top, as tests always have.
+   */
+  jobs?: Omit<JobsOptions, "mailWorker" | "scheduleRunner">;
   /** Called for every route as it is registered (the abuse tests' route inventory). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** The poll memory's clock (Date.now): a test moves it by hand to cross POLL_MEMORY_MS exactly. */
@@ -257,15 +256,20 @@ export async function buildApp(
   registerTextGuard(app);
   await app.register(sessionPlugin);
   const polls = registerPollMemory(app, deps.config.pollMemoryMs, options.pollClock);
-  const sessionBroadcast = startSessionBroadcast(deps.database, app.log, polls);
+  // Every background loop and the instance's one LISTEN connection, before anything that listens on it (the
+  // session broadcast here, the event streams with the routes).
+  const jobs = await startJobs(deps, app.log, {
+    ...options.jobs,
+    mailWorker: options.mailWorker,
+    scheduleRunner: options.scheduleRunner,
+  });
+  app.decorate("jobs", jobs);
+  app.addHook("onClose", () => jobs.close());
+  const sessionBroadcast = await startSessionBroadcast(deps.database, jobs.hub, app.log, polls);
   app.addHook("onClose", () => sessionBroadcast.close());
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
-  const jobs = await startJobs(deps, app.log, options.jobs);
-  app.decorate("jobs", jobs);
-  app.addHook("onClose", () => jobs.close());
-  registerMail(app, options.mailWorker);
-  registerScheduleRunner(app, options.scheduleRunner);
+  registerMail(app);
   registerMetrics(app);
   await registerOpenApi(app, deps.config);
 

@@ -5,10 +5,6 @@ import { createDatabase } from "@/server/db/client";
 import { DatabaseInUseError } from "@/server/db/embedded-lock";
 import { MigrationChangedError } from "@/server/db/migrate";
 import { verifyChain } from "@/server/features/settlement/chain-config";
-import { startDepositWatcher } from "@/server/features/settlement/deposit-watcher";
-import { startPayoutWorker } from "@/server/features/settlement/payout-worker";
-import { startReconciliationJob } from "@/server/features/settlement/reconciliation";
-import { startHousekeeping } from "@/server/lib/housekeeping";
 
 /**
  * The old generation may grow to 1.15× what the last full GC kept before the next one, instead of V8's
@@ -44,11 +40,9 @@ async function main() {
 
   const database = await createDatabase(config);
   await database.migrate();
-  const app = await buildApp({ config, database });
-  let housekeeping: { stop(): void } | undefined;
-  let depositWatcher: { stop(): Promise<void> } | undefined;
-  let payoutWorker: { stop(): Promise<void> } | undefined;
-  let reconciliationJob: { stop(): Promise<void> } | undefined;
+  // Every background loop starts in the app's jobs room (server/jobs/loops.ts); a serving process also runs
+  // housekeeping and, in chain settlement, the chain's loops.
+  const app = await buildApp({ config, database }, { jobs: { serving: true } });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -58,10 +52,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try {
-      housekeeping?.stop();
-      await depositWatcher?.stop();
-      await payoutWorker?.stop();
-      await reconciliationJob?.stop();
+      // Stops every loop (waiting for a running pass) and the LISTEN hub before the database closes.
       await app.close();
       await database.close();
       process.exit(0);
@@ -74,12 +65,6 @@ async function main() {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  housekeeping = startHousekeeping(database.db, app.deps.storage, app.log);
-  if (config.chain) {
-    depositWatcher = startDepositWatcher(database.db, config.chain, app.log);
-    payoutWorker = startPayoutWorker(database.db, config.chain, app.log, config.sanctionsNameThreshold);
-    reconciliationJob = startReconciliationJob(database.db, config.chain, app.log);
-  }
   app.log.info(
     { node: process.version },
     `Pillar is serving http://${config.host}:${config.port} (database: ${database.kind}${config.databaseUrl ? "" : ` in ${config.dataDir}/pg`}) on Node ${process.version}`,

@@ -18,7 +18,7 @@ import { buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, queryRows } from "@/server/db/client";
 import { pillarUsdAbi, pillarUsdBytecode } from "@/server/features/settlement/contracts/pillar-usd.artifact";
-import { startPayoutWorker } from "@/server/features/settlement/payout-worker";
+import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { updateTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -104,7 +104,9 @@ try {
     }
 
     // Staff approve them all at once (the desk's Quick Approve, in chain mode: each payout queued).
-    const worker = startPayoutWorker(database.db, chainConfig, app.log, config.sanctionsNameThreshold);
+    const worker = app.jobs.addLoop(
+      payoutWorkerLoop(database.db, chainConfig, app.log, config.sanctionsNameThreshold),
+    );
     const started = Date.now();
     for (const id of ids) {
       await updateTransferStatus(

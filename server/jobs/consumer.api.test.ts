@@ -40,12 +40,35 @@ function recorder(name: string, kinds: string[], fail?: (event: JobEvent) => boo
   };
 }
 
-async function drain(pass: () => Promise<unknown>) {
+/**
+ * Waits until every event written so far can be read: no transaction older than the newest one's is still open
+ * anywhere on the server (other test files', other processes'), which would hold the log back (readAfter).
+ */
+async function settled() {
+  for (let i = 0; i < 1500; i++) {
+    const [row] = await queryRows<{ settled: boolean }>(
+      database.db,
+      sql`select pg_snapshot_xmin(pg_current_snapshot()) > coalesce(max(xact), '0'::xid8) as settled from events`,
+    );
+    if (row?.settled) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error("a transaction kept the event log back for 30 s");
+}
+
+/** Runs passes until one answers there is no more, as the loop's drain does. */
+async function drainNow(pass: () => Promise<unknown>) {
   for (let i = 0; i < 100; i++) {
     const answer = (await pass()) as { done: number; more: boolean };
     if (!answer.more) return;
   }
   throw new Error("the consumer never caught up");
+}
+
+/** Drains once every event written so far can be read. */
+async function drain(pass: () => Promise<unknown>) {
+  await settled();
+  await drainNow(pass);
 }
 
 const handled = async (name: string) =>
@@ -90,7 +113,7 @@ describe("an event-log consumer", () => {
     });
     await began;
     await emit(database.db, "wanted", 101);
-    await drain(pass);
+    await drainNow(pass);
     expect(await handled("b")).toEqual([]);
     release();
     await slow;
@@ -103,7 +126,8 @@ describe("an event-log consumer", () => {
     for (let n = 1; n <= 20; n++) await emit(database.db, "wanted", n);
     const first = consumerPass(database.db, recorder("c", ["wanted"]), new JobStats(), log);
     const second = consumerPass(database.db, recorder("c", ["wanted"]), new JobStats(), log);
-    await Promise.all([drain(first), drain(second), drain(first), drain(second)]);
+    await settled();
+    await Promise.all([drainNow(first), drainNow(second), drainNow(first), drainNow(second)]);
     // Both may stop early when the other holds the cursor; a last pass finishes the log.
     await drain(first);
     expect(await handled("c")).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -120,6 +144,7 @@ describe("an event-log consumer", () => {
       log,
     );
     const outcomes: string[] = [];
+    await settled();
     for (let i = 0; i < 10; i++) {
       try {
         const answer = (await pass()) as { more: boolean };

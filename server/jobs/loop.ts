@@ -8,7 +8,7 @@ import type { JobStats } from "@/server/jobs/stats";
 export type Pass = () => Promise<number | undefined | { done: number; more: boolean }>;
 
 export interface LoopOptions {
-  /** The loop's name in logs and /metrics (`jobs_runs_total{job=…}`). */
+  /** The loop's name in logs and /metrics (`jobs_passes_total{job=…}`), unique in its room. */
   name: string;
   /** Time between passes when nothing wakes the loop. */
   everyMs: number;
@@ -23,9 +23,19 @@ export interface LoopOptions {
    * woken by every commit under load); default 0.
    */
   wakeDelayMs?: number;
-  /** Run the first pass at once (default) or only after `everyMs`. */
-  runAtStart?: boolean;
+  /** How long after the start the first pass runs; default 0 (at once). */
+  firstAfterMs?: number;
+  /**
+   * An in-process source of wake-ups (mail queued by a commit in this process, a schedule made for today): given
+   * the loop's wake, answers the unsubscribe, called when the loop stops.
+   */
+  wakeOn?: (wake: () => void) => () => void;
+  /** Releases what the passes hold open (an SMTP pool), once the last pass has ended. */
+  onStop?: () => void | Promise<void>;
 }
+
+/** A loop as a feature describes it: the jobs room adds the log and the stats (`app.jobs.addLoop`). */
+export type LoopSpec = Omit<LoopOptions, "log" | "stats">;
 
 export interface Loop {
   readonly name: string;
@@ -41,7 +51,8 @@ export interface Loop {
  * The one way a background loop runs (issue 49): a pass at a time per loop and process, woken early by `wake`
  * (a LISTEN wake-up or an in-process commit), backed off after failures, timed and counted in /metrics, and
  * stopped cleanly at shutdown. What runs only once across instances takes its own lock inside the pass (the
- * consumers' cursor rows, the payout worker's advisory lock): the loop knows nothing of other instances.
+ * consumers' cursor rows, the deposit watcher's advisory lock, the mail outbox's SKIP LOCKED leases): the loop
+ * knows nothing of other instances.
  */
 export function startLoop(options: LoopOptions): Loop {
   const { name, everyMs, pass, log, stats } = options;
@@ -53,6 +64,7 @@ export function startLoop(options: LoopOptions): Loop {
   let wakeAgain = false;
   let failures = 0;
   let dueAt = 0;
+  let stopping: Promise<void> | undefined;
   const wakeDelayMs = options.wakeDelayMs ?? 0;
 
   function schedule(ms: number) {
@@ -102,16 +114,19 @@ export function startLoop(options: LoopOptions): Loop {
     schedule(next);
   }
 
-  schedule(options.runAtStart === false ? everyMs : 0);
+  function wake() {
+    // A failing loop keeps its backoff: waking it would retry at the rate of the commits.
+    if (failures > 0 || stopped) return;
+    if (running) wakeAgain = true;
+    else if (dueAt > Date.now() + wakeDelayMs) schedule(wakeDelayMs);
+  }
+
+  const unsubscribe = options.wakeOn?.(wake);
+  schedule(options.firstAfterMs ?? 0);
 
   return {
     name,
-    wake() {
-      // A failing loop keeps its backoff: waking it would retry at the rate of the commits.
-      if (failures > 0 || stopped) return;
-      if (running) wakeAgain = true;
-      else if (dueAt > Date.now() + wakeDelayMs) schedule(wakeDelayMs);
-    },
+    wake,
     async drain() {
       for (;;) {
         while (running) await running;
@@ -136,10 +151,15 @@ export function startLoop(options: LoopOptions): Loop {
         if (!more) return;
       }
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    stop() {
+      stopping ??= (async () => {
+        stopped = true;
+        clearTimeout(timer);
+        unsubscribe?.();
+        await running;
+        await options.onStop?.();
+      })();
+      return stopping;
     },
   };
 }

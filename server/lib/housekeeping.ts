@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { NOTIFICATION_RETENTION_MONTHS } from "@/contract/notifications";
 import type { DbOrTx } from "@/server/db/client";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
 import { sweepUnattachedUploads } from "@/server/lib/storage/uploads";
@@ -80,20 +81,23 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
   };
 }
 
-/** Runs the sweep now and then every `intervalMs`; a failed sweep is logged and retried at the next tick. */
-export function startHousekeeping(
+/**
+ * The sweep as a loop of the jobs room: at start and every `intervalMs`; a failed sweep is retried after the
+ * loop's backoff. Every instance may run it (sweepExpired is idempotent).
+ */
+export function housekeepingLoop(
   db: DbOrTx,
   storage: ObjectStorage,
   log: FastifyBaseLogger,
   intervalMs = 15 * 60_000,
-) {
-  const run = () =>
-    sweepExpired(db, storage).then(
-      (report) => log.info({ swept: report }, "housekeeping: expired rows deleted"),
-      (err: unknown) => log.warn({ err }, "housekeeping: sweep failed; retrying at the next interval"),
-    );
-  void run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+): LoopSpec {
+  return {
+    name: "housekeeping",
+    everyMs: intervalMs,
+    async pass() {
+      const report = await sweepExpired(db, storage);
+      log.info({ swept: report }, "housekeeping: expired rows deleted");
+      return Object.values(report).reduce((sum, n) => sum + n, 0);
+    },
+  };
 }

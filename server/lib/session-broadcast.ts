@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import pg from "pg";
 import type { Database } from "@/server/db/client";
+import type { ListenHub } from "@/server/jobs/listen-hub";
 import type { PollChange, PollMemory } from "@/server/lib/poll-memory";
 import { addSessionCacheBroadcaster, type CacheTarget, forgetCachedSessions } from "@/server/lib/session";
 
 const CHANNEL = "pillar_session_cache";
-const RECONNECT_MAX_MS = 5_000;
 /** pg_notify refuses payloads of 8000 bytes or more: a batch of changed users is split below that. */
 const NOTICE_USERS_MAX = 150;
 
@@ -32,56 +31,30 @@ function parseNotice(payload: string | undefined): Notice | null {
 }
 
 /**
- * Cross-instance session-cache invalidation through PostgreSQL LISTEN/NOTIFY: logout, revocation, password
- * and role changes reach every instance at once instead of after the 5 s cache expiry, which stays only as
- * the fallback for a notice lost while the listener reconnects (after a database restart, say).
+ * Cross-instance session-cache invalidation through PostgreSQL LISTEN/NOTIFY, on the instance's one LISTEN
+ * connection (the jobs room's hub): logout, revocation, password and role changes reach every instance at once
+ * instead of after the 5 s cache expiry, which stays only as the fallback for a notice lost while the hub
+ * reconnects (after a database restart, say). On PGlite there is no other instance to tell or hear.
  */
-export function startSessionBroadcast(
+export async function startSessionBroadcast(
   database: Database,
+  hub: ListenHub,
   log: FastifyBaseLogger,
   polls?: PollMemory,
-): { close(): Promise<void> } {
+): Promise<{ close(): Promise<void> }> {
   if (database.kind !== "pg" || !database.url) return { close: async () => {} };
-  const url = database.url;
   /** Notices from this app are already applied locally (per app, so two apps in one process hear each other). */
   const origin = randomUUID();
-  let client: pg.Client | null = null;
   let closed = false;
-  let attempt = 0;
-  let retryTimer: NodeJS.Timeout | undefined;
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
-    next.on("notification", (message) => {
-      const notice = parseNotice(message.payload);
+  const unsubscribe = await hub.subscribe(CHANNEL, {
+    onPayload(payload) {
+      const notice = parseNotice(payload);
       if (!notice || notice.origin === origin) return;
       if (notice.idHash || notice.userId) forgetCachedSessions(notice, { broadcast: false });
       if (notice.polls === "all") polls?.changed({ all: true }, { broadcast: false });
       else if (notice.polls) polls?.changed({ userIds: notice.polls }, { broadcast: false });
-    });
-    const retry = (err?: unknown) => {
-      if (closed || client !== next) return;
-      client = null;
-      next.end().catch(() => {});
-      if (err) log.warn({ err }, "session broadcast: listener lost; reconnecting");
-      scheduleReconnect();
-    };
-    next.on("error", retry);
-    next.on("end", () => retry());
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      attempt = 0;
-    } catch (err) {
-      retry(err);
-    }
-  };
-  const scheduleReconnect = () => {
-    attempt++;
-    retryTimer = setTimeout(() => void connect(), Math.min(200 * 2 ** attempt, RECONNECT_MAX_MS));
-    retryTimer.unref();
-  };
+    },
+  });
 
   const notify = (notice: Omit<Notice, "origin">) => {
     const payload = JSON.stringify({ ...notice, origin });
@@ -116,16 +89,13 @@ export function startSessionBroadcast(
       setImmediate(flush);
     }
   });
-  void connect();
 
   return {
     async close() {
       closed = true;
       stop();
       stopPolls?.();
-      clearTimeout(retryTimer);
-      await client?.end().catch(() => {});
-      client = null;
+      await unsubscribe();
     },
   };
 }

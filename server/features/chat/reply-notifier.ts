@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
 import { type Database, queryRows } from "@/server/db/client";
 import { supportReplyMail } from "@/server/features/chat/reply-notification-mail";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { wantsEmail } from "@/server/lib/notifications";
 
@@ -70,43 +70,15 @@ function sqlMarkNotified(userId: string) {
     returning id`;
 }
 
-export interface ReplyNotifier {
-  stop(): Promise<void>;
-}
-
-/** Runs `notifyUnreadReplies` every `pollMs` (default one minute) until stopped. */
-export function startReplyNotifier({
-  database,
-  log,
-  pollMs = 60_000,
-  publicUrl,
-}: {
-  database: Database;
-  log: FastifyBaseLogger;
-  pollMs?: number;
-  publicUrl?: string;
-}): ReplyNotifier {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
-  const tick = async () => {
-    if (stopped) return;
-    running = notifyUnreadReplies(database, { publicUrl }).catch((err) => {
-      // The database may be briefly unreachable; the next tick tries again.
-      log.warn({ err }, "chat reply notifier could not run");
-    });
-    await running;
-    running = undefined;
-    if (!stopped) timer = setTimeout(tick, pollMs);
-  };
-  timer = setTimeout(tick, pollMs);
-
+/**
+ * notifyUnreadReplies as a loop of the jobs room: a pass a minute, the first a minute after start. Any number of
+ * instances run it (the claim's SKIP LOCKED).
+ */
+export function replyNotifierLoop(database: Database, publicUrl?: string, pollMs = 60_000): LoopSpec {
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    name: "chat-reply-notifier",
+    everyMs: pollMs,
+    firstAfterMs: pollMs,
+    pass: () => notifyUnreadReplies(database, { publicUrl }),
   };
 }

@@ -8,7 +8,6 @@ import {
   unreadRepliesResponse,
 } from "@/contract/chat";
 import { countUnreadReplies, findUserChatMessages } from "@/server/features/chat/find-chat-messages";
-import { type ReplyNotifier, startReplyNotifier } from "@/server/features/chat/reply-notifier";
 import { sendChatMessage } from "@/server/features/chat/send-chat-message";
 import { sendConditional } from "@/server/lib/conditional-reply";
 import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
@@ -18,8 +17,7 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 /** /api/chat/*: the signed-in customer's own conversation with support, nobody else's. */
 export async function chatRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
-  const { database, config } = app.deps;
-  const { db } = database;
+  const { db } = app.deps.database;
   app.addHook("onRequest", requireUser);
 
   app.get(
@@ -58,15 +56,4 @@ export async function chatRoutes(instance: FastifyInstance) {
       return sendKeyed(reply, answer);
     },
   );
-
-  // Unread replies turn into e-mails after 10 minutes; tests run the pass themselves when they want it.
-  if (config.env !== "test") {
-    let notifier: ReplyNotifier | undefined;
-    app.addHook("onReady", async () => {
-      notifier = startReplyNotifier({ database, log: app.log, publicUrl: config.publicUrl });
-    });
-    app.addHook("onClose", async () => {
-      await notifier?.stop();
-    });
-  }
 }

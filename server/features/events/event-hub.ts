@@ -1,9 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import pg from "pg";
 import { type EndNotice, EVENT_TOPICS, EVENTS_HEARTBEAT_MS, type EventTopic } from "@/contract/events";
 import { type Database, queryRows } from "@/server/db/client";
+import type { ListenHub } from "@/server/jobs/listen-hub";
 import { findSessionUser, forgetCachedSessions } from "@/server/lib/session";
 
 /** The channel server/db/functions/user-events.sql notifies with a user id when that user's notices change. */
@@ -13,7 +13,6 @@ export const EVENTS_RECHECK_MS = 60_000;
 const EVENTS_PER_READ = 200;
 /** A client that stops reading: past this much unsent output its stream is ended (it reconnects and resumes). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
-const RECONNECT_MAX_MS = 5_000;
 /**
  * Streams take turns: each is put in one of this many slots when it opens (round robin), and every
  * heartbeat / SLOTS one slot's streams get their ping and, when due, their re-read. Each stream is
@@ -75,9 +74,9 @@ const parseLastId = (value: string | undefined): number | null =>
 
 /**
  * Every open `GET /api/events` stream of this instance, by user. The database is the source of truth: a
- * wake-up (LISTEN, from any instance's commit) makes the user's streams read their log past the last notice
- * they sent, so a lost or coalesced wake-up costs nothing but latency, and a reconnect of the listener
- * re-reads for everyone.
+ * wake-up (LISTEN on the instance's hub, from any instance's commit) makes the user's streams read their log past
+ * the last notice they sent, so a lost or coalesced wake-up costs nothing but latency, and a reconnect of the
+ * hub's connection re-reads for everyone.
  */
 export class EventHub {
   private readonly byUser = new Map<string, Set<Stream>>();
@@ -87,7 +86,7 @@ export class EventHub {
   private nextSlot = 0;
   private turn = 0;
   private timer: NodeJS.Timeout | undefined;
-  private listener: { close(): Promise<void> } | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
   private closing = false;
   private readonly background: Stream[] = [];
   private backgroundRunning = 0;
@@ -96,6 +95,7 @@ export class EventHub {
 
   constructor(
     private readonly database: Database,
+    private readonly listen: ListenHub,
     private readonly log: FastifyBaseLogger,
     private readonly limits: StreamLimits,
     /** Told of every wake-up before the streams read (the poll memory forgets that user's answers). */
@@ -113,15 +113,17 @@ export class EventHub {
     return Number(row?.last_id ?? 0);
   }
 
-  start(): void {
+  /** Starts the heartbeat and listens for wake-ups (resolves once listening). */
+  async start(): Promise<void> {
     this.timer = setInterval(() => this.tick(), this.timing.heartbeatMs / EVENTS_SLOTS);
     this.timer.unref();
-    this.listener = listenForWakeUps(
-      this.database,
-      this.log,
-      (userId) => this.wake(userId),
-      () => this.wakeAll(),
-    );
+    this.unlisten = await this.listen.subscribe(CHANNEL, {
+      onPayload: (userId) => {
+        if (userId) this.wake(userId);
+      },
+      // Wake-ups sent while the connection was away are lost: every stream re-reads.
+      onReconnect: () => this.wakeAll(),
+    });
   }
 
   /** Streams open on this instance. */
@@ -341,66 +343,6 @@ export class EventHub {
     clearInterval(this.timer);
     this.background.length = 0;
     for (const set of [...this.byUser.values()]) for (const stream of [...set]) this.end(stream, "closing");
-    await this.listener?.close();
+    await this.unlisten?.();
   }
-}
-
-/**
- * LISTEN for wake-ups: on PostgreSQL a connection of its own, reconnected with backoff (each reconnect calls
- * `onReconnect`, since wake-ups sent while it was away are lost); on PGlite the one in-process backend.
- */
-function listenForWakeUps(
-  database: Database,
-  log: FastifyBaseLogger,
-  onUser: (userId: string) => void,
-  onReconnect: () => void,
-): { close(): Promise<void> } {
-  if (database.kind !== "pg" || !database.url) {
-    const unlisten = database.listen?.(CHANNEL, onUser);
-    return {
-      async close() {
-        await (await unlisten)?.().catch(() => {});
-      },
-    };
-  }
-  const url = database.url;
-  let client: pg.Client | null = null;
-  let closed = false;
-  let attempt = 0;
-  let retryTimer: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
-    next.on("notification", (message) => {
-      if (message.payload) onUser(message.payload);
-    });
-    const retry = (err?: unknown) => {
-      if (closed || client !== next) return;
-      client = null;
-      next.end().catch(() => {});
-      if (err) log.warn({ err }, "events: listener lost; reconnecting");
-      attempt++;
-      retryTimer = setTimeout(() => void connect(), Math.min(200 * 2 ** attempt, RECONNECT_MAX_MS));
-      retryTimer.unref();
-    };
-    next.on("error", retry);
-    next.on("end", () => retry());
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      if (attempt > 0) onReconnect();
-      attempt = 0;
-    } catch (err) {
-      retry(err);
-    }
-  };
-  void connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retryTimer);
-      await client?.end().catch(() => {});
-      client = null;
-    },
-  };
 }

@@ -235,6 +235,7 @@ describe("the heartbeat", () => {
   async function hubFor(recheckMs: number) {
     const hub = new EventHub(
       t.database,
+      t.app.jobs.hub,
       t.app.log,
       { perSession: 1_000, perUser: 1_000, total: 10_000 },
       () => {},
@@ -259,7 +260,7 @@ describe("the heartbeat", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    hub.start();
+    await hub.start();
     return { hub, alice, url, server };
   }
 

@@ -42,10 +42,10 @@ export async function eventRoutes(app: FastifyInstance) {
     perUser: config.events.streamsPerUser,
     total: eventStreamBudget(app.maxConnections, config.events.streamsMax),
   };
-  const hub = new EventHub(database, app.log, limits, (userId) =>
+  const hub = new EventHub(database, app.jobs.hub, app.log, limits, (userId) =>
     app.polls.changed(userId ? { userIds: [userId] } : { all: true }, { broadcast: false }),
   );
-  hub.start();
+  await hub.start();
   app.decorate("events", hub);
   // Before the server stops accepting: open streams would otherwise hold the close until its deadline.
   app.addHook("preClose", () => hub.close());

@@ -9,6 +9,7 @@ import {
   runClaimedSchedule,
 } from "@/server/features/schedules/run-schedule";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import type { LoopSpec } from "@/server/jobs/loop";
 
 export interface RunnerOptions {
   /** The runner's clock (tests move it); the New York day it reads decides which runs are due. */
@@ -89,58 +90,30 @@ export function wakeScheduleRunner(): void {
   wake.emit("wake");
 }
 
-export interface ScheduleRunner {
-  stop(): Promise<void>;
-}
+/** The runner in the jobs room: false to not start it (tests run passes by hand), or its poll and clock. */
+export type ScheduleRunnerOption = false | { pollMs?: number; now?: () => Date };
 
-/** The runner of one instance: a pass at start, every `pollMs`, and on wakeScheduleRunner(). */
-export function startScheduleRunner(
+/**
+ * Every instance's runner (decision 036), as a loop of the jobs room: a pass at start, every `pollMs`, and on
+ * wakeScheduleRunner(). Runners on many instances never make a run twice: claimDue's lease (SKIP LOCKED) and the
+ * run's row, unique per (schedule, date).
+ */
+export function scheduleRunnerLoop(
   deps: AppDeps,
   log: FastifyBaseLogger,
   options: RunnerOptions & { pollMs?: number } = {},
-): ScheduleRunner {
-  const pollMs = options.pollMs ?? 60_000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let wakeAgain = false;
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-  }
-
-  async function tick() {
-    if (stopped) return;
-    if (running) {
-      wakeAgain = true;
-      return;
-    }
-    running = runDueSchedules(deps, options).then(
-      (report) => {
-        if (report.made + report.skipped > 0) log.info(report, "scheduled transfers run");
-      },
-      // The database may be briefly unreachable; a claimed run comes back when its lease runs out.
-      (err) => log.warn({ err }, "schedule runner could not run due schedules"),
-    );
-    await running;
-    running = undefined;
-    if (wakeAgain) {
-      wakeAgain = false;
-      schedule(0);
-    } else schedule(pollMs);
-  }
-
-  const onWake = () => schedule(0);
-  wake.on("wake", onWake);
-  schedule(0);
+): LoopSpec {
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      wake.off("wake", onWake);
-      await running;
+    name: "schedule-runner",
+    everyMs: options.pollMs ?? 60_000,
+    async pass() {
+      const report = await runDueSchedules(deps, options);
+      if (report.made + report.skipped > 0) log.info(report, "scheduled transfers run");
+      return report.made + report.skipped;
+    },
+    wakeOn(wakeUp) {
+      wake.on("wake", wakeUp);
+      return () => wake.off("wake", wakeUp);
     },
   };
 }

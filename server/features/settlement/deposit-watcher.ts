@@ -9,6 +9,7 @@ import { screenDepositSender } from "@/server/features/compliance/held-deposits"
 import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { creditFromSystemAccount, lockWallet, placeHold } from "@/server/lib/ledger";
 import { notify } from "@/server/lib/notifications";
 
@@ -278,29 +279,25 @@ export async function watchDepositsOnce(
   });
 }
 
-/** Runs a pass every `intervalMs` (the next one starts after the last ended); stop() waits for the current one. */
-export function startDepositWatcher(db: Db, chain: ChainConfig, log: FastifyBaseLogger, intervalMs = 2_000) {
+/**
+ * The watcher as a loop of the jobs room: a pass every `intervalMs` after the last ended. Any number of instances
+ * run it; the pass's advisory lock lets one read a chain at a time.
+ */
+export function depositWatcherLoop(
+  db: Db,
+  chain: ChainConfig,
+  log: FastifyBaseLogger,
+  intervalMs = 2_000,
+): LoopSpec {
   const client = chainClient(chain);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = watchDepositsOnce(db, chain, client, log)
-      .then((report) => {
-        if (report && (report.seen || report.credited || report.held || report.dropped))
-          log.info({ deposits: report }, "chain watcher pass");
-      })
-      .catch((err: unknown) => log.warn({ err }, "chain watcher pass failed; retrying"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  tick();
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    name: "deposit-watcher",
+    everyMs: intervalMs,
+    async pass() {
+      const report = await watchDepositsOnce(db, chain, client, log);
+      if (report && (report.seen || report.credited || report.held || report.dropped))
+        log.info({ deposits: report }, "chain watcher pass");
+      return report ? report.credited + report.held : 0;
     },
   };
 }

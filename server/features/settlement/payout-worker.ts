@@ -28,6 +28,7 @@ import {
 } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { AppError } from "@/server/lib/errors";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
@@ -695,35 +696,27 @@ export async function speedUpPayout(
   return { txHash: attempt.txHash, nonce: attempt.nonce, broadcast: sent };
 }
 
-/** Runs a pass every `intervalMs` (the next one starts after the last ended); stop() waits for the current one. */
-export function startPayoutWorker(
+/**
+ * The worker as a loop of the jobs room: a pass every `intervalMs` after the last ended. Any number of instances
+ * run it; runPayoutPass claims each payout with SKIP LOCKED and takes its nonce under the nonce row's lock.
+ */
+export function payoutWorkerLoop(
   db: Db,
   chain: ChainConfig,
   log: FastifyBaseLogger,
   sanctionsThreshold: number,
   intervalMs = 2_000,
-) {
+): LoopSpec {
   const client = chainClient(chain);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runPayoutPass(db, chain, { client, log, sanctionsThreshold })
-      .then((report) => {
-        const { waiting, ...counts } = report;
-        if (Object.values(counts).some((n) => n > 0)) log.info({ payouts: report }, "payout worker pass");
-      })
-      .catch((err: unknown) => log.warn({ err }, "payout worker pass failed; retrying"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  tick();
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    name: "payout-worker",
+    everyMs: intervalMs,
+    async pass() {
+      const report = await runPayoutPass(db, chain, { client, log, sanctionsThreshold });
+      const { waiting, ...counts } = report;
+      const done = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      if (done > 0) log.info({ payouts: report }, "payout worker pass");
+      return done;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ReconciliationArea, ReconciliationOutcome } from "@/contract/settl
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { AppError } from "@/server/lib/errors";
 
 /**
@@ -485,31 +486,25 @@ export async function runReconciliation(
   });
 }
 
-/** Reconciles every `intervalMs` (hourly); the first run a minute after start. stop() waits for a run. */
-export function startReconciliationJob(
+/**
+ * Scheduled reconciliation as a loop of the jobs room: hourly, the first a minute after start. Any number of
+ * instances run it; runReconciliation's advisory lock lets one reconcile a chain at a time.
+ */
+export function reconciliationLoop(
   db: Db,
   chain: ChainConfig,
   log: FastifyBaseLogger,
   intervalMs = 60 * 60_000,
   firstAfterMs = 60_000,
-) {
+): LoopSpec {
   const client = chainClient(chain);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = runReconciliation(db, chain, { trigger: "scheduled", client, log })
-      .catch((err: unknown) => log.warn({ err }, "scheduled reconciliation failed; retried next hour"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, firstAfterMs);
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    name: "reconciliation",
+    everyMs: intervalMs,
+    firstAfterMs,
+    async pass() {
+      const result = await runReconciliation(db, chain, { trigger: "scheduled", client, log });
+      return result ? 1 : 0;
     },
   };
 }

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { startLoop } from "@/server/jobs/loop";
 import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { paymentNotificationMail, testCodeMail } from "@/server/lib/mail/templates";
-import { startMailWorker } from "@/server/lib/mail/worker";
+import { mailWorkerLoop } from "@/server/lib/mail/worker";
 import { reserveSmtpSink, type SmtpSink, startSmtpSink } from "@/tests/support/smtp-sink";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 import { signupBody } from "@/tests/support/users";
@@ -55,13 +56,17 @@ describe("mail outbox", { timeout: 60_000 }, () => {
       await enqueueMail(t.database.db, testCodeMail(`many${i}@example.com`, "Tess", String(100000 + i)));
     }
     const log = t.app.log;
+    // Two workers as two instances run them: each its own loop, racing for the same rows.
     const workers = [1, 2].map(() =>
-      startMailWorker({
-        database: t.database,
-        smtpUrl: sink.url,
-        from: "Pillar <no-reply@pillar.test>",
+      startLoop({
+        ...mailWorkerLoop({
+          database: t.database,
+          smtpUrl: sink.url,
+          from: "Pillar <no-reply@pillar.test>",
+          log,
+          batchSize: 3,
+        }),
         log,
-        batchSize: 3,
       }),
     );
     for (const w of workers) opened.push({ close: () => w.stop() });
@@ -78,13 +83,17 @@ describe("mail outbox", { timeout: 60_000 }, () => {
     const t = await createTestApp({ RATE_LIMIT_SCALE: "100" });
     opened.push(t);
     await enqueueMail(t.database.db, testCodeMail("never@example.com", "Nev", "123456"));
-    const worker = startMailWorker({
-      database: t.database,
-      smtpUrl: sink.url,
-      from: "x@pillar.test",
-      log: t.app.log,
-      retryBaseMs: 0,
-      maxAttempts: 2,
+    const log = t.app.log;
+    const worker = startLoop({
+      ...mailWorkerLoop({
+        database: t.database,
+        smtpUrl: sink.url,
+        from: "x@pillar.test",
+        log,
+        retryBaseMs: 0,
+        maxAttempts: 2,
+      }),
+      log,
     });
     opened.push({ close: () => worker.stop() });
     await expect

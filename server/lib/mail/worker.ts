@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Database } from "@/server/db/client";
+import type { LoopSpec } from "@/server/jobs/loop";
 import { onMailWake } from "@/server/lib/mail/outbox";
 
 export interface MailWorkerOptions {
@@ -16,12 +17,6 @@ export interface MailWorkerOptions {
   batchSize?: number;
 }
 
-export interface MailWorker {
-  /** Claims and sends due mail until none is left; returns how many were sent. */
-  drain(): Promise<number>;
-  stop(): Promise<void>;
-}
-
 interface ClaimedRow {
   id: string | number;
   to_address: string;
@@ -35,11 +30,12 @@ const LEASE_SECONDS = 300;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 /**
- * Delivers the outbox through SMTP. A claim pushes `next_attempt_at` forward as a lease in one statement
- * with SKIP LOCKED, so several instances never send the same row and no transaction stays open while
- * talking to the mail server; a crashed sender's rows come back when the lease runs out.
+ * Delivers the outbox through SMTP, as a loop of the jobs room: a pass every `pollMs` and whenever this process
+ * queued mail (`wakeMailWorker`). A claim pushes `next_attempt_at` forward as a lease in one statement with SKIP
+ * LOCKED, so several instances never send the same row and no transaction stays open while talking to the mail
+ * server; a crashed sender's rows come back when the lease runs out.
  */
-export function startMailWorker(options: MailWorkerOptions): MailWorker {
+export function mailWorkerLoop(options: MailWorkerOptions): LoopSpec {
   const { database, log } = options;
   const pollMs = options.pollMs ?? 2000;
   const retryBaseMs = options.retryBaseMs ?? 5000;
@@ -55,11 +51,6 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   } as Parameters<typeof nodemailer.createTransport>[0]);
-
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let wakeAgain = false;
 
   // Both named prepared statements: under transfer load the worker runs them several times a second.
   const claim = () =>
@@ -110,63 +101,27 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     }
   }
 
-  async function drain(): Promise<number> {
-    let sent = 0;
-    while (!stopped) {
-      const rows = await claim();
-      if (rows.length === 0) break;
-      // Each row is claimed by this worker alone (lease); deliver records a failure, the sent ones are marked
-      // together once the batch is done (a crash before that resends them when the lease runs out, as before).
-      const delivered = await Promise.all(rows.map(deliver));
-      const ids = rows.filter((_, i) => delivered[i]).map((row) => row.id);
-      if (ids.length > 0) await markSent(ids);
-      sent += ids.length;
-      // A short batch emptied the outbox as of the claim: a mail committed since wakes the worker again
-      // (wakeAgain below), so one more claim would only come back empty.
-      if (rows.length < batchSize) break;
-    }
-    return sent;
+  /**
+   * Claims one batch of due mail and sends it; a full batch asks for another pass at once (a stop waits for one
+   * batch, not the whole outbox). A short batch emptied the outbox as of the claim: mail committed since wakes
+   * the loop again.
+   */
+  async function sendBatch() {
+    const rows = await claim();
+    if (rows.length === 0) return 0;
+    // Each row is claimed by this worker alone (lease); deliver records a failure, the sent ones are marked
+    // together once the batch is done (a crash before that resends them when the lease runs out, as before).
+    const delivered = await Promise.all(rows.map(deliver));
+    const ids = rows.filter((_, i) => delivered[i]).map((row) => row.id);
+    if (ids.length > 0) await markSent(ids);
+    return { done: ids.length, more: rows.length === batchSize };
   }
-
-  function schedule(ms: number) {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(tick, ms);
-  }
-
-  async function tick() {
-    if (stopped) return;
-    if (running) {
-      wakeAgain = true;
-      return;
-    }
-    running = drain().catch((err) => {
-      // The database may be briefly unreachable; the next poll tries again.
-      log.warn({ err }, "mail worker could not read the outbox");
-      return 0;
-    });
-    await running;
-    running = undefined;
-    if (wakeAgain) {
-      wakeAgain = false;
-      schedule(0);
-    } else schedule(pollMs);
-  }
-
-  const unsubscribe = onMailWake(() => schedule(0));
-  schedule(0);
 
   return {
-    drain: async () => {
-      if (running) await running;
-      return drain();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      unsubscribe();
-      await running;
-      transport.close();
-    },
+    name: "mail-worker",
+    everyMs: pollMs,
+    pass: sendBatch,
+    wakeOn: onMailWake,
+    onStop: () => transport.close(),
   };
 }

@@ -1,0 +1,69 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { AppDeps } from "@/server/app-deps";
+import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
+import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features/schedules/schedule-runner";
+import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
+import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
+import { reconciliationLoop } from "@/server/features/settlement/reconciliation";
+import type { LoopSpec } from "@/server/jobs/loop";
+import { housekeepingLoop } from "@/server/lib/housekeeping";
+
+export interface LoopsOptions {
+  /** The mail outbox's worker (runs only with SMTP_URL): false to not start it, or its timings. */
+  mailWorker?: false | { pollMs?: number; retryBaseMs?: number };
+  /** The runner of scheduled transfers (decision 036): false to not start it, or its poll and clock. */
+  scheduleRunner?: ScheduleRunnerOption;
+  /**
+   * Also run what only a serving process runs (serve.ts says true): housekeeping and, with config.chain, the
+   * deposit watcher, the payout worker and reconciliation. Default false: a test that builds an app (with a
+   * chain or not) runs those passes by hand, and never races a loop of its own app for them.
+   */
+  serving?: boolean;
+}
+
+/**
+ * Every background loop of an instance, in one list (issue 49; blnk's cmd/workers.go): what runs besides the
+ * event-log consumers (server/jobs/consumers.ts), and when. Each loop's pass is its feature's; the room runs it.
+ */
+export async function loopsFor(
+  deps: AppDeps,
+  log: FastifyBaseLogger,
+  options: LoopsOptions = {},
+): Promise<LoopSpec[]> {
+  const { config, database, storage } = deps;
+  const loops: LoopSpec[] = [];
+  if (config.smtpUrl && options.mailWorker !== false) {
+    // Loaded only with SMTP_URL: nodemailer stays out of a dev-mailbox process's memory.
+    const { mailWorkerLoop } = await import("@/server/lib/mail/worker");
+    loops.push(
+      mailWorkerLoop({
+        database,
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        log: log.child({ component: "mail-worker" }),
+        ...options.mailWorker,
+      }),
+    );
+  }
+  if (options.scheduleRunner !== false) {
+    loops.push(
+      scheduleRunnerLoop(deps, log.child({ component: "schedule-runner" }), {
+        pollMs: config.schedulePollMs,
+        ...options.scheduleRunner,
+      }),
+    );
+  }
+  // Unread replies turn into e-mails after 10 minutes; tests run the pass themselves when they want it.
+  if (config.env !== "test") loops.push(replyNotifierLoop(database, config.publicUrl));
+  if (options.serving) {
+    loops.push(housekeepingLoop(database.db, storage, log));
+    if (config.chain) {
+      loops.push(
+        depositWatcherLoop(database.db, config.chain, log),
+        payoutWorkerLoop(database.db, config.chain, log, config.sanctionsNameThreshold),
+        reconciliationLoop(database.db, config.chain, log),
+      );
+    }
+  }
+  return loops;
+}
