@@ -75,13 +75,23 @@ export async function startJobs(
   if (options.consumers !== false) {
     for (const consumer of options.consumerList ?? consumersFor(deps)) {
       const pass = consumerPass(db, consumer, stats, log);
-      let hasCursor = false;
+      // Made before the app serves, so a new consumer starts at the end of the log as of its start. On a database
+      // that does not answer the app starts all the same (its requests answer 503), and the first pass that
+      // reaches the database makes the cursor.
+      let hasCursor = await ensureCursor(db, consumer.name).then(
+        () => true,
+        (err: unknown) => {
+          log.warn(
+            { err, consumer: consumer.name },
+            "jobs: cursor not made at start; the first pass makes it",
+          );
+          return false;
+        },
+      );
       const loop = addLoop({
         name: `consumer:${consumer.name}`,
         everyMs: options.consumerEveryMs ?? 1000,
         wakeDelayMs: options.consumerWakeDelayMs ?? 50,
-        // The cursor is made by the first pass, not before the app starts: an instance started while the
-        // database is away serves its 503s and catches up once it is back.
         async pass() {
           if (!hasCursor) await ensureCursor(db, consumer.name);
           hasCursor = true;
