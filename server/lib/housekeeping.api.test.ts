@@ -82,6 +82,19 @@ describe("housekeeping sweep", () => {
          ($1, 9002, '{chat}', now() - interval '6 days')`,
       [userId],
     );
+    // The event log: old and read by every consumer → swept; old but unread by one (a cursor behind it), or
+    // recent → kept.
+    await database.query("delete from job_cursors");
+    await database.query(
+      `insert into events (kind, payload, created_at) values
+         ('test.read', '{}', now() - interval '8 days'),
+         ('test.unread', '{}', now() - interval '8 days'),
+         ('test.recent', '{}', now() - interval '1 day')`,
+    );
+    await database.query(
+      `insert into job_cursors (consumer, xact, event_id)
+       select 'behind', xact, id from events where kind = 'test.read'`,
+    );
     const uploads = path.join(dataDir, "objects", "uploads");
     fs.mkdirSync(uploads, { recursive: true });
     const leftover = path.join(uploads, "11111111-2222-4333-8444-555555555555.abc123.tmp");
@@ -101,6 +114,7 @@ describe("housekeeping sweep", () => {
       freezeLinks: 1,
       notifications: 1,
       userEvents: 1,
+      events: 1,
       partialUploads: 1,
       unattachedUploads: 0,
     });
@@ -116,6 +130,10 @@ describe("housekeeping sweep", () => {
     expect(sessionIds).toEqual(["fresh"]);
     expect(await ids("select code_hash as id from one_time_codes")).toEqual(["live", "recent"]);
     expect(await ids("select title as id from notifications")).toEqual(["kept"]);
+    expect(await ids("select kind as id from events where kind like 'test.%'")).toEqual([
+      "test.recent",
+      "test.unread",
+    ]);
     expect(await ids("select key as id from idempotency_keys")).toEqual(["recent"]);
     expect(await ids("select subject as id from mail_outbox")).toEqual(["old pending", "recent sent"]);
     // The fixture's own live session survives.
@@ -130,6 +148,7 @@ describe("housekeeping sweep", () => {
       freezeLinks: 0,
       notifications: 0,
       userEvents: 0,
+      events: 0,
       partialUploads: 0,
       unattachedUploads: 0,
     });

@@ -20,6 +20,11 @@ export const RETENTION = {
   notificationMonths: NOTIFICATION_RETENTION_MONTHS,
   /** Pushed notices serve reconnects (Last-Event-ID); a client away for a week refetches everything instead. */
   userEventDays: 7,
+  /**
+   * The jobs room's event log (migration 0041): a week for looking back at what the consumers did, and never an
+   * event some consumer has not read yet (a consumer stopped for longer keeps its backlog).
+   */
+  eventLogDays: 7,
   /** A `.tmp` older than this was left by a process that died mid-upload (a live write takes seconds). */
   partialWriteMs: 60 * 60_000,
 } as const;
@@ -33,6 +38,7 @@ export interface SweepReport {
   freezeLinks: number;
   notifications: number;
   userEvents: number;
+  events: number;
   partialUploads: number;
   unattachedUploads: number;
 }
@@ -67,6 +73,9 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
     delete from notifications where created_at < now() - make_interval(months => ${RETENTION.notificationMonths})`);
   const userEvents = await db.execute(sql`
     delete from user_events where created_at < now() - make_interval(days => ${RETENTION.userEventDays})`);
+  const events = await db.execute(sql`
+    delete from events e where e.created_at < now() - make_interval(days => ${RETENTION.eventLogDays})
+      and not exists (select 1 from job_cursors c where (c.xact, c.event_id) < (e.xact, e.id))`);
   return {
     sessions: count(sessions),
     oneTimeCodes: count(oneTimeCodes),
@@ -76,6 +85,7 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
     freezeLinks: count(freezeLinks),
     notifications: count(notifications),
     userEvents: count(userEvents),
+    events: count(events),
     partialUploads: storage ? await storage.sweepPartialWrites(RETENTION.partialWriteMs) : 0,
     unattachedUploads: storage ? await sweepUnattachedUploads(db, storage) : 0,
   };
