@@ -1,10 +1,16 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDeps } from "@/server/app-deps";
+import { queryRows } from "@/server/db/client";
 import { type Consumer, consumerPass, ensureCursor } from "@/server/jobs/consumer";
 import { consumersFor } from "@/server/jobs/consumers";
 import { type ListenHub, startListenHub } from "@/server/jobs/listen-hub";
 import { type Loop, type LoopOptions, startLoop } from "@/server/jobs/loop";
 import { JobStats } from "@/server/jobs/stats";
+
+/** How long drainConsumers waits for a transaction holding the log back to end. */
+const DRAIN_WAIT_MS = 10_000;
 
 /** The channel a commit that wrote an event notifies (emit_event, event-log.sql). */
 export const JOBS_CHANNEL = "pillar_jobs";
@@ -26,7 +32,10 @@ export interface JobsRoom {
   /** Starts a loop in the room: stopped with it, counted in its /metrics. */
   addLoop(options: Omit<LoopOptions, "log" | "stats">): Loop;
   loop(name: string): Loop | undefined;
-  /** Runs every consumer until it has read the whole log as of now (tests, the CLI). */
+  /**
+   * Runs every consumer until it has read the whole log as of now (tests, the CLI), waiting while a transaction
+   * older than the last event's still runs: until it ends, the consumers cannot read past it (consumer.ts).
+   */
   drainConsumers(): Promise<void>;
   close(): Promise<void>;
 }
@@ -44,6 +53,7 @@ export async function startJobs(
   const hub = startListenHub(deps.database, log);
   const loops = new Map<string, Loop>();
   const consumerLoops: Loop[] = [];
+  const consumerNames: string[] = [];
 
   const addLoop = (loopOptions: Omit<LoopOptions, "log" | "stats">) => {
     if (loops.has(loopOptions.name)) throw new Error(`jobs: a loop named ${loopOptions.name} runs already`);
@@ -55,6 +65,7 @@ export async function startJobs(
   if (options.consumers !== false) {
     for (const consumer of options.consumerList ?? consumersFor(deps)) {
       await ensureCursor(deps.database.db, consumer.name);
+      consumerNames.push(consumer.name);
       consumerLoops.push(
         addLoop({
           name: `consumer:${consumer.name}`,
@@ -82,7 +93,31 @@ export async function startJobs(
     addLoop,
     loop: (name) => loops.get(name),
     async drainConsumers() {
-      for (const loop of consumerLoops) await loop.drain();
+      if (consumerLoops.length === 0) return;
+      const { db } = deps.database;
+      // The log as of now; a transaction still running anywhere in the cluster (another database's included: a
+      // snapshot's xmin is the cluster's) may hold it back from the consumers for a moment.
+      const [last] = await queryRows<{ xact: string; id: string }>(
+        db,
+        sql`select xact::text as xact, id::text as id from events order by xact desc, id desc limit 1`,
+      );
+      const behind = async () => {
+        if (!last) return false;
+        const [row] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from job_cursors
+              where consumer in (select jsonb_array_elements_text(${JSON.stringify(consumerNames)}::jsonb))
+                and (xact, event_id) < (${last.xact}::xid8, ${last.id}::bigint)`,
+        );
+        return (row?.n ?? 0) > 0;
+      };
+      const deadline = Date.now() + DRAIN_WAIT_MS;
+      for (;;) {
+        for (const loop of consumerLoops) await loop.drain();
+        if (!(await behind())) return;
+        if (Date.now() > deadline) throw new Error("jobs: the consumers did not reach the end of the log");
+        await sleep(20);
+      }
     },
     async close() {
       for (const loop of loops.values()) await loop.stop();
