@@ -410,18 +410,18 @@ export async function cancelMoneyRequest(
  * POST /api/transfer/requests/:id/pay: a tag payment to the requester for the request's amount and note, through
  * payByTag (Idempotency-Key required, step-up, the gate and limits): one call of pay_by_tag, which finds the
  * request (another customer's, or one withheld from this payer, is the same 404), locks it after both wallets and
- * marks it paid in the payment's transaction. Staff are never a request's payer: the same 404 as deciding one.
+ * marks it paid in the payment's transaction. Staff are refused by the call: another's request is the same 404,
+ * and one addressed to them before their grant is money_out_gate's staff refusal.
  */
-export async function payMoneyRequest(
+export function payMoneyRequest(
   deps: AppDeps,
-  payer: TagPayer & { isAdmin: boolean },
+  payer: TagPayer,
   id: string,
   input: PayMoneyRequestInput,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
   origin: ProofOrigin = {},
 ): Promise<TagPaymentResult> {
-  if (payer.isAdmin) throw requestNotFound();
   return payByTag(
     deps,
     payer,

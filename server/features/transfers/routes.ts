@@ -234,7 +234,7 @@ export async function transferRoutes(instance: FastifyInstance) {
     async (request, reply) => {
       const result = await payMoneyRequest(
         deps,
-        { ...signedInUser(request), session: request.session },
+        { id: signedInUser(request).id, session: request.session },
         request.params.id,
         request.body,
         idempotencyKeyOf(request),
