@@ -39,12 +39,12 @@ import { type Notification, notify } from "@/server/lib/notifications";
 /**
  * "Request money" from a $tag (issue 32 §4, decision 037). A customer asks another, by $tag, for an amount; the
  * payer pays it through the pay-by-tag path (payByTag, one call of pay_by_tag: the same gate, step-up, idempotency,
- * limits, freeze and screening, and the request marked paid in the payment's transaction) or declines it; the requester may cancel it while it is open. Who can be asked is who can
- * be paid (tag_payee), answered exactly like the tag lookup, so requests discover no more than it does.
+ * limits, freeze and screening, and the request marked paid in the payment's transaction) or declines it; the
+ * requester may cancel it while it is open. Who can be asked is who can be paid (tag_payee), answered exactly like
+ * the tag lookup, so requests discover no more than it does.
  *
- * Every write of a request row takes both parties' wallet locks first, in id order as a tag payment does: the row's
- * trigger raises a notice for both parties (user-events.sql), and taking their notice counters in another order
- * than a payment between them would risk a deadlock.
+ * Every write of a request row takes both parties' wallet locks first, in user id order, as pay_by_tag does before
+ * it locks the request: taken the other way round, a decline and a payment of the same request could deadlock.
  */
 
 interface Customer {

@@ -5,6 +5,7 @@ import {
   expectLedgerCleanAfterEach,
 } from "@/tests/support/money";
 import { statementsDuring } from "@/tests/support/round-trips";
+import { enrolTotp, freshTotpCode, stepUpWithTotp } from "@/tests/support/second-factor";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
@@ -226,6 +227,59 @@ describe("pay_by_tag", () => {
       headers: { cookie: payer.cookie },
     });
     expect(next.statusCode).toBe(401);
+  });
+
+  it("refuses a payment when either side is under a compliance hold, naming no reason", async () => {
+    const payer = await createFundedCustomer(t, admin, "20.00");
+    const payee = await createApprovedCustomer(t.database);
+    const hold = (who: SignedInUser) =>
+      t.database.query(
+        "insert into compliance_cases (user_id, status, decided_at) values ($1, 'confirmed', now()) returning id",
+        [who.user.id],
+      );
+    const lift = (who: SignedInUser) =>
+      t.database.query("delete from compliance_cases where user_id = $1", [who.user.id]);
+    for (const held of [payer, payee]) {
+      await hold(held);
+      const res = await pay(payer, { tag: tagOf(payee), amount: "1.00" });
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({
+        reason: "compliance_hold",
+        message: "This payment can't be made right now. Please contact support.",
+      });
+      await lift(held);
+    }
+    expect(await balanceOf(payer)).toBe(2_000);
+    expect((await pay(payer, { tag: tagOf(payee), amount: "1.00" })).statusCode).toBe(201);
+  });
+
+  it("takes the session's fresh step-up as the second factor, and gives a code back when a later check refuses", async () => {
+    const payer = await createFundedCustomer(t, admin, "20.00");
+    const payee = await createApprovedCustomer(t.database);
+    const { secret } = await enrolTotp(t.app, payer.cookie);
+    expect((await pay(payer, { tag: tagOf(payee), amount: "1.00" })).json().reason).toBe("step_up_required");
+
+    // The code is spent in the payment's transaction: refused for the amount, the same code still pays.
+    const code = await freshTotpCode(t.database, payer.user.id, secret);
+    const tooMuch = await pay(payer, {
+      tag: tagOf(payee),
+      amount: "50.00",
+      secondFactor: { method: "totp", code },
+    });
+    expect(tooMuch.statusCode, tooMuch.body).toBe(422);
+    expect(tooMuch.json().reason).toBe("insufficient_funds");
+    const paid = await pay(payer, {
+      tag: tagOf(payee),
+      amount: "1.00",
+      secondFactor: { method: "totp", code },
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+
+    // A step-up on this session proves the factor for the next five minutes, checked by the function itself.
+    await stepUpWithTotp(t.app, t.database, { id: payer.user.id, cookie: payer.cookie, secret });
+    const stepped = await pay(payer, { tag: tagOf(payee), amount: "2.00" });
+    expect(stepped.statusCode, stepped.body).toBe(201);
+    expect(await balanceOf(payer)).toBe(2_000 - 300);
   });
 
   it("writes each side's notification once after the commit, even when the consumer's first batch rolls back", async () => {
