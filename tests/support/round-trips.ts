@@ -34,7 +34,10 @@ export async function statementsDuring(database: Database, run: () => Promise<un
       ? [wrap(pg.Client.prototype as unknown as Record<string, Call>, "query")]
       : [wrap(client, "query"), wrap(client, "exec"), wrap(client, "transaction", "(transaction)")];
   try {
-    await counted.run(true, run);
+    // Awaited inside: a lazy thenable (app.inject's) starts its work only when awaited.
+    await counted.run(true, async () => {
+      await run();
+    });
   } finally {
     for (const spy of spies) spy.mockRestore();
   }

@@ -75,6 +75,8 @@ describe("pay_by_tag", () => {
     const before = [await historyNotices(payer), await historyNotices(payee)];
     await warmSession(payer);
     let res: Awaited<ReturnType<typeof pay>> | undefined;
+    // Until the answer: what the request sends. (After it, the poll memory's cross-instance broadcast sends its
+    // pg_notify for every mutation, one per event-loop turn: server/lib/session-broadcast.ts.)
     const sent = await statementsDuring(t.database, async () => {
       res = await pay(payer, { tag: tagOf(payee), amount: "5.00", note: "Lunch" });
     });
