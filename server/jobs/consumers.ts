@@ -1,11 +1,12 @@
 import type { AppDeps } from "@/server/app-deps";
 import type { Consumer } from "@/server/jobs/consumer";
 import { pushesConsumer } from "@/server/jobs/consumers/pushes";
+import { tagPaymentsConsumer } from "@/server/jobs/consumers/tag-payments";
 
 /**
  * Every consumer of the event log, in one list (issue 49): what runs after a money movement's commit. Each has its
  * own cursor; adding one here is all it takes to run it on every instance.
  */
 export function consumersFor(_deps: AppDeps): Consumer[] {
-  return [pushesConsumer];
+  return [pushesConsumer, tagPaymentsConsumer];
 }

@@ -160,13 +160,22 @@ export async function postEntry(tx: Tx, entry: EntryInput): Promise<string> {
         .where(and(eq(ledgerAccounts.id, id), eq(ledgerAccounts.kind, "wallet")));
     }
   } catch (err) {
-    if (pgErrorCode(err) === "23514" && pgConstraint(err) === "ledger_accounts_balance_within_cap") {
-      throw new AppError("wallet_limit_exceeded", `A wallet can hold at most ${formatMoney(MAX_CENTS)}`);
-    }
-    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this movement");
-    throw err;
+    throw walletCheckRefusal(err) ?? err;
   }
   return created.id;
+}
+
+/**
+ * A wallet CHECK that refused a movement of cached balances (here or in a money function's own postings), as the
+ * answer it gives: a wallet past its cap, or one that would go below its held amount. Null for any other error.
+ */
+export function walletCheckRefusal(err: unknown): AppError | null {
+  const constraint = pgConstraint(err);
+  if (pgErrorCode(err) !== "23514" || !constraint?.startsWith("ledger_accounts_")) return null;
+  if (constraint === "ledger_accounts_balance_within_cap") {
+    return new AppError("wallet_limit_exceeded", `A wallet can hold at most ${formatMoney(MAX_CENTS)}`);
+  }
+  return new AppError("CONFLICT", "Insufficient funds for this movement");
 }
 
 /**

@@ -46,3 +46,21 @@ export async function wantsEmail(db: DbOrTx, userId: string, kind: NotificationK
   );
   return choice?.email ?? true;
 }
+
+/** One notification to write: notify's arguments. */
+export interface Notification {
+  userId: string;
+  kind: NotificationKind;
+  content: NotificationContent;
+  mail?: MailMessage | undefined;
+}
+
+/**
+ * Writes several notifications in user id order (each user's in the order given): every notification row raises
+ * its user's notice, whose counter row stays locked to the commit, so writers naming the same users (the pushes
+ * consumer among them) take those locks in one order and never deadlock.
+ */
+export async function notifyAll(db: DbOrTx, notifications: readonly Notification[]): Promise<void> {
+  const ordered = [...notifications].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  for (const n of ordered) await notify(db, n.userId, n.kind, n.content, n.mail);
+}

@@ -10,6 +10,7 @@ import { AppError } from "@/server/lib/errors";
 import { rolesForAdminRoute } from "@/server/lib/route-roles";
 import {
   findSessionUser,
+  forgetCachedSessions,
   type SessionRef,
   type SessionUser,
   sessionCookieName,
@@ -78,6 +79,16 @@ export const sessionPlugin = fp(
 /** preHandler for signed-in routes: 401 JSON when there is no valid session. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!request.user) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
+}
+
+/**
+ * The refusal for a session the database no longer counts (signed out on another instance, idle, expired) that a
+ * function checking it under its call found: this instance's cache forgets it too, so the next request is signed
+ * out at once instead of for up to SESSION_CACHE_MS.
+ */
+export function sessionEnded(session: SessionRef): AppError {
+  forgetCachedSessions({ idHash: session.idHash }, { broadcast: false });
+  return new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
 }
 
 /** Admins known to have a factor, for a few seconds: the back office polls, and each call need not re-ask. */

@@ -641,13 +641,14 @@ export const CATALOGUE: Record<string, RouteCase> = {
   "POST /api/transfer/requests/:id/pay": {
     access: "user",
     input: { params: true, body: true },
-    // Someone else's request is not found before anything else is asked; A, its payer, is asked for the
-    // Idempotency-Key first, so nothing is paid here (payments are in money-requests.api.test.ts).
+    // Without an Idempotency-Key every caller is refused before the payment's one call (decision 050), so nothing
+    // is paid here and nothing is told of the request; whose request it is, and staff, are answered by the call
+    // (money-requests.api.test.ts: another customer's, staff and a bad id are the same 404).
     build: async (w) => ({
       url: `/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/pay`,
       payload: {},
     }),
-    expect: { signedOut: 401, user: 400, otherUser: 404, admin: 404 },
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/transfer/requests/:id/decline": {
     access: "user",
@@ -709,7 +710,9 @@ export const CATALOGUE: Record<string, RouteCase> = {
       url: "/api/transfer/tag-payments",
       payload: { tag: "$nobody_holds_this", amount: "1.00" },
     }),
-    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
+    // No Idempotency-Key: refused before the payment's one call, staff too (the call refuses staff with one:
+    // pay-by-tag.api.test.ts).
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/transfer/passkey-options": {
     access: "user",

@@ -1,5 +1,5 @@
 -- The checks every money out of a wallet passes, the one copy of them for transfer requests
--- (create_transfer_request) and payments by $tag (pay-by-tag.ts): the caller has locked the payer's wallet, so
+-- (create_transfer_request) and payments by $tag (pay_by_tag): the caller has locked the payer's wallet, so
 -- each reads a snapshot taken after the lock. No row: the check passes; one row: the refusal, whose outcome is its
 -- reason's name (contract/error-reasons.ts) and whose detail the caller maps into the message.
 

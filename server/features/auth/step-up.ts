@@ -86,9 +86,7 @@ export async function getStepUpState(db: DbOrTx, userId: string, session: Sessio
            exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left,
-           exists (select 1 from auth_challenges
-                   where token_hash = ${session.idHash} and purpose = 'step_up' and user_id = ${userId}
-                     and consumed_at is null and expires_at > now()) as fresh`,
+           session_stepped_up(${session.idHash}, ${userId}::uuid) as fresh`,
   );
   const state = {
     hasTotp: row!.has_totp,

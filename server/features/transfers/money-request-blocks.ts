@@ -11,7 +11,6 @@ import {
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
-import { maskName } from "@/server/features/transfers/pay-by-tag";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
 
@@ -33,19 +32,18 @@ const blockNotFound = () => new AppError("NOT_FOUND", MONEY_REQUEST_MESSAGES.blo
 const blockRow = z.object({
   id: z.string(),
   requester_tag: z.string(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
+  name: z.string().nullable(),
   created_at: z.coerce.date(),
 });
 type BlockRow = z.infer<typeof blockRow>;
 
-const BLOCK_COLUMNS = sql`b.id, b.requester_tag, u.first_name, u.last_name, b.created_at`;
+const BLOCK_COLUMNS = sql`b.id, b.requester_tag, mask_name(u.first_name, u.last_name) as name, b.created_at`;
 
 function toView(row: BlockRow): RequestBlock {
   return {
     id: row.id,
     tag: row.requester_tag,
-    name: row.first_name === null ? "" : maskName(row.first_name, row.last_name ?? ""),
+    name: row.name ?? "",
     createdAt: row.created_at.toISOString(),
   };
 }

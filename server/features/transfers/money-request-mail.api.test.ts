@@ -61,6 +61,8 @@ describe("money request e-mails", () => {
 
     const paid = await post(payer, `/api/transfer/requests/${id}/pay`, {}, `mail-pay-${id}`);
     expect(paid.statusCode, paid.body).toBe(201);
+    // Written after the payment's commit, by the jobs room.
+    await t.app.jobs.drainConsumers();
     const told = await sink.waitForMail(requester.email, (m) => m.subject.includes("paid your request"));
     expect(told.subject).toBe(`Pillar: ${tagOf(payer)} paid your request`);
     expect(told.text).toContain("Hi Morgan,");
@@ -69,6 +71,7 @@ describe("money request e-mails", () => {
     expect((await post(payer, `/api/transfer/requests/${id}/pay`, {}, `mail-pay-${id}`)).statusCode).toBe(
       201,
     );
+    await t.app.jobs.drainConsumers();
     expect(await queued(requester.email, "money_request_paid")).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -8,6 +8,7 @@ import {
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-app";
+import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // "Request money" from a $tag (issue 32 §4, decision 037), from an attacker's side: another customer's requests,
@@ -15,6 +16,9 @@ import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);
+afterEach(async () => {
+  await expectMoneyConsistent(t.database);
+});
 
 type Who = Pick<SignedInUser, "cookie">;
 const tagOf = (who: SignedInUser) => `$${who.user.pillarTag}`;
@@ -285,6 +289,7 @@ describe("paying, declining and cancelling a request", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(1250);
+    await t.app.jobs.drainConsumers();
     expect(await titles(requester)).toContain(`${tagOf(payer)} paid your request`);
     expect(await titles(requester)).not.toContain(`Payment from ${tagOf(payer)}`);
     // A request can no longer be cancelled or declined once paid.

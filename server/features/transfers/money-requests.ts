@@ -10,7 +10,6 @@ import {
   type MoneyRequest,
   type MoneyRequestAnswer,
   type MoneyRequestPage,
-  type MoneyRequestStatus,
   OPEN_REQUESTS_PER_PAYER,
   type PayMoneyRequestInput,
   REQUESTS_PER_PAYER_PER_DAY,
@@ -24,28 +23,28 @@ import type { ProofOrigin } from "@/server/features/auth/second-factor";
 import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { isRequesterBlocked } from "@/server/features/transfers/money-request-blocks";
+import { requestClosed, requestNotFound } from "@/server/features/transfers/money-request-refusals";
 import {
-  maskName,
   normalizeTag,
   payByTag,
+  type TagPayer,
   type TagPaymentResult,
 } from "@/server/features/transfers/pay-by-tag";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
 import { moneyRequestAnsweredMail, moneyRequestedMail } from "@/server/lib/mail/money-templates";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
-import { notify } from "@/server/lib/notifications";
-import type { SessionRef } from "@/server/lib/session";
+import { type Notification, notify } from "@/server/lib/notifications";
 
 /**
  * "Request money" from a $tag (issue 32 §4, decision 037). A customer asks another, by $tag, for an amount; the
- * payer pays it through the pay-by-tag path (payByTag: the same gate, step-up, idempotency, limits, self-block,
- * freeze and screening) or declines it; the requester may cancel it while it is open. Who can be asked is who can
- * be paid (tag_payee), answered exactly like the tag lookup, so requests discover no more than it does.
+ * payer pays it through the pay-by-tag path (payByTag, one call of pay_by_tag: the same gate, step-up, idempotency,
+ * limits, freeze and screening, and the request marked paid in the payment's transaction) or declines it; the
+ * requester may cancel it while it is open. Who can be asked is who can be paid (tag_payee), answered exactly like
+ * the tag lookup, so requests discover no more than it does.
  *
- * Every write of a request row takes both parties' wallet locks first, in id order as a tag payment does: the row's
- * trigger raises a notice for both parties (user-events.sql), and taking their notice counters in another order
- * than a payment between them would risk a deadlock.
+ * Every write of a request row takes both parties' wallet locks first, in user id order, as pay_by_tag does before
+ * it locks the request: taken the other way round, a decline and a payment of the same request could deadlock.
  */
 
 interface Customer {
@@ -55,14 +54,7 @@ interface Customer {
 }
 
 const unavailable = () => new AppError("tag_unavailable", TAG_PAY_MESSAGES.unavailable);
-const notFound = () => new AppError("NOT_FOUND", MONEY_REQUEST_MESSAGES.notFound);
 const staffCannotRequest = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
-const closed = (status: MoneyRequestStatus) =>
-  new AppError(
-    "money_request_closed",
-    MONEY_REQUEST_MESSAGES.closed[status as Exclude<MoneyRequestStatus, "open">],
-    { moneyRequestStatus: status },
-  );
 
 const partyRow = z.object({
   id: z.string(),
@@ -83,29 +75,24 @@ const requestRow = z.object({
   withheld: z.boolean(),
   created_at: z.coerce.date(),
   decided_at: z.coerce.date().nullable(),
-  requester_first: z.string().nullable(),
-  requester_last: z.string().nullable(),
-  payer_first: z.string().nullable(),
-  payer_last: z.string().nullable(),
+  requester_name: z.string().nullable(),
+  payer_name: z.string().nullable(),
 });
 type RequestRow = z.infer<typeof requestRow>;
 
 const REQUEST_COLUMNS = sql`r.id, r.requester_id, r.payer_id, r.requester_tag, r.payer_tag, r.amount, r.note,
-  r.status, r.withheld, r.created_at, r.decided_at, rq.first_name as requester_first, rq.last_name as requester_last,
-  py.first_name as payer_first, py.last_name as payer_last`;
+  r.status, r.withheld, r.created_at, r.decided_at, mask_name(rq.first_name, rq.last_name) as requester_name,
+  mask_name(py.first_name, py.last_name) as payer_name`;
 const REQUEST_JOINS = sql`left join users rq on rq.id = r.requester_id left join users py on py.id = r.payer_id`;
 
-/** The request as `viewerId` sees it: the other party's tag and masked name. */
+/** The request as `viewerId` sees it: the other party's tag and masked name (none once their account is gone). */
 function toView(row: RequestRow, viewerId: string): MoneyRequest {
   const incoming = row.payer_id === viewerId;
-  const [first, last] = incoming
-    ? [row.requester_first, row.requester_last]
-    : [row.payer_first, row.payer_last];
   return {
     id: row.id,
     direction: incoming ? "incoming" : "outgoing",
     otherTag: incoming ? row.requester_tag : row.payer_tag,
-    otherName: first === null ? "" : maskName(first, last ?? ""),
+    otherName: (incoming ? row.requester_name : row.payer_name) ?? "",
     amount: formatMoney(row.amount),
     amountCents: row.amount,
     note: row.note,
@@ -142,33 +129,47 @@ async function contactOf(db: DbOrTx, userId: string) {
 }
 
 /** The requester is told their request was paid or declined, in the app and by e-mail as they chose. */
-async function notifyAnswered(tx: Tx, row: RequestRow, answer: "paid" | "declined"): Promise<void> {
-  if (!row.requester_id) return;
+async function answeredNotification(
+  db: DbOrTx,
+  row: RequestRow,
+  answer: "paid" | "declined",
+): Promise<Notification | null> {
+  if (!row.requester_id) return null;
   const amount = formatMoney(row.amount);
-  const contact = await contactOf(tx, row.requester_id);
-  await notify(
-    tx,
-    row.requester_id,
-    "money_request",
-    answer === "paid"
-      ? {
-          title: `${row.payer_tag} paid your request`,
-          body: `${row.payer_tag} paid your request for ${amount}.`,
-          link: "/dashboard",
-        }
-      : {
-          title: `${row.payer_tag} declined your request`,
-          body: `${row.payer_tag} declined your request for ${amount}.`,
-          link: "/pay",
-        },
-    contact &&
+  const contact = await contactOf(db, row.requester_id);
+  return {
+    userId: row.requester_id,
+    kind: "money_request",
+    content:
+      answer === "paid"
+        ? {
+            title: `${row.payer_tag} paid your request`,
+            body: `${row.payer_tag} paid your request for ${amount}.`,
+            link: "/dashboard",
+          }
+        : {
+            title: `${row.payer_tag} declined your request`,
+            body: `${row.payer_tag} declined your request for ${amount}.`,
+            link: "/pay",
+          },
+    mail:
+      contact &&
       moneyRequestAnsweredMail(contact.email, {
         firstName: contact.first_name,
         payerTag: row.payer_tag,
         amount,
         answer,
       }),
-  );
+  };
+}
+
+/**
+ * How the requester hears of their request paid (its own switches, not a plain payment in), after the payment's
+ * commit (server/jobs/consumers/tag-payments.ts).
+ */
+export async function requestPaidNotification(db: DbOrTx, requestId: string): Promise<Notification | null> {
+  const row = await readRequest(db, requestId);
+  return row && answeredNotification(db, row, "paid");
 }
 
 /**
@@ -349,11 +350,11 @@ export async function findMoneyRequests(
  */
 async function openRequestFor(tx: Tx, id: string, viewerId: string, side: "payer_id" | "requester_id") {
   const seen = await readRequest(tx, id);
-  if (!seen || !isVisibleTo(seen, viewerId, side)) throw notFound();
+  if (!seen || !isVisibleTo(seen, viewerId, side)) throw requestNotFound();
   await lockParties(tx, seen.requester_id, seen.payer_id);
   const row = await readRequest(tx, id, true);
-  if (!row || !isVisibleTo(row, viewerId, side)) throw notFound();
-  if (row.status !== "open") throw closed(row.status);
+  if (!row || !isVisibleTo(row, viewerId, side)) throw requestNotFound();
+  if (row.status !== "open") throw requestClosed(row.status);
   return row;
 }
 
@@ -378,11 +379,12 @@ export async function declineMoneyRequest(
   id: string,
   now: Date = new Date(),
 ): Promise<MoneyRequestAnswer> {
-  if (payer.isAdmin) throw notFound();
+  if (payer.isAdmin) throw requestNotFound();
   const answer = await deps.database.db.transaction(async (tx) => {
     const row = await openRequestFor(tx, id, payer.id, "payer_id");
     const request = await closeRequest(tx, row, "declined", payer.id, now);
-    await notifyAnswered(tx, row, "declined");
+    const told = await answeredNotification(tx, row, "declined");
+    if (told) await notify(tx, told.userId, told.kind, told.content, told.mail);
     return { message: MONEY_REQUEST_MESSAGES.declined, request };
   });
   wakeMailWorker();
@@ -396,7 +398,7 @@ export async function cancelMoneyRequest(
   id: string,
   now: Date = new Date(),
 ): Promise<MoneyRequestAnswer> {
-  if (requester.isAdmin) throw notFound();
+  if (requester.isAdmin) throw requestNotFound();
   return deps.database.db.transaction(async (tx) => {
     const row = await openRequestFor(tx, id, requester.id, "requester_id");
     const request = await closeRequest(tx, row, "cancelled", requester.id, now);
@@ -406,57 +408,26 @@ export async function cancelMoneyRequest(
 
 /**
  * POST /api/transfer/requests/:id/pay: a tag payment to the requester for the request's amount and note, through
- * payByTag (Idempotency-Key required, step-up, the gate and limits); the request is locked and marked paid inside
- * that payment's transaction.
+ * payByTag (Idempotency-Key required, step-up, the gate and limits): one call of pay_by_tag, which finds the
+ * request (another customer's, or one withheld from this payer, is the same 404), locks it after both wallets and
+ * marks it paid in the payment's transaction. Staff are refused by the call: another's request is the same 404,
+ * and one addressed to them before their grant is money_out_gate's staff refusal.
  */
-export async function payMoneyRequest(
+export function payMoneyRequest(
   deps: AppDeps,
-  payer: Customer & { session: SessionRef | null },
+  payer: TagPayer,
   id: string,
   input: PayMoneyRequestInput,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
   origin: ProofOrigin = {},
 ): Promise<TagPaymentResult> {
-  if (payer.isAdmin) throw notFound();
-  const seen = await readRequest(deps.database.db, id);
-  if (!seen || !isVisibleTo(seen, payer.id, "payer_id")) throw notFound();
-  // The requester's tag as it is now (the one the payment goes to); gone, it answers like any unpayable tag.
-  const [requester] = await queryRows(
-    deps.database.db,
-    sql`select pillar_tag from users where id = ${seen.requester_id}`,
-    z.object({ pillar_tag: z.string() }),
-  );
-  const paid = await payByTag(
+  return payByTag(
     deps,
     payer,
-    {
-      tag: requester?.pillar_tag ?? seen.requester_tag,
-      amount: formatMoney(seen.amount),
-      ...(seen.note ? { note: seen.note } : {}),
-      ...(input?.secondFactor ? { secondFactor: input.secondFactor } : {}),
-    },
+    { moneyRequestId: id, ...(input?.secondFactor ? { secondFactor: input.secondFactor } : {}) },
     idempotencyKey,
     now,
     origin,
-    {
-      id,
-      check: async (tx, payerId, payeeId) => {
-        const row = await readRequest(tx, id, true);
-        if (!row || row.payer_id !== payerId) throw notFound();
-        if (row.status !== "open") throw closed(row.status);
-        if (payeeId !== null && payeeId !== row.requester_id) throw unavailable();
-      },
-      markPaid: async (tx, paymentId, at) => {
-        await tx.execute(sql`update money_requests
-          set status = 'paid', tag_payment_id = ${paymentId}, decided_at = ${at.toISOString()}
-          where id = ${id} and status = 'open'`);
-        // The requester hears of it as their request paid (its own switches), not as a plain payment in.
-        const row = await readRequest(tx, id);
-        if (row) await notifyAnswered(tx, row, "paid");
-      },
-    },
   );
-  if (!paid.replayed) wakeMailWorker();
-  return paid;
 }

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { monthOf } from "@/server/features/statements/statement-month";
 import {
   createApprovedCustomer,
@@ -14,6 +14,7 @@ import {
 } from "@/tests/support/money";
 import { enrolTotp, freshTotpCode } from "@/tests/support/second-factor";
 import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-app";
+import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // Paying another customer by $tag (issue 32 §4, decision 035): wallet → wallet in one transaction, under the same
@@ -21,6 +22,9 @@ import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);
+afterEach(async () => {
+  await expectMoneyConsistent(t.database);
+});
 
 let keyCounter = 0;
 const pay = (from: SignedInUser, body: Record<string, unknown>, key: string | null = `tag-${++keyCounter}`) =>
@@ -141,7 +145,8 @@ describe("paying by $tag", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(500);
-    // Both sides are told, in the notification centre (issue 32 §4).
+    // Both sides are told, in the notification centre (issue 32 §4), after the commit (the jobs room).
+    await t.app.jobs.drainConsumers();
     const titles = async (who: { cookie: string }) =>
       (await t.app.inject({ method: "GET", url: "/api/notifications", headers: { cookie: who.cookie } }))
         .json()

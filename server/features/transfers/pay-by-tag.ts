@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { HANDLE_PATTERN } from "@/contract/auth";
+import { AUTH_SERVER_MESSAGES, HANDLE_PATTERN } from "@/contract/auth";
 import { formatMoney, parseMoney } from "@/contract/money";
-import { SECURITY_MESSAGES } from "@/contract/security";
+import { MONEY_REQUEST_STATUSES } from "@/contract/money-requests";
+import { SECURITY_MESSAGES, type SecondFactorProof } from "@/contract/security";
 import {
   type CreateTagPaymentInput,
   type CreateTagPaymentResponse,
@@ -12,38 +13,40 @@ import {
 } from "@/contract/tag-payments";
 import { DAILY_LIMIT_CENTS, TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
-import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
-import { idempotencyKeys, tagPayments, transactions } from "@/server/db/schema";
-import { type ProofOrigin, spendCodeProof, stepUpRequired } from "@/server/features/auth/second-factor";
+import { type DbOrTx, queryRows } from "@/server/db/client";
+import {
+  getSecondFactorState,
+  type ProofOrigin,
+  spendCodeProof,
+  stepUpRequired,
+} from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
-import { getStepUpState } from "@/server/features/auth/step-up";
-import { hasComplianceHold } from "@/server/features/compliance/screen";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
+import { requestClosed, requestNotFound } from "@/server/features/transfers/money-request-refusals";
+import {
+  callPayByTag,
+  type PayByTagCall,
+  type StoredPayment,
+  type TagPaymentRow,
+} from "@/server/features/transfers/pay-by-tag-function";
 import { AppError } from "@/server/lib/errors";
-import { lockWallet, postEntry } from "@/server/lib/ledger";
-import { notify } from "@/server/lib/notifications";
-import type { SessionRef } from "@/server/lib/session";
+import type { Notification } from "@/server/lib/notifications";
+import { SESSION_IDLE_SECONDS, type SessionRef } from "@/server/lib/session";
+import { sessionEnded } from "@/server/lib/session-plugin";
 
 /**
- * Pay another customer by $tag (issue 32 §4, decision 035): an internal ledger transfer, wallet → wallet, in one
- * transaction, settled at once, no fee. The rules are the money path's own SQL functions, run under both wallet
- * locks: who can be paid (tag_payee), who may send (money_out_gate: frozen, staff, the send-money gate, the
- * day's count; not the customer's own crypto-send block, which covers USDC leaving the bank) and how much (money_out_limits: the available balance, the bank's daily
- * limit and the customer's own, with these payments counted by transfers_today). The posting goes through the
- * ledger helpers; the payment shows in both histories and statements with the other party's $tag.
+ * Pay another customer by $tag (issue 32 §4, decision 035): an internal ledger transfer, wallet → wallet, settled
+ * at once, no fee, in one call of pay_by_tag (server/db/functions/pay-by-tag.sql, decision 050). Its rules are SQL
+ * functions the transfer path shares: who can be paid (tag_payee), who may send (money_out_gate: frozen, staff, the
+ * send-money gate, the day's count; not the customer's own crypto-send block, which covers USDC leaving the bank)
+ * and how much (money_out_limits: the available balance, the bank's daily limit and the customer's own, with these
+ * payments counted by transfers_today). This file checks what needs no database, builds the call, and answers its
+ * outcome; the payment shows in both histories and statements with the other party's $tag, and both parties are
+ * told after the commit (server/jobs/consumers/tag-payments.ts).
  */
 
-const payeeRow = z.object({
-  id: z.string(),
-  pillar_tag: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-});
-type Payee = z.infer<typeof payeeRow>;
-
 const unavailable = () => new AppError("tag_unavailable", TAG_PAY_MESSAGES.unavailable);
-const staffCannotPay = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
 
 /** "$Sam_Lee" → "sam_lee"; null when it cannot be a tag at all (answered like an unknown one). */
 export function normalizeTag(input: string): string | null {
@@ -51,24 +54,7 @@ export function normalizeTag(input: string): string | null {
   return HANDLE_PATTERN.test(tag) ? tag : null;
 }
 
-/** The payee's name as shown back before confirming: enough to recognise, not the full name ("Jo*** L."). */
-export function maskName(firstName: string, lastName: string): string {
-  const first = [...firstName.trim()];
-  const last = [...lastName.trim()];
-  const shown = first.slice(0, Math.min(2, Math.max(first.length - 1, 1))).join("");
-  return `${shown}${"*".repeat(3)}${last.length > 0 ? ` ${last[0]!.toUpperCase()}.` : ""}`;
-}
-
-async function findPayee(db: DbOrTx, tag: string): Promise<Payee | null> {
-  const [row] = await queryRows(
-    db,
-    sql`select id, pillar_tag, first_name, last_name from tag_payee(${tag})`,
-    payeeRow,
-  );
-  return row ?? null;
-}
-
-interface Payer {
+interface Customer {
   id: string;
   isAdmin: boolean;
   pillarTag: string;
@@ -76,7 +62,8 @@ interface Payer {
 
 /**
  * Only a customer who could pay may look a tag up (issue 46 §31): an open account, not frozen, answered with the
- * refusal paying gives. Otherwise a throwaway verified e-mail could walk $tags to names, 30 a minute each.
+ * refusal paying gives. Otherwise a throwaway verified e-mail could walk $tags to names, 30 a minute each. A lookup
+ * moves nothing: it keeps its own two reads instead of a function's call (decision 050).
  */
 async function refuseLookupWithoutAccount(db: DbOrTx, payerId: string): Promise<void> {
   const [row] = await queryRows(
@@ -89,15 +76,19 @@ async function refuseLookupWithoutAccount(db: DbOrTx, payerId: string): Promise<
 }
 
 /** GET /api/transfer/tag/:tag: the masked name of the customer who can be paid there, or the one neutral 404. */
-export async function lookUpTag(db: DbOrTx, payer: Payer, input: string): Promise<TagLookup> {
-  if (payer.isAdmin) throw staffCannotPay();
+export async function lookUpTag(db: DbOrTx, payer: Customer, input: string): Promise<TagLookup> {
+  if (payer.isAdmin) throw new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
   await refuseLookupWithoutAccount(db, payer.id);
   const tag = normalizeTag(input);
   if (tag === null) throw unavailable();
   if (tag === payer.pillarTag.toLowerCase()) throw new AppError("self_payment", TAG_PAY_MESSAGES.selfPayment);
-  const payee = await findPayee(db, tag);
+  const [payee] = await queryRows(
+    db,
+    sql`select id, pillar_tag, mask_name(first_name, last_name) as name from tag_payee(${tag})`,
+    z.object({ id: z.string(), pillar_tag: z.string(), name: z.string() }),
+  );
   if (!payee || payee.id === payer.id) throw unavailable();
-  return { tag: `$${payee.pillar_tag}`, name: maskName(payee.first_name, payee.last_name) };
+  return { tag: `$${payee.pillar_tag}`, name: payee.name };
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -108,257 +99,199 @@ export interface TagPaymentResult {
   replayed: boolean;
 }
 
-const gateRow = z.object({ outcome: z.string(), detail: z.string().nullable() });
-
-/** The money-out functions' refusal row, if any, as the AppError it answers. */
-async function refusalOf(deps: AppDeps, tx: Tx, query: ReturnType<typeof sql>): Promise<AppError | null> {
-  const [row] = await queryRows(tx, query, gateRow);
-  if (!row) return null;
-  if (!isRefusalOutcome(row.outcome)) return new AppError("INTERNAL", `Unexpected outcome ${row.outcome}`);
-  return moneyOutRefusal(deps, row.outcome, row.detail);
+/** Who pays: the signed-in customer and their session, which the function checks again under its call. */
+export interface TagPayer {
+  id: string;
+  session: SessionRef | null;
 }
 
 /**
- * The one place a tag payment is announced to the parties (issue 32 §4 "both sides notified"). Called in the
- * payment's transaction, after it is written; the notification centre wires its rows here.
+ * What a payment pays: a tag, amount and note the customer typed, or a money request of theirs (decision 037),
+ * paid to its requester for its amount and note. Either carries the second factor's proof when one is sent.
  */
-export async function notifyTagPayment(
-  tx: Tx,
-  payment: {
-    id: string;
-    payerId: string;
-    payeeId: string;
-    amountCents: number;
-    payerTag: string;
-    payeeTag: string;
-    /** It paid the payee's money request, which told them itself (decision 037). */
-    paysRequest: boolean;
-  },
-): Promise<void> {
-  const amount = formatMoney(payment.amountCents);
-  await notify(tx, payment.payerId, "transfer_status", {
-    title: `Paid ${payment.payeeTag}`,
-    body: `You paid ${amount} to ${payment.payeeTag}.`,
-    link: "/dashboard",
-  });
-  if (payment.paysRequest) return;
-  await notify(tx, payment.payeeId, "money_in", {
-    title: `Payment from ${payment.payerTag}`,
-    body: `${payment.payerTag} paid you ${amount}.`,
-    link: "/dashboard",
-  });
-}
+export type TagPaymentOrder = (
+  | Pick<CreateTagPaymentInput, "tag" | "amount" | "note">
+  | { moneyRequestId: string }
+) & { secondFactor?: SecondFactorProof | undefined };
 
 /**
- * POST /api/transfer/tag-payments. An Idempotency-Key is required: the same key and body replay the first answer,
- * the same key with another body is a 409. A second factor, when enrolled, is a one-time code in the body (spent in
- * this transaction) or this session's fresh step-up (a passkey proves one through /api/auth/step-up).
+ * POST /api/transfer/tag-payments and POST /api/transfer/requests/:id/pay. An Idempotency-Key is required: the same
+ * key and payment replay the first answer, the same key with another payment is a 409. A second factor, when
+ * enrolled, is a one-time code in the body (spent in the payment's transaction) or this session's fresh step-up (a
+ * passkey proves one through /api/auth/step-up).
  */
 export function payByTag(
   deps: AppDeps,
-  payer: Payer & { session: SessionRef | null },
-  input: CreateTagPaymentInput,
+  payer: TagPayer,
+  order: TagPaymentOrder,
   idempotencyKey: string | undefined,
   now: Date = new Date(),
   origin: ProofOrigin = {},
-  forRequest?: RequestToPay,
 ): Promise<TagPaymentResult> {
   return countingSecondFactorFailures(deps, payer.id, () =>
-    payByTagChecked(deps, payer, input, idempotencyKey, now, origin, forRequest),
+    payByTagChecked(deps, payer, order, idempotencyKey, now, origin),
   );
 }
 
-/**
- * A money request the payment answers (decision 037): its row is locked after both wallets and must still be open
- * and addressed to this payer; the payment then marks it paid in the same transaction, so it is paid once.
- */
-export interface RequestToPay {
-  id: string;
-  /** Answers the refusal for a request that is not this payer's (404) or no longer open (409). */
-  check: (tx: Tx, payerId: string, payeeId: string | null) => Promise<void>;
-  /** Marks it paid by this payment. */
-  markPaid: (tx: Tx, paymentId: string, now: Date) => Promise<void>;
+/** The call's fields for what is paid, and the hash its Idempotency-Key is kept with. */
+function whatIsPaid(order: TagPaymentOrder) {
+  if ("moneyRequestId" in order) {
+    return {
+      tag: null,
+      amount_cents: null,
+      note: null,
+      money_request_id: order.moneyRequestId,
+      hashed: ["money_request", order.moneyRequestId],
+    };
+  }
+  const amount = parseMoney(order.amount);
+  if (amount === null) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountInvalid);
+  if (amount <= 0) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountPositive);
+  const tag = normalizeTag(order.tag);
+  const note = order.note ? order.note : null;
+  return {
+    tag,
+    amount_cents: amount,
+    note,
+    money_request_id: null,
+    hashed: ["tag_payment", tag ?? order.tag.trim().toLowerCase(), amount, note],
+  };
 }
 
 async function payByTagChecked(
   deps: AppDeps,
-  payer: Payer & { session: SessionRef | null },
-  input: CreateTagPaymentInput,
+  payer: TagPayer,
+  order: TagPaymentOrder,
   idempotencyKey: string | undefined,
   now: Date,
   origin: ProofOrigin,
-  forRequest: RequestToPay | undefined,
 ): Promise<TagPaymentResult> {
-  if (payer.isAdmin) throw staffCannotPay();
+  const session = payer.session;
+  if (!session) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
   if (idempotencyKey === undefined) {
     throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
   }
   if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
   }
-  const amount = parseMoney(input.amount);
-  if (amount === null) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountInvalid);
-  if (amount <= 0) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountPositive);
-  const tag = normalizeTag(input.tag);
-  const note = input.note ? input.note : null;
-  const hash = createHash("sha256")
-    .update(
-      JSON.stringify(
-        forRequest
-          ? ["money_request", forRequest.id]
-          : ["tag_payment", tag ?? input.tag.trim().toLowerCase(), amount, note],
-      ),
-    )
-    .digest("hex");
-  const proof = input.secondFactor;
+  const { hashed, ...paid } = whatIsPaid(order);
+  const proof = order.secondFactor;
   if (proof?.method === "passkey") {
     throw new AppError(
       "VALIDATION",
       "Verify with your passkey first (Verify it's you), then send the payment",
     );
   }
-  const day = limitDayOf(now);
-
-  return deps.database.db.transaction(async (tx) => {
-    // Which wallets to lock: the payee as the tag names them now, checked again under the locks.
-    const seen = tag === null ? null : await findPayee(tx, tag);
-    const parties = [payer.id, ...(seen && seen.id !== payer.id ? [seen.id] : [])].sort();
-    const wallets = new Map<string, string>();
-    for (const userId of parties) wallets.set(userId, (await lockWallet(tx, userId)).id);
-
-    const [previous] = await tx
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, payer.id), eq(idempotencyKeys.key, idempotencyKey)));
-    if (previous) {
-      if (previous.requestHash !== hash) {
-        throw new AppError("CONFLICT", "This Idempotency-Key was already used for a different payment");
-      }
-      return {
-        statusCode: previous.statusCode,
-        body: previous.response as CreateTagPaymentResponse,
-        replayed: true,
-      };
-    }
-    // A request is checked before anything else: a paid one answers "already paid", whatever else changed.
-    if (forRequest) await forRequest.check(tx, payer.id, seen?.id ?? null);
-
-    // Inside the bank: the customer's "Block crypto sends" does not apply (p_leaves_bank false), their own
-    // daily limit does (money_out_limits below).
-    const gate = await refusalOf(
-      deps,
-      tx,
-      sql`select outcome, detail from money_out_gate(${payer.id}::uuid, ${day}, ${deps.config.transferDailyCountLimit}::int, ${now.toISOString()}::timestamptz, false)`,
-    );
-    if (gate) throw gate;
-    if (tag === null) throw unavailable();
-    if (tag === payer.pillarTag.toLowerCase())
-      throw new AppError("self_payment", TAG_PAY_MESSAGES.selfPayment);
-    const payee = await findPayee(tx, tag);
-    if (!payee || !seen || payee.id !== seen.id || payee.id === payer.id) throw unavailable();
-    // Screening: a customer under a compliance case neither sends nor receives this way; the payer sees a
-    // neutral answer, never the reason.
-    if ((await hasComplianceHold(tx, payer.id)) || (await hasComplianceHold(tx, payee.id))) {
-      throw new AppError("compliance_hold", TAG_PAY_MESSAGES.underReview);
-    }
-
-    const state = await getStepUpState(tx, payer.id, payer.session ?? { idHash: "", publicId: "" });
-    if (state.enabled) {
-      if (proof) await spendCodeProof(deps, tx, payer.id, proof, origin);
-      else if (!state.fresh) throw stepUpRequired(state.methods);
-    }
-
-    const limits = await refusalOf(
-      deps,
-      tx,
-      sql`select outcome, detail from money_out_limits(${payer.id}::uuid, ${day}, ${amount}::bigint, ${DAILY_LIMIT_CENTS}::bigint, ${now.toISOString()}::timestamptz)`,
-    );
-    if (limits) throw limits;
-
-    const paymentId = randomUUID();
-    const payerTag = `$${payer.pillarTag}`;
-    const payeeTag = `$${payee.pillar_tag}`;
-    const entryId = await postEntry(tx, {
-      kind: "tag_payment",
-      description: `Payment from ${payerTag} to ${payeeTag}`,
-      referenceType: "tag_payment",
-      referenceId: paymentId,
-      actorId: payer.id,
-      postings: [
-        { accountId: wallets.get(payer.id)!, amount: -amount },
-        { accountId: wallets.get(payee.id)!, amount },
-      ],
-    });
-    const payerTransactionId = randomUUID();
-    const payeeTransactionId = randomUUID();
-    const common = {
-      amount,
-      fee: 0,
-      netAmount: amount,
-      category: "other",
-      status: "completed" as const,
-      sourceType: "tag_payment" as const,
-      sourceId: paymentId,
-      entryId,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const withNote = (text: string) => (note ? `${text}: ${note}` : text);
-    await tx.insert(transactions).values([
-      {
-        ...common,
-        id: payerTransactionId,
-        userId: payer.id,
-        type: "debit",
-        description: withNote(`Payment to ${payeeTag}`),
-      },
-      {
-        ...common,
-        id: payeeTransactionId,
-        userId: payee.id,
-        type: "credit",
-        description: withNote(`Payment from ${payerTag}`),
-      },
-    ]);
-    await tx.insert(tagPayments).values({
-      id: paymentId,
-      payerId: payer.id,
-      payeeId: payee.id,
-      payerTag,
-      payeeTag,
-      amount,
-      note,
-      limitDay: day,
-      entryId,
-      payerTransactionId,
-      payeeTransactionId,
-      createdAt: now,
-    });
-    if (forRequest) await forRequest.markPaid(tx, paymentId, now);
-    const body: CreateTagPaymentResponse = {
-      message: TAG_PAY_MESSAGES.paid,
-      payment: {
-        id: paymentId,
-        amount: formatMoney(amount),
-        amountCents: amount,
-        toTag: payeeTag,
-        toName: maskName(payee.first_name, payee.last_name),
-        note,
-        createdAt: now.toISOString(),
-      },
-    };
-    await tx
-      .insert(idempotencyKeys)
-      .values({ userId: payer.id, key: idempotencyKey, requestHash: hash, statusCode: 201, response: body });
-    await notifyTagPayment(tx, {
-      id: paymentId,
-      payerId: payer.id,
-      payeeId: payee.id,
-      amountCents: amount,
-      payerTag,
-      payeeTag,
-      paysRequest: forRequest !== undefined,
-    });
-    return { statusCode: 201, body, replayed: false };
+  const call = (secondFactorOk: boolean): PayByTagCall => ({
+    session_id_hash: session.idHash,
+    session_idle_seconds: SESSION_IDLE_SECONDS,
+    user_id: payer.id,
+    idempotency_key: idempotencyKey,
+    request_hash: createHash("sha256").update(JSON.stringify(hashed)).digest("hex"),
+    ...paid,
+    limit_day: limitDayOf(now),
+    daily_limit_cents: DAILY_LIMIT_CENTS,
+    daily_count_limit: deps.config.transferDailyCountLimit,
+    second_factor_ok: secondFactorOk,
+    payment_id: randomUUID(),
+    payer_transaction_id: randomUUID(),
+    payee_transaction_id: randomUUID(),
+    created_at: now.toISOString(),
+    message: TAG_PAY_MESSAGES.paid,
   });
+  if (!proof) return answer(deps, payer.id, session, await callPayByTag(deps, null, call(false)));
+  // A one-time code is spent in the transaction that makes the payment, between the checks that come before the
+  // second factor and the ones after it; a refusal after it rolls the spending back.
+  return deps.database.db.transaction(async (tx) => {
+    const first = await callPayByTag(deps, tx, call(false));
+    if (first.outcome !== "second_factor_required") return answer(deps, payer.id, session, first);
+    await spendCodeProof(deps, tx, payer.id, proof, origin);
+    return answer(deps, payer.id, session, await callPayByTag(deps, tx, call(true)));
+  });
+}
+
+/** The answer as the customer reads it: the kept answer with its amount written out. */
+function shown(stored: StoredPayment): CreateTagPaymentResponse {
+  const { id, amountCents, ...rest } = stored.payment;
+  return {
+    message: stored.message,
+    payment: { id, amount: formatMoney(amountCents), amountCents, ...rest },
+  };
+}
+
+/** The function's outcome as the result or the AppError it answers. */
+async function answer(
+  deps: AppDeps,
+  payerId: string,
+  session: SessionRef,
+  row: TagPaymentRow,
+): Promise<TagPaymentResult> {
+  switch (row.outcome) {
+    case "paid":
+    case "replayed":
+      return {
+        statusCode: row.status_code!,
+        body: shown(row.response!),
+        replayed: row.outcome === "replayed",
+      };
+    case "session_expired":
+      throw sessionEnded(session);
+    case "request_not_found":
+      throw requestNotFound();
+    case "request_closed":
+      throw requestClosed(z.enum(MONEY_REQUEST_STATUSES).parse(row.detail));
+    case "idempotency_mismatch":
+      throw new AppError("CONFLICT", "This Idempotency-Key was already used for a different payment");
+    case "tag_unavailable":
+      throw unavailable();
+    case "self_payment":
+      throw new AppError("self_payment", TAG_PAY_MESSAGES.selfPayment);
+    // Screening: a customer under a compliance case neither sends nor receives this way; the payer sees a neutral
+    // answer, never the reason.
+    case "compliance_hold":
+      throw new AppError("compliance_hold", TAG_PAY_MESSAGES.underReview);
+    case "second_factor_required":
+      throw stepUpRequired((await getSecondFactorState(deps.database.db, payerId)).methods);
+    default:
+      if (!isRefusalOutcome(row.outcome)) throw new AppError("INTERNAL", `Unexpected outcome ${row.outcome}`);
+      throw moneyOutRefusal(deps, row.outcome, row.detail);
+  }
+}
+
+/** A payment as its event tells it (pay_by_tag's tag_payment.made): what its notifications say. */
+export interface MadeTagPayment {
+  payerId: string;
+  payeeId: string;
+  amountCents: number;
+  payerTag: string;
+  payeeTag: string;
+  /** It paid the payee's money request, which tells them itself (decision 037). */
+  paysRequest: boolean;
+}
+
+/** How a tag payment is announced to the parties (issue 32 §4 "both sides notified"), after its commit. */
+export function tagPaymentNotifications(payment: MadeTagPayment): Notification[] {
+  const amount = formatMoney(payment.amountCents);
+  const payerSide: Notification = {
+    userId: payment.payerId,
+    kind: "transfer_status",
+    content: {
+      title: `Paid ${payment.payeeTag}`,
+      body: `You paid ${amount} to ${payment.payeeTag}.`,
+      link: "/dashboard",
+    },
+  };
+  if (payment.paysRequest) return [payerSide];
+  return [
+    payerSide,
+    {
+      userId: payment.payeeId,
+      kind: "money_in",
+      content: {
+        title: `Payment from ${payment.payerTag}`,
+        body: `${payment.payerTag} paid you ${amount}.`,
+        link: "/dashboard",
+      },
+    },
+  ];
 }

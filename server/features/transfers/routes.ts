@@ -180,10 +180,9 @@ export async function transferRoutes(instance: FastifyInstance) {
       preHandler: [proofLimit, creationLimit],
     },
     async (request, reply) => {
-      const user = signedInUser(request);
       const result = await payByTag(
         deps,
-        { ...user, session: request.session },
+        { id: signedInUser(request).id, session: request.session },
         request.body,
         idempotencyKeyOf(request),
         new Date(),
@@ -235,7 +234,7 @@ export async function transferRoutes(instance: FastifyInstance) {
     async (request, reply) => {
       const result = await payMoneyRequest(
         deps,
-        { ...signedInUser(request), session: request.session },
+        { id: signedInUser(request).id, session: request.session },
         request.params.id,
         request.body,
         idempotencyKeyOf(request),
