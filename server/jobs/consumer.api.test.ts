@@ -164,6 +164,22 @@ describe("an event-log consumer", () => {
     expect(stats.consumers.get("d")?.failedEvents).toBe(1);
   });
 
+  it("reads the log in its own order where ids cross a power of ten, each event once", async () => {
+    await ensureCursor(database.db, "f");
+    // One transaction's events numbered …7, …8, …9, …0, …1, …2 across a new digit: sorted as text ("1000" before
+    // "998"), a batch's last row was not its last event, and the cursor moved past events never handled.
+    const [{ next }] = await queryRows<{ next: string }>(
+      database.db,
+      sql`select (10 ^ (length(coalesce(max(id), 0)::text) + 1) - 3)::bigint::text as next from events`,
+    );
+    await database.query(`alter table events alter column id restart with ${next}`);
+    await database.db.transaction(async (tx) => {
+      for (let n = 1; n <= 6; n++) await emit(tx, "wanted", n);
+    });
+    await drain(consumerPass(database.db, recorder("f", ["wanted"]), new JobStats(), log));
+    expect(await handled("f")).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it("counts each claimed event's lag from its commit", async () => {
     await ensureCursor(database.db, "e");
     await emit(database.db, "wanted", 1);

@@ -61,7 +61,8 @@ function readAfter(tx: Tx, cursor: Cursor, limit: number) {
         from events
         where (xact, id) > (${cursor.xact}::xid8, ${cursor.event_id}::bigint)
           and xact < pg_snapshot_xmin(pg_current_snapshot())
-        order by xact, id
+        -- The table's columns, not the text aliases above: "1000" sorts before "999".
+        order by events.xact, events.id
         limit ${limit}`,
   );
 }

@@ -121,7 +121,7 @@ export async function startJobs(
       // read is tried again until every cursor has passed that event.
       const [last] = await queryRows<{ xact: string; id: string }>(
         db,
-        sql`select xact::text as xact, id::text as id from events order by xact desc, id desc limit 1`,
+        sql`select xact::text as xact, id::text as id from events order by events.xact desc, events.id desc limit 1`,
       );
       const deadline = Date.now() + DRAIN_WAIT_MS;
       for (const { name, loop } of consumerLoops) {
