@@ -19,35 +19,47 @@ export function ensurePgbench() {
   return spawnSync("pgbench", ["--version"]).status === 0;
 }
 
-// One transfer of 1 cent with a fresh idempotency key, as the app writes it: session lookup, wallet lock,
-// idempotency lookup, frozen flag, KYC/account gate, today's count and total, second factor, then the hold,
-// the pending debit, the request, its idempotency record, the freeze link and the outbox mail.
+// One transfer of 1 cent with a fresh idempotency key, as the app writes it (decision 049): the session check, the
+// active sanctions list, wallet lock, idempotency lookup, frozen flag, KYC/account gate, today's count and total,
+// second factor, the address's screen, the compliance hold, the new-device probe, then the hold, the pending
+// debit, the request, its idempotency record, the session's touch (at most once a minute) and the one event.
 const TRANSFER_SCRIPT = String.raw`
 \set r random(1, 9000000000000000)
 BEGIN;
-SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
+SELECT s.user_id AS uid, s.id_hash AS sid FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() AND s.last_seen_at > now() - interval '30 minutes' AND u.is_email_verified \gset
+SELECT l.id, l.version FROM sanctions_lists l WHERE l.is_active;
 SELECT a.id AS wid, a.balance - a.held AS available FROM ledger_accounts a WHERE a.user_id = :uid FOR UPDATE \gset
 SELECT ik.request_hash FROM idempotency_keys ik WHERE ik.user_id = :uid AND ik.key = 'pgb-' || :client_id::text || '-' || :r::text;
 SELECT u.frozen_at IS NOT NULL AS frozen FROM users u WHERE u.id = :uid;
 SELECT exists (SELECT 1 FROM kyc_applications k WHERE k.user_id = :uid AND k.superseded_at IS NULL AND k.status = 'approved') AND exists (SELECT 1 FROM account_requests r WHERE r.user_id = :uid AND r.superseded_at IS NULL AND r.status = 'approved' AND r.account_number IS NOT NULL) AS can_send;
 SELECT count(*), coalesce(sum(t.amount) FILTER (WHERE t.status IN ('pending', 'processing', 'completed')), 0) FROM transfer_requests t WHERE t.user_id = :uid AND t.limit_day = to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD');
 SELECT exists (SELECT 1 FROM totp_factors f WHERE f.user_id = :uid AND f.confirmed_at IS NOT NULL) OR exists (SELECT 1 FROM passkeys p WHERE p.user_id = :uid) AS has_second_factor;
+SELECT a.source, a.ent_num FROM sanctions_addresses a WHERE a.list_id = (SELECT l.id FROM sanctions_lists l WHERE l.is_active) AND a.address_key = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
+SELECT exists (SELECT 1 FROM compliance_cases c WHERE c.user_id = :uid AND c.status IN ('open', 'confirmed', 'restricted', 'frozen', 'filed')) AS compliance_hold;
+SELECT max(d.created_at) FROM known_devices d WHERE d.user_id = :uid AND d.created_at > now() - interval '48 hours';
 SELECT gen_random_uuid() AS tid, gen_random_uuid() AS xid, gen_random_uuid() AS hid \gset
 UPDATE ledger_accounts SET held = held + 1 WHERE id = :wid;
 INSERT INTO holds (id, account_id, amount, reference_type, reference_id) VALUES (:hid, :wid, 1, 'transfer_request', :tid);
 INSERT INTO transactions (id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, created_at) VALUES (:xid, :uid, 'debit', 1, 0, 1, 'USDC transfer to Bench Recipient', 'other', 'pending', 'transfer_request', :tid, now());
 INSERT INTO transfer_requests (id, user_id, amount, fee, net_amount, recipient_name, recipient_account, recipient_routing, purpose, category, payment_method, crypto_address, status, hold_id, transaction_id, limit_day, created_at, updated_at) VALUES (:tid, :uid, 1, 0, 1, 'Bench Recipient', NULL, 'CRYPTO', 'Benchmark transfer', 'other', 'crypto', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'pending', :hid, :xid, to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), now(), now());
 INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response) VALUES (:uid, 'pgb-' || :client_id::text || '-' || :r::text, md5(:tid::text), 201, jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('id', :tid::text, 'amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'cryptoAddress', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'status', 'pending', 'createdAt', now())));
-INSERT INTO freeze_links (user_id, token_hash, reason, expires_at) VALUES (:uid, md5(:hid::text) || md5(:xid::text), 'transfer', now() + interval '7 days');
-INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind) VALUES ('bench@bench.test', 'Transfer requested', repeat('t', 900), repeat('h', 3200), 'transfer-requested');
+UPDATE sessions SET last_seen_at = now() WHERE id_hash = :sid AND last_seen_at < now() - interval '60 seconds';
+INSERT INTO events (kind, user_id, payload) VALUES ('transfer.requested', :uid, jsonb_build_object('transfer_id', :tid::text, 'amount_cents', 1, 'fee_cents', 0, 'crypto_address', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'recipient_name', 'Bench Recipient', 'created_at', now(), 'review', '[]'::jsonb, 'new_device_at', NULL, 'notices', jsonb_build_array(jsonb_build_object('user_id', :uid::text, 'topics', jsonb_build_array('summary', 'transactions', 'transfers')))));
+SELECT pg_notify('pillar_jobs', '');
 COMMIT;
 `;
 
 // The same transfer as one call of the app's create_transfer_request function, when the measured checkout has
 // it: the ceiling of the one-round-trip path itself. Its argument is one JSON object (decision 019; fields as in
 // server/db/functions/create-transfer-request.sql); check_lookalike is the saved-recipient check the app runs on
-// every unconfirmed transfer. A checkout from before decision 019 takes the 31 positional values instead.
+// every unconfirmed transfer. Since decision 049 the function checks the session itself and writes the event
+// instead of the link and the mail (its result has a "listed" column); a checkout from before it takes the
+// earlier object, one from before decision 019 the 31 positional values.
 const FUNCTION_SCRIPT = String.raw`
+\set r random(1, 9000000000000000)
+SELECT outcome FROM create_transfer_request(jsonb_build_object('user_id', (SELECT b.user_id FROM pgbench_transfer_users b WHERE b.n = :n), 'session_id_hash', (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n), 'session_idle_seconds', 1800, 'session_touch_seconds', 60, 'idempotency_key', 'pgb-' || :client_id::text || '-' || :r::text, 'request_hash', md5(:r::text) || md5(:r::text), 'limit_day', to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 'daily_limit_cents', 200000, 'daily_count_limit', 1000000, 'second_factor_ok', false, 'transfer_id', gen_random_uuid(), 'transaction_id', gen_random_uuid(), 'hold_id', gen_random_uuid()) || jsonb_build_object('amount_cents', 1, 'fee_cents', 0, 'recipient_name', 'Bench Recipient', 'recipient_account', NULL, 'purpose', 'Benchmark transfer', 'category', 'other', 'crypto_address', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'description', 'USDC transfer to Bench Recipient', 'created_at', now(), 'response', jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now()))) || jsonb_build_object('under_review_message', 'Transfer request submitted. It is under review.', 'sanctions_list_id', (SELECT l.id FROM sanctions_lists l WHERE l.is_active), 'name_listed', false, 'files_hits', false, 'refuse_review', false, 'blocking_rule', jsonb_build_object('device_window_hours', 48, 'established_days', 7, 'min_amount_cents', 20000, 'cooldown_days', 14, 'lookback_days', 120), 'check_lookalike', true));
+`;
+const PRE_049_FUNCTION_SCRIPT = String.raw`
 \set r random(1, 9000000000000000)
 SELECT s.user_id AS uid FROM sessions s WHERE s.id_hash = (SELECT b.id_hash FROM pgbench_transfer_users b WHERE b.n = :n) AND s.expires_at > now() \gset
 SELECT outcome FROM create_transfer_request(jsonb_build_object('user_id', :uid::uuid, 'idempotency_key', 'pgb-' || :client_id::text || '-' || :r::text, 'request_hash', md5(:r::text) || md5(:r::text), 'limit_day', to_char(now() AT TIME ZONE 'America/New_York', 'YYYY-MM-DD'), 'daily_limit_cents', 200000, 'daily_count_limit', 1000000, 'second_factor_ok', false, 'transfer_id', gen_random_uuid(), 'transaction_id', gen_random_uuid(), 'hold_id', gen_random_uuid(), 'amount_cents', 1, 'fee_cents', 0, 'recipient_name', 'Bench Recipient', 'recipient_account', NULL, 'purpose', 'Benchmark transfer', 'category', 'other', 'crypto_address', '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'description', 'USDC transfer to Bench Recipient', 'created_at', now()) || jsonb_build_object('response', jsonb_build_object('message', 'Transfer request submitted successfully', 'transferRequest', jsonb_build_object('amountCents', 1, 'recipientName', 'Bench Recipient', 'purpose', 'Benchmark transfer', 'status', 'pending', 'createdAt', now())), 'freeze_token_hash', md5(random()::text) || md5(random()::text), 'freeze_ttl_seconds', 604800, 'mail_to', 'bench@bench.test', 'mail_subject', 'Transfer requested', 'mail_text', repeat('t', 900), 'mail_html', repeat('h', 3200), 'mail_kind', 'transfer-requested', 'check_lookalike', true));
@@ -65,8 +77,8 @@ export async function preparePgbench(url) {
   try {
     // Its one overload's arguments: "p_call jsonb" since decision 019, the positional list before.
     const { rows } = await client.query(
-      `select pg_get_function_identity_arguments(p.oid) as args from pg_proc p
-        where p.proname = 'create_transfer_request' and p.pronamespace = current_schema()::regnamespace`,
+      `select pg_get_function_identity_arguments(p.oid) as args, pg_get_function_result(p.oid) as result
+        from pg_proc p where p.proname = 'create_transfer_request' and p.pronamespace = current_schema()::regnamespace`,
     );
     // Users with a session (the ones the app's scenarios sign in as), and one session each.
     await client.query(`create table if not exists pgbench_transfer_users as
@@ -79,9 +91,11 @@ export async function preparePgbench(url) {
     const functionScript =
       rows.length !== 1
         ? null
-        : rows[0].args === "p_call jsonb"
-          ? FUNCTION_SCRIPT
-          : POSITIONAL_FUNCTION_SCRIPT;
+        : rows[0].args !== "p_call jsonb"
+          ? POSITIONAL_FUNCTION_SCRIPT
+          : rows[0].result.includes("listed")
+            ? FUNCTION_SCRIPT
+            : PRE_049_FUNCTION_SCRIPT;
     return { hasFunction: functionScript !== null, functionScript };
   } finally {
     await client.end();

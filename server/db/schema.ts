@@ -512,9 +512,8 @@ export const holds = pgTable(
   "holds",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    accountId: uuid("account_id")
-      .notNull()
-      .references(() => ledgerAccounts.id),
+    /** The wallet (no foreign key since 0042: place_hold writes it under that wallet's lock). */
+    accountId: uuid("account_id").notNull(),
     amount: bigint("amount", { mode: "number" }).notNull(),
     status: text("status", { enum: ["open", "captured", "released"] })
       .notNull()
@@ -524,10 +523,7 @@ export const holds = pgTable(
     createdAt: createdAt(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
   },
-  (t) => [
-    index("holds_account_open_idx").on(t.accountId).where(sql`${t.status} = 'open'`),
-    check("holds_amount_positive", sql`${t.amount} > 0`),
-  ],
+  (t) => [check("holds_amount_positive", sql`${t.amount} > 0`)],
 );
 
 /** What a customer sees in their history; `entryId` is set when the money actually moved (exactly once). */
@@ -594,8 +590,9 @@ export const transferRequests = pgTable(
     adminNotes: text("admin_notes"),
     /** Set when the customer froze the account while this transfer was pending: staff must look first. */
     flaggedAt: timestamp("flagged_at", { withTimezone: true }),
-    holdId: uuid("hold_id").references(() => holds.id),
-    transactionId: uuid("transaction_id").references(() => transactions.id),
+    /** Its hold and pending debit, written with it by create_transfer_request (no foreign keys since 0042). */
+    holdId: uuid("hold_id"),
+    transactionId: uuid("transaction_id"),
     /** The America/New_York calendar day it was requested on: the daily limit's bucket. */
     limitDay: text("limit_day").notNull(),
     /** When staff first moved it to processing ("under review" on the receipt's timeline). */

@@ -6,6 +6,14 @@ declare module "fastify" {
     /** This instance's memory of the current dashboard-poll ETags. */
     polls: PollMemory;
   }
+  interface FastifyContextConfig {
+    /**
+     * What the route changes reaches every instance as its event's pushed notice (a money function's event, the
+     * jobs room's pushes consumer, each instance's event hub), which forgets the user's polls there: the route
+     * forgets them here and sends no broadcast of its own.
+     */
+    pollsToldByEvent?: boolean;
+  }
 }
 
 /** How long a remembered ETag is trusted without asking the database: the bound on a lost notice's staleness. */
@@ -130,7 +138,9 @@ export function registerPollMemory(
   app.decorate("polls", polls);
   app.addHook("onSend", (request, _reply, payload, done) => {
     if (!READS.has(request.method) && request.user) {
-      polls.changed(request.user.isAdmin ? { all: true } : { userIds: [request.user.id] });
+      polls.changed(request.user.isAdmin ? { all: true } : { userIds: [request.user.id] }, {
+        broadcast: request.routeOptions.config?.pollsToldByEvent !== true,
+      });
     }
     done(null, payload);
   });

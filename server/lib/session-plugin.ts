@@ -19,6 +19,13 @@ import {
 } from "@/server/lib/session";
 
 declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route's SQL checks the session itself under its one call (active_session_user), so a session this
+     * process cached a while ago serves it without a lookup (findSessionUser's checkedInSql).
+     */
+    sessionCheckedInSql?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in, verified user; null when signed out. */
     user: SessionUser | null;
@@ -66,7 +73,9 @@ export const sessionPlugin = fp(
       if (!SESSION_PREFIXES.some((p) => request.url.startsWith(p))) return;
       const token = request.cookies[cookieName];
       if (!token) return;
-      const found = await findSessionUser(database.db, token);
+      const found = await findSessionUser(database.db, token, {
+        checkedInSql: request.routeOptions.config?.sessionCheckedInSql === true,
+      });
       if (found) {
         request.user = found.user;
         request.session = found.session;

@@ -2,7 +2,7 @@ import { hash, randomBytes } from "node:crypto";
 import { and, desc, eq, getTableColumns, gt, lt, ne, notInArray, or, sql } from "drizzle-orm";
 import type { Config } from "@/server/config";
 import { afterCommit } from "@/server/db/after-commit";
-import type { Db, DbOrTx, Tx } from "@/server/db/client";
+import { type Db, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
 import { sessions, users } from "@/server/db/schema";
 
@@ -89,16 +89,19 @@ interface CachedSession {
 }
 const sessionCache = new Map<string, CachedSession>();
 
-function cachedSession(idHash: string, now: number): CachedSession["found"] | null {
+/**
+ * The cached lookup while it can still count: not past its end, not idle, and fresh (SESSION_CACHE_MS) unless the
+ * caller's SQL checks the session itself (`checkedInSql`), which may use an older one. Only one that can no longer
+ * count is dropped: an older one still serves the routes whose SQL checks.
+ */
+function cachedSession(idHash: string, now: number, checkedInSql: boolean): CachedSession["found"] | null {
   const hit = sessionCache.get(idHash);
   if (!hit) return null;
-  const isFresh =
-    now - hit.cachedAt < SESSION_CACHE_MS &&
-    now < hit.expiresAt &&
-    now - hit.lastSeenAt < SESSION_IDLE_SECONDS * 1000;
-  if (isFresh) return hit.found;
-  sessionCache.delete(idHash);
-  return null;
+  if (now >= hit.expiresAt || now - hit.lastSeenAt >= SESSION_IDLE_SECONDS * 1000) {
+    sessionCache.delete(idHash);
+    return null;
+  }
+  return checkedInSql || now - hit.cachedAt < SESSION_CACHE_MS ? hit.found : null;
 }
 
 function cacheSession(idHash: string, entry: CachedSession): void {
@@ -161,15 +164,22 @@ const sessionUserQuery = preparedPerDatabase((db) => {
     .prepare("session_user");
 });
 
-/** The user behind a cookie value, or null when unknown, idle too long or past its absolute end. */
+/**
+ * The user behind a cookie value, or null when unknown, idle too long or past its absolute end. A route whose SQL
+ * checks the session under its own call (`checkedInSql`: a transfer request, create_transfer_request's
+ * active_session_user, which also records its activity) is answered from this process's cache for as long as the
+ * session can count here, not only SESSION_CACHE_MS: a session ended on another instance meanwhile is refused by
+ * that SQL, so the route costs no lookup of its own (decision 049).
+ */
 export async function findSessionUser(
   db: Db,
   token: string,
+  { checkedInSql = false }: { checkedInSql?: boolean } = {},
 ): Promise<{ user: SessionUser; session: SessionRef } | null> {
   if (token.length < 20 || token.length > 100) return null;
   const idHash = hashSessionToken(token);
   const now = Date.now();
-  const cached = cachedSession(idHash, now);
+  const cached = cachedSession(idHash, now, checkedInSql);
   if (cached) return cached;
   const [row] = await sessionUserQuery(db).execute({ idHash });
   if (!row) return null;
@@ -191,6 +201,18 @@ export async function findSessionUser(
   const found = { user, session: { idHash, publicId } };
   cacheSession(idHash, { found, cachedAt: now, lastSeenAt: seenAt, expiresAt: expiresAt.getTime() });
   return found;
+}
+
+/**
+ * The user a session counts for now, asked of the database and not the cache (active_session_user, the check a
+ * money function makes under its call): null once it ended, on any instance, or went idle.
+ */
+export async function sessionUserOf(db: DbOrTx, idHash: string): Promise<string | null> {
+  const [row] = await queryRows<{ user_id: string | null }>(
+    db,
+    sql`select active_session_user(${idHash}, ${SESSION_IDLE_SECONDS}) as user_id`,
+  );
+  return row?.user_id ?? null;
 }
 
 /** Expired rows are dropped at the user's next login, so the table does not grow with dead sessions. */

@@ -54,6 +54,8 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
     {
       // No built SPA, whether or not dist/web exists: its static files would register a route each.
       webDir: path.join(os.tmpdir(), "pillar-abuse-no-web"),
+      // What follows a money movement's commit (the transfer's mail and link) runs only when a snapshot drains it.
+      jobs: { consumerEveryMs: 3_600_000, consumerWakeDelayMs: 3_600_000 },
       onRoute: (route) => {
         const response = (route as { schema?: { response?: Record<string, unknown> } }).schema?.response;
         for (const method of [route.method].flat()) {
@@ -229,8 +231,12 @@ const ROW_COMPARED: Partial<Record<Table, readonly string[]>> = {
   uploads: [],
 };
 
-/** What every table holds, less the background columns: equal snapshots mean nothing was written. */
+/**
+ * What every table holds once the jobs room has caught up (a transfer's mail and link follow its commit), less the
+ * background columns: equal snapshots mean nothing was written.
+ */
 export async function snapshot(w: World, except: readonly Table[] = []): Promise<Record<string, string>> {
+  await w.t.app.jobs.drainConsumers();
   const parts = TABLES.filter((table) => !except.includes(table)).map((table) => {
     const dropped = ROW_COMPARED[table];
     if (!dropped) {

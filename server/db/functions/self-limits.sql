@@ -1,7 +1,8 @@
 -- The customer's own limits (issue 32 §5, decision 035), the one copy of their rules: what is in force at an
 -- instant, and the only two ways a customer changes them. The instant is the server's clock sent by the caller
 -- (create_transfer_request's created_at, the route's now), so tests move it like every other clock of the money
--- path. The customer_limits trigger (migration 0029) refuses any write that would shorten a running cooldown.
+-- path. The customer_limits trigger at the end of this file refuses any write that would shorten a running
+-- cooldown.
 
 -- In force at p_at: the personal daily limit (NULL: the bank's alone), a raise still waiting, and whether sends
 -- are blocked (switched on, or switched off with its cooldown still running until blocked_until).
@@ -116,9 +117,10 @@ END;
 $$;
 --> statement-breakpoint
 
--- The table keeps the cooldown (migration 0029 wrote this trigger first): a running cooldown never gets shorter,
--- an on block goes off only with its full cooldown, an on block's cooldown never shrinks, and a row with a block
--- is deleted only with its customer, whoever writes the row. The one exception is lift_send_block's own write.
+-- The table keeps the cooldown (migration 0029 wrote this trigger first; it lives here since issue 49, replaced in
+-- place at every start): a running cooldown never gets shorter, an on block goes off only with its full cooldown,
+-- an on block's cooldown never shrinks, and a row with a block is deleted only with its customer, whoever writes
+-- the row. The one exception is lift_send_block's own write.
 CREATE OR REPLACE FUNCTION customer_limits_keep_cooldown() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -146,3 +148,6 @@ BEGIN
 	RETURN NEW;
 END;
 $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER customer_limits_keep_cooldown BEFORE UPDATE OR DELETE ON customer_limits
+	FOR EACH ROW EXECUTE FUNCTION customer_limits_keep_cooldown();

@@ -79,15 +79,20 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- The three a money movement writes skip even the call when its function writes its own event (pushes_by_caller):
+-- the condition is checked per row without running any trigger function.
 CREATE OR REPLACE TRIGGER user_events_transactions AFTER INSERT OR UPDATE OR DELETE ON transactions
-	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('transactions', 'summary');
+	FOR EACH ROW WHEN (current_setting('pillar.pushes_by_caller', true) IS DISTINCT FROM 'on')
+	EXECUTE FUNCTION user_events_from_row('transactions', 'summary');
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_wallets AFTER UPDATE OF balance, held ON ledger_accounts
-	FOR EACH ROW WHEN (OLD.balance IS DISTINCT FROM NEW.balance OR OLD.held IS DISTINCT FROM NEW.held)
+	FOR EACH ROW WHEN ((OLD.balance IS DISTINCT FROM NEW.balance OR OLD.held IS DISTINCT FROM NEW.held)
+		AND current_setting('pillar.pushes_by_caller', true) IS DISTINCT FROM 'on')
 	EXECUTE FUNCTION user_events_from_row('summary');
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_transfers AFTER INSERT OR UPDATE ON transfer_requests
-	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('transfers', 'transactions');
+	FOR EACH ROW WHEN (current_setting('pillar.pushes_by_caller', true) IS DISTINCT FROM 'on')
+	EXECUTE FUNCTION user_events_from_row('transfers', 'transactions');
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER user_events_kyc AFTER INSERT OR UPDATE ON kyc_applications
 	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('kyc');

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { auditLog, complianceHits, sanctionsLists } from "@/server/db/schema";
+import { learnActiveSanctionsList } from "@/server/features/compliance/sanctions-index";
 import { createFundedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
 import {
   altRow,
@@ -338,6 +339,34 @@ describe("screening points", () => {
 });
 
 describe("re-screening after a new list", () => {
+  it("screens a payee against a list loaded since this instance last looked: the transfer function sends it back", async () => {
+    const [before] = await t.database.db
+      .select({ id: sanctionsLists.id, version: sanctionsLists.version })
+      .from(sanctionsLists)
+      .where(eq(sanctionsLists.isActive, true));
+    const newRow = sdnRow(9200, "NOVAK, Petra", "individual", "CYBER2", "DOB 03 Apr 1979.");
+    const loaded = await upload(listFiles({ "SDN.CSV": csv([...SDN_ROWS, newRow]) }));
+    expect(loaded.statusCode, loaded.body).toBe(200);
+    // This instance still takes the earlier version for the active one (as one that missed the load would).
+    learnActiveSanctionsList(t.database.db, before ?? null);
+    const customer = await createFundedCustomer(t, admin, "50.00");
+    const res = await requestTransfer(t.app, customer, {
+      amount: "5.00",
+      recipientName: "Petra Novak",
+      cryptoAddress: randomEth(),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().message).toBe(TRANSFER_MESSAGES.underReview);
+    const [hit] = await hitsOf(customer.user.id);
+    expect(hit).toMatchObject({
+      screeningPoint: "transfer",
+      subjectType: "name",
+      entNum: 9200,
+      listVersion: loaded.json().list.version,
+      transferId: res.json().transferRequest.id,
+    });
+  });
+
   it("finds a saved address the new version lists, and a second load of the same files files nothing new", async () => {
     const customer = await createFundedCustomer(t, admin, "50.00");
     const address = randomEth();

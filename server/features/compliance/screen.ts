@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { ScreeningPoint } from "@/contract/compliance";
-import { type Database, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
+import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
 import { birthDateCompatible } from "@/server/features/compliance/name-match";
@@ -11,7 +11,6 @@ import {
   activeSanctionsIndex,
   entryKey,
   type SanctionsIndex,
-  sanctionsIndexOf,
 } from "@/server/features/compliance/sanctions-index";
 
 /** What one screening looks at: a person's names (with a date of birth when known) and addresses. */
@@ -66,7 +65,8 @@ function subjectAddresses(subject: ScreenSubject): string[] {
   return [...new Set((subject.addresses ?? []).map((a) => a.trim()).filter(Boolean))];
 }
 
-function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
+/** The subject's names matched in memory against the index (a transfer's payee, before its call). */
+export function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
   const hits: SanctionsHit[] = [];
   for (const { value, dateOfBirth } of subject.names ?? []) {
     const best = new Map<string, SanctionsHit>();
@@ -93,8 +93,8 @@ function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: numb
   return hits;
 }
 
-/** A listed address's row: the columns address hits are made of. */
-const listedAddress = z.object({
+/** A listed address's row: the columns address hits are made of (create_transfer_request answers them too). */
+export const listedAddress = z.object({
   source: z.string(),
   entNum: z.number().int(),
   currency: z.string(),
@@ -103,7 +103,12 @@ const listedAddress = z.object({
 });
 type ListedAddress = z.infer<typeof listedAddress>;
 
-function addressHits(index: SanctionsIndex, addresses: string[], rows: ListedAddress[]): SanctionsHit[] {
+/** Hits for the listed rows found for the subject's addresses. */
+export function addressHits(
+  index: SanctionsIndex,
+  addresses: string[],
+  rows: ListedAddress[],
+): SanctionsHit[] {
   return rows.map((row) => {
     const entry = index.entries.get(entryKey(row.source, row.entNum));
     return {
@@ -117,54 +122,6 @@ function addressHits(index: SanctionsIndex, addresses: string[], rows: ListedAdd
       programs: entry?.programs ?? "",
     };
   });
-}
-
-/**
- * What a transfer request reads before its call, in one statement: the active list (and this subject's listed
- * addresses on it) and whether the customer's money is under a compliance hold (hasComplianceHold's rule).
- */
-const TRANSFER_SCREEN_SQL = `
-  select l.id as list_id, l.version as list_version,
-    compliance_hold($1::uuid) as compliance_hold,
-    coalesce((select json_agg(json_build_object('source', a.source, 'entNum', a.ent_num, 'currency', a.currency,
-        'address', a.address, 'addressKey', a.address_key))
-      from sanctions_addresses a
-      where a.list_id = l.id and a.address_key in (select jsonb_array_elements_text($2::jsonb))), '[]'::json)
-      as addresses
-  from (values (1)) as one (x) left join sanctions_lists l on l.is_active`;
-const TRANSFER_SCREEN_STATEMENT = "transfer_screen";
-
-const transferScreenRow = z.object({
-  list_id: z.string().nullable(),
-  list_version: z.number().int().nullable(),
-  compliance_hold: z.boolean(),
-  addresses: z.array(listedAddress),
-});
-
-/**
- * A transfer request's screening (findSanctionsHits' rules) and the customer's compliance hold
- * (hasComplianceHold's) in one round trip, a named prepared statement: a hit or a hold puts the transfer under
- * review. The same answers as the two calls, read from one snapshot.
- */
-export async function screenTransferRequest(
-  database: Database,
-  userId: string,
-  subject: ScreenSubject,
-  threshold: number,
-): Promise<{ hits: SanctionsHit[]; complianceHold: boolean }> {
-  const addresses = subjectAddresses(subject);
-  const [raw] = await database.prepared(TRANSFER_SCREEN_STATEMENT, TRANSFER_SCREEN_SQL, [
-    userId,
-    JSON.stringify(addresses.map((a) => a.toLowerCase())),
-  ]);
-  const row = transferScreenRow.parse(raw);
-  if (row.list_id === null || row.list_version === null)
-    return { hits: [], complianceHold: row.compliance_hold };
-  const index = await sanctionsIndexOf(database.db, { id: row.list_id, version: row.list_version });
-  return {
-    hits: [...nameHits(index, subject, threshold), ...addressHits(index, addresses, row.addresses)],
-    complianceHold: row.compliance_hold,
-  };
 }
 
 function dedupeKey(

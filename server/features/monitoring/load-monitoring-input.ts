@@ -11,109 +11,161 @@ import {
 
 const DAY = 86_400_000;
 
-type EventRow = {
+/** One customer's event to judge. */
+export interface MonitoringSubject {
+  userId: string;
+  event: MoneyEvent;
+}
+
+type HistoryRow = {
+  n: number;
   id: string;
   kind: MoneyEvent["kind"];
-  at: Date;
+  at: Date | string;
   amount: string | number;
   address: string | null;
 };
 
+type FactsRow = {
+  n: number;
+  at: Date | string | null;
+  opened: Date | string | null;
+  devices: string[];
+  alerts: { rule: RuleName; at: string }[];
+};
+
+type SenderRow = { n: number; customerId: string; at: Date | string; total: string | number };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
 /**
- * What the rules see for one event of a customer, read from the database: the customer's money in (completed
- * credits and deposits) and transfer requests (any status: an attempt counts) within the lookback, the last
- * activity before it, the account's age, its devices, its recent alerts, and other customers' transfers to the
- * same address. The event itself is left out of the history even when its row is already written.
+ * What the rules see for each event of a batch, read from the database in three statements, one after the other on
+ * the caller's transaction, whatever the batch's size (the monitoring consumer judges a batch of transfers at once; money in judges one): each customer's money in
+ * (completed credits and deposits) and transfer requests (any status: an attempt counts) within the lookback and
+ * up to the event (a transfer judged after its commit must not see the ones made since), the last activity before
+ * it, the account's age, its devices, its recent alerts, and other customers' transfers to the same address. The
+ * event itself is left out of the history even when its row is already written. Answers in the subjects' order.
  */
+export async function loadMonitoringInputs(
+  db: DbOrTx,
+  subjects: MonitoringSubject[],
+  config: MonitoringConfig,
+): Promise<MonitoringInput[]> {
+  if (subjects.length === 0) return [];
+  const cooldown = Math.max(...RULE_NAMES.map((r) => ruleSettings(config, r).cooldownDays));
+  const rows = JSON.stringify(
+    subjects.map(({ userId, event }, n) => ({
+      n,
+      user_id: userId,
+      event_id: event.id,
+      at: iso(event.at),
+      from_at: iso(event.at - config.lookbackDays * DAY),
+      alerts_from: iso(event.at - cooldown * DAY),
+      address: event.address?.toLowerCase() ?? null,
+      // The many-to-one rule's window, to the millisecond the rule compares: after its start, not after the event.
+      senders_from: iso(event.at - config.manyToOneAddress.windowDays * DAY + 1),
+      senders_to: iso(event.at + 1),
+    })),
+  );
+  const subjectsTable = sql`jsonb_to_recordset(${rows}::jsonb) as s(n int, user_id uuid, event_id uuid,
+    at timestamptz, from_at timestamptz, alerts_from timestamptz, address text, senders_from timestamptz,
+    senders_to timestamptz)`;
+  // Named prepared statements, all three: every transfer and every credit runs them (server/db/client.ts).
+  const history = await queryRows<HistoryRow>(
+    db,
+    named(
+      "monitoring_history",
+      sql`select s.n, h.id, h.kind, h.at, h.amount, h.address from ${subjectsTable}
+        cross join lateral (
+          select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
+            created_at as at, amount, null as address
+          from transactions
+          where user_id = s.user_id and status = 'completed' and type in ('credit', 'incoming_payment')
+            and created_at >= s.from_at and created_at <= s.at and id <> s.event_id
+          union all
+          select id, 'transfer', created_at, amount, lower(crypto_address)
+          from transfer_requests
+          where user_id = s.user_id and created_at >= s.from_at and created_at <= s.at and id <> s.event_id
+        ) h`,
+    ),
+  );
+  // An alert's time is its event's (its evidence says when): a transfer's alerts are filed by the consumer after
+  // the commit, and the cooldown compares events, not filings.
+  const facts = await queryRows<FactsRow>(
+    db,
+    named(
+      "monitoring_facts",
+      sql`select s.n,
+          greatest(
+            (select max(created_at) from transactions where user_id = s.user_id and status = 'completed'
+               and type in ('credit', 'incoming_payment') and created_at < s.from_at),
+            (select max(created_at) from transfer_requests where user_id = s.user_id and created_at < s.from_at)
+          ) as at,
+          (select created_at from users where id = s.user_id) as opened,
+          coalesce((select json_agg(created_at) from known_devices where user_id = s.user_id), '[]'::json) as devices,
+          coalesce((select json_agg(json_build_object('rule', rule,
+              'at', coalesce((evidence -> 'event' ->> 'at')::timestamptz, created_at)))
+            from monitoring_alerts where user_id = s.user_id and created_at >= s.alerts_from), '[]'::json) as alerts
+        from ${subjectsTable}`,
+    ),
+  );
+  // One row per other customer (their latest transfer there in the rule's window), not one per transfer: the rule
+  // counts customers, and an address many customers pay (an exchange's) would otherwise hand every transfer to it
+  // all of its recent transfers (the failover soak's one address: 14,000 rows per transfer, 12× slower by seed 9).
+  // And only the most recent ADDRESS_SENDERS_LISTED of them, with the count of all: the bench's 1,000 customers
+  // paying one address returned ~750 rows per transfer, all written into each alert's evidence (0.8 ms of
+  // PostgreSQL per alert, growing with the customers). The read still visits every transfer to the address in
+  // the window (bench/HISTORY.md, session 19).
+  const senders = subjects.some((s) => s.event.address)
+    ? await queryRows<SenderRow>(
+        db,
+        named(
+          "monitoring_address_senders",
+          sql`select s.n, x."customerId", x.at, x.total from ${subjectsTable}
+            cross join lateral (
+              select user_id as "customerId", max(created_at) as at, count(*) over () as total
+              from transfer_requests
+              where lower(crypto_address) = s.address and user_id is not null and user_id <> s.user_id
+                and created_at >= s.senders_from and created_at < s.senders_to
+              group by user_id
+              order by at desc, user_id
+              limit ${ADDRESS_SENDERS_LISTED}
+            ) x
+            where s.address is not null`,
+        ),
+      )
+    : [];
+  return subjects.map(({ event }, n) => {
+    const fact = facts.find((f) => f.n === n);
+    const own = senders.filter((s) => s.n === n);
+    return {
+      event: { ...event, address: event.address?.toLowerCase() ?? null },
+      history: history
+        .filter((r) => r.n === n)
+        .map((r) => ({
+          id: r.id,
+          kind: r.kind,
+          at: new Date(r.at).getTime(),
+          amountCents: Number(r.amount),
+          address: r.address,
+        })),
+      activityBeforeLookbackAt: fact?.at ? new Date(fact.at).getTime() : null,
+      accountOpenedAt: fact?.opened ? new Date(fact.opened).getTime() : event.at,
+      deviceFirstSeen: (fact?.devices ?? []).map((at) => Date.parse(at)),
+      addressSenders: own.map((s) => ({ customerId: s.customerId, at: new Date(s.at).getTime() })),
+      addressSenderCount: Number(own[0]?.total ?? 0),
+      recentAlerts: (fact?.alerts ?? []).map((a) => ({ rule: a.rule, at: Date.parse(a.at) })),
+    };
+  });
+}
+
+/** What the rules see for one event of a customer (money in, judged in its crediting transaction). */
 export async function loadMonitoringInput(
   db: DbOrTx,
   userId: string,
   event: MoneyEvent,
   config: MonitoringConfig,
 ): Promise<MonitoringInput> {
-  const from = new Date(event.at - config.lookbackDays * DAY).toISOString();
-  // Named prepared statements, all three: every transfer and every credit runs them (server/db/client.ts).
-  const rowsRead = queryRows<EventRow>(
-    db,
-    named(
-      "monitoring_history",
-      sql`select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
-          created_at as at, amount, null as address
-        from transactions
-        where user_id = ${userId}::uuid and status = 'completed' and type in ('credit', 'incoming_payment')
-          and created_at >= ${from}::timestamptz and id <> ${event.id}::uuid
-        union all
-        select id, 'transfer', created_at, amount, lower(crypto_address)
-        from transfer_requests
-        where user_id = ${userId}::uuid and created_at >= ${from}::timestamptz and id <> ${event.id}::uuid`,
-    ),
-  );
-  const cooldown = Math.max(...RULE_NAMES.map((r) => ruleSettings(config, r).cooldownDays));
-  // One round trip for the rest: the last activity before the lookback, the account's age, devices, alerts.
-  const factsRead = queryRows<{
-    at: Date | string | null;
-    opened: Date | string;
-    devices: { at: string }[];
-    alerts: { rule: RuleName; at: string }[];
-  }>(
-    db,
-    named(
-      "monitoring_facts",
-      sql`select greatest(
-          (select max(created_at) from transactions where user_id = ${userId}::uuid and status = 'completed'
-             and type in ('credit', 'incoming_payment') and created_at < ${from}::timestamptz),
-          (select max(created_at) from transfer_requests where user_id = ${userId}::uuid
-             and created_at < ${from}::timestamptz)
-        ) as at,
-        (select created_at from users where id = ${userId}::uuid) as opened,
-        coalesce((select json_agg(json_build_object('at', created_at)) from known_devices
-          where user_id = ${userId}::uuid), '[]'::json) as devices,
-        coalesce((select json_agg(json_build_object('rule', rule, 'at', created_at)) from monitoring_alerts
-          where user_id = ${userId}::uuid
-            and created_at >= ${new Date(event.at - cooldown * DAY).toISOString()}::timestamptz), '[]'::json) as alerts`,
-    ),
-  );
-  // One row per other customer (their latest transfer there in the rule's window, to the millisecond the rule
-  // compares: after its start, not after the event), not one per transfer: the rule counts
-  // customers, and an address many customers pay (an exchange's) would otherwise hand every transfer to it all
-  // of its recent transfers (the failover soak's one address: 14,000 rows per transfer, 12× slower by seed 9).
-  // And only the most recent ADDRESS_SENDERS_LISTED of them, with the count of all: the bench's 1,000 customers
-  // paying one address returned ~750 rows per transfer, all written into each alert's evidence (0.8 ms of
-  // PostgreSQL per alert, growing with the customers). The read still visits every transfer to the address in
-  // the window (bench/HISTORY.md, session 19).
-  const sendersRead = event.address
-    ? queryRows<{ customerId: string; at: Date; total: string }>(
-        db,
-        named(
-          "monitoring_address_senders",
-          sql`select user_id as "customerId", max(created_at) as at, count(*) over () as total
-            from transfer_requests
-            where lower(crypto_address) = ${event.address.toLowerCase()} and user_id is not null
-              and user_id <> ${userId}::uuid
-              and created_at >= ${new Date(event.at - config.manyToOneAddress.windowDays * DAY + 1).toISOString()}::timestamptz
-              and created_at < ${new Date(event.at + 1).toISOString()}::timestamptz
-            group by user_id
-            order by at desc, user_id
-            limit ${ADDRESS_SENDERS_LISTED}`,
-        ),
-      )
-    : Promise.resolve([]);
-  // Three reads at once: a transfer waits for them before it is made.
-  const [rows, [facts], senders] = await Promise.all([rowsRead, factsRead, sendersRead]);
-  return {
-    event: { ...event, address: event.address?.toLowerCase() ?? null },
-    history: rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      at: new Date(r.at).getTime(),
-      amountCents: Number(r.amount),
-      address: r.address,
-    })),
-    activityBeforeLookbackAt: facts?.at ? new Date(facts.at).getTime() : null,
-    accountOpenedAt: facts?.opened ? new Date(facts.opened).getTime() : event.at,
-    deviceFirstSeen: (facts?.devices ?? []).map((d) => Date.parse(d.at)),
-    addressSenders: senders.map((s) => ({ customerId: s.customerId, at: new Date(s.at).getTime() })),
-    addressSenderCount: Number(senders[0]?.total ?? 0),
-    recentAlerts: (facts?.alerts ?? []).map((a) => ({ rule: a.rule, at: Date.parse(a.at) })),
-  };
+  const [input] = await loadMonitoringInputs(db, [{ userId, event }], config);
+  return input!;
 }

@@ -1,8 +1,8 @@
-import type { Db, Tx } from "@/server/db/client";
+import type { Tx } from "@/server/db/client";
 import { loadMonitoringInput } from "@/server/features/monitoring/load-monitoring-input";
 import { monitoringConfig } from "@/server/features/monitoring/monitoring-config";
 import { recordAlerts } from "@/server/features/monitoring/record-alerts";
-import { evaluateRules, type MoneyEvent, type RuleAlert } from "@/server/features/monitoring/rules";
+import { evaluateRules, type MoneyEvent } from "@/server/features/monitoring/rules";
 
 function reportFailure(event: MoneyEvent, err: unknown) {
   // No logger reaches the money code that calls this; a failure must be seen (tests fail on console.error).
@@ -29,73 +29,5 @@ export async function monitorMoneyIn(
     });
   } catch (err) {
     reportFailure(money, err);
-  }
-}
-
-export interface TransferMonitoring {
-  event: MoneyEvent;
-  alerts: RuleAlert[];
-  /** A blocking alert: the transfer waits under review like a sanctions hit. */
-  blocking: boolean;
-}
-
-/**
- * A transfer about to be made: the rules run before its transaction (it stays the one call it is), and what
- * they raise is filed in that transaction by `fileTransferAlerts`. A failure to evaluate lets the transfer
- * through unmonitored rather than refusing the customer's money, and is reported.
- */
-export async function evaluateTransfer(
-  db: Db,
-  userId: string,
-  transfer: { id: string; amountCents: number; address: string; at: Date },
-): Promise<TransferMonitoring> {
-  const event: MoneyEvent = {
-    kind: "transfer",
-    id: transfer.id,
-    amountCents: transfer.amountCents,
-    address: transfer.address.toLowerCase(),
-    at: transfer.at.getTime(),
-  };
-  try {
-    const config = monitoringConfig();
-    const alerts = evaluateRules(await loadMonitoringInput(db, userId, event, config), config);
-    return { event, alerts, blocking: alerts.some((a) => a.blocking) };
-  } catch (err) {
-    reportFailure(event, err);
-    return { event, alerts: [], blocking: false };
-  }
-}
-
-/**
- * Files a transfer's alerts in its own transaction. Blocking ones are filed as part of it (the transfer never
- * exists unheld without its case); the others in a savepoint whose failure is reported, not passed on.
- */
-export async function fileTransferAlerts(
-  tx: Tx,
-  userId: string,
-  monitoring: TransferMonitoring,
-): Promise<void> {
-  const blocking = monitoring.alerts.filter((a) => a.blocking);
-  const others = monitoring.alerts.filter((a) => !a.blocking);
-  if (blocking.length > 0) await recordAlerts(tx, userId, monitoring.event, blocking);
-  if (others.length === 0) return;
-  try {
-    await tx.transaction((sp) => recordAlerts(sp, userId, monitoring.event, others));
-  } catch (err) {
-    reportFailure(monitoring.event, err);
-  }
-}
-
-/** Non-blocking alerts of a transfer already committed, in their own transaction; a failure is reported. */
-export async function fileAlertsAfterTransfer(
-  db: Db,
-  userId: string,
-  monitoring: TransferMonitoring,
-): Promise<void> {
-  if (monitoring.alerts.length === 0) return;
-  try {
-    await db.transaction((tx) => recordAlerts(tx, userId, monitoring.event, monitoring.alerts));
-  } catch (err) {
-    reportFailure(monitoring.event, err);
   }
 }

@@ -15,7 +15,12 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
+// The jobs room's consumers run only when a test drains them (alertsOf): what the request did and what the
+// monitoring consumer files after the commit are told apart.
+const t = setUpTestApp(
+  { RATE_LIMIT_SCALE: "100" },
+  { jobs: { consumerEveryMs: 3_600_000, consumerWakeDelayMs: 3_600_000 } },
+);
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);
 
@@ -39,7 +44,13 @@ const call = (method: "GET" | "POST" | "PUT", url: string, who: SignedInUser | n
 const randomEth = () => `0x${randomBytes(20).toString("hex")}`;
 const SUBMITTED = "Transfer request submitted successfully";
 
+/** The customer's alerts once the jobs room has judged every transfer made so far (money in files its own). */
 async function alertsOf(customer: SignedInUser, rule?: RuleName): Promise<MonitoringAlert[]> {
+  await t.app.jobs.drainConsumers();
+  return alertsFiledOf(customer, rule);
+}
+
+async function alertsFiledOf(customer: SignedInUser, rule?: RuleName): Promise<MonitoringAlert[]> {
   const q = new URLSearchParams({ q: customer.email, limit: "200", ...(rule ? { rule } : {}) });
   const res = await call("GET", `/api/admin/monitoring/alerts?${q}`, compliance);
   expect(res.statusCode, res.body).toBe(200);
@@ -172,11 +183,20 @@ describe("new device, then a transfer to a new address (blocking)", () => {
     expect((await send(quiet, "199.99", randomEth())).message).toBe(SUBMITTED);
     expect(await alertsOf(quiet, "new_device_new_address")).toEqual([]);
 
+    // Held at request time by create_transfer_request's own rule (its answer and its stored replay say so)...
     const customer = await withDevices(47);
     const held = await send(customer, "200.00", randomEth());
     expect(held.message).toBe(TRANSFER_MESSAGES.underReview);
+    const [event] = await t.database.query<{ payload: { review: string[]; new_device_at: string | null } }>(
+      "select payload from events where kind = 'transfer.requested' and payload->>'transfer_id' = $1",
+      [held.transferRequest.id],
+    );
+    expect(event!.payload.review).toEqual(["new_device_new_address"]);
+    expect(event!.payload.new_device_at).toEqual(expect.any(String));
+    // ...and its alert is filed after the commit, by the monitoring consumer, as the function decided it.
+    expect(await alertsFiledOf(customer, "new_device_new_address")).toEqual([]);
     const [alert] = await alertsOf(customer, "new_device_new_address");
-    expect(alert).toMatchObject({ blocking: true, transferId: held.transferRequest.id });
+    expect(alert).toMatchObject({ blocking: true, transferId: held.transferRequest.id, score: 0.51 });
     expect(alert!.evidence).toMatchObject({ hoursAfterDevice: 47, amountCents: 20_000 });
 
     const release = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {

@@ -289,6 +289,11 @@ function rapidInOut(input: MonitoringInput, c: MonitoringConfig["rapidInOut"]): 
   return null;
 }
 
+/**
+ * A device first seen shortly before a transfer of a sizeable amount to a new address (account takeover). When it
+ * blocks, create_transfer_request states this rule in SQL and decides it under the wallet lock (decision 049):
+ * this copy judges the synthetic population, and blocking-rule.api.test.ts holds the two to the same answers.
+ */
 function newDeviceNewAddress(input: MonitoringInput, c: MonitoringConfig["newDeviceNewAddress"]): RuleResult {
   const { event } = input;
   if (event.kind !== "transfer" || event.amountCents < c.minAmountCents || !isNewAddress(input)) return null;
@@ -300,7 +305,15 @@ function newDeviceNewAddress(input: MonitoringInput, c: MonitoringConfig["newDev
       at > event.at - c.deviceWindowHours * HOUR,
   );
   if (recent.length === 0) return null;
-  const newest = Math.max(...recent);
+  return newDeviceResult(event, Math.max(...recent), c);
+}
+
+/** What the new-device rule reports for a transfer after the device first seen at `newest`. */
+function newDeviceResult(
+  event: MoneyEvent,
+  newest: number,
+  c: MonitoringConfig["newDeviceNewAddress"],
+): NonNullable<RuleResult> {
   const windowMs = c.deviceWindowHours * HOUR;
   return {
     // Sooner after the new device is worse: at the window's end the score is 0.5.
@@ -381,23 +394,57 @@ export function ruleSettings(config: MonitoringConfig, rule: RuleName): RuleComm
   return config[key[rule]];
 }
 
-/** Every enabled rule's alert for this event, less those the customer had from the same rule within its cooldown. */
-export function evaluateRules(input: MonitoringInput, config: MonitoringConfig): RuleAlert[] {
+function toAlert(
+  rule: RuleName,
+  result: NonNullable<RuleResult>,
+  event: MoneyEvent,
+  settings: RuleCommon,
+): RuleAlert {
+  return {
+    rule,
+    score: scoreOf(result.observed, result.threshold),
+    blocking: settings.blocking,
+    evidence: { ...result.evidence, event: brief(event) },
+  };
+}
+
+/**
+ * Every enabled rule's alert for this event, less those the customer had from the same rule within its cooldown,
+ * and less the rules named in `except` (those the transfer function decided at request time).
+ */
+export function evaluateRules(
+  input: MonitoringInput,
+  config: MonitoringConfig,
+  except: readonly RuleName[] = [],
+): RuleAlert[] {
   const alerts: RuleAlert[] = [];
   for (const rule of RULE_NAMES) {
     const settings = ruleSettings(config, rule);
-    if (!settings.enabled) continue;
+    if (!settings.enabled || except.includes(rule)) continue;
     const cooledFrom = input.event.at - settings.cooldownDays * DAY;
     if (input.recentAlerts.some((a) => a.rule === rule && a.at > cooledFrom && a.at <= input.event.at))
       continue;
     const result = RULES[rule](input, config);
     if (!result) continue;
-    alerts.push({
-      rule,
-      score: scoreOf(result.observed, result.threshold),
-      blocking: settings.blocking,
-      evidence: { ...result.evidence, event: brief(input.event) },
-    });
+    alerts.push(toAlert(rule, result, input.event, settings));
   }
   return alerts;
+}
+
+/**
+ * The new-device rule's settings when it holds money at request time: create_transfer_request decides it then
+ * (decision 049), and the monitoring consumer files the alert from that decision instead of deciding again. Null
+ * when it is off or does not block (the consumer evaluates it like any other rule).
+ */
+export function newDeviceRuleAtRequest(
+  config: MonitoringConfig,
+): MonitoringConfig["newDeviceNewAddress"] | null {
+  const c = config.newDeviceNewAddress;
+  return c.enabled && c.blocking ? c : null;
+}
+
+/** The alert of the new-device rule the transfer function raised for `event`, after the device first seen at `deviceAt`. */
+export function newDeviceAlertAt(event: MoneyEvent, deviceAt: number, config: MonitoringConfig): RuleAlert {
+  const c = config.newDeviceNewAddress;
+  return toAlert("new_device_new_address", newDeviceResult(event, deviceAt, c), event, c);
 }

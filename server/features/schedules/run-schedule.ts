@@ -4,7 +4,6 @@ import { formatMoney } from "@/contract/money";
 import { SKIP_REASON_TEXT, SKIP_REASONS, type SkipReason, scheduleCadence } from "@/contract/schedules";
 import type { AppDeps } from "@/server/app-deps";
 import { queryRows } from "@/server/db/client";
-import { screenTransferRequest } from "@/server/features/compliance/screen";
 import { runDateWithin } from "@/server/features/schedules/schedule-dates";
 import { publicBaseUrl } from "@/server/features/security/freeze-links";
 import { createTransfer } from "@/server/features/transfers/create-transfer";
@@ -67,6 +66,7 @@ export function longDay(day: string): string {
 /** A refusal the customer can act on is a skip with its reason; anything else (the database gone) is thrown. */
 function skipReasonOf(err: unknown): SkipReason | null {
   if (!(err instanceof AppError)) return null;
+  if (err.reason === "transfer_under_review") return "under_review";
   if (err.reason && SKIPPABLE.has(err.reason)) return err.reason as SkipReason;
   // The hold's CHECK lost a race with another debit after the function's balance check.
   if (err.code === "CONFLICT" && err.message === "Insufficient funds for this hold")
@@ -90,26 +90,20 @@ async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Pro
   // recipient, a new sanctions list). create_transfer_request answers the same under the wallet lock.
   if (state.made !== null) return { outcome: "made", transferId: state.made };
   if (schedule.recipient_id === null) return { outcome: "skipped", reason: "recipient_removed" };
-  const [user] = await queryRows<{ email: string; first_name: string; is_staff: boolean }>(
+  const [user] = await queryRows<{ is_staff: boolean }>(
     db,
-    sql`select email, first_name, cardinality(staff_roles) > 0 as is_staff from users where id = ${schedule.user_id}`,
+    sql`select cardinality(staff_roles) > 0 as is_staff from users where id = ${schedule.user_id}`,
   );
   if (!user) return { outcome: "not-active" };
   if (user.is_staff) return { outcome: "skipped", reason: "staff_account" };
-  // A run never makes a transfer that would wait under review: it is skipped and the customer told, as a
-  // refusal is; a transfer the customer makes by hand still goes to review as before.
-  const screen = await screenTransferRequest(
-    deps.database,
-    schedule.user_id,
-    { names: [{ value: schedule.recipient_name }], addresses: [schedule.address] },
-    deps.config.sanctionsNameThreshold,
-  );
-  if (screen.hits.length > 0 || screen.complianceHold) return { outcome: "skipped", reason: "under_review" };
 
+  // A run never makes a transfer that would wait under review for sanctions or a compliance hold: createTransfer
+  // refuses it (runUnderReview, a listed payee or address, or a hold, checked under the wallet lock) and the run
+  // is skipped and the customer told, as a refusal is; a transfer the customer makes by hand still goes to review.
   try {
     const result = await createTransfer(
       deps,
-      { id: schedule.user_id, isAdmin: false, email: user.email, firstName: user.first_name },
+      { id: schedule.user_id, isAdmin: false, session: null },
       {
         amount: asAmount(schedule.amount),
         recipientName: schedule.recipient_name,

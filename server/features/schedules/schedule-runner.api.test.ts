@@ -282,7 +282,7 @@ describe("a run retried long after its transfer was made", () => {
 
   it("answers a run's second call with the transfer its reference names, even once the account is frozen", async () => {
     const customer = await createFundedCustomer(t, admin, "500.00");
-    const maker = { id: customer.user.id, isAdmin: false, email: customer.email, firstName: "Sam" };
+    const maker = { id: customer.user.id, isAdmin: false, session: null };
     const input = {
       amount: "12.00",
       recipientName: "Sam Lee",

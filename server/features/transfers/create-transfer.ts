@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { formatMoney, parseMoney } from "@/contract/money";
+import { parseMoney } from "@/contract/money";
 import { RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { guessCategory } from "@/contract/transaction-categories";
@@ -12,47 +12,32 @@ import {
   TRANSFER_MESSAGES,
 } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
-import type { DbOrTx, Tx } from "@/server/db/client";
-import { idempotencyKeys, transferRequests } from "@/server/db/schema";
-import {
-  getSecondFactorState,
-  type ProofOrigin,
-  secondFactorInvalid,
-  spendCodeProof,
-  stepUpRequired,
-  verifySecondFactor,
-} from "@/server/features/auth/second-factor";
+import type { DbOrTx } from "@/server/db/client";
+import { idempotencyKeys, type transferRequests } from "@/server/db/schema";
+import { type ProofOrigin, verifySecondFactor } from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
-import { recordHits, screenTransferRequest } from "@/server/features/compliance/screen";
-import {
-  evaluateTransfer,
-  fileAlertsAfterTransfer,
-  fileTransferAlerts,
-} from "@/server/features/monitoring/monitor-event";
-import { FREEZE_LINK_TTL_SECONDS, newFreezeLink } from "@/server/features/security/freeze-links";
+import { learnActiveSanctionsList } from "@/server/features/compliance/sanctions-index";
+import { monitoringConfig } from "@/server/features/monitoring/monitoring-config";
+import { newDeviceRuleAtRequest } from "@/server/features/monitoring/rules";
 import { checkedAddress } from "@/server/features/transfers/address-checksum";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
-import { transferBinding } from "@/server/features/transfers/transfer-binding";
 import {
-  type CreateTransferCall,
-  callCreateTransfer,
-  createTransferOnWallet,
-  type OutcomeRow,
-  type TransferAnswer,
-} from "@/server/features/transfers/transfer-function";
+  type CreateTransferResult,
+  makeTransfer,
+  type PayeeScreen,
+  SanctionsListChanged,
+  screenPayee,
+  sessionEnded,
+  type TransferAuthority,
+  type TransferMaker,
+} from "@/server/features/transfers/transfer-attempt";
+import { transferBinding } from "@/server/features/transfers/transfer-binding";
+import type { CreateTransferCall } from "@/server/features/transfers/transfer-function";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
-import { announceQueuedMail, outboxFields, wakeMailWorker } from "@/server/lib/mail/outbox";
-import { transferRequestedMail } from "@/server/lib/mail/security-templates";
+import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, sessionUserOf } from "@/server/lib/session";
 
 type TransferRow = typeof transferRequests.$inferSelect;
-
-export interface CreateTransferResult {
-  statusCode: number;
-  body: TransferAnswer;
-  replayed: boolean;
-}
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -116,11 +101,13 @@ export function bindingFor(
 
 /**
  * A passkey proof is checked before the transaction (the passkeys feature uses its own connection) against
- * the binding recomputed from the submitted fields; an already-answered key needs no proof and is skipped.
+ * the binding recomputed from the submitted fields; an already-answered key needs no proof and is skipped. The
+ * session is asked first: the route trusts its cached session because the call checks it, and a proof tried from
+ * a session ended elsewhere must not count against the account.
  */
 async function verifyPasskeyBeforeTransaction(
   deps: AppDeps,
-  userId: string,
+  user: TransferMaker,
   input: CreateTransferInput,
   idempotencyKey: string | undefined,
 ): Promise<boolean> {
@@ -129,7 +116,11 @@ async function verifyPasskeyBeforeTransaction(
   if (idempotencyKey === undefined) {
     throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
   }
+  const userId = user.id;
   if (await isAnsweredTransferKey(deps.database.db, userId, idempotencyKey)) return false;
+  if (user.session && (await sessionUserOf(deps.database.db, user.session.idHash)) !== userId) {
+    throw sessionEnded(user.session);
+  }
   await verifySecondFactor(deps, deps.database.db, userId, proof, {
     purpose: "transfer",
     binding: bindingFor(input, idempotencyKey),
@@ -144,39 +135,20 @@ export function lookalikeRefused(name: string): AppError {
   });
 }
 
-/** The transfer a scheduled run made before, answered as a replay of it. */
-async function scheduleRunMade(deps: AppDeps, transferId: string): Promise<CreateTransferResult> {
-  const [made] = await deps.database.db
-    .select()
-    .from(transferRequests)
-    .where(eq(transferRequests.id, transferId));
-  if (!made) throw new AppError("INTERNAL", "A scheduled run's transfer vanished");
-  const body = {
-    message: "Transfer request submitted successfully",
-    transferRequest: toTransferRequest(made),
-  };
-  return { statusCode: 201, body, replayed: true };
-}
-
 /** Staff never bank: refused before anything else, and again by the function under the wallet lock. */
 const staffCannotTransfer = () => new AppError("staff_account", TRANSFER_MESSAGES.adminCannotTransfer);
 
-function refusal(deps: AppDeps, row: OutcomeRow): AppError {
-  if (row.outcome === "idempotency_mismatch") {
-    return new AppError("CONFLICT", TRANSFER_MESSAGES.idempotencyMismatch);
-  }
-  if (!isRefusalOutcome(row.outcome)) {
-    return new AppError("INTERNAL", `Unexpected transfer outcome ${row.outcome}`);
-  }
-  return moneyOutRefusal(deps, row.outcome, row.detail);
-}
+/** How many times a request screens again after the function named a newer list (one is the rule). */
+const SCREENS_PER_REQUEST = 3;
 
 /**
- * Creates an outgoing USDC transfer request. The checks, the hold, the pending debit, the request, its
- * idempotency record, the "This wasn't me" link and the "Transfer requested" mail are one call of the
- * create_transfer_request function under the wallet lock: one round trip when no one-time code must be
- * spent, shared with the customer's other requests that arrive while one is running (decision 012). With an
- * Idempotency-Key, a replay of the same body returns the first response unchanged.
+ * Creates an outgoing USDC transfer request. The session, the checks, the screening of the address, the rule that
+ * holds a transfer at once, the hold, the pending debit, the request, its idempotency record and its event are one
+ * call of the create_transfer_request function under the wallet lock: one round trip when no one-time code must be
+ * spent and nothing is listed, shared with the customer's other requests that arrive while one is running
+ * (decision 012). The payee's name is screened in memory before it. The "Transfer requested" mail, the monitoring
+ * rules that do not block and the customer's pushed notice follow the commit in the jobs room (decision 049). With
+ * an Idempotency-Key, a replay of the same body returns the first response unchanged.
  */
 export function createTransfer(
   deps: AppDeps,
@@ -193,22 +165,6 @@ export function createTransfer(
   );
 }
 
-/**
- * Who vouched for a transfer made without the customer present: a scheduled run (decision 036) was proven with
- * the second factor when the customer made or edited its schedule, so the run itself asks for none. Its reference
- * ('schedule:<id>:<date>') goes on the transfer, and a run made before answers with that transfer, never a second.
- */
-export interface TransferAuthority {
-  scheduleRunKey?: string;
-}
-
-interface TransferMaker {
-  id: string;
-  isAdmin: boolean;
-  email: string;
-  firstName: string;
-}
-
 async function createTransferChecked(
   deps: AppDeps,
   user: TransferMaker,
@@ -219,35 +175,21 @@ async function createTransferChecked(
   authority: TransferAuthority,
 ): Promise<CreateTransferResult> {
   if (user.isAdmin) throw staffCannotTransfer();
+  if (user.session === null && authority.scheduleRunKey === undefined) {
+    throw new AppError("INTERNAL", "A transfer needs a session or a schedule run");
+  }
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
   }
   const { amount, address: typed } = validate(input);
   const address = checkedAddress(deps.config, typed, input.confirmUnchecksummedAddress);
-  const hash = requestHash(input);
   const passkeyVerified =
     authority.scheduleRunKey !== undefined ||
-    (await verifyPasskeyBeforeTransaction(deps, user.id, input, idempotencyKey));
-  // Sanctions screening before the function runs (it stays as it is): a hit, or a customer whose case is
-  // open, still makes the transfer with its hold, but it waits under review and the hit is filed with it.
-  // One round trip for the list and the customer's compliance hold (screenTransferRequest), and transaction
-  // monitoring (decision 031) alongside: a blocking alert holds the transfer like a sanctions hit.
-  const transferId = randomUUID();
-  const [{ hits: sanctionsHits, complianceHold }, monitoring] = await Promise.all([
-    screenTransferRequest(
-      deps.database,
-      user.id,
-      { names: [{ value: input.recipientName }], addresses: [address] },
-      deps.config.sanctionsNameThreshold,
-    ),
-    evaluateTransfer(deps.database.db, user.id, { id: transferId, amountCents: amount, address, at: now }),
-  ]);
-  const underReview = sanctionsHits.length > 0 || complianceHold || monitoring.blocking;
-
+    (await verifyPasskeyBeforeTransaction(deps, user, input, idempotencyKey));
   const day = limitDayOf(now);
   const fee = feeFor(amount);
   const transfer: TransferRow = {
-    id: transferId,
+    id: randomUUID(),
     userId: user.id,
     amount,
     fee,
@@ -271,24 +213,14 @@ async function createTransferChecked(
     createdAt: now,
     updatedAt: now,
   };
-  const body = {
-    message: underReview ? TRANSFER_MESSAGES.underReview : "Transfer request submitted successfully",
-    transferRequest: toTransferRequest(transfer),
-  };
-  const freezeLink = newFreezeLink(deps.config);
-  const mail = transferRequestedMail(user.email, {
-    firstName: user.firstName,
-    when: now,
-    amount: formatMoney(amount),
-    recipientName: input.recipientName,
-    address,
-    freezeUrl: freezeLink.url,
-  });
-  const outbox = outboxFields(mail);
-  const call = (secondFactorOk: boolean): CreateTransferCall => ({
+  const rule = newDeviceRuleAtRequest(monitoringConfig());
+  const call = (screen: PayeeScreen, secondFactorOk: boolean, filesHits: boolean): CreateTransferCall => ({
     user_id: user.id,
+    session_id_hash: user.session?.idHash ?? null,
+    session_idle_seconds: SESSION_IDLE_SECONDS,
+    session_touch_seconds: SESSION_TOUCH_SECONDS,
     idempotency_key: idempotencyKey ?? null,
-    request_hash: hash,
+    request_hash: requestHash(input),
     limit_day: day,
     daily_limit_cents: DAILY_LIMIT_CENTS,
     daily_count_limit: deps.config.transferDailyCountLimit,
@@ -305,71 +237,33 @@ async function createTransferChecked(
     crypto_address: address,
     description: `USDC transfer to ${input.recipientName}`,
     created_at: now.toISOString(),
-    response: body,
-    freeze_token_hash: freezeLink.tokenHash,
-    freeze_ttl_seconds: FREEZE_LINK_TTL_SECONDS,
-    mail_to: outbox.to,
-    mail_subject: outbox.subject,
-    mail_text: outbox.text,
-    mail_html: outbox.html,
-    mail_kind: outbox.kind,
+    response: {
+      message: "Transfer request submitted successfully",
+      transferRequest: toTransferRequest(transfer),
+    },
+    under_review_message: TRANSFER_MESSAGES.underReview,
+    sanctions_list_id: screen.list?.id ?? null,
+    name_listed: screen.hits.length > 0,
+    files_hits: filesHits,
+    refuse_review: authority.scheduleRunKey !== undefined,
+    blocking_rule: rule && {
+      device_window_hours: rule.deviceWindowHours,
+      established_days: rule.establishedDays,
+      min_amount_cents: rule.minAmountCents,
+      cooldown_days: rule.cooldownDays,
+      lookback_days: monitoringConfig().lookbackDays,
+    },
     // Skipped once the customer confirmed the address.
     check_lookalike: input.confirmLookalikeAddress !== true,
     schedule_run_key: transfer.scheduleRunKey,
   });
-  const answer = async (row: OutcomeRow): Promise<CreateTransferResult> => {
-    if (row.outcome === "replayed")
-      return { statusCode: row.status_code!, body: row.response!, replayed: true };
-    if (row.outcome === "schedule_run_made") return scheduleRunMade(deps, row.detail!);
-    if (row.outcome !== "created") throw refusal(deps, row);
-    announceQueuedMail(mail);
-    return { statusCode: 201, body, replayed: false };
-  };
-
-  const proof = input.secondFactor;
-  const secondFactorRefusal = async (): Promise<AppError> => {
-    if (!proof) return stepUpRequired((await getSecondFactorState(deps.database.db, user.id)).methods);
-    if (idempotencyKey === undefined) {
-      return new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
+  const attempt = { deps, user, input, idempotencyKey, origin, passkeyVerified, address, call };
+  for (let screens = 1; ; screens++) {
+    try {
+      return await makeTransfer(attempt, await screenPayee(deps, input.recipientName), authority);
+    } catch (err) {
+      if (!(err instanceof SanctionsListChanged) || screens >= SCREENS_PER_REQUEST) throw err;
+      learnActiveSanctionsList(deps.database.db, err.active);
     }
-    return secondFactorInvalid("passkey");
-  };
-  const fileHits = async (tx: Tx, created: CreateTransferResult): Promise<CreateTransferResult> => {
-    if (!created.replayed && sanctionsHits.length > 0) {
-      await recordHits(tx, {
-        userId: user.id,
-        point: "transfer",
-        hits: sanctionsHits,
-        transferId: transfer.id,
-      });
-    }
-    if (!created.replayed) await fileTransferAlerts(tx, user.id, monitoring);
-    return created;
-  };
-  // A one-time code is spent in the transaction that makes the transfer, between the checks that come before
-  // the second factor (under the lock) and the ones after it; everything else is the single call.
-  let result: CreateTransferResult;
-  if (proof && proof.method !== "passkey" && idempotencyKey !== undefined) {
-    result = await deps.database.db.transaction(async (tx) => {
-      const first = await callCreateTransfer(deps, tx, call(false));
-      if (first.outcome !== "second_factor_required") return fileHits(tx, await answer(first));
-      await spendCodeProof(deps, tx, user.id, proof, origin);
-      return fileHits(tx, await answer(await callCreateTransfer(deps, tx, call(true))));
-    });
-  } else if (sanctionsHits.length > 0 || monitoring.blocking) {
-    // Hits and holding alerts are filed in the transfer's own transaction: it never exists unheld without its case.
-    result = await deps.database.db.transaction(async (tx) => {
-      const row = await callCreateTransfer(deps, tx, call(passkeyVerified));
-      if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
-      return fileHits(tx, await answer(row));
-    });
-  } else {
-    const row = await createTransferOnWallet(deps, call(passkeyVerified));
-    if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
-    result = await answer(row);
-    // Alerts that hold nothing are filed once the transfer is made, keeping its one-call path.
-    if (!result.replayed) await fileAlertsAfterTransfer(deps.database.db, user.id, monitoring);
   }
-  if (!result.replayed) wakeMailWorker();
-  return result;
 }

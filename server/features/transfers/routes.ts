@@ -88,11 +88,14 @@ export async function transferRoutes(instance: FastifyInstance) {
     {
       schema: { body: createTransferInput, response: { 201: createTransferResponse } },
       preHandler: [proofLimit, creationLimit],
+      // create_transfer_request checks the session under its call (no lookup of its own on a cache miss), and its
+      // event's notice tells every instance's poll memory (no broadcast of its own): one round trip.
+      config: { sessionCheckedInSql: true, pollsToldByEvent: true },
     },
     async (request, reply) => {
       const result = await createTransfer(
         deps,
-        signedInUser(request),
+        { ...signedInUser(request), session: request.session },
         request.body,
         idempotencyKeyOf(request),
         new Date(),

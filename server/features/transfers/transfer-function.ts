@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createTransferResponse, type TransferRequest } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
 import { type Database, queryRows, type Tx } from "@/server/db/client";
+import { listedAddress } from "@/server/features/compliance/screen";
 import { AppError, pgErrorCode } from "@/server/lib/errors";
 import { type BatchStats, KeyedBatcher, type Settled } from "@/server/lib/keyed-batcher";
 
@@ -15,6 +16,14 @@ export interface TransferAnswer {
 export const TRANSFER_OUTCOMES = [
   "created",
   "replayed",
+  /** The session was ended (on any instance) or went idle: the request is answered as signed out. */
+  "session_ended",
+  /** Another sanctions list is active than the one the name was screened against; detail: its "id:version". */
+  "sanctions_list_changed",
+  /** The address is on the list and the caller files no hits: nothing written; `listed` carries the entries. */
+  "address_listed",
+  /** A scheduled run that sanctions or a compliance hold would hold: not made. */
+  "under_review",
   /** A scheduled run's transfer exists already (its schedule_run_key); detail is its id. */
   "schedule_run_made",
   "idempotency_mismatch",
@@ -37,6 +46,11 @@ export type Outcome = (typeof TRANSFER_OUTCOMES)[number];
  */
 export const createTransferCall = z.strictObject({
   user_id: z.guid(),
+  /** The session cookie's hash, checked by the function (active_session_user); null only for a scheduled run. */
+  session_id_hash: z.string().min(1).nullable(),
+  session_idle_seconds: z.number().int().positive(),
+  /** The function records the session's activity when it is older than this. */
+  session_touch_seconds: z.number().int().positive(),
   idempotency_key: z.string().min(1).max(255).nullable(),
   /** sha256 of the request without its proof, for the idempotency record. */
   request_hash: z.string().regex(/^[0-9a-f]{64}$/),
@@ -61,13 +75,26 @@ export const createTransferCall = z.strictObject({
   created_at: z.iso.datetime(),
   /** The 201 body, stored with the idempotency key so a replay answers it unchanged. */
   response: createTransferResponse,
-  freeze_token_hash: z.string().min(1),
-  freeze_ttl_seconds: z.number().int().positive(),
-  mail_to: z.string().min(1),
-  mail_subject: z.string().min(1),
-  mail_text: z.string(),
-  mail_html: z.string(),
-  mail_kind: z.string().min(1),
+  /** The body's message instead when the transfer waits under review (the function decides). */
+  under_review_message: z.string().min(1),
+  /** The sanctions list the payee's name was screened against in memory; null when none was active. */
+  sanctions_list_id: z.guid().nullable(),
+  /** The payee's name matched that list: the transfer waits under review and the caller files the hits. */
+  name_listed: z.boolean(),
+  /** The call runs in the caller's transaction, which files the sanctions hits (a listed address too). */
+  files_hits: z.boolean(),
+  /** A scheduled run: a transfer sanctions or a compliance hold would hold is refused ('under_review'). */
+  refuse_review: z.boolean(),
+  /** The blocking monitoring rule's settings (new_device_new_address), null when it does not block. */
+  blocking_rule: z
+    .strictObject({
+      device_window_hours: z.number().int().positive(),
+      established_days: z.number().int().nonnegative(),
+      min_amount_cents: z.number().int().nonnegative(),
+      cooldown_days: z.number().int().nonnegative(),
+      lookback_days: z.number().int().positive(),
+    })
+    .nullable(),
   /** Refuse an address imitating a saved recipient's (lookalike_recipient); false once the customer confirmed it. */
   check_lookalike: z.boolean(),
   /**
@@ -84,14 +111,19 @@ const outcomeRow = z.object({
   status_code: z.number().int().nullable(),
   /** The created or replayed body; a replay answers what was stored, unchanged. */
   response: z.custom<TransferAnswer>().nullable(),
-  /** Cents for the money refusals; the saved recipient's name for lookalike_address; a transfer id for schedule_run_made. */
+  /**
+   * Cents for the money refusals; the saved recipient's name for lookalike_address; a transfer id for
+   * schedule_run_made; the active list's "id:version" for sanctions_list_changed.
+   */
   detail: z.string().nullable(),
+  /** The active list's entries for the address (created under review, or address_listed); null when none. */
+  listed: z.array(listedAddress).nullable(),
 });
 export type OutcomeRow = z.infer<typeof outcomeRow>;
 
 /** The whole transfer request as one statement: lock, checks and writes in one round trip. */
 const CREATE_TRANSFER_SQL =
-  "select outcome, status_code, response, detail from create_transfer_request($1::jsonb)";
+  "select outcome, status_code, response, detail, listed from create_transfer_request($1::jsonb)";
 const CREATE_TRANSFER_STATEMENT = "create_transfer_request";
 
 /** A call checked against createTransferCall, as the JSON text sent. */
@@ -113,7 +145,7 @@ async function runOne(deps: AppDeps, tx: Tx | null, json: string): Promise<Outco
     }
     const [row] = await queryRows(
       tx,
-      sql`select outcome, status_code, response, detail from create_transfer_request(${json}::jsonb)`,
+      sql`select outcome, status_code, response, detail, listed from create_transfer_request(${json}::jsonb)`,
       outcomeRow,
     );
     return row;
@@ -136,7 +168,7 @@ export async function callCreateTransfer(
 const MAX_BATCH = 32;
 /** Several requests of one customer in one call (create_transfer_requests), one row per request, in their order. */
 const CREATE_TRANSFERS_SQL =
-  "select item, outcome, status_code, response, detail from create_transfer_requests($1::jsonb) order by item";
+  "select item, outcome, status_code, response, detail, listed from create_transfer_requests($1::jsonb) order by item";
 const CREATE_TRANSFERS_STATEMENT = "create_transfer_requests";
 
 async function settle(call: Promise<OutcomeRow>): Promise<Settled<OutcomeRow>> {

@@ -12,34 +12,26 @@ signal.setMaxListeners(0);
  * does its mail, and a down SMTP server never fails the request. Call `wakeMailWorker()` after commit.
  */
 export async function enqueueMail(dbOrTx: DbOrTx, message: MailMessage): Promise<void> {
-  await dbOrTx.insert(mailOutbox).values({
-    toAddress: message.to,
-    subject: oneLine(message.subject),
-    textBody: message.text,
-    htmlBody: message.html,
-    kind: message.kind,
-  });
-  signal.emit("queued", message);
+  await enqueueMails(dbOrTx, [message]);
+}
+
+/** Several messages in one statement (a jobs-room consumer's batch), as enqueueMail writes one. */
+export async function enqueueMails(dbOrTx: DbOrTx, messages: MailMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await dbOrTx.insert(mailOutbox).values(
+    messages.map((message) => ({
+      toAddress: message.to,
+      subject: oneLine(message.subject),
+      textBody: message.text,
+      htmlBody: message.html,
+      kind: message.kind,
+    })),
+  );
+  for (const message of messages) signal.emit("queued", message);
 }
 
 // A header must stay one line, whatever a user typed into a name.
 const oneLine = (subject: string) => subject.replace(/[\r\n]+/g, " ");
-
-/** The outbox row's fields, for a caller that writes the row itself (the transfer request's SQL function). */
-export function outboxFields(message: MailMessage) {
-  return {
-    to: message.to,
-    subject: oneLine(message.subject),
-    text: message.text,
-    html: message.html,
-    kind: message.kind,
-  };
-}
-
-/** Announces a message the caller wrote through `outboxFields`, once its statement has run. */
-export function announceQueuedMail(message: MailMessage): void {
-  signal.emit("queued", message);
-}
 
 /** Tells the worker(s) in this process to look at the outbox now instead of at the next poll. */
 export function wakeMailWorker(): void {
