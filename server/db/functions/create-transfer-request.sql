@@ -4,8 +4,9 @@
 -- one named prepared statement. The rules decided in TypeScript arrive decided: the fee, the limits, the New York
 -- day, the response body, the payee's name screened in memory; this function orders and applies them under the
 -- lock and answers one outcome row the caller maps to its AppError. The rules that read the database are the
--- functions they call (money_out_gate and money_out_limits, shared with payments by $tag; lookalike_recipient,
--- has_second_factor, compliance_hold, place_hold, active_session_user, emit_event), each defined once in this folder.
+-- functions they call (lock_wallet, idempotency_replay, money_out_gate and money_out_limits, shared with payments by
+-- $tag; lookalike_recipient, has_second_factor, compliance_hold, place_hold, active_session_user, emit_event), each
+-- defined once in this folder.
 -- Everything after the commit (the "Transfer requested" mail and its "This wasn't me" link, the monitoring rules
 -- that do not block and the filing of every alert, the customer's pushed notice) is the jobs room's, from the
 -- transfer.requested event (server/jobs/consumers/).
@@ -20,7 +21,6 @@ LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
 	c record;
 	v_wallet_id uuid;
-	v_previous_hash text;
 	v_previous_status integer;
 	v_previous_response jsonb;
 	v_outcome text;
@@ -104,12 +104,7 @@ BEGIN
 
 	-- Lock the wallet first (opening it if needed): two transfers racing must not both see the same available
 	-- balance, daily total or idempotency key. Each statement below takes a fresh snapshot, after the lock.
-	SELECT a.id INTO v_wallet_id FROM ledger_accounts a WHERE a.user_id = c.user_id FOR UPDATE;
-	IF NOT FOUND THEN
-		INSERT INTO ledger_accounts (code, kind, user_id) VALUES ('wallet:' || c.user_id, 'wallet', c.user_id)
-			ON CONFLICT (code) DO NOTHING;
-		SELECT a.id INTO v_wallet_id FROM ledger_accounts a WHERE a.user_id = c.user_id FOR UPDATE;
-	END IF;
+	v_wallet_id := lock_wallet(c.user_id);
 
 	-- A scheduled run made once already (decision 036): its transfer carries the run's reference for good, while
 	-- the run's Idempotency-Key is swept after a week, and the schedule may have been edited since. Before every
@@ -125,14 +120,10 @@ BEGIN
 	END IF;
 
 	IF c.idempotency_key IS NOT NULL THEN
-		SELECT ik.request_hash, ik.status_code, ik.response INTO v_previous_hash, v_previous_status, v_previous_response
-			FROM idempotency_keys ik WHERE ik.user_id = c.user_id AND ik.key = c.idempotency_key;
+		SELECT r.outcome, r.status_code, r.response INTO v_outcome, v_previous_status, v_previous_response
+			FROM idempotency_replay(c.user_id, c.idempotency_key, c.request_hash) r;
 		IF FOUND THEN
-			IF v_previous_hash <> c.request_hash THEN
-				RETURN QUERY SELECT 'idempotency_mismatch'::text, NULL::integer, NULL::jsonb, NULL::text, NULL::jsonb;
-			ELSE
-				RETURN QUERY SELECT 'replayed'::text, v_previous_status, v_previous_response, NULL::text, NULL::jsonb;
-			END IF;
+			RETURN QUERY SELECT v_outcome, v_previous_status, v_previous_response, NULL::text, NULL::jsonb;
 			RETURN;
 		END IF;
 	END IF;

@@ -1,6 +1,7 @@
 -- A customer's wallet locked for the rest of the caller's transaction, opened first if it has none yet; answers
 -- its id. Every money movement on a wallet takes this lock first, so two of them never see the same balance, and a
--- movement between two customers takes both in user id order (pay_by_tag), as every writer of two parties does.
+-- movement between two customers takes both in user id order (pay_by_tag), as every writer of two parties does;
+-- a transfer request takes its customer's (create_transfer_request).
 -- The same as lockWallet (server/lib/ledger.ts) for the functions that lock in SQL.
 CREATE OR REPLACE FUNCTION lock_wallet(p_user_id uuid)
 RETURNS uuid

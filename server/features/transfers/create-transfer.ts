@@ -27,7 +27,6 @@ import {
   type PayeeScreen,
   SanctionsListChanged,
   screenPayee,
-  sessionEnded,
   type TransferAuthority,
   type TransferMaker,
 } from "@/server/features/transfers/transfer-attempt";
@@ -36,6 +35,7 @@ import type { CreateTransferCall } from "@/server/features/transfers/transfer-fu
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
 import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, sessionUserOf } from "@/server/lib/session";
+import { sessionEnded } from "@/server/lib/session-plugin";
 
 type TransferRow = typeof transferRequests.$inferSelect;
 

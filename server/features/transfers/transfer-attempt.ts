@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { type CreateTransferInput, TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { AppDeps } from "@/server/app-deps";
@@ -28,7 +27,8 @@ import {
 } from "@/server/features/transfers/transfer-function";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
 import { AppError } from "@/server/lib/errors";
-import { forgetCachedSessions, type SessionRef } from "@/server/lib/session";
+import type { SessionRef } from "@/server/lib/session";
+import { sessionEnded } from "@/server/lib/session-plugin";
 
 // One try at a transfer request (create-transfer.ts builds the call and tries again when the sanctions list it
 // screened against is no longer the active one): which path it takes, and what each outcome of the function means.
@@ -68,12 +68,6 @@ async function scheduleRunMade(deps: AppDeps, transferId: string): Promise<Creat
     transferRequest: toTransferRequest(made),
   };
   return { statusCode: 201, body, replayed: true };
-}
-
-/** The session ended (here or on another instance): answered as any signed-out request, and forgotten here. */
-export function sessionEnded(session: SessionRef): AppError {
-  forgetCachedSessions({ idHash: session.idHash }, { broadcast: false });
-  return new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
 }
 
 function refusal(deps: AppDeps, row: OutcomeRow): AppError {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { hashSessionToken, SESSION_CACHE_MS } from "@/server/lib/session";
@@ -9,6 +8,7 @@ import {
   expectLedgerCleanAfterEach,
   requestTransfer,
 } from "@/tests/support/money";
+import { statementsDuring } from "@/tests/support/round-trips";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
@@ -24,25 +24,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
 const tokenOf = (who: SignedInUser) => who.cookie.slice(who.cookie.indexOf("=") + 1);
-
-/** The statements this process sends to PostgreSQL while `run` runs (every pool connection's, one per round trip). */
-async function statementsDuring(run: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const first = args[0] as string | { name?: string; text?: string };
-    sent.push(typeof first === "string" ? first : (first.name ?? first.text ?? ""));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  try {
-    await run();
-  } finally {
-    vi.mocked(pg.Client.prototype.query).mockRestore();
-  }
-  return sent;
-}
 
 const transferCount = async (userId: string) =>
   (
@@ -52,17 +34,17 @@ const transferCount = async (userId: string) =>
     )
   )[0]!.n;
 
-describe.runIf(onPostgres)("a transfer's round trips", () => {
+describe("a transfer's round trips", () => {
   it("sends one statement for a transfer from a cached session with no proof: the function's call", async () => {
     const customer = await createFundedCustomer(t, admin, "100.00");
     // The session is in this instance's cache, and the sanctions list the payee is screened against is known.
     expect((await requestTransfer(t.app, customer, { amount: "1.00" })).statusCode).toBe(201);
     for (const key of [undefined, `one-call-${randomUUID()}`]) {
-      const sent = await statementsDuring(async () => {
+      const sent = await statementsDuring(t.database, async () => {
         const res = await requestTransfer(t.app, customer, { amount: "1.00" }, key);
         expect(res.statusCode, res.body).toBe(201);
       });
-      expect(sent).toEqual(["create_transfer_request"]);
+      expect(sent).toEqual([expect.stringContaining("from create_transfer_request($1::jsonb)")]);
     }
   });
 
@@ -71,12 +53,12 @@ describe.runIf(onPostgres)("a transfer's round trips", () => {
     expect((await requestTransfer(t.app, customer, { amount: "1.00" })).statusCode).toBe(201);
     const later = Date.now() + SESSION_CACHE_MS + 1_000;
     vi.spyOn(Date, "now").mockReturnValue(later);
-    const sent = await statementsDuring(async () => {
+    const sent = await statementsDuring(t.database, async () => {
       expect((await requestTransfer(t.app, customer, { amount: "1.00" })).statusCode).toBe(201);
     });
-    expect(sent).toEqual(["create_transfer_request"]);
+    expect(sent).toEqual([expect.stringContaining("from create_transfer_request($1::jsonb)")]);
     // Any other route looks the session up again after 5 seconds.
-    const read = await statementsDuring(async () => {
+    const read = await statementsDuring(t.database, async () => {
       const res = await t.app.inject({
         method: "GET",
         url: "/api/auth/user",
@@ -84,7 +66,7 @@ describe.runIf(onPostgres)("a transfer's round trips", () => {
       });
       expect(res.statusCode).toBe(200);
     });
-    expect(read).toContain("session_user");
+    expect(read[0]).toContain('from "sessions"');
   });
 });
 
