@@ -77,7 +77,10 @@ export async function startCluster(
   };
   try {
     // One at a time: all three running migrations and tsx compiles at once only slows a 2-core machine.
-    for (let i = 0; i < size; i++) started.push(await startServer(env));
+    // Each instance names its PostgreSQL connections (node-postgres reads PGAPPNAME), so a test can tell from
+    // pg_stat_activity which instance holds a transaction open (the jobs-room kill test).
+    const envOf = (i: number) => ({ ...env, PGAPPNAME: `pillar-app${i + 1}` });
+    for (let i = 0; i < size; i++) started.push(await startServer(envOf(i)));
     instances = started.map((server, i) => ({ name: `app${i + 1}`, server }));
     const balancer = await startHaproxy(
       instances.map((x) => ({ name: x.name, port: x.server.port })),
@@ -86,11 +89,11 @@ export async function startCluster(
     lb = balancer;
     const ensureHealthy = async () => {
       await redis.restore();
-      for (const x of instances) {
+      for (const [i, x] of instances.entries()) {
         const { exitCode, signalCode } = x.server.child;
         if (exitCode === null && signalCode === null) continue;
         await x.server.exited;
-        x.server = await startServer(env, { port: x.server.port });
+        x.server = await startServer(envOf(i), { port: x.server.port });
       }
       await waitFor(
         "HAProxy to see every instance UP",
