@@ -212,6 +212,14 @@ BEGIN
 			v_review := v_review || 'new_device_new_address'::text;
 		END IF;
 	END IF;
+	-- A transfer this rule holds is never committed without its alert (the hold is the alert on the customer's
+	-- case: staff release, the payout worker and the next transfer read it). Like a listed address: nothing is
+	-- written on the one-call path, and the caller calls again in a transaction that files the alert (files_hits),
+	-- which 'created' answers the device's time for (detail).
+	IF v_device_at IS NOT NULL AND NOT c.files_hits THEN
+		RETURN QUERY SELECT 'alert_held'::text, NULL::integer, NULL::jsonb, NULL::text, NULL::jsonb;
+		RETURN;
+	END IF;
 	v_response := CASE WHEN cardinality(v_review) > 0
 		THEN c.response || jsonb_build_object('message', c.under_review_message) ELSE c.response END;
 
@@ -250,7 +258,8 @@ BEGIN
 		'new_device_at', v_device_at,
 		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,
 			'topics', jsonb_build_array('summary', 'transactions', 'transfers')))));
-	RETURN QUERY SELECT 'created'::text, 201, v_response, NULL::text, v_listed;
+	RETURN QUERY SELECT 'created'::text, 201, v_response,
+		to_char(v_device_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), v_listed;
 END;
 $$;
 --> statement-breakpoint

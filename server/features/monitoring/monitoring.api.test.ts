@@ -193,10 +193,18 @@ describe("new device, then a transfer to a new address (blocking)", () => {
     );
     expect(event!.payload.review).toEqual(["new_device_new_address"]);
     expect(event!.payload.new_device_at).toEqual(expect.any(String));
-    // ...and its alert is filed after the commit, by the monitoring consumer, as the function decided it.
-    expect(await alertsFiledOf(customer, "new_device_new_address")).toEqual([]);
-    const [alert] = await alertsOf(customer, "new_device_new_address");
-    expect(alert).toMatchObject({ blocking: true, transferId: held.transferRequest.id, score: 0.51 });
+    // ...and its alert committed with it (the hold is the alert: nothing may release the transfer before the jobs
+    // room runs), before any consumer ran; the monitoring consumer's filing of the same alert is a no-op.
+    const [filed] = await alertsFiledOf(customer, "new_device_new_address");
+    expect(filed).toMatchObject({ blocking: true, transferId: held.transferRequest.id, score: 0.51 });
+    const early = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {
+      status: "approved",
+    });
+    expect(early.statusCode, early.body).toBe(409);
+    const alerts = await alertsOf(customer, "new_device_new_address");
+    expect(alerts).toHaveLength(1);
+    const [alert] = alerts;
+    expect(alert).toMatchObject({ id: filed!.id, blocking: true, transferId: held.transferRequest.id, score: 0.51 });
     expect(alert!.evidence).toMatchObject({ hoursAfterDevice: 47, amountCents: 20_000 });
 
     const release = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {

@@ -257,7 +257,17 @@ async function createTransferChecked(
     check_lookalike: input.confirmLookalikeAddress !== true,
     schedule_run_key: transfer.scheduleRunKey,
   });
-  const attempt = { deps, user, input, idempotencyKey, origin, passkeyVerified, address, call };
+  const attempt = {
+    deps,
+    user,
+    input,
+    idempotencyKey,
+    origin,
+    passkeyVerified,
+    address,
+    amountCents: amount,
+    call,
+  };
   for (let screens = 1; ; screens++) {
     try {
       return await makeTransfer(attempt, await screenPayee(deps, input.recipientName), authority);

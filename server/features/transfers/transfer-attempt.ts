@@ -17,6 +17,9 @@ import {
   type SanctionsIndex,
 } from "@/server/features/compliance/sanctions-index";
 import { addressHits, nameHits, recordHits, type SanctionsHit } from "@/server/features/compliance/screen";
+import { monitoringConfig } from "@/server/features/monitoring/monitoring-config";
+import { recordAlerts } from "@/server/features/monitoring/record-alerts";
+import { type MoneyEvent, newDeviceAlertAt } from "@/server/features/monitoring/rules";
 import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
 import {
   type CreateTransferCall,
@@ -117,6 +120,7 @@ export interface Attempt {
   origin: ProofOrigin;
   passkeyVerified: boolean;
   address: string;
+  amountCents: number;
   call: (screen: PayeeScreen, secondFactorOk: boolean, filesHits: boolean) => CreateTransferCall;
 }
 
@@ -161,6 +165,21 @@ export async function makeTransfer(a: Attempt, screen: PayeeScreen, authority: T
         transferId: created.body.transferRequest.id,
       });
     }
+    // The blocking monitoring rule held it (detail: the new device's time): its alert commits with it. The
+    // monitoring consumer files the same alert from the event again, which its dedupe key makes a no-op.
+    if (row.outcome === "created" && row.detail !== null) {
+      const transfer = created.body.transferRequest;
+      const event: MoneyEvent = {
+        kind: "transfer",
+        id: transfer.id,
+        at: Date.parse(transfer.createdAt),
+        amountCents: a.amountCents,
+        address: a.address.toLowerCase(),
+      };
+      await recordAlerts(tx, user.id, event, [
+        newDeviceAlertAt(event, Date.parse(row.detail), monitoringConfig()),
+      ]);
+    }
     return created;
   };
   const inTransaction = () =>
@@ -182,6 +201,8 @@ export async function makeTransfer(a: Attempt, screen: PayeeScreen, authority: T
   const row = await createTransferOnWallet(deps, a.call(screen, a.passkeyVerified, false));
   if (row.outcome === "second_factor_required") throw await secondFactorRefusal();
   // A listed address: nothing was written; the transfer is made again in a transaction that files the hit.
-  if (row.outcome === "address_listed") return inTransaction();
+  // A listed address or a transfer the blocking monitoring rule holds: nothing was written; the transfer is made
+  // again in a transaction that files the hit or the alert.
+  if (row.outcome === "address_listed" || row.outcome === "alert_held") return inTransaction();
   return answer(row);
 }

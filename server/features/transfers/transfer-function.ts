@@ -22,6 +22,8 @@ export const TRANSFER_OUTCOMES = [
   "sanctions_list_changed",
   /** The address is on the list and the caller files no hits: nothing written; `listed` carries the entries. */
   "address_listed",
+  /** The blocking monitoring rule holds it: nothing written; made again in a transaction that files the alert. */
+  "alert_held",
   /** A scheduled run that sanctions or a compliance hold would hold: not made. */
   "under_review",
   /** A scheduled run's transfer exists already (its schedule_run_key); detail is its id. */
