@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { EMAIL_ALWAYS_ON, type NotificationKind } from "@/contract/notifications";
 import { type DbOrTx, queryRows } from "@/server/db/client";
-import { enqueueMail } from "@/server/lib/mail/outbox";
+import { enqueueMail, enqueueMails } from "@/server/lib/mail/outbox";
 import type { MailMessage } from "@/server/lib/mail/templates";
 
 export interface NotificationContent {
@@ -56,11 +56,51 @@ export interface Notification {
 }
 
 /**
- * Writes several notifications in user id order (each user's in the order given): every notification row raises
- * its user's notice, whose counter row stays locked to the commit, so writers naming the same users (the pushes
- * consumer among them) take those locks in one order and never deadlock.
+ * Writes a batch of notifications in a few statements whatever its size (the jobs room's consumers): the customers'
+ * choices in one read, the centre's rows in one insert, their mail in one, and one "notifications" notice per
+ * customer. The rows' own trigger stays quiet for that insert (pillar.notices_batched, user-events.sql): one notice
+ * per row was five statements each and a counter lock held to the commit. The notices go in user id order, so
+ * writers naming the same users (the pushes consumer among them) take their counters' locks in one order.
  */
 export async function notifyAll(db: DbOrTx, notifications: readonly Notification[]): Promise<void> {
-  const ordered = [...notifications].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
-  for (const n of ordered) await notify(db, n.userId, n.kind, n.content, n.mail);
+  if (notifications.length === 0) return;
+  const pairs = JSON.stringify(notifications.map((n) => ({ user_id: n.userId, kind: n.kind })));
+  const choices = await queryRows<{ user_id: string; kind: string; in_app: boolean; email: boolean }>(
+    db,
+    sql`select p.user_id, p.kind, p.in_app, p.email from notification_preferences p
+        join jsonb_to_recordset(${pairs}::jsonb) as x(user_id uuid, kind text)
+          on p.user_id = x.user_id and p.kind = x.kind`,
+  );
+  const choiceOf = (n: Notification) => choices.find((c) => c.user_id === n.userId && c.kind === n.kind);
+  const shown = notifications.filter((n) => choiceOf(n)?.in_app ?? true);
+  if (shown.length > 0) {
+    const rows = JSON.stringify(
+      shown.map((n) => ({
+        user_id: n.userId,
+        kind: n.kind,
+        title: n.content.title.slice(0, 200),
+        body: n.content.body.slice(0, 1000),
+        link: n.content.link ?? null,
+      })),
+    );
+    await db.execute(sql`
+      with quiet as (select set_config('pillar.notices_batched', 'on', true))
+      insert into notifications (user_id, kind, title, body, link)
+      select x.user_id, x.kind, x.title, x.body, x.link
+      from jsonb_to_recordset(${rows}::jsonb) as x(user_id uuid, kind text, title text, body text, link text)
+      where exists (select 1 from quiet)`);
+    const users = [...new Set(shown.map((n) => n.userId))].sort();
+    await db.execute(sql`
+      with loud as (select set_config('pillar.notices_batched', 'off', true))
+      select emit_user_event(u.id, array['notifications'])
+      from unnest(${`{${users.join(",")}}`}::uuid[]) as u(id), loud
+      order by u.id`);
+  }
+  const mails = notifications.filter(
+    (n) => n.mail && (EMAIL_ALWAYS_ON.has(n.kind) || (choiceOf(n)?.email ?? true)),
+  );
+  await enqueueMails(
+    db,
+    mails.map((n) => n.mail!),
+  );
 }

@@ -103,8 +103,11 @@ CREATE OR REPLACE TRIGGER user_events_account_requests AFTER INSERT OR UPDATE ON
 CREATE OR REPLACE TRIGGER user_events_chat AFTER INSERT OR UPDATE OF read_at ON chat_messages
 	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('chat');
 --> statement-breakpoint
+-- A batch of notifications (notifyAll, server/lib/notifications.ts) sets pillar.notices_batched for its insert and
+-- raises one notice per customer itself.
 CREATE OR REPLACE TRIGGER user_events_notifications AFTER INSERT OR UPDATE OR DELETE ON notifications
-	FOR EACH ROW EXECUTE FUNCTION user_events_from_row('notifications');
+	FOR EACH ROW WHEN (current_setting('pillar.notices_batched', true) IS DISTINCT FROM 'on')
+	EXECUTE FUNCTION user_events_from_row('notifications');
 --> statement-breakpoint
 -- A USDC deposit seen on chain (pending), credited, held or removed by a reorg: the Add money page's list. Its
 -- depth changing is not a notice (the page polls while a deposit is pending).
