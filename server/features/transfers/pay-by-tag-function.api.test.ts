@@ -75,10 +75,12 @@ describe("pay_by_tag", () => {
     const before = [await historyNotices(payer), await historyNotices(payee)];
     await warmSession(payer);
     let res: Awaited<ReturnType<typeof pay>> | undefined;
-    // Until the answer: what the request sends. (After it, the poll memory's cross-instance broadcast sends its
-    // pg_notify for every mutation, one per event-loop turn: server/lib/session-broadcast.ts.)
+    // The answer and what follows it in the process: no poll broadcast of its own (the route's pollsToldByEvent:
+    // the event's notices reach both parties' polls on every instance), whose pg_notify the session broadcast
+    // would send one event-loop turn after the answer.
     const sent = await statementsDuring(t.database, async () => {
       res = await pay(payer, { tag: tagOf(payee), amount: "5.00", note: "Lunch" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
     });
     expect(res!.statusCode, res!.body).toBe(201);
     expect(sent, JSON.stringify(sent)).toHaveLength(1);

@@ -181,6 +181,8 @@ export async function transferRoutes(instance: FastifyInstance) {
     {
       schema: { body: createTagPaymentInput, response: { 201: createTagPaymentResponse } },
       preHandler: [proofLimit, creationLimit],
+      // pay_by_tag checks the session under its call and its event's notices reach both parties' polls everywhere.
+      config: { sessionCheckedInSql: true, pollsToldByEvent: true },
     },
     async (request, reply) => {
       const result = await payByTag(
@@ -233,6 +235,7 @@ export async function transferRoutes(instance: FastifyInstance) {
         response: { 201: createTagPaymentResponse },
       },
       preHandler: [proofLimit, creationLimit],
+      config: { sessionCheckedInSql: true, pollsToldByEvent: true },
     },
     async (request, reply) => {
       const result = await payMoneyRequest(
