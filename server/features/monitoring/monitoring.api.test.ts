@@ -204,7 +204,12 @@ describe("new device, then a transfer to a new address (blocking)", () => {
     const alerts = await alertsOf(customer, "new_device_new_address");
     expect(alerts).toHaveLength(1);
     const [alert] = alerts;
-    expect(alert).toMatchObject({ id: filed!.id, blocking: true, transferId: held.transferRequest.id, score: 0.51 });
+    expect(alert).toMatchObject({
+      id: filed!.id,
+      blocking: true,
+      transferId: held.transferRequest.id,
+      score: 0.51,
+    });
     expect(alert!.evidence).toMatchObject({ hoursAfterDevice: 47, amountCents: 20_000 });
 
     const release = await call("PUT", `/api/admin/transfer-requests/${held.transferRequest.id}`, finance, {
