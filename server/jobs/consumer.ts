@@ -92,12 +92,11 @@ async function moveCursor(tx: Tx, name: string, last: EventRow) {
 
 /**
  * Creates the consumer's cursor when it has none. A new consumer starts at the end of the log (what happened
- * before it existed was handled by the code it replaces); `fromStart` reads the whole kept log instead.
+ * before it existed was handled by the code it replaces).
  */
-export async function ensureCursor(db: Db, name: string, fromStart = false) {
+export async function ensureCursor(db: Db, name: string) {
   await db.execute(sql`insert into job_cursors (consumer, xact, event_id)
-    select ${name}, coalesce(max(xact), '0'::xid8), coalesce(max(id), 0)
-    from events where not ${fromStart}
+    select ${name}, coalesce(max(xact), '0'::xid8), coalesce(max(id), 0) from events
     on conflict (consumer) do nothing`);
 }
 

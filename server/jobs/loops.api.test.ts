@@ -48,6 +48,7 @@ describe("the jobs room's loops", () => {
     await t.app.jobs.loop("schedule-runner")!.drain();
     const metrics = await t.app.inject({ method: "GET", url: "/metrics" });
     expect(metrics.body).toMatch(/jobs_passes_total\{job="schedule-runner",outcome="ok"\} [1-9]/);
+    expect(metrics.body).toMatch(/jobs_done_total\{job="schedule-runner"\} \d/);
   });
 
   it("in a serving process's app: also housekeeping, the mail worker with SMTP and the chain's three", async () => {

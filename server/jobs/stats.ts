@@ -80,11 +80,6 @@ export class JobStats {
     return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   }
 
-  /** Forgets the kept lags (the bench measures one scenario at a time). */
-  resetLags() {
-    for (const figures of this.consumers.values()) figures.lags = [];
-  }
-
   private lagHistogram?: Histogram<"consumer">;
   private failedCounter?: Counter<"consumer">;
 
@@ -126,6 +121,15 @@ export class JobStats {
           this.set({ job, outcome: "ok" }, figures.runs - figures.failures);
           this.set({ job, outcome: "failed" }, figures.failures);
         }
+      },
+    });
+    new Gauge({
+      name: "jobs_done_total",
+      help: "What each background loop's passes did since start (events handled, mails sent, runs made)",
+      labelNames: ["job"] as const,
+      registers: [registry],
+      collect() {
+        for (const [job, figures] of stats.loops) this.set({ job }, figures.done);
       },
     });
     new Gauge({
