@@ -239,11 +239,8 @@ BEGIN
 		INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
 			VALUES (c.user_id, c.idempotency_key, c.request_hash, 201, v_response);
 	END IF;
-	-- The session's last_seen_at, at most once a minute (server/lib/session.ts): a money route trusts its cached
-	-- session because this call checks it, so this is where its activity is recorded.
 	IF c.session_id_hash IS NOT NULL THEN
-		UPDATE sessions s SET last_seen_at = now() WHERE s.id_hash = c.session_id_hash
-			AND s.last_seen_at < now() - make_interval(secs => c.session_touch_seconds);
+		PERFORM touch_session(c.session_id_hash, c.session_touch_seconds);
 	END IF;
 	-- What the consumers need without another read: the mail's fields, the rules' facts, and the screens to tell.
 	-- review: why it waits ('sanctions', 'compliance_hold', 'new_device_new_address'), never shown to the customer.

@@ -39,3 +39,13 @@ LANGUAGE sql STABLE AS $$
 	WHERE s.id_hash = p_id_hash AND s.expires_at > now()
 		AND s.last_seen_at > now() - make_interval(secs => p_idle_seconds) AND u.is_email_verified;
 $$;
+--> statement-breakpoint
+-- The session's activity, recorded by the money function that checked it (active_session_user): a route whose SQL
+-- checks the session trusts this process's cached copy without a lookup (server/lib/session.ts), so the call is
+-- where its last_seen_at moves, at most once every p_touch_seconds (conditional: concurrent calls write it once).
+CREATE OR REPLACE FUNCTION touch_session(p_id_hash text, p_touch_seconds integer)
+RETURNS void
+LANGUAGE sql VOLATILE AS $$
+	UPDATE sessions SET last_seen_at = now()
+	WHERE id_hash = p_id_hash AND last_seen_at < now() - make_interval(secs => p_touch_seconds);
+$$;

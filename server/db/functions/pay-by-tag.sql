@@ -41,6 +41,7 @@ BEGIN
 	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
 		session_id_hash text,
 		session_idle_seconds integer,
+		session_touch_seconds integer,
 		user_id uuid,
 		idempotency_key text,
 		request_hash text,
@@ -61,7 +62,7 @@ BEGIN
 	-- A payment by tag names its amount (its tag and note may be NULL: no tag at all, no note); a request paid names
 	-- only the request, whose amount, note and requester are read here. Everything else is required: a missing or
 	-- misspelt field reads as NULL, and a NULL limit or flag would pass the check it feeds.
-	IF num_nulls(c.session_id_hash, c.session_idle_seconds, c.user_id, c.idempotency_key, c.request_hash,
+	IF num_nulls(c.session_id_hash, c.session_idle_seconds, c.session_touch_seconds, c.user_id, c.idempotency_key, c.request_hash,
 			c.limit_day, c.daily_limit_cents, c.daily_count_limit, c.second_factor_ok, c.payment_id,
 			c.payer_transaction_id, c.payee_transaction_id, c.created_at, c.message) > 0
 		OR (c.money_request_id IS NULL) = (c.amount_cents IS NULL)
@@ -224,6 +225,8 @@ BEGIN
 		'createdAt', p_call->>'created_at'));
 	INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
 		VALUES (c.user_id, c.idempotency_key, c.request_hash, 201, v_response);
+	-- The route trusts its cached session because this call checks it: its activity is recorded here.
+	PERFORM touch_session(c.session_id_hash, c.session_touch_seconds);
 
 	-- The screens of both parties that the triggers named for these writes: their balances and histories, and
 	-- their requests when one was paid.

@@ -211,6 +211,23 @@ describe("pay_by_tag", () => {
     expect(await balanceOf(payer)).toBe(10_000 - 999);
   });
 
+  it("records the activity of the cached session it checked, as a transfer's call does", async () => {
+    const payer = await createFundedCustomer(t, admin, "100.00");
+    const payee = await createApprovedCustomer(t.database);
+    await warmSession(payer);
+    // The route trusts this cached session without a lookup: only the call can move last_seen_at.
+    await t.database.query(
+      "update sessions set last_seen_at = now() - interval '2 minutes' where user_id = $1",
+      [payer.user.id],
+    );
+    expect((await pay(payer, { tag: tagOf(payee), amount: "1.00" })).statusCode).toBe(201);
+    const [seen] = await t.database.query<{ recent: boolean }>(
+      "select last_seen_at > now() - interval '10 seconds' as recent from sessions where user_id = $1",
+      [payer.user.id],
+    );
+    expect(seen!.recent).toBe(true);
+  });
+
   it("refuses a session revoked in the database while this instance still caches it", async () => {
     const payer = await createFundedCustomer(t, admin, "100.00");
     const payee = await createApprovedCustomer(t.database);

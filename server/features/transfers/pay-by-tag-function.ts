@@ -39,6 +39,7 @@ export const payByTagCall = z
     /** The session's id hash and idle limit: the function checks the session itself (active_session_user). */
     session_id_hash: z.string().regex(/^[0-9a-f]{64}$/),
     session_idle_seconds: z.number().int().positive(),
+    session_touch_seconds: z.number().int().positive(),
     user_id: z.guid(),
     idempotency_key: z.string().min(1).max(255),
     /** sha256 of what the payment is, without its proof, for the idempotency record. */

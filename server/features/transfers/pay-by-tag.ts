@@ -32,7 +32,7 @@ import {
 } from "@/server/features/transfers/pay-by-tag-function";
 import { AppError } from "@/server/lib/errors";
 import type { Notification } from "@/server/lib/notifications";
-import { SESSION_IDLE_SECONDS, type SessionRef } from "@/server/lib/session";
+import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, type SessionRef } from "@/server/lib/session";
 import { sessionEnded } from "@/server/lib/session-plugin";
 
 /**
@@ -185,6 +185,7 @@ async function payByTagChecked(
   const call = (secondFactorOk: boolean): PayByTagCall => ({
     session_id_hash: session.idHash,
     session_idle_seconds: SESSION_IDLE_SECONDS,
+    session_touch_seconds: SESSION_TOUCH_SECONDS,
     user_id: payer.id,
     idempotency_key: idempotencyKey,
     request_hash: createHash("sha256").update(JSON.stringify(hashed)).digest("hex"),
