@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
-import { NameIndex } from "@/server/features/compliance/name-index";
-import { nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
+import { indexOfRows } from "@/server/features/compliance/list-search";
+import type { NameIndex } from "@/server/features/compliance/name-index";
 
 export interface IndexedName {
   source: string;
@@ -16,7 +16,7 @@ export interface SanctionsIndex {
   version: number;
   /** The names, prepared at load so that a screen scores only those that can match (decision 043). */
   names: NameIndex<IndexedName>;
-  entries: Map<string, { programs: string; birthDates: string[]; name: string }>;
+  entries: Map<string, { programs: string; birthDates: string[]; name: string; sdnType: string }>;
 }
 
 export const entryKey = (source: string, entNum: number) => `${source}:${entNum}`;
@@ -89,27 +89,5 @@ async function buildIndex(db: DbOrTx, listId: string, version: number): Promise<
     db.select().from(sanctionsNames).where(eq(sanctionsNames.listId, listId)),
     db.select().from(sanctionsEntries).where(eq(sanctionsEntries.listId, listId)),
   ]);
-  const indexed: IndexedName[] = [];
-  for (const row of names) {
-    // Normalised again rather than read from the stored column: a list loaded before the normaliser last
-    // changed (look-alike letters, invisible characters) must read its names as screened names are read now.
-    const tokens = nameTokens(row.name);
-    if (tokens.length === 0) continue;
-    indexed.push({
-      source: row.source,
-      entNum: row.entNum,
-      name: row.name,
-      tokens,
-      surname: surnameTokens(row.name),
-    });
-  }
-  const index: SanctionsIndex = { listId, version, names: new NameIndex(indexed), entries: new Map() };
-  for (const row of entries) {
-    index.entries.set(entryKey(row.source, row.entNum), {
-      programs: row.programs,
-      birthDates: row.birthDates,
-      name: row.name,
-    });
-  }
-  return index;
+  return indexOfRows({ names, entries }, listId, version);
 }

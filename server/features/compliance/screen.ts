@@ -5,8 +5,8 @@ import type { ScreeningPoint } from "@/contract/compliance";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
-import { birthDateCompatible } from "@/server/features/compliance/name-match";
-import { nameTokenReadings, nameTokens } from "@/server/features/compliance/normalise-name";
+import { searchIndex } from "@/server/features/compliance/list-search";
+import { nameTokens } from "@/server/features/compliance/normalise-name";
 import {
   activeSanctionsIndex,
   entryKey,
@@ -67,30 +67,18 @@ function subjectAddresses(subject: ScreenSubject): string[] {
 
 /** The subject's names matched in memory against the index (a transfer's payee, before its call). */
 export function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
-  const hits: SanctionsHit[] = [];
-  for (const { value, dateOfBirth } of subject.names ?? []) {
-    const best = new Map<string, SanctionsHit>();
-    // A name spelled out in lone letters ("N.o.e.l") is matched as written and rejoined; the better one counts.
-    const matches = nameTokenReadings(value).flatMap((tokens) => index.names.matches(tokens, threshold));
-    for (const { name: listed, score } of matches) {
-      const key = entryKey(listed.source, listed.entNum);
-      const entry = index.entries.get(key);
-      if (!birthDateCompatible(dateOfBirth, entry?.birthDates ?? [])) continue;
-      if ((best.get(key)?.score ?? 0) >= score) continue;
-      best.set(key, {
-        subjectType: "name",
-        subject: value,
-        matched: listed.name,
-        score: Math.round(score * 1000) / 1000,
-        listVersion: index.version,
-        listSource: listed.source,
-        entNum: listed.entNum,
-        programs: entry?.programs ?? "",
-      });
-    }
-    hits.push(...best.values());
-  }
-  return hits;
+  return (subject.names ?? []).flatMap(({ value, dateOfBirth }) =>
+    searchIndex(index, { name: value, dob: dateOfBirth }, threshold).map((match) => ({
+      subjectType: "name" as const,
+      subject: value,
+      matched: match.listedName,
+      score: match.score,
+      listVersion: index.version,
+      listSource: match.source,
+      entNum: match.entNum,
+      programs: match.programs,
+    })),
+  );
 }
 
 /** A listed address's row: the columns address hits are made of (create_transfer_request answers them too). */

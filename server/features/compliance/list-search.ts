@@ -1,0 +1,130 @@
+import { NameIndex } from "@/server/features/compliance/name-index";
+import { birthDateCompatible } from "@/server/features/compliance/name-match";
+import { nameTokenReadings, nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
+import type { ParsedList } from "@/server/features/compliance/parse-ofac";
+import {
+  entryKey,
+  type IndexedName,
+  type SanctionsIndex,
+} from "@/server/features/compliance/sanctions-index";
+
+/** Who a screened name belongs to: a person (customer, payee by name) or an entity (a company, a payee business). */
+export type PartyType = "person" | "entity";
+
+/** One name to screen against the list, with what else is known about its holder. */
+export interface NameQuery {
+  name: string;
+  /** `YYYY-MM-DD` when known. */
+  dob?: string | null;
+  /** Null or absent: unknown, screened against every listed entry. */
+  type?: PartyType | null;
+}
+
+/** Why a listed name scored what it did: what a reviewer reads on a hit card. */
+export interface ScoreParts {
+  /** How alike the names are spelled, 0 to 1. */
+  name: number;
+  /** How alike they sound (phonetic keys per token), 0 to 1; 0 when not computed. */
+  phonetic: number;
+  /** What the dates of birth say: equal, near (swap, a year off, within a listed range), far, or unknown. */
+  dob: "exact" | "near" | "far" | "unknown";
+  /** What the dates of birth added to (or took from) the score. */
+  dobAdjustment: number;
+  /** The listed entry's type as OFAC writes it: individual, entity, vessel, aircraft. */
+  listedType: string;
+  /** The listed name is a weak alias (from the SDN remarks), scored lower. */
+  weakAlias: boolean;
+}
+
+/** A listed entry a query matches, at its best-scoring name. */
+export interface ListMatch {
+  source: string;
+  entNum: number;
+  /** The listed name that scored best (primary or alias). */
+  listedName: string;
+  /** The entry's primary name. */
+  primaryName: string;
+  sdnType: string;
+  programs: string;
+  score: number;
+  parts: ScoreParts;
+}
+
+/**
+ * The entries of the list a name matches at or above `threshold`, best first: the one matcher every screening
+ * point, the staff list search and the CLI use.
+ */
+export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: number): ListMatch[] {
+  const best = new Map<string, ListMatch>();
+  const matches = nameTokenReadings(query.name).flatMap((tokens) => index.names.matches(tokens, threshold));
+  for (const { name: listed, score } of matches) {
+    const key = entryKey(listed.source, listed.entNum);
+    const entry = index.entries.get(key);
+    if (!birthDateCompatible(query.dob, entry?.birthDates ?? [])) continue;
+    if ((best.get(key)?.score ?? 0) >= score) continue;
+    best.set(key, {
+      source: listed.source,
+      entNum: listed.entNum,
+      listedName: listed.name,
+      primaryName: entry?.name ?? listed.name,
+      sdnType: entry?.sdnType ?? "entity",
+      programs: entry?.programs ?? "",
+      score: Math.round(score * 1000) / 1000,
+      parts: {
+        name: Math.round(score * 1000) / 1000,
+        phonetic: 0,
+        dob: "unknown",
+        dobAdjustment: 0,
+        listedType: entry?.sdnType ?? "entity",
+        weakAlias: false,
+      },
+    });
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || a.entNum - b.entNum);
+}
+
+/** Rows as the database holds a list (sanctions_names, sanctions_entries). */
+export interface ListRows {
+  names: readonly { source: string; entNum: number; kind: string; name: string }[];
+  entries: readonly {
+    source: string;
+    entNum: number;
+    name: string;
+    sdnType: string;
+    programs: string;
+    birthDates: string[];
+  }[];
+}
+
+/** The in-memory index of a list's rows: what a screen compares against (decision 043). */
+export function indexOfRows(rows: ListRows, listId: string, version: number): SanctionsIndex {
+  const indexed: IndexedName[] = [];
+  for (const row of rows.names) {
+    // Normalised again rather than read from a stored column: a list loaded before the normaliser last
+    // changed must read its names as screened names are read now.
+    const tokens = nameTokens(row.name);
+    if (tokens.length === 0) continue;
+    indexed.push({
+      source: row.source,
+      entNum: row.entNum,
+      name: row.name,
+      tokens,
+      surname: surnameTokens(row.name),
+    });
+  }
+  const index: SanctionsIndex = { listId, version, names: new NameIndex(indexed), entries: new Map() };
+  for (const row of rows.entries) {
+    index.entries.set(entryKey(row.source, row.entNum), {
+      programs: row.programs,
+      birthDates: row.birthDates,
+      name: row.name,
+      sdnType: row.sdnType,
+    });
+  }
+  return index;
+}
+
+/** A parsed list's index without a database: the benches and the tests screen the real extract this way. */
+export function indexOfParsedList(parsed: ParsedList, listId = "in-memory", version = 0): SanctionsIndex {
+  return indexOfRows(parsed, listId, version);
+}
