@@ -1,25 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
-import { indexOfRows } from "@/server/features/compliance/list-search";
-import type { NameIndex } from "@/server/features/compliance/name-index";
-
-export interface IndexedName {
-  source: string;
-  entNum: number;
-  name: string;
-  tokens: string[];
-  surname: string[];
-}
-export interface SanctionsIndex {
-  listId: string;
-  version: number;
-  /** The names, prepared at load so that a screen scores only those that can match (decision 043). */
-  names: NameIndex<IndexedName>;
-  entries: Map<string, { programs: string; birthDates: string[]; name: string; sdnType: string }>;
-}
-
-export const entryKey = (source: string, entNum: number) => `${source}:${entNum}`;
+import { indexOfRows, type SanctionsIndex } from "@/server/features/compliance/list-index";
 
 // The active list's names in memory, per process: screening compares against every name, and reading them
 // per screen would cost more than the comparisons. A new active version is noticed at the next screen.

@@ -5,13 +5,10 @@ import type { ScreeningPoint } from "@/contract/compliance";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
+import { entryKey, type SanctionsIndex } from "@/server/features/compliance/list-index";
 import { searchIndex } from "@/server/features/compliance/list-search";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
-import {
-  activeSanctionsIndex,
-  entryKey,
-  type SanctionsIndex,
-} from "@/server/features/compliance/sanctions-index";
+import { activeSanctionsIndex } from "@/server/features/compliance/sanctions-index";
 
 /** What one screening looks at: a person's names (with a date of birth when known) and addresses. */
 export interface ScreenSubject {

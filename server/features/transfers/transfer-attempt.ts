@@ -11,11 +11,8 @@ import {
   spendCodeProof,
   stepUpRequired,
 } from "@/server/features/auth/second-factor";
-import {
-  knownActiveSanctionsIndex,
-  type ListVersion,
-  type SanctionsIndex,
-} from "@/server/features/compliance/sanctions-index";
+import type { SanctionsIndex } from "@/server/features/compliance/list-index";
+import { knownActiveSanctionsIndex, type ListVersion } from "@/server/features/compliance/sanctions-index";
 import { addressHits, nameHits, recordHits, type SanctionsHit } from "@/server/features/compliance/screen";
 import { monitoringConfig } from "@/server/features/monitoring/monitoring-config";
 import { recordAlerts } from "@/server/features/monitoring/record-alerts";
