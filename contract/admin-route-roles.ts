@@ -67,6 +67,7 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/compliance/members": ["compliance"],
   "GET /api/admin/compliance/lists": ["compliance"],
   "POST /api/admin/compliance/lists": ["compliance"],
+  "POST /api/admin/compliance/search": ["compliance"],
   // Transaction monitoring's alerts (decision 031): compliance's, like the cases they are filed on.
   "GET /api/admin/monitoring/alerts": ["compliance"],
   "GET /api/admin/monitoring/alerts/:id": ["compliance"],

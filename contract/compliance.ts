@@ -114,6 +114,98 @@ export const REPORT_DEADLINE_DAYS = 30;
 export const MAX_COMMENT_CHARS = 4000;
 export const MAX_NARRATIVE_CHARS = 20000;
 
+/**
+ * Why a listed name scored what it did (issue 47): how alike the names are spelled and sound, what the dates of
+ * birth said and added, the listed entry's type and whether the listed name is a weak alias. What the hit card
+ * and the staff list search show.
+ */
+export const hitScoreParts = z.object({
+  name: z.number(),
+  phonetic: z.number(),
+  dob: z.enum(["exact", "near", "far", "unknown"]),
+  dobAdjustment: z.number(),
+  listedType: z.string(),
+  weakAlias: z.boolean(),
+});
+export type HitScoreParts = z.infer<typeof hitScoreParts>;
+
+/** A re-screen of every customer against one list version, run in batches by the jobs room (decision 053). */
+export const rescreenRunView = z.object({
+  id: z.string(),
+  listId: z.string(),
+  listVersion: z.number().int(),
+  status: z.enum(["queued", "running", "done", "superseded"]),
+  /** Customers to screen, counted when the run started (null while queued). */
+  total: z.number().int().nullable(),
+  customers: z.number().int(),
+  addresses: z.number().int(),
+  newHits: z.number().int(),
+  queuedAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type RescreenRunView = z.infer<typeof rescreenRunView>;
+
+export const SEARCH_MESSAGES = {
+  nameRequired: "Type a name of 1 to 200 characters",
+  dob: "Date of birth must be a real date written YYYY-MM-DD, or left empty",
+  type: 'Type must be "person", "entity" or empty',
+  minScore: "The lowest score must be a number from 0.7 to 1",
+  noList: "No sanctions list is loaded yet: load OFAC's files first",
+} as const;
+/** The lowest score a staff search may ask for: below it the matches are noise. */
+export const MIN_SEARCH_SCORE = 0.7;
+export const MAX_SEARCH_MATCHES = 50;
+
+const realDate = (v: string) => {
+  const [y, m, d] = v.split("-").map(Number);
+  const date = new Date(Date.UTC(y!, m! - 1, d!));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m! - 1 && date.getUTCDate() === d;
+};
+
+/** POST /api/admin/compliance/search and each line of `cli sanctions:search`: one name, as a screening point sees it. */
+export const listSearchInput = z.object({
+  name: z
+    .string({ error: SEARCH_MESSAGES.nameRequired })
+    .trim()
+    .refine((v) => !v.includes(String.fromCharCode(0)), "Text must not contain NUL or invalid characters")
+    .pipe(z.string().min(1, SEARCH_MESSAGES.nameRequired).max(200, SEARCH_MESSAGES.nameRequired)),
+  dob: z
+    .string({ error: SEARCH_MESSAGES.dob })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, SEARCH_MESSAGES.dob)
+    .refine(realDate, SEARCH_MESSAGES.dob)
+    .nullable()
+    .optional(),
+  type: z.enum(["person", "entity"], { error: SEARCH_MESSAGES.type }).nullable().optional(),
+  minScore: z
+    .number({ error: SEARCH_MESSAGES.minScore })
+    .min(MIN_SEARCH_SCORE, SEARCH_MESSAGES.minScore)
+    .max(1, SEARCH_MESSAGES.minScore)
+    .optional(),
+});
+export type ListSearchInput = z.infer<typeof listSearchInput>;
+export const listSearchMatch = z.object({
+  source: z.string(),
+  entNum: z.number().int(),
+  listedName: z.string(),
+  primaryName: z.string(),
+  /** OFAC's type: individual, entity, vessel, aircraft. */
+  type: z.string(),
+  programs: z.string(),
+  birthDates: z.array(z.string()),
+  score: z.number(),
+  parts: hitScoreParts,
+});
+export type ListSearchMatch = z.infer<typeof listSearchMatch>;
+export const listSearchResponse = z.object({
+  listVersion: z.number().int(),
+  threshold: z.number(),
+  matches: z.array(listSearchMatch),
+  /** More matched than the MAX_SEARCH_MATCHES shown. */
+  truncated: z.boolean(),
+});
+export type ListSearchResponse = z.infer<typeof listSearchResponse>;
+
 export const sanctionsListVersion = z.object({
   id: z.string(),
   version: z.number().int(),
@@ -127,7 +219,11 @@ export const sanctionsListVersion = z.object({
   rescreenedAt: z.string().nullable(),
 });
 export type SanctionsListVersion = z.infer<typeof sanctionsListVersion>;
-export const sanctionsListVersions = z.object({ items: z.array(sanctionsListVersion) });
+export const sanctionsListVersions = z.object({
+  items: z.array(sanctionsListVersion),
+  /** The latest re-screen runs, newest first: the lists page shows their progress and polls while one runs. */
+  rescreens: z.array(rescreenRunView),
+});
 
 /** POST /api/admin/compliance/lists: OFAC's files as bytes (base64), so no decoding happens in the browser. */
 export const uploadListInput = z.object({
@@ -146,7 +242,8 @@ export type UploadListInput = z.infer<typeof uploadListInput>;
 export const uploadListResponse = z.object({
   message: z.string(),
   list: sanctionsListVersion,
-  rescreen: z.object({ customers: z.number().int(), addresses: z.number().int(), newHits: z.number().int() }),
+  /** The re-screen the load queued: the jobs room runs it (GET …/rescreens shows its progress). */
+  rescreen: rescreenRunView,
 });
 export type UploadListResponse = z.infer<typeof uploadListResponse>;
 
@@ -164,6 +261,8 @@ export const complianceHit = z.object({
   transferId: z.string().nullable(),
   /** The USDC deposit whose sender the hit found (its money waits under the case). */
   depositId: z.string().nullable(),
+  /** Why the name scored what it did; null for an address and for hits filed before issue 47. */
+  scoreParts: hitScoreParts.nullable(),
   createdAt: z.string(),
 });
 export type ComplianceHit = z.infer<typeof complianceHit>;

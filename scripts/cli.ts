@@ -10,7 +10,7 @@ import { loadConfig } from "@/server/config";
 import { createDatabase } from "@/server/db/client";
 import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
 import { listFileName } from "@/server/features/compliance/parse-ofac";
-import { rescreenEveryone } from "@/server/features/compliance/rescreen";
+import { runRescreenToEnd } from "@/server/features/compliance/rescreen";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { sweepExpired } from "@/server/lib/housekeeping";
@@ -29,7 +29,12 @@ commands:
   seed:demo             outside production: an owner, an approved customer with history and a pending KYC,
                         made through the app's own routes (prints their e-mails and password)
   sanctions:load <dir>  load OFAC's SDN.CSV, ALT.CSV, ADD.CSV (and CONS_PRIM/ALT/ADD.CSV) from <dir> as a new list
-                        version, then re-screen every customer and saved address (exit 1, old list kept, on a bad file)
+                        version, then run its re-screen job (every customer, saved and in-flight address, in batches,
+                        with progress) to the end here (exit 1, old list kept, on a bad file)
+  sanctions:search      read one JSON object a line on stdin, {"name": "…", "dob": "YYYY-MM-DD" | null,
+                        "type": "person" | "entity" | null}, and print one JSON line for each with the active list's
+                        matches at or above the screening threshold (entNum, listed name, score); a bad line prints
+                        {"line": n, "error": "…"} and the rest go on (exit 1 when any line was bad)
   statement:verify <userId> <YYYY-MM> <digest>
                         recompute a monthly statement's ledger digest from the ledger and compare it with
                         the one printed on a customer's copy (exit 1 when they differ)
@@ -47,6 +52,7 @@ const COMMANDS = new Set([
   "statement:verify",
   "seed:demo",
   "sanctions:load",
+  "sanctions:search",
   "db:restore-check",
 ]);
 
@@ -130,11 +136,24 @@ async function main(argv: string[]) {
         );
         for (const f of list.files)
           console.info(`  ${f.name}: ${f.records} records, ${f.bytes} bytes, sha256 ${f.sha256}`);
-        const report = await rescreenEveryone(database.db, config.sanctionsNameThreshold);
+        // The same job the server's jobs room runs (a server running meanwhile shares the batches): run here
+        // to the end, so the command's report is the whole re-screen's.
+        const report = await runRescreenToEnd(database.db, config.sanctionsNameThreshold, list.id, {
+          onBatch: (run) =>
+            console.info(`  re-screened ${run.customers} of ${run.total ?? "?"} customer(s)…`),
+        });
         console.info(
-          `Re-screened ${report.customers} customer(s) and ${report.addresses} address(es): ${report.newHits} new hit(s).`,
+          report.status === "superseded"
+            ? "A newer list was loaded meanwhile: its own re-screen replaces this one."
+            : `Re-screened ${report.customers} customer(s) and ${report.addresses} address(es): ${report.newHits} new hit(s).`,
         );
         return 0;
+      }
+      case "sanctions:search": {
+        const { searchLines } = await import("@/scripts/sanctions-search");
+        return searchLines(database.db, config.sanctionsNameThreshold, process.stdin, (line) =>
+          process.stdout.write(`${line}\n`),
+        );
       }
       case "statement:verify": {
         const [userId, month, printed] = args;

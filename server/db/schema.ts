@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { HitScoreParts } from "@/contract/compliance";
 import type { StaffRole } from "@/contract/staff";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -876,6 +877,35 @@ export const complianceCases = pgTable(
   ],
 );
 
+/** One re-screen of every customer against one list version, run in batches by the jobs room (0043, decision 053). */
+export const rescreenRuns = pgTable(
+  "rescreen_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    listId: uuid("list_id")
+      .notNull()
+      .references(() => sanctionsLists.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["queued", "running", "done", "superseded"] })
+      .notNull()
+      .default("queued"),
+    /** The last customer (by id) whose batch committed: a restart goes on after it. */
+    cursor: uuid("cursor"),
+    /** Customers to screen, counted when the run starts. */
+    total: integer("total"),
+    customers: integer("customers").notNull().default(0),
+    addresses: integer("addresses").notNull().default(0),
+    newHits: integer("new_hits").notNull().default(0),
+    queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("rescreen_runs_list_key").on(t.listId),
+    index("rescreen_runs_unfinished_idx").on(t.queuedAt).where(sql`${t.status} in ('queued', 'running')`),
+    check("rescreen_runs_status_check", sql`${t.status} in ('queued', 'running', 'done', 'superseded')`),
+  ],
+);
+
 /** A screening hit: what was screened, where, against which list entry, with the score. */
 export const complianceHits = pgTable(
   "compliance_hits",
@@ -899,6 +929,8 @@ export const complianceHits = pgTable(
     transferId: uuid("transfer_id"),
     /** The USDC deposit whose sender was listed (0033). */
     depositId: uuid("deposit_id"),
+    /** Why the name scored what it did, as the matcher answered it (0043); null for addresses and older hits. */
+    scoreParts: jsonb("score_parts").$type<HitScoreParts>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDeps } from "@/server/app-deps";
 import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
+import { rescreenLoop } from "@/server/features/compliance/rescreen";
 import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features/schedules/schedule-runner";
 import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
 import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
@@ -57,6 +58,10 @@ export async function loopsFor(
   if (config.env !== "test") loops.push(replyNotifierLoop(database, config.publicUrl));
   if (options.serving) {
     loops.push(housekeepingLoop(database.db, storage, log));
+    // Re-screens every customer after a list load, in batches (decision 053); tests run its passes by hand.
+    loops.push(
+      rescreenLoop(database.db, config.sanctionsNameThreshold, log.child({ component: "rescreen" })),
+    );
     if (config.chain) {
       loops.push(
         depositWatcherLoop(database.db, config.chain, log),

@@ -175,6 +175,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/admin/compliance/members": ["admin"],
   "GET /api/admin/compliance/lists": ["admin"],
   "POST /api/admin/compliance/lists": ["admin", "UNPROCESSABLE"],
+  "POST /api/admin/compliance/search": ["admin", "CONFLICT"],
   "GET /api/admin/monitoring/alerts": ["admin"],
   "GET /api/admin/monitoring/alerts/:id": ["admin", "NOT_FOUND"],
   // The Settlement tab (decision 038); reconciling or speeding up with no chain is 409 manual_settlement.

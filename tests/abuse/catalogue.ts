@@ -1045,6 +1045,15 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/admin/compliance/lists", payload: uploadBody(listFiles()) }),
     expect: ADMIN_OK,
   },
+  "POST /api/admin/compliance/search": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({
+      url: "/api/admin/compliance/search",
+      payload: { name: "Ivan Petrov", dob: "1970-01-01", type: "person" },
+    }),
+    expect: ADMIN_OK,
+  },
   "GET /api/admin/monitoring/alerts": {
     access: "admin",
     input: { query: true },

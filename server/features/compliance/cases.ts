@@ -196,6 +196,7 @@ export async function getCase(db: DbOrTx, caseId: string): Promise<ComplianceCas
       programs: h.programs,
       transferId: h.transferId,
       depositId: h.depositId,
+      scoreParts: h.scoreParts ?? null,
       createdAt: h.createdAt.toISOString(),
     })),
     comments: comments.map(({ c, email }) => ({

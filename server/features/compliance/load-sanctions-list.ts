@@ -3,7 +3,13 @@ import { desc, eq, sql } from "drizzle-orm";
 import { COMPLIANCE_MESSAGES, type SanctionsListVersion } from "@/contract/compliance";
 import type { StaffRole } from "@/contract/staff";
 import type { Db, DbOrTx } from "@/server/db/client";
-import { sanctionsAddresses, sanctionsEntries, sanctionsLists, sanctionsNames } from "@/server/db/schema";
+import {
+  rescreenRuns,
+  sanctionsAddresses,
+  sanctionsEntries,
+  sanctionsLists,
+  sanctionsNames,
+} from "@/server/db/schema";
 import {
   decodeListBytes,
   ListFileError,
@@ -120,6 +126,9 @@ export async function loadSanctionsList(
       .set({ isActive: true })
       .where(eq(sanctionsLists.id, listId))
       .returning();
+    // Every customer is screened again against the new version: queued with it, run by the jobs room in
+    // batches (rescreen.ts, decision 053), so the load never waits for it and a crash never loses it.
+    await tx.insert(rescreenRuns).values({ listId }).onConflictDoNothing();
     await writeAudit(tx, {
       actorId: by.actorId,
       actorRole: by.actorRole,

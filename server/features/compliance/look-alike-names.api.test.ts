@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { NAME_MESSAGES } from "@/contract/person-name";
 import { complianceHits, kycApplications, savedRecipients, users } from "@/server/db/schema";
 import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
-import { rescreenEveryone } from "@/server/features/compliance/rescreen";
+import { runRescreenToEnd } from "@/server/features/compliance/rescreen";
 import { applyWithLicence, PERSONAL_KYC_FIELDS, ssnSequence } from "@/tests/support/kyc";
 import { createApprovedCustomer, expectLedgerCleanAfterEach, requestTransfer } from "@/tests/support/money";
 import { realListFiles } from "@/tests/support/real-ofac-list";
@@ -55,8 +55,13 @@ const expectNameRefusal = (res: { statusCode: number; json(): unknown }, message
   });
 };
 
+let listId: string;
 beforeAll(async () => {
-  await loadSanctionsList(t.database.db, realListFiles(), { actorId: null, actorRole: null, source: "cli" });
+  ({ id: listId } = await loadSanctionsList(t.database.db, realListFiles(), {
+    actorId: null,
+    actorRole: null,
+    source: "cli",
+  }));
 }, 120_000);
 
 describe("at sign-up", () => {
@@ -79,12 +84,13 @@ describe("at sign-up", () => {
   );
 
   it.each(Object.entries(TAKEN))(
-    "takes a name with %s and files a hit on HEATH",
+    "takes a name with %s and files nothing: sign-up has no date of birth and screens no name (decision 053)",
     async (_, [first, last]) => {
       const { body, res } = register(first, last);
       expect((await res).statusCode).toBe(200);
       const userId = await userIdOf(body.email);
-      expect((await hitsOf(userId!)).map((h) => [h.screeningPoint, h.entNum])).toEqual([["signup", HEATH]]);
+      expect(userId).toBeDefined();
+      expect(await hitsOf(userId!)).toEqual([]);
     },
   );
 });
@@ -204,7 +210,26 @@ describe("names stored before the refusal existed", () => {
       firstName: "No\u200bel",
       lastName: "He\u200bath",
     });
-    await rescreenEveryone(t.database.db, t.app.deps.config.sanctionsNameThreshold);
+    // Re-screened with the date of birth of their application, as every customer's name is (decision 053).
+    for (const customer of [hidden, zeroWidth]) {
+      await t.database.db.insert(kycApplications).values({
+        userId: customer.user.id,
+        accountType: "personal",
+        firstName: customer.user.firstName,
+        lastName: customer.user.lastName,
+        dateOfBirth: HEATH_DOB,
+        street: "1 Main St",
+        city: "New York",
+        state: "NY",
+        zipCode: "10001",
+        address: "1 Main St, New York, NY 10001",
+        ssnCiphertext: "fixture",
+        ssnIndex: randomBytes(16).toString("hex"),
+        ssnLast4: "1234",
+      });
+    }
+    const run = await runRescreenToEnd(t.database.db, t.app.deps.config.sanctionsNameThreshold, listId);
+    expect(run.status).toBe("done");
     for (const customer of [hidden, zeroWidth])
       expect((await hitsOf(customer.user.id)).map((h) => [h.subjectType, h.entNum])).toEqual([
         ["name", HEATH],

@@ -13,6 +13,8 @@ import {
   complianceCasePage,
   complianceMembers,
   linkCustomerInput,
+  listSearchInput,
+  listSearchResponse,
   MAX_LIST_UPLOAD_BYTES,
   narrativeInput,
   proposeDecisionInput,
@@ -35,8 +37,9 @@ import {
 } from "@/server/features/compliance/case-work";
 import { findCases, getCase } from "@/server/features/compliance/cases";
 import { findListVersions, loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
-import { rescreenEveryone } from "@/server/features/compliance/rescreen";
+import { findRescreenRun, findRescreenRuns, wakeRescreen } from "@/server/features/compliance/rescreen";
 import { buildSarDraft } from "@/server/features/compliance/sar-report";
+import { searchActiveList } from "@/server/features/compliance/staff-list-search";
 import { adminRouteRole } from "@/server/lib/audit-read";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -130,9 +133,16 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get("/compliance/lists", { schema: { response: { 200: sanctionsListVersions } } }, async () => ({
-    items: await findListVersions(db),
-  }));
+  app.get("/compliance/lists", { schema: { response: { 200: sanctionsListVersions } } }, async () => {
+    const [items, rescreens] = await Promise.all([findListVersions(db), findRescreenRuns(db)]);
+    return { items, rescreens };
+  });
+  // The staff list search (issue 47 §2): the active list, by the screening points' own matcher and threshold.
+  app.post(
+    "/compliance/search",
+    { schema: { body: listSearchInput, response: { 200: listSearchResponse } } },
+    (request) => searchActiveList(db, actorOf(request), request.body, app.deps.config.sanctionsNameThreshold),
+  );
   // Base64 in JSON grows the files by a third: the body limit allows the files' own limit plus that.
   app.post(
     "/compliance/lists",
@@ -147,8 +157,10 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
         request.body.files.map((f) => ({ name: f.name, bytes: Buffer.from(f.contentBase64, "base64") })),
         { actorId: user.id, actorRole: adminRouteRole(request), source: "upload" },
       );
-      const rescreen = await rescreenEveryone(db, app.deps.config.sanctionsNameThreshold);
-      return { message: `List version ${list.version} is active`, list, rescreen };
+      // The load queued the re-screen with the new version; the jobs room runs it (decision 053).
+      wakeRescreen();
+      const rescreen = await findRescreenRun(db, list.id);
+      return { message: `List version ${list.version} is active`, list, rescreen: rescreen! };
     },
   );
 }

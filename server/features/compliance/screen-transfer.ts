@@ -26,7 +26,7 @@ export async function screenTransferBeforeRelease(
   if (!transfer?.userId || (transfer.status !== "pending" && transfer.status !== "processing")) return 0;
   const hits = await findSanctionsHits(
     db,
-    { names: [{ value: transfer.recipientName }], addresses: [transfer.cryptoAddress] },
+    { names: [{ value: transfer.recipientName, type: null }], addresses: [transfer.cryptoAddress] },
     threshold,
   );
   if (hits.length === 0) return 0;

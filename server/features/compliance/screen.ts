@@ -1,18 +1,28 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { ScreeningPoint } from "@/contract/compliance";
+import type { HitScoreParts, ScreeningPoint } from "@/contract/compliance";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
 import { entryKey, type SanctionsIndex } from "@/server/features/compliance/list-index";
-import { searchIndex } from "@/server/features/compliance/list-search";
+import { type ListMatch, type PartyType, searchIndex } from "@/server/features/compliance/list-search";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
 import { activeSanctionsIndex } from "@/server/features/compliance/sanctions-index";
 
-/** What one screening looks at: a person's names (with a date of birth when known) and addresses. */
+/**
+ * One name to screen: its holder's type says which listed entries it can match (a customer is a person, a company
+ * an entity, a payee's name unknown: null), and a date of birth, when known, is evidence for or against.
+ */
+export interface ScreenName {
+  value: string;
+  type: PartyType | null;
+  dateOfBirth?: string | null;
+}
+
+/** What one screening looks at: names (each with its holder's type and date of birth when known) and addresses. */
 export interface ScreenSubject {
-  names?: { value: string; dateOfBirth?: string | null }[];
+  names?: ScreenName[];
   addresses?: string[];
 }
 
@@ -25,6 +35,8 @@ export interface SanctionsHit {
   listSource: string;
   entNum: number;
   programs: string;
+  /** Why a name scored what it did (null for an address: it matches exactly or not at all). */
+  scoreParts: HitScoreParts | null;
 }
 
 /**
@@ -64,8 +76,8 @@ function subjectAddresses(subject: ScreenSubject): string[] {
 
 /** The subject's names matched in memory against the index (a transfer's payee, before its call). */
 export function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
-  return (subject.names ?? []).flatMap(({ value, dateOfBirth }) =>
-    searchIndex(index, { name: value, dob: dateOfBirth }, threshold).map((match) => ({
+  return (subject.names ?? []).flatMap(({ value, type, dateOfBirth }) =>
+    searchIndex(index, { name: value, dob: dateOfBirth ?? null, type }, threshold).map((match) => ({
       subjectType: "name" as const,
       subject: value,
       matched: match.listedName,
@@ -74,8 +86,15 @@ export function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshol
       listSource: match.source,
       entNum: match.entNum,
       programs: match.programs,
+      scoreParts: scorePartsOf(match),
     })),
   );
+}
+
+/** The parts of a match as a hit keeps them (the one place the matcher's ScoreParts meet the stored shape). */
+export function scorePartsOf(match: ListMatch): HitScoreParts {
+  const { name, phonetic, dob, dobAdjustment, listedType, weakAlias } = match.parts;
+  return { name, phonetic, dob, dobAdjustment, listedType, weakAlias };
 }
 
 /** A listed address's row: the columns address hits are made of (create_transfer_request answers them too). */
@@ -105,6 +124,7 @@ export function addressHits(
       listSource: row.source,
       entNum: row.entNum,
       programs: entry?.programs ?? "",
+      scoreParts: null,
     };
   });
 }
@@ -170,6 +190,68 @@ export async function recordHits(
   }
   await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, caseId));
   return { caseId, newHits };
+}
+
+/** One customer's hits in a batch (a re-screen): on the customer, or on one of their transfers. */
+export interface HitsToRecord {
+  userId: string;
+  hits: SanctionsHit[];
+  transferId?: string | null;
+}
+
+/**
+ * recordHits for a whole batch in a few statements (the re-screen job, decision 053): the keys already on file in
+ * one query, a case per customer with a new hit, the new hits in one insert. Deduplicated as recordHits is.
+ */
+export async function recordHitsInBulk(
+  tx: Tx,
+  point: ScreeningPoint,
+  batch: HitsToRecord[],
+): Promise<{ newHits: number; cases: number }> {
+  const keyed = batch.flatMap(({ userId, hits, transferId }) =>
+    hits.map((hit) => ({
+      userId,
+      hit,
+      transferId: transferId ?? null,
+      key: dedupeKey(userId, hit, transferId ?? null, null),
+    })),
+  );
+  if (keyed.length === 0) return { newHits: 0, cases: 0 };
+  const seen = new Set(
+    (
+      await tx
+        .select({ key: complianceHits.dedupeKey })
+        .from(complianceHits)
+        .where(inArray(complianceHits.dedupeKey, [...new Set(keyed.map((k) => k.key))]))
+    ).map((r) => r.key),
+  );
+  const fresh = new Map<string, (typeof keyed)[number]>();
+  for (const k of keyed) if (!seen.has(k.key) && !fresh.has(k.key)) fresh.set(k.key, k);
+  if (fresh.size === 0) return { newHits: 0, cases: 0 };
+  const caseOf = new Map<string, string>();
+  for (const userId of new Set([...fresh.values()].map((k) => k.userId))) {
+    caseOf.set(userId, await openCaseFor(tx, userId));
+  }
+  const inserted = await tx
+    .insert(complianceHits)
+    .values(
+      [...fresh.values()].map(({ userId, hit, transferId, key }) => ({
+        caseId: caseOf.get(userId)!,
+        userId,
+        dedupeKey: key,
+        screeningPoint: point,
+        transferId,
+        depositId: null,
+        ...hit,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: complianceHits.id });
+  await tx
+    .update(complianceCases)
+    .set({ updatedAt: sql`now()` })
+    .where(inArray(complianceCases.id, [...new Set(caseOf.values())]));
+  return { newHits: inserted.length, cases: caseOf.size };
 }
 
 /** Whether compliance has not yet decided a case of this customer. */

@@ -47,7 +47,7 @@ export async function createRecipient(
 ): Promise<SavedRecipient> {
   const hits = await findSanctionsHits(
     db,
-    { names: [{ value: input.name }], addresses: [input.address] },
+    { names: [{ value: input.name, type: null }], addresses: [input.address] },
     sanctionsThreshold,
   );
   try {

@@ -216,7 +216,7 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
     // approved, and a listed address is held under review, never failed back to the customer with a reason.
     const hits = await findSanctionsHits(
       tx,
-      { names: [{ value: request!.recipientName }], addresses: [row!.toAddress] },
+      { names: [{ value: request!.recipientName, type: null }], addresses: [row!.toAddress] },
       ctx.options.sanctionsThreshold,
     );
     if (hits.length > 0 && request!.userId) {

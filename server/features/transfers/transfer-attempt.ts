@@ -105,7 +105,9 @@ export interface PayeeScreen {
 
 export async function screenPayee(deps: AppDeps, name: string): Promise<PayeeScreen> {
   const { list, index } = await knownActiveSanctionsIndex(deps.database.db);
-  const hits = index ? nameHits(index, { names: [{ value: name }] }, deps.config.sanctionsNameThreshold) : [];
+  const hits = index
+    ? nameHits(index, { names: [{ value: name, type: null }] }, deps.config.sanctionsNameThreshold)
+    : [];
   return { list, index, hits };
 }
 

@@ -42,6 +42,7 @@ import {
 } from "@/web/features/compliance/api/compliance-queries";
 import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/components/case-status-badge";
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
+import { ScoreParts } from "@/web/features/compliance/components/score-parts";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -199,6 +200,12 @@ function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
                 {POINTS[hit.screeningPoint]} · score {hit.score.toFixed(3)} · {hit.listSource} #{hit.entNum} ·{" "}
                 {hit.programs || "no program"} · list v{hit.listVersion} · {when(hit.createdAt)}
               </span>
+              {hit.scoreParts ? (
+                <ScoreParts
+                  parts={hit.scoreParts}
+                  label={`Why ${hit.subject} scored ${hit.score.toFixed(3)}`}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

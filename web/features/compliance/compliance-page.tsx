@@ -9,13 +9,24 @@ import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { CasePage } from "@/web/features/compliance/case-page";
 import { CaseQueue } from "@/web/features/compliance/components/case-queue";
 import { ListVersionsCard } from "@/web/features/compliance/components/list-versions-card";
+import { ListSearchPage } from "@/web/features/compliance/list-search-page";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** /admin/compliance (the desk) and /admin/compliance/cases/:id (one case), for compliance staff and owners. */
 export default function CompliancePage() {
   const [isCase, params] = useRoute("/admin/compliance/cases/:id");
-  return isCase ? <CasePage id={params.id} /> : <ComplianceDesk />;
+  const [isSearch] = useRoute("/admin/compliance/search");
+  if (isCase) return <CasePage id={params.id} />;
+  return isSearch ? <ListSearchGate /> : <ComplianceDesk />;
+}
+
+/** The list search, for those who may use the desk. */
+function ListSearchGate() {
+  const { data: user, isPending } = useCurrentUser();
+  if (isPending) return <FullScreenSpinner />;
+  if (!canUse(user?.staffRoles ?? [], "complianceDesk")) return <ComplianceDesk />;
+  return <ListSearchPage />;
 }
 
 /** The sanctions desk: cases and lists. */
@@ -38,6 +49,14 @@ function ComplianceDesk() {
             </div>
           </div>
           <div className="flex shrink-0 items-center gap-2">
+            {allowed ? (
+              <Button asChild variant="secondary" size="sm">
+                <Link href="/admin/compliance/search">
+                  <span className="hidden sm:inline">List search</span>
+                  <span className="sm:hidden">Search</span>
+                </Link>
+              </Button>
+            ) : null}
             {allowed ? (
               <Button asChild variant="secondary" size="sm">
                 <Link href="/admin/monitoring">

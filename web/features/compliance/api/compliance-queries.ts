@@ -4,6 +4,9 @@ import type {
   ComplianceCase,
   ComplianceCaseDetail,
   DecisionKind,
+  ListSearchInput,
+  ListSearchResponse,
+  RescreenRunView,
   SanctionsListVersion,
   UploadListResponse,
 } from "@/contract/compliance";
@@ -104,12 +107,28 @@ export const useComplianceMembers = () =>
 /** The SAR draft's download links (the browser fetches them with the session cookie). */
 export const reportUrl = (id: string, format: "json" | "pdf") => caseUrl(id, `/report.${format}`);
 
-/** GET /api/admin/compliance/lists: loaded versions, newest first. */
+const unfinished = (runs: RescreenRunView[] | undefined) =>
+  (runs ?? []).some((r) => r.status === "queued" || r.status === "running");
+
+/**
+ * GET /api/admin/compliance/lists: loaded versions, newest first, and the latest re-screens; asked again every
+ * 2 seconds while a re-screen is queued or running, so its progress moves on the page.
+ */
 export const useListVersions = () =>
   useQuery({
     queryKey: [LISTS],
     queryFn: ({ signal }) =>
-      apiRequest<{ items: SanctionsListVersion[] }>("GET", LISTS, undefined, { signal }),
+      apiRequest<{ items: SanctionsListVersion[]; rescreens: RescreenRunView[] }>("GET", LISTS, undefined, {
+        signal,
+      }),
+    refetchInterval: (query) => (unfinished(query.state.data?.rescreens) ? 2000 : false),
+  });
+
+/** POST /api/admin/compliance/search: the active list searched by name, with an optional date of birth and type. */
+export const useListSearch = () =>
+  useMutation({
+    mutationFn: (input: ListSearchInput) =>
+      apiRequest<ListSearchResponse>("POST", "/api/admin/compliance/search", input),
   });
 
 /** The files' bytes as base64, so the server decodes them (UTF-8 or Windows-1252) exactly as the CLI does. */

@@ -2,6 +2,7 @@ import { Upload } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import {
   MAX_LIST_UPLOAD_BYTES,
+  type RescreenRunView,
   type SanctionsListVersion,
   type UploadListResponse,
 } from "@/contract/compliance";
@@ -31,9 +32,48 @@ export function describeListVersion(
   ].join(" · ");
 }
 
-/** The upload's answer with what the re-screen found, each count with its noun in the right number. */
-export function describeRescreen({ message, rescreen }: Pick<UploadListResponse, "message" | "rescreen">) {
-  return `${message}. Re-screened ${count(rescreen.customers, "customer", "customers")} and ${count(rescreen.addresses, "address", "addresses")}: ${count(rescreen.newHits, "new hit", "new hits")}.`;
+const STATES: Record<RescreenRunView["status"], string> = {
+  queued: "queued",
+  running: "running",
+  done: "done",
+  superseded: "replaced by a newer list's",
+};
+
+/** A re-screen's progress in words, each count with its noun in the right number. */
+export function describeRescreen(
+  run: Pick<RescreenRunView, "status" | "total" | "customers" | "addresses" | "newHits">,
+) {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const customers =
+    run.total === null
+      ? "waiting to start"
+      : `${n(run.customers)} of ${n(run.total)} ${run.total === 1 ? "customer" : "customers"}`;
+  return `Re-screen ${STATES[run.status]}: ${customers} · ${count(run.addresses, "address", "addresses")} · ${count(run.newHits, "new hit", "new hits")}.`;
+}
+
+/** The upload's answer: the new version, and its re-screen running in the background. */
+export function describeUpload({ message }: Pick<UploadListResponse, "message">) {
+  return `${message}. Every customer is being re-screened against it: the progress shows below.`;
+}
+
+/** A re-screen's progress bar and words, read out as they change. */
+function RescreenProgress({ run }: { run: RescreenRunView }) {
+  const total = run.total ?? 0;
+  return (
+    <span className="grid gap-1">
+      {run.status === "running" || run.status === "queued" ? (
+        <progress
+          className="h-2 w-full max-w-sm accent-brand-600"
+          max={Math.max(total, 1)}
+          value={run.customers}
+          aria-label={`Re-screen of version ${run.listVersion}`}
+        />
+      ) : null}
+      <span role="status" aria-live="polite" className="tabular-nums text-ink-muted">
+        {describeRescreen(run)}
+      </span>
+    </span>
+  );
 }
 
 /** OFAC's files loaded so far, and the upload of a new set (every file of one publication at once). */
@@ -56,7 +96,7 @@ export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
     }
     setNote(null);
     upload.mutateAsync(files).then(
-      (res) => setNote({ tone: "ok", text: describeRescreen(res) }),
+      (res) => setNote({ tone: "ok", text: describeUpload(res) }),
       (err: Error) => setNote({ tone: "error", text: err.message }),
     );
   };
@@ -113,6 +153,10 @@ export function ListVersionsCard({ canLoad }: { canLoad: boolean }) {
                   </span>
                 </span>
                 <span className="tabular-nums text-ink-muted">{describeListVersion(v)}</span>
+                {(() => {
+                  const run = versions.data.rescreens.find((r) => r.listId === v.id);
+                  return run ? <RescreenProgress run={run} /> : null;
+                })()}
               </li>
             ))}
           </ul>
