@@ -151,7 +151,8 @@ async function main(argv: string[]) {
       }
       case "sanctions:search": {
         const { searchLines } = await import("@/scripts/sanctions-search");
-        return searchLines(database.db, config.sanctionsNameThreshold, process.stdin, (line) =>
+        // Awaited here: the finally below closes the database.
+        return await searchLines(database.db, config.sanctionsNameThreshold, process.stdin, (line) =>
           process.stdout.write(`${line}\n`),
         );
       }

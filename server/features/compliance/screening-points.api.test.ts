@@ -223,5 +223,5 @@ describe("the re-screen job", () => {
     expect(await hitsOf(listed.user.id)).toHaveLength(1);
     const runs = await t.database.db.select().from(rescreenRuns);
     expect(runs.every((r) => r.status === "done")).toBe(true);
-  });
+  }, 240_000);
 });
