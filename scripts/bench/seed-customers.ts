@@ -7,6 +7,8 @@ interface Runs {
   query(text: string, params?: unknown[]): Promise<unknown>;
 }
 
+const CHUNK = 5_000;
+
 /** SDN 7744: MLADIC, Ratko, individual, DOB 12 Mar 1943 (the real extract of 2024-05-03). */
 export const LISTED = { entNum: 7744, firstName: "Ratko", lastName: "Mladic", dob: "1943-03-12" };
 
@@ -75,13 +77,15 @@ export async function seedCustomers(
 ): Promise<number> {
   const given = `array[${GIVEN.map((g) => `'${g}'`).join(",")}]`;
   const family = `array[${FAMILY.map((f) => `'${f}'`).join(",")}]`;
-  await db.query(
-    `with g as (
+  // In chunks: one statement stays well inside the pool's query timeout on a loaded machine.
+  for (let from = 1; from <= count; from += CHUNK) {
+    await db.query(
+      `with g as (
        select n,
          case when n % $2 = 0 then $3 else (${given})[1 + (n * 7) % ${GIVEN.length}] end as first_name,
          case when n % $2 = 0 then $4 else (${family})[1 + (n * 13) % ${FAMILY.length}] || ' ' || (${family})[1 + (n * 5) % ${FAMILY.length}] end as last_name,
          case when n % $2 = 0 then $5::date else date '1940-01-01' + ((n * 7919) % 23725) end as dob
-       from generate_series(1, $1::int) n),
+       from generate_series($7::int, $1::int) n),
      u as (
        insert into users (email, first_name, last_name, pillar_tag, password_hash, is_email_verified)
        select $6 || '-' || n || '@bench.test', first_name, last_name, $6 || n, 'x', true from g
@@ -91,7 +95,16 @@ export async function seedCustomers(
      select u.id, 'personal', g.first_name, g.last_name, g.dob, '1 Main St', 'New York', 'NY', '10001',
        '1 Main St, New York, NY 10001', 'x', md5(u.email), '1234', 'approved'
      from u join g on u.email = $6 || '-' || g.n || '@bench.test'`,
-    [count, listedEvery, LISTED.firstName, LISTED.lastName, LISTED.dob, tag],
-  );
+      [
+        Math.min(from + CHUNK - 1, count),
+        listedEvery,
+        LISTED.firstName,
+        LISTED.lastName,
+        LISTED.dob,
+        tag,
+        from,
+      ],
+    );
+  }
   return Math.floor(count / listedEvery);
 }

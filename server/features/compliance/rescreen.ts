@@ -88,36 +88,32 @@ export async function screenBatch(
   );
   if (customers.length === 0) return { customers: 0, addresses: 0, last: null, toRecord: [] };
   const ids = customers.map((c) => c.id);
-  const [applications, recipients, transfers] = await Promise.all([
-    tx
-      .select({
-        userId: kycApplications.userId,
-        firstName: kycApplications.firstName,
-        lastName: kycApplications.lastName,
-        companyName: kycApplications.companyName,
-        dateOfBirth: kycApplications.dateOfBirth,
-      })
-      .from(kycApplications)
-      .where(and(inArray(kycApplications.userId, ids), isNull(kycApplications.supersededAt))),
-    tx
-      .select({ userId: savedRecipients.userId, address: savedRecipients.address })
-      .from(savedRecipients)
-      .where(inArray(savedRecipients.userId, ids)),
-    tx
-      .select({
-        id: transferRequests.id,
-        userId: transferRequests.userId,
-        recipientName: transferRequests.recipientName,
-        cryptoAddress: transferRequests.cryptoAddress,
-      })
-      .from(transferRequests)
-      .where(
-        and(
-          inArray(transferRequests.userId, ids),
-          inArray(transferRequests.status, ["pending", "processing"]),
-        ),
-      ),
-  ]);
+  // One after another: a transaction's queries share its one connection.
+  const applications = await tx
+    .select({
+      userId: kycApplications.userId,
+      firstName: kycApplications.firstName,
+      lastName: kycApplications.lastName,
+      companyName: kycApplications.companyName,
+      dateOfBirth: kycApplications.dateOfBirth,
+    })
+    .from(kycApplications)
+    .where(and(inArray(kycApplications.userId, ids), isNull(kycApplications.supersededAt)));
+  const recipients = await tx
+    .select({ userId: savedRecipients.userId, address: savedRecipients.address })
+    .from(savedRecipients)
+    .where(inArray(savedRecipients.userId, ids));
+  const transfers = await tx
+    .select({
+      id: transferRequests.id,
+      userId: transferRequests.userId,
+      recipientName: transferRequests.recipientName,
+      cryptoAddress: transferRequests.cryptoAddress,
+    })
+    .from(transferRequests)
+    .where(
+      and(inArray(transferRequests.userId, ids), inArray(transferRequests.status, ["pending", "processing"])),
+    );
   const wanted = new Set<string>();
   for (const r of recipients) wanted.add(r.address.trim().toLowerCase());
   for (const t of transfers) wanted.add(t.cryptoAddress.trim().toLowerCase());
@@ -217,7 +213,8 @@ export async function rescreenPass(
         .set({ status: "running", startedAt: sql`now()`, total })
         .where(eq(rescreenRuns.id, run.id));
     }
-    const index = await sanctionsIndexOf(tx, active);
+    // The index through the pool, not the transaction: building it reads two tables at once.
+    const index = await sanctionsIndexOf(db, active);
     const batch = await screenBatch(tx, index, threshold, run.cursor, batchSize);
     const { newHits } = await recordHitsInBulk(tx, "rescreen", batch.toRecord);
     const finished = batch.customers < batchSize;
