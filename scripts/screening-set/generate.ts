@@ -22,11 +22,10 @@ import {
   toCyrillic,
   typo,
 } from "./transforms";
-import type { CaseFile, ScreeningCase, Variant } from "./types";
+import { CASES_PATH, type CaseFile, type ScreeningCase, type Variant } from "./types";
 
 export const SEED = 20240503;
 export const GENERATOR_VERSION = 1;
-export const CASES_PATH = resolve(PROJECT_ROOT, "tests/fixtures/screening-set/cases.json");
 
 const rng = new Prng(SEED);
 const listed = readListed();

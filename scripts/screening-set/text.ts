@@ -79,13 +79,21 @@ export function titleCase(text: string): string {
     );
 }
 
+// Reused between calls: the baseline compares every listed name with every query.
+let aMatchedBuffer = new Uint8Array(64);
+let bMatchedBuffer = new Uint8Array(64);
+
 /** Plain Jaro–Winkler (Winkler's prefix of at most 4, scaling 0.1), for the baseline. */
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return a.length ? 1 : 0;
   if (!a.length || !b.length) return 0;
   const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
-  const aMatched = new Uint8Array(a.length);
-  const bMatched = new Uint8Array(b.length);
+  if (aMatchedBuffer.length < a.length) aMatchedBuffer = new Uint8Array(a.length * 2);
+  if (bMatchedBuffer.length < b.length) bMatchedBuffer = new Uint8Array(b.length * 2);
+  const aMatched = aMatchedBuffer;
+  const bMatched = bMatchedBuffer;
+  aMatched.fill(0, 0, a.length);
+  bMatched.fill(0, 0, b.length);
   let matches = 0;
   for (let i = 0; i < a.length; i++) {
     const from = Math.max(0, i - window);

@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import { PROJECT_ROOT } from "@/server/lib/project-root";
 import type { Origin } from "./names";
 
 /** The variants of the frozen set (tests/fixtures/screening-set/README.md says how each is made). */
@@ -63,3 +65,6 @@ export interface CaseFile {
   };
   cases: ScreeningCase[];
 }
+
+/** Where the frozen set lives. */
+export const CASES_PATH = resolve(PROJECT_ROOT, "tests/fixtures/screening-set/cases.json");
