@@ -11,7 +11,7 @@ import { allNames, type ListedEntry, readListed, yearsFrom } from "./listed";
 import { GENERIC_COMPANY_WORDS, NAMES, ORIGINS, type Origin, PLACE_WORDS } from "./names";
 import { POPULATION_SEED, POPULATION_SIZE, populationDigest } from "./population";
 import { isoDate, Prng, randomDay } from "./prng";
-import { jaroWinkler, nameKeys, plain, titleCase } from "./text";
+import { jaroWinkler, nameKeys, plain, titleCase, tokenKey } from "./text";
 import {
   addAccents,
   arabicRewrite,
@@ -25,7 +25,7 @@ import {
 import { CASES_PATH, type CaseFile, type ScreeningCase, type Variant } from "./types";
 
 export const SEED = 20240503;
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 const rng = new Prng(SEED);
 const listed = readListed();
@@ -154,11 +154,80 @@ function clearOfList(query: string, person: boolean): boolean {
   return true;
 }
 
-/** Listed names as plain sorted tokens (particles out): two entries that list the same name. */
+/** Generational suffixes: `MEZA, JR., Arturo` lists the name Arturo Meza. */
+const SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv"]);
+/** Damerau–Levenshtein (optimal string alignment) distance of at most 1. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [
+    i,
+    ...new Array<number>(b.length).fill(0),
+  ]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]! <= 1;
+}
+/** Two words that may be one name: equal, the same coarse key, or one edit apart when both have 4+ letters. */
+const nearWords = (a: string, b: string) =>
+  a === b || tokenKey(a) === tokenKey(b) || (a.length >= 4 && b.length >= 4 && withinOneEdit(a, b));
+const nameWords = (name: string) =>
+  plain(name)
+    .split(" ")
+    .filter((t) => t.length > 1 && !PARTICLE_WORDS.has(t));
+/** The word and its one-letter deletions: two words one edit apart share one of these. */
+const deletions = (w: string) => [w, ...[...w].map((_, i) => w.slice(0, i) + w.slice(i + 1))];
+const wordNames: { words: string[]; person: boolean }[] = [];
+const byDeletion = new Map<string, number[]>();
+for (const e of listed) {
+  for (const n of allNames(e)) {
+    const words = nameWords(n);
+    if (words.length === 0) continue;
+    const i = wordNames.push({ words, person: e.type === "individual" }) - 1;
+    for (const w of new Set(words.flatMap(deletions))) {
+      const list = byDeletion.get(w);
+      if (list) list.push(i);
+      else byDeletion.set(w, [i]);
+    }
+  }
+}
+/**
+ * True when a listed name of the type a query is screened against may be the query's name: all its words near
+ * one of the query's, or all the query's near one of its. Stricter than clearOfList (version 2).
+ */
+function nearListed(query: string, person: boolean): boolean {
+  const q = nameWords(query);
+  if (q.length === 0) return true;
+  const seen = new Set<number>();
+  for (const w of new Set(q.flatMap(deletions))) {
+    for (const i of byDeletion.get(w) ?? []) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      const n = wordNames[i]!;
+      if (n.person !== person) continue;
+      if (
+        n.words.every((x) => q.some((y) => nearWords(x, y))) ||
+        q.every((y) => n.words.some((x) => nearWords(x, y)))
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Listed names as plain sorted tokens (particles and suffixes out): two entries that list the same name. */
 const sameNameKey = (name: string) =>
   plain(name)
     .split(" ")
-    .filter((t) => t && !PARTICLE_WORDS.has(t))
+    .filter((t) => t && !PARTICLE_WORDS.has(t) && !SUFFIXES.has(t))
     .sort()
     .join(" ");
 const entriesByName = new Map<string, Set<number>>();
@@ -171,9 +240,22 @@ for (const e of listed) {
     entriesByName.set(k, set);
   }
 }
-/** Other entries listing exactly the name a case was made from, whose dates of birth do not rule the query out. */
-function sameNameEntries(sourceName: string, entNum: number, dob: string | null): number[] {
-  return [...(entriesByName.get(sameNameKey(sourceName)) ?? [])]
+/**
+ * Other entries listing exactly the name a case was made from, or exactly the query's name (`Muhammad Abdallah`
+ * made from ABDALLAH, Muhammad Yusif is also the whole name of 'ABDALLAH, Muhammad'), whose dates of birth do not
+ * rule the query out.
+ */
+function sameNameEntries(
+  sourceName: string,
+  queryName: string,
+  entNum: number,
+  dob: string | null,
+): number[] {
+  const same = new Set([
+    ...(entriesByName.get(sameNameKey(sourceName)) ?? []),
+    ...(entriesByName.get(sameNameKey(queryName)) ?? []),
+  ]);
+  return [...same]
     .filter((n) => n !== entNum)
     .filter((n) => {
       const other = byEnt.get(n)!;
@@ -186,6 +268,8 @@ function sameNameEntries(sourceName: string, entNum: number, dob: string | null)
 const cases: ScreeningCase[] = [];
 const usedQueries = new Set<string>();
 const usedEntries = new Map<Variant, Set<number>>();
+/** Case numbers per variant only ever grow: a case replaced in version 2 leaves its id unused. */
+const nextNumber = new Map<Variant, number>();
 
 const typeOf = (e: ListedEntry) => (e.type === "individual" ? "person" : "entity") as "person" | "entity";
 const dayDobs = (e: ListedEntry) => e.dobs.filter((f) => f.kind === "day");
@@ -204,9 +288,11 @@ function add(
   const key = `${plain(query.name)}|${query.dob}|${query.type}`;
   if (usedQueries.has(key) || plain(query.name).length < 2) return false;
   usedQueries.add(key);
-  const id = `${variant}-${String(cases.filter((c) => c.variant === variant).length + 1).padStart(3, "0")}`;
+  const number = nextNumber.get(variant) ?? 1;
+  nextNumber.set(variant, number + 1);
+  const id = `${variant}-${String(number).padStart(3, "0")}`;
   const sameName =
-    entry && origin.listedName ? sameNameEntries(origin.listedName, entry.entNum, query.dob) : [];
+    entry && origin.listedName ? sameNameEntries(origin.listedName, query.name, entry.entNum, query.dob) : [];
   cases.push({
     id,
     variant,
@@ -555,21 +641,33 @@ const adultDob = () => randomDay(rng, 1940, 2005);
 const negativeDob = () => (rng.chance(0.5) ? adultDob() : null);
 const originNames = (e: ListedEntry) => NAMES[originOf(e) ?? "english"];
 
-/** Negatives drawn from the list: `make` returns a name, checked clear of the list before it is kept. */
+type NegativeMaker = (
+  e: ListedEntry,
+) => { name: string; op: string; dob?: string | null; type?: "person" | "entity" } | null;
+const negativeMakers = new Map<Variant, { pool: ListedEntry[]; make: NegativeMaker }>();
+
+/**
+ * Negatives drawn from the list: `make` returns a name, checked clear of the list before it is kept (`strict`:
+ * and not within one edit of a listed name either, version 2).
+ */
 function fillNegative(
   variant: Variant,
   pool: ListedEntry[],
   make: (
     e: ListedEntry,
   ) => { name: string; op: string; dob?: string | null; type?: "person" | "entity" } | null,
+  count = NEGATIVE,
+  strict = false,
 ) {
+  if (!strict) negativeMakers.set(variant, { pool, make });
   let made = 0;
   for (const e of rng.shuffle(pool)) {
-    if (made >= NEGATIVE) break;
+    if (made >= count) break;
     const built = make(e);
     if (!built) continue;
     const type = built.type ?? "person";
     if (!clearOfList(built.name, type === "person")) continue;
+    if (strict && nearListed(built.name, type === "person")) continue;
     const dob = built.dob === undefined ? negativeDob() : built.dob;
     if (
       add(
@@ -581,11 +679,11 @@ function fillNegative(
     )
       made++;
   }
-  if (made < NEGATIVE) console.warn(`${variant}: only ${made} of ${NEGATIVE}`);
+  if (made < count) console.warn(`${variant}: only ${made} of ${count}`);
 }
 
 // The listed given name(s) with another real surname of the same origin.
-fillNegative("neg-other-surname", individuals, (e) => {
+const otherSurname = (e: ListedEntry) => {
   const p = personName(e.name)!;
   const given = units(p.given);
   const keep = rng.chance(0.5) ? given : given.slice(0, 1);
@@ -597,7 +695,8 @@ fillNegative("neg-other-surname", individuals, (e) => {
       : picked;
   if (p.surname.some((s) => jaroWinkler(plain(s), plain(surname)) > 0.8)) return null;
   return { name: [...keep, surname].join(" "), op: keep.length > 1 ? "all-given-kept" : "first-given-kept" };
-});
+};
+fillNegative("neg-other-surname", individuals, otherSurname);
 
 // The listed surname with another given name of the same origin.
 fillNegative("neg-other-given", individuals, (e) => {
@@ -756,17 +855,20 @@ fillNegative("neg-generic-company", companies, (e) => {
 });
 
 // Common names of each origin (given + surname, sometimes a middle name or a second surname), clear of the list.
+function commonName(o: Origin): string {
+  const n = NAMES[o];
+  const parts = [rng.pick(n.given)];
+  if (n.middle.length && rng.chance(0.3)) parts.push(rng.pick(n.middle));
+  parts.push(rng.pick(n.surnames));
+  if (o === "hispanic" && rng.chance(0.4)) parts.push(rng.pick(n.surnames));
+  return parts.join(" ");
+}
 {
   const per = 10;
   for (const o of ORIGINS) {
     let made = 0;
     for (let tries = 0; made < per && tries < 2000; tries++) {
-      const n = NAMES[o];
-      const parts = [rng.pick(n.given)];
-      if (n.middle.length && rng.chance(0.3)) parts.push(rng.pick(n.middle));
-      parts.push(rng.pick(n.surnames));
-      if (o === "hispanic" && rng.chance(0.4)) parts.push(rng.pick(n.surnames));
-      const name = parts.join(" ");
+      const name = commonName(o);
       if (!clearOfList(name, true)) continue;
       if (
         add(
@@ -779,6 +881,38 @@ fillNegative("neg-generic-company", companies, (e) => {
         made++;
     }
     if (made < per) console.warn(`neg-common ${o}: only ${made}`);
+  }
+}
+
+// ——— Version 2: negatives within one edit of a listed name replaced ————————————————————————————————————————
+// Version 1's coarse keys let through `Meadowbrook Investment` (MEADOWBROOK INVESTMENTS LIMITED is listed) and
+// `Dmitry Osin` (SOIN, Dmitry Yuryevich): names a reviewer could not call innocent. They are taken out and each
+// variant topped up, drawing on after every version 1 case, so every other case keeps its text and its id.
+{
+  const before = new Map<Variant, number>();
+  for (const c of cases) before.set(c.variant, (before.get(c.variant) ?? 0) + 1);
+  const replaced = cases.filter(
+    (c) => !c.expected && c.variant !== "neg-dob-far" && nearListed(c.query.name, c.query.type === "person"),
+  );
+  for (const c of replaced) cases.splice(cases.indexOf(c), 1);
+  console.info(`version 2: ${replaced.length} negatives within one edit of a listed name replaced`);
+  for (const c of replaced) console.info(`  ${c.id}: ${c.query.name}`);
+  const missing = (v: Variant) => before.get(v)! - cases.filter((c) => c.variant === v).length;
+  for (const [variant, { pool, make }] of negativeMakers) {
+    if (missing(variant) > 0) fillNegative(variant, pool, make, missing(variant), true);
+  }
+  for (let tries = 0; missing("neg-common") > 0 && tries < 5000; tries++) {
+    const o = ORIGINS[tries % ORIGINS.length]!;
+    const keptOfOrigin = cases.filter((c) => c.variant === "neg-common" && c.origin.nameOrigin === o).length;
+    if (keptOfOrigin >= 10) continue;
+    const name = commonName(o);
+    if (!clearOfList(name, true) || nearListed(name, true)) continue;
+    add(
+      "neg-common",
+      null,
+      { name, dob: negativeDob(), type: "person" },
+      { op: "common name", nameOrigin: o },
+    );
   }
 }
 
