@@ -100,7 +100,8 @@ export function liveNormal(w: World, c: CustomerDraft, kind: NormalKind, shared:
       return wageLife(w, c, shared, { perMonthCents: r.between(2_200, 6_500) * 100 });
     case "gig_worker": {
       // Platform payouts at irregular times, some weeks none, some near the approval threshold (a good week).
-      const weekly = r.chance(0.1);
+      // (Not for a typology's customer: their structuring or its evasion is the act's alone.)
+      const weekly = r.chance(0.1) && c.label.type === "normal";
       poisson(w, start, MEASURED_TO, weekly ? 4.3 : r.between(4, 18), (at) => {
         const cents = weekly ? r.dollars(820, 995) : r.dollars(35, 650);
         if (r.chance(0.2)) w.deposit(c, at, cents);

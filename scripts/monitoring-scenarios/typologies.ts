@@ -191,8 +191,9 @@ export function performAct(w: World, c: CustomerDraft, act: Act) {
       const out = carrier as Out;
       const spread = variant === "evasion-spread";
       const n = spread ? r.int(3, 4) : r.int(3, 6);
+      // A schedule runs on its day's morning: whole days apart, so no 7 days hold three.
       const days = spread
-        ? spaced(t0, n, () => r.between(3.6, 4.6) * DAY)
+        ? spaced(t0, n, () => (out === "schedule" ? r.int(4, 5) : r.between(3.6, 4.6)) * DAY)
         : r
             .shuffle([0, 1, 2, 3, 4, 5, 6])
             .slice(0, n)
@@ -395,8 +396,11 @@ function reactivate(w: World, c: CustomerDraft, act: Act) {
   const gap = (variant === "evasion-gap" ? r.between(150, 170) : r.between(200, 320)) * DAY;
   const silentFrom = t0 - gap;
   for (const d of c.drafts) if (d.at >= silentFrom && d.everyday) d.amountCents = 0;
+  // The last everyday payment before the silence, so it lasts exactly `gap` (a quiet life may have stopped earlier).
+  const own = c.addresses[0] ?? w.address();
+  if (r.chance(0.5)) w.credit(c, silentFrom - r.between(0, 12) * HOUR, r.dollars(20, 300));
+  else w.transfer(c, silentFrom - r.between(0, 12) * HOUR, r.dollars(20, 300), own);
   if (variant === "evasion-keepalive") {
-    const own = c.addresses[0] ?? w.address();
     for (let t = silentFrom + r.between(50, 85) * DAY; t < t0 - 5 * DAY; t += r.between(50, 85) * DAY) {
       const amount = 100 * r.int(1, 3);
       const how = r.next();

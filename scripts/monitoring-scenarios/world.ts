@@ -225,10 +225,18 @@ export class World {
    */
   finish(): ScenarioCustomer[] {
     const refused = new Set<number>();
+    // A $tag payment to or from a customer whose account was not open yet never happened, on either side.
+    for (const c of this.customers)
+      for (const d of c.drafts) if (d.pair && !inRange(c, d)) refused.add(d.pair);
     for (const c of this.customers) {
       const outByDay = new Map<number, number>();
       const outs = c.drafts
-        .filter((d) => (d.kind === "transfer" || d.kind === "tag_out") && inRange(c, d))
+        .filter(
+          (d) =>
+            (d.kind === "transfer" || d.kind === "tag_out") &&
+            inRange(c, d) &&
+            !(d.pair && refused.has(d.pair)),
+        )
         .sort((a, b) => Number(a.everyday) - Number(b.everyday) || a.at - b.at);
       for (const d of outs) {
         const day = startOfDay(d.at);
@@ -248,8 +256,8 @@ export class World {
       return {
         id: c.id,
         label: c.label,
-        accountOpenedAt: c.openedAt,
-        devices: [...c.devices].sort((a, b) => a - b),
+        accountOpenedAt: Math.round(c.openedAt),
+        devices: c.devices.map(Math.round).sort((a, b) => a - b),
         events: kept.map((d, n) => ({
           id: `${c.id}-${n + 1}`,
           kind: d.kind,
