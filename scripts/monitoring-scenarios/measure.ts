@@ -66,7 +66,7 @@ export interface Measurement {
   normalKinds: NormalRow[];
 }
 
-type Alerted = { rule: string; at: number }[];
+export type Alerted = { rule: string; at: number }[];
 
 export function measureScenarios(
   s: Scenarios,
@@ -74,51 +74,20 @@ export function measureScenarios(
   options: { feed?: Feed } = {},
 ): Measurement {
   const feed = options.feed ?? "all";
-  const lookback = config.lookbackDays * DAY;
-  const senderWindow = manyToOneWindowDays(config) * DAY;
-  const cooldown = longestCooldownDays(config) * DAY;
-  // Alerts raised before the month still hold their cooldown in it: the rules run from that far back.
-  const evaluateFrom = s.measuredFrom - cooldown;
-  const fed = s.customers.map((c) => feedOf(c.events, feed));
-  const senders = addressIndex(s, fed);
-
-  const measured = new Map<string, Alerted>();
+  const measured = new Map<string, Alerted>(s.customers.map((c) => [c.id, []]));
   let evaluatedEvents = 0;
   let measuredEvents = 0;
   const started = performance.now();
-  s.customers.forEach((c, n) => {
-    const { events, judged } = fed[n]!;
-    const raised: Alerted = [];
-    const inMonth: Alerted = [];
-    let first = 0;
-    events.forEach((event, i) => {
-      if (!judged[i] || event.at < evaluateFrom || event.at >= s.measuredTo) return;
-      while (events[first]!.at < event.at - lookback) first++;
-      const others = event.address
-        ? sendersOf(senders.get(event.address)!, c.id, event.at, senderWindow)
-        : [];
-      const input = {
-        event,
-        history: events.slice(first, i),
-        activityBeforeLookbackAt: first > 0 ? events[first - 1]!.at : null,
-        accountOpenedAt: c.accountOpenedAt,
-        deviceFirstSeen: c.devices.filter((d) => d <= event.at),
-        addressSenders: others.slice(0, SENDERS_LISTED),
-        addressSenderCount: others.length,
-        recentAlerts: raised.filter((a) => a.at >= event.at - cooldown),
-      };
-      evaluatedEvents++;
-      const month = event.at >= s.measuredFrom;
-      if (month) measuredEvents++;
-      // The scenarios' event is the rules' MoneyEvent extended by $tag payments and channels (issue 47 §4).
-      for (const alert of evaluateRules(input as MonitoringInput, config)) {
-        const a = { rule: alert.rule, at: event.at };
-        raised.push(a);
-        if (month) inMonth.push(a);
-      }
-    });
-    measured.set(c.id, inMonth);
-  });
+  for (const { customer, input, month, raised } of judgedEvents(s, config, feed)) {
+    evaluatedEvents++;
+    if (month) measuredEvents++;
+    // The scenarios' event is the rules' MoneyEvent extended by $tag payments and channels (issue 47 §4).
+    for (const alert of evaluateRules(input as MonitoringInput, config)) {
+      const a = { rule: alert.rule, at: input.event.at };
+      raised.push(a);
+      if (month) measured.get(customer)!.push(a);
+    }
+  }
   const evaluateMs = performance.now() - started;
   return {
     feed,
@@ -130,6 +99,60 @@ export function measureScenarios(
     ...recalls(s, measured),
     ...normals(s, measured),
   };
+}
+
+/** What the rules see for one event: MonitoringInput, its events the scenarios' (with $tag kinds and channels). */
+export interface ScenarioInput {
+  event: ScenarioEvent;
+  history: ScenarioEvent[];
+  activityBeforeLookbackAt: number | null;
+  accountOpenedAt: number;
+  deviceFirstSeen: number[];
+  addressSenders: { customerId: string; at: number }[];
+  addressSenderCount: number;
+  recentAlerts: { rule: string; at: number }[];
+}
+
+/**
+ * Every event the rules judge, customer by customer, with its input as the live path builds it: from the longest
+ * cooldown before the month (an alert raised then still holds its cooldown in it) to the month's end. The caller
+ * pushes the alerts it raises on an event into `raised` before asking for the next one: the customer's later
+ * events see them as their recent alerts.
+ */
+export function* judgedEvents(
+  s: Scenarios,
+  config: MonitoringConfig,
+  feed: Feed = "all",
+): Generator<{ customer: string; input: ScenarioInput; month: boolean; raised: Alerted }> {
+  const lookback = config.lookbackDays * DAY;
+  const senderWindow = manyToOneWindowDays(config) * DAY;
+  const cooldown = longestCooldownDays(config) * DAY;
+  const evaluateFrom = s.measuredFrom - cooldown;
+  const fed = s.customers.map((c) => feedOf(c.events, feed));
+  const senders = addressIndex(s, fed);
+  for (const [n, c] of s.customers.entries()) {
+    const { events, judged } = fed[n]!;
+    const raised: Alerted = [];
+    let first = 0;
+    for (const [i, event] of events.entries()) {
+      if (!judged[i] || event.at < evaluateFrom || event.at >= s.measuredTo) continue;
+      while (events[first]!.at < event.at - lookback) first++;
+      const others = event.address
+        ? sendersOf(senders.get(event.address)!, c.id, event.at, senderWindow)
+        : [];
+      const input: ScenarioInput = {
+        event,
+        history: events.slice(first, i),
+        activityBeforeLookbackAt: first > 0 ? events[first - 1]!.at : null,
+        accountOpenedAt: c.accountOpenedAt,
+        deviceFirstSeen: c.devices.filter((d) => d <= event.at),
+        addressSenders: others.slice(0, SENDERS_LISTED),
+        addressSenderCount: others.length,
+        recentAlerts: raised.filter((a) => a.at >= event.at - cooldown),
+      };
+      yield { customer: c.id, input, month: event.at >= s.measuredFrom, raised };
+    }
+  }
 }
 
 function feedOf(events: ScenarioEvent[], feed: Feed): { events: ScenarioEvent[]; judged: boolean[] } {
