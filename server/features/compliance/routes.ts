@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
+  annualBlockedQuery,
   assignCaseInput,
   attachDocumentInput,
   caseActionResponse,
@@ -12,12 +13,21 @@ import {
   complianceCaseDetail,
   complianceCasePage,
   complianceMembers,
+  fileOfacReportInput,
+  fileOfacReportResponse,
   linkCustomerInput,
   MAX_LIST_UPLOAD_BYTES,
   narrativeInput,
+  ofacReportParams,
+  ofacReportsQuery,
+  ofacReportsResponse,
   proposeDecisionInput,
+  REPORT_MESSAGES,
   sanctionsListVersions,
-  sarDraft,
+  sarDetails,
+  sarDetailsInput,
+  sarDetailsResponse,
+  sarReport,
   uploadListInput,
   uploadListResponse,
 } from "@/contract/compliance";
@@ -35,9 +45,17 @@ import {
 } from "@/server/features/compliance/case-work";
 import { findCases, getCase } from "@/server/features/compliance/cases";
 import { findListVersions, loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
+import {
+  annualBlockedReportCsv,
+  findOfacReports,
+  markOfacReportFiled,
+} from "@/server/features/compliance/ofac-reports";
 import { rescreenEveryone } from "@/server/features/compliance/rescreen";
-import { buildSarDraft } from "@/server/features/compliance/sar-report";
+import { getSarDetails, saveSarDetails } from "@/server/features/compliance/sar-details";
+import { buildSarDraft, buildSarExport } from "@/server/features/compliance/sar-report";
+import { buildSarBatch, checkSarBatch, writeSarBatch } from "@/server/features/compliance/sar-xml";
 import { adminRouteRole } from "@/server/lib/audit-read";
+import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 /** pdfkit (~25 MiB resident) loads with the first report, not at start, as statements do. */
@@ -113,20 +131,93 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
   }
   app.get(
     "/compliance/cases/:id/report.json",
-    { schema: { params: caseIdParams, response: { 200: sarDraft } } },
-    (request) => buildSarDraft(db, actorOf(request), request.params.id, "json"),
+    { schema: { params: caseIdParams, response: { 200: sarReport } } },
+    (request) =>
+      buildSarDraft(db, app.deps.config.filingInstitution, actorOf(request), request.params.id, "json"),
   );
   app.get(
     "/compliance/cases/:id/report.pdf",
     { schema: { params: caseIdParams, response: { 200: pdfDownload } } },
     async (request, reply) => {
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
-      const draft = await buildSarDraft(db, actorOf(request), request.params.id, "pdf");
+      const draft = await buildSarDraft(
+        db,
+        app.deps.config.filingInstitution,
+        actorOf(request),
+        request.params.id,
+        "pdf",
+      );
       const { renderSarDraft } = await sarRenderer();
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="pillar-case-${draft.caseId}.pdf"`)
         .send(renderSarDraft(draft));
+    },
+  );
+
+  // Reports a regulator asks for (issue 47 §5, decision 055): the SAR's FinCEN fields and its batch XML, and
+  // the OFAC reports of blocked and rejected transactions with the annual blocked-property report.
+  app.get(
+    "/compliance/cases/:id/sar",
+    { schema: { params: caseIdParams, response: { 200: sarDetails } } },
+    (request) => getSarDetails(db, request.params.id),
+  );
+  app.put(
+    "/compliance/cases/:id/sar",
+    { schema: { params: caseIdParams, body: sarDetailsInput, response: { 200: sarDetailsResponse } } },
+    (request) =>
+      saveSarDetails(db, app.deps.config.dataKey, actorOf(request), request.params.id, request.body),
+  );
+  app.get(
+    "/compliance/cases/:id/report.xml",
+    { schema: { params: caseIdParams } },
+    async (request, reply) => {
+      const sar = await buildSarExport(
+        db,
+        app.deps.config.dataKey,
+        app.deps.config.filingInstitution,
+        actorOf(request),
+        request.params.id,
+      );
+      const batch = buildSarBatch(sar);
+      const problems = checkSarBatch(batch);
+      if (problems.length > 0) {
+        throw new AppError("CONFLICT", `${REPORT_MESSAGES.sarNotReady}: ${problems.join("; ")}`);
+      }
+      return reply
+        .type("application/xml; charset=utf-8")
+        .header("content-disposition", `attachment; filename="pillar-sar-${sar.report.caseId}.xml"`)
+        .send(writeSarBatch(batch));
+    },
+  );
+  app.get(
+    "/compliance/ofac-reports",
+    { schema: { querystring: ofacReportsQuery, response: { 200: ofacReportsResponse } } },
+    (request) => findOfacReports(db, request.query.status),
+  );
+  app.post(
+    "/compliance/ofac-reports/:id/filed",
+    {
+      schema: {
+        params: ofacReportParams,
+        body: fileOfacReportInput,
+        response: { 200: fileOfacReportResponse },
+      },
+    },
+    (request) => markOfacReportFiled(db, actorOf(request), request.params.id, request.body),
+  );
+  app.get(
+    "/compliance/ofac-reports/annual.csv",
+    { schema: { querystring: annualBlockedQuery } },
+    async (request, reply) => {
+      const { csv } = await annualBlockedReportCsv(db, actorOf(request), request.query.year);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header(
+          "content-disposition",
+          `attachment; filename="pillar-blocked-property-${request.query.year}-06-30.csv"`,
+        )
+        .send(csv);
     },
   );
 
