@@ -775,3 +775,9 @@ export const sarReport = sarDraft.extend({
     .nullable(),
 });
 export type SarReport = z.infer<typeof sarReport>;
+
+/** GET …/cases/{id}/report.xml: FinCEN's SAR batch XML, an attachment the filer uploads to BSA E-Filing. */
+export const sarXmlDownload = {
+  description: "FinCEN SAR batch XML (attachment)",
+  content: { "application/xml": { schema: z.string().meta({ format: "binary" }) as z.ZodType<unknown> } },
+};

@@ -28,10 +28,11 @@ import {
   sarDetailsInput,
   sarDetailsResponse,
   sarReport,
+  sarXmlDownload,
   uploadListInput,
   uploadListResponse,
 } from "@/contract/compliance";
-import { pdfDownload } from "@/contract/media";
+import { csvDownload, pdfDownload } from "@/contract/media";
 import {
   assignCase,
   attachCaseDocument,
@@ -170,7 +171,7 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
   );
   app.get(
     "/compliance/cases/:id/report.xml",
-    { schema: { params: caseIdParams } },
+    { schema: { params: caseIdParams, response: { 200: sarXmlDownload } } },
     async (request, reply) => {
       const sar = await buildSarExport(
         db,
@@ -208,7 +209,7 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
   );
   app.get(
     "/compliance/ofac-reports/annual.csv",
-    { schema: { querystring: annualBlockedQuery } },
+    { schema: { querystring: annualBlockedQuery, response: { 200: csvDownload } } },
     async (request, reply) => {
       const { csv } = await annualBlockedReportCsv(db, actorOf(request), request.query.year);
       return reply
