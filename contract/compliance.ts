@@ -781,3 +781,13 @@ export const sarXmlDownload = {
   description: "FinCEN SAR batch XML (attachment)",
   content: { "application/xml": { schema: z.string().meta({ format: "binary" }) as z.ZodType<unknown> } },
 };
+
+/** FinCEN's narrative guidance as prompts: the case page fills an empty narrative with them. */
+export const SAR_NARRATIVE_TEMPLATE = [
+  "Who: the subject(s), their role and relationship to the bank, and anyone else involved.",
+  "What: the instruments and mechanisms used (transfers, $tag payments, USDC addresses) and the amounts.",
+  "When: the date(s) of the activity, first detection, and how long it went on.",
+  "Where: the accounts, addresses and places involved, here and abroad.",
+  "Why: what makes the activity suspicious (the evidence, the alerts, the list match).",
+  "How: how the activity was carried out and how it was detected.",
+].join("\n\n");

@@ -9,12 +9,15 @@ import { FullScreenSpinner } from "@/web/components/ui/spinner";
 import { CasePage } from "@/web/features/compliance/case-page";
 import { CaseQueue } from "@/web/features/compliance/components/case-queue";
 import { ListVersionsCard } from "@/web/features/compliance/components/list-versions-card";
+import { ReportsDuePage } from "@/web/features/compliance/reports-due-page";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** /admin/compliance (the desk) and /admin/compliance/cases/:id (one case), for compliance staff and owners. */
 export default function CompliancePage() {
   const [isCase, params] = useRoute("/admin/compliance/cases/:id");
+  const [isReports] = useRoute("/admin/compliance/reports");
+  if (isReports) return <ReportsDuePage />;
   return isCase ? <CasePage id={params.id} /> : <ComplianceDesk />;
 }
 
@@ -38,6 +41,14 @@ function ComplianceDesk() {
             </div>
           </div>
           <div className="flex shrink-0 items-center gap-2">
+            {allowed ? (
+              <Button asChild variant="secondary" size="sm">
+                <Link href="/admin/compliance/reports">
+                  <span className="hidden sm:inline">Reports due</span>
+                  <span className="sm:hidden">Reports</span>
+                </Link>
+              </Button>
+            ) : null}
             {allowed ? (
               <Button asChild variant="secondary" size="sm">
                 <Link href="/admin/monitoring">
