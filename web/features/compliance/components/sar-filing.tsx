@@ -16,12 +16,15 @@ import {
 import { LoadErrorNote } from "@/web/components/load-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Checkbox } from "@/web/components/ui/checkbox";
 import { Input, inputClassName } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { sarXmlUrl, useSarDetails, useSaveSarDetails } from "@/web/features/compliance/api/regulator-reports";
 import { formatShortDate } from "@/web/lib/format";
+
+// Native checkboxes in the brand colour: a list of sixteen needs no script of its own.
+const CHECKBOX =
+  "size-4 shrink-0 accent-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500";
 
 /** A YYYY-MM-DD day at noon UTC: the same calendar day in New York, as formatShortDate reads it. */
 const dayText = (day: string) => formatShortDate(`${day}T12:00:00Z`);
@@ -156,10 +159,12 @@ function SarForm({ detail, sar }: { detail: ComplianceCaseDetail; sar: SarDetail
           </>
         ) : null}
         <div className="flex items-center gap-2 sm:col-span-3">
-          <Checkbox
+          <input
+            type="checkbox"
             id={ids.suspect}
+            className={CHECKBOX}
             checked={!form.subjectIdentified}
-            onCheckedChange={(v) => set("subjectIdentified", v !== true)}
+            onChange={(e) => set("subjectIdentified", !e.target.checked)}
           />
           <Label htmlFor={ids.suspect}>No suspect identified (the report is due in 60 days)</Label>
         </div>
@@ -174,11 +179,12 @@ function SarForm({ detail, sar }: { detail: ComplianceCaseDetail; sar: SarDetail
             const id = `${ids.type}-cat-${key}`;
             return (
               <div key={key} className="flex items-start gap-2">
-                <Checkbox
+                <input
+                  type="checkbox"
                   id={id}
-                  className="mt-0.5"
+                  className={`${CHECKBOX} mt-0.5`}
                   checked={form.categories.includes(key)}
-                  onCheckedChange={(v) => toggle(key, v === true)}
+                  onChange={(e) => toggle(key, e.target.checked)}
                 />
                 <Label htmlFor={id} className="font-normal">
                   {SAR_CATEGORIES[key].label}
