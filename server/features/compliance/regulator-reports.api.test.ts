@@ -273,10 +273,10 @@ describe("the SAR export", () => {
 });
 
 describe("OFAC reports of blocked and rejected transactions", () => {
-  it("records a block's report due 10 business days on, across a weekend, Christmas and New Year's Day", async () => {
+  it("records a block's report due 10 business days on, across a weekend and Thanksgiving", async () => {
     const { caseId, transferId } = await heldTransfer("40.00");
-    // Friday 18 December 2026 in New York.
-    await at("2026-12-18T15:00:00Z", () => decide(caseId, { decision: "block_transfer", transferId }));
+    // Friday 20 November 2026 in New York (a clock moved back: a session never outlives a clock moved on).
+    await at("2026-11-20T15:00:00Z", () => decide(caseId, { decision: "block_transfer", transferId }));
     const [report] = await t.database.db
       .select()
       .from(ofacReports)
@@ -285,16 +285,16 @@ describe("OFAC reports of blocked and rejected transactions", () => {
       kind: "blocked",
       caseId,
       amount: 4000,
-      decidedOn: "2026-12-18",
-      // 21, 22, 23, 24 (25th a holiday), 28, 29, 30, 31 (1 January a holiday), 4, 5 January.
-      dueOn: "2027-01-05",
+      decidedOn: "2026-11-20",
+      // 23, 24, 25 (26th Thanksgiving), 27, 30 November, 1, 2, 3, 4, 7 December.
+      dueOn: "2026-12-07",
       counterpartyAddress: LISTED_ETH,
     });
     expect(report!.programs).not.toBe("");
     const detail = (await call("GET", `${CASES}/${caseId}`, maker)).json();
     expect(
       detail.decisions.find((d: { transferId: string }) => d.transferId === transferId).reportDueOn,
-    ).toBe("2027-01-05");
+    ).toBe("2026-12-07");
     await expectLedgerClean(t.database);
   });
 
