@@ -3,6 +3,7 @@ import type { SarReport } from "@/contract/compliance";
 import type { SarExport } from "@/server/features/compliance/sar-report";
 import { buildSarBatch, checkSarBatch, writeSarBatch } from "@/server/features/compliance/sar-xml";
 import { parseFilingInstitution } from "@/server/lib/filing-institution";
+import { xmllintAgainstSchema } from "@/tests/support/fincen-sar-schema";
 
 const institution = parseFilingInstitution({}).institution;
 
@@ -84,6 +85,7 @@ describe("FinCEN's SAR batch", () => {
     const batch = buildSarBatch(sar());
     expect(checkSarBatch(batch)).toEqual([]);
     const xml = writeSarBatch(batch);
+    expect(xmllintAgainstSchema(xml)).toBe("");
     expect(xml).toContain("<fc2:RawEntityIndividualLastName>Khalil</fc2:RawEntityIndividualLastName>");
     expect(xml).toContain("<fc2:TotalSuspiciousAmountText>11</fc2:TotalSuspiciousAmountText>");
     expect(xml).toContain("<fc2:PhoneNumberText>12125550100</fc2:PhoneNumberText>");
@@ -107,6 +109,7 @@ describe("FinCEN's SAR batch", () => {
   it("marks a continuing report with the prior report's BSA ID, and refuses one without it", () => {
     const continuing = buildSarBatch(sar({ filingType: "continuing", priorReportId: "31000123456789" }));
     expect(checkSarBatch(continuing)).toEqual([]);
+    expect(xmllintAgainstSchema(writeSarBatch(continuing))).toBe("");
     expect(writeSarBatch(continuing)).toContain(
       "<fc2:EFilingPriorDocumentNumber>31000123456789</fc2:EFilingPriorDocumentNumber>",
     );
@@ -127,6 +130,8 @@ describe("FinCEN's SAR batch", () => {
       }),
     );
     expect(checkSarBatch(twice)).toContain("A SuspiciousActivitySubtypeID is repeated");
+    // The schema refuses the same, so its checks are not vacuous.
+    expect(xmllintAgainstSchema(writeSarBatch(twice))).toContain("OneSubtypeEach");
     const batch = buildSarBatch(sar());
     const activity = batch.children!.find((c) => c.name === "Activity")!;
     activity.children = activity.children!.filter(
@@ -141,6 +146,7 @@ describe("FinCEN's SAR batch", () => {
     x.report.subjectIdentity = null;
     const batch = buildSarBatch(x);
     expect(checkSarBatch(batch)).toEqual([]);
+    expect(xmllintAgainstSchema(writeSarBatch(batch))).toBe("");
     expect(writeSarBatch(batch)).toContain(
       "<fc2:AllCriticalSubjectInformationUnavailableIndicator>Y</fc2:AllCriticalSubjectInformationUnavailableIndicator>",
     );
