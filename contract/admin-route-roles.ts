@@ -64,6 +64,13 @@ export const ADMIN_ROUTE_ROLES = {
   "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": ["compliance"],
   "GET /api/admin/compliance/cases/:id/report.json": ["compliance"],
   "GET /api/admin/compliance/cases/:id/report.pdf": ["compliance"],
+  // Reports a regulator asks for (decision 055).
+  "GET /api/admin/compliance/cases/:id/sar": ["compliance"],
+  "PUT /api/admin/compliance/cases/:id/sar": ["compliance"],
+  "GET /api/admin/compliance/cases/:id/report.xml": ["compliance"],
+  "GET /api/admin/compliance/ofac-reports": ["compliance"],
+  "POST /api/admin/compliance/ofac-reports/:id/filed": ["compliance"],
+  "GET /api/admin/compliance/ofac-reports/annual.csv": ["compliance"],
   "GET /api/admin/compliance/members": ["compliance"],
   "GET /api/admin/compliance/lists": ["compliance"],
   "POST /api/admin/compliance/lists": ["compliance"],

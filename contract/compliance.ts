@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RULE_NAMES } from "@/contract/monitoring";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
+import { isUsStateCode } from "@/contract/us-states";
 
 /** SANCTIONS_NAME_THRESHOLD's default: precision and recall at it are in bench/SCREENING.md. */
 export const DEFAULT_SANCTIONS_NAME_THRESHOLD = 0.9;
@@ -533,3 +534,359 @@ export const sarDraft = z.object({
     .nullable(),
 });
 export type SarDraft = z.infer<typeof sarDraft>;
+
+// ─── Reports a regulator asks for (issue 47 §5, decision 055) ───────────────────────────────────────────────
+
+export const REPORT_MESSAGES = {
+  priorReportRequired: "A continuing or corrected report names the prior report's BSA ID (14 digits)",
+  priorReportInvalid: "A prior report's BSA ID is 14 digits (all zeros when it is not known)",
+  priorReportNotForInitial: "An initial report names no prior report",
+  priorFiledOnRequired: "A continuing report gives the day the prior report was filed",
+  dateInvalid: "Enter a real date as YYYY-MM-DD",
+  categoryUnknown: "Choose suspicious-activity categories from the list",
+  otherCategoryRequired: "Describe the other suspicious activity in 1 to 50 characters",
+  idNumberInvalid: "An ID number is 1 to 25 letters, digits or hyphens",
+  idTypeRequired: "Choose the ID document's type before its number",
+  idOtherTypeRequired: "Name the other ID document in 1 to 50 characters",
+  stateInvalid: "Enter a US state as two letters, e.g. NY",
+  countryInvalid: "Enter a country as its two-letter ISO code, e.g. US",
+  occupationTooLong: "Occupation can be at most 50 characters",
+  sarSaved: "Report details saved",
+  sarNotReady: "The SAR cannot be exported yet",
+  reportNotFound: "Report not found",
+  reportFiled: "This report was already marked filed",
+  reportMarkedFiled: "Report marked filed",
+  referenceRequired: "Give OFAC's reference (or your submission's) in 3 to 100 characters",
+  filedOnInvalid:
+    "The filing day must be a real date, on or after the block or rejection and not in the future",
+  yearInvalid: "Choose a year from 2000 to this year",
+} as const;
+
+export const SAR_FILING_TYPES = ["initial", "continuing", "correction"] as const;
+export type SarFilingType = (typeof SAR_FILING_TYPES)[number];
+export const SAR_FILING_TYPE_LABELS: Record<SarFilingType, string> = {
+  initial: "Initial report",
+  continuing: "Continuing activity report",
+  correction: "Correct or amend a prior report",
+};
+
+/**
+ * FinCEN SAR Part II, the categories compliance ticks: each maps to the form's type and subtype codes (the XML
+ * batch's SuspiciousActivityTypeID and SuspiciousActivitySubtypeID). `other` needs its own words.
+ */
+export const SAR_CATEGORIES = {
+  structuring_below_threshold: {
+    label: "Structuring: transactions below a reporting threshold",
+    type: 1,
+    subtype: 113,
+  },
+  structuring_alters_transactions: {
+    label: "Structuring: alters or cancels transactions to avoid a report",
+    type: 1,
+    subtype: 111,
+  },
+  terrorist_financing: {
+    label: "Terrorist financing: known or suspected terrorist or organization",
+    type: 7,
+    subtype: 701,
+  },
+  fraud_wire: { label: "Fraud: wire or funds transfer", type: 3, subtype: 312 },
+  fraud_ach: { label: "Fraud: ACH", type: 3, subtype: 320 },
+  money_laundering_source_of_funds: {
+    label: "Money laundering: suspicious source of funds",
+    type: 8,
+    subtype: 821,
+  },
+  money_laundering_funds_transfers: {
+    label: "Money laundering: suspicious EFT or funds transfers",
+    type: 8,
+    subtype: 805,
+  },
+  money_laundering_funnel_account: { label: "Money laundering: funnel account", type: 8, subtype: 824 },
+  money_laundering_out_of_pattern: {
+    label: "Money laundering: out of pattern for the customer",
+    type: 8,
+    subtype: 812,
+  },
+  money_laundering_third_party: {
+    label: "Money laundering: third-party transactors (straw man)",
+    type: 8,
+    subtype: 809,
+  },
+  identity_theft: { label: "Identity theft", type: 9, subtype: 905 },
+  account_takeover: { label: "Account takeover", type: 9, subtype: 920 },
+  no_economic_purpose: { label: "No apparent economic, business or lawful purpose", type: 9, subtype: 925 },
+  high_risk_jurisdiction: { label: "Involves a foreign high-risk jurisdiction", type: 9, subtype: 928 },
+  cyber_event_against_customers: {
+    label: "Cyber event against the bank's customers",
+    type: 11,
+    subtype: 1102,
+  },
+  other: { label: "Other suspicious activity (describe)", type: 9, subtype: 9999 },
+} as const satisfies Record<string, { label: string; type: number; subtype: number }>;
+export type SarCategory = keyof typeof SAR_CATEGORIES;
+export const SAR_CATEGORY_KEYS = Object.keys(SAR_CATEGORIES) as [SarCategory, ...SarCategory[]];
+
+export const SAR_ID_TYPES = ["drivers_license", "passport", "alien_registration", "other"] as const;
+export type SarIdType = (typeof SAR_ID_TYPES)[number];
+export const SAR_ID_TYPE_LABELS: Record<SarIdType, string> = {
+  drivers_license: "Driver's licence or state ID",
+  passport: "Passport",
+  alien_registration: "Alien registration",
+  other: "Other",
+};
+
+/** 31 CFR 1020.320(b)(3): 30 calendar days after initial detection, 60 when no suspect is identified. */
+export const SAR_DEADLINE_DAYS = 30;
+export const SAR_NO_SUSPECT_DEADLINE_DAYS = 60;
+/** FinCEN's guidance on continuing activity: a review 90 days after the prior filing, filed within 120. */
+export const SAR_CONTINUING_REVIEW_DAYS = 90;
+export const SAR_CONTINUING_DEADLINE_DAYS = 120;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const addDaysTo = (day: string, days: number) =>
+  new Date(new Date(`${day}T00:00:00Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * When the case's SAR is due: a continuing report 120 days after the prior one was filed (its review at 90),
+ * any other 30 days after first detection, or 60 when no suspect is identified.
+ */
+export function sarClock(input: {
+  firstDetectedAt: Date;
+  subjectIdentified: boolean;
+  filingType: SarFilingType;
+  priorFiledOn: string | null;
+}): { dueAt: Date; reviewOn: string | null } {
+  if (input.filingType === "continuing" && input.priorFiledOn) {
+    const due = addDaysTo(input.priorFiledOn, SAR_CONTINUING_DEADLINE_DAYS);
+    // The end of the New York day it falls on: 05:00 UTC the next morning is late enough in either offset.
+    return {
+      dueAt: new Date(`${addDaysTo(due, 1)}T04:59:59Z`),
+      reviewOn: addDaysTo(input.priorFiledOn, SAR_CONTINUING_REVIEW_DAYS),
+    };
+  }
+  const days = input.subjectIdentified ? SAR_DEADLINE_DAYS : SAR_NO_SUSPECT_DEADLINE_DAYS;
+  return { dueAt: new Date(input.firstDetectedAt.getTime() + days * DAY_MS), reviewOn: null };
+}
+
+const isRealDay = (v: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const day = z.string({ error: REPORT_MESSAGES.dateInvalid }).refine(isRealDay, REPORT_MESSAGES.dateInvalid);
+/** FinCEN refuses leading or trailing spaces and control characters in any value but the narrative. */
+const plain = (max: number, message: string) =>
+  z
+    .string({ error: message })
+    .transform((v) => v.replace(/\s+/g, " ").trim())
+    .refine((v) => v.length >= 1 && v.length <= max, message)
+    .refine(storable, COMPLIANCE_MESSAGES.unstorableText);
+
+/** PUT /api/admin/compliance/cases/{id}/sar: the SAR fields compliance records, while the case is open. */
+export const sarDetailsInput = z
+  .object({
+    filingType: z.enum(SAR_FILING_TYPES, { error: "Filing type must be initial, continuing or correction" }),
+    priorReportId: z
+      .string({ error: REPORT_MESSAGES.priorReportInvalid })
+      .regex(/^\d{14}$/, REPORT_MESSAGES.priorReportInvalid)
+      .nullable()
+      .default(null),
+    priorFiledOn: day.nullable().default(null),
+    subjectIdentified: z.boolean({ error: "Say whether a suspect is identified" }).default(true),
+    categories: z
+      .array(z.enum(SAR_CATEGORY_KEYS, { error: REPORT_MESSAGES.categoryUnknown }))
+      .max(SAR_CATEGORY_KEYS.length)
+      .default([])
+      .transform((v) => [...new Set(v)]),
+    otherCategory: plain(50, REPORT_MESSAGES.otherCategoryRequired).nullable().default(null),
+    idType: z
+      .enum(SAR_ID_TYPES, { error: "Choose the ID document's type from the list" })
+      .nullable()
+      .default(null),
+    idOtherType: plain(50, REPORT_MESSAGES.idOtherTypeRequired).nullable().default(null),
+    /** Absent keeps the number on file (the page never holds it); null removes it; a value replaces it. */
+    idNumber: z
+      .string({ error: REPORT_MESSAGES.idNumberInvalid })
+      .trim()
+      .regex(/^[A-Za-z0-9-]{1,25}$/, REPORT_MESSAGES.idNumberInvalid)
+      .nullable()
+      .optional(),
+    idIssuerState: z
+      .string({ error: REPORT_MESSAGES.stateInvalid })
+      .trim()
+      .toUpperCase()
+      .refine(isUsStateCode, REPORT_MESSAGES.stateInvalid)
+      .nullable()
+      .default(null),
+    idIssuerCountry: z
+      .string({ error: REPORT_MESSAGES.countryInvalid })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, REPORT_MESSAGES.countryInvalid)
+      .nullable()
+      .default(null),
+    occupation: plain(50, REPORT_MESSAGES.occupationTooLong).nullable().default(null),
+  })
+  .superRefine((v, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
+    if (v.filingType === "initial" && v.priorReportId !== null) {
+      issue(REPORT_MESSAGES.priorReportNotForInitial, "priorReportId");
+    }
+    if (v.filingType !== "initial" && v.priorReportId === null) {
+      issue(REPORT_MESSAGES.priorReportRequired, "priorReportId");
+    }
+    if (v.filingType === "continuing" && v.priorFiledOn === null) {
+      issue(REPORT_MESSAGES.priorFiledOnRequired, "priorFiledOn");
+    }
+    if (v.categories.includes("other") !== (v.otherCategory !== null)) {
+      issue(REPORT_MESSAGES.otherCategoryRequired, "otherCategory");
+    }
+    if (v.idType === null && (v.idNumber || v.idIssuerState || v.idIssuerCountry)) {
+      issue(REPORT_MESSAGES.idTypeRequired, "idType");
+    }
+    if ((v.idType === "other") !== (v.idOtherType !== null)) {
+      issue(REPORT_MESSAGES.idOtherTypeRequired, "idOtherType");
+    }
+  });
+export type SarDetailsInput = z.input<typeof sarDetailsInput>;
+
+/** What the case page shows of them: the ID number's last four only. */
+export const sarDetails = z.object({
+  filingType: z.enum(SAR_FILING_TYPES),
+  priorReportId: z.string().nullable(),
+  priorFiledOn: z.string().nullable(),
+  subjectIdentified: z.boolean(),
+  categories: z.array(z.enum(SAR_CATEGORY_KEYS)),
+  otherCategory: z.string().nullable(),
+  idType: z.enum(SAR_ID_TYPES).nullable(),
+  idOtherType: z.string().nullable(),
+  /** `****1234`, or null when no number is on file. */
+  idNumberMasked: z.string().nullable(),
+  idIssuerState: z.string().nullable(),
+  idIssuerCountry: z.string().nullable(),
+  occupation: z.string().nullable(),
+  /** From the identity check: `***-**-1234`, or null without one. */
+  ssnMasked: z.string().nullable(),
+  /** From the customer's profile. */
+  phone: z.string().nullable(),
+  /** The continuing report's 90-day review day (YYYY-MM-DD). */
+  reviewOn: z.string().nullable(),
+  /** The SAR clock (30, 60 or continuing), as reportDueAt on the case. */
+  reportDueAt: z.string(),
+  /** What the XML export still lacks, in FinCEN's words for the fields: empty when it can be exported. */
+  missing: z.array(z.string()),
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type SarDetails = z.infer<typeof sarDetails>;
+export const sarDetailsResponse = z.object({ message: z.string(), sar: sarDetails });
+export type SarDetailsResponse = z.infer<typeof sarDetailsResponse>;
+
+export const OFAC_REPORT_KINDS = ["blocked", "rejected"] as const;
+export type OfacReportKind = (typeof OFAC_REPORT_KINDS)[number];
+
+/** A report due to OFAC (31 CFR 501.603 blocked, 501.604 rejected), as the Reports due page lists it. */
+export const ofacReport = z.object({
+  id: z.string(),
+  kind: z.enum(OFAC_REPORT_KINDS),
+  caseId: z.string(),
+  transferId: z.string().nullable(),
+  amountCents: z.number().int(),
+  formattedAmount: z.string(),
+  ownerName: z.string(),
+  counterpartyName: z.string(),
+  counterpartyAddress: z.string().nullable(),
+  programs: z.string(),
+  listEntries: z.string(),
+  decidedAt: z.string(),
+  decidedOn: z.string(),
+  dueOn: z.string(),
+  overdue: z.boolean(),
+  filedOn: z.string().nullable(),
+  filedReference: z.string().nullable(),
+  filedBy: z.string().nullable(),
+});
+export type OfacReport = z.infer<typeof ofacReport>;
+export const ofacReportsQuery = z.object({
+  status: z.enum(["due", "filed"], { error: "Status must be due or filed" }).default("due"),
+});
+export const ofacReportsResponse = z.object({
+  items: z.array(ofacReport),
+  /** The annual report of blocked property (501.603(b)(2)): as of June 30, due by September 30. */
+  annual: z.object({ year: z.number().int(), asOf: z.string(), dueOn: z.string() }),
+});
+export type OfacReportsResponse = z.infer<typeof ofacReportsResponse>;
+export const ofacReportParams = z.object({ id: z.uuid({ error: REPORT_MESSAGES.reportNotFound }) });
+export const fileOfacReportInput = z.object({
+  reference: plain(100, REPORT_MESSAGES.referenceRequired).refine(
+    (v) => v.length >= 3,
+    REPORT_MESSAGES.referenceRequired,
+  ),
+  filedOn: day,
+});
+export type FileOfacReportInput = z.infer<typeof fileOfacReportInput>;
+export const fileOfacReportResponse = z.object({ message: z.string(), report: ofacReport });
+export const annualBlockedQuery = z.object({
+  year: z.coerce
+    .number({ error: REPORT_MESSAGES.yearInvalid })
+    .int(REPORT_MESSAGES.yearInvalid)
+    .min(2000, REPORT_MESSAGES.yearInvalid)
+    .max(2100, REPORT_MESSAGES.yearInvalid),
+});
+
+/** The annual report's reference day and deadline for a year: property blocked as of June 30, due September 30. */
+export const annualBlockedReportDays = (year: number) => ({
+  year,
+  asOf: `${year}-06-30`,
+  dueOn: `${year}-09-30`,
+});
+
+/** GET …/cases/{id}/report.json: the draft with FinCEN's fields (the SSN and ID number masked; full in the XML). */
+export const sarReport = sarDraft.extend({
+  filing: z.object({
+    filingType: z.enum(SAR_FILING_TYPES),
+    filingTypeLabel: z.string(),
+    priorReportId: z.string().nullable(),
+    priorFiledOn: z.string().nullable(),
+    reviewOn: z.string().nullable(),
+    subjectIdentified: z.boolean(),
+    categories: z.array(z.object({ key: z.enum(SAR_CATEGORY_KEYS), label: z.string() })),
+    otherCategory: z.string().nullable(),
+    missing: z.array(z.string()),
+  }),
+  filingInstitution: z.object({
+    name: z.string(),
+    ein: z.string(),
+    address: z.string(),
+    regulator: z.string(),
+    contactOffice: z.string(),
+    contactPhone: z.string(),
+  }),
+  subjectIdentity: z
+    .object({
+      ssnMasked: z.string().nullable(),
+      phone: z.string().nullable(),
+      occupation: z.string().nullable(),
+      idType: z.enum(SAR_ID_TYPES).nullable(),
+      idTypeLabel: z.string().nullable(),
+      idNumberMasked: z.string().nullable(),
+      idIssuerState: z.string().nullable(),
+      idIssuerCountry: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type SarReport = z.infer<typeof sarReport>;
+
+/** GET …/cases/{id}/report.xml: FinCEN's SAR batch XML, an attachment the filer uploads to BSA E-Filing. */
+export const sarXmlDownload = {
+  description: "FinCEN SAR batch XML (attachment)",
+  content: { "application/xml": { schema: z.string().meta({ format: "binary" }) as z.ZodType<unknown> } },
+};
+
+/** FinCEN's narrative guidance as prompts: the case page fills an empty narrative with them. */
+export const SAR_NARRATIVE_TEMPLATE = [
+  "Who: the subject(s), their role and relationship to the bank, and anyone else involved.",
+  "What: the instruments and mechanisms used (transfers, $tag payments, USDC addresses) and the amounts.",
+  "When: the date(s) of the activity, first detection, and how long it went on.",
+  "Where: the accounts, addresses and places involved, here and abroad.",
+  "Why: what makes the activity suspicious (the evidence, the alerts, the list match).",
+  "How: how the activity was carried out and how it was detected.",
+].join("\n\n");

@@ -7,6 +7,7 @@ import { DEFAULT_APPROVAL_THRESHOLD_CENTS } from "@/contract/approvals";
 import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { parseMoney } from "@/contract/money";
 import { type ChainConfig, parseChainConfig } from "@/server/features/settlement/chain-config";
+import { type FilingInstitution, parseFilingInstitution } from "@/server/lib/filing-institution";
 
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const flag = z.preprocess(
@@ -238,6 +239,8 @@ export type Config = {
   approvalThresholdCents: number;
   /** A name matches a listed one at this Jaro–Winkler-based score or above (bench/SCREENING.md). */
   sanctionsNameThreshold: number;
+  /** Who files the SAR and OFAC reports (FILING_INSTITUTION_*, decision 055). */
+  filingInstitution: FilingInstitution;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
   /** Chain settlement (CHAIN_RPC_URL and friends); undefined: manual settlement, as the spec describes. */
@@ -321,6 +324,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (chain.problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${chain.problems.map((p) => `  ${p}`).join("\n")}`);
   }
+  const filing = parseFilingInstitution(env);
+  if (filing.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${filing.problems.map((p) => `  ${p}`).join("\n")}`);
+  }
   const generated = !e.SESSION_SECRET || !e.DATA_KEY ? loadOrCreateSecrets(dataDir) : undefined;
 
   return {
@@ -383,6 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? DEFAULT_APPROVAL_THRESHOLD_CENTS
         : parseMoney(e.APPROVAL_THRESHOLD)!,
     sanctionsNameThreshold: e.SANCTIONS_NAME_THRESHOLD,
+    filingInstitution: filing.institution,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }

@@ -1074,6 +1074,101 @@ export const complianceCaseDecisions = pgTable(
   ],
 );
 
+/** The SAR draft's FinCEN fields compliance records on a case (0044, decision 055). */
+export const complianceSarDetails = pgTable(
+  "compliance_sar_details",
+  {
+    caseId: uuid("case_id")
+      .primaryKey()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    filingType: text("filing_type", { enum: ["initial", "continuing", "correction"] })
+      .notNull()
+      .default("initial"),
+    /** The BSA ID of the report this one continues or corrects (14 digits; zeros when unknown). */
+    priorReportId: text("prior_report_id"),
+    priorFiledOn: date("prior_filed_on", { mode: "string" }),
+    /** False: no suspect identified, so the report is due 60 days after first detection instead of 30. */
+    subjectIdentified: boolean("subject_identified").notNull().default(true),
+    categories: text("categories").array().notNull().default(sql`'{}'::text[]`),
+    otherCategory: text("other_category"),
+    idType: text("id_type", { enum: ["drivers_license", "passport", "alien_registration", "other"] }),
+    idOtherType: text("id_other_type"),
+    /** The ID document's number, sealed under DATA_KEY as the SSN is; the screen shows the last four only. */
+    idNumberCiphertext: text("id_number_ciphertext"),
+    idNumberLast4: text("id_number_last4"),
+    idIssuerState: text("id_issuer_state"),
+    idIssuerCountry: text("id_issuer_country"),
+    occupation: text("occupation"),
+    updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "compliance_sar_details_filing_type_check",
+      sql`${t.filingType} in ('initial', 'continuing', 'correction')`,
+    ),
+    check(
+      "compliance_sar_details_prior_check",
+      sql`(${t.filingType} = 'initial') = (${t.priorReportId} is null)`,
+    ),
+    check(
+      "compliance_sar_details_id_type_check",
+      sql`${t.idType} is null or ${t.idType} in ('drivers_license', 'passport', 'alien_registration', 'other')`,
+    ),
+    check(
+      "compliance_sar_details_id_number_check",
+      sql`(${t.idNumberCiphertext} is null) = (${t.idNumberLast4} is null)`,
+    ),
+  ],
+);
+
+/**
+ * A blocked or rejected transaction OFAC must be told of within 10 business days (31 CFR 501.603-604; 0044,
+ * decision 055): written when the block or reject is approved, with what the report needs kept as it was then.
+ */
+export const ofacReports = pgTable(
+  "ofac_reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["blocked", "rejected"] }).notNull(),
+    caseId: uuid("case_id")
+      .notNull()
+      .references(() => complianceCases.id, { onDelete: "cascade" }),
+    decisionId: uuid("decision_id")
+      .notNull()
+      .references(() => complianceCaseDecisions.id, { onDelete: "cascade" }),
+    transferId: uuid("transfer_id").references(() => transferRequests.id, { onDelete: "set null" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    ownerName: text("owner_name").notNull(),
+    ownerAddress: text("owner_address"),
+    counterpartyName: text("counterparty_name").notNull(),
+    counterpartyAddress: text("counterparty_address"),
+    programs: text("programs").notNull(),
+    listEntries: text("list_entries").notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }).notNull(),
+    /** The New York day the block or reject applied, from which the 10 business days run. */
+    decidedOn: date("decided_on", { mode: "string" }).notNull(),
+    dueOn: date("due_on", { mode: "string" }).notNull(),
+    filedOn: date("filed_on", { mode: "string" }),
+    filedReference: text("filed_reference"),
+    filedBy: uuid("filed_by").references(() => users.id, { onDelete: "set null" }),
+    filedAt: timestamp("filed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("ofac_reports_decision_key").on(t.decisionId),
+    index("ofac_reports_due_idx").on(t.dueOn, t.id),
+    index("ofac_reports_blocked_idx").on(t.decidedOn).where(sql`${t.kind} = 'blocked'`),
+    check("ofac_reports_kind_check", sql`${t.kind} in ('blocked', 'rejected')`),
+    check("ofac_reports_amount_check", sql`${t.amount} > 0`),
+    check(
+      "ofac_reports_filed_consistent",
+      sql`(${t.filedAt} is null) = (${t.filedReference} is null) and (${t.filedAt} is null) = (${t.filedOn} is null)`,
+    ),
+  ],
+);
+
 /** A customer's USDC deposit address: derived from DEPOSIT_XPUB at `derivationIndex`, never reused (0024). */
 export const depositAddresses = pgTable("deposit_addresses", {
   derivationIndex: integer("derivation_index")

@@ -1027,6 +1027,53 @@ export const CATALOGUE: Record<string, RouteCase> = {
     // No such case: 404 to compliance and owners, 403 to the other roles.
     expect: { ...ADMIN_OK, admin: 404 },
   },
+  // Reports a regulator asks for (decision 055).
+  "GET /api/admin/compliance/cases/:id/sar": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/compliance/cases/${randomUUID()}/sar`),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "PUT /api/admin/compliance/cases/:id/sar": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/cases/${randomUUID()}/sar`,
+      payload: { filingType: "initial", categories: ["identity_theft"], occupation: "Teacher" },
+    }),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/cases/:id/report.xml": {
+    access: "admin",
+    input: { params: true },
+    build: () => url(`/api/admin/compliance/cases/${randomUUID()}/report.xml`),
+    // No such case: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/ofac-reports": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/compliance/ofac-reports?status=due"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/compliance/ofac-reports/:id/filed": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/compliance/ofac-reports/${randomUUID()}/filed`,
+      payload: { reference: "OFAC-2026-1", filedOn: "2026-01-02" },
+    }),
+    // No such report: 404 to compliance and owners, 403 to the other roles.
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
+  "GET /api/admin/compliance/ofac-reports/annual.csv": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/compliance/ofac-reports/annual.csv?year=2025"),
+    expect: ADMIN_OK,
+  },
   "GET /api/admin/compliance/members": {
     access: "admin",
     input: {},

@@ -22,6 +22,7 @@ import {
 import { findCaseRow, getCase } from "@/server/features/compliance/cases";
 import { releaseHeldDeposits } from "@/server/features/compliance/held-deposits";
 import { decideHeldTransfer, findDecidableTransfer } from "@/server/features/compliance/held-transfers";
+import { recordOfacReport } from "@/server/features/compliance/ofac-reports";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
@@ -425,16 +426,25 @@ async function applyTransferDecision(
     decision: decision.decision,
     transferId: decision.transferId,
   });
+  // The OFAC report is recorded with the decision (decision 055); a reject on a case without a sanctions hit
+  // records none, and its decision shows no due day.
+  const reportDueOn = await recordOfacReport(tx, {
+    caseId: row.id,
+    decisionId: decision.id,
+    decision: decision.decision,
+    transferId: decided.transferId,
+    dueOn: decided.reportDueOn,
+  });
   await tx
     .update(complianceCaseDecisions)
-    .set({ reportDueOn: decided.reportDueOn })
+    .set({ reportDueOn })
     .where(eq(complianceCaseDecisions.id, decision.id));
   await tx.update(complianceCases).set({ updatedAt: sql`now()` }).where(eq(complianceCases.id, row.id));
   await auditReviewed(tx, actor, row, decision, note, {
     status: row.status,
     transferId: decided.transferId,
     transferOutcome: decision.decision === "block_transfer" ? "blocked" : "cancelled",
-    reportDueOn: decided.reportDueOn,
+    reportDueOn,
   });
   return decided.mail;
 }

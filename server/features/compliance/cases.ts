@@ -6,7 +6,8 @@ import {
   COMPLIANCE_MESSAGES,
   type ComplianceCase,
   type ComplianceCaseDetail,
-  REPORT_DEADLINE_DAYS,
+  type SarFilingType,
+  sarClock,
 } from "@/contract/compliance";
 import type { Page } from "@/contract/pages";
 import type { DbOrTx, Tx } from "@/server/db/client";
@@ -56,6 +57,14 @@ const caseColumns = {
     where d.case_id = ${complianceCases.id} and d.status = 'held')`,
   pendingDecision: sql<CaseDecisionRow["decision"] | null>`(select d.decision from compliance_case_decisions d
     where d.case_id = ${complianceCases.id} and d.status = 'pending')`,
+  // The SAR clock's inputs compliance records (decision 055): no suspect identified, or a continuing report.
+  sarClock: sql<{
+    subjectIdentified: boolean;
+    filingType: SarFilingType;
+    priorFiledOn: string | null;
+  } | null>`(
+    select json_build_object('subjectIdentified', s.subject_identified, 'filingType', s.filing_type,
+      'priorFiledOn', s.prior_filed_on) from compliance_sar_details s where s.case_id = ${complianceCases.id})`,
 };
 type CaseRow = {
   id: string;
@@ -77,13 +86,20 @@ type CaseRow = {
   heldTransfers: number;
   heldDeposits: number;
   pendingDecision: CaseDecisionRow["decision"] | null;
+  sarClock: { subjectIdentified: boolean; filingType: SarFilingType; priorFiledOn: string | null } | null;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** First detection plus the report deadline (30 days): the clock every open case shows. */
-export function reportDueAt(firstDetectedAt: Date): Date {
-  return new Date(firstDetectedAt.getTime() + REPORT_DEADLINE_DAYS * DAY_MS);
+/**
+ * The clock every open case shows: first detection plus 30 days, 60 when compliance recorded that no suspect is
+ * identified, or a continuing report's 120 days from the prior filing (decision 055).
+ */
+export function reportDueAt(firstDetectedAt: Date, sar: CaseRow["sarClock"] = null): Date {
+  return sarClock({
+    firstDetectedAt,
+    subjectIdentified: sar?.subjectIdentified ?? true,
+    filingType: sar?.filingType ?? "initial",
+    priorFiledOn: sar?.priorFiledOn ?? null,
+  }).dueAt;
 }
 
 function toCase(row: CaseRow): ComplianceCase {
@@ -100,7 +116,7 @@ function toCase(row: CaseRow): ComplianceCase {
     heldDeposits: Number(row.heldDeposits),
     assignee: row.assigneeId ? { id: row.assigneeId, email: row.assigneeEmail } : null,
     openedAt: row.openedAt.toISOString(),
-    reportDueAt: reportDueAt(row.firstDetectedAt).toISOString(),
+    reportDueAt: reportDueAt(row.firstDetectedAt, row.sarClock).toISOString(),
     pendingDecision: row.pendingDecision ?? null,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionNote: row.decisionNote,

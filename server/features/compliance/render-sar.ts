@@ -1,5 +1,5 @@
 import { BRAND } from "@/contract/brand";
-import type { SarDraft } from "@/contract/compliance";
+import type { SarReport } from "@/contract/compliance";
 import {
   createFramedDocument,
   fitText,
@@ -56,7 +56,7 @@ export const SAR_FOOTER = `${BRAND.name} compliance · Confidential: never discl
 const day = (iso: string | null) => (iso ? formatNewYorkTime(new Date(iso)) : "—");
 
 /** The SAR-style draft as a PDF in the statements' frame; streamed as it is drawn. */
-export function renderSarDraft(draft: SarDraft): PDFKit.PDFDocument {
+export function renderSarDraft(draft: SarReport): PDFKit.PDFDocument {
   const name = draft.subject ? `${draft.subject.firstName} ${draft.subject.lastName}` : "Deleted customer";
   const doc = createFramedDocument({
     title: draft.filed ? "Suspicious activity report" : "Suspicious activity report — draft",
@@ -73,6 +73,17 @@ export function renderSarDraft(draft: SarDraft): PDFKit.PDFDocument {
   field(doc, "Case status", draft.status);
   field(doc, "First detected", day(draft.firstDetectedAt));
   field(doc, "Report due", day(draft.reportDueAt));
+  field(doc, "Type of filing", draft.filing.filingTypeLabel);
+  if (draft.filing.priorReportId) field(doc, "Prior report (BSA ID)", draft.filing.priorReportId);
+  if (draft.filing.reviewOn) field(doc, "90-day review", draft.filing.reviewOn);
+  field(doc, "Suspect identified", draft.filing.subjectIdentified ? "Yes" : "No (60-day deadline)");
+  field(doc, "Filing institution", `${draft.filingInstitution.name}, EIN ${draft.filingInstitution.ein}`);
+  field(doc, "Institution address", draft.filingInstitution.address);
+  field(
+    doc,
+    "Contact office",
+    `${draft.filingInstitution.contactOffice}, ${draft.filingInstitution.contactPhone}`,
+  );
   if (draft.decision) {
     field(doc, "Decision", draft.decision.note);
     field(doc, "Proposed by", draft.decision.maker ?? "—");
@@ -87,6 +98,27 @@ export function renderSarDraft(draft: SarDraft): PDFKit.PDFDocument {
   field(doc, "Address", draft.subject?.address ?? "—");
   field(doc, "Account number", draft.subject?.accountNumber ?? "—");
   field(doc, "Customer id", draft.subject?.id ?? "—");
+  // Masked: the full SSN and ID number go only into the XML filed with FinCEN (decision 055).
+  field(doc, "SSN/TIN", draft.subjectIdentity?.ssnMasked ?? "unknown");
+  field(doc, "Phone", draft.subjectIdentity?.phone ?? "—");
+  field(doc, "Occupation", draft.subjectIdentity?.occupation ?? "—");
+  const id = draft.subjectIdentity;
+  field(
+    doc,
+    "ID document",
+    id?.idTypeLabel
+      ? [id.idTypeLabel, id.idNumberMasked, id.idIssuerState, id.idIssuerCountry].filter(Boolean).join(" · ")
+      : "—",
+  );
+
+  heading(doc, "Suspicious activity categories");
+  for (const c of draft.filing.categories) {
+    paragraph(
+      doc,
+      c.key === "other" && draft.filing.otherCategory ? `${c.label}: ${draft.filing.otherCategory}` : c.label,
+    );
+  }
+  if (draft.filing.categories.length === 0) paragraph(doc, "None chosen yet.", MUTED);
 
   heading(doc, "Suspicious activity");
   field(doc, "From", day(draft.activity.from));

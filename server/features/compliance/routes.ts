@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
+  annualBlockedQuery,
   assignCaseInput,
   attachDocumentInput,
   caseActionResponse,
@@ -12,18 +13,28 @@ import {
   complianceCaseDetail,
   complianceCasePage,
   complianceMembers,
+  fileOfacReportInput,
+  fileOfacReportResponse,
   linkCustomerInput,
   listSearchInput,
   listSearchResponse,
   MAX_LIST_UPLOAD_BYTES,
   narrativeInput,
+  ofacReportParams,
+  ofacReportsQuery,
+  ofacReportsResponse,
   proposeDecisionInput,
+  REPORT_MESSAGES,
   sanctionsListVersions,
-  sarDraft,
+  sarDetails,
+  sarDetailsInput,
+  sarDetailsResponse,
+  sarReport,
+  sarXmlDownload,
   uploadListInput,
   uploadListResponse,
 } from "@/contract/compliance";
-import { pdfDownload } from "@/contract/media";
+import { csvDownload, pdfDownload } from "@/contract/media";
 import {
   assignCase,
   attachCaseDocument,
@@ -37,10 +48,18 @@ import {
 } from "@/server/features/compliance/case-work";
 import { findCases, getCase } from "@/server/features/compliance/cases";
 import { findListVersions, loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
+import {
+  annualBlockedReportCsv,
+  findOfacReports,
+  markOfacReportFiled,
+} from "@/server/features/compliance/ofac-reports";
 import { findRescreenRun, findRescreenRuns, wakeRescreen } from "@/server/features/compliance/rescreen";
-import { buildSarDraft } from "@/server/features/compliance/sar-report";
+import { getSarDetails, saveSarDetails } from "@/server/features/compliance/sar-details";
+import { buildSarDraft, buildSarExport } from "@/server/features/compliance/sar-report";
+import { buildSarBatch, checkSarBatch, writeSarBatch } from "@/server/features/compliance/sar-xml";
 import { searchActiveList } from "@/server/features/compliance/staff-list-search";
 import { adminRouteRole } from "@/server/lib/audit-read";
+import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
 /** pdfkit (~25 MiB resident) loads with the first report, not at start, as statements do. */
@@ -116,15 +135,22 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
   }
   app.get(
     "/compliance/cases/:id/report.json",
-    { schema: { params: caseIdParams, response: { 200: sarDraft } } },
-    (request) => buildSarDraft(db, actorOf(request), request.params.id, "json"),
+    { schema: { params: caseIdParams, response: { 200: sarReport } } },
+    (request) =>
+      buildSarDraft(db, app.deps.config.filingInstitution, actorOf(request), request.params.id, "json"),
   );
   app.get(
     "/compliance/cases/:id/report.pdf",
     { schema: { params: caseIdParams, response: { 200: pdfDownload } } },
     async (request, reply) => {
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
-      const draft = await buildSarDraft(db, actorOf(request), request.params.id, "pdf");
+      const draft = await buildSarDraft(
+        db,
+        app.deps.config.filingInstitution,
+        actorOf(request),
+        request.params.id,
+        "pdf",
+      );
       const { renderSarDraft } = await sarRenderer();
       return reply
         .type("application/pdf")
@@ -142,6 +168,71 @@ export async function complianceAdminRoutes(fastify: FastifyInstance) {
     "/compliance/search",
     { schema: { body: listSearchInput, response: { 200: listSearchResponse } } },
     (request) => searchActiveList(db, actorOf(request), request.body, app.deps.config.sanctionsNameThreshold),
+  );
+  // Reports a regulator asks for (issue 47 §5, decision 055): the SAR's FinCEN fields and its batch XML, and
+  // the OFAC reports of blocked and rejected transactions with the annual blocked-property report.
+  app.get(
+    "/compliance/cases/:id/sar",
+    { schema: { params: caseIdParams, response: { 200: sarDetails } } },
+    (request) => getSarDetails(db, request.params.id),
+  );
+  app.put(
+    "/compliance/cases/:id/sar",
+    { schema: { params: caseIdParams, body: sarDetailsInput, response: { 200: sarDetailsResponse } } },
+    (request) =>
+      saveSarDetails(db, app.deps.config.dataKey, actorOf(request), request.params.id, request.body),
+  );
+  app.get(
+    "/compliance/cases/:id/report.xml",
+    { schema: { params: caseIdParams, response: { 200: sarXmlDownload } } },
+    async (request, reply) => {
+      const sar = await buildSarExport(
+        db,
+        app.deps.config.dataKey,
+        app.deps.config.filingInstitution,
+        actorOf(request),
+        request.params.id,
+      );
+      const batch = buildSarBatch(sar);
+      const problems = checkSarBatch(batch);
+      if (problems.length > 0) {
+        throw new AppError("CONFLICT", `${REPORT_MESSAGES.sarNotReady}: ${problems.join("; ")}`);
+      }
+      return reply
+        .type("application/xml; charset=utf-8")
+        .header("content-disposition", `attachment; filename="pillar-sar-${sar.report.caseId}.xml"`)
+        .send(writeSarBatch(batch));
+    },
+  );
+  app.get(
+    "/compliance/ofac-reports",
+    { schema: { querystring: ofacReportsQuery, response: { 200: ofacReportsResponse } } },
+    (request) => findOfacReports(db, request.query.status),
+  );
+  app.post(
+    "/compliance/ofac-reports/:id/filed",
+    {
+      schema: {
+        params: ofacReportParams,
+        body: fileOfacReportInput,
+        response: { 200: fileOfacReportResponse },
+      },
+    },
+    (request) => markOfacReportFiled(db, actorOf(request), request.params.id, request.body),
+  );
+  app.get(
+    "/compliance/ofac-reports/annual.csv",
+    { schema: { querystring: annualBlockedQuery, response: { 200: csvDownload } } },
+    async (request, reply) => {
+      const { csv } = await annualBlockedReportCsv(db, actorOf(request), request.query.year);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header(
+          "content-disposition",
+          `attachment; filename="pillar-blocked-property-${request.query.year}-06-30.csv"`,
+        )
+        .send(csv);
+    },
   );
   // Base64 in JSON grows the files by a third: the body limit allows the files' own limit plus that.
   app.post(

@@ -1,20 +1,35 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { alertEvidenceText } from "@/contract/alert-evidence-text";
-import type { SarDraft } from "@/contract/compliance";
+import { AUDIT_MESSAGES } from "@/contract/audit";
+import {
+  REPORT_MESSAGES,
+  SAR_CATEGORIES,
+  SAR_FILING_TYPE_LABELS,
+  SAR_ID_TYPE_LABELS,
+  type SarDraft,
+  type SarReport,
+} from "@/contract/compliance";
 import { centsToDecimal } from "@/contract/money";
 import { RULE_LABELS, RULE_NAMES } from "@/contract/monitoring";
 import type { Db } from "@/server/db/client";
 import {
   accountRequests,
   chainDeposits,
+  type complianceSarDetails,
   kycApplications,
   monitoringAlerts,
   transactions,
   transferRequests,
 } from "@/server/db/schema";
 import type { CaseActor } from "@/server/features/compliance/case-work";
-import { getCase, reportDueAt } from "@/server/features/compliance/cases";
+import { findCaseRow, getCase } from "@/server/features/compliance/cases";
+import { findSarRecord, findSubjectRecords, getSarDetails } from "@/server/features/compliance/sar-details";
 import { writeAudit } from "@/server/lib/audit";
+import { decryptField } from "@/server/lib/crypto";
+import { AppError } from "@/server/lib/errors";
+import type { FilingInstitution } from "@/server/lib/filing-institution";
+
+type SarRecord = typeof complianceSarDetails.$inferSelect;
 
 type Evidence = SarDraft["evidence"][number];
 
@@ -53,16 +68,10 @@ async function alertEvidence(
  * hits' and the monitoring alerts' evidence, related customers, the narrative and the approved decision. Reading
  * it is audited (staff-only).
  */
-export async function buildSarDraft(
-  db: Db,
-  actor: CaseActor,
-  caseId: string,
-  format: "json" | "pdf",
-  now = new Date(),
-): Promise<SarDraft> {
+async function assembleSarDraft(db: Db, caseId: string, now: Date): Promise<SarDraft> {
   const detail = await getCase(db, caseId);
   const userId = detail.customer?.id ?? null;
-  const firstDetectedAt = new Date(new Date(detail.reportDueAt).getTime() - 30 * 24 * 60 * 60 * 1000);
+  const { firstDetectedAt } = await findCaseRow(db, caseId);
 
   let subject: SarDraft["subject"] = null;
   let transfers: (typeof transferRequests.$inferSelect)[] = [];
@@ -152,7 +161,7 @@ export async function buildSarDraft(
     filed: detail.status === "filed",
     generatedAt: now.toISOString(),
     firstDetectedAt: firstDetectedAt.toISOString(),
-    reportDueAt: reportDueAt(firstDetectedAt).toISOString(),
+    reportDueAt: detail.reportDueAt,
     subject,
     activity: {
       from: times.length ? new Date(Math.min(...times)).toISOString() : null,
@@ -198,14 +207,140 @@ export async function buildSarDraft(
         }
       : null,
   };
-  await writeAudit(db, {
+  return draft;
+}
+
+const institutionView = (i: FilingInstitution): SarReport["filingInstitution"] => ({
+  name: i.name,
+  ein: i.ein,
+  address: `${i.street}, ${i.city}, ${i.state} ${i.zip}`,
+  regulator: i.regulator,
+  contactOffice: i.contactOffice,
+  contactPhone: i.contactPhone,
+});
+
+async function assembleSarReport(
+  db: Db,
+  institution: FilingInstitution,
+  caseId: string,
+  now: Date,
+): Promise<{ report: SarReport; record: SarRecord | null; kyc: SubjectKyc }> {
+  const draft = await assembleSarDraft(db, caseId, now);
+  const details = await getSarDetails(db, caseId);
+  const record = await findSarRecord(db, caseId);
+  const { kyc } = await findSubjectRecords(db, draft.subject?.id ?? null);
+  const report: SarReport = {
+    ...draft,
+    filing: {
+      filingType: details.filingType,
+      filingTypeLabel: SAR_FILING_TYPE_LABELS[details.filingType],
+      priorReportId: details.priorReportId,
+      priorFiledOn: details.priorFiledOn,
+      reviewOn: details.reviewOn,
+      subjectIdentified: details.subjectIdentified,
+      categories: details.categories.map((key) => ({ key, label: SAR_CATEGORIES[key].label })),
+      otherCategory: details.otherCategory,
+      missing: details.missing,
+    },
+    filingInstitution: institutionView(institution),
+    subjectIdentity: draft.subject
+      ? {
+          ssnMasked: details.ssnMasked,
+          phone: details.phone,
+          occupation: details.occupation,
+          idType: details.idType,
+          idTypeLabel: details.idType
+            ? details.idType === "other"
+              ? (details.idOtherType ?? SAR_ID_TYPE_LABELS.other)
+              : SAR_ID_TYPE_LABELS[details.idType]
+            : null,
+          idNumberMasked: details.idNumberMasked,
+          idIssuerState: details.idIssuerState,
+          idIssuerCountry: details.idIssuerCountry,
+        }
+      : null,
+  };
+  return { report, record, kyc };
+}
+
+type SubjectKyc = Awaited<ReturnType<typeof findSubjectRecords>>["kyc"];
+
+function auditExport(db: Db, actor: CaseActor, report: SarReport, format: string, full: boolean) {
+  return writeAudit(db, {
     actorId: actor.id,
     actorRole: actor.role,
     action: "compliance.case_report_exported",
     targetType: "compliance_case",
-    targetId: caseId,
-    subjectUserId: userId,
-    after: { format, status: detail.status },
+    targetId: report.caseId,
+    subjectUserId: report.subject?.id ?? null,
+    // The XML carries the full SSN and ID number: the row says so, so a reader of the log knows who saw them.
+    after: { format, status: report.status, ...(full ? { unmasked: ["ssn", "idNumber"] } : {}) },
   });
-  return draft;
+}
+
+/**
+ * The SAR-style draft of a case (decision 032) with FinCEN's fields (decision 055): the subject as the identity
+ * check recorded them (SSN masked), the transfers and the money in the evidence names (or, without any, all of it
+ * since 30 days before first detection), the hits' and the monitoring alerts' evidence, related customers, the
+ * narrative, the approved decision, the filing and the filing institution. Reading it is audited (staff-only).
+ */
+export async function buildSarDraft(
+  db: Db,
+  institution: FilingInstitution,
+  actor: CaseActor,
+  caseId: string,
+  format: "json" | "pdf",
+  now = new Date(),
+): Promise<SarReport> {
+  const { report } = await assembleSarReport(db, institution, caseId, now);
+  await auditExport(db, actor, report, format, false);
+  return report;
+}
+
+/** What the FinCEN XML needs beyond the draft: the SSN and ID number unsealed, the address in its parts. */
+export interface SarExport {
+  report: SarReport;
+  institution: FilingInstitution;
+  ssn: string | null;
+  idNumber: string | null;
+  record: SarRecord | null;
+  address: { street: string; city: string; state: string; zip: string } | null;
+}
+
+/**
+ * The SAR for FinCEN's batch XML: refused (409 sarNotReady, with what is missing) until categories, narrative
+ * and occupation are recorded; otherwise the SSN and the ID number are unsealed and the export is audited as
+ * unmasked before anything is answered.
+ */
+export async function buildSarExport(
+  db: Db,
+  dataKey: Buffer,
+  institution: FilingInstitution,
+  actor: CaseActor,
+  caseId: string,
+  now = new Date(),
+): Promise<SarExport> {
+  const { report, record, kyc } = await assembleSarReport(db, institution, caseId, now);
+  if (report.filing.missing.length > 0) {
+    throw new AppError("CONFLICT", `${REPORT_MESSAGES.sarNotReady}: ${report.filing.missing.join("; ")}`);
+  }
+  const unseal = (sealed: string | null | undefined) => {
+    if (!sealed) return null;
+    try {
+      return decryptField(dataKey, sealed);
+    } catch {
+      throw new AppError("ssn_unreadable", AUDIT_MESSAGES.ssnUnreadable);
+    }
+  };
+  const ssn = unseal(kyc?.ssnCiphertext)?.replace(/\D/g, "") ?? null;
+  const idNumber = unseal(record?.idNumberCiphertext);
+  await auditExport(db, actor, report, "xml", true);
+  return {
+    report,
+    institution,
+    ssn,
+    idNumber,
+    record,
+    address: kyc ? { street: kyc.street, city: kyc.city, state: kyc.state, zip: kyc.zipCode } : null,
+  };
 }

@@ -11,6 +11,7 @@ import {
   isTransferDecision,
   MAX_COMMENT_CHARS,
   MAX_NARRATIVE_CHARS,
+  SAR_NARRATIVE_TEMPLATE,
   type ScreeningPoint,
   TRANSFER_DECISIONS,
 } from "@/contract/compliance";
@@ -42,6 +43,7 @@ import {
 } from "@/web/features/compliance/api/compliance-queries";
 import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/components/case-status-badge";
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
+import { SarFiling } from "@/web/features/compliance/components/sar-filing";
 import { ScoreParts } from "@/web/features/compliance/components/score-parts";
 import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
@@ -715,6 +717,11 @@ function Report({ detail }: { detail: ComplianceCaseDetail }) {
             Save narrative
           </Button>
         ) : null}
+        {detail.status === "open" && narrative.trim() === "" ? (
+          <Button size="sm" variant="ghost" onClick={() => setNarrative(SAR_NARRATIVE_TEMPLATE)}>
+            Start from the who/what/when/where/why/how template
+          </Button>
+        ) : null}
         <Button asChild size="sm" variant="secondary">
           <a href={reportUrl(detail.id, "pdf")} download>
             Download PDF
@@ -793,6 +800,7 @@ export function CasePage({ id }: { id: string }) {
               <Comments detail={detail.data} />
               <Documents detail={detail.data} />
               <Links detail={detail.data} />
+              <SarFiling key={`sar-${detail.data.status}`} detail={detail.data} />
               <Report key={detail.data.status} detail={detail.data} />
             </>
           )}

@@ -10,6 +10,7 @@ import { CasePage } from "@/web/features/compliance/case-page";
 import { CaseQueue } from "@/web/features/compliance/components/case-queue";
 import { ListVersionsCard } from "@/web/features/compliance/components/list-versions-card";
 import { ListSearchPage } from "@/web/features/compliance/list-search-page";
+import { ReportsDuePage } from "@/web/features/compliance/reports-due-page";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -17,7 +18,9 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 export default function CompliancePage() {
   const [isCase, params] = useRoute("/admin/compliance/cases/:id");
   const [isSearch] = useRoute("/admin/compliance/search");
+  const [isReports] = useRoute("/admin/compliance/reports");
   if (isCase) return <CasePage id={params.id} />;
+  if (isReports) return <ReportsDuePage />;
   return isSearch ? <ListSearchGate /> : <ComplianceDesk />;
 }
 
@@ -54,6 +57,14 @@ function ComplianceDesk() {
                 <Link href="/admin/compliance/search">
                   <span className="hidden sm:inline">List search</span>
                   <span className="sm:hidden">Search</span>
+                </Link>
+              </Button>
+            ) : null}
+            {allowed ? (
+              <Button asChild variant="secondary" size="sm">
+                <Link href="/admin/compliance/reports">
+                  <span className="hidden sm:inline">Reports due</span>
+                  <span className="sm:hidden">Reports</span>
                 </Link>
               </Button>
             ) : null}
