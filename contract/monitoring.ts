@@ -24,6 +24,13 @@ export const RULE_LABELS: Record<RuleName, string> = {
   many_to_one_address: "Many customers paying one address",
 };
 
+/**
+ * The money events the rules judge: credit (money in from a bank or staff), deposit (USDC received on chain),
+ * transfer (USDC sent out), tag_out / tag_in (a payment by $tag, the payer's and the payee's side).
+ */
+export const MONEY_EVENT_KINDS = ["credit", "deposit", "transfer", "tag_out", "tag_in"] as const;
+export type MoneyEventKind = (typeof MONEY_EVENT_KINDS)[number];
+
 export const MONITORING_MESSAGES = {
   alertNotFound: "Alert not found",
   unknownRule: "Unknown rule",
@@ -35,7 +42,7 @@ export const monitoringAlert = z.object({
   rule: z.enum(RULE_NAMES),
   score: z.number(),
   blocking: z.boolean(),
-  eventKind: z.enum(["credit", "deposit", "transfer"]),
+  eventKind: z.enum(MONEY_EVENT_KINDS),
   eventId: z.string(),
   transferId: z.string().nullable(),
   evidence: z.record(z.string(), z.unknown()),

@@ -1,4 +1,4 @@
-import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
+import { type MoneyEventKind, RULE_NAMES, type RuleName } from "@/contract/monitoring";
 
 /**
  * Transaction monitoring rules (issue 30 §3, decision 031): pure functions over one customer's event history.
@@ -6,16 +6,23 @@ import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
  * population (population.ts) builds it in memory; both call `evaluateRules`, so what is measured is what runs.
  * Times are epoch milliseconds; amounts are integer cents.
  */
-/** credit: money in from a bank or staff; deposit: USDC received on chain; transfer: USDC sent out. */
-export type MoneyEventKind = "credit" | "deposit" | "transfer";
+/**
+ * credit: money in from a bank or staff; deposit: USDC received on chain; transfer: USDC sent out; tag_out /
+ * tag_in: a payment by $tag, paid (money out) or received (money in).
+ */
+export type { MoneyEventKind };
 
 export interface MoneyEvent {
   id: string;
   kind: MoneyEventKind;
   at: number;
   amountCents: number;
-  /** The USDC address a transfer goes to (lowercase); null for money in. */
+  /** The USDC address a transfer goes to (lowercase); null otherwise. */
   address: string | null;
+  /** The other customer of a payment by $tag (their user id); absent or null otherwise. */
+  counterparty?: string | null;
+  /** How the money movement started. */
+  channel?: "direct" | "schedule" | "request";
 }
 
 /** How many of the other customers who paid an address the many-to-one rule's evidence names (the most recent). */
