@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageOf, pageQuery } from "@/contract/pages";
 
-/** The transaction-monitoring rules (issue 30 §3, decision 031); server/features/monitoring/rules.ts holds them. */
+/** The transaction-monitoring rules (issue 30 §3, decisions 031 and 054); server/features/monitoring/rules.ts holds them. */
 export const RULE_NAMES = [
   "structuring",
   "velocity",
@@ -10,6 +10,8 @@ export const RULE_NAMES = [
   "new_device_new_address",
   "dormant_reactivated",
   "many_to_one_address",
+  "fan_out",
+  "incoming_burst",
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -22,6 +24,8 @@ export const RULE_LABELS: Record<RuleName, string> = {
   new_device_new_address: "New device, then a transfer to a new address",
   dormant_reactivated: "Dormant account suddenly active",
   many_to_one_address: "Many customers paying one address",
+  fan_out: "Money out to many new payees in a short time",
+  incoming_burst: "Many payments in within a short time",
 };
 
 /**

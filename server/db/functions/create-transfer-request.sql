@@ -251,6 +251,8 @@ BEGIN
 		'crypto_address', c.crypto_address,
 		'recipient_name', c.recipient_name,
 		'created_at', c.created_at,
+		-- How it started, for the monitoring rules' evidence (decision 054): a schedule's run or the customer.
+		'channel', CASE WHEN c.schedule_run_key IS NOT NULL THEN 'schedule' ELSE 'direct' END,
 		'review', to_jsonb(v_review),
 		'new_device_at', v_device_at,
 		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,

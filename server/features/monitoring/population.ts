@@ -197,6 +197,18 @@ function injectTypology(
     case "many_to_one_address":
       b.add("transfer", collect!.start + r.between(0, 10) * DAY, r.between(10_000, 90_000), collect!.address);
       return;
+    case "fan_out": {
+      const at = monthAt(3);
+      for (let i = r.int(4, 7); i > 0; i--)
+        b.add("transfer", at + r.between(0, 30) * HOUR, r.between(20_000, 60_000), b.newAddress());
+      return;
+    }
+    case "incoming_burst": {
+      const at = monthAt(3);
+      for (let i = r.int(8, 14); i > 0; i--)
+        b.add("credit", at + r.between(0, 36) * HOUR, r.between(10_000, 40_000));
+      return;
+    }
   }
 }
 
