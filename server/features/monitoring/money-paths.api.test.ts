@@ -100,7 +100,7 @@ describe("payments by $tag", () => {
     }
     const [alert] = await alertsOf(collector, "incoming_burst");
     expect(alert).toMatchObject({ eventKind: "tag_in", blocking: false });
-    expect(alert!.evidence).toMatchObject({ count: 6 });
+    expect(alert!.evidence.count).toBeGreaterThanOrEqual(6);
     // Named by the payee's own credit of the payment that tipped it.
     const credits = await t.database.query<{ id: string }>(
       "select id from transactions where user_id = $1 and source_type = 'tag_payment' and type = 'credit'",

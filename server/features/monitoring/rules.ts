@@ -104,6 +104,8 @@ export interface MonitoringConfig {
     multipleOfLargest: number;
     /** ...and a customer with none at all counts as this many times over (capped: size still has to show). */
     noHistoryFactor: number;
+    /** A payee first paid this recently is still new: what they were sent since counts as one payment. */
+    newForHours: number;
   };
   rapidInOut: GradedRule & {
     windowHours: number;
@@ -112,8 +114,15 @@ export interface MonitoringConfig {
     minInCents: number;
     /** ...this share of it gone out since, within the window. */
     outShare: number;
+    /** Money out past this share of the money in weighs less and less (to nothing 30 points more): a pass-on
+     * sends on about what came in, a customer spending their balance sends more. */
+    overspend: number;
     /** Money out to a payee paid about as much before weighs this much (the rent is not a pass-on). */
     knownPayeeWeight: number;
+    /** Money out as large as the customer's usual for as long weighs nothing, this many times it fully. */
+    unusualMultiple: number;
+    /** The usual is averaged over at least this many days (a new account's first weeks). */
+    minUsualDays: number;
   };
   newDeviceNewAddress: RuleCommon & {
     /** A device first seen this recently... */
@@ -131,6 +140,10 @@ export interface MonitoringConfig {
     activityShare: number;
     /** ...and never below this (a keep-alive of $1 leaves the account dormant). */
     activityFloorCents: number;
+    /** The reactivation: the activity of these last days is judged against the quiet before it. */
+    reactivationDays: number;
+    /** Money in weighs this much of its amount (money out fully). */
+    moneyInWeight: number;
   };
   manyToOneAddress: GradedRule & {
     windowDays: number;
@@ -187,11 +200,11 @@ export function defaultMonitoringConfig(limits: {
     },
     velocity: {
       ...common,
-      minScore: 1,
+      minScore: 0.95,
       windowDays: 7,
-      tailDays: 1,
+      tailDays: 3,
       baselineDays: 90,
-      multiplier: 4,
+      multiplier: 6,
       minAmountCents: 300_000,
       minHistoryDays: 45,
     },
@@ -201,22 +214,26 @@ export function defaultMonitoringConfig(limits: {
       minAmountCents: 150_000,
       multipleOfLargest: 3,
       noHistoryFactor: 1.25,
+      newForHours: 72,
     },
     rapidInOut: {
       ...common,
-      minScore: 0.8,
+      minScore: 0.85,
       windowHours: 48,
       tailHours: 24,
       minInCents: 100_000,
       outShare: 0.8,
+      overspend: 1,
       knownPayeeWeight: 0.6,
+      unusualMultiple: 3,
+      minUsualDays: 30,
     },
     newDeviceNewAddress: {
       ...common,
       blocking: true,
       deviceWindowHours: 48,
       establishedDays: 7,
-      minAmountCents: 20_000,
+      minAmountCents: 40_000,
     },
     dormantReactivated: {
       ...common,
@@ -225,8 +242,10 @@ export function defaultMonitoringConfig(limits: {
       minAmountCents: 50_000,
       activityShare: 0.1,
       activityFloorCents: 2_500,
+      reactivationDays: 7,
+      moneyInWeight: 0.35,
     },
-    manyToOneAddress: { ...common, minScore: 1, windowDays: 14, minCustomers: 5 },
+    manyToOneAddress: { ...common, minScore: 0.8, windowDays: 14, minCustomers: 5 },
     fanOut: {
       ...common,
       minScore: 0.8,
@@ -238,12 +257,12 @@ export function defaultMonitoringConfig(limits: {
     },
     incomingBurst: {
       ...common,
-      minScore: 0.8,
+      minScore: 0.95,
       windowHours: 48,
       tailHours: 24,
       minCount: 6,
       multiplier: 4,
-      minTotalCents: 100_000,
+      minTotalCents: 150_000,
     },
   };
 }
@@ -303,15 +322,6 @@ const payeeOf = (e: MoneyEvent): string | null =>
       ? `tag:${e.counterparty}`
       : null;
 
-/** The payees the customer paid before `before` (within the history). */
-const payeesBefore = (history: MoneyEvent[], before: number) =>
-  new Set(
-    history
-      .filter((e) => e.at < before)
-      .map(payeeOf)
-      .filter((p): p is string => p !== null),
-  );
-
 function isNewAddress(input: MonitoringInput): boolean {
   const address = input.event.address;
   return address !== null && !input.history.some((e) => e.kind === "transfer" && e.address === address);
@@ -319,10 +329,14 @@ function isNewAddress(input: MonitoringInput): boolean {
 
 /**
  * Amounts just under a limit, again and again: each same-direction amount in the band under a limit weighs by how
- * close it is (1 from 90% of the limit, 0 at 70%) and by its age (1 within 7 days, halving every 2 days after);
- * score 1 is three full-weight amounts.
+ * close it is (1 from 90% of the limit, 0 at 70%) and by its age (1 within 7 days, halving every 2 days after),
+ * less as many as the customer usually has in as long; score 1 is three full-weight amounts more than usual.
  */
-function structuring(input: MonitoringInput, c: MonitoringConfig["structuring"]): RuleResult {
+function structuring(
+  input: MonitoringInput,
+  c: MonitoringConfig["structuring"],
+  lookbackMs: number,
+): RuleResult {
   const { event } = input;
   const closeness = (amount: number, limit: number) =>
     amount >= limit ? 0 : ramp(amount / limit, 1 - c.band, 1 - c.fullBand);
@@ -340,11 +354,21 @@ function structuring(input: MonitoringInput, c: MonitoringConfig["structuring"])
       }))
       .filter((x) => x.weight > 0.01);
     const weight = events.reduce((s, x) => s + x.weight, 0);
-    const result = graded(weight / c.count, c.minScore, {
+    // The customer's usual: amounts this close to the limit in the lookback before, per window (a gig worker's
+    // good weeks land there every month; what is news is more of them than usual).
+    const usualFrom = Math.max(input.accountOpenedAt, event.at - lookbackMs);
+    let before = 0;
+    for (const e of input.history)
+      if (sameDirection(e, event) && e.at <= from && e.at >= usualFrom)
+        before += closeness(e.amountCents, limit);
+    const usualSpan = Math.max(from - usualFrom, 4 * fadingLength(windowMs, tailMs));
+    const usual = (before / usualSpan) * fadingLength(windowMs, tailMs);
+    const result = graded((weight - usual) / c.count, c.minScore, {
       limitCents: limit,
       windowDays: c.windowDays,
       count: events.length,
       weightedCount: round(weight, 2),
+      usualPerWindow: round(usual, 2),
       events: events
         .sort((a, b) => a.e.at - b.e.at)
         .map((x) => ({
@@ -360,7 +384,7 @@ function structuring(input: MonitoringInput, c: MonitoringConfig["structuring"])
 
 /**
  * Money out far above the customer's usual: the last week's money out (fading after it) against a week of the
- * customer's average over the 90 days before, and against a minimum; score 1 at four times the usual and $3,000.
+ * customer's average over the 90 days before, and against a minimum; score 1 at six times the usual and $3,000.
  */
 function velocity(input: MonitoringInput, c: MonitoringConfig["velocity"]): RuleResult {
   const { event } = input;
@@ -396,8 +420,9 @@ function velocity(input: MonitoringInput, c: MonitoringConfig["velocity"]): Rule
 }
 
 /**
- * A large payment to a payee never paid before (a USDC address or a $tag): its size against $1,500, times its size
- * against three times the customer's largest earlier payment out (capped: a first-ever payment counts 1.25).
+ * A large payment to a payee never paid before (a USDC address or a $tag), or first paid within `newForHours` (a
+ * large sum split over two days is one): what they were sent since, against $1,500, times that against three
+ * times the customer's largest earlier payment out (capped: a customer who never paid anyone counts 1.25).
  */
 function firstLargeNewAddress(
   input: MonitoringInput,
@@ -405,19 +430,24 @@ function firstLargeNewAddress(
 ): RuleResult {
   const { event } = input;
   const payee = payeeOf(event);
-  if (payee === null || payeesBefore(input.history, event.at + 1).has(payee)) return null;
+  if (payee === null) return null;
+  const toPayee = input.history.filter((e) => e.at <= event.at && payeeOf(e) === payee);
+  const firstAt = Math.min(event.at, ...toPayee.map((e) => e.at));
+  if (event.at - firstAt > c.newForHours * HOUR) return null;
+  const sentCents = event.amountCents + toPayee.reduce((s, e) => s + e.amountCents, 0);
   const largest = Math.max(
     0,
-    ...input.history.filter((e) => isMoneyOut(e) && e.at <= event.at).map((e) => e.amountCents),
+    ...input.history.filter((e) => isMoneyOut(e) && e.at < firstAt).map((e) => e.amountCents),
   );
-  const size = Math.min(2, event.amountCents / c.minAmountCents);
+  const size = Math.min(2, sentCents / c.minAmountCents);
   const relative =
     largest > 0
-      ? Math.min(c.noHistoryFactor, event.amountCents / (largest * c.multipleOfLargest))
+      ? Math.min(c.noHistoryFactor, sentCents / (largest * c.multipleOfLargest))
       : c.noHistoryFactor;
   return graded(size * relative, c.minScore, {
     ...(event.address ? { address: event.address } : { payee: event.counterparty }),
     amountCents: event.amountCents,
+    ...(toPayee.length > 0 ? { sentSinceFirstCents: sentCents, payments: toPayee.length + 1 } : {}),
     largestEarlierCents: largest,
   });
 }
@@ -428,7 +458,11 @@ function firstLargeNewAddress(
  * weighs less: the rent is the customer's usual), graded by the share against 80%, the amount in against $1,000 and how soon (1
  * within 48 hours, halving every 24 after).
  */
-function rapidInOut(input: MonitoringInput, c: MonitoringConfig["rapidInOut"]): RuleResult {
+function rapidInOut(
+  input: MonitoringInput,
+  c: MonitoringConfig["rapidInOut"],
+  lookbackMs: number,
+): RuleResult {
   const { event } = input;
   if (!isMoneyOut(event)) return null;
   const windowMs = c.windowHours * HOUR;
@@ -438,6 +472,17 @@ function rapidInOut(input: MonitoringInput, c: MonitoringConfig["rapidInOut"]): 
     .filter((e) => isMoneyIn(e) && e.at > from && e.at <= event.at)
     .sort((a, b) => a.at - b.at);
   const outs = [event, ...input.history.filter((e) => isMoneyOut(e) && e.at <= event.at && e.at > from)];
+  // The customer's usual money out over as long as the window, from the lookback before it: a business paying out
+  // what came in, as it does every week, is not passing money on.
+  const usualFrom = Math.max(input.accountOpenedAt, event.at - lookbackMs);
+  const usualSpan = Math.max(from - usualFrom, c.minUsualDays * DAY);
+  const usualOut =
+    (input.history.reduce(
+      (s, e) => (isMoneyOut(e) && e.at <= from && e.at >= usualFrom ? s + e.amountCents : s),
+      0,
+    ) /
+      usualSpan) *
+    fadingLength(windowMs, tailMs);
   let best: RuleResult = null;
   for (let i = 0; i < credits.length; i++) {
     const ins = credits.slice(i);
@@ -449,16 +494,22 @@ function rapidInOut(input: MonitoringInput, c: MonitoringConfig["rapidInOut"]): 
       const usual = payee !== null && paidAlikeBefore(input.history, payee, e.amountCents, firstAt);
       return s + e.amountCents * (usual ? c.knownPayeeWeight : 1);
     }, 0);
-    const share = Math.min(1.25, outWeighted / inTotal / c.outShare);
+    // A pass-on sends on about what came in; far more out than in is the customer's own balance being spent.
+    const outTotal = since.reduce((s, e) => s + e.amountCents, 0);
+    const share =
+      Math.min(1.25, outWeighted / inTotal / c.outShare) *
+      ramp(outTotal / inTotal, c.overspend + 0.3, c.overspend);
     // Below $1,000 in weakens the evidence; more does not make a salary paying the rent look like a pass-on.
     const size = Math.min(1, inTotal / c.minInCents);
     const soon = fading(event.at - firstAt, windowMs, tailMs);
-    const result = graded(share * size * soon, c.minScore, {
+    const unusual = ramp(outTotal / Math.max(1, usualOut), 1, c.unusualMultiple);
+    const result = graded(share * size * soon * unusual, c.minScore, {
       windowHours: c.windowHours,
       hoursSinceFirstCredit: round((event.at - firstAt) / HOUR, 1),
       inTotalCents: inTotal,
-      outTotalCents: since.reduce((s, e) => s + e.amountCents, 0),
-      shareOut: round(since.reduce((s, e) => s + e.amountCents, 0) / inTotal),
+      outTotalCents: outTotal,
+      shareOut: round(outTotal / inTotal),
+      usualOutCents: Math.round(usualOut),
       credits: ins.map(brief),
       transfers: since.map(brief),
     });
@@ -479,13 +530,17 @@ function paidAlikeBefore(history: MoneyEvent[], payee: string, amountCents: numb
 }
 
 /**
- * A device first seen shortly before a transfer of a sizeable amount to a new address (account takeover). When it
- * blocks, create_transfer_request states this rule in SQL and decides it under the wallet lock (decision 049):
- * this copy judges the synthetic population, and blocking-rule.api.test.ts holds the two to the same answers.
+ * A device first seen shortly before a payment of a sizeable amount to a new payee (account takeover). When it
+ * blocks, create_transfer_request states this rule in SQL for transfers and decides it under the wallet lock
+ * (decision 049), blocking-rule.api.test.ts holding the two to the same answers; a payment by $tag is judged by
+ * this copy after its commit (decision 054), and a blocking alert then holds the customer's money from then on.
  */
 function newDeviceNewAddress(input: MonitoringInput, c: MonitoringConfig["newDeviceNewAddress"]): RuleResult {
   const { event } = input;
-  if (event.kind !== "transfer" || event.amountCents < c.minAmountCents || !isNewAddress(input)) return null;
+  const payee = payeeOf(event);
+  if (payee === null || event.amountCents < c.minAmountCents) return null;
+  if (event.kind === "transfer" ? !isNewAddress(input) : input.history.some((e) => payeeOf(e) === payee))
+    return null;
   const firstDevice = Math.min(...input.deviceFirstSeen);
   const recent = input.deviceFirstSeen.filter(
     (at) =>
@@ -528,24 +583,30 @@ export function dormancySignificanceCents(event: MoneyEvent, config: MonitoringC
 }
 
 /**
- * A dormant account suddenly moving money: the quiet days since its last activity (an event of at least a tenth of
- * this one: a $1 keep-alive does not count) against 180, times the amount against $500 (capped at twice).
+ * A dormant account suddenly moving money: the quiet days before its reactivation (its activity of the last
+ * `reactivationDays`, this event's included) since the activity before it (an event of at least a tenth of this one:
+ * a $1 keep-alive does not count) against 180, times the amount against $500 (capped at twice; money in alone weighs
+ * `moneyInWeight` of it: a tax refund after a silence is common, money sent out after one is the risk).
  */
 function dormantReactivated(input: MonitoringInput, c: MonitoringConfig["dormantReactivated"]): RuleResult {
   const { event } = input;
   const significant = Math.max(c.activityFloorCents, Math.ceil(event.amountCents * c.activityShare));
-  const earlier = input.history
-    .filter((e) => e.at < event.at && e.amountCents >= significant)
-    .map((e) => e.at);
+  const reactivatedFrom = event.at - c.reactivationDays * DAY;
+  const counted = input.history.filter((e) => e.at < event.at && e.amountCents >= significant);
+  const recent = counted.filter((e) => e.at >= reactivatedFrom);
+  const before = counted.filter((e) => e.at < reactivatedFrom).map((e) => e.at);
   const last =
-    earlier.length > 0 ? Math.max(...earlier) : (input.activityBeforeLookbackAt ?? input.accountOpenedAt);
-  const quietDays = (event.at - last) / DAY;
-  const keepAlives = input.history.filter((e) => e.at < event.at && e.at > last).length;
-  const score = Math.min(1.5, quietDays / c.dormantDays) * Math.min(2, event.amountCents / c.minAmountCents);
+    before.length > 0 ? Math.max(...before) : (input.activityBeforeLookbackAt ?? input.accountOpenedAt);
+  const reactivatedAt = Math.min(event.at, ...recent.map((e) => e.at));
+  const quietDays = (reactivatedAt - last) / DAY;
+  const smallEvents = input.history.filter((e) => e.at < reactivatedAt && e.at > last).length;
+  const amount = event.amountCents * (isMoneyIn(event) ? c.moneyInWeight : 1);
+  const score = Math.min(1.5, quietDays / c.dormantDays) * Math.min(2, amount / c.minAmountCents);
   return graded(score, c.minScore, {
     quietDays: Math.floor(quietDays),
     lastActivityAt: new Date(last).toISOString(),
-    smallEventsIgnored: keepAlives,
+    reactivatedAt: new Date(reactivatedAt).toISOString(),
+    smallEventsIgnored: smallEvents,
     amountCents: event.amountCents,
     kind: event.kind,
   });
@@ -555,6 +616,10 @@ function manyToOneAddress(input: MonitoringInput, c: MonitoringConfig["manyToOne
   const { event } = input;
   if (event.kind !== "transfer" || event.address === null) return null;
   const from = event.at - c.windowDays * DAY;
+  // A shop's published address is paid by its regulars month after month: what collects is an address many
+  // customers start paying at once, so a customer who paid it before the window is not one of them.
+  if (input.history.some((e) => e.kind === "transfer" && e.address === event.address && e.at <= from))
+    return null;
   const others = new Set(
     input.addressSenders.filter((s) => s.at > from && s.at <= event.at).map((s) => s.customerId),
   );
@@ -618,7 +683,7 @@ function fanOut(input: MonitoringInput, c: MonitoringConfig["fanOut"]): RuleResu
 /**
  * Many payments in within a short time, against the customer's usual (a mule collecting): the payments in of the
  * last 48 hours (fading after) against the most of six and four times the customer's usual count for as long over
- * the lookback, times their total against $1,000 (as a square root, capped).
+ * the lookback, times their total against $1,000 (as a square root, only ever weakening).
  */
 function incomingBurst(input: MonitoringInput, c: MonitoringConfig["incomingBurst"]): RuleResult {
   const { event } = input;
@@ -645,7 +710,7 @@ function incomingBurst(input: MonitoringInput, c: MonitoringConfig["incomingBurs
   const spanMs = Math.max(windowMs, event.at - windowMs - Math.max(earliest, input.accountOpenedAt));
   const usual = (before / spanMs) * fadingLength(windowMs, tailMs);
   const needed = Math.max(c.minCount, usual * c.multiplier);
-  const score = (weighted / needed) * Math.min(1.25, Math.sqrt(total / c.minTotalCents));
+  const score = (weighted / needed) * Math.min(1, Math.sqrt(total / c.minTotalCents));
   return graded(score, c.minScore, {
     windowHours: c.windowHours,
     count,
@@ -656,10 +721,10 @@ function incomingBurst(input: MonitoringInput, c: MonitoringConfig["incomingBurs
 }
 
 const RULES: { [R in RuleName]: (input: MonitoringInput, config: MonitoringConfig) => RuleResult } = {
-  structuring: (i, c) => structuring(i, c.structuring),
+  structuring: (i, c) => structuring(i, c.structuring, c.lookbackDays * DAY),
   velocity: (i, c) => velocity(i, c.velocity),
   first_large_new_address: (i, c) => firstLargeNewAddress(i, c.firstLargeNewAddress),
-  rapid_in_out: (i, c) => rapidInOut(i, c.rapidInOut),
+  rapid_in_out: (i, c) => rapidInOut(i, c.rapidInOut, c.lookbackDays * DAY),
   new_device_new_address: (i, c) => newDeviceNewAddress(i, c.newDeviceNewAddress),
   dormant_reactivated: (i, c) => dormantReactivated(i, c.dormantReactivated),
   many_to_one_address: (i, c) => manyToOneAddress(i, c.manyToOneAddress),

@@ -112,7 +112,12 @@ export const monitoringConsumer: Consumer = {
     for (const [i, subject] of subjects.entries()) {
       const input = inputs[i]!;
       input.recentAlerts.push(...(raised.get(subject.userId) ?? []));
-      const alerts: RuleAlert[] = evaluateRules(input, config, decidedAtRequest);
+      // The transfer function decided the blocking rule for transfers; a payment by $tag is judged here.
+      const alerts: RuleAlert[] = evaluateRules(
+        input,
+        config,
+        input.event.kind === "transfer" ? decidedAtRequest : [],
+      );
       if (subject.newDeviceAt) {
         alerts.push(newDeviceAlertAt(input.event, Date.parse(subject.newDeviceAt), config));
       }
