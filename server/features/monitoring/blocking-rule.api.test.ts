@@ -9,7 +9,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
 // Decision 049: the monitoring rule that holds money at request time (a new device, then a transfer to a new
-// address) is decided by create_transfer_request in SQL; rules.ts keeps the same rule for the synthetic population
+// address) is decided by create_transfer_request in SQL; rules.ts keeps the same rule for the frozen scenarios
 // the accuracy bench judges. Each case asks both and expects both to give the case's answer.
 const t = setUpTestApp(
   { RATE_LIMIT_SCALE: "100" },

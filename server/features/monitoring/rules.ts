@@ -1,9 +1,10 @@
 import { type MoneyEventKind, RULE_NAMES, type RuleName } from "@/contract/monitoring";
 
 /**
- * Transaction monitoring rules (issue 30 §3, decision 031): pure functions over one customer's event history.
- * The live path (monitor-event.ts) loads that history from the database and the benchmark's synthetic
- * population (population.ts) builds it in memory; both call `evaluateRules`, so what is measured is what runs.
+ * Transaction monitoring rules (issue 30 §3, decisions 031 and 054): pure functions over one customer's event
+ * history, each weighing graded evidence over fading windows. The live path (load-monitoring-input.ts, the
+ * monitoring consumer and monitor-event.ts) loads that history from the database and issue 47's frozen scenarios
+ * (scripts/monitoring-scenarios) build it in memory; both call `evaluateRules`, so what is measured is what runs.
  * Times are epoch milliseconds; amounts are integer cents.
  */
 /**
