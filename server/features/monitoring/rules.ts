@@ -191,7 +191,7 @@ export function defaultMonitoringConfig(limits: {
     lookbackDays: 120,
     structuring: {
       ...common,
-      minScore: 2.3 / 3,
+      minScore: 0.7,
       thresholdsCents: [limits.approvalThresholdCents, limits.dailyLimitCents],
       fullBand: 0.1,
       band: 0.3,
