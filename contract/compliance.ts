@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RULE_NAMES } from "@/contract/monitoring";
+import { MONEY_EVENT_KINDS, RULE_NAMES } from "@/contract/monitoring";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { isUsStateCode } from "@/contract/us-states";
 
@@ -513,7 +513,7 @@ export const sarDraft = z.object({
         ruleLabel: z.string(),
         score: z.number(),
         blocking: z.boolean(),
-        eventKind: z.enum(["credit", "deposit", "transfer"]),
+        eventKind: z.enum(MONEY_EVENT_KINDS),
         eventId: z.string(),
         /** What the rule saw, as it recorded it. */
         details: z.record(z.string(), z.unknown()),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pageOf, pageQuery } from "@/contract/pages";
 
-/** The transaction-monitoring rules (issue 30 §3, decision 031); server/features/monitoring/rules.ts holds them. */
+/** The transaction-monitoring rules (issue 30 §3, decisions 031 and 054); server/features/monitoring/rules.ts holds them. */
 export const RULE_NAMES = [
   "structuring",
   "velocity",
@@ -10,6 +10,8 @@ export const RULE_NAMES = [
   "new_device_new_address",
   "dormant_reactivated",
   "many_to_one_address",
+  "fan_out",
+  "incoming_burst",
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 
@@ -22,7 +24,16 @@ export const RULE_LABELS: Record<RuleName, string> = {
   new_device_new_address: "New device, then a transfer to a new address",
   dormant_reactivated: "Dormant account suddenly active",
   many_to_one_address: "Many customers paying one address",
+  fan_out: "Money out to many new payees in a short time",
+  incoming_burst: "Many payments in within a short time",
 };
+
+/**
+ * The money events the rules judge: credit (money in from a bank or staff), deposit (USDC received on chain),
+ * transfer (USDC sent out), tag_out / tag_in (a payment by $tag, the payer's and the payee's side).
+ */
+export const MONEY_EVENT_KINDS = ["credit", "deposit", "transfer", "tag_out", "tag_in"] as const;
+export type MoneyEventKind = (typeof MONEY_EVENT_KINDS)[number];
 
 export const MONITORING_MESSAGES = {
   alertNotFound: "Alert not found",
@@ -35,7 +46,7 @@ export const monitoringAlert = z.object({
   rule: z.enum(RULE_NAMES),
   score: z.number(),
   blocking: z.boolean(),
-  eventKind: z.enum(["credit", "deposit", "transfer"]),
+  eventKind: z.enum(MONEY_EVENT_KINDS),
   eventId: z.string(),
   transferId: z.string().nullable(),
   evidence: z.record(z.string(), z.unknown()),

@@ -19,6 +19,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { HitScoreParts } from "@/contract/compliance";
+import { MONEY_EVENT_KINDS } from "@/contract/monitoring";
 import type { StaffRole } from "@/contract/staff";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -954,7 +955,7 @@ export const monitoringAlerts = pgTable(
     score: doublePrecision("score").notNull(),
     /** Holds the customer's money out while the case is open, like a sanctions hit. */
     blocking: boolean("blocking").notNull(),
-    eventKind: text("event_kind", { enum: ["credit", "deposit", "transfer"] }).notNull(),
+    eventKind: text("event_kind", { enum: MONEY_EVENT_KINDS }).notNull(),
     /** The transaction (money in) or transfer request (money out) the rule judged. */
     eventId: uuid("event_id").notNull(),
     transferId: uuid("transfer_id"),
@@ -968,7 +969,10 @@ export const monitoringAlerts = pgTable(
     index("monitoring_alerts_case_idx").on(t.caseId, t.createdAt),
     index("monitoring_alerts_user_idx").on(t.userId, t.createdAt),
     index("monitoring_alerts_queue_idx").on(t.createdAt, t.id),
-    check("monitoring_alerts_event_kind_check", sql`${t.eventKind} in ('credit', 'deposit', 'transfer')`),
+    check(
+      "monitoring_alerts_event_kind_check",
+      sql`${t.eventKind} in ('credit', 'deposit', 'transfer', 'tag_out', 'tag_in')`,
+    ),
     check("monitoring_alerts_score_check", sql`${t.score} >= 0 and ${t.score} <= 1`),
   ],
 );

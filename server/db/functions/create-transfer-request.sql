@@ -189,8 +189,8 @@ BEGIN
 	-- device_window_hours, at least established_days after the customer's first device, then a transfer of at least
 	-- min_amount_cents to an address the customer paid none within lookback_days, and no alert of this rule within
 	-- cooldown_days. The alert itself is filed after the commit by the monitoring consumer, from this decision
-	-- (the event's new_device_at); server/features/monitoring/rules.ts states the same rule for the synthetic
-	-- population, and blocking-rule.api.test.ts holds the two to the same answers.
+	-- (the event's new_device_at); server/features/monitoring/rules.ts states the same rule for the frozen
+	-- scenarios and for payments by $tag (decision 054), and blocking-rule.api.test.ts holds the two to the same answers.
 	IF c.blocking_rule IS NOT NULL AND c.amount_cents >= (c.blocking_rule ->> 'min_amount_cents')::bigint THEN
 		SELECT max(d.created_at) INTO v_device_at FROM known_devices d
 			WHERE d.user_id = c.user_id
@@ -251,6 +251,8 @@ BEGIN
 		'crypto_address', c.crypto_address,
 		'recipient_name', c.recipient_name,
 		'created_at', c.created_at,
+		-- How it started, for the monitoring rules' evidence (decision 054): a schedule's run or the customer.
+		'channel', CASE WHEN c.schedule_run_key IS NOT NULL THEN 'schedule' ELSE 'direct' END,
 		'review', to_jsonb(v_review),
 		'new_device_at', v_device_at,
 		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,

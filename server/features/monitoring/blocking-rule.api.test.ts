@@ -9,7 +9,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
 // Decision 049: the monitoring rule that holds money at request time (a new device, then a transfer to a new
-// address) is decided by create_transfer_request in SQL; rules.ts keeps the same rule for the synthetic population
+// address) is decided by create_transfer_request in SQL; rules.ts keeps the same rule for the frozen scenarios
 // the accuracy bench judges. Each case asks both and expects both to give the case's answer.
 const t = setUpTestApp(
   { RATE_LIMIT_SCALE: "100" },
@@ -35,45 +35,45 @@ interface Case {
 const DAY = 24;
 const CASES: Case[] = [
   {
-    name: "a device 47 hours old, then $200.00 to a new address",
+    name: "a device 47 hours old, then $400.00 to a new address",
     deviceHoursAgo: [30 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     holds: true,
   },
-  { name: "the new device 49 hours old", deviceHoursAgo: [30 * DAY, 49], amount: "200.00", holds: false },
-  { name: "$199.99", deviceHoursAgo: [30 * DAY, 47], amount: "199.99", holds: false },
-  { name: "the customer's only device", deviceHoursAgo: [47], amount: "500.00", holds: false },
+  { name: "the new device 49 hours old", deviceHoursAgo: [30 * DAY, 49], amount: "400.00", holds: false },
+  { name: "$399.99", deviceHoursAgo: [30 * DAY, 47], amount: "399.99", holds: false },
+  { name: "the customer's only device", deviceHoursAgo: [47], amount: "800.00", holds: false },
   {
     name: "a second device within 7 days of the first",
     deviceHoursAgo: [6 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     holds: false,
   },
   {
     name: "an address paid 10 days ago",
     deviceHoursAgo: [30 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     paidDaysAgo: 10,
     holds: false,
   },
   {
     name: "an address paid 130 days ago (before the lookback)",
     deviceHoursAgo: [200 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     paidDaysAgo: 130,
     holds: true,
   },
   {
     name: "the rule's alert 10 days ago (its cooldown)",
     deviceHoursAgo: [30 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     alertDaysAgo: 10,
     holds: false,
   },
   {
     name: "the rule's alert 15 days ago",
     deviceHoursAgo: [30 * DAY, 47],
-    amount: "200.00",
+    amount: "400.00",
     alertDaysAgo: 15,
     holds: true,
   },

@@ -3,6 +3,7 @@ import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
 import { type DbOrTx, named, queryRows } from "@/server/db/client";
 import {
   ADDRESS_SENDERS_LISTED,
+  dormancySignificanceCents,
   type MoneyEvent,
   type MonitoringConfig,
   type MonitoringInput,
@@ -24,6 +25,7 @@ type HistoryRow = {
   at: Date | string;
   amount: string | number;
   address: string | null;
+  counterparty: string | null;
 };
 
 type FactsRow = {
@@ -40,10 +42,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * What the rules see for each event of a batch, read from the database in three statements, one after the other on
- * the caller's transaction, whatever the batch's size (the monitoring consumer judges a batch of transfers at once; money in judges one): each customer's money in
- * (completed credits and deposits) and transfer requests (any status: an attempt counts) within the lookback and
+ * the caller's transaction, whatever the batch's size (the monitoring consumer judges a batch of transfers and
+ * payments by $tag at once; money in judges one): each customer's money in (completed credits and deposits), payments
+ * by $tag both ways (tag_out, tag_in, with the other customer: decision 054) and transfer requests (any status: an
+ * attempt counts) within the lookback and
  * up to the event (a transfer judged after its commit must not see the ones made since), the last activity before
- * it, the account's age, its devices, its recent alerts, and other customers' transfers to the same address. The
+ * it (an event of at least the dormancy rule's significant amount), the account's age, its devices, its recent alerts, and other customers' transfers to the same address. The
  * event itself is left out of the history even when its row is already written. Answers in the subjects' order.
  */
 export async function loadMonitoringInputs(
@@ -65,25 +69,32 @@ export async function loadMonitoringInputs(
       // The many-to-one rule's window, to the millisecond the rule compares: after its start, not after the event.
       senders_from: iso(event.at - config.manyToOneAddress.windowDays * DAY + 1),
       senders_to: iso(event.at + 1),
+      // The dormancy rule's activity: an event this large or larger (a keep-alive of $1 is not one).
+      significant: dormancySignificanceCents(event, config),
     })),
   );
   const subjectsTable = sql`jsonb_to_recordset(${rows}::jsonb) as s(n int, user_id uuid, event_id uuid,
     at timestamptz, from_at timestamptz, alerts_from timestamptz, address text, senders_from timestamptz,
-    senders_to timestamptz)`;
+    senders_to timestamptz, significant bigint)`;
   // Named prepared statements, all three: every transfer and every credit runs them (server/db/client.ts).
   const history = await queryRows<HistoryRow>(
     db,
     named(
       "monitoring_history",
-      sql`select s.n, h.id, h.kind, h.at, h.amount, h.address from ${subjectsTable}
+      sql`select s.n, h.id, h.kind, h.at, h.amount, h.address, h.counterparty from ${subjectsTable}
         cross join lateral (
-          select id, case when source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
-            created_at as at, amount, null as address
-          from transactions
-          where user_id = s.user_id and status = 'completed' and type in ('credit', 'incoming_payment')
-            and created_at >= s.from_at and created_at <= s.at and id <> s.event_id
+          select t.id,
+            case when t.source_type = 'tag_payment' then case when t.type = 'debit' then 'tag_out' else 'tag_in' end
+              when t.source_type = 'usdc_deposit' then 'deposit' else 'credit' end as kind,
+            t.created_at as at, t.amount, null as address,
+            case when t.type = 'debit' then p.payee_id else p.payer_id end as counterparty
+          from transactions t
+          left join tag_payments p on t.source_type = 'tag_payment' and p.id = t.source_id
+          where t.user_id = s.user_id and t.status = 'completed'
+            and (t.type in ('credit', 'incoming_payment') or (t.type = 'debit' and t.source_type = 'tag_payment'))
+            and t.created_at >= s.from_at and t.created_at <= s.at and t.id <> s.event_id
           union all
-          select id, 'transfer', created_at, amount, lower(crypto_address)
+          select id, 'transfer', created_at, amount, lower(crypto_address), null
           from transfer_requests
           where user_id = s.user_id and created_at >= s.from_at and created_at <= s.at and id <> s.event_id
         ) h`,
@@ -98,8 +109,10 @@ export async function loadMonitoringInputs(
       sql`select s.n,
           greatest(
             (select max(created_at) from transactions where user_id = s.user_id and status = 'completed'
-               and type in ('credit', 'incoming_payment') and created_at < s.from_at),
-            (select max(created_at) from transfer_requests where user_id = s.user_id and created_at < s.from_at)
+               and (type in ('credit', 'incoming_payment') or (type = 'debit' and source_type = 'tag_payment'))
+               and created_at < s.from_at and amount >= s.significant),
+            (select max(created_at) from transfer_requests where user_id = s.user_id and created_at < s.from_at
+               and amount >= s.significant)
           ) as at,
           (select created_at from users where id = s.user_id) as opened,
           coalesce((select json_agg(created_at) from known_devices where user_id = s.user_id), '[]'::json) as devices,
@@ -148,6 +161,7 @@ export async function loadMonitoringInputs(
           at: new Date(r.at).getTime(),
           amountCents: Number(r.amount),
           address: r.address,
+          counterparty: r.counterparty,
         })),
       activityBeforeLookbackAt: fact?.at ? new Date(fact.at).getTime() : null,
       accountOpenedAt: fact?.opened ? new Date(fact.opened).getTime() : event.at,

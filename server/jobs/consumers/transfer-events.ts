@@ -12,6 +12,8 @@ const transferRequested = z.object({
   crypto_address: z.string().min(1),
   recipient_name: z.string().min(1),
   created_at: z.string().min(1),
+  /** A schedule's run or the customer's own request (absent from events written before decision 054). */
+  channel: z.enum(["direct", "schedule"]).optional(),
   /** Why it waits under review ('sanctions', 'compliance_hold', 'new_device_new_address'); empty when it does not. */
   review: z.array(z.string()),
   /** When the new-device rule held it: the device's first sign-in the function found. */

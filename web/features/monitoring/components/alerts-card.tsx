@@ -15,6 +15,8 @@ const EVENT_KINDS: Record<MonitoringAlert["eventKind"], string> = {
   credit: "a credit",
   deposit: "a USDC deposit",
   transfer: "a transfer",
+  tag_out: "a payment by $tag",
+  tag_in: "a payment received by $tag",
 };
 
 /** One alert: the rule, whose money, what the rule saw (the SAR's words) and the way to the customer's case. */
