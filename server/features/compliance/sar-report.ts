@@ -103,7 +103,11 @@ async function assembleSarDraft(db: Db, caseId: string, now: Date): Promise<SarD
         ].filter((id): id is string => id !== null),
       ),
     ];
-    const namedCredits = alerts.filter((a) => a.eventKind !== "transfer").map((a) => a.eventId);
+    // Money in that alerts name; a payment by $tag sent (tag_out) names the payer's own debit, not money in: its
+    // alert stays in the evidence with what it saw.
+    const namedCredits = alerts
+      .filter((a) => a.eventKind !== "transfer" && a.eventKind !== "tag_out")
+      .map((a) => a.eventId);
     const namedDeposits = detail.hits.map((h) => h.depositId).filter((id): id is string => id !== null);
     const anyNamed = named.length + namedCredits.length + namedDeposits.length > 0;
     const since = sql`${firstDetectedAt.toISOString()}::timestamptz - interval '30 days'`;
