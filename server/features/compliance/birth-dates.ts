@@ -15,7 +15,7 @@ export type DobVerdict = "exact" | "near" | "off" | "far" | "unknown";
 export const DOB_ADJUSTMENT: Record<DobVerdict, number> = {
   exact: 0.05,
   near: 0,
-  off: -0.08,
+  off: -0.15,
   far: -0.25,
   unknown: 0,
 };

@@ -2,6 +2,7 @@ import { compareBirthDates, DOB_ADJUSTMENT, type DobVerdict } from "@/server/fea
 import { jaroWinkler } from "@/server/features/compliance/jaro-winkler";
 import { entryKey, type IndexedName, type SanctionsIndex } from "@/server/features/compliance/list-index";
 import { type Admission, canonicalTokensOf, weighTokens } from "@/server/features/compliance/list-name-index";
+import { rarityFactor } from "@/server/features/compliance/name-match";
 import { nameWordReadings } from "@/server/features/compliance/normalise-name";
 
 /** Who a screened name belongs to: a person (customer, payee by name) or an entity (a company, a payee business). */
@@ -88,9 +89,13 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
       const key = entryKey(listed.source, listed.entNum);
       const entry = index.entries.get(key);
       const weak = listed.kind === "weak";
-      const nameScore = comparison.score * (weak ? WEAK_ALIAS_FACTOR : 1);
-      const verdict: DobVerdict =
-        listed.sdnType === "individual" ? compareBirthDates(query.dob, entry?.birthDates ?? []) : "unknown";
+      // A person matched through everyday words weighs less (rarityFactor); a weak alias is lowered instead.
+      const individual = listed.sdnType === "individual";
+      const factor = weak ? WEAK_ALIAS_FACTOR : individual ? rarityFactor(comparison.evidence) : 1;
+      const nameScore = comparison.score * factor;
+      const verdict: DobVerdict = individual
+        ? compareBirthDates(query.dob, entry?.birthDates ?? [])
+        : "unknown";
       const adjustment = DOB_ADJUSTMENT[verdict];
       const score = Math.max(0, Math.min(1, nameScore + adjustment));
       if (score < threshold) continue;
@@ -105,7 +110,7 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
         score: round(score),
         parts: {
           name: round(nameScore),
-          phonetic: round(comparison.phonetic),
+          phonetic: round(comparison.phonetic * factor),
           dob: verdict === "off" ? "far" : verdict,
           dobAdjustment: adjustment,
           listedType: entry?.sdnType ?? "entity",

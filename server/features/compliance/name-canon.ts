@@ -372,6 +372,9 @@ export function canonicalToken(word: string): string {
   const glued = GLUED_ABD.exec(w);
   if (glued && w.length > glued[0].length && !VARIANTS.has(w)) w = `abd${w.slice(glued[0].length)}`;
   if (!/^[a-z]+$/.test(w)) return w;
+  // The Arabic article written glued (Alshammat, Elhadi) is the article written apart: dropped.
+  const article = /^(?:al|el)(?=[^aeiouy])(?=[a-z]{4,}$)/.exec(w);
+  if (article && !VARIANTS.has(w)) w = w.slice(2);
   const ruled = spellingRules(w);
   return headsRuled.get(ruled) ?? VARIANTS.get(ruled) ?? ruled;
 }

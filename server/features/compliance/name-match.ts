@@ -93,6 +93,16 @@ export const QUERY_COST = 0.5;
  */
 export const LISTED_COST = 0.15;
 export const EVIDENCE_FULL = 14;
+/**
+ * A name matched with less evidence than EVIDENCE_FULL loses up to this share of its score, by how much less:
+ * an exact "Ahmad Hamdan" (two everyday words) scores below an exact name of two rare ones.
+ */
+export const RARITY_COST = 0.2;
+
+/** What a person's name match keeps when carried by `evidence` (RARITY_COST, EVIDENCE_FULL). */
+export function rarityFactor(evidence: number): number {
+  return 1 - RARITY_COST * Math.max(0, 1 - evidence / EVIDENCE_FULL);
+}
 
 /** A canonical word ready to be compared: its code points, phonetic key and weight. */
 export interface WeighedToken {
@@ -107,6 +117,8 @@ export interface WeighedToken {
 export interface NameComparison {
   score: number;
   phonetic: number;
+  /** The paired words' similarity times weight: how much identity the match carries. */
+  evidence: number;
 }
 
 function tokenSimilarity(q: WeighedToken, l: WeighedToken): { s: number; phonetic: boolean } {
@@ -149,7 +161,7 @@ export function weighedNameScore(
   listed: readonly WeighedToken[],
   wholeName = false,
 ): NameComparison {
-  if (query.length === 0 || listed.length === 0) return { score: 0, phonetic: 0 };
+  if (query.length === 0 || listed.length === 0) return { score: 0, phonetic: 0, evidence: 0 };
   const pairs: { i: number; j: number; s: number; phonetic: boolean; w: number }[] = [];
   for (let i = 0; i < query.length; i++) {
     for (let j = 0; j < listed.length; j++) {
@@ -157,7 +169,7 @@ export function weighedNameScore(
       if (s > 0) pairs.push({ i, j, s, phonetic, w: pairWeight(query[i]!, listed[j]!) });
     }
   }
-  if (pairs.length === 0) return { score: 0, phonetic: 0 };
+  if (pairs.length === 0) return { score: 0, phonetic: 0, evidence: 0 };
   pairs.sort((x, y) => y.s - x.s || y.w - x.w || x.i - y.i || x.j - y.j);
   const usedQuery = new Uint8Array(query.length);
   const usedListed = new Uint8Array(listed.length);
@@ -175,7 +187,7 @@ export function weighedNameScore(
     if (!query[i]!.initial && !listed[j]!.initial) words++;
   }
   // Initials alone are no match: "Alexander Sokolov" is not Y.A.S. CO LTD.
-  if (words === 0) return { score: 0, phonetic: 0 };
+  if (words === 0) return { score: 0, phonetic: 0, evidence: 0 };
   let unpairedQuery = 0;
   query.forEach((t, i) => {
     if (!usedQuery[i]) unpairedQuery += t.weight;
@@ -188,5 +200,5 @@ export function weighedNameScore(
     ? 1
     : LISTED_COST + (1 - LISTED_COST) * Math.max(0, 1 - evidence / EVIDENCE_FULL);
   const rest = (wholeName ? 1 : QUERY_COST) * unpairedQuery + listedCost * unpairedListed;
-  return { score: evidence / (paired + rest), phonetic: phoneticEvidence / (paired + rest) };
+  return { score: evidence / (paired + rest), phonetic: phoneticEvidence / (paired + rest), evidence };
 }

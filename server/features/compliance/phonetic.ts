@@ -14,17 +14,18 @@ const CLASS: Record<string, string> = {
   c: "k",
   k: "k",
   g: "k",
-  q: "k",
+  q: "j",
   d: "t",
   t: "t",
   s: "s",
-  z: "s",
+  z: "j",
   j: "j",
+  // Affricates: pinyin's z, zh, j, q and Wade–Giles' ts, ch are one sound class (Zunyi/Tsun-i, Quanguo/Chuankuo).
   l: "l",
   m: "m",
   n: "n",
   r: "r",
-  x: "ks",
+  x: "s",
 };
 const VOWEL = /[aeiouy]/;
 
