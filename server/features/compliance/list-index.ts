@@ -86,7 +86,7 @@ export function indexOfRows(rows: ListRows, listId: string, version: number): Sa
       letters: sdnType === "vessel" || sdnType === "aircraft" ? nameWords(row.name).join("") : "",
     });
   });
-  return { listId, version, names: new ListNameIndex(indexed), weights, entries };
+  return { listId, version, names: new ListNameIndex(indexed, weights.evidenceFull), weights, entries };
 }
 
 /** A parsed list's index without a database: the benches and the tests screen the real extract this way. */

@@ -2,6 +2,7 @@ import { codePoints, jaroWinklerOfCodes } from "@/server/features/compliance/jar
 import { canonicalWords } from "@/server/features/compliance/name-canon";
 import { TokenLookup } from "@/server/features/compliance/name-index";
 import {
+  EVIDENCE_FULL_SHARE,
   FIRST_LETTER_FACTOR,
   GENERIC_FACTOR,
   INITIAL_WEIGHT,
@@ -37,6 +38,11 @@ export class TokenWeights {
     if (text.length === 1) return INITIAL_WEIGHT;
     const idf = Math.max(0.5, Math.log((this.entries + 1) / ((this.df.get(text) ?? 0) + 0.5)));
     return generic ? idf * GENERIC_FACTOR : idf;
+  }
+
+  /** The evidence that counts in full on this list (EVIDENCE_FULL_SHARE of the heaviest word's weight). */
+  get evidenceFull(): number {
+    return EVIDENCE_FULL_SHARE * Math.log((this.entries + 1) / 0.5);
   }
 
   /** How many entries hold the word (for the figures in decision 052). */
@@ -104,7 +110,11 @@ export class ListNameIndex<T extends WeighedName> {
   private readonly wordStamp: Uint32Array;
   private stamp = 0;
 
-  constructor(names: readonly T[]) {
+  constructor(
+    names: readonly T[],
+    /** The list's TokenWeights.evidenceFull. */
+    readonly evidenceFull: number,
+  ) {
     this.names = names;
     const weights: number[] = [];
     names.forEach((name, at) => {
@@ -205,7 +215,7 @@ export class ListNameIndex<T extends WeighedName> {
     const name = this.names[at]!;
     const admission = admit(name);
     if (admission === "no") return null;
-    return weighedNameScore(query, name.tokens, admission === "whole");
+    return weighedNameScore(query, name.tokens, admission === "whole", this.evidenceFull);
   }
 
   /**

@@ -91,7 +91,11 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
       const weak = listed.kind === "weak";
       // A person matched through everyday words weighs less (rarityFactor); a weak alias is lowered instead.
       const individual = listed.sdnType === "individual";
-      const factor = weak ? WEAK_ALIAS_FACTOR : individual ? rarityFactor(comparison.evidence) : 1;
+      const factor = weak
+        ? WEAK_ALIAS_FACTOR
+        : individual
+          ? rarityFactor(comparison.evidence, index.names.evidenceFull)
+          : 1;
       const nameScore = comparison.score * factor;
       const verdict: DobVerdict = individual
         ? compareBirthDates(query.dob, entry?.birthDates ?? [])

@@ -94,14 +94,19 @@ export const QUERY_COST = 0.5;
 export const LISTED_COST = 0.15;
 export const EVIDENCE_FULL = 14;
 /**
+ * EVIDENCE_FULL as a share of the heaviest word's weight (a word one entry holds), so that a list of any size
+ * reads the same: 14 on OFAC's SDN list (14,965 entries, heaviest word ln(29,932) ≈ 10.3), less on a small one.
+ */
+export const EVIDENCE_FULL_SHARE = 14 / Math.log(29_932);
+/**
  * A name matched with less evidence than EVIDENCE_FULL loses up to this share of its score, by how much less:
  * an exact "Ahmad Hamdan" (two everyday words) scores below an exact name of two rare ones.
  */
 export const RARITY_COST = 0.2;
 
 /** What a person's name match keeps when carried by `evidence` (RARITY_COST, EVIDENCE_FULL). */
-export function rarityFactor(evidence: number): number {
-  return 1 - RARITY_COST * Math.max(0, 1 - evidence / EVIDENCE_FULL);
+export function rarityFactor(evidence: number, evidenceFull = EVIDENCE_FULL): number {
+  return 1 - RARITY_COST * Math.max(0, 1 - evidence / evidenceFull);
 }
 
 /** A canonical word ready to be compared: its code points, phonetic key and weight. */
@@ -160,6 +165,7 @@ export function weighedNameScore(
   query: readonly WeighedToken[],
   listed: readonly WeighedToken[],
   wholeName = false,
+  evidenceFull = EVIDENCE_FULL,
 ): NameComparison {
   if (query.length === 0 || listed.length === 0) return { score: 0, phonetic: 0, evidence: 0 };
   const pairs: { i: number; j: number; s: number; phonetic: boolean; w: number }[] = [];
@@ -198,7 +204,7 @@ export function weighedNameScore(
   });
   const listedCost = wholeName
     ? 1
-    : LISTED_COST + (1 - LISTED_COST) * Math.max(0, 1 - evidence / EVIDENCE_FULL);
+    : LISTED_COST + (1 - LISTED_COST) * Math.max(0, 1 - evidence / evidenceFull);
   const rest = (wholeName ? 1 : QUERY_COST) * unpairedQuery + listedCost * unpairedListed;
   return { score: evidence / (paired + rest), phonetic: phoneticEvidence / (paired + rest), evidence };
 }
