@@ -16,12 +16,22 @@ export function codePoints(s: string): Int32Array {
   return n === s.length ? codes : codes.slice(0, n);
 }
 
+/** Which characters are matched, reused between calls (screening compares many short words). */
+let scratch1 = new Uint8Array(64);
+let scratch2 = new Uint8Array(64);
+
 /** jaroWinkler on code points already split (the same arithmetic, without splitting a string per call). */
 export function jaroWinklerOfCodes(s1: ArrayLike<number>, s2: ArrayLike<number>): number {
   if (s1.length === 0 || s2.length === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(s1.length, s2.length) / 2) - 1);
-  const used1 = new Uint8Array(s1.length);
-  const used2 = new Uint8Array(s2.length);
+  if (scratch1.length < s1.length || scratch2.length < s2.length) {
+    scratch1 = new Uint8Array(Math.max(s1.length, scratch1.length * 2));
+    scratch2 = new Uint8Array(Math.max(s2.length, scratch2.length * 2));
+  }
+  const used1 = scratch1;
+  const used2 = scratch2;
+  used1.fill(0, 0, s1.length);
+  used2.fill(0, 0, s2.length);
   let matches = 0;
   for (let i = 0; i < s1.length; i++) {
     const from = Math.max(0, i - window);

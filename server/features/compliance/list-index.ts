@@ -1,19 +1,33 @@
-import { NameIndex } from "@/server/features/compliance/name-index";
-import { nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
+import {
+  canonicalTokensOf,
+  ListNameIndex,
+  TokenWeights,
+  type WeighedName,
+  weighTokens,
+} from "@/server/features/compliance/list-name-index";
+import type { WeighedToken } from "@/server/features/compliance/name-match";
+import { nameWords } from "@/server/features/compliance/normalise-name";
 import type { ParsedList } from "@/server/features/compliance/parse-ofac";
 
-export interface IndexedName {
+export interface IndexedName extends WeighedName {
   source: string;
   entNum: number;
   name: string;
-  tokens: string[];
-  surname: string[];
+  /** primary, aka, fka, nka, or weak (a low-quality a.k.a. from the remarks). */
+  kind: string;
+  /** The entry's type as OFAC writes it: individual, entity, vessel, aircraft. */
+  sdnType: string;
+  tokens: readonly WeighedToken[];
+  /** A vessel's or aircraft's name as its letters in written order (whole-name matching); empty otherwise. */
+  letters: string;
 }
 export interface SanctionsIndex {
   listId: string;
   version: number;
-  /** The names, prepared at load so that a screen scores only those that can match (decision 043). */
-  names: NameIndex<IndexedName>;
+  /** The names, prepared at load so that a screen scores only those that can match (decisions 043, 052). */
+  names: ListNameIndex<IndexedName>;
+  /** How much each canonical word weighs on this list (decision 052): screened names are weighed with it. */
+  weights: TokenWeights;
   entries: Map<string, { programs: string; birthDates: string[]; name: string; sdnType: string }>;
 }
 
@@ -32,32 +46,47 @@ export interface ListRows {
   }[];
 }
 
-/** The in-memory index of a list's rows: what a screen compares against (decision 043). */
+/** The in-memory index of a list's rows: what a screen compares against (decisions 043, 052). */
 export function indexOfRows(rows: ListRows, listId: string, version: number): SanctionsIndex {
-  const indexed: IndexedName[] = [];
-  for (const row of rows.names) {
-    // Normalised again rather than read from a stored column: a list loaded before the normaliser last
-    // changed must read its names as screened names are read now.
-    const tokens = nameTokens(row.name);
-    if (tokens.length === 0) continue;
-    indexed.push({
-      source: row.source,
-      entNum: row.entNum,
-      name: row.name,
-      tokens,
-      surname: surnameTokens(row.name),
-    });
-  }
-  const index: SanctionsIndex = { listId, version, names: new NameIndex(indexed), entries: new Map() };
+  const entries = new Map<
+    string,
+    { programs: string; birthDates: string[]; name: string; sdnType: string }
+  >();
   for (const row of rows.entries) {
-    index.entries.set(entryKey(row.source, row.entNum), {
+    entries.set(entryKey(row.source, row.entNum), {
       programs: row.programs,
       birthDates: row.birthDates,
       name: row.name,
       sdnType: row.sdnType,
     });
   }
-  return index;
+  // Normalised again rather than read from a stored column: a list loaded before the normaliser last changed
+  // must read its names as screened names are read now.
+  const canonical = rows.names.map((row) => canonicalTokensOf(nameWords(row.name)));
+  const wordsOfEntry = new Map<string, string[]>();
+  rows.names.forEach((row, k) => {
+    const key = entryKey(row.source, row.entNum);
+    const words = wordsOfEntry.get(key) ?? [];
+    for (const t of canonical[k]!) words.push(t.text);
+    wordsOfEntry.set(key, words);
+  });
+  const weights = new TokenWeights(wordsOfEntry.values());
+  const indexed: IndexedName[] = [];
+  rows.names.forEach((row, k) => {
+    const tokens = canonical[k]!;
+    if (tokens.length === 0) return;
+    const sdnType = entries.get(entryKey(row.source, row.entNum))?.sdnType ?? "entity";
+    indexed.push({
+      source: row.source,
+      entNum: row.entNum,
+      name: row.name,
+      kind: row.kind,
+      sdnType,
+      tokens: weighTokens(tokens, weights),
+      letters: sdnType === "vessel" || sdnType === "aircraft" ? nameWords(row.name).join("") : "",
+    });
+  });
+  return { listId, version, names: new ListNameIndex(indexed, weights.evidenceFull), weights, entries };
 }
 
 /** A parsed list's index without a database: the benches and the tests screen the real extract this way. */

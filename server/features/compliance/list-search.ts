@@ -1,6 +1,9 @@
-import { entryKey, type SanctionsIndex } from "@/server/features/compliance/list-index";
-import { birthDateCompatible } from "@/server/features/compliance/name-match";
-import { nameTokenReadings } from "@/server/features/compliance/normalise-name";
+import { compareBirthDates, DOB_ADJUSTMENT, type DobVerdict } from "@/server/features/compliance/birth-dates";
+import { jaroWinkler } from "@/server/features/compliance/jaro-winkler";
+import { entryKey, type IndexedName, type SanctionsIndex } from "@/server/features/compliance/list-index";
+import { type Admission, canonicalTokensOf, weighTokens } from "@/server/features/compliance/list-name-index";
+import { rarityFactor } from "@/server/features/compliance/name-match";
+import { nameWordReadings } from "@/server/features/compliance/normalise-name";
 
 /** Who a screened name belongs to: a person (customer, payee by name) or an entity (a company, a payee business). */
 export type PartyType = "person" | "entity";
@@ -10,15 +13,15 @@ export interface NameQuery {
   name: string;
   /** `YYYY-MM-DD` when known. */
   dob?: string | null;
-  /** Null or absent: unknown, screened against every listed entry. */
+  /** Null or absent: unknown, screened against every listed entry (a vessel or aircraft only as a whole name). */
   type?: PartyType | null;
 }
 
 /** Why a listed name scored what it did: what a reviewer reads on a hit card. */
 export interface ScoreParts {
-  /** How alike the names are spelled, 0 to 1. */
+  /** How alike the names are, 0 to 1: paired words weighted by rarity (decision 052), before the DOB. */
   name: number;
-  /** How alike they sound (phonetic keys per token), 0 to 1; 0 when not computed. */
+  /** The share of the name score that phonetic keys agree on (words that sound the same), 0 to 1. */
   phonetic: number;
   /** What the dates of birth say: equal, near (swap, a year off, within a listed range), far, or unknown. */
   dob: "exact" | "near" | "far" | "unknown";
@@ -28,6 +31,10 @@ export interface ScoreParts {
   listedType: string;
   /** The listed name is a weak alias (from the SDN remarks), scored lower. */
   weakAlias: boolean;
+  /** The dates of birth 2 to 4 years apart ("far" is 5 or more): lowered, less than far. */
+  dobOff?: boolean;
+  /** A vessel or aircraft screened for a party of unknown type: matched only as a whole name. */
+  wholeNameOnly?: boolean;
 }
 
 /** A listed entry a query matches, at its best-scoring name. */
@@ -45,34 +52,78 @@ export interface ListMatch {
 }
 
 /**
+ * A vessel or aircraft screened for a party of unknown type matches only when the names are written alike as
+ * wholes: their letters in written order at least this alike (Jaro–Winkler). "Alexander Sokolov" (0.91) is not the
+ * vessel ALEKSANDR SOKOLOV; a payee "Aleksandr Sokolov" is.
+ */
+export const WHOLE_NAME_SPELLING = 0.95;
+
+/** A weak alias (OFAC's low-quality a.k.a.) keeps this share of its name score. */
+export const WEAK_ALIAS_FACTOR = 0.9;
+
+/** Which listed names a party of `type` may match: people individuals, entities the rest, unknown all. */
+export function admission(type: PartyType | null | undefined, listedType: string): Admission {
+  const individual = listedType === "individual";
+  if (type === "person") return individual ? "yes" : "no";
+  if (type === "entity") return individual ? "no" : "yes";
+  return listedType === "vessel" || listedType === "aircraft" ? "whole" : "yes";
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
  * The entries of the list a name matches at or above `threshold`, best first: the one matcher every screening
- * point, the staff list search and the CLI use.
+ * point, the staff list search and the CLI use (decision 052).
  */
 export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: number): ListMatch[] {
   const best = new Map<string, ListMatch>();
-  const matches = nameTokenReadings(query.name).flatMap((tokens) => index.names.matches(tokens, threshold));
-  for (const { name: listed, score } of matches) {
-    const key = entryKey(listed.source, listed.entNum);
-    const entry = index.entries.get(key);
-    if (!birthDateCompatible(query.dob, entry?.birthDates ?? [])) continue;
-    if ((best.get(key)?.score ?? 0) >= score) continue;
-    best.set(key, {
-      source: listed.source,
-      entNum: listed.entNum,
-      listedName: listed.name,
-      primaryName: entry?.name ?? listed.name,
-      sdnType: entry?.sdnType ?? "entity",
-      programs: entry?.programs ?? "",
-      score: Math.round(score * 1000) / 1000,
-      parts: {
-        name: Math.round(score * 1000) / 1000,
-        phonetic: 0,
-        dob: "unknown",
-        dobAdjustment: 0,
-        listedType: entry?.sdnType ?? "entity",
-        weakAlias: false,
-      },
-    });
+  // A date of birth can raise a name below the threshold to it.
+  const nameThreshold = query.dob ? threshold - DOB_ADJUSTMENT.exact : threshold;
+  const admit = (name: IndexedName) => admission(query.type, name.sdnType);
+  for (const words of nameWordReadings(query.name)) {
+    const tokens = weighTokens(canonicalTokensOf(words), index.weights);
+    const letters = words.join("");
+    for (const { name: listed, comparison } of index.names.matches(tokens, nameThreshold, admit)) {
+      const whole = admission(query.type, listed.sdnType) === "whole";
+      if (whole && jaroWinkler(letters, listed.letters) < WHOLE_NAME_SPELLING) continue;
+      const key = entryKey(listed.source, listed.entNum);
+      const entry = index.entries.get(key);
+      const weak = listed.kind === "weak";
+      // A person matched through everyday words weighs less (rarityFactor); a weak alias is lowered instead.
+      const individual = listed.sdnType === "individual";
+      const factor = weak
+        ? WEAK_ALIAS_FACTOR
+        : individual
+          ? rarityFactor(comparison.evidence, index.names.evidenceFull)
+          : 1;
+      const nameScore = comparison.score * factor;
+      const verdict: DobVerdict = individual
+        ? compareBirthDates(query.dob, entry?.birthDates ?? [])
+        : "unknown";
+      const adjustment = DOB_ADJUSTMENT[verdict];
+      const score = Math.max(0, Math.min(1, nameScore + adjustment));
+      if (score < threshold) continue;
+      if ((best.get(key)?.score ?? 0) >= round(score)) continue;
+      best.set(key, {
+        source: listed.source,
+        entNum: listed.entNum,
+        listedName: listed.name,
+        primaryName: entry?.name ?? listed.name,
+        sdnType: entry?.sdnType ?? "entity",
+        programs: entry?.programs ?? "",
+        score: round(score),
+        parts: {
+          name: round(nameScore),
+          phonetic: round(comparison.phonetic * factor),
+          dob: verdict === "off" ? "far" : verdict,
+          dobAdjustment: adjustment,
+          listedType: entry?.sdnType ?? "entity",
+          weakAlias: weak,
+          ...(verdict === "off" ? { dobOff: true } : {}),
+          ...(whole ? { wholeNameOnly: true } : {}),
+        },
+      });
+    }
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.entNum - b.entNum);
 }

@@ -31,53 +31,32 @@ export interface MatchableName {
  */
 export class NameIndex<T extends MatchableName> {
   readonly names: readonly T[];
-  /** Distinct tokens of every name, as code points. */
-  private readonly vocabulary: Int32Array[] = [];
+  /** Distinct tokens of every name, and where they are. */
+  private readonly lookup: TokenLookup;
   /** Per distinct token, the names (indexes into `names`) that hold it. */
   private readonly namesOf: number[][] = [];
-  /** "character:count" → the distinct tokens holding that character at least count times, ascending. */
-  private readonly postings = new Map<string, Int32Array>();
-  /** First character → the distinct tokens beginning with it. */
-  private readonly byFirst = new Map<number, Int32Array>();
   /** Per name, the first letters of its tokens (decision 025's blocking, kept so the answers do not change). */
   private readonly initials: Set<string>[] = [];
-  private readonly longest: number;
-  /** Per distinct token, characters in common with the token being looked up (zero between lookups). */
-  private readonly shared: Uint8Array;
   private readonly seenName: Uint32Array;
   private stamp = 0;
 
   constructor(names: readonly T[]) {
     this.names = names;
     const idOf = new Map<string, number>();
-    const building = new Map<string, number[]>();
+    const vocabulary: string[] = [];
     names.forEach((name, at) => {
       this.initials.push(new Set(name.tokens.map((t) => t[0]!)));
       for (const token of new Set(name.tokens)) {
         let id = idOf.get(token);
         if (id === undefined) {
-          id = this.vocabulary.push(codePoints(token)) - 1;
+          id = vocabulary.push(token) - 1;
           idOf.set(token, id);
           this.namesOf.push([]);
-          for (const key of characterKeys(this.vocabulary[id]!)) {
-            const list = building.get(key);
-            if (list) list.push(id);
-            else building.set(key, [id]);
-          }
         }
         this.namesOf[id]!.push(at);
       }
     });
-    for (const [key, ids] of building) this.postings.set(key, Int32Array.from(ids));
-    const first = new Map<number, number[]>();
-    this.vocabulary.forEach((token, id) => {
-      const list = first.get(token[0]!);
-      if (list) list.push(id);
-      else first.set(token[0]!, [id]);
-    });
-    for (const [c, ids] of first) this.byFirst.set(c, Int32Array.from(ids));
-    this.longest = this.vocabulary.reduce((most, t) => Math.max(most, t.length), 0);
-    this.shared = new Uint8Array(this.vocabulary.length);
+    this.lookup = new TokenLookup(vocabulary);
     this.seenName = new Uint32Array(names.length);
   }
 
@@ -101,7 +80,7 @@ export class NameIndex<T extends MatchableName> {
     }
     const nameStamp = this.nextStamp();
     for (const token of new Set(tokens)) {
-      for (const id of this.alikeTokens(codePoints(token), threshold)) {
+      for (const id of this.lookup.alike(codePoints(token), threshold)) {
         for (const at of this.namesOf[id]!) {
           if (this.seenName[at] === nameStamp) continue;
           this.seenName[at] = nameStamp;
@@ -112,8 +91,62 @@ export class NameIndex<T extends MatchableName> {
     return answer();
   }
 
+  private nextStamp(): number {
+    this.stamp++;
+    if (this.stamp === 0xffffffff) {
+      this.stamp = 1;
+      this.seenName.fill(0);
+    }
+    return this.stamp;
+  }
+}
+
+/**
+ * A vocabulary of distinct tokens that answers which of them are at least so alike (Jaro–Winkler) to a token
+ * without comparing it with each (decision 043's postings and bounds): NameIndex's and ListNameIndex's lookup.
+ */
+export class TokenLookup {
+  /** The distinct tokens, as code points. */
+  readonly vocabulary: Int32Array[];
+  /** "character:count" → the distinct tokens holding that character at least count times, ascending. */
+  private readonly postings = new Map<string, Int32Array>();
+  /** First character → the distinct tokens beginning with it. */
+  private readonly byFirst = new Map<number, Int32Array>();
+  private readonly longest: number;
+  /** Per distinct token, characters in common with the token being looked up (zero between lookups). */
+  private readonly shared: Uint8Array;
+  /** fewestShared's answers, per length, threshold and prefix case. */
+  private readonly fewest = new Map<string, number>();
+
+  constructor(tokens: readonly string[]) {
+    this.vocabulary = tokens.map(codePoints);
+    const building = new Map<string, number[]>();
+    this.vocabulary.forEach((token, id) => {
+      for (const key of characterKeys(token)) {
+        const list = building.get(key);
+        if (list) list.push(id);
+        else building.set(key, [id]);
+      }
+    });
+    for (const [key, ids] of building) this.postings.set(key, Int32Array.from(ids));
+    const first = new Map<number, number[]>();
+    this.vocabulary.forEach((token, id) => {
+      const list = first.get(token[0]!);
+      if (list) list.push(id);
+      else first.set(token[0]!, [id]);
+    });
+    for (const [c, ids] of first) this.byFirst.set(c, Int32Array.from(ids));
+    this.longest = this.vocabulary.reduce((most, t) => Math.max(most, t.length), 0);
+    this.shared = new Uint8Array(this.vocabulary.length);
+  }
+
+  /** The distinct tokens beginning with the code point `c`. */
+  beginningWith(c: number): Int32Array {
+    return this.byFirst.get(c) ?? new Int32Array(0);
+  }
+
   /** The distinct listed tokens whose Jaro–Winkler with `query` is at or above `threshold`. */
-  private alikeTokens(query: Int32Array, threshold: number): number[] {
+  alike(query: Int32Array, threshold: number): number[] {
     const a = query.length;
     if (a === 0) return [];
     // The counts below are bytes: a token longer than any name's is compared with every listed token.
@@ -153,6 +186,9 @@ export class NameIndex<T extends MatchableName> {
 
   /** The fewest characters in common any listed token's length allows Jaro–Winkler to reach `threshold` with. */
   private fewestShared(a: number, threshold: number, sameFirst: boolean): number {
+    const key = `${a}:${threshold}:${sameFirst}`;
+    const known = this.fewest.get(key);
+    if (known !== undefined) return known;
     let fewest = Number.POSITIVE_INFINITY;
     for (let b = 1; b <= this.longest; b++) {
       const prefix = sameFirst ? Math.min(4, a, b) : 0;
@@ -162,16 +198,8 @@ export class NameIndex<T extends MatchableName> {
         break;
       }
     }
+    this.fewest.set(key, fewest);
     return fewest;
-  }
-
-  private nextStamp(): number {
-    this.stamp++;
-    if (this.stamp === 0xffffffff) {
-      this.stamp = 1;
-      this.seenName.fill(0);
-    }
-    return this.stamp;
   }
 }
 

@@ -110,6 +110,22 @@ function rejoinLoneLetters(folded: string): string[] {
   return joined;
 }
 
+/**
+ * The words a screened name is weighed under (decision 052), folded and in written order: the plain reading and,
+ * when the name spells words out in single letters, the one with those letters rejoined (as nameTokenReadings).
+ */
+export function nameWordReadings(raw: string): string[][] {
+  const folded = foldName(raw);
+  const plain = splitWords(folded);
+  const rejoined = rejoinLoneLetters(folded);
+  return rejoined.join(" ") === plain.join(" ") ? [plain] : [plain, rejoined];
+}
+
+/** A listed name's words, folded, in written order (OFAC's `LAST, First` read as written: order does not count). */
+export function nameWords(raw: string): string[] {
+  return splitWords(foldName(raw));
+}
+
 export function normaliseName(raw: string): string {
   return nameTokens(raw).join(" ");
 }

@@ -156,29 +156,64 @@ function remarkFacts(remarks: string | null): string[] {
     .filter(Boolean);
 }
 
-/** `DOB 01 Jan 1970`, `DOB Jan 1970`, `DOB 1970`, `DOB circa 1970`, `DOB 1968 to 1970`: days or years. */
+/** `01 Jan 1970` → 1970-01-01, `Jan 1970` → 1970-01, `1970` → 1970; anything else null. */
+function listedDate(text: string): string | null {
+  const t = text.trim().replace(/\.$/, "");
+  const day = /^(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(t);
+  if (day && MONTHS[day[2]!.toLowerCase()])
+    return `${day[3]}-${MONTHS[day[2]!.toLowerCase()]}-${day[1]!.padStart(2, "0")}`;
+  const month = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{4})$/.exec(t);
+  if (month && MONTHS[month[1]!.toLowerCase()]) return `${month[2]}-${MONTHS[month[1]!.toLowerCase()]}`;
+  const year = /^(\d{4})$/.exec(t);
+  return year ? year[1]! : null;
+}
+
+/**
+ * `DOB 01 Jan 1970`, `DOB Jan 1970`, `DOB 1970`, `DOB circa 1970`, `DOB 1968 to 1970`, `DOB 01 Jan 1961 to 31 Dec
+ * 1962` (and their `alt. DOB` forms): days, months, years, circa `~YYYY` and ranges `FROM..TO`, as birth-dates.ts
+ * reads them. A form not understood keeps its last four-digit year rather than nothing.
+ */
 export function birthDatesOf(remarks: string | null): string[] {
   const dates = new Set<string>();
   for (const fact of remarkFacts(remarks)) {
     const m = /^DOB\s+(.*)$/i.exec(fact);
     if (!m) continue;
-    const text = m[1]!.replace(/circa\s*/i, "");
-    const day = /^(\d{1,2})\s+([A-Za-z]{3})[a-z]*\s+(\d{4})$/.exec(text);
-    if (day && MONTHS[day[2]!.toLowerCase()]) {
-      dates.add(`${day[3]}-${MONTHS[day[2]!.toLowerCase()]}-${day[1]!.padStart(2, "0")}`);
-      continue;
-    }
-    const range = /^(\d{4})\s+to\s+(\d{4})$/.exec(text);
+    let text = m[1]!.trim();
+    const circa = /^circa\s+/i.test(text);
+    text = text.replace(/^circa\s+/i, "");
+    const range = /^(.+?)\s+to\s+(.+)$/i.exec(text);
     if (range) {
-      const from = Number(range[1]);
-      const to = Number(range[2]);
-      for (let y = from; y <= to && y - from < 20; y++) dates.add(String(y));
+      const from = listedDate(range[1]!);
+      const to = listedDate(range[2]!);
+      if (from && to) {
+        dates.add(`${from}..${to}`);
+        continue;
+      }
+    }
+    const date = listedDate(text);
+    if (date) {
+      dates.add(circa ? `~${date}` : date);
       continue;
     }
-    const year = /(\d{4})$/.exec(text);
-    if (year) dates.add(year[1]!);
+    const year = /(\d{4})\D*$/.exec(text);
+    if (year) dates.add(circa ? `~${year[1]}` : year[1]!);
   }
   return [...dates];
+}
+
+/**
+ * Weak aliases OFAC gives only in an entry's remarks, `a.k.a. 'ABU MUSAB'` (quoted: OFAC's "low-quality
+ * a.k.a."), which ALT.CSV does not hold as records. Names of fewer than three letters are left out: they
+ * would match any initial.
+ */
+export function weakAliasesOf(remarks: string | null): string[] {
+  if (!remarks) return [];
+  const found = new Set<string>();
+  for (const m of remarks.matchAll(/a\.k\.a\.\s+'([^']+)'/gi)) {
+    const name = m[1]!.trim();
+    if (name.replace(/[^\p{L}]/gu, "").length >= 3) found.add(name);
+  }
+  return [...found];
 }
 
 /** `Digital Currency Address - ETH 0x…` (and its `alt.` form): the code names the chain or token. */
@@ -235,6 +270,9 @@ export function parseListFiles(
           birthDates: birthDatesOf(remarks),
         });
         result.names.push({ source, entNum, kind: "primary", name, normalised: normaliseName(name) });
+        for (const weak of weakAliasesOf(remarks)) {
+          result.names.push({ source, entNum, kind: "weak", name: weak, normalised: normaliseName(weak) });
+        }
         for (const { currency, address } of currencyAddressesOf(remarks)) {
           result.addresses.push({ source, entNum, currency, address, addressKey: address.toLowerCase() });
         }
@@ -253,7 +291,8 @@ export function parseListFiles(
           result.names.push({ source, entNum, kind, name: altName, normalised: normaliseName(altName) });
         }
         // ADD.CSV rows are postal addresses: checked and counted, not screened (customers' postal addresses are not yet).
-        // `a.k.a.` facts inside remarks are left to ALT.CSV, which lists the same names as records.
+        // ALT.CSV holds the strong aliases only: the weak ones (`a.k.a. '…'` in SDN.CSV's remarks) are read
+        // with the entry above, as names of kind "weak".
       }
     }
     result.files.push({ name: file.name, sha256: file.sha256, bytes: file.bytes, records: records.length });
