@@ -40,7 +40,8 @@ beforeAll(async () => {
   // Nobody was a customer when the list was loaded: its re-screen finds nothing and is done.
   await runRescreenToEnd(t.database.db, t.app.deps.config.sanctionsNameThreshold, listId);
   compliance = await createVerifiedUser(t.database, { staffRoles: ["compliance"] });
-}, 120_000);
+  // The real list's load on the embedded database, on a loaded machine, takes minutes.
+}, 300_000);
 
 const call = (
   method: "GET" | "POST" | "PUT",

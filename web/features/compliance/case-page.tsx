@@ -205,7 +205,7 @@ function Evidence({ detail }: { detail: ComplianceCaseDetail }) {
               {hit.scoreParts ? (
                 <ScoreParts
                   parts={hit.scoreParts}
-                  label={`Why ${hit.subject} scored ${hit.score.toFixed(3)}`}
+                  label={`Score parts: ${hit.subject} scored ${hit.score.toFixed(3)}`}
                 />
               ) : null}
             </li>

@@ -130,7 +130,8 @@ export function ListSearchPage() {
 function Results({ asked, answer }: { asked: ListSearchInput; answer: ListSearchResponse }) {
   const n = answer.matches.length;
   return (
-    <Card>
+    // min-w-0: a grid item would otherwise grow to the table and push the page sideways on a phone.
+    <Card className="min-w-0">
       <CardHeader>
         <CardTitle>
           <span role="status" aria-live="polite">
@@ -148,8 +149,8 @@ function Results({ asked, answer }: { asked: ListSearchInput; answer: ListSearch
             Nothing on the active list scores at or above the threshold.
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
+          <section className="overflow-x-auto" aria-label="Matches">
+            <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">Listed entries matching {asked.name}, best first</caption>
               <thead className="text-xs text-ink-muted">
                 <tr className="border-b border-line">
@@ -192,14 +193,14 @@ function Results({ asked, answer }: { asked: ListSearchInput; answer: ListSearch
                     <td className="py-3">
                       <ScoreParts
                         parts={m.parts}
-                        label={`Why ${m.listedName} scored ${m.score.toFixed(3)}`}
+                        label={`Score parts: ${m.listedName} scored ${m.score.toFixed(3)}`}
                       />
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         )}
       </CardContent>
     </Card>
