@@ -1,24 +1,17 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { validateXML } from "xmllint-wasm";
 
 const SCHEMA = path.join(import.meta.dirname, "../../server/features/compliance/fincen-sar-subset.xsd");
 
 /**
- * libxml2 (xmllint) validates a SAR batch against Pillar's subset of FinCEN's schema (decision 055): answers its
- * complaints, or "" when the file is valid.
+ * libxml2 (xmllint, compiled to WebAssembly: no system package needed) validates a SAR batch against Pillar's
+ * subset of FinCEN's schema (decision 055): answers its complaints, or "" when the file is valid.
  */
-export function xmllintAgainstSchema(xml: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sar-xsd-"));
-  const file = path.join(dir, "sar.xml");
-  fs.writeFileSync(file, xml);
-  try {
-    execFileSync("xmllint", ["--noout", "--schema", SCHEMA, file], { stdio: "pipe" });
-    return "";
-  } catch (err) {
-    return String((err as { stderr?: Buffer }).stderr ?? err);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+export async function xmllintAgainstSchema(xml: string): Promise<string> {
+  const result = await validateXML({
+    xml: [{ fileName: "sar.xml", contents: xml }],
+    schema: [{ fileName: "fincen-sar-subset.xsd", contents: fs.readFileSync(SCHEMA, "utf8") }],
+  });
+  return result.valid ? "" : result.rawOutput || result.errors.map((e) => e.rawMessage).join("\n");
 }

@@ -222,7 +222,7 @@ describe("the SAR export", () => {
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(xml).not.toMatch(/>(undefined|null|NaN)</);
     // Valid against Pillar's subset of FinCEN's schema, checked by libxml2.
-    expect(xmllintAgainstSchema(xml)).toBe("");
+    expect(await xmllintAgainstSchema(xml)).toBe("");
 
     const [exported] = await t.database.db
       .select()
