@@ -12,7 +12,7 @@ import {
   transferRequests,
 } from "@/server/db/schema";
 import type { SanctionsIndex } from "@/server/features/compliance/list-index";
-import { sanctionsIndexOf } from "@/server/features/compliance/sanctions-index";
+import { activeSanctionsIndex } from "@/server/features/compliance/sanctions-index";
 import {
   addressHits,
   type HitsToRecord,
@@ -183,6 +183,9 @@ export async function rescreenPass(
   threshold: number,
   batchSize = RESCREEN_BATCH,
 ): Promise<{ done: number; more: boolean }> {
+  // The index before the transaction: building it reads through the pool, and the embedded database has one
+  // connection, which the open transaction would hold.
+  const index = await activeSanctionsIndex(db);
   return db.transaction(async (tx) => {
     const [run] = await tx
       .select()
@@ -213,8 +216,8 @@ export async function rescreenPass(
         .set({ status: "running", startedAt: sql`now()`, total })
         .where(eq(rescreenRuns.id, run.id));
     }
-    // The index through the pool, not the transaction: building it reads two tables at once.
-    const index = await sanctionsIndexOf(db, active);
+    // A list loaded between the index's read and this transaction: the next pass reads it again.
+    if (!index || index.listId !== active.id) return { done: 0, more: true };
     const batch = await screenBatch(tx, index, threshold, run.cursor, batchSize);
     const { newHits } = await recordHitsInBulk(tx, "rescreen", batch.toRecord);
     const finished = batch.customers < batchSize;
