@@ -172,6 +172,13 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/compliance/cases/:id/report.json": ["admin", "NOT_FOUND"],
   "GET /api/admin/compliance/cases/:id/report.pdf": ["admin", "NOT_FOUND"],
+  // Reports a regulator asks for (decision 055): the SAR's FinCEN fields and file, OFAC's reports.
+  "GET /api/admin/compliance/cases/:id/sar": ["admin", "NOT_FOUND"],
+  "PUT /api/admin/compliance/cases/:id/sar": ["admin", "NOT_FOUND", "CONFLICT"],
+  "GET /api/admin/compliance/cases/:id/report.xml": ["admin", "NOT_FOUND", "CONFLICT"],
+  "GET /api/admin/compliance/ofac-reports": ["admin"],
+  "GET /api/admin/compliance/ofac-reports/annual.csv": ["admin"],
+  "POST /api/admin/compliance/ofac-reports/:id/filed": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/compliance/members": ["admin"],
   "GET /api/admin/compliance/lists": ["admin"],
   "POST /api/admin/compliance/lists": ["admin", "UNPROCESSABLE"],
