@@ -535,7 +535,7 @@ export const sarDraft = z.object({
 });
 export type SarDraft = z.infer<typeof sarDraft>;
 
-// ─── Reports a regulator asks for (issue 47 §5, decision 055) ───────────────────────────────────────────────
+// --- Reports a regulator asks for (issue 47 §5, decision 055) -----------------------------------------------
 
 export const REPORT_MESSAGES = {
   priorReportRequired: "A continuing or corrected report names the prior report's BSA ID (14 digits)",

@@ -14,6 +14,7 @@ import {
  * every class in use; a class of a group left out is kept as written, never merged away.
  */
 export const CLASS_GROUPS_IN_USE: readonly DefaultClassGroupIds[] = [
+  "accent",
   "align-content",
   "align-items",
   "align-self",

@@ -7,7 +7,7 @@ const DOB_LABELS: Record<HitScoreParts["dob"], string> = {
   unknown: "not compared",
 };
 
-const signed = (n: number) => (n > 0 ? `+${n.toFixed(2)}` : n < 0 ? `−${Math.abs(n).toFixed(2)}` : "±0");
+const signed = (n: number) => (n > 0 ? `+${n.toFixed(2)}` : n < 0 ? `−${Math.abs(n).toFixed(2)}` : "0.00");
 
 /** What one part says, in words a reviewer reads without the matcher's code: the hit card and the list search. */
 export function describeScoreParts(parts: HitScoreParts): [string, string][] {
