@@ -43,7 +43,7 @@ function ComplianceDesk() {
     <div className="min-h-dvh bg-canvas">
       <SkipLink />
       <header className="border-b border-line bg-surface">
-        <Container className="flex h-16 items-center justify-between gap-3">
+        <Container className="flex min-h-16 flex-wrap items-center justify-between gap-x-3 gap-y-2 py-3">
           <div className="flex min-w-0 items-center gap-3">
             <LogoMark />
             <div className="min-w-0">
@@ -51,7 +51,7 @@ function ComplianceDesk() {
               <p className="hidden truncate text-xs text-ink-muted sm:block">Sanctions screening and cases</p>
             </div>
           </div>
-          <div className="flex shrink-0 items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             {allowed ? (
               <Button asChild variant="secondary" size="sm">
                 <Link href="/admin/compliance/search">
