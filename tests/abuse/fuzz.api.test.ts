@@ -237,7 +237,7 @@ describe("fuzzing every route that takes input", () => {
         });
       }
     }
-  }, 120_000);
+  }, 300_000);
 
   // Two table snapshots per request over every route with a body or query: a generous limit on a loaded machine.
   it("refuses a lone UTF-16 surrogate in any text field of any body or query with 400, writing nothing", async () => {
@@ -274,7 +274,7 @@ describe("fuzzing every route that takes input", () => {
         if (request.payload) expect(res.statusCode, `${key} ${request.payload}`).toBe(400);
       }
     }
-  }, 120_000);
+  }, 300_000);
 
   it("refuses negative, fractional-cent, non-finite and odd-looking amounts on every money route, writing nothing", async () => {
     const amounts: unknown[] = [
@@ -326,7 +326,7 @@ describe("fuzzing every route that takes input", () => {
         expect(await snapshot(w), context).toEqual(before);
       }
     }
-  }, 120_000);
+  }, 300_000);
 
   it("left no polluted prototype and no customer turned admin", async () => {
     expect(({} as Json).polluted).toBeUndefined();
