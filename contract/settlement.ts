@@ -91,8 +91,11 @@ export type DepositInfo = z.infer<typeof depositInfo>;
 /** Reconciliation of the chain with the ledger (decision 038). */
 export const reconciliationArea = z.enum(["hot_wallet", "payouts", "deposits"]);
 export type ReconciliationArea = z.infer<typeof reconciliationArea>;
-/** A difference is for staff to explain; awaiting is confirmed on chain and settles on the worker's next pass. */
-export const reconciliationOutcome = z.enum(["difference", "awaiting"]);
+/**
+ * A difference is for staff to explain; awaiting is confirmed on chain and settles on the worker's next pass;
+ * resolved is a difference an earlier run found that this run no longer finds (decision 057).
+ */
+export const reconciliationOutcome = z.enum(["difference", "awaiting", "resolved"]);
 export type ReconciliationOutcome = z.infer<typeof reconciliationOutcome>;
 
 /** Who acknowledged a difference, when and why (decision 040); it then stops counting in /metrics. */
@@ -117,6 +120,15 @@ export const reconciliationItem = z.object({
   explorerUrl: z.string().nullable(),
   /** A difference staff acknowledged, in this report or an earlier one; null when it is not (or is awaiting). */
   acknowledgment: reconciliationAcknowledgment.nullable(),
+  /**
+   * A difference's place in its life (decision 057): first found by this report (new), found before and still
+   * there (open), or no longer found (resolved). Null for awaiting items and reports before differences were kept.
+   */
+  state: z.enum(["new", "open", "resolved"]).nullable(),
+  /** The as-of block of the run that first found the difference. */
+  firstSeenBlock: z.number().int().nullable(),
+  /** The as-of block of the run that found it resolved. */
+  resolvedBlock: z.number().int().nullable(),
 });
 export type ReconciliationItem = z.infer<typeof reconciliationItem>;
 
@@ -129,7 +141,12 @@ export const reconciliationReport = z.object({
   headBlock: z.number().int().nullable(),
   hotOnChainUsdc: z.string().nullable(),
   hotExpectedUsdc: z.string().nullable(),
+  /** Differences open at this run: those it found first and those still open from earlier runs. */
   differences: z.number().int(),
+  /** Of the differences, those no earlier run found (decision 057): each difference is new once. */
+  newDifferences: z.number().int(),
+  /** Differences earlier runs found that this run no longer finds. */
+  resolved: z.number().int(),
   /** Of the differences, those staff acknowledged (decision 040). */
   acknowledged: z.number().int(),
   awaiting: z.number().int(),

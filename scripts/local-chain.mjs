@@ -62,6 +62,8 @@ export async function startLocalChain(dataDir) {
       PAYOUT_KEY: HOT_WALLET_KEY,
       DEPOSIT_XPUB: xpub,
       CHAIN_CONFIRMATIONS: "3",
+      // The hot wallet is funded by minting (from the zero address), as Circle Mint would: Pillar's own money.
+      HOT_WALLET_FUNDING_ADDRESSES: "0x0000000000000000000000000000000000000000",
     },
     stop: () => node.stop(),
   };

@@ -112,15 +112,13 @@ export function registerMetrics(app: FastifyInstance) {
     },
   });
 
-  // The latest finished run's differences, split by whether staff acknowledged them (decision 040): only
-  // those nobody has explained count in the alerting gauge; acknowledged ones have their own.
+  // The differences open after the latest finished run (decision 057: each kept once until a run no longer finds
+  // it), split by whether staff acknowledged them (decision 040): only those nobody has explained count in the
+  // alerting gauge; acknowledged ones have their own.
   const latestDifferences = async (chainId: number) =>
     database.query<{ area: string; acknowledged: boolean; count: number }>(
-      `select i.area, (k.id is not null) as acknowledged, count(*)::int as count from reconciliation_items i
-       left join reconciliation_acknowledgments k on k.chain_id = $1 and k.fingerprint = i.fingerprint
-       where i.outcome = 'difference' and i.report_id = (
-         select id from reconciliation_reports where chain_id = $1 and status in ('clean', 'differences')
-         order by finished_at desc limit 1)
+      `select area, (acknowledged_at is not null) as acknowledged, count(*)::int as count
+       from reconciliation_differences where chain_id = $1 and resolved_at is null
        group by 1, 2`,
       [chainId],
     );
@@ -128,8 +126,8 @@ export function registerMetrics(app: FastifyInstance) {
     new Gauge({
       name: acknowledged ? "reconciliation_acknowledged_differences" : "reconciliation_differences",
       help: acknowledged
-        ? "Differences in the latest finished reconciliation that staff acknowledged with a reason, by area"
-        : "Differences between the chain and the ledger in the latest finished reconciliation that nobody has acknowledged, by area (hot_wallet, payouts, deposits): an alert when above 0",
+        ? "Differences open after the latest finished reconciliation that staff acknowledged with a reason, by area"
+        : "Differences between the chain and the ledger open after the latest finished reconciliation that nobody has acknowledged, by area (hot_wallet, payouts, deposits): an alert when above 0",
       labelNames: ["area"] as const,
       registers: [registry],
       async collect() {

@@ -7,6 +7,8 @@ import {
   type Hex,
   http,
   type PublicClient,
+  toHex,
+  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -40,6 +42,10 @@ export interface TestChain {
   blockNumber(): Promise<number>;
   /** A fresh watch-only deposit branch (xpub) from a random seed. */
   xpub: string;
+  /** The private key of deposit address `index`: the tests hold the seed the server never sees. */
+  depositKey(index: number): Hex;
+  /** Sets an address's native coin (gas) balance. */
+  setGas(address: Address, wei: bigint): Promise<void>;
 }
 
 /** Starts anvil on a free port and deploys PillarUSD from the committed bytecode. */
@@ -59,12 +65,16 @@ export async function startTestChain(): Promise<TestChain> {
   const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
   const token = receipt.contractAddress!;
   const seed = crypto.getRandomValues(new Uint8Array(32));
-  const xpub = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0").publicExtendedKey;
+  const branch = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0");
   return {
     node,
     token,
     publicClient,
-    xpub,
+    xpub: branch.publicExtendedKey,
+    depositKey: (index) => toHex(branch.deriveChild(index).privateKey!),
+    async setGas(address, wei) {
+      await testClient.setBalance({ address, value: wei });
+    },
     async mint(to, units) {
       const hash = await wallet.writeContract({
         address: token,
@@ -120,29 +130,36 @@ export const chainEnv = (chain: TestChain, confirmations = 3): Record<string, st
   PAYOUT_KEY: ANVIL_KEYS.hotWallet,
   DEPOSIT_XPUB: chain.xpub,
   CHAIN_CONFIRMATIONS: String(confirmations),
+  // The tests fund the hot wallet by minting to it (from the zero address), as Circle Mint mints a bank's dollars:
+  // Pillar's own money, not an unknown inflow (decision 057).
+  HOT_WALLET_FUNDING_ADDRESSES: zeroAddress,
 });
 
 /**
- * A difference a test made on purpose, which every later reconciliation of the file must name: USDC moved out of
- * the hot wallet behind Pillar's back (`unknown_outflow`; the hot wallet is then short by it too), or a credited
- * deposit a reorg deeper than the confirmations took off the chain (`credited_not_on_chain`).
+ * A difference a test made on purpose, which every later reconciliation of the file must still find open: USDC
+ * moved out of the hot wallet behind Pillar's back (`unknown_outflow`; the hot wallet is then short by it too),
+ * USDC sent to the hot wallet from outside (`unknown_inflow`), USDC moved out of a deposit address by its key
+ * (`deposit_outflow`), or a credited deposit a reorg deeper than the confirmations took off the chain
+ * (`credited_not_on_chain`); the last two leave their deposit address's balance short too (decision 057).
  */
 export interface KnownDifference {
-  kind: "unknown_outflow" | "credited_not_on_chain";
+  kind: "unknown_outflow" | "unknown_inflow" | "deposit_outflow" | "credited_not_on_chain";
   txHash: string;
   units: bigint;
 }
 
 const AREA_OF: Record<KnownDifference["kind"], string> = {
   unknown_outflow: "payouts",
+  unknown_inflow: "hot_wallet",
+  deposit_outflow: "deposits",
   credited_not_on_chain: "deposits",
 };
 
 /**
  * The chain agrees with the ledger (decision 038), as every chain test ends: mines the confirmations so every
- * transfer is at depth, reconciles, and expects a clean report — or exactly the differences the file's tests
- * made on purpose (`known`), and the hot wallet short by the outflows among them. Any other difference fails,
- * naming each item.
+ * transfer is at depth, reconciles, and expects no open difference — or exactly the differences the file's tests
+ * made on purpose (`known`), the hot wallet short by the outflows among them and each deposit address short by
+ * its own. Any other open difference fails, naming each.
  */
 export async function expectReconciled(
   chain: TestChain,
@@ -152,31 +169,49 @@ export async function expectReconciled(
 ) {
   await chain.mine(config.confirmations);
   const report = await runReconciliation(database.db, config, { trigger: "staff" });
-  const items = report
-    ? ((await database.query(
-        `select area, kind, tx_hash, chain_units, ledger_units, detail from reconciliation_items
-          where report_id = $1 and outcome = 'difference' order by id`,
-        [report.reportId],
-      )) as {
-        area: string;
-        kind: string;
-        tx_hash: string | null;
-        chain_units: string;
-        ledger_units: string;
-      }[])
-    : [];
+  // Open after this run: found by it, whether first or again (a difference is kept once, decision 057).
+  const items = (await database.query(
+    `select area, kind, tx_hash, reference, chain_units, ledger_units, detail from reconciliation_differences
+      where chain_id = $1 and resolved_at is null order by id`,
+    [config.chainId],
+  )) as {
+    area: string;
+    kind: string;
+    tx_hash: string | null;
+    reference: string | null;
+    chain_units: string;
+    ledger_units: string;
+  }[];
   if (known.length === 0) {
     expect({ status: report?.status, items }).toEqual({ status: "clean", items: [] });
     return;
   }
   const short = known.filter((k) => k.kind === "unknown_outflow").reduce((sum, k) => sum + k.units, 0n);
+  const addressShort = new Map<string, bigint>();
+  for (const k of known) {
+    if (k.kind !== "deposit_outflow" && k.kind !== "credited_not_on_chain") continue;
+    const [row] = (await database.query(
+      k.kind === "deposit_outflow"
+        ? "select from_address as address from chain_token_logs where tx_hash = $1 limit 1"
+        : "select to_address as address from chain_deposits where tx_hash = $1 limit 1",
+      [k.txHash],
+    )) as { address: string }[];
+    addressShort.set(row!.address, (addressShort.get(row!.address) ?? 0n) + k.units);
+  }
   const expected = [
     ...known.map((k) => ({ area: AREA_OF[k.kind], kind: k.kind, txHash: k.txHash, units: k.units })),
     ...(short > 0n ? [{ area: "hot_wallet", kind: "balance", txHash: null, units: short }] : []),
+    ...[...addressShort].map(([, units]) => ({
+      area: "deposits",
+      kind: "address_balance",
+      txHash: null,
+      units,
+    })),
   ];
   const seen = items.map((i) => {
     const gap = BigInt(i.ledger_units ?? "0") - BigInt(i.chain_units ?? "0");
-    return { area: i.area, kind: i.kind, txHash: i.tx_hash, units: gap < 0n ? -gap : gap };
+    const units = i.kind === "unknown_inflow" ? BigInt(i.chain_units) : gap < 0n ? -gap : gap;
+    return { area: i.area, kind: i.kind, txHash: i.tx_hash, units };
   });
   expect({ status: report?.status, items: seen }).toEqual({
     status: "differences",

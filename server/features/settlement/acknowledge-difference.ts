@@ -5,9 +5,10 @@ import { AppError } from "@/server/lib/errors";
 
 /**
  * A finance member acknowledges a reconciliation difference with a reason (decision 040). The acknowledgment
- * names the difference by its fingerprint (area, kind, transaction, reference, amounts), so the same difference
- * in a later run is acknowledged too and a new one is not; it stays in every report and CSV, marked with who,
- * when and why, and stops counting in /metrics `reconciliation_differences`. Audited in the same transaction.
+ * belongs to the difference, kept once from the run that first found it (decision 057), so every report that
+ * finds it shows it acknowledged and a new difference is not; it stays in every report and CSV, marked with who,
+ * when and why, and stops counting in /metrics `reconciliation_differences`. An item of a report from before
+ * differences were kept is acknowledged by its fingerprint, as decision 040 did. Audited in the same transaction.
  */
 export async function acknowledgeDifference(
   db: Db,
@@ -29,26 +30,41 @@ export async function acknowledgeDifference(
             outcome: string;
             tx_hash: string | null;
             fingerprint: string;
+            difference_id: string | null;
           }>(
             tx,
-            sql`select i.id::text, i.area, i.kind, i.outcome, i.tx_hash, i.fingerprint
+            sql`select i.id::text, i.area, i.kind, i.outcome, i.tx_hash, i.fingerprint, i.difference_id::text
                 from reconciliation_items i join reconciliation_reports r on r.id = i.report_id
                 where i.id = ${itemId}::bigint and i.report_id = ${reportId} and r.chain_id = ${chainId}`,
           );
     if (!item) throw new AppError("NOT_FOUND", "No such item in this reconciliation report");
+    if (item.outcome === "resolved") {
+      throw new AppError(
+        "not_a_difference",
+        "This line records a difference resolved by this run: acknowledge the difference where it was found",
+      );
+    }
     if (item.outcome !== "difference") {
       throw new AppError(
         "not_a_difference",
         "Only a difference can be acknowledged: this item is confirmed on chain and settles on the worker's next pass",
       );
     }
-    const [saved] = await queryRows<{ id: string }>(
-      tx,
-      sql`insert into reconciliation_acknowledgments (chain_id, fingerprint, area, kind, item_id, reason, acknowledged_by)
-          values (${chainId}, ${item.fingerprint}, ${item.area}, ${item.kind}, ${item.id}::bigint, ${reason}, ${actorId})
-          on conflict (chain_id, fingerprint) do nothing
-          returning id`,
-    );
+    const [saved] = item.difference_id
+      ? await queryRows<{ id: string }>(
+          tx,
+          sql`update reconciliation_differences
+              set acknowledged_by = ${actorId}, acknowledged_at = now(), acknowledgment_reason = ${reason}
+              where id = ${item.difference_id}::bigint and acknowledged_at is null
+              returning id::text`,
+        )
+      : await queryRows<{ id: string }>(
+          tx,
+          sql`insert into reconciliation_acknowledgments (chain_id, fingerprint, area, kind, item_id, reason, acknowledged_by)
+              values (${chainId}, ${item.fingerprint}, ${item.area}, ${item.kind}, ${item.id}::bigint, ${reason}, ${actorId})
+              on conflict (chain_id, fingerprint) do nothing
+              returning id`,
+        );
     if (!saved) {
       throw new AppError("difference_acknowledged", "This difference is already acknowledged");
     }

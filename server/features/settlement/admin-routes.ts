@@ -48,6 +48,8 @@ interface ReportRow {
   hot_onchain_units: string | null;
   hot_expected_units: string | null;
   differences: number;
+  new_differences: number;
+  resolved: number;
   acknowledged: number;
   awaiting: number;
   error: string | null;
@@ -57,9 +59,12 @@ interface ReportRow {
 
 const REPORT_COLUMNS = sql`r.id, r.trigger, r.requested_by, u.email as requested_by_email, r.status,
   r.as_of_block::text, r.head_block::text, r.hot_onchain_units::text, r.hot_expected_units::text, r.differences,
-  (select count(*)::int from reconciliation_items i join reconciliation_acknowledgments k
-     on k.chain_id = r.chain_id and k.fingerprint = i.fingerprint
-   where i.report_id = r.id and i.outcome = 'difference') as acknowledged,
+  r.new_differences, r.resolved,
+  (select count(*)::int from reconciliation_items i left join reconciliation_differences d on d.id = i.difference_id
+   where i.report_id = r.id and i.outcome = 'difference'
+     and (d.acknowledged_at is not null
+       or (i.difference_id is null and exists (select 1 from reconciliation_acknowledgments k
+             where k.chain_id = r.chain_id and k.fingerprint = i.fingerprint)))) as acknowledged,
   r.awaiting, r.error, r.started_at, r.finished_at`;
 
 const usdcOrNull = (units: string | null) => (units === null ? null : unitsToUsdc(units));
@@ -76,6 +81,8 @@ function toReport(r: ReportRow): ReconciliationReport {
     hotOnChainUsdc: usdcOrNull(r.hot_onchain_units),
     hotExpectedUsdc: usdcOrNull(r.hot_expected_units),
     differences: r.differences,
+    newDifferences: r.new_differences,
+    resolved: r.resolved,
     acknowledged: r.acknowledged,
     awaiting: r.awaiting,
     error: r.error,
@@ -117,15 +124,26 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
     chain_units: string | null;
     ledger_units: string | null;
     detail: string;
+    first_report_id: string | null;
+    first_seen_block: string | null;
+    resolved_block: string | null;
   }>(
     db,
+    // An acknowledgment belongs to the difference (decision 057); an item from before differences were kept
+    // finds it by fingerprint (decision 040).
     sql`select i.id::text, i.area, i.kind, i.outcome, i.tx_hash, i.reference, i.chain_units::text,
-               i.ledger_units::text, i.detail, u.email as ack_by, k.acknowledged_at as ack_at, k.reason as ack_reason
+               i.ledger_units::text, i.detail, u.email as ack_by,
+               coalesce(d.acknowledged_at, k.acknowledged_at) as ack_at,
+               coalesce(d.acknowledgment_reason, k.reason) as ack_reason,
+               d.first_report_id, d.first_seen_block::text, d.resolved_block::text
         from reconciliation_items i
+        left join reconciliation_differences d on d.id = i.difference_id
         left join reconciliation_acknowledgments k
-          on i.outcome = 'difference' and k.chain_id = ${chainId} and k.fingerprint = i.fingerprint
-        left join users u on u.id = k.acknowledged_by
-        where i.report_id = ${id} order by i.outcome desc, i.id`,
+          on i.difference_id is null and i.outcome = 'difference' and k.chain_id = ${chainId}
+         and k.fingerprint = i.fingerprint
+        left join users u on u.id = coalesce(d.acknowledged_by, k.acknowledged_by)
+        where i.report_id = ${id}
+        order by case i.outcome when 'difference' then 0 when 'resolved' then 1 else 2 end, i.id`,
   );
   return {
     report: toReport(row),
@@ -142,7 +160,20 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
         detail: i.detail,
         explorerUrl: explorerUrl && i.tx_hash ? `${explorerUrl}/tx/${i.tx_hash}` : null,
         acknowledgment:
-          i.ack_at === null ? null : { by: i.ack_by, at: asDate(i.ack_at), reason: i.ack_reason ?? "" },
+          i.ack_at === null || i.outcome === "awaiting"
+            ? null
+            : { by: i.ack_by, at: asDate(i.ack_at), reason: i.ack_reason ?? "" },
+        state:
+          i.first_seen_block === null
+            ? null
+            : i.outcome === "resolved"
+              ? "resolved"
+              : i.first_report_id === id
+                ? "new"
+                : "open",
+        firstSeenBlock: i.first_seen_block === null ? null : Number(i.first_seen_block),
+        resolvedBlock:
+          i.outcome === "resolved" && i.resolved_block !== null ? Number(i.resolved_block) : null,
       }),
     ),
   };

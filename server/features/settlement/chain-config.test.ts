@@ -53,6 +53,24 @@ describe("chain settings", () => {
       payoutAutoLimitCents: 0,
       payoutRebroadcastAfterMs: 60_000,
       payoutReplaceAfterMs: 300_000,
+      reorgWindow: 256,
+      hotWalletFundingAddresses: [],
+    });
+    // The window re-read by every reconciliation is deeper than the confirmations (decision 057).
+    expect(parseChainConfig({ ...good, CHAIN_CONFIRMATIONS: "200" }).chain?.reorgWindow).toBe(400);
+    expect(
+      parseChainConfig({
+        ...good,
+        CHAIN_REORG_WINDOW: "64",
+        HOT_WALLET_FUNDING_ADDRESSES:
+          " 0x5FbDB2315678afecb367f032d93F642f64180aa3, 0x0000000000000000000000000000000000000000",
+      }).chain,
+    ).toMatchObject({
+      reorgWindow: 64,
+      hotWalletFundingAddresses: [
+        "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+        "0x0000000000000000000000000000000000000000",
+      ],
     });
     expect(
       parseChainConfig({ ...good, PAYOUT_REBROADCAST_AFTER: "5", PAYOUT_REPLACE_AFTER: "30" }).chain,
@@ -89,6 +107,14 @@ describe("chain settings", () => {
     ]);
     expect(problems({ PAYOUT_REPLACE_AFTER: "5m" })).toEqual([
       "PAYOUT_REPLACE_AFTER must be a whole number of seconds from 1 to 86400",
+    ]);
+    for (const window of ["11", "abc", "1000001"]) {
+      expect(problems({ CHAIN_REORG_WINDOW: window })).toEqual([
+        "CHAIN_REORG_WINDOW must be a whole number of blocks, at least CHAIN_CONFIRMATIONS and at most 1000000",
+      ]);
+    }
+    expect(problems({ HOT_WALLET_FUNDING_ADDRESSES: "0x12,treasury" })).toEqual([
+      "HOT_WALLET_FUNDING_ADDRESSES must be a comma-separated list of 0x addresses",
     ]);
     // A wrong key's value never reaches the message.
     expect(problems({ PAYOUT_KEY: `${KEY}ff` }).join(" ")).not.toContain(KEY.slice(2, 20));

@@ -55,6 +55,16 @@ export interface ChainConfig {
   payoutReplaceAfterMs: number;
   /** The first block reconciliation reads (CHAIN_RECONCILE_FROM_BLOCK): the hot wallet's balance before it is the opening balance. */
   reconcileFromBlock: number;
+  /**
+   * Blocks below the final one that every reconciliation reads again (CHAIN_REORG_WINDOW, decision 057): deeper
+   * than any reorg the chain allows, so a credited deposit or a payout a deep reorg took away is found.
+   */
+  reorgWindow: number;
+  /**
+   * Lower-case addresses whose USDC into the hot wallet is Pillar's own funding (HOT_WALLET_FUNDING_ADDRESSES:
+   * the treasury, the zero address when Circle Mint mints to the hot wallet); any other sender is an unknown inflow.
+   */
+  hotWalletFundingAddresses: string[];
   /** The Settlement tab warns below these (HOT_WALLET_LOW_USDC in dollars, HOT_WALLET_LOW_GAS in ether). */
   hotWalletLowUsdcCents: number;
   /** Wei as a decimal string: the config stays JSON (a bigint would not serialise). */
@@ -168,6 +178,31 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
   if (!/^\d+$/.test(fromText) || !Number.isSafeInteger(Number(fromText)))
     problems.push("CHAIN_RECONCILE_FROM_BLOCK must be a block number (a whole number, 0 or more)");
 
+  // Twice the confirmations and at least 256 blocks (under an hour on Ethereum, minutes on Base): a reorg past
+  // the confirmations is rare, one past this window would be unheard of; each run reads it again, cheaply.
+  const confirmationsOk = Number.isSafeInteger(confirmations) && confirmations >= 1;
+  const windowText = value(env, "CHAIN_REORG_WINDOW");
+  const reorgWindow = windowText
+    ? Number(windowText)
+    : Math.max(256, 2 * (confirmationsOk ? confirmations : 12));
+  if (
+    windowText &&
+    (!/^\d+$/.test(windowText) ||
+      reorgWindow > 1_000_000 ||
+      reorgWindow < (confirmationsOk ? confirmations : 1))
+  )
+    problems.push(
+      "CHAIN_REORG_WINDOW must be a whole number of blocks, at least CHAIN_CONFIRMATIONS and at most 1000000",
+    );
+
+  const fundingText = value(env, "HOT_WALLET_FUNDING_ADDRESSES") ?? "";
+  const funding = fundingText
+    .split(",")
+    .map((a) => a.trim())
+    .filter((a) => a !== "");
+  if (funding.some((a) => !isAddress(a, { strict: false })))
+    problems.push("HOT_WALLET_FUNDING_ADDRESSES must be a comma-separated list of 0x addresses");
+
   const lowUsdc = parseMoney(value(env, "HOT_WALLET_LOW_USDC") ?? "1000.00");
   if (lowUsdc === null || lowUsdc < 0)
     problems.push("HOT_WALLET_LOW_USDC must be a dollar amount like 1000 or 250.00 (not negative)");
@@ -194,6 +229,8 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       payoutRebroadcastAfterMs: rebroadcastMs,
       payoutReplaceAfterMs: replaceMs,
       reconcileFromBlock: Number(fromText),
+      reorgWindow,
+      hotWalletFundingAddresses: [...new Set(funding.map((a) => a.toLowerCase()))],
       hotWalletLowUsdcCents: lowUsdc!,
       hotWalletLowGasWei: lowGasWei.toString(),
     },

@@ -12,6 +12,8 @@ const report: ReconciliationDetail["report"] = {
   hotOnChainUsdc: "93.000000",
   hotExpectedUsdc: "100.000000",
   differences: 1,
+  newDifferences: 0,
+  resolved: 0,
   acknowledged: 1,
   awaiting: 0,
   error: null,
@@ -40,6 +42,9 @@ describe("reconciliation report CSV", () => {
             at: "2026-11-27T04:00:00.000Z",
             reason: "Treasury sweep, ticket FIN-12",
           },
+          state: "open",
+          firstSeenBlock: 97,
+          resolvedBlock: null,
         },
       ],
     });
@@ -49,11 +54,11 @@ describe("reconciliation report CSV", () => {
     );
     expect(lines[1]).toBe(`${report.id},differences,120,93.000000,100.000000,2026-11-27T03:00:00.000Z`);
     expect(lines[3]).toBe(
-      "area,outcome,kind,tx_hash,reference,chain_usdc,ledger_usdc,detail,acknowledged_by,acknowledged_at,acknowledgment_reason",
+      "area,outcome,kind,tx_hash,reference,chain_usdc,ledger_usdc,detail,acknowledged_by,acknowledged_at,acknowledgment_reason,state,first_seen_block",
     );
     // An acknowledged difference stays in the report, with who acknowledged it, when and why.
     expect(lines[4]).toBe(
-      'hot_wallet,difference,balance,,0xabc,93.000000,100.000000,The hot wallet holds less USDC than the ledger accounts for,finance@example.com,2026-11-27T04:00:00.000Z,"Treasury sweep, ticket FIN-12"',
+      'hot_wallet,difference,balance,,0xabc,93.000000,100.000000,The hot wallet holds less USDC than the ledger accounts for,finance@example.com,2026-11-27T04:00:00.000Z,"Treasury sweep, ticket FIN-12",open,97',
     );
   });
 
@@ -73,12 +78,15 @@ describe("reconciliation report CSV", () => {
           detail: 'sent "to", someone',
           explorerUrl: null,
           acknowledgment: null,
+          state: null,
+          firstSeenBlock: null,
+          resolvedBlock: null,
         },
       ],
     });
     const line = csv.split("\r\n")[4]!;
     expect(line).toBe(
-      `payouts,difference,unknown_outflow,"'=HYPERLINK(""http://evil"")",'+1+1,'-7.000000,'@SUM(A1),"sent ""to"", someone",,,`,
+      `payouts,difference,unknown_outflow,"'=HYPERLINK(""http://evil"")",'+1+1,'-7.000000,'@SUM(A1),"sent ""to"", someone",,,,,`,
     );
   });
 });

@@ -13,6 +13,8 @@ const CSV_HEADER = [
   "acknowledged_by",
   "acknowledged_at",
   "acknowledgment_reason",
+  "state",
+  "first_seen_block",
 ];
 
 /** The report as CSV: a summary block, then one line per item (cells neutralised against spreadsheet formulas). */
@@ -49,6 +51,8 @@ export function reportCsv(detail: ReconciliationDetail): string {
       i.acknowledgment ? (i.acknowledgment.by ?? "") : "",
       i.acknowledgment?.at ?? "",
       i.acknowledgment?.reason ?? "",
+      i.state ?? "",
+      i.firstSeenBlock === null ? "" : String(i.firstSeenBlock),
     ]);
   }
   return out;

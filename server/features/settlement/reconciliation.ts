@@ -1,10 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Address, getAddress, type PublicClient, parseAbiItem } from "viem";
-import type { ReconciliationArea, ReconciliationOutcome } from "@/contract/settlement";
+import type { Address, PublicClient } from "viem";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { compareDepositAddresses } from "@/server/features/settlement/reconciliation-addresses";
+import { type Item, recordFindings } from "@/server/features/settlement/reconciliation-differences";
+import { rereadLogs } from "@/server/features/settlement/reconciliation-logs";
+import {
+  depositLogPosition,
+  depositMatchesLog,
+  isKnownHotInflow,
+} from "@/server/features/settlement/reconciliation-matching";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { AppError } from "@/server/lib/errors";
 
@@ -19,11 +26,8 @@ import { AppError } from "@/server/lib/errors";
  *   credited deposit is on chain; the ledger's `usdc_deposits` account has paid out exactly the credited cents.
  */
 
-const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** With the chain id, the advisory lock that lets one reconciliation of a chain run at a time. */
 const RECONCILE_LOCK = 7_310_038;
-const BLOCKS_PER_QUERY = 2_000;
-const ADDRESSES_PER_QUERY = 500;
 const UNITS_PER_CENT = 10_000n;
 /** A scheduled run is skipped when another instance finished one this recently (every instance schedules). */
 const SCHEDULED_GAP_MS = 55 * 60_000;
@@ -38,64 +42,15 @@ export interface ReconcileOptions {
 export interface ReconcileResult {
   reportId: string;
   status: "clean" | "differences" | "error";
+  /** Differences open at this run: new and still open. */
   differences: number;
+  /** Of them, those this run found first. */
+  newDifferences: number;
+  resolved: number;
   awaiting: number;
 }
 
-interface Item {
-  area: ReconciliationArea;
-  kind: string;
-  outcome: ReconciliationOutcome;
-  txHash?: string | null;
-  reference?: string | null;
-  chainUnits?: bigint | string | null;
-  ledgerUnits?: bigint | string | null;
-  detail: string;
-}
-
 const lower = (a: string) => a.toLowerCase();
-
-/** Reads the token's Transfer logs from `from` to `to` (final blocks only) into chain_token_logs. */
-async function readLogs(
-  tx: Tx,
-  client: PublicClient,
-  chain: ChainConfig,
-  hot: Address,
-  from: number,
-  to: number,
-) {
-  const deposits = (
-    await queryRows<{ address: string }>(
-      tx,
-      sql`select address from deposit_addresses order by derivation_index`,
-    )
-  ).map((r) => getAddress(r.address));
-  const filters: { from?: Address; to?: Address | Address[] }[] = [{ from: hot }, { to: hot }];
-  for (let i = 0; i < deposits.length; i += ADDRESSES_PER_QUERY) {
-    filters.push({ to: deposits.slice(i, i + ADDRESSES_PER_QUERY) });
-  }
-  for (let start = from; start <= to; start += BLOCKS_PER_QUERY) {
-    const end = Math.min(to, start + BLOCKS_PER_QUERY - 1);
-    for (const args of filters) {
-      const logs = await client.getLogs({
-        address: chain.usdcContract,
-        event: TRANSFER,
-        args,
-        fromBlock: BigInt(start),
-        toBlock: BigInt(end),
-      });
-      for (const l of logs) {
-        if (l.removed || l.transactionHash === null || l.logIndex === null || l.blockNumber === null)
-          continue;
-        await tx.execute(sql`
-          insert into chain_token_logs (chain_id, tx_hash, log_index, block_number, from_address, to_address, units)
-          values (${chain.chainId}, ${lower(l.transactionHash)}, ${l.logIndex}, ${Number(l.blockNumber)},
-                  ${lower(l.args.from!)}, ${lower(l.args.to!)}, ${l.args.value!.toString()})
-          on conflict do nothing`);
-      }
-    }
-  }
-}
 
 const balanceAt = (client: PublicClient, chain: ChainConfig, address: Address, block: number) =>
   client.readContract({
@@ -258,6 +213,27 @@ async function compare(
     sql`select sum(units)::text as units from chain_token_logs
         where chain_id = ${id} and to_address = ${hot} and block_number between ${first} and ${asOf}`,
   );
+  // Every inflow counts in the expected balance (it is on chain); one from outside Pillar is its own difference,
+  // reported once, so the balance does not report it again (decision 057).
+  const strangers = await queryRows<{ tx_hash: string; from_address: string; units: string }>(
+    tx,
+    sql`select l.tx_hash, l.from_address, l.units::text from chain_token_logs l
+        where l.chain_id = ${id} and l.to_address = ${hot} and l.block_number between ${first} and ${asOf}
+          and l.from_address <> ${hot} and not ${isKnownHotInflow(chain)}
+        order by l.block_number, l.log_index`,
+  );
+  for (const s of strangers) {
+    items.push({
+      area: "hot_wallet",
+      kind: "unknown_inflow",
+      outcome: "difference",
+      txHash: s.tx_hash,
+      reference: s.from_address,
+      chainUnits: s.units,
+      ledgerUnits: "0",
+      detail: `USDC arrived in the hot wallet from ${s.from_address}, neither a deposit address nor a funding address`,
+    });
+  }
   const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut;
   if (onChain !== expected) {
     items.push({
@@ -274,10 +250,12 @@ async function compare(
     });
   }
 
-  // Deposits: every transfer of a cent or more to a deposit address, against the watcher's rows.
+  // Deposits: every transfer of a cent or more to a deposit address, against the watcher's rows, matched on the
+  // transaction and the log's place in it (reconciliation-matching.ts).
+  const matches = await depositMatchesLog(tx);
   const arrivals = await queryRows<{
     tx_hash: string;
-    log_index: number;
+    tx_log_index: number;
     units: string;
     status: string | null;
     deposit_units: string | null;
@@ -285,13 +263,13 @@ async function compare(
     user_id: string | null;
   }>(
     tx,
-    sql`select l.tx_hash, l.log_index, l.units::text, d.status, d.units::text as deposit_units, d.user_id,
+    sql`select l.tx_hash, l.tx_log_index, l.units::text, d.status, d.units::text as deposit_units, d.user_id,
                (select coalesce(sum(po.amount), 0) = d.amount_cents from postings po
                   join ledger_accounts w on w.id = po.account_id and w.kind = 'wallet'
                  where po.entry_id = d.entry_id) as entry_ok
         from chain_token_logs l
         join deposit_addresses a on a.address = l.to_address
-        left join chain_deposits d on d.chain_id = l.chain_id and d.tx_hash = l.tx_hash and d.log_index = l.log_index
+        left join chain_deposits d on ${matches}
         where l.chain_id = ${id} and l.block_number between ${first} and ${asOf} and l.units >= ${UNITS_PER_CENT.toString()}
         order by l.block_number, l.log_index`,
   );
@@ -299,7 +277,7 @@ async function compare(
     const base = {
       area: "deposits" as const,
       txHash: a.tx_hash,
-      reference: `log ${a.log_index}`,
+      reference: `log ${a.tx_log_index}`,
       chainUnits: a.units,
     };
     if (a.status === "pending") {
@@ -328,12 +306,13 @@ async function compare(
       });
     }
   }
-  const ghosts = await queryRows<{ tx_hash: string; log_index: number; units: string }>(
+  const ghosts = await queryRows<{ tx_hash: string; position: number; units: string }>(
     tx,
-    sql`select d.tx_hash, d.log_index, d.units::text from chain_deposits d
-        where d.chain_id = ${id} and d.status in ('credited', 'held') and d.block_number >= ${first}
-          and not exists (select 1 from chain_token_logs l where l.chain_id = d.chain_id and l.tx_hash = d.tx_hash
-                            and l.log_index = d.log_index and l.units = d.units and l.to_address = d.to_address)`,
+    sql`select d.tx_hash, ${await depositLogPosition(tx)} as position, d.units::text from chain_deposits d
+        where d.chain_id = ${id} and d.status in ('credited', 'held') and d.block_number between ${first} and ${asOf}
+          and not exists (select 1 from chain_token_logs l where ${matches}
+                            and l.units = d.units and l.to_address = d.to_address
+                            and l.block_number between ${first} and ${asOf})`,
   );
   for (const g of ghosts) {
     items.push({
@@ -341,7 +320,7 @@ async function compare(
       kind: "credited_not_on_chain",
       outcome: "difference",
       txHash: g.tx_hash,
-      reference: `log ${g.log_index}`,
+      reference: `log ${g.position}`,
       chainUnits: "0",
       ledgerUnits: g.units,
       detail: "The ledger credited this deposit but its transfer is not on chain",
@@ -368,8 +347,6 @@ async function compare(
   }
   return { items, expected };
 }
-
-const text = (v: bigint | string | null | undefined) => (v === null || v === undefined ? null : v.toString());
 
 /**
  * One reconciliation: reads the logs of the final blocks not read yet, compares, and keeps the report and its
@@ -433,35 +410,40 @@ export async function runReconciliation(
             next_block: String(first),
           };
         }
-        const next = Number(cursor.next_block);
-        if (asOf >= next) {
-          await readLogs(sp, client, chain, hotAddress, next, asOf);
+        const first = Number(cursor.first_block);
+        // The window below the final block is read again every run (decision 057): what a reorg deeper than the
+        // confirmations changed since the last run is compared as the chain is now.
+        if (asOf >= first) {
+          await rereadLogs(
+            sp,
+            client,
+            chain,
+            hotAddress,
+            { firstBlock: first, nextBlock: Number(cursor.next_block) },
+            asOf,
+          );
           await sp.execute(sql`
             update reconciliation_cursor set next_block = ${asOf + 1}, updated_at = now()
             where chain_id = ${chain.chainId} and hot_address = ${hot}`);
         }
-        const readTo = Math.max(asOf, next - 1);
+        const readTo = Math.max(asOf, first - 1);
         const onChain = readTo >= 0 ? await balanceAt(client, chain, hotAddress, readTo) : 0n;
         const { items, expected } = await compare(
           sp,
           chain,
           hot,
-          { firstBlock: Number(cursor.first_block), openingUnits: BigInt(cursor.opening_units) },
+          { firstBlock: first, openingUnits: BigInt(cursor.opening_units) },
           readTo,
           onChain,
         );
-        for (const item of items) {
-          await sp.execute(sql`
-            insert into reconciliation_items (report_id, area, kind, outcome, tx_hash, reference, chain_units, ledger_units, detail)
-            values (${reportId}, ${item.area}, ${item.kind}, ${item.outcome}, ${item.txHash ?? null},
-                    ${item.reference ?? null}, ${text(item.chainUnits)}, ${text(item.ledgerUnits)}, ${item.detail})`);
-        }
-        const differences = items.filter((i) => i.outcome === "difference").length;
+        if (readTo >= 0) items.push(...(await compareDepositAddresses(sp, client, chain, first, readTo)));
+        const found = await recordFindings(sp, chain.chainId, reportId, readTo, items);
         await sp.execute(sql`
           update reconciliation_reports
-          set status = ${differences > 0 ? "differences" : "clean"}, as_of_block = ${readTo}, head_block = ${head},
+          set status = ${found.differences > 0 ? "differences" : "clean"}, as_of_block = ${readTo}, head_block = ${head},
               hot_onchain_units = ${onChain.toString()}, hot_expected_units = ${expected.toString()},
-              differences = ${differences}, awaiting = ${items.length - differences}, finished_at = now()
+              differences = ${found.differences}, new_differences = ${found.fresh}, resolved = ${found.resolved},
+              awaiting = ${found.awaiting}, finished_at = now()
           where id = ${reportId}`);
       });
     } catch (err) {
@@ -474,12 +456,19 @@ export async function runReconciliation(
     const [done] = await queryRows<{
       status: ReconcileResult["status"];
       differences: number;
+      newDifferences: number;
+      resolved: number;
       awaiting: number;
-    }>(tx, sql`select status, differences, awaiting from reconciliation_reports where id = ${reportId}`);
-    if (done!.status === "differences") {
+    }>(
+      tx,
+      sql`select status, differences, new_differences as "newDifferences", resolved, awaiting
+          from reconciliation_reports where id = ${reportId}`,
+    );
+    // Logged (and alerted on) once per difference: a difference still open is counted in /metrics, not logged again.
+    if (done!.newDifferences > 0) {
       options.log?.error(
-        { report: reportId, differences: done!.differences },
-        "reconciliation found differences between the chain and the ledger",
+        { report: reportId, newDifferences: done!.newDifferences, open: done!.differences },
+        "reconciliation found new differences between the chain and the ledger",
       );
     }
     return { reportId, ...done! };
