@@ -66,14 +66,18 @@ function AcknowledgeForm({ reportId, item }: { reportId: string; item: Reconcili
   );
 }
 
-/** A report's differences, each acknowledged (who, when, why) or with the form to acknowledge it. */
+/**
+ * A report's differences, each new or still open since the block it was first seen at (decision 057) and
+ * acknowledged (who, when, why) or with the form to acknowledge it, then those the run found resolved.
+ */
 function DifferenceList({ report }: { report: ReconciliationReport }) {
   const { data: me } = useCurrentUser();
   const detail = useReconciliation(report.id, true);
   const mayAcknowledge = canUse(me?.staffRoles ?? [], "acknowledgeDifference");
   if (detail.isPending) return <ListSkeleton label="Loading the report's differences" />;
   if (detail.isError) return <ListError what="the report's differences" onRetry={() => detail.refetch()} />;
-  const differences = detail.data.items.filter((i) => i.outcome === "difference");
+  // Open differences first (new ones before those still open from earlier runs), then those this run resolved.
+  const differences = detail.data.items.filter((i) => i.outcome !== "awaiting");
   return (
     <ul
       className="grid gap-2"
@@ -85,8 +89,18 @@ function DifferenceList({ report }: { report: ReconciliationReport }) {
           className="grid min-w-0 gap-1.5 rounded-lg border border-line p-3 text-xs [overflow-wrap:anywhere]"
         >
           <span className="flex flex-wrap items-center gap-2">
-            <Badge tone={item.acknowledgment ? "neutral" : "negative"}>
-              {item.acknowledgment ? "acknowledged" : "difference"}
+            <Badge
+              tone={item.outcome === "resolved" ? "positive" : item.acknowledgment ? "neutral" : "negative"}
+            >
+              {item.outcome === "resolved"
+                ? "resolved"
+                : item.acknowledgment
+                  ? "acknowledged"
+                  : item.state === "open"
+                    ? "still open"
+                    : item.state === "new"
+                      ? "new difference"
+                      : "difference"}
             </Badge>
             <span className="font-medium text-ink">{AREA_LABELS[item.area]}</span>
             <code className="font-mono text-ink-muted">{item.kind}</code>
@@ -95,8 +109,10 @@ function DifferenceList({ report }: { report: ReconciliationReport }) {
           <span className="text-ink">{item.detail}</span>
           <span className="text-ink-muted tabular-nums">
             Chain {item.chainUsdc ?? "—"} USDC · ledger {item.ledgerUsdc ?? "—"} USDC
+            {item.firstSeenBlock === null ? null : ` · first seen at block ${item.firstSeenBlock}`}
+            {item.resolvedBlock === null ? null : ` · resolved at block ${item.resolvedBlock}`}
           </span>
-          {item.acknowledgment ? (
+          {item.outcome === "resolved" ? null : item.acknowledgment ? (
             <span className="text-ink-muted">
               Acknowledged by {item.acknowledgment.by ?? "a deleted staff member"} on{" "}
               {formatDateTime(item.acknowledgment.at)}: {item.acknowledgment.reason}
@@ -113,7 +129,7 @@ function DifferenceList({ report }: { report: ReconciliationReport }) {
 /** "Show differences" under a report that has any. */
 export function ReportDifferences({ report }: { report: ReconciliationReport }) {
   const [open, setOpen] = useState(false);
-  if (report.differences === 0) return null;
+  if (report.differences === 0 && report.resolved === 0) return null;
   return (
     <div className="grid gap-2 sm:col-span-2">
       <Button

@@ -341,7 +341,7 @@ function ReportRow({ r }: { r: ReconciliationReport }) {
         <span className="text-xs text-ink-muted tabular-nums">
           {r.status === "error"
             ? r.error
-            : `${r.differences} ${r.differences === 1 ? "difference" : "differences"}${r.acknowledged > 0 ? ` (${r.acknowledged} acknowledged)` : ""}, ${r.awaiting} awaiting · hot wallet ${usdc(r.hotOnChainUsdc)} on chain, ${usdc(r.hotExpectedUsdc)} by the ledger · block ${r.asOfBlock ?? "—"}`}
+            : `${r.differences} ${r.differences === 1 ? "difference" : "differences"} open (${r.newDifferences} new${r.acknowledged > 0 ? `, ${r.acknowledged} acknowledged` : ""}), ${r.resolved} resolved, ${r.awaiting} awaiting · hot wallet ${usdc(r.hotOnChainUsdc)} on chain, ${usdc(r.hotExpectedUsdc)} by the ledger · block ${r.asOfBlock ?? "—"}`}
         </span>
       </span>
       {r.status === "running" ? null : (
