@@ -24,6 +24,10 @@ import { AppError } from "@/server/lib/errors";
  *   every captured payout is on chain;
  * - every transfer of a cent or more to a deposit address is a credited deposit of the same units, and every
  *   credited deposit is on chain; the ledger's `usdc_deposits` account has paid out exactly the credited cents.
+ * Decision 057: each run reads the last CHAIN_REORG_WINDOW blocks again (reconciliation-logs.ts), compares the
+ * deposit addresses' balances (reconciliation-addresses.ts), reports USDC from outside in the hot wallet as an
+ * unknown inflow, and keeps each difference once, from the block it was first seen at until it is resolved
+ * (reconciliation-differences.ts). What counts as Pillar's own is in reconciliation-matching.ts.
  */
 
 /** With the chain id, the advisory lock that lets one reconciliation of a chain run at a time. */
