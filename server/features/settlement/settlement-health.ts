@@ -97,7 +97,7 @@ export function settlementAlerts(row: HealthRow, chain: ChainConfig): Settlement
     const ceiling = chain.maxFeePerGasWei ? gwei(BigInt(chain.maxFeePerGasWei)) : "the ceiling";
     alerts.push({
       kind: "fee_ceiling",
-      message: `${plural(row.paused_fee_ceiling, "payout is", "payouts are")} paused: the chain asks ${asked} per gas, above the ${ceiling} ceiling (CHAIN_MAX_FEE_GWEI). They go when the fee falls; raise the ceiling to send them now.`,
+      message: `${plural(row.paused_fee_ceiling, "payout is", "payouts are")} paused: the chain asks ${asked} per gas, above the ${ceiling} ceiling (CHAIN_MAX_FEE_GWEI). ${row.paused_fee_ceiling === 1 ? "It goes" : "They go"} when the fee falls; raise the ceiling to send ${row.paused_fee_ceiling === 1 ? "it" : "them"} now.`,
     });
   }
   const late = chain.payoutReplaceAfterMs / 1000;

@@ -54,8 +54,8 @@ export function FeesCard({ fees }: { fees: SettlementHealth }) {
         }
       />
       <CardContent>
-        <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-          <div className="grid min-w-0 gap-1 rounded-lg border border-line p-3">
+        <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
+          <div className="col-span-2 grid min-w-0 gap-1 rounded-lg border border-line p-3 lg:col-span-1">
             <dt className="flex items-center gap-1.5 text-xs text-ink-muted">
               <Gauge className="size-3.5" aria-hidden />
               Fee the chain asks

@@ -204,7 +204,7 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
     (p.waitingReason ? (WAITING_NOTES[p.waitingReason] ?? `Waiting: ${p.waitingReason}`) : null) ??
     (p.waitingBehindNonce !== null ? `Waiting behind nonce ${p.waitingBehindNonce}` : null);
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem] md:gap-4">
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_11rem] md:gap-4">
       <span className="font-medium text-ink tabular-nums md:text-right">−{p.amount}</span>
       <span className="flex flex-wrap items-center gap-1">
         <Badge tone={PAYOUT_TONES[p.status]}>{p.status}</Badge>
@@ -228,7 +228,9 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
       </span>
       <span className="grid justify-items-start gap-1.5">
         {p.stuck ? <SpeedUpButton payout={p} /> : null}
-        {mayBeSettledOutside(p) && (p.stuck || p.waitingReason) ? <ProposeSettledOutside payout={p} /> : null}
+        {mayBeSettledOutside(p) && (p.stuck || (p.waitingReason && p.waitingReason !== "fee_ceiling")) ? (
+          <ProposeSettledOutside payout={p} />
+        ) : null}
       </span>
       <SettledOutsideNote payout={p} />
     </li>
@@ -260,7 +262,7 @@ function PayoutsCard({ data }: { data: ChainOverview }) {
           <>
             <div
               aria-hidden
-              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem]"
+              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_11rem]"
             >
               <span className="text-right">Amount</span>
               <span>State</span>
