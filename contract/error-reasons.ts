@@ -144,6 +144,8 @@ export const ERROR_REASONS = {
   reconciliation_running: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** Speed up asked for a payout that is not sent and unmined (already mined, settled or not yet signed). */
   payout_not_stuck: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Speed up would pay more per gas than CHAIN_MAX_FEE_GWEI allows: the payout goes when the fee falls (decision 058). */
+  fee_ceiling: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** Settled outside Pillar asked for a payout that is settled, held, or whose own transaction may still be mined (decision 040). */
   payout_not_settleable: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** The transaction named as the outside settlement is not a confirmed USDC transfer to the payout's address for its amount. */

@@ -253,9 +253,15 @@ export const settlementPayout = z.object({
   /** Blocks on top of the mined block, inclusive; 0 while not mined. */
   confirmations: z.number().int(),
   ageSeconds: z.number().int(),
-  /** Sent, not mined and waiting longer than PAYOUT_REBROADCAST_AFTER: staff may speed it up. */
+  /**
+   * The payout every later one waits behind (its nonce is the chain's next), signed or sent, not mined, and
+   * signed longer than PAYOUT_REBROADCAST_AFTER ago: staff may speed it up (decision 058).
+   */
   stuck: z.boolean(),
+  /** usdc or gas (the hot wallet is short), fee_ceiling (CHAIN_MAX_FEE_GWEI), nonce_used_outside; null when none. */
   waitingReason: z.string().nullable(),
+  /** Not mined, and a lower nonce is not mined yet: the nonce it waits behind (decision 058). */
+  waitingBehindNonce: z.number().int().nullable(),
   failureReason: z.string().nullable(),
   explorerUrl: z.string().nullable(),
   /** A pending proposal to record it as settled outside Pillar, or the approved record; null otherwise. */
@@ -275,6 +281,32 @@ export const settlementDeposit = z.object({
   explorerUrl: z.string().nullable(),
 });
 export type SettlementDeposit = z.infer<typeof settlementDeposit>;
+
+/** An alert the Settlement tab shows above everything else, and /metrics counts (decision 058). */
+export const settlementAlertKind = z.enum([
+  "fee_ceiling",
+  "nonce_gap",
+  "nonce_used_outside",
+  "payout_unsent",
+  "payout_stuck",
+  "deposit_pending",
+]);
+export type SettlementAlertKind = z.infer<typeof settlementAlertKind>;
+export const settlementAlert = z.object({ kind: settlementAlertKind, message: z.string() });
+export type SettlementAlert = z.infer<typeof settlementAlert>;
+
+/** The fee market as the payout worker last saw it, the ceiling, and how long the oldest items have waited. */
+export const settlementHealth = z.object({
+  /** "50 gwei", or null: no CHAIN_MAX_FEE_GWEI. */
+  ceiling: z.string().nullable(),
+  baseFee: z.string().nullable(),
+  marketMaxFee: z.string().nullable(),
+  observedAt: z.string().nullable(),
+  oldestPendingDepositSeconds: z.number().int().nullable(),
+  oldestUnsentPayoutSeconds: z.number().int().nullable(),
+  oldestStuckPayoutSeconds: z.number().int().nullable(),
+});
+export type SettlementHealth = z.infer<typeof settlementHealth>;
 
 /** GET /api/admin/settlement: the Settlement tab. */
 export const settlementOverview = z.discriminatedUnion("mode", [
@@ -302,6 +334,8 @@ export const settlementOverview = z.discriminatedUnion("mode", [
     payouts: z.array(settlementPayout),
     depositCounts: z.record(chainDepositStatus, z.number().int()),
     deposits: z.array(settlementDeposit),
+    alerts: z.array(settlementAlert),
+    fees: settlementHealth,
   }),
 ]);
 export type SettlementOverview = z.infer<typeof settlementOverview>;

@@ -47,6 +47,7 @@ import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { noChainSettledOutside, settledOutsideAction } from "@/server/features/settlement/settle-outside";
+import { registerSettlementMetrics } from "@/server/features/settlement/settlement-metrics";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -270,7 +271,7 @@ export async function buildApp(
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app);
-  registerMetrics(app);
+  registerSettlementMetrics(registerMetrics(app), app);
   await registerOpenApi(app, deps.config);
 
   // Every admin route must have a row in the role table before it can exist.

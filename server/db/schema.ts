@@ -1383,6 +1383,28 @@ export const hotWalletNonces = pgTable(
   (t) => [primaryKey({ name: "hot_wallet_nonces_pk", columns: [t.chainId, t.address] })],
 );
 
+/** What the payout worker last saw of the hot wallet: balances, nonces, a nonce alert (0048, decision 058). */
+export const hotWalletStatus = pgTable(
+  "hot_wallet_status",
+  {
+    chainId: integer("chain_id").notNull(),
+    address: text("address").notNull(),
+    usdcUnits: numeric("usdc_units", { precision: 78, scale: 0 }).notNull(),
+    gasWei: numeric("gas_wei", { precision: 78, scale: 0 }).notNull(),
+    baseFeeWei: numeric("base_fee_wei", { precision: 78, scale: 0 }).notNull(),
+    marketMaxFeeWei: numeric("market_max_fee_wei", { precision: 78, scale: 0 }).notNull(),
+    latestNonce: bigint("latest_nonce", { mode: "number" }).notNull(),
+    pendingNonce: bigint("pending_nonce", { mode: "number" }).notNull(),
+    /** hot_wallet_nonces.next_nonce when it was read; null before Pillar signed anything. */
+    handedOutNonce: bigint("handed_out_nonce", { mode: "number" }),
+    nonceAlert: text("nonce_alert", { enum: ["gap", "used_outside"] }),
+    /** The nonce the alert is about: the first one missing, or the one used outside. */
+    nonceAlertNonce: bigint("nonce_alert_nonce", { mode: "number" }),
+    observedAt: timestamp("observed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "hot_wallet_status_pk", columns: [t.chainId, t.address] })],
+);
+
 /** A customer's scheduled or recurring transfer to a saved recipient (0030, decision 036). */
 export const transferSchedules = pgTable(
   "transfer_schedules",

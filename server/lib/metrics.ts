@@ -43,8 +43,11 @@ function checkMetricsAccess(request: FastifyRequest, token: string | undefined, 
   }
 }
 
-/** Prometheus metrics on a per-app registry: request latency by route pattern, DB pool, mail outbox backlog, process. */
-export function registerMetrics(app: FastifyInstance) {
+/**
+ * Prometheus metrics on a per-app registry: request latency by route pattern, DB pool, mail outbox backlog, process.
+ * Answers the registry, so the app adds the features' own gauges (server/lib never imports a feature).
+ */
+export function registerMetrics(app: FastifyInstance): Registry {
   const { database, config } = app.deps;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -180,4 +183,5 @@ export function registerMetrics(app: FastifyInstance) {
     checkMetricsAccess(request, config.metricsToken, config.isProduction);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
+  return registry;
 }

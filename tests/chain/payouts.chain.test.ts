@@ -389,12 +389,16 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC payouts on anvil", () => {
       await expectChainMatchesLedger(id, to);
     });
 
-    it("replaces a stuck payout at the same nonce with a higher fee; both hashes kept, the mined one counts", async () => {
+    it("replaces a stuck payout at the same nonce with a higher fee once the market moved; both hashes kept, the mined one counts", async () => {
       await automine(false);
       const to = freshRecipient();
       const { id } = await approvedTransfer(to);
       await pass();
       const payout = await payoutOf(id);
+      // The base fee jumps past the payout's fee (a block too dear for it): a replacement is worth it now
+      // (in a flat market the same bytes would go again, decision 058).
+      await anvil().setNextBlockBaseFeePerGas({ baseFeePerGas: 20_000_000_000n });
+      await chain.mine(1);
       expect(await pass({ payoutReplaceAfterMs: 0 })).toMatchObject({ replaced: 1 });
       const attempts = await attemptsOf(payout.id);
       expect(attempts).toHaveLength(2);

@@ -31,6 +31,11 @@ import { speedUpPayout } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
 import { findSettledOutside, proposeSettledOutside } from "@/server/features/settlement/settle-outside";
+import {
+  readSettlementHealth,
+  settlementAlerts,
+  settlementHealth,
+} from "@/server/features/settlement/settlement-health";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
@@ -233,9 +238,10 @@ export async function adminSettlementRoutes(
     let head: number | null = null;
     let usdc: bigint | null = null;
     let gas: bigint | null = null;
+    let minedNonce: number | null = null;
     let nodeError: string | null = null;
     try {
-      [head, usdc, gas] = await Promise.all([
+      [head, usdc, gas, minedNonce] = await Promise.all([
         client.getBlockNumber().then(Number),
         client.readContract({
           address: chain.usdcContract,
@@ -244,6 +250,7 @@ export async function adminSettlementRoutes(
           args: [hot],
         }),
         client.getBalance({ address: hot }),
+        client.getTransactionCount({ address: hot, blockTag: "latest" }),
       ]);
     } catch (err) {
       nodeError = `The node did not answer: ${(err as Error).message.split("\n")[0]}`;
@@ -256,6 +263,13 @@ export async function adminSettlementRoutes(
       head === null || block === null ? 0 : Math.max(0, head - Number(block) + 1);
 
     const payoutRows = await listPayouts(db, chain.chainId);
+    // The payout every later one waits behind is the one at the chain's next nonce (decision 058): a signed one
+    // the node refused is it, not the sent ones above it. Without the node, the lowest open nonce stands in.
+    const unmined = (p: (typeof payoutRows)[number]) =>
+      (p.status === "signed" || p.status === "sent") && p.mined_block === null && p.nonce !== null;
+    const openNonces = payoutRows.filter(unmined).map((p) => Number(p.nonce));
+    const nextNonce = minedNonce ?? (openNonces.length > 0 ? Math.min(...openNonces) : null);
+    const health = await readSettlementHealth(db, chain);
     const outside = await findSettledOutside(
       db,
       payoutRows.map((p) => p.id),
@@ -338,11 +352,13 @@ export async function adminSettlementRoutes(
         confirmations: depth(p.mined_block),
         ageSeconds: ageOf(p.created_at),
         stuck:
-          p.status === "sent" &&
-          p.mined_block === null &&
+          unmined(p) &&
+          Number(p.nonce) === nextNonce &&
           p.last_signed_at !== null &&
           now - new Date(p.last_signed_at).getTime() >= chain.payoutRebroadcastAfterMs,
         waitingReason: p.waiting_reason,
+        waitingBehindNonce:
+          unmined(p) && nextNonce !== null && Number(p.nonce) > nextNonce ? nextNonce : null,
         failureReason: p.failure_reason,
         explorerUrl: txLink(p.tx_hash),
         settledOutside: outsideOf(p.id),
@@ -359,6 +375,8 @@ export async function adminSettlementRoutes(
         ageSeconds: ageOf(d.seen_at),
         explorerUrl: txLink(d.tx_hash),
       })),
+      alerts: settlementAlerts(health, chain),
+      fees: settlementHealth(health, chain),
     } satisfies SettlementOverview;
   });
 

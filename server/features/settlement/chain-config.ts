@@ -10,6 +10,7 @@ import {
   isAddress,
   type PublicClient,
   parseEther,
+  parseGwei,
   TransactionReceiptNotFoundError,
   type TransactionSerializable,
 } from "viem";
@@ -69,6 +70,11 @@ export interface ChainConfig {
   hotWalletLowUsdcCents: number;
   /** Wei as a decimal string: the config stays JSON (a bigint would not serialise). */
   hotWalletLowGasWei: string;
+  /**
+   * CHAIN_MAX_FEE_GWEI in wei (a decimal string): no payout is signed, re-signed or replaced at a max fee per gas
+   * above it; payouts pause with an alert until the market falls (decision 058). null: no ceiling.
+   */
+  maxFeePerGasWei: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -214,6 +220,16 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
     );
   else lowGasWei = parseEther(lowGasText);
 
+  const ceilingText = value(env, "CHAIN_MAX_FEE_GWEI");
+  let ceilingWei: bigint | null = null;
+  if (ceilingText !== undefined) {
+    if (!/^\d{1,7}(\.\d{1,9})?$/.test(ceilingText) || parseGwei(ceilingText) === 0n)
+      problems.push(
+        "CHAIN_MAX_FEE_GWEI must be a fee per gas in gwei above 0, like 150 or 0.5 (at most 9 decimals), or unset for no ceiling",
+      );
+    else ceilingWei = parseGwei(ceilingText);
+  }
+
   if (problems.length > 0) return { problems };
   return {
     problems,
@@ -233,6 +249,7 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       hotWalletFundingAddresses: [...new Set(funding.map((a) => a.toLowerCase()))],
       hotWalletLowUsdcCents: lowUsdc!,
       hotWalletLowGasWei: lowGasWei.toString(),
+      maxFeePerGasWei: ceilingWei === null ? null : ceilingWei.toString(),
     },
   };
 }

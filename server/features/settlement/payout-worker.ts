@@ -27,6 +27,17 @@ import {
   receiptOf,
 } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import {
+  type Fees,
+  gwei,
+  isFeeTooLow,
+  marketMovedPast,
+  type Priced,
+  priceTransaction,
+  readMarket,
+  SPEED_UP_BUMP_PERCENT,
+} from "@/server/features/settlement/fee-policy";
+import { observeHotWallet } from "@/server/features/settlement/hot-wallet-status";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { AppError } from "@/server/lib/errors";
@@ -38,8 +49,6 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
  */
 export const PAYOUT_GAS = 100_000n;
 const CANCEL_GAS = 21_000n;
-/** A replacement pays at least this much more than the transaction it replaces (nodes ask for +10%). */
-const FEE_BUMP_PERCENT = 25n;
 const BATCH = 20;
 
 /** Where a worker may be stopped in the tests that SIGKILL it (tests/chain/payouts.chain.test.ts). */
@@ -65,6 +74,12 @@ export interface PayoutPassReport {
   completed: number;
   failed: number;
   held: number;
+  /** Node refused the bytes for their fee (a base-fee spike): re-signed at the same nonce at today's fee. */
+  resigned: number;
+  /** Not signed, re-signed or replaced because the market asks more than CHAIN_MAX_FEE_GWEI. */
+  paused: number;
+  /** A payout's nonce was mined by a transaction Pillar did not sign: it waits for staff. */
+  usedOutside: number;
   /** The hot wallet is short: "usdc" or "gas" (payouts wait, never fail). */
   waiting: "usdc" | "gas" | null;
 }
@@ -79,6 +94,44 @@ interface Context {
   options: PayoutPassOptions;
   report: PayoutPassReport;
   hot: Address;
+  /** CHAIN_MAX_FEE_GWEI in wei, or null. */
+  ceiling: bigint | null;
+  /** The chain's mined nonce count, read once a pass when a sent payout is followed. */
+  latestNonce?: number;
+}
+
+const ceilingOf = (chain: ChainConfig) => (chain.maxFeePerGasWei ? BigInt(chain.maxFeePerGasWei) : null);
+
+/**
+ * Marks a payout paused by the fee ceiling (or clears that), with an error log the first time: staff see it in
+ * the Settlement tab and /metrics `payouts_paused{reason="fee_ceiling"}`; it resumes when the market falls.
+ */
+async function markFeeCeiling(ctx: Context, tx: Tx, payout: PayoutRow, priced: Priced) {
+  if ("paused" in priced) {
+    if (payout.waitingReason !== "fee_ceiling") {
+      ctx.options.log?.error(
+        {
+          payout: payout.id,
+          asked: priced.paused.askedWei.toString(),
+          ceiling: priced.paused.ceilingWei.toString(),
+        },
+        `payout paused: the chain asks ${gwei(priced.paused.askedWei)} per gas, above CHAIN_MAX_FEE_GWEI (${gwei(priced.paused.ceilingWei)}); it resumes when the fee falls`,
+      );
+      await tx
+        .update(payouts)
+        .set({ waitingReason: "fee_ceiling", updatedAt: new Date() })
+        .where(eq(payouts.id, payout.id));
+    }
+    ctx.report.paused += 1;
+    return true;
+  }
+  if (payout.waitingReason === "fee_ceiling") {
+    await tx
+      .update(payouts)
+      .set({ waitingReason: null, updatedAt: new Date() })
+      .where(eq(payouts.id, payout.id));
+  }
+  return false;
 }
 
 const isAlreadyThere = (err: unknown) =>
@@ -243,9 +296,15 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
       await failPayout(ctx, tx, row!, checked.why);
       return "skipped";
     }
+    // The market's fee, or none above the ceiling: the payout stays queued until the fee falls.
+    const priced = priceTransaction(await readMarket(ctx.client), ctx.ceiling);
+    if ("paused" in priced) {
+      await markFeeCeiling(ctx, tx, row!, priced);
+      return "skipped";
+    }
+    const { fees } = priced;
     // The hot wallet must hold this payout besides every one already signed and not yet mined, and the gas.
     const units = BigInt(row!.units);
-    const fees = await ctx.client.estimateFeesPerGas();
     const [usdc, gasBalance] = await Promise.all([
       ctx.client.readContract({
         address: ctx.chain.usdcContract,
@@ -363,17 +422,13 @@ async function attemptsOf(tx: Tx, payoutId: string) {
  * replacement) or a 0-value transaction to the hot wallet itself (a cancel), and stores it. Whichever of the
  * payout's attempts is mined counts.
  */
-async function signAgain(ctx: Context, tx: Tx, payout: PayoutRow, kind: AttemptRow["kind"]) {
-  const attempts = await attemptsOf(tx, payout.id);
-  const last = latestAttempt(attempts);
-  const fees = await ctx.client.estimateFeesPerGas();
-  const bump = (old: string, now: bigint) => {
-    const raised = (BigInt(old) * (100n + FEE_BUMP_PERCENT)) / 100n + 1n;
-    return raised > now ? raised : now;
-  };
-  const maxPriorityFeePerGas = bump(last.maxPriorityFeePerGas, fees.maxPriorityFeePerGas);
-  let maxFeePerGas = bump(last.maxFeePerGas, fees.maxFeePerGas);
-  if (maxFeePerGas < maxPriorityFeePerGas) maxFeePerGas = maxPriorityFeePerGas;
+async function signAgain(
+  ctx: Context,
+  tx: Tx,
+  payout: PayoutRow,
+  kind: AttemptRow["kind"],
+  { maxFeePerGas, maxPriorityFeePerGas }: Fees,
+) {
   const transfer = kind === "transfer";
   const raw = await ctx.chain.signer.signTransaction({
     type: "eip1559",
@@ -407,15 +462,31 @@ async function signAgain(ctx: Context, tx: Tx, payout: PayoutRow, kind: AttemptR
   return stored!;
 }
 
-/** Sends stored bytes; true when the node took them or already has (or mined) them. */
-async function broadcast(ctx: Context, attempt: AttemptRow): Promise<boolean> {
+/** The fees an attempt was signed with. */
+const feesOf = (attempt: AttemptRow): Fees => ({
+  maxFeePerGas: BigInt(attempt.maxFeePerGas),
+  maxPriorityFeePerGas: BigInt(attempt.maxPriorityFeePerGas),
+});
+
+/**
+ * Sends stored bytes: "sent" when the node took them or already has (or mined) them, "fee_too_low" when it
+ * refused them for their fee (a base-fee spike since signing), "refused" otherwise (retried next pass).
+ */
+async function broadcast(ctx: Context, attempt: AttemptRow): Promise<"sent" | "fee_too_low" | "refused"> {
   try {
     await ctx.client.sendRawTransaction({ serializedTransaction: attempt.rawTx as Hex });
-    return true;
+    return "sent";
   } catch (err) {
-    if (isAlreadyThere(err)) return true;
+    if (isAlreadyThere(err)) return "sent";
+    if (isFeeTooLow(err)) {
+      ctx.options.log?.warn(
+        { txHash: attempt.txHash },
+        "payout refused for its fee; re-signed at today's fee",
+      );
+      return "fee_too_low";
+    }
     ctx.options.log?.warn({ err, txHash: attempt.txHash }, "payout broadcast refused; retried next pass");
-    return false;
+    return "refused";
   }
 }
 
@@ -428,7 +499,12 @@ async function markBroadcast(tx: Tx, payoutId: string, attempt: AttemptRow) {
   // Only a payout still on its way: one settled (outside Pillar, say) between the send and this never moves back.
   await tx
     .update(payouts)
-    .set({ status: "sent", lastBroadcastAt: now, updatedAt: now })
+    .set({
+      status: "sent",
+      lastBroadcastAt: now,
+      updatedAt: now,
+      waitingReason: sql`nullif(${payouts.waitingReason}, 'fee_ceiling')`,
+    })
     .where(and(eq(payouts.id, payoutId), inArray(payouts.status, ["signed", "sent"])));
 }
 
@@ -437,6 +513,7 @@ async function markBroadcast(tx: Tx, payoutId: string, attempt: AttemptRow) {
  * payout (its bytes may have left before a crash): a cancel at its nonce is signed, stored and sent instead.
  */
 async function broadcastOne(ctx: Context, skip: string[]): Promise<boolean> {
+  // A cancel, or a re-signing after the node refused the bytes' fee: stored in the claim, sent after it commits.
   let cancel: { payoutId: string; attempt: AttemptRow } | null = null;
   const found = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -457,7 +534,10 @@ async function broadcastOne(ctx: Context, skip: string[]): Promise<boolean> {
     }
     const checked = await checkDestination(ctx, tx, row.toAddress);
     if ("why" in checked) {
-      const attempt = await signAgain(ctx, tx, row, "cancel");
+      // Stopping money to an address the issuer blocked is worth any fee: a cancel ignores the ceiling.
+      const market = await readMarket(ctx.client);
+      const priced = priceTransaction(market, null, feesOf(latest), SPEED_UP_BUMP_PERCENT);
+      const attempt = await signAgain(ctx, tx, row, "cancel", (priced as { fees: Fees }).fees);
       await tx
         .update(payouts)
         .set({ voidReason: checked.why, updatedAt: new Date() })
@@ -466,14 +546,25 @@ async function broadcastOne(ctx: Context, skip: string[]): Promise<boolean> {
       return true;
     }
     const attempt = latest;
-    if (!(await broadcast(ctx, attempt))) return true;
+    const sent = await broadcast(ctx, attempt);
+    if (sent === "fee_too_low") {
+      // The base fee rose past the signed fee before the bytes left: the same nonce at today's fee, stored
+      // before it is sent, so the payouts signed after it are not left waiting behind a nonce nobody sends.
+      const priced = priceTransaction(await readMarket(ctx.client), ctx.ceiling, feesOf(attempt));
+      if (await markFeeCeiling(ctx, tx, row, priced)) return true;
+      const again = await signAgain(ctx, tx, row, "transfer", (priced as { fees: Fees }).fees);
+      ctx.report.resigned += 1;
+      cancel = { payoutId: row.id, attempt: again };
+      return true;
+    }
+    if (sent === "refused") return true;
     await ctx.options.at?.("after_broadcast", row.id);
     await markBroadcast(tx, row.id, attempt);
     ctx.report.broadcast += 1;
     return true;
   });
   const pending = cancel as { payoutId: string; attempt: AttemptRow } | null;
-  if (pending && (await broadcast(ctx, pending.attempt))) {
+  if (pending && (await broadcast(ctx, pending.attempt)) === "sent") {
     await ctx.db.transaction((tx) => markBroadcast(tx, pending.payoutId, pending.attempt));
   }
   return found;
@@ -539,12 +630,56 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
         send = last;
         return true;
       }
+      // Its nonce mined, and by none of its attempts: a transaction Pillar did not sign used it. Sending again
+      // or at another nonce could pay the customer twice (the hot key may have paid them by hand): it waits for
+      // staff, who record it as settled outside Pillar or have it paid (decision 058).
+      ctx.latestNonce ??= await ctx.client.getTransactionCount({ address: ctx.hot, blockTag: "latest" });
+      if (row.nonce! < ctx.latestNonce) {
+        if (row.waitingReason !== "nonce_used_outside") {
+          ctx.options.log?.error(
+            { payout: row.id, nonce: row.nonce, hotWallet: ctx.hot },
+            `payout's nonce ${row.nonce} was used by a transaction Pillar did not sign: it waits for staff`,
+          );
+          await tx
+            .update(payouts)
+            .set({ waitingReason: "nonce_used_outside", updatedAt: new Date() })
+            .where(eq(payouts.id, row.id));
+        }
+        ctx.report.usedOutside += 1;
+        return true;
+      }
+      if (row.waitingReason === "nonce_used_outside") {
+        // A reorg took the other transaction out: Pillar's bytes can be mined again.
+        await tx
+          .update(payouts)
+          .set({ waitingReason: null, updatedAt: new Date() })
+          .where(eq(payouts.id, row.id));
+      }
       const sinceSigned = now - last.createdAt.getTime();
       const sinceBroadcast = now - (row.lastBroadcastAt?.getTime() ?? 0);
+      let replaced = false;
       if (sinceSigned >= ctx.chain.payoutReplaceAfterMs) {
-        send = await signAgain(ctx, tx, row, row.voidReason ? "cancel" : "transfer");
-        ctx.report.replaced += 1;
-      } else if (sinceBroadcast >= ctx.chain.payoutRebroadcastAfterMs) {
+        // A replacement only when the market moved past the signed fee; in a flat market, or behind a nonce
+        // that blocks it, a higher fee buys nothing: the same bytes go again (decision 058).
+        const market = await readMarket(ctx.client);
+        if (marketMovedPast(feesOf(last), market, ctx.ceiling)) {
+          const priced = priceTransaction(market, ctx.ceiling, feesOf(last));
+          if (!(await markFeeCeiling(ctx, tx, row, priced))) {
+            send = await signAgain(
+              ctx,
+              tx,
+              row,
+              row.voidReason ? "cancel" : "transfer",
+              (priced as { fees: Fees }).fees,
+            );
+            ctx.report.replaced += 1;
+            replaced = true;
+          }
+        } else {
+          await markFeeCeiling(ctx, tx, row, { fees: feesOf(last) });
+        }
+      }
+      if (!replaced && sinceBroadcast >= ctx.chain.payoutRebroadcastAfterMs) {
         send = last;
         ctx.report.rebroadcast += 1;
       }
@@ -596,7 +731,7 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
     return true;
   });
   const pending = send as AttemptRow | null;
-  if (pending && (await broadcast(ctx, pending))) {
+  if (pending && (await broadcast(ctx, pending)) === "sent") {
     await ctx.db.transaction((tx) => markBroadcast(tx, payoutId, pending));
   }
   return found;
@@ -613,6 +748,9 @@ const emptyReport = (): PayoutPassReport => ({
   completed: 0,
   failed: 0,
   held: 0,
+  resigned: 0,
+  paused: 0,
+  usedOutside: 0,
   waiting: null,
 });
 
@@ -634,6 +772,7 @@ export async function runPayoutPass(
     options,
     hot: chain.signer.address,
     report: emptyReport(),
+    ceiling: ceilingOf(chain),
   };
   await autoApprove(ctx);
   const tried: string[] = [];
@@ -647,14 +786,19 @@ export async function runPayoutPass(
   const followed: string[] = [];
   for (let i = 0; i < BATCH && (await followOne(ctx, followed)); i += 1);
   if (ctx.report.completed + ctx.report.failed > 0) wakeMailWorker();
+  // What /metrics and the Settlement tab read; a node that does not answer must not fail the payouts' pass.
+  await observeHotWallet(db, chain, ctx.client, options.log).catch((err) =>
+    options.log?.warn({ err }, "could not read the hot wallet's balances and nonces"),
+  );
   return ctx.report;
 }
 
 /**
  * Staff's "speed up" for a stuck payout: the worker's own same-nonce replacement (signAgain, a fee 25% above its
- * last attempt, stored before it is sent), signed now instead of after PAYOUT_REPLACE_AFTER. Only a payout that
- * is sent and has no mined attempt can be sped up (409 payout_not_stuck otherwise); `audit` runs in the
- * transaction that stores the new attempt. Answers the new attempt's hash.
+ * last attempt or the market's, stored before it is sent), signed now instead of after PAYOUT_REPLACE_AFTER.
+ * Only a payout signed or sent with no mined attempt can be sped up (409 payout_not_stuck otherwise): a signed
+ * one may be the one the node refused after a base-fee spike, which every later payout waits behind. Above
+ * CHAIN_MAX_FEE_GWEI: 409 fee_ceiling. `audit` runs in the transaction that stores the new attempt.
  */
 export async function speedUpPayout(
   db: Db,
@@ -670,6 +814,7 @@ export async function speedUpPayout(
     options: { sanctionsThreshold: 1 },
     hot: chain.signer.address,
     report: emptyReport(),
+    ceiling: ceilingOf(chain),
   };
   const attempt = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -683,15 +828,34 @@ export async function speedUpPayout(
         "payout_not_stuck",
         "Only a payout sent and not yet mined can be sped up; this one is not waiting on the chain",
       );
-    if (row.status !== "sent" || row.minedHash) throw notStuck();
-    for (const a of await attemptsOf(tx, row.id)) {
+    if (!["signed", "sent"].includes(row.status) || row.minedHash) throw notStuck();
+    const attempts = await attemptsOf(tx, row.id);
+    for (const a of attempts) {
       if (await receiptOf(client, a.txHash as Hex)) throw notStuck();
     }
-    const stored = await signAgain(ctx, tx, row, row.voidReason ? "cancel" : "transfer");
+    if (row.waitingReason === "nonce_used_outside") {
+      throw new AppError(
+        "payout_not_stuck",
+        `This payout's nonce (${row.nonce}) was used by a transaction Pillar did not sign: a replacement can never be mined. Record it as settled outside Pillar, or find out what that transaction paid.`,
+      );
+    }
+    const priced = priceTransaction(
+      await readMarket(client),
+      ctx.ceiling,
+      feesOf(latestAttempt(attempts)),
+      SPEED_UP_BUMP_PERCENT,
+    );
+    if ("paused" in priced) {
+      throw new AppError(
+        "fee_ceiling",
+        `Speeding it up would pay ${gwei(priced.paused.askedWei)} per gas, above the ${gwei(priced.paused.ceilingWei)} ceiling (CHAIN_MAX_FEE_GWEI): it goes when the fee falls`,
+      );
+    }
+    const stored = await signAgain(ctx, tx, row, row.voidReason ? "cancel" : "transfer", priced.fees);
     await audit(tx, row, stored.txHash);
     return stored;
   });
-  const sent = await broadcast(ctx, attempt);
+  const sent = (await broadcast(ctx, attempt)) === "sent";
   if (sent) await db.transaction((tx) => markBroadcast(tx, payoutId, attempt));
   return { txHash: attempt.txHash, nonce: attempt.nonce, broadcast: sent };
 }

@@ -24,6 +24,7 @@ import {
   ProposeSettledOutside,
   SettledOutsideNote,
 } from "@/web/features/settlement/admin/settled-outside";
+import { FeesCard, SettlementAlerts } from "@/web/features/settlement/admin/settlement-alerts";
 import { shortHash, TxLink } from "@/web/features/settlement/admin/tx-link";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -190,12 +191,20 @@ function SpeedUpButton({ payout }: { payout: SettlementPayout }) {
   );
 }
 
+const WAITING_NOTES: Record<string, string> = {
+  usdc: "Waiting: hot wallet short of USDC",
+  gas: "Waiting: hot wallet short of gas",
+  fee_ceiling: "Paused: the fee is above the ceiling",
+  nonce_used_outside: "Waits for staff: its nonce was used outside Pillar",
+};
+
 function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: number }) {
   const note =
     p.failureReason ??
-    (p.waitingReason ? `Waiting: hot wallet short of ${p.waitingReason === "gas" ? "gas" : "USDC"}` : null);
+    (p.waitingReason ? (WAITING_NOTES[p.waitingReason] ?? `Waiting: ${p.waitingReason}`) : null) ??
+    (p.waitingBehindNonce !== null ? `Waiting behind nonce ${p.waitingBehindNonce}` : null);
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem] md:gap-4">
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_11rem] md:gap-4">
       <span className="font-medium text-ink tabular-nums md:text-right">−{p.amount}</span>
       <span className="flex flex-wrap items-center gap-1">
         <Badge tone={PAYOUT_TONES[p.status]}>{p.status}</Badge>
@@ -218,8 +227,10 @@ function PayoutRow({ p, confirmations }: { p: SettlementPayout; confirmations: n
         {formatAge(p.ageSeconds)}
       </span>
       <span className="grid justify-items-start gap-1.5">
-        {p.stuck && p.status === "sent" ? <SpeedUpButton payout={p} /> : null}
-        {mayBeSettledOutside(p) && (p.stuck || p.waitingReason) ? <ProposeSettledOutside payout={p} /> : null}
+        {p.stuck ? <SpeedUpButton payout={p} /> : null}
+        {mayBeSettledOutside(p) && (p.stuck || (p.waitingReason && p.waitingReason !== "fee_ceiling")) ? (
+          <ProposeSettledOutside payout={p} />
+        ) : null}
       </span>
       <SettledOutsideNote payout={p} />
     </li>
@@ -234,7 +245,7 @@ function PayoutsCard({ data }: { data: ChainOverview }) {
         title="Payouts"
         description={
           stuck > 0
-            ? `${stuck} stuck: sent and not mined. Speed up signs a replacement at the same nonce with a higher fee.`
+            ? `${stuck} stuck: every later payout waits behind it. Speed up signs a replacement at the same nonce with a higher fee.`
             : "Open payouts first, then the latest settled"
         }
       >
@@ -251,7 +262,7 @@ function PayoutsCard({ data }: { data: ChainOverview }) {
           <>
             <div
               aria-hidden
-              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_9rem]"
+              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_7rem_1fr_4rem_6rem_4rem_11rem]"
             >
               <span className="text-right">Amount</span>
               <span>State</span>
@@ -452,7 +463,9 @@ export default function SettlementTab() {
   }
   return (
     <div className="grid gap-6">
+      <SettlementAlerts alerts={data.alerts} />
       <HotWalletCard data={data} />
+      <FeesCard fees={data.fees} />
       <PayoutsCard data={data} />
       <DepositsCard data={data} />
       <ReconciliationCard />
