@@ -218,7 +218,7 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     await expectLedgerClean();
   });
 
-  it("lets a reorg remove a pending deposit, never a credited one", async () => {
+  it("lets a reorg remove a pending deposit, and reverses a credited one a deeper reorg removed", async () => {
     const customer = await createApprovedCustomer(t.database);
     const { address } = await depositInfo(customer);
 
@@ -235,14 +235,13 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     await chain.reorg(4);
     await chain.mine(3);
     const report = await pass();
-    expect(report?.dropped).toBe(1);
+    expect(report).toMatchObject({ dropped: 1, reversed: 1 });
     expect(await depositRows(pending)).toEqual([]);
-    expect(await depositRows(credited)).toMatchObject([{ status: "credited" }]);
-    expect(await balanceOf(customer)).toBe(700);
+    // A reorg past the depth took a credited deposit away: its credit is taken back (decision 056), so the
+    // ledger and the chain agree again and reconciliation has nothing to name.
+    expect(await depositRows(credited)).toMatchObject([{ status: "reversed" }]);
+    expect(await balanceOf(customer)).toBe(0);
     await expectLedgerClean();
-    // A reorg past the depth is the loss CHAIN_CONFIRMATIONS is chosen against: the credit stands, and
-    // reconciliation names it (here and in every later test of the file) for staff to recover.
-    lost.push({ kind: "credited_not_on_chain", txHash: credited.toLowerCase(), units: 7_000_000n });
   });
 
   it("credits exactly once when the watcher is killed mid-credit, and one pass runs at a time", async () => {

@@ -30,6 +30,7 @@ import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.
 import { speedUpPayout } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
+import { findReturnedDeposits } from "@/server/features/settlement/returned-deposits";
 import { findSettledOutside, proposeSettledOutside } from "@/server/features/settlement/settle-outside";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
@@ -253,7 +254,7 @@ export async function adminSettlementRoutes(
       log_index: number;
       to_address: string;
       amount_cents: string;
-      status: "pending" | "held" | "credited" | "below_cent";
+      status: "pending" | "held" | "credited" | "below_cent" | "reversed";
       block_number: string;
       seen_at: Date;
     }>(
@@ -316,7 +317,10 @@ export async function adminSettlementRoutes(
         explorerUrl: txLink(p.tx_hash),
         settledOutside: outsideOf(p.id),
       })),
-      depositCounts: counts(["pending", "under_review", "credited", "below_cent"] as const, depositCountRows),
+      depositCounts: counts(
+        ["pending", "under_review", "credited", "below_cent", "reversed"] as const,
+        depositCountRows,
+      ),
       deposits: depositRows.map((d) => ({
         id: d.id,
         txHash: d.tx_hash,
@@ -328,6 +332,7 @@ export async function adminSettlementRoutes(
         ageSeconds: ageOf(d.seen_at),
         explorerUrl: txLink(d.tx_hash),
       })),
+      returnedDeposits: await findReturnedDeposits(db),
     } satisfies SettlementOverview;
   });
 
