@@ -586,6 +586,36 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
       },
     );
 
+    it("releases the hold and takes back the entry of a held deposit a reorg deeper than the confirmations removed", async () => {
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      await chain.mint(listedSender, 10_000_000n);
+      const dirty = await chain.send(ANVIL_KEYS.payer, address as Address, 4_000_000n);
+      await chain.mine(2);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const [held] = await depositRows(dirty);
+      expect(await balanceOf(customer)).toBe(400);
+
+      await chain.reorg(3);
+      expect(await pass()).toMatchObject({ reversed: 1, held: 0 });
+      const [reversed] = await depositRows(dirty);
+      expect(reversed).toMatchObject({ status: "reversed", holdId: held!.holdId });
+      const [hold] = await t.database.db.select().from(holds).where(eq(holds.id, held!.holdId!));
+      expect(hold).toMatchObject({ status: "released" });
+      const [credit] = await t.database.db
+        .select()
+        .from(transactions)
+        .where(eq(transactions.id, held!.transactionId!));
+      expect(credit?.status).toBe("cancelled");
+      expect(await balanceOf(customer)).toBe(0);
+      expect(await available(customer)).toBe(0);
+      const { maker } = await staff();
+      expect((await caseOf(maker, customer))?.heldDeposits).toBe(0);
+      // Another pass, the case's own decisions later: nothing moves again.
+      expect(await pass()).toMatchObject({ reversed: 0, credited: 0, held: 0 });
+      await expectLedgerClean();
+    });
+
     it("never strands a deposit on a case decided while the watcher was filing it: it waits for the next pass and a new case", async () => {
       const customer = await createApprovedCustomer(t.database);
       const { address } = await depositInfo(customer);

@@ -11,8 +11,9 @@ BEGIN
 		WHERE id = NEW.id AND returned_owed > greatest(0, held - balance);
 	RETURN NULL;
 END $$;
-
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS ledger_accounts_returned_owed_shrinks ON ledger_accounts;
+--> statement-breakpoint
 CREATE CONSTRAINT TRIGGER ledger_accounts_returned_owed_shrinks
 	AFTER UPDATE OF balance, held ON ledger_accounts
 	DEFERRABLE INITIALLY DEFERRED

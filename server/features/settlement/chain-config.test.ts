@@ -53,7 +53,11 @@ describe("chain settings", () => {
       payoutAutoLimitCents: 0,
       payoutRebroadcastAfterMs: 60_000,
       payoutReplaceAfterMs: 300_000,
+      finalizedAboveCents: null,
     });
+    expect(parseChainConfig({ ...good, CHAIN_FINALIZED_ABOVE: "10000" }).chain?.finalizedAboveCents).toBe(
+      1_000_000,
+    );
     expect(
       parseChainConfig({ ...good, PAYOUT_REBROADCAST_AFTER: "5", PAYOUT_REPLACE_AFTER: "30" }).chain,
     ).toMatchObject({ payoutRebroadcastAfterMs: 5_000, payoutReplaceAfterMs: 30_000 });
@@ -69,6 +73,10 @@ describe("chain settings", () => {
       "CHAIN_RPC_URL must start with http(s):// or ws(s)://",
     ]);
     expect(problems({ CHAIN_ID: undefined })).toEqual(["CHAIN_ID is required when CHAIN_RPC_URL is set"]);
+    expect(problems({ CHAIN_FINALIZED_ABOVE: "-1" })[0]).toMatch(
+      /^CHAIN_FINALIZED_ABOVE must be a dollar amount/,
+    );
+    expect(problems({ CHAIN_CONFIRMATIONS: "0" })[0]).toMatch(/counting the transaction's own/);
     expect(problems({ CHAIN_ID: "1.5" })[0]).toMatch(/^CHAIN_ID must be a positive whole number/);
     expect(problems({ USDC_CONTRACT: "0x12" })).toEqual(["USDC_CONTRACT must be a 0x address"]);
     expect(problems({ PAYOUT_KEY: undefined })[0]).toMatch(/^PAYOUT_KEY \(or PAYOUT_KEY_FILE\) is required/);
