@@ -12,6 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DepositInfo } from "@/contract/settlement";
+import { insufficientFundsMessage } from "@/contract/transfers";
 import { chainDeposits, chainWatchState, journalEntries, transactions } from "@/server/db/schema";
 import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { chainClient, parseChainConfig } from "@/server/features/settlement/chain-config";
@@ -266,6 +267,8 @@ describe.skipIf(!process.env.DATABASE_URL)("deposits through deep reorgs on anvi
     expect(refusedTag.statusCode).toBeLessThan(500);
     const refusedTransfer = await requestTransfer(t.app, customer, { amount: "1.00" });
     expect(refusedTransfer.statusCode, refusedTransfer.body).toBe(422);
+    // The transfer function shows a negative available balance as $0.00; the notice said why.
+    expect(refusedTransfer.json().message).toBe(insufficientFundsMessage("$0.00"));
     expect(await wallet(customer)).toEqual({ balance: -1000, held: 0, owed: 1000 });
 
     // Staff see it: the Settlement tab lists the returned deposit and the customer below zero.

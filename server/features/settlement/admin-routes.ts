@@ -261,7 +261,7 @@ export async function adminSettlementRoutes(
       db,
       sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at
           from chain_deposits where chain_id = ${chain.chainId}
-          order by (status not in ('pending', 'held')), seen_at desc, id desc limit ${LISTED}`,
+          order by (status not in ('pending', 'held', 'reversed')), seen_at desc, id desc limit ${LISTED}`,
     );
     const depositCountRows = await queryRows<{ status: string; count: number }>(
       db,
