@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { eq } from "drizzle-orm";
+import pg from "pg";
 import {
   type Address,
   createWalletClient,
@@ -27,6 +30,7 @@ import {
   type TestChain,
 } from "@/tests/support/anvil";
 import { createApprovedCustomer, requestTransfer } from "@/tests/support/money";
+import { waitFor } from "@/tests/support/server-process";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
@@ -36,6 +40,7 @@ import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 // reconciliation of chain and ledger.
 /** anvil's funded account 3: sends a token transfer ahead of the deposit in the re-mined block. */
 const OTHER_KEY: Hex = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
+const root = path.resolve(import.meta.dirname, "../..");
 const STRANGER = getAddress("0x2222222222222222222222222222222222222222");
 
 /** A token transfer signed now and sent later, as often as a test wants: the same transaction every time. */
@@ -301,6 +306,52 @@ describe.skipIf(!process.env.DATABASE_URL)("deposits through deep reorgs on anvi
     expect(await wallet(customer)).toEqual({ balance: 1400, held: 0, owed: 0 });
     expect((await payByTag(customer, payee, "1.00")).statusCode).toBe(201);
     expect(await wallet(customer)).toEqual({ balance: 1300, held: 0, owed: 0 });
+  });
+
+  it("reverses exactly once when the watcher is killed mid-reversal", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const { address } = await depositAddress(customer);
+    const mined = await sendRaw(chain.publicClient, await signedDeposit(address, 6_000_000n));
+    await chain.mine(2);
+    expect(await pass()).toMatchObject({ credited: 1 });
+    await chain.reorg(3);
+
+    // Hold the customer's wallet so the reversal waits inside the pass's transaction, then SIGKILL it there.
+    const blocker = new pg.Client({ connectionString: t.database.url });
+    await blocker.connect();
+    await blocker.query("begin");
+    await blocker.query("select 1 from ledger_accounts where user_id = $1 for update", [customer.user.id]);
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/deposit-watch-once.ts"], {
+      cwd: root,
+      env: { ...process.env, ...chainEnv(chain), DATABASE_URL: t.database.url!, DATA_DIR: t.dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    await waitFor(
+      "the watcher to wait on the wallet lock",
+      async () => {
+        await blocker.query("select pg_stat_clear_snapshot()");
+        const { rows } = await blocker.query(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        return rows[0].n > 0;
+      },
+      { timeoutMs: 30_000 },
+    );
+    child.kill("SIGKILL");
+    await exited;
+    await blocker.query("commit");
+    await blocker.end();
+    // Killed mid-reversal: nothing of it happened.
+    expect(await rowsOf(mined.transactionHash)).toMatchObject([{ status: "credited" }]);
+    expect((await wallet(customer)).balance).toBe(600);
+
+    await waitFor("a pass to run", async () => (await pass()) !== null);
+    await Promise.all([pass(), pass()]);
+    expect(await rowsOf(mined.transactionHash)).toMatchObject([{ status: "reversed" }]);
+    expect(await wallet(customer)).toEqual({ balance: 0, held: 0, owed: 0 });
+    const reversals = (await historyOf(customer)).filter((r) => r.description === "USDC deposit reversed");
+    expect(reversals).toHaveLength(1);
   });
 
   it("makes a deposit above CHAIN_FINALIZED_ABOVE wait for a finalized block, and a small one only for the confirmations", async () => {
