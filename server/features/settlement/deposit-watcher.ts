@@ -6,8 +6,10 @@ import {
   type GetLogsReturnType,
   getAddress,
   type Hex,
+  HttpRequestError,
   type PublicClient,
   parseAbiItem,
+  TimeoutError,
 } from "viem";
 import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
@@ -63,12 +65,16 @@ type ReceiptLog = NonNullable<Receipt>["logs"][number];
  */
 export const reorgWindow = (confirmations: number) => Math.max(128, 2 * confirmations);
 
-/** The node's `finalized` block number, or null where it does not answer that tag. */
+/**
+ * The node's `finalized` block number, or null where it does not know that tag. A node that does not answer at all
+ * fails the pass instead: a timeout must not let a large deposit through on the count alone.
+ */
 async function finalizedBlock(client: PublicClient): Promise<number | null> {
   try {
     const block = await client.getBlock({ blockTag: "finalized" });
     return block.number === null ? null : Number(block.number);
-  } catch {
+  } catch (err) {
+    if (err instanceof HttpRequestError || err instanceof TimeoutError) throw err;
     return null;
   }
 }
