@@ -53,8 +53,17 @@ export const SETTLEMENT_MESSAGES = {
     "Amounts below one cent cannot be credited: a deposit is credited in whole cents and the rest stays unclaimed.",
 } as const;
 
-/** under_review: booked but on hold while it is reviewed; the customer is never told why (decision 039). */
-export const chainDepositStatus = z.enum(["pending", "under_review", "credited", "below_cent"]);
+/** A deposit a deep reorg removed after it was booked (decision 056): what the customer reads. */
+export const DEPOSIT_REVERSED_MESSAGE =
+  "The network dropped this deposit's transaction after it was credited, so the credit was taken back. If the transaction is confirmed again, it is credited again.";
+export const RETURNED_DEPOSIT_OWED_MESSAGE =
+  "Part of it was already spent, so your balance is below zero: sending money is paused until money you add covers it.";
+
+/**
+ * under_review: booked but on hold while it is reviewed; the customer is never told why (decision 039).
+ * reversed: booked, then a reorg deeper than the confirmations took it off the chain (decision 056).
+ */
+export const chainDepositStatus = z.enum(["pending", "under_review", "credited", "below_cent", "reversed"]);
 export type ChainDepositStatus = z.infer<typeof chainDepositStatus>;
 
 export const chainDeposit = z.object({
@@ -308,6 +317,17 @@ export const settlementHealth = z.object({
 });
 export type SettlementHealth = z.infer<typeof settlementHealth>;
 
+/** A customer a deposit reversal left below zero: sending is refused until money they add covers `owed` (decision 056). */
+export const returnedDeposit = z.object({
+  userId: z.string(),
+  email: z.string(),
+  /** The wallet's balance, below zero: "-$10.00". */
+  balance: z.string(),
+  owed: z.string(),
+  reversedDeposits: z.number().int(),
+});
+export type ReturnedDeposit = z.infer<typeof returnedDeposit>;
+
 /** GET /api/admin/settlement: the Settlement tab. */
 export const settlementOverview = z.discriminatedUnion("mode", [
   z.object({ mode: z.literal("manual"), message: z.string() }),
@@ -336,6 +356,7 @@ export const settlementOverview = z.discriminatedUnion("mode", [
     deposits: z.array(settlementDeposit),
     alerts: z.array(settlementAlert),
     fees: settlementHealth,
+    returnedDeposits: z.array(returnedDeposit),
   }),
 ]);
 export type SettlementOverview = z.infer<typeof settlementOverview>;

@@ -460,10 +460,13 @@ export const ledgerAccounts = pgTable(
       .references(() => users.id, { onDelete: "set null" }),
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
     held: bigint("held", { mode: "number" }).notNull().default(0),
+    /** What a reversed deposit left the customer owing: available may be this far below zero, no further (0046, decision 056). */
+    returnedOwed: bigint("returned_owed", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
-    check("ledger_accounts_available_not_negative", sql`${t.balance} - ${t.held} >= 0`),
+    check("ledger_accounts_available_not_negative", sql`${t.balance} - ${t.held} >= -${t.returnedOwed}`),
+    check("ledger_accounts_returned_owed_not_negative", sql`${t.returnedOwed} >= 0`),
     check("ledger_accounts_held_not_negative", sql`${t.held} >= 0`),
     // MAX_CENTS ($10 billion): repeated credits can never carry a cached balance toward 2^53 cents.
     check("ledger_accounts_balance_within_cap", sql`${t.balance} <= 1000000000000`),
@@ -1193,6 +1196,9 @@ export const chainDeposits = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     chainId: integer("chain_id").notNull(),
     txHash: text("tx_hash").notNull(),
+    /** The log's place among its transaction's logs: with the hash, the deposit's identity (0046, decision 056). Null only on rows older than 0046 until the watcher fills it. */
+    txLogIndex: integer("tx_log_index"),
+    /** Where it was last seen: the block's log index, block number and hash move when a reorg mines it elsewhere. */
     logIndex: integer("log_index").notNull(),
     blockNumber: bigint("block_number", { mode: "number" }).notNull(),
     blockHash: text("block_hash").notNull(),
@@ -1205,16 +1211,19 @@ export const chainDeposits = pgTable(
     /** Units below a cent (units mod 10^4), never credited: decision 028. */
     dustUnits: integer("dust_units").notNull(),
     /** held: booked with an open hold while compliance reviews its sender (0033, decision 039). */
-    status: text("status", { enum: ["pending", "held", "credited", "below_cent"] }).notNull(),
+    /** reversed: booked, then a reorg deeper than the confirmations took its log away (0046, decision 056). */
+    status: text("status", { enum: ["pending", "held", "credited", "below_cent", "reversed"] }).notNull(),
     transactionId: uuid("transaction_id").references(() => transactions.id),
     entryId: uuid("entry_id").references(() => journalEntries.id),
     holdId: uuid("hold_id").references(() => holds.id),
     caseId: uuid("case_id").references(() => complianceCases.id),
     seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
     creditedAt: timestamp("credited_at", { withTimezone: true }),
+    reversalEntryId: uuid("reversal_entry_id").references(() => journalEntries.id),
+    reversedAt: timestamp("reversed_at", { withTimezone: true }),
   },
   (t) => [
-    unique("chain_deposits_log_once").on(t.chainId, t.txHash, t.logIndex),
+    unique("chain_deposits_log_once").on(t.chainId, t.txHash, t.txLogIndex),
     index("chain_deposits_user_idx").on(t.userId, t.seenAt),
   ],
 );

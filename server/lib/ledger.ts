@@ -210,6 +210,39 @@ export async function creditFromSystemAccount(
 }
 
 /**
+ * Takes back money that arrived from `source` and turned out never to have arrived (a deposit a deep reorg removed,
+ * decision 056): the customer's wallet → `source`, locked first, as one entry, whatever the wallet holds. What the
+ * customer already spent leaves the available balance below zero; `returned_owed` is raised to exactly that
+ * shortfall first, so the wallet CHECK allows it and nothing more (the returned-deposit trigger shrinks it back
+ * as money arrives). The only path by which a wallet goes below zero.
+ */
+export async function debitReturnedMoney(
+  tx: Tx,
+  source: SystemAccount,
+  userId: string,
+  entry: Omit<EntryInput, "postings"> & { amount: number },
+): Promise<{ entryId: string; balance: number; owed: number }> {
+  const { amount, ...rest } = entry;
+  assertCents(amount);
+  if (amount <= 0) throw new Error("A returned amount must be positive");
+  const wallet = await lockWallet(tx, userId);
+  const shortfall = Math.max(0, wallet.held - (wallet.balance - amount));
+  const [raised] = await tx
+    .update(ledgerAccounts)
+    .set({ returnedOwed: sql`greatest(${ledgerAccounts.returnedOwed}, ${shortfall})` })
+    .where(eq(ledgerAccounts.id, wallet.id))
+    .returning({ owed: ledgerAccounts.returnedOwed });
+  const entryId = await postEntry(tx, {
+    ...rest,
+    postings: [
+      { accountId: wallet.id, amount: -amount },
+      { accountId: await systemAccountId(tx, source), amount },
+    ],
+  });
+  return { entryId, balance: wallet.balance - amount, owed: raised!.owed };
+}
+
+/**
  * Sets money aside on a locked wallet through place_hold (server/db/functions), the same function the transfer path
  * (create_transfer_request) calls; fails if the wallet's available balance is smaller.
  */
@@ -293,7 +326,7 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
   const drift = await queryRows(
     db,
     sql`
-      select a.code, a.kind, a.balance::text as balance, a.held::text as held,
+      select a.code, a.kind, a.balance::text as balance, a.held::text as held, a.returned_owed::text as owed,
              coalesce(p.total, 0)::text as posted, coalesce(h.total, 0)::text as open_holds
       from ledger_accounts a
       left join (select account_id, sum(amount) as total from postings group by account_id) p on p.account_id = a.id
@@ -304,6 +337,7 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
       kind: z.string(),
       balance: z.string(),
       held: z.string(),
+      owed: z.string(),
       posted: z.string(),
       open_holds: z.string(),
     }),
@@ -314,9 +348,10 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
         problems.push(`${a.code}: cached balance ${a.balance} but postings sum to ${a.posted}`);
       if (a.held !== a.open_holds)
         problems.push(`${a.code}: held ${a.held} but open holds sum to ${a.open_holds}`);
-      if (BigInt(a.posted) - BigInt(a.open_holds) < 0n)
+      // Below zero only by what a reversed deposit left owing (decision 056).
+      if (BigInt(a.posted) - BigInt(a.open_holds) < -BigInt(a.owed))
         problems.push(`${a.code}: available balance is negative`);
-    } else if (a.balance !== "0" || a.held !== "0") {
+    } else if (a.balance !== "0" || a.held !== "0" || a.owed !== "0") {
       problems.push(`${a.code}: a system account must keep no cached balance`);
     }
   }

@@ -218,7 +218,7 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     await expectLedgerClean();
   });
 
-  it("lets a reorg remove a pending deposit, never a credited one", async () => {
+  it("lets a reorg remove a pending deposit, and reverses a credited one a deeper reorg removed", async () => {
     const customer = await createApprovedCustomer(t.database);
     const { address } = await depositInfo(customer);
 
@@ -235,14 +235,13 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
     await chain.reorg(4);
     await chain.mine(3);
     const report = await pass();
-    expect(report?.dropped).toBe(1);
+    expect(report).toMatchObject({ dropped: 1, reversed: 1 });
     expect(await depositRows(pending)).toEqual([]);
-    expect(await depositRows(credited)).toMatchObject([{ status: "credited" }]);
-    expect(await balanceOf(customer)).toBe(700);
+    // A reorg past the depth took a credited deposit away: its credit is taken back (decision 056), so the
+    // ledger and the chain agree again and reconciliation has nothing to name.
+    expect(await depositRows(credited)).toMatchObject([{ status: "reversed" }]);
+    expect(await balanceOf(customer)).toBe(0);
     await expectLedgerClean();
-    // A reorg past the depth is the loss CHAIN_CONFIRMATIONS is chosen against: the credit stands, and
-    // reconciliation names it (here and in every later test of the file) for staff to recover.
-    lost.push({ kind: "credited_not_on_chain", txHash: credited.toLowerCase(), units: 7_000_000n });
   });
 
   it("credits exactly once when the watcher is killed mid-credit, and one pass runs at a time", async () => {
@@ -586,6 +585,36 @@ describe.skipIf(!process.env.DATABASE_URL)("USDC deposits on anvil", () => {
         await expectLedgerClean();
       },
     );
+
+    it("releases the hold and takes back the entry of a held deposit a reorg deeper than the confirmations removed", async () => {
+      const customer = await createApprovedCustomer(t.database);
+      const { address } = await depositInfo(customer);
+      await chain.mint(listedSender, 10_000_000n);
+      const dirty = await chain.send(ANVIL_KEYS.payer, address as Address, 4_000_000n);
+      await chain.mine(2);
+      expect(await pass()).toMatchObject({ held: 1 });
+      const [held] = await depositRows(dirty);
+      expect(await balanceOf(customer)).toBe(400);
+
+      await chain.reorg(3);
+      expect(await pass()).toMatchObject({ reversed: 1, held: 0 });
+      const [reversed] = await depositRows(dirty);
+      expect(reversed).toMatchObject({ status: "reversed", holdId: held!.holdId });
+      const [hold] = await t.database.db.select().from(holds).where(eq(holds.id, held!.holdId!));
+      expect(hold).toMatchObject({ status: "released" });
+      const [credit] = await t.database.db
+        .select()
+        .from(transactions)
+        .where(eq(transactions.id, held!.transactionId!));
+      expect(credit?.status).toBe("cancelled");
+      expect(await balanceOf(customer)).toBe(0);
+      expect(await available(customer)).toBe(0);
+      const { maker } = await staff();
+      expect((await caseOf(maker, customer))?.heldDeposits).toBe(0);
+      // Another pass, the case's own decisions later: nothing moves again.
+      expect(await pass()).toMatchObject({ reversed: 0, credited: 0, held: 0 });
+      await expectLedgerClean();
+    });
 
     it("never strands a deposit on a case decided while the watcher was filing it: it waits for the next pass and a new case", async () => {
       const customer = await createApprovedCustomer(t.database);

@@ -30,6 +30,7 @@ import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.
 import { speedUpPayout } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
+import { findReturnedDeposits } from "@/server/features/settlement/returned-deposits";
 import { findSettledOutside, proposeSettledOutside } from "@/server/features/settlement/settle-outside";
 import {
   readSettlementHealth,
@@ -298,14 +299,14 @@ export async function adminSettlementRoutes(
       log_index: number;
       to_address: string;
       amount_cents: string;
-      status: "pending" | "held" | "credited" | "below_cent";
+      status: "pending" | "held" | "credited" | "below_cent" | "reversed";
       block_number: string;
       seen_at: Date;
     }>(
       db,
       sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at
           from chain_deposits where chain_id = ${chain.chainId}
-          order by (status not in ('pending', 'held')), seen_at desc, id desc limit ${LISTED}`,
+          order by (status not in ('pending', 'held', 'reversed')), seen_at desc, id desc limit ${LISTED}`,
     );
     const depositCountRows = await queryRows<{ status: string; count: number }>(
       db,
@@ -363,7 +364,10 @@ export async function adminSettlementRoutes(
         explorerUrl: txLink(p.tx_hash),
         settledOutside: outsideOf(p.id),
       })),
-      depositCounts: counts(["pending", "under_review", "credited", "below_cent"] as const, depositCountRows),
+      depositCounts: counts(
+        ["pending", "under_review", "credited", "below_cent", "reversed"] as const,
+        depositCountRows,
+      ),
       deposits: depositRows.map((d) => ({
         id: d.id,
         txHash: d.tx_hash,
@@ -377,6 +381,7 @@ export async function adminSettlementRoutes(
       })),
       alerts: settlementAlerts(health, chain),
       fees: settlementHealth(health, chain),
+      returnedDeposits: await findReturnedDeposits(db),
     } satisfies SettlementOverview;
   });
 

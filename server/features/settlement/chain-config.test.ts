@@ -55,6 +55,7 @@ describe("chain settings", () => {
       payoutReplaceAfterMs: 300_000,
       reorgWindow: 256,
       hotWalletFundingAddresses: [],
+      finalizedAboveCents: null,
     });
     // The window re-read by every reconciliation is deeper than the confirmations (decision 057).
     expect(parseChainConfig({ ...good, CHAIN_CONFIRMATIONS: "200" }).chain?.reorgWindow).toBe(400);
@@ -72,6 +73,9 @@ describe("chain settings", () => {
         "0x0000000000000000000000000000000000000000",
       ],
     });
+    expect(parseChainConfig({ ...good, CHAIN_FINALIZED_ABOVE: "10000" }).chain?.finalizedAboveCents).toBe(
+      1_000_000,
+    );
     expect(
       parseChainConfig({ ...good, PAYOUT_REBROADCAST_AFTER: "5", PAYOUT_REPLACE_AFTER: "30" }).chain,
     ).toMatchObject({ payoutRebroadcastAfterMs: 5_000, payoutReplaceAfterMs: 30_000 });
@@ -87,6 +91,10 @@ describe("chain settings", () => {
       "CHAIN_RPC_URL must start with http(s):// or ws(s)://",
     ]);
     expect(problems({ CHAIN_ID: undefined })).toEqual(["CHAIN_ID is required when CHAIN_RPC_URL is set"]);
+    expect(problems({ CHAIN_FINALIZED_ABOVE: "-1" })[0]).toMatch(
+      /^CHAIN_FINALIZED_ABOVE must be a dollar amount/,
+    );
+    expect(problems({ CHAIN_CONFIRMATIONS: "0" })[0]).toMatch(/counting the transaction's own/);
     expect(problems({ CHAIN_ID: "1.5" })[0]).toMatch(/^CHAIN_ID must be a positive whole number/);
     expect(problems({ USDC_CONTRACT: "0x12" })).toEqual(["USDC_CONTRACT must be a 0x address"]);
     expect(problems({ PAYOUT_KEY: undefined })[0]).toMatch(/^PAYOUT_KEY \(or PAYOUT_KEY_FILE\) is required/);

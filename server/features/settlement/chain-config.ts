@@ -46,7 +46,16 @@ export interface ChainConfig {
   signer: Signer;
   /** Watch-only extended public key of the deposit branch; address i is its non-hardened child i. */
   depositXpub: string;
+  /**
+   * Blocks a transaction's block must have, counting its own block (CHAIN_CONFIRMATIONS): 1 = mined, 3 = its block
+   * and two on top. A reorg that replaces that many blocks can still undo it (decision 056).
+   */
   confirmations: number;
+  /**
+   * Deposits above this many cents also wait until their block is `finalized` where the node answers that tag
+   * (CHAIN_FINALIZED_ABOVE, in dollars); null: every deposit waits for the confirmations only.
+   */
+  finalizedAboveCents: number | null;
   explorerUrl?: string;
   /** Payouts at or below this (cents) may go without a person; 0: every payout waits for staff. */
   payoutAutoLimitCents: number;
@@ -156,7 +165,16 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
   const confirmationsText = value(env, "CHAIN_CONFIRMATIONS") ?? "12";
   const confirmations = Number(confirmationsText);
   if (!/^\d+$/.test(confirmationsText) || confirmations < 1 || confirmations > 10_000)
-    problems.push("CHAIN_CONFIRMATIONS must be a whole number from 1 to 10000");
+    problems.push(
+      "CHAIN_CONFIRMATIONS must be a whole number from 1 to 10000 (blocks counting the transaction's own: 1 = mined)",
+    );
+
+  const finalizedText = value(env, "CHAIN_FINALIZED_ABOVE");
+  const finalizedAbove = finalizedText === undefined ? null : parseMoney(finalizedText);
+  if (finalizedText !== undefined && (finalizedAbove === null || finalizedAbove < 0))
+    problems.push(
+      "CHAIN_FINALIZED_ABOVE must be a dollar amount like 10000 or 2500.00 (deposits above it wait for a finalized block), or unset",
+    );
 
   const explorerUrl = value(env, "CHAIN_EXPLORER_URL");
   if (explorerUrl && !/^https?:\/\//.test(explorerUrl))
@@ -240,6 +258,7 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       signer: localKeySigner(payout.key!),
       depositXpub: xpub!,
       confirmations,
+      finalizedAboveCents: finalizedAbove,
       explorerUrl: explorerUrl?.replace(/\/+$/, ""),
       payoutAutoLimitCents: limit!,
       payoutRebroadcastAfterMs: rebroadcastMs,

@@ -3,7 +3,7 @@ import { AlertTriangle, Copy, ExternalLink } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { ChainDeposit, DepositInfo } from "@/contract/settlement";
-import { SETTLEMENT_MESSAGES } from "@/contract/settlement";
+import { DEPOSIT_REVERSED_MESSAGE, SETTLEMENT_MESSAGES } from "@/contract/settlement";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Badge } from "@/web/components/ui/badge";
@@ -54,6 +54,7 @@ const STATUS: Record<ChainDeposit["status"], { label: string; tone: "neutral" | 
   under_review: { label: "Under review", tone: "pending" },
   credited: { label: "Credited", tone: "positive" },
   below_cent: { label: "Below one cent", tone: "neutral" },
+  reversed: { label: "Reversed", tone: "neutral" },
 };
 
 function DepositList({ deposits, confirmations }: { deposits: ChainDeposit[]; confirmations: number }) {
@@ -86,6 +87,9 @@ function DepositList({ deposits, confirmations }: { deposits: ChainDeposit[]; co
             ) : null}
             {d.status === "under_review" ? (
               <span className="text-xs text-ink-muted">{SETTLEMENT_MESSAGES.underReview}</span>
+            ) : null}
+            {d.status === "reversed" ? (
+              <span className="text-xs text-ink-muted">{DEPOSIT_REVERSED_MESSAGE}</span>
             ) : null}
           </span>
           <Badge tone={STATUS[d.status].tone}>{STATUS[d.status].label}</Badge>

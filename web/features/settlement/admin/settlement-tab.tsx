@@ -63,12 +63,14 @@ const DEPOSIT_TONES: Record<SettlementDeposit["status"], Tone> = {
   under_review: "pending",
   credited: "positive",
   below_cent: "neutral",
+  reversed: "negative",
 };
 const DEPOSIT_LABELS: Record<SettlementDeposit["status"], string> = {
   pending: "pending",
   under_review: "held for compliance review",
   credited: "credited",
   below_cent: "below one cent",
+  reversed: "reversed: returned deposit",
 };
 const REPORT_TONES: Record<ReconciliationReport["status"], Tone> = {
   running: "pending",
@@ -284,6 +286,30 @@ function PayoutsCard({ data }: { data: ChainOverview }) {
   );
 }
 
+/** Customers a reversed deposit left below zero: nothing leaves their account until they cover it (decision 056). */
+function ReturnedDeposits({ rows }: { rows: ChainOverview["returnedDeposits"] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section aria-label="Returned deposits" className="mb-4 grid gap-2 border-b border-line pb-4 text-sm">
+      <p className="font-medium text-ink">
+        Returned deposits: customers below zero after a deposit was reversed (sending refused until covered)
+      </p>
+      <ul className="divide-y divide-line">
+        {rows.map((r) => (
+          <li key={r.userId} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
+            <span className="min-w-0 truncate text-ink">{r.email || r.userId}</span>
+            <span className="font-medium text-negative tabular-nums">{r.balance}</span>
+            <span className="text-ink-muted tabular-nums">owes {r.owed}</span>
+            <span className="text-ink-muted">
+              {r.reversedDeposits} reversed deposit{r.reversedDeposits === 1 ? "" : "s"}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function DepositsCard({ data }: { data: ChainOverview }) {
   return (
     <Card>
@@ -291,6 +317,7 @@ function DepositsCard({ data }: { data: ChainOverview }) {
         <Counts counts={data.depositCounts} label={(k) => DEPOSIT_LABELS[k]} />
       </ListHeader>
       <CardContent>
+        <ReturnedDeposits rows={data.returnedDeposits} />
         {data.deposits.length === 0 ? (
           <ListEmpty
             icon={Wallet}
