@@ -106,7 +106,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
       this.set({ reason: "gas" }, 0);
       try {
         const rows = await database.query<{ reason: string; count: number }>(
-          "select waiting_reason as reason, count(*)::int as count from payouts where status = 'queued' and waiting_reason is not null group by waiting_reason",
+          "select waiting_reason as reason, count(*)::int as count from payouts where status = 'queued' and waiting_reason in ('usdc', 'gas') group by waiting_reason",
         );
         for (const row of rows) this.set({ reason: row.reason }, row.count);
       } catch (err) {

@@ -234,7 +234,10 @@ describe.skipIf(!process.env.DATABASE_URL)("Transaction hashes in history and st
     // The poll memory is on: with nothing further pushed, a repeat poll is answered from it.
     expect((await pollRecent(customer, afterBroadcast.headers.etag as string)).statusCode).toBe(304);
 
-    // Still not mined past PAYOUT_REPLACE_AFTER: a replacement at a higher fee goes out, and its hash is pushed.
+    // Still not mined past PAYOUT_REPLACE_AFTER, and the base fee jumped past its fee (a block too dear for it):
+    // a replacement at a higher fee goes out (decision 058), and its hash is pushed.
+    await anvil().setNextBlockBaseFeePerGas({ baseFeePerGas: 20_000_000_000n });
+    await anvil().mine({ blocks: 1 });
     const later = Date.now() + 3_600_000;
     expect((await pass(() => later)).replaced).toBe(1);
     const all = await attempts();

@@ -697,6 +697,8 @@ async function followOne(ctx: Context, skip: string[]): Promise<boolean> {
           minedBlock: Number(receipt.blockNumber),
           minedBlockHash: blockHash,
           confirmations: depth,
+          // Its own attempt is mined after all (a node that lagged when the nonce was read): no longer waiting.
+          waitingReason: sql`nullif(${payouts.waitingReason}, 'nonce_used_outside')`,
           updatedAt: new Date(),
         })
         .where(eq(payouts.id, row.id));
