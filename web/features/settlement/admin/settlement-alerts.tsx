@@ -1,4 +1,4 @@
-import { AlertTriangle, Gauge } from "lucide-react";
+import { AlertTriangle, Coins } from "lucide-react";
 import type { SettlementAlert, SettlementHealth } from "@/contract/settlement";
 import { ListHeader } from "@/web/components/admin/list-states";
 import { Card, CardContent } from "@/web/components/ui/card";
@@ -57,7 +57,7 @@ export function FeesCard({ fees }: { fees: SettlementHealth }) {
         <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
           <div className="col-span-2 grid min-w-0 gap-1 rounded-lg border border-line p-3 lg:col-span-1">
             <dt className="flex items-center gap-1.5 text-xs text-ink-muted">
-              <Gauge className="size-3.5" aria-hidden />
+              <Coins className="size-3.5" aria-hidden />
               Fee the chain asks
             </dt>
             <dd className="text-base font-semibold text-ink tabular-nums">
