@@ -186,6 +186,24 @@ describe.skipIf(!process.env.DATABASE_URL)(
       known.push({ kind: "deposit_outflow", txHash: moved, units: 5_000_000n });
     });
 
+    it("reads the balances of hundreds of deposit addresses at the run's block, a hundred per call", async () => {
+      // 300 addresses with a recorded dust deposit of nothing each: watched, holding 0 as their deposits say.
+      await t.database.query(
+        `with fresh as (
+         insert into deposit_addresses (address, user_id)
+         select '0xdead' || lpad(to_hex(i), 36, '0'), null from generate_series(1, 300) i returning address)
+       insert into chain_deposits (chain_id, tx_hash, log_index, block_number, block_hash, from_address, to_address,
+                                   units, amount_cents, dust_units, status)
+       select $1, '0x' || md5(address) || md5(address), 0, 1, '0x00', '0x00', address, 0, 0, 0, 'below_cent'
+       from fresh`,
+        [config().chainId],
+      );
+      const report = await run();
+      // Read, not an error; and none of them is a difference (the earlier test's outflow is still open).
+      expect(report.report).toMatchObject({ error: null, newDifferences: 0 });
+      expect(report.report.status).not.toBe("error");
+    });
+
     it("reports USDC sent to the hot wallet from outside as an unknown inflow, once, and not as a balance difference", async () => {
       await chain.mint(payer.address, 10_000_000n);
       const before = await run();
