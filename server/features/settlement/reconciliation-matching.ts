@@ -1,40 +1,23 @@
 import { type SQL, sql } from "drizzle-orm";
-import { queryRows, type Tx } from "@/server/db/client";
 import type { ChainConfig } from "@/server/features/settlement/chain-config";
 
 /**
- * The three places where reconciliation decides what a log is (decision 057), each one SQL fragment so the work
- * running beside it (issue 48: deposits keyed on their place in the transaction, sweeps) plugs in here only.
+ * The three places where reconciliation decides what a log is (decision 057), each one SQL fragment: a deposit's
+ * log, Pillar's own transfers out of deposit addresses (sweeps) and the known sources of the hot wallet's USDC.
  */
-
-/** Whether chain_deposits has its log's place within the transaction yet (migration 0046, the deposits work). */
-async function depositsHaveTxLogIndex(tx: Tx): Promise<boolean> {
-  const [row] = await queryRows<{ ok: boolean }>(
-    tx,
-    sql`select exists (select 1 from information_schema.columns
-          where table_schema = current_schema() and table_name = 'chain_deposits'
-            and column_name = 'tx_log_index') as ok`,
-  );
-  return row?.ok === true;
-}
 
 /**
  * A `chain_deposits d` row is the `chain_token_logs l` row's deposit: the same transaction and the log's place
- * within it, which a reorg that mines the transaction again keeps. Until chain_deposits has that place (0046),
- * and for a row read before it, the block's log index stands in.
+ * within it, which a reorg that mines the transaction again keeps (0046, decision 056). A deposit row from before
+ * 0046 that the watcher has not yet given its place keeps the block's log index, as does a log read before 0047.
  */
-export async function depositMatchesLog(tx: Tx): Promise<SQL> {
-  return (await depositsHaveTxLogIndex(tx))
-    ? sql`d.chain_id = l.chain_id and d.tx_hash = l.tx_hash and (case
-            when d.tx_log_index is not null and l.tx_log_index is not null then d.tx_log_index = l.tx_log_index
-            else d.log_index = l.log_index end)`
-    : sql`d.chain_id = l.chain_id and d.tx_hash = l.tx_hash and d.log_index = l.log_index`;
-}
+export const depositMatchesLog = (): SQL =>
+  sql`d.chain_id = l.chain_id and d.tx_hash = l.tx_hash and (case
+        when d.tx_log_index is not null and l.tx_log_index is not null then d.tx_log_index = l.tx_log_index
+        else d.log_index = l.log_index end)`;
 
 /** How a credited deposit row names its log in a difference's reference ("log N"). */
-export async function depositLogPosition(tx: Tx): Promise<SQL> {
-  return (await depositsHaveTxLogIndex(tx)) ? sql`coalesce(d.tx_log_index, d.log_index)` : sql`d.log_index`;
-}
+export const depositLogPosition = (): SQL => sql`coalesce(d.tx_log_index, d.log_index)`;
 
 /**
  * A `chain_token_logs l` transfer out of a deposit address is Pillar's own: a sweep to the treasury. Nothing

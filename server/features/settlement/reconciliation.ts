@@ -256,7 +256,7 @@ async function compare(
 
   // Deposits: every transfer of a cent or more to a deposit address, against the watcher's rows, matched on the
   // transaction and the log's place in it (reconciliation-matching.ts).
-  const matches = await depositMatchesLog(tx);
+  const matches = depositMatchesLog();
   const arrivals = await queryRows<{
     tx_hash: string;
     tx_log_index: number;
@@ -312,7 +312,7 @@ async function compare(
   }
   const ghosts = await queryRows<{ tx_hash: string; position: number; units: string }>(
     tx,
-    sql`select d.tx_hash, ${await depositLogPosition(tx)} as position, d.units::text from chain_deposits d
+    sql`select d.tx_hash, ${depositLogPosition()} as position, d.units::text from chain_deposits d
         where d.chain_id = ${id} and d.status in ('credited', 'held') and d.block_number between ${first} and ${asOf}
           and not exists (select 1 from chain_token_logs l where ${matches}
                             and l.units = d.units and l.to_address = d.to_address
