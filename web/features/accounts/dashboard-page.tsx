@@ -116,7 +116,7 @@ export default function DashboardPage() {
                   <>
                     {closure ? <ClosedBanner closure={closure} /> : null}
                     {user.isFrozen ? <FrozenBanner /> : null}
-                    {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
+                    {user.secondFactorEnabled || user.isAdmin || closure ? null : <SecondFactorBanner />}
                   </>
                 }
               />
