@@ -154,7 +154,7 @@ describe("a customer closes their own account", () => {
     expect(replay.json()).toMatchObject({ reason: "account_already_closed", accountClosed: true });
     expect(await auditCount(customer)).toBe(1);
     await expectMoneyConsistent(t.database);
-  });
+  }, 120_000);
 
   it("refuses staff closing their own login here", async () => {
     const res = await closeOwn(support);
@@ -311,5 +311,5 @@ describe("a transfer arriving while the account closes", () => {
       );
     }
     await expectMoneyConsistent(t.database);
-  });
+  }, 120_000);
 });

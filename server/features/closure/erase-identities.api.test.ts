@@ -137,7 +137,7 @@ describe("erasing a closed account's identity after the retention period", () =>
       now: new Date(closedAt.getTime() + 6 * YEAR_MS),
     });
     expect(again.erased).toBe(0);
-  });
+  }, 120_000);
 
   it("never touches an open account", async () => {
     const open = await createApprovedCustomer(t.database);
