@@ -16,6 +16,7 @@ const SERVER_AREA_DEPS = {
   admin: ["approvals"],
   auth: ["compliance", "security"],
   chat: ["kyc"],
+  closure: ["auth"],
   compliance: [],
   events: [],
   kyc: ["approvals", "compliance"],
@@ -138,7 +139,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|schedules|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|schedules|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

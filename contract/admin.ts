@@ -9,7 +9,8 @@ export const ADMIN_MESSAGES = {
     "Test e-mails go to staff addresses only: enter your own address or another staff member's",
   cannotDeleteAdmin: "Admin users cannot be deleted",
   userNotFound: "User not found",
-  userHasMoney: "This user still has money in their account. Move the balance to $0.00 before deleting.",
+  userHasMoney:
+    "This user still has money in their account. A customer with money history is closed, not deleted: send the balance out to $0.00, then close the account.",
   userHasOpenRequests: "This user has transfers or payments in progress. Settle them before deleting.",
 } as const;
 

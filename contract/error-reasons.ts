@@ -51,6 +51,13 @@ export const ERROR_REASONS = {
   freeze_link_invalid: { code: "BAD_REQUEST", status: 400, flags: ["freezeLinkInvalid"] },
   freeze_link_expired: { code: "GONE", status: 410, flags: ["freezeLinkExpired"] },
   freeze_link_used: { code: "GONE", status: 410, flags: ["freezeLinkUsed"] },
+  // Account closure (decision 059): money in and out of a closed account, and what keeps one from closing.
+  account_closed: { code: "FORBIDDEN", status: 403, flags: ["accountClosed"] },
+  account_already_closed: { code: "CONFLICT", status: 409, flags: ["accountClosed"] },
+  /** A customer with money history is closed, never deleted. */
+  has_money_history: { code: "CONFLICT", status: 409, flags: ["hasMoneyHistory"] },
+  /** `closureBlocker` names what keeps the account open (contract/closure.ts CLOSURE_BLOCKERS). */
+  closure_blocked: { code: "CONFLICT", status: 409, flags: ["closureBlocked"] },
   // KYC and documents.
   phone_number_required: { code: "BAD_REQUEST", status: 400, flags: ["phoneNumberRequired"] },
   ssn_duplicate: { code: "CONFLICT", status: 409, flags: ["ssnDuplicate"] },

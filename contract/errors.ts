@@ -69,6 +69,15 @@ export const errorFlags = z
     freezeLinkInvalid: flag,
     freezeLinkExpired: flag,
     freezeLinkUsed: flag,
+    /** The account is closed (decision 059): it neither sends nor receives. */
+    accountClosed: flag,
+    /** When it was closed (ISO 8601). */
+    closedAt: z.string(),
+    /** Staff tried to delete a customer with money history: close the account instead. */
+    hasMoneyHistory: flag,
+    /** Something keeps the account from closing; `closureBlocker` says what. */
+    closureBlocked: flag,
+    closureBlocker: z.string(),
     // KYC and documents.
     phoneNumberRequired: flag,
     ssnDuplicate: flag,

@@ -30,6 +30,7 @@ export const STAFF_CAPABILITIES = {
   acknowledgeDifference: "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",
+  closeAccount: "POST /api/admin/users/:userId/close",
   liftSendBlock: "POST /api/admin/users/:userId/lift-send-block",
   editBalance: "PUT /api/admin/users/:userId/balance",
   editDashboardContent: "PUT /api/admin/dashboard-content/:userId",

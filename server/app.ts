@@ -23,6 +23,7 @@ import { secondFactorRoutes } from "@/server/features/auth/second-factor-routes"
 import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { adminChatRoutes } from "@/server/features/chat/admin-routes";
 import { chatRoutes } from "@/server/features/chat/routes";
+import { adminClosureRoutes, closureRoutes } from "@/server/features/closure/routes";
 import { complianceAdminRoutes } from "@/server/features/compliance/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
@@ -157,6 +158,8 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", adminRoutes),
   routesAt("/api/admin", staffRoutes),
   routesAt("/api/account", securityRoutes),
+  routesAt("/api/account", closureRoutes),
+  routesAt("/api/admin", adminClosureRoutes),
   routesAt("/api", accountRoutes),
   routesAt("/api", contentRoutes),
   routesAt("/api/transfer", transferRoutes),

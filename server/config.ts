@@ -115,6 +115,16 @@ const envSchema = z.object({
       .min(100, "SCHEDULE_POLL_MS must be at least 100")
       .default(60_000),
   ),
+  // Years a closed account's identity data is kept before the retention job erases it (decision 059; BSA: 5).
+  ACCOUNT_RETENTION_YEARS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce
+      .number({ error: "ACCOUNT_RETENTION_YEARS must be a number of years, like 5" })
+      .int("ACCOUNT_RETENTION_YEARS must be a whole number of years")
+      .min(1, "ACCOUNT_RETENTION_YEARS must be at least 1 (the BSA asks for 5)")
+      .max(100, "ACCOUNT_RETENTION_YEARS must be at most 100")
+      .default(5),
+  ),
   POLL_MEMORY_MS: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z.coerce
@@ -212,6 +222,8 @@ export type Config = {
   transferDailyCountLimit: number;
   /** How often each instance looks for due scheduled transfers (decision 036). */
   schedulePollMs: number;
+  /** ACCOUNT_RETENTION_YEARS: a closed account's identity data is erased this long after closure. */
+  accountRetentionYears: number;
   /** How long a dashboard poll's ETag is answered from memory before the database is asked again (0: never). */
   pollMemoryMs: number;
   cookieSecure: boolean;
@@ -374,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     transferDailyCountLimit: e.TRANSFER_DAILY_COUNT_LIMIT,
     schedulePollMs: e.SCHEDULE_POLL_MS,
+    accountRetentionYears: e.ACCOUNT_RETENTION_YEARS,
     pollMemoryMs: e.POLL_MEMORY_MS,
     cookieSecure: e.COOKIE_SECURE === undefined ? isProduction : isOn(e.COOKIE_SECURE),
     publicUrl: e.PUBLIC_URL ?? (isProduction ? undefined : `http://localhost:${e.PORT}`),

@@ -48,6 +48,13 @@ export const users = pgTable(
     frozenAt: timestamp("frozen_at", { withTimezone: true }),
     /** After a freeze the owner must reset the password before signing in again. */
     passwordResetRequired: boolean("password_reset_required").notNull().default(false),
+    /** Account closure (0049, decision 059): money in and out shut, the login kept for statements. */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** Who closed it: the customer themselves or a staff member. */
+    closedBy: uuid("closed_by"),
+    closureReason: text("closure_reason"),
+    /** When the retention job erased the identity data (KYC documents, SSN, date of birth, address, phone). */
+    identityErasedAt: timestamp("identity_erased_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -60,6 +67,13 @@ export const users = pgTable(
       "users_staff_roles_known",
       sql`${t.staffRoles} <@ array['support', 'compliance', 'finance', 'owner']::text[]`,
     ),
+    check(
+      "users_closure_consistent",
+      sql`(${t.closedAt} is null) = (${t.closedBy} is null) and (${t.identityErasedAt} is null or ${t.closedAt} is not null)`,
+    ),
+    index("users_closed_unerased_idx")
+      .on(t.closedAt, t.id)
+      .where(sql`${t.closedAt} is not null and ${t.identityErasedAt} is null`),
   ],
 );
 

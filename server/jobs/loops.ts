@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDeps } from "@/server/app-deps";
 import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
+import { identityErasureLoop } from "@/server/features/closure/erase-identities";
 import { rescreenLoop } from "@/server/features/compliance/rescreen";
 import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features/schedules/schedule-runner";
 import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
@@ -58,6 +59,15 @@ export async function loopsFor(
   if (config.env !== "test") loops.push(replyNotifierLoop(database, config.publicUrl));
   if (options.serving) {
     loops.push(housekeepingLoop(database.db, storage, log));
+    // Erases closed accounts' identity data after the retention period (decision 059); tests run its passes.
+    loops.push(
+      identityErasureLoop(
+        database.db,
+        storage,
+        config.accountRetentionYears,
+        log.child({ component: "erasure" }),
+      ),
+    );
     // Re-screens every customer after a list load, in batches (decision 053); tests run its passes by hand.
     loops.push(
       rescreenLoop(database.db, config.sanctionsNameThreshold, log.child({ component: "rescreen" })),

@@ -24,6 +24,9 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "POST /api/account/freeze": ["public", "GONE"],
   "POST /api/account/freeze/check": ["public", "GONE"],
   "POST /api/account/send-block/undo": ["public", "GONE"],
+  // Account closure (decision 059).
+  "GET /api/account/closure": ["user"],
+  "POST /api/account/close": ["user", "BAD_REQUEST", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   "GET /api/logout": ["public"],
   "POST /api/logout": ["public"],
   // The signed-in user's own security settings.
@@ -143,6 +146,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/admin/users": ["admin"],
   "GET /api/admin/users/:userId": ["admin", "NOT_FOUND"],
   "DELETE /api/admin/users/:userId": ["admin", "NOT_FOUND", "CONFLICT"],
+  "POST /api/admin/users/:userId/close": ["admin", "NOT_FOUND", "CONFLICT"],
   "POST /api/admin/users/:userId/unfreeze": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/users/:userId/self-limits": ["admin", "NOT_FOUND"],
   "POST /api/admin/users/:userId/lift-send-block": ["admin", "NOT_FOUND", "CONFLICT"],

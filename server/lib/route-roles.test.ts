@@ -58,6 +58,7 @@ describe("the admin web's capabilities", () => {
       "accountRequestsTab",
       "approvalsTab",
       "auditTab",
+      "closeAccount",
       "complianceDesk",
       "decideCase",
       "kycTab",

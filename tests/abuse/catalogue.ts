@@ -270,6 +270,19 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => ({ url: "/api/account/send-block/undo", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
+  // Account closure (decision 059). Closing A would end the walk's customer, so the well-formed request carries
+  // no password: a customer is asked for it (403), staff cannot close their own login (403).
+  "GET /api/account/closure": {
+    access: "user",
+    build: () => url("/api/account/closure"),
+    expect: USER_OK,
+  },
+  "POST /api/account/close": {
+    access: "user",
+    input: { body: true },
+    build: () => ({ url: "/api/account/close", payload: {} }),
+    expect: { signedOut: 401, user: 403, otherUser: 403, admin: 403 },
+  },
   "GET /api/logout": {
     access: "public",
     build: () => url("/api/logout"),
@@ -1219,6 +1232,16 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "admin",
     input: { params: true },
     build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}`),
+    expect: ADMIN_OK,
+  },
+  // Closing a fresh customer's account (no money, nothing open): compliance and owners (decision 059).
+  "POST /api/admin/users/:userId/close": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: async (w) => ({
+      url: `/api/admin/users/${(await victim(w)).user.id}/close`,
+      payload: { reason: "Customer asked to close" },
+    }),
     expect: ADMIN_OK,
   },
   // A note on A's own limits: the only thing staff do about them (decision 035).

@@ -11,4 +11,6 @@ LANGUAGE sql STABLE AS $$
 			WHERE r.user_id = p_user_id AND r.superseded_at IS NULL AND r.status = 'approved'
 				AND r.account_number IS NOT NULL)
 		AND NOT compliance_restricted(p_user_id)
+		-- A closed account (decision 059) neither sends nor, through tag_payee and the summary, receives.
+		AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = p_user_id AND u.closed_at IS NOT NULL)
 $$;

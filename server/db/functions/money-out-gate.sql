@@ -29,6 +29,11 @@ BEGIN
 		RETURN QUERY SELECT 'staff_account'::text, NULL::text;
 		RETURN;
 	END IF;
+	-- Closed (decision 059): said as such, before the gate it also closes would call it an unfinished setup.
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = p_user_id AND u.closed_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_closed'::text, NULL::text;
+		RETURN;
+	END IF;
 	IF NOT can_send_money(p_user_id) THEN
 		RETURN QUERY SELECT 'setup_incomplete'::text, NULL::text;
 		RETURN;

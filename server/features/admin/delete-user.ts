@@ -1,7 +1,9 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { ADMIN_MESSAGES } from "@/contract/admin";
+import { CLOSURE_MESSAGES } from "@/contract/closure";
 import type { Db } from "@/server/db/client";
 import { incomingPayments, transferRequests, users } from "@/server/db/schema";
+import { hasMoneyHistory } from "@/server/lib/account-closed";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
@@ -9,7 +11,7 @@ import { deleteUserRow } from "@/server/lib/write-user";
 
 /**
  * Deletes a customer and everything hanging off the account (sessions, codes). Never an admin, never
- * while they hold money or have a transfer or payment in flight; ledger history stays (wallet user set null).
+ * while they hold money or have a transfer or payment in flight, never one with money history (they are closed).
  * The row is locked first so a concurrent change cannot slip in between the checks and the delete.
  */
 export async function deleteUser(db: Db, actorId: string, userId: string): Promise<void> {
@@ -35,6 +37,9 @@ export async function deleteUser(db: Db, actorId: string, userId: string): Promi
       );
     if (open.total > 0 || incoming.total > 0)
       throw new AppError("CONFLICT", ADMIN_MESSAGES.userHasOpenRequests);
+    // A bank keeps five years of records (BSA): whoever ever moved money is closed, not deleted (decision 059).
+    if (await hasMoneyHistory(tx, userId))
+      throw new AppError("has_money_history", CLOSURE_MESSAGES.hasMoneyHistory);
     // The cascade removes their sessions; deleteUserRow drops the cached copies at commit.
     await deleteUserRow(tx, userId);
     await writeAudit(tx, {

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { CLOSURE_MESSAGES } from "@/contract/closure";
 import { PAYMENT_MESSAGES } from "@/contract/payments";
 import type { Tx } from "@/server/db/client";
 import { accountRequests, users } from "@/server/db/schema";
@@ -16,8 +17,8 @@ export const staffCannotReceive = () =>
 
 /**
  * The customer an incoming payment or admin credit is for, share-locked (a deletion or a staff grant waits),
- * when they may receive money: never staff (409 staffAccount: staff never bank), and only with an open
- * checking account (409 accountNotOpen). Checked when the payment or credit is made and again when it posts,
+ * when they may receive money: never staff (409 staffAccount: staff never bank), never a closed account (403
+ * accountClosed), and only with an open checking account (409 accountNotOpen). Checked when the payment or credit is made and again when it posts,
  * so a grant or anything else that happened in between cannot slip money through.
  */
 export async function lockReceivingCustomer(tx: Tx, userId: string): Promise<ReceivingCustomer> {
@@ -28,12 +29,19 @@ export async function lockReceivingCustomer(tx: Tx, userId: string): Promise<Rec
       lastName: users.lastName,
       email: users.email,
       staffRoles: users.staffRoles,
+      closedAt: users.closedAt,
     })
     .from(users)
     .where(eq(users.id, userId))
     .for("share");
   if (!owner) throw new AppError("NOT_FOUND", "User not found");
   if (owner.staffRoles.length > 0) throw staffCannotReceive();
+  // A closed account receives nothing (decision 059): a deposit to it stays uncredited, a credit is refused.
+  if (owner.closedAt) {
+    throw new AppError("account_closed", CLOSURE_MESSAGES.accountClosed, {
+      closedAt: owner.closedAt.toISOString(),
+    });
+  }
   const [open] = await tx
     .select({ id: accountRequests.id })
     .from(accountRequests)
@@ -45,7 +53,7 @@ export async function lockReceivingCustomer(tx: Tx, userId: string): Promise<Rec
       ),
     );
   if (!open) throw new AppError("account_not_open", PAYMENT_MESSAGES.accountNotOpen);
-  const { staffRoles: _, ...customer } = owner;
+  const { staffRoles: _, closedAt: __, ...customer } = owner;
   return customer;
 }
 

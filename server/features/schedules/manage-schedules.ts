@@ -32,6 +32,7 @@ import {
   upcomingOf,
 } from "@/server/features/schedules/schedule-view";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { refuseClosedAccount } from "@/server/lib/account-closed";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
 
@@ -221,6 +222,7 @@ async function createScheduleChecked(
     await tx.execute(sql`select id from users where id = ${user.id} for no key update`);
     const again = await existingByKey(tx, user.id, input.requestKey);
     if (again) return { row: again, replayed: true };
+    await refuseClosedAccount(tx, user.id);
     if (factors.enabled && proof && proof.method !== "passkey")
       await spendCodeProof(deps, tx, user.id, proof);
     const [{ open }] = (await tx

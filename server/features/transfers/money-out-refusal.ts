@@ -1,4 +1,5 @@
 import { formatBankTime } from "@/contract/bank-time";
+import { CLOSURE_MESSAGES } from "@/contract/closure";
 import type { ErrorReason } from "@/contract/error-reasons";
 import type { ErrorDetails } from "@/contract/errors";
 import { formatMoney } from "@/contract/money";
@@ -24,6 +25,7 @@ type Refusal = [message: string, details?: ErrorDetails];
  */
 const REFUSALS = {
   account_frozen: () => [SECURITY_MESSAGES.accountFrozen],
+  account_closed: () => [CLOSURE_MESSAGES.accountClosed],
   staff_account: () => [TRANSFER_MESSAGES.adminCannotTransfer],
   setup_incomplete: () => [TRANSFER_MESSAGES.setupIncomplete],
   // detail: the end of a running cooldown (ISO 8601), or null while the block is on.

@@ -30,6 +30,7 @@ import {
   type TagPayer,
   type TagPaymentResult,
 } from "@/server/features/transfers/pay-by-tag";
+import { refuseClosedAccount } from "@/server/lib/account-closed";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
 import { moneyRequestAnsweredMail, moneyRequestedMail } from "@/server/lib/mail/money-templates";
@@ -259,6 +260,7 @@ export async function createMoneyRequest(
   const answer = await deps.database.db.transaction(async (tx) => {
     const seen = await payableAt(tx, tag);
     await lockParties(tx, requester.id, seen?.id ?? null);
+    await refuseClosedAccount(tx, requester.id);
     // The requester must be able to receive what they ask for: the same rule as being paid by tag.
     const self = await payableAt(tx, requester.pillarTag);
     if (!self || self.id !== requester.id) {

@@ -16,6 +16,7 @@ export const TAG_PAYMENT_OUTCOMES = [
   "request_closed",
   "idempotency_mismatch",
   "account_frozen",
+  "account_closed",
   "staff_account",
   "setup_incomplete",
   "daily_count_limit",

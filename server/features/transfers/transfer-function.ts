@@ -30,6 +30,7 @@ export const TRANSFER_OUTCOMES = [
   "schedule_run_made",
   "idempotency_mismatch",
   "account_frozen",
+  "account_closed",
   "staff_account",
   "setup_incomplete",
   "sends_blocked",

@@ -12,8 +12,10 @@ import { MAIN_PROPS } from "@/web/components/skip-link";
 import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
+import { useAccountClosure } from "@/web/features/accounts/api/account-closure";
 import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { AccountNumbers } from "@/web/features/accounts/components/account-numbers";
+import { ClosedBanner } from "@/web/features/accounts/components/closed-banner";
 import { ComingUpCard } from "@/web/features/accounts/components/coming-up-card";
 import { FrozenBanner } from "@/web/features/accounts/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/accounts/components/payments-history";
@@ -45,6 +47,8 @@ export default function DashboardPage() {
   const user = useSignedInUser();
   const contentQuery = useDashboardContent();
   const summary = useAccountSummary();
+  // A closed account (decision 059) shows its banner and no money actions; staff have no account to close.
+  const closure = useAccountClosure(!user.isAdmin).data?.closure ?? null;
   const status = useKycStatus({ refetchInterval: KYC_STATUS_POLL_MS });
   const showsCardsBelow = useAfterOverview(!contentQuery.isPending);
   useDocumentTitle("Dashboard");
@@ -110,14 +114,15 @@ export default function DashboardPage() {
                 }
                 banners={
                   <>
+                    {closure ? <ClosedBanner closure={closure} /> : null}
                     {user.isFrozen ? <FrozenBanner /> : null}
-                    {user.secondFactorEnabled || user.isAdmin ? null : <SecondFactorBanner />}
+                    {user.secondFactorEnabled || user.isAdmin || closure ? null : <SecondFactorBanner />}
                   </>
                 }
               />
               {showsCardsBelow ? (
                 <>
-                  <QuickActionsCard title={content.quickActionTitle} />
+                  <QuickActionsCard title={content.quickActionTitle} closed={closure !== null} />
                   {user.isAdmin ? null : <ComingUpCard />}
                   <PaymentsHistory title={content.transactionTitle} />
                   <SupportShortcut />

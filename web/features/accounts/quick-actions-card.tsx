@@ -46,7 +46,16 @@ const TILE =
   "flex min-h-20 items-center gap-3 rounded-lg border border-line bg-surface p-4 text-left transition-colors";
 
 /** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
-export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }) {
+/** What moves money: on a closed account (decision 059) these tiles are shown switched off. */
+const MONEY_ACTIONS = new Set(["/send-money", "/pay", "/add-money"]);
+
+export function QuickActionsCard({
+  title = "Quick Actions",
+  closed = false,
+}: {
+  title?: string;
+  closed?: boolean;
+}) {
   // The page that shows this card has just refreshed the summary; mounting behind its skeleton does not ask again.
   const summary = useQuery({ ...accountSummaryQuery, refetchOnMount: false });
 
@@ -107,7 +116,12 @@ export function QuickActionsCard({ title = "Quick Actions" }: { title?: string }
             );
             return (
               <li key={label}>
-                {href ? (
+                {href && closed && MONEY_ACTIONS.has(href) ? (
+                  <div className={`${TILE} cursor-not-allowed opacity-60`} aria-disabled="true">
+                    {body}
+                    <span className="sr-only">Not available: this account is closed</span>
+                  </div>
+                ) : href ? (
                   <Link
                     href={href}
                     onClick={guard(href)}

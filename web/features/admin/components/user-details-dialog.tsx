@@ -14,6 +14,7 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { BalanceEditor } from "@/web/features/admin/components/balance-editor";
+import { CloseAccountButton } from "@/web/features/admin/components/close-account-button";
 import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
 import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
 import { SendBlockSection } from "@/web/features/admin/components/send-block-section";
@@ -73,6 +74,9 @@ export function UserDetailsDialog({ user }: { user: AdminUser }) {
           </section>
         ) : null}
         <SendBlockSection user={user} />
+        <div>
+          <CloseAccountButton user={user} />
+        </div>
         {mayEditBalance ? <BalanceEditor user={user} /> : null}
         <dl className="grid gap-4 sm:grid-cols-2">
           <Field label="First name">{user.firstName}</Field>

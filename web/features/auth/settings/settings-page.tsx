@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { SignedInPage } from "@/web/components/signed-in-page";
 import { ChangePasswordCard } from "@/web/features/auth/settings/change-password-card";
+import { CloseAccountCard } from "@/web/features/auth/settings/close-account-card";
 import { DataAccessCard } from "@/web/features/auth/settings/data-access-card";
 import { IdentityVerificationDetails } from "@/web/features/auth/settings/identity-verification-details";
 import { NotificationSettingsCard } from "@/web/features/auth/settings/notification-settings-card";
@@ -22,7 +23,7 @@ export default function SettingsPage() {
   // (from Send Money) on the customer's own limits.
   useEffect(() => {
     const hash = window.location.hash;
-    if (hash === "#security" || hash === "#sending-limits")
+    if (hash === "#security" || hash === "#sending-limits" || hash === "#close-account")
       document.getElementById(hash.slice(1))?.scrollIntoView();
   }, []);
   return (
@@ -46,6 +47,7 @@ export default function SettingsPage() {
           <SessionsCard />
           {isStaff ? null : <NotificationSettingsCard />}
           <DataAccessCard />
+          {isStaff ? null : <CloseAccountCard />}
         </div>
         {isStaff ? null : (
           <div className="grid gap-6">
