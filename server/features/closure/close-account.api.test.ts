@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLOSURE_BLOCKER_MESSAGES, CLOSURE_MESSAGES } from "@/contract/closure";
 import { monthOf } from "@/server/features/statements/statement-month";
+import { debitReturnedMoney } from "@/server/lib/ledger";
 import {
   createApprovedCustomer,
   createFundedCustomer,
@@ -214,24 +215,19 @@ describe("what keeps an account open", () => {
     await expectRefused(customer, "balance_not_zero");
   });
 
-  it("a negative balance", async () => {
+  it("a negative balance: a returned deposit the customer already spent", async () => {
     const { customer } = await emptiedCustomer();
-    // A returned deposit the customer already spent (issue 48 §1) leaves a wallet below zero; today's check
-    // constraint keeps it out, so the test lifts it for the moment it needs one.
-    await t.database.query(
-      "alter table ledger_accounts drop constraint ledger_accounts_available_not_negative",
+    // Decision 056: a deep reorg takes back a deposit whatever was spent, leaving the wallet below zero by what
+    // it owes; the real path, so the ledger stays whole and the next test's check passes.
+    await t.database.db.transaction((tx) =>
+      debitReturnedMoney(tx, "usdc_deposits", customer.user.id, {
+        kind: "usdc_deposit_reversal",
+        description: "USDC deposit reversed",
+        amount: 500,
+      }),
     );
-    try {
-      await t.database.query("update ledger_accounts set balance = -500 where user_id = $1", [
-        customer.user.id,
-      ]);
-      await expectRefused(customer, "negative_balance");
-    } finally {
-      await t.database.query("update ledger_accounts set balance = 0 where user_id = $1", [customer.user.id]);
-      await t.database.query(
-        "alter table ledger_accounts add constraint ledger_accounts_available_not_negative check (balance - held >= 0)",
-      );
-    }
+    await expectRefused(customer, "negative_balance");
+    await fundCustomer(t, admin, customer.user.id, "5.00");
   });
 
   it("a pending transfer", async () => {
