@@ -16,6 +16,11 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { parseMoney } from "@/contract/money";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import {
+  parseTreasuryConfig,
+  type TreasuryConfig,
+  verifyTreasury,
+} from "@/server/features/settlement/treasury-config";
 
 /**
  * What signs the hot wallet's payouts. The built-in one holds a private key from PAYOUT_KEY / PAYOUT_KEY_FILE;
@@ -59,6 +64,8 @@ export interface ChainConfig {
   hotWalletLowUsdcCents: number;
   /** Wei as a decimal string: the config stays JSON (a bigint would not serialise). */
   hotWalletLowGasWei: string;
+  /** Sweeps, the hot wallet's ceiling and cold wallet (decision 060; treasury-config.ts). */
+  treasury: TreasuryConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -179,6 +186,9 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
     );
   else lowGasWei = parseEther(lowGasText);
 
+  const treasury = parseTreasuryConfig(env, { usdcContract: contract });
+  problems.push(...treasury.problems);
+
   if (problems.length > 0) return { problems };
   return {
     problems,
@@ -196,6 +206,7 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       reconcileFromBlock: Number(fromText),
       hotWalletLowUsdcCents: lowUsdc!,
       hotWalletLowGasWei: lowGasWei.toString(),
+      treasury: treasury.treasury,
     },
   };
 }
@@ -242,7 +253,11 @@ export async function verifyChain(chain: ChainConfig, client = chainClient(chain
   } catch {
     return [`USDC_CONTRACT ${chain.usdcContract} does not answer decimals(): not an ERC-20 token`];
   }
-  return [];
+  return verifyTreasury(
+    chain.treasury,
+    { usdcContract: chain.usdcContract, hotWallet: chain.signer.address },
+    client,
+  );
 }
 
 /** The chain's name customers read (contract/settlement.ts: the receipt shows it too). */

@@ -27,6 +27,7 @@ import {
   receiptOf,
 } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { unminedOutflowUnits } from "@/server/features/settlement/hot-wallet-outflows";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { AppError } from "@/server/lib/errors";
@@ -175,14 +176,8 @@ async function autoApprove(ctx: Context) {
   }
 }
 
-/** The USDC the hot wallet has promised: payouts signed or sent whose transfer is not yet mined. */
-async function unminedUnits(tx: Tx): Promise<bigint> {
-  const [row] = await queryRows<{ units: string | null }>(
-    tx,
-    sql`select sum(units)::text as units from payouts where status in ('signed', 'sent') and mined_block is null`,
-  );
-  return BigInt(row?.units ?? "0");
-}
+/** The USDC the hot wallet has promised: payouts and treasury movements out of it, signed and not yet mined. */
+const unminedUnits = unminedOutflowUnits;
 
 /**
  * Claims one queued payout (or a held one whose customer's case is decided) with FOR UPDATE SKIP LOCKED,

@@ -132,12 +132,17 @@ async function compare(
     payout_units: string | null;
     transfer_request_id: string | null;
     outside: boolean | null;
+    treasury: boolean;
   }>(
     tx,
     // A transfer Pillar signed, or one staff recorded as a payout's settlement outside Pillar (decision 040).
     sql`select l.tx_hash, l.log_index, l.to_address, l.units::text, p.id as payout_id, p.status, p.mined_hash,
                lower(p.to_address) as payout_to, p.units::text as payout_units, p.transfer_request_id,
-               p.outside_tx_hash = l.tx_hash as outside
+               p.outside_tx_hash = l.tx_hash as outside,
+               -- A movement to cold or a return the treasury worker signed for this destination (decision 060).
+               exists (select 1 from treasury_movement_attempts ta join treasury_movements m on m.id = ta.movement_id
+                        where ta.tx_hash = l.tx_hash and m.to_address = l.to_address
+                          and m.kind in ('to_cold', 'return')) as treasury
         from chain_token_logs l
         left join payout_attempts a on a.tx_hash = l.tx_hash and a.kind = 'transfer'
         left join payouts p on p.id = a.payout_id
@@ -146,9 +151,13 @@ async function compare(
         order by l.block_number, l.log_index`,
   );
   let awaitingOut = 0n;
+  // Treasury movements out of the hot wallet (to cold, returns): the bank's own, no ledger posting (decision 060).
+  let treasuryOut = 0n;
   for (const o of outflows) {
     const base = { area: "payouts" as const, txHash: o.tx_hash, chainUnits: o.units };
-    if (!o.payout_id) {
+    if (o.treasury) {
+      treasuryOut += BigInt(o.units);
+    } else if (!o.payout_id) {
       items.push({
         ...base,
         kind: "unknown_outflow",
@@ -258,7 +267,7 @@ async function compare(
     sql`select sum(units)::text as units from chain_token_logs
         where chain_id = ${id} and to_address = ${hot} and block_number between ${first} and ${asOf}`,
   );
-  const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut;
+  const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut - treasuryOut;
   if (onChain !== expected) {
     items.push({
       area: "hot_wallet",

@@ -1,0 +1,293 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { type Address, getAddress, type Hex, parseAbiItem } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DepositInfo } from "@/contract/settlement";
+import { chainDeposits, depositAddresses, journalEntries, treasuryMovements } from "@/server/db/schema";
+import { chainClient } from "@/server/features/settlement/chain-config";
+import { depositForwarderFactoryAbi } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
+import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import {
+  depositAddressAt,
+  ensureDepositAddress,
+  forwarderSalt,
+} from "@/server/features/settlement/deposit-addresses";
+import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
+import { runTreasuryPass, type TreasuryStep } from "@/server/features/settlement/treasury-worker";
+import { findWallet, verifyLedger } from "@/server/lib/ledger";
+import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
+import { createApprovedCustomer } from "@/tests/support/money";
+import { setUpTestApp } from "@/tests/support/test-app";
+import type { SignedInUser } from "@/tests/support/users";
+
+// The treasury on a real anvil and real PostgreSQL (decision 060): CREATE2 deposit forwarders swept into the hot
+// wallet, the surplus above the ceiling sent to cold. Every test ends with the ledger invariant and a clean
+// reconciliation, and checks the chain itself: each sweep moved the address's money once, to the hot wallet.
+const required = process.env.CHAIN === "required";
+if (required && !process.env.DATABASE_URL) throw new Error("CHAIN=required but DATABASE_URL is unset");
+const root = path.resolve(import.meta.dirname, "../..");
+const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+const hot = privateKeyToAccount(ANVIL_KEYS.hotWallet).address;
+const payer = privateKeyToAccount(ANVIL_KEYS.payer).address;
+const TREASURY_ENV = { SWEEP_MIN_USDC: "1.00", SWEEP_MIN_AGE: "0" };
+
+describe.skipIf(!process.env.DATABASE_URL)("the treasury on anvil", () => {
+  const chain = setUpTestChain();
+  const t = setUpTestApp(() => ({ ...chainEnv(chain, 3, true), ...TREASURY_ENV }));
+  const config = () => t.app.deps.config.chain!;
+  const watch = () => watchDepositsOnce(t.database.db, config(), chainClient(config()));
+  const pass = (over: Partial<ReturnType<typeof config>> = {}) =>
+    runTreasuryPass(t.database.db, { ...config(), ...over });
+  const balance = (address: Address) =>
+    chain.publicClient.readContract({
+      address: chain.token,
+      abi: pillarUsdAbi,
+      functionName: "balanceOf",
+      args: [address],
+    });
+  const transfersFrom = (from: Address) =>
+    chain.publicClient.getLogs({ address: chain.token, event: TRANSFER, args: { from }, fromBlock: 0n });
+  const entries = async () =>
+    (await t.database.db.select({ id: journalEntries.id }).from(journalEntries)).length;
+  const balanceOf = async (customer: SignedInUser) =>
+    (await findWallet(t.database.db, customer.user.id))?.balance ?? 0;
+  const movementsFrom = (address: Address) =>
+    t.database.db
+      .select()
+      .from(treasuryMovements)
+      .where(eq(treasuryMovements.fromAddress, address.toLowerCase()));
+
+  beforeAll(async () => {
+    await chain.mint(payer, 1_000_000_000n);
+  });
+  afterEach(async () => {
+    expect((await verifyLedger(t.database.db)).problems).toEqual([]);
+    await expectReconciled(chain, t.database, config());
+  });
+
+  const depositAddressOf = async (customer: SignedInUser) => {
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/deposits",
+      headers: { cookie: customer.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return getAddress((res.json() as Extract<DepositInfo, { mode: "chain" }>).address);
+  };
+
+  /** A customer with `units` deposited to their CREATE2 address and credited. */
+  async function creditedDeposit(units: bigint) {
+    const customer = await createApprovedCustomer(t.database);
+    const address = await depositAddressOf(customer);
+    await chain.send(ANVIL_KEYS.payer, address, units);
+    await chain.mine(config().confirmations);
+    await watch();
+    const [row] = await t.database.db
+      .select()
+      .from(chainDeposits)
+      .where(eq(chainDeposits.toAddress, address.toLowerCase()));
+    expect(row?.status).toBe("credited");
+    return { customer, address };
+  }
+
+  /** Passes, a block mined after each, until every movement from `address` is settled. */
+  async function settle(address: Address, limit = 8) {
+    for (let i = 0; i < limit; i += 1) {
+      await pass();
+      const rows = await movementsFrom(address);
+      if (rows.length > 0 && rows.every((r) => r.status === "completed" || r.status === "failed"))
+        return rows;
+      await chain.mine(1);
+    }
+    return movementsFrom(address);
+  }
+
+  /** The chain moved `address`'s money once, all of it, to the hot wallet; one movement row says so. */
+  async function expectSweptOnce(address: Address, units: bigint) {
+    const logs = await transfersFrom(address);
+    expect(logs.map((l) => [l.args.to, l.args.value])).toEqual([[hot, units]]);
+    expect(await balance(address)).toBe(0n);
+    const rows = await movementsFrom(address);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      kind: "sweep",
+      status: "completed",
+      minedUnits: units.toString(),
+      minedHash: logs[0]!.transactionHash.toLowerCase(),
+    });
+  }
+
+  it("gives new customers CREATE2 forwarder addresses, the factory's own, and still credits xpub addresses", async () => {
+    const customer = await createApprovedCustomer(t.database);
+    const address = await depositAddressOf(customer);
+    const [row] = await t.database.db
+      .select()
+      .from(depositAddresses)
+      .where(eq(depositAddresses.userId, customer.user.id));
+    expect(row).toMatchObject({ kind: "create2", salt: forwarderSalt(row!.derivationIndex) });
+    const onChain = await chain.publicClient.readContract({
+      address: chain.factory,
+      abi: depositForwarderFactoryAbi,
+      functionName: "addressOf",
+      args: [row!.salt as Hex],
+    });
+    expect(onChain).toBe(address);
+    // No code there until the first sweep: a customer can send before anything is deployed.
+    expect(await chain.publicClient.getCode({ address })).toBeUndefined();
+
+    // An address from before the factory (the xpub's child) keeps working for deposits, and is never swept:
+    // the server holds no key for it.
+    const older = await createApprovedCustomer(t.database);
+    const xpubAddress = await ensureDepositAddress(t.database.db, chain.xpub, older.user.id, null);
+    const [olderRow] = await t.database.db
+      .select()
+      .from(depositAddresses)
+      .where(eq(depositAddresses.userId, older.user.id));
+    expect(olderRow).toMatchObject({ kind: "xpub", salt: null });
+    expect(depositAddressAt(chain.xpub, olderRow!.derivationIndex)).toBe(xpubAddress);
+    await chain.send(ANVIL_KEYS.payer, xpubAddress, 7_000_000n);
+    await chain.mine(config().confirmations);
+    await watch();
+    expect(await balanceOf(older)).toBe(700);
+    await pass();
+    expect(await movementsFrom(xpubAddress)).toEqual([]);
+    expect(await balance(xpubAddress)).toBe(7_000_000n);
+  });
+
+  it("sweeps a credited deposit into the hot wallet after the confirmations, moving no customer money", async () => {
+    const { customer, address } = await creditedDeposit(25_000_000n);
+    const hotBefore = await balance(hot);
+    const entriesBefore = await entries();
+    const customerBefore = await balanceOf(customer);
+
+    const first = await pass();
+    expect(first).toMatchObject({ queued: 1, signed: 1, broadcast: 1, completed: 0 });
+    const [movement] = await movementsFrom(address);
+    expect(movement).toMatchObject({ status: "sent", toAddress: hot.toLowerCase(), units: "25000000" });
+    // Mined at depth 1 of 3: not completed yet.
+    expect(await pass()).toMatchObject({ completed: 0, queued: 0 });
+    await settle(address);
+    await expectSweptOnce(address, 25_000_000n);
+    expect(await balance(hot)).toBe(hotBefore + 25_000_000n);
+    // Ledger-neutral: a movement between the bank's own wallets posts nothing, and the customer keeps the money.
+    expect(await entries()).toBe(entriesBefore);
+    expect(await balanceOf(customer)).toBe(customerBefore);
+
+    // A second deposit to the same address: the forwarder is there now, and the next sweep reuses it.
+    await chain.send(ANVIL_KEYS.payer, address, 3_000_000n);
+    await chain.mine(config().confirmations);
+    await watch();
+    await pass();
+    await chain.mine(config().confirmations);
+    await pass();
+    const rows = await movementsFrom(address);
+    expect(rows.map((r) => [r.status, r.minedUnits])).toEqual([
+      ["completed", "25000000"],
+      ["completed", "3000000"],
+    ]);
+    expect(await balance(address)).toBe(0n);
+  });
+
+  it("waits while the chain's fee is above SWEEP_MAX_GAS_GWEI, and below SWEEP_MIN_USDC", async () => {
+    const { address } = await creditedDeposit(2_000_000n);
+    const tight = { ...config().treasury, sweepMaxFeeWei: "1" };
+    expect(await pass({ treasury: tight })).toMatchObject({ queued: 0, waiting: "gas_price" });
+    const high = { ...config().treasury, sweepMinCents: 500 };
+    expect(await pass({ treasury: high })).toMatchObject({ queued: 0 });
+    expect(await movementsFrom(address)).toEqual([]);
+    await settle(address);
+    await expectSweptOnce(address, 2_000_000n);
+  });
+
+  /** A pass in its own process, SIGKILLed at `step` (tests/support/treasury-pass-once.ts). */
+  async function killedPass(step: TreasuryStep) {
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/treasury-pass-once.ts"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ...chainEnv(chain, 3, true),
+        ...TREASURY_ENV,
+        DATABASE_URL: t.database.url!,
+        DATA_DIR: t.dataDir,
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => {
+      output += d;
+      if (output.startsWith("ready\n")) child.stdin.end(`${step}\n`);
+    });
+    child.stderr.on("data", (d) => (output += d));
+    return new Promise<{ signal: string | null; output: string }>((resolve) =>
+      child.once("exit", (_code, signal) => resolve({ signal, output })),
+    );
+  }
+
+  it.each(["before_sign", "after_sign", "after_broadcast", "after_mined"] as const)(
+    "a sweep killed -9 at %s is finished by the next pass, moving the money once",
+    async (step) => {
+      const { address } = await creditedDeposit(11_110_000n);
+      if (step === "after_mined") {
+        await pass();
+        await chain.mine(config().confirmations);
+      }
+      const killed = await killedPass(step);
+      expect(killed.signal, killed.output).toBe("SIGKILL");
+      const [row] = await movementsFrom(address);
+      const expected = {
+        before_sign: "queued",
+        after_sign: "signed",
+        after_broadcast: "signed",
+        after_mined: "sent",
+      };
+      expect(row?.status).toBe(expected[step]);
+      await settle(address);
+      await expectSweptOnce(address, 11_110_000n);
+    },
+    60_000,
+  );
+
+  it("a sweep reorged out before its depth is sent again, the same bytes, and moves the money once", async () => {
+    const { address } = await creditedDeposit(4_200_000n);
+    expect(await pass()).toMatchObject({ signed: 1, broadcast: 1 });
+    const [sent] = await movementsFrom(address);
+    await pass();
+    expect((await movementsFrom(address))[0]).toMatchObject({
+      minedHash: expect.any(String),
+      confirmations: 1,
+    });
+    const hashBefore = (await movementsFrom(address))[0]!.minedHash;
+    // The block with the sweep is replaced by an empty one: the money is back on the deposit address.
+    await chain.reorg(1);
+    expect(await balance(address)).toBe(4_200_000n);
+    const after = await pass();
+    expect(after.reorged).toBe(1);
+    await settle(address);
+    await expectSweptOnce(address, 4_200_000n);
+    // The same signed transaction, not a new one: one nonce, one attempt.
+    expect((await movementsFrom(address))[0]!.minedHash).toBe(hashBefore);
+    expect((await movementsFrom(address))[0]!.nonce).toBe(sent!.nonce);
+  });
+
+  it("sends the surplus above HOT_WALLET_CEILING to the cold wallet, once, and reconciles", async () => {
+    const cold = privateKeyToAccount(generatePrivateKey()).address;
+    await chain.mint(hot, 1_000_000_000n);
+    const held = await balance(hot);
+    const ceilingCents = Number((held - 400_000_000n) / 10_000n); // $400 above the ceiling
+    const treasury = { ...config().treasury, coldWallet: cold, hotWalletCeilingCents: ceilingCents };
+    const entriesBefore = await entries();
+    expect(await pass({ treasury })).toMatchObject({ queued: 1, signed: 1, broadcast: 1 });
+    // One open movement to cold at a time: the next pass queues nothing more while it is on its way.
+    expect(await pass({ treasury })).toMatchObject({ queued: 0 });
+    await chain.mine(config().confirmations);
+    expect(await pass({ treasury })).toMatchObject({ completed: 1 });
+    expect(await balance(cold)).toBe(400_000_000n);
+    expect(await balance(hot)).toBe(held - 400_000_000n);
+    expect(await pass({ treasury })).toMatchObject({ queued: 0 });
+    const [row] = await movementsFrom(hot);
+    expect(row).toMatchObject({ kind: "to_cold", status: "completed", minedUnits: "400000000" });
+    expect(await entries()).toBe(entriesBefore);
+  });
+});
