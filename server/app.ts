@@ -47,6 +47,8 @@ import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { noChainSettledOutside, settledOutsideAction } from "@/server/features/settlement/settle-outside";
+import { registerTreasuryMetrics } from "@/server/features/settlement/treasury-metrics";
+import { adminTreasuryRoutes } from "@/server/features/settlement/treasury-routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -187,6 +189,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/notifications", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
   routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", adminTreasuryRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
@@ -270,7 +273,7 @@ export async function buildApp(
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app);
-  registerMetrics(app);
+  registerMetrics(app, [(registry) => registerTreasuryMetrics(app, registry)]);
   await registerOpenApi(app, deps.config);
 
   // Every admin route must have a row in the role table before it can exist.

@@ -44,9 +44,14 @@ function checkMetricsAccess(request: FastifyRequest, token: string | undefined, 
 }
 
 /** Prometheus metrics on a per-app registry: request latency by route pattern, DB pool, mail outbox backlog, process. */
-export function registerMetrics(app: FastifyInstance) {
+export function registerMetrics(
+  app: FastifyInstance,
+  /** Gauges a feature adds on the same registry (server/lib never imports a feature): the treasury's. */
+  more: ((registry: Registry) => void)[] = [],
+) {
   const { database, config } = app.deps;
   const registry = new Registry();
+  for (const add of more) add(registry);
   collectDefaultMetrics({ register: registry });
   app.jobs.stats.register(registry);
 

@@ -203,6 +203,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
     "NOT_FOUND",
     "CONFLICT",
   ],
+  // The treasury (decision 060).
+  "GET /api/admin/settlement/treasury": ["admin"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

@@ -1169,6 +1169,13 @@ export const CATALOGUE: Record<string, RouteCase> = {
     }),
     expect: { ...ADMIN_OK, admin: 404 },
   },
+  // The treasury (decision 060): manual settlement in the abuse world, so the answer says so.
+  "GET /api/admin/settlement/treasury": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/settlement/treasury"),
+    expect: ADMIN_OK,
+  },
   "GET /api/admin/audit": {
     access: "admin",
     input: { query: true },

@@ -16,6 +16,8 @@ export interface TreasuryConfig {
   coldWallet: Address | null;
   /** HOT_WALLET_CEILING in cents; null: no ceiling. */
   hotWalletCeilingCents: number | null;
+  /** The tab and /metrics warn when the hot wallet lasts fewer hours than this at the last day's rate. */
+  forecastWarnHours: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,9 +73,13 @@ export function parseTreasuryConfig(
       problems.push("HOT_WALLET_CEILING needs COLD_WALLET_ADDRESS: the surplus above it goes there");
     }
   }
+  const hoursText = value(env, "HOT_WALLET_FORECAST_HOURS") ?? "24";
+  if (!/^\d+$/.test(hoursText) || Number(hoursText) < 1 || Number(hoursText) > 8760)
+    problems.push("HOT_WALLET_FORECAST_HOURS must be a whole number of hours from 1 to 8760");
   return {
     problems,
     treasury: {
+      forecastWarnHours: Number(hoursText),
       depositFactory,
       sweepMinCents: minCents ?? 0,
       sweepMinAgeMs: Number(ageText) * 1000,

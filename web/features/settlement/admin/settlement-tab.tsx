@@ -24,6 +24,7 @@ import {
   ProposeSettledOutside,
   SettledOutsideNote,
 } from "@/web/features/settlement/admin/settled-outside";
+import { TreasuryCard } from "@/web/features/settlement/admin/treasury-card";
 import { shortHash, TxLink } from "@/web/features/settlement/admin/tx-link";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -455,6 +456,7 @@ export default function SettlementTab() {
       <HotWalletCard data={data} />
       <PayoutsCard data={data} />
       <DepositsCard data={data} />
+      <TreasuryCard confirmations={data.confirmations} />
       <ReconciliationCard />
     </div>
   );
