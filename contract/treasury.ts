@@ -59,3 +59,12 @@ export const treasuryOverview = z.discriminatedUnion("mode", [
   }),
 ]);
 export type TreasuryOverview = z.infer<typeof treasuryOverview>;
+
+/** POST /api/admin/settlement/deposits/:id/return: why the deposit goes back (kept on the approval). */
+export const depositReturnInput = z.object({
+  reason: z
+    .string({ error: "Please give a reason: a second staff member reviews this" })
+    .trim()
+    .min(1, "Please give a reason: a second staff member reviews this")
+    .max(500, "Please keep the reason under 500 characters"),
+});

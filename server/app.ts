@@ -45,6 +45,7 @@ import { recipientRoutes } from "@/server/features/recipients/routes";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
+import { depositReturnAction, noChainDepositReturn } from "@/server/features/settlement/deposit-returns";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { noChainSettledOutside, settledOutsideAction } from "@/server/features/settlement/settle-outside";
 import { registerTreasuryMetrics } from "@/server/features/settlement/treasury-metrics";
@@ -112,6 +113,7 @@ const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
   transfer_release: approveTransferRelease,
   payout_settled_outside: noChainSettledOutside,
   send_block_lift: approveSendBlockLift,
+  deposit_return: noChainDepositReturn,
 });
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
@@ -174,6 +176,7 @@ const FEATURE_ROUTES = [
           ...APPROVAL_ACTIONS,
           transfer_release: transferReleaseAction({ chainId: chain.chainId }),
           payout_settled_outside: settledOutsideAction(chain),
+          deposit_return: depositReturnAction(chain),
         }
       : APPROVAL_ACTIONS;
     return routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions })(app);
@@ -189,7 +192,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/notifications", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
   routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
-  routesAt("/api/admin", adminTreasuryRoutes),
+  routesAt("/api/admin", adminTreasuryRoutes, { requireFreshStepUp }),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */

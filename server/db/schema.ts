@@ -726,6 +726,7 @@ export const approvals = pgTable(
         "transfer_release",
         "payout_settled_outside",
         "send_block_lift",
+        "deposit_return",
       ],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */

@@ -1176,6 +1176,15 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: () => url("/api/admin/settlement/treasury"),
     expect: ADMIN_OK,
   },
+  "POST /api/admin/settlement/deposits/:id/return": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/settlement/deposits/${randomUUID()}/return`,
+      payload: { reason: "Below one cent: back to the sender" },
+    }),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
   "GET /api/admin/audit": {
     access: "admin",
     input: { query: true },

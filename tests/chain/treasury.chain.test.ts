@@ -19,8 +19,9 @@ import { runTreasuryPass, type TreasuryStep } from "@/server/features/settlement
 import { findWallet, verifyLedger } from "@/server/lib/ledger";
 import { ANVIL_KEYS, chainEnv, expectReconciled, setUpTestChain } from "@/tests/support/anvil";
 import { createApprovedCustomer } from "@/tests/support/money";
+import { enrolTotp, stepUpWithTotp } from "@/tests/support/second-factor";
 import { setUpTestApp } from "@/tests/support/test-app";
-import type { SignedInUser } from "@/tests/support/users";
+import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 // The treasury on a real anvil and real PostgreSQL (decision 060): CREATE2 deposit forwarders swept into the hot
 // wallet, the surplus above the ceiling sent to cold. Every test ends with the ledger invariant and a clean
@@ -289,5 +290,130 @@ describe.skipIf(!process.env.DATABASE_URL)("the treasury on anvil", () => {
     const [row] = await movementsFrom(hot);
     expect(row).toMatchObject({ kind: "to_cold", status: "completed", minedUnits: "400000000" });
     expect(await entries()).toBe(entriesBefore);
+  });
+
+  describe("returns (maker-checker)", () => {
+    type Staff = SignedInUser & { secret: string };
+    let maker: Staff;
+    let checker: Staff;
+    const financeMember = async (): Promise<Staff> => {
+      const member = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
+      return { ...member, secret: (await enrolTotp(t.app, member.cookie)).secret };
+    };
+    const stepUp = (who: Staff) =>
+      stepUpWithTotp(t.app, t.database, { id: who.user.id, cookie: who.cookie, secret: who.secret });
+    const post = (who: SignedInUser, url: string, payload?: object) =>
+      t.app.inject({ method: "POST", url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
+    beforeAll(async () => {
+      maker = await financeMember();
+      checker = await financeMember();
+      await chain.mint(hot, 1_000_000n);
+    });
+
+    /** A sub-cent deposit (never credited) from the payer to a customer's address. */
+    async function dust(units: bigint) {
+      const customer = await createApprovedCustomer(t.database);
+      const address = await depositAddressOf(customer);
+      await chain.send(ANVIL_KEYS.payer, address, units);
+      await chain.mine(config().confirmations);
+      await watch();
+      const [row] = await t.database.db
+        .select()
+        .from(chainDeposits)
+        .where(eq(chainDeposits.toAddress, address.toLowerCase()));
+      expect(row).toMatchObject({ status: "below_cent", amountCents: 0 });
+      return row!;
+    }
+
+    /** Proposed by the maker, approved by the checker: the return movement is queued. */
+    async function approvedReturn(depositId: string) {
+      await stepUp(maker);
+      const proposed = await post(maker, `/api/admin/settlement/deposits/${depositId}/return`, {
+        reason: "Below one cent: back to the sender",
+      });
+      expect(proposed.statusCode, proposed.body).toBe(202);
+      const approvalId = proposed.json().approval.id as string;
+      await stepUp(checker);
+      const approved = await post(checker, `/api/admin/approvals/${approvalId}/approve`, {});
+      expect(approved.statusCode, approved.body).toBe(200);
+      return approvalId;
+    }
+
+    it("returns dust to its sender only with two different finance members, once, posting nothing", async () => {
+      const deposit = await dust(4_321n);
+      const entriesBefore = await entries();
+      const url = `/api/admin/settlement/deposits/${deposit.id}/return`;
+      // No step-up, no reason, an unknown deposit: refused, nothing written.
+      expect((await post(maker, url, { reason: "Back" })).json().reason).toBe("step_up_required");
+      await stepUp(maker);
+      expect((await post(maker, url, { reason: " " })).statusCode).toBe(400);
+      expect(
+        (await post(maker, `/api/admin/settlement/deposits/${crypto.randomUUID()}/return`, { reason: "x" }))
+          .statusCode,
+      ).toBe(404);
+      const proposed = await post(maker, url, { reason: "Below one cent: back to the sender" });
+      expect(proposed.statusCode, proposed.body).toBe(202);
+      const approvalId = proposed.json().approval.id as string;
+      // The same member cannot approve their own proposal: nothing is queued.
+      await stepUp(maker);
+      const own = await post(maker, `/api/admin/approvals/${approvalId}/approve`, {});
+      expect(own.statusCode).toBe(403);
+      expect(own.json().reason).toBe("self_approval");
+      expect(
+        await t.database.db
+          .select()
+          .from(treasuryMovements)
+          .where(eq(treasuryMovements.depositId, deposit.id)),
+      ).toEqual([]);
+      // A second proposal for the same deposit waits on the first.
+      expect((await post(maker, url, { reason: "Again" })).statusCode).toBe(409);
+
+      await stepUp(checker);
+      const approved = await post(checker, `/api/admin/approvals/${approvalId}/approve`, {});
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(await pass()).toMatchObject({ signed: 1, broadcast: 1 });
+      await chain.mine(config().confirmations);
+      expect(await pass()).toMatchObject({ completed: 1 });
+      const [movement] = await t.database.db
+        .select()
+        .from(treasuryMovements)
+        .where(eq(treasuryMovements.depositId, deposit.id));
+      expect(movement).toMatchObject({ kind: "return", status: "completed", minedUnits: "4321", approvalId });
+      const [row] = await t.database.db.select().from(chainDeposits).where(eq(chainDeposits.id, deposit.id));
+      expect(row!.returnedBy).toBe(movement!.id);
+      // On chain: one transfer from the hot wallet back to the sender, for the deposit's exact units.
+      const back = await transfersFrom(hot);
+      expect(back.filter((l) => l.transactionHash.toLowerCase() === movement!.minedHash)).toHaveLength(1);
+      expect(back.find((l) => l.transactionHash.toLowerCase() === movement!.minedHash)!.args).toMatchObject({
+        to: getAddress(deposit.fromAddress),
+        value: 4_321n,
+      });
+      // Ledger: nothing. The deposit was never booked; the chain's surplus over the ledger is what went back.
+      expect(await entries()).toBe(entriesBefore);
+      // Returned: a second return is refused.
+      await stepUp(maker);
+      expect((await post(maker, url, { reason: "Again" })).json().reason).toBe("deposit_not_returnable");
+    });
+
+    it("a return killed -9 after its broadcast is finished by the next pass, sent once", async () => {
+      const deposit = await dust(777n);
+      await approvedReturn(deposit.id);
+      const killed = await killedPass("after_broadcast");
+      expect(killed.signal, killed.output).toBe("SIGKILL");
+      for (let i = 0; i < 6; i += 1) {
+        await pass();
+        await chain.mine(1);
+      }
+      const rows = await t.database.db
+        .select()
+        .from(treasuryMovements)
+        .where(eq(treasuryMovements.depositId, deposit.id));
+      expect(rows.map((r) => [r.status, r.minedUnits])).toEqual([["completed", "777"]]);
+      const back = (await transfersFrom(hot)).filter(
+        (l) => l.transactionHash.toLowerCase() === rows[0]!.minedHash,
+      );
+      expect(back.map((l) => [l.args.to, l.args.value])).toEqual([[payer, 777n]]);
+      expect(back).toHaveLength(1);
+    }, 60_000);
   });
 });

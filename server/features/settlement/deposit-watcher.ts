@@ -244,7 +244,15 @@ export async function watchDepositsOnce(
     const pending = await tx
       .select()
       .from(chainDeposits)
-      .where(and(eq(chainDeposits.chainId, chain.chainId), eq(chainDeposits.status, "pending")))
+      .where(
+        and(
+          eq(chainDeposits.chainId, chain.chainId),
+          eq(chainDeposits.status, "pending"),
+          // Being returned to its sender, or returned (decision 060): never credited after that.
+          sql`not exists (select 1 from treasury_movements m where m.deposit_id = ${chainDeposits.id}
+                            and m.status <> 'failed')`,
+        ),
+      )
       .for("update");
     for (const row of pending) {
       const found = stillOnChain(row, chain.usdcContract, await receiptOf(client, row.txHash as Hex));
