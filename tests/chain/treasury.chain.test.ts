@@ -395,6 +395,44 @@ describe.skipIf(!process.env.DATABASE_URL)("the treasury on anvil", () => {
       expect((await post(maker, url, { reason: "Again" })).json().reason).toBe("deposit_not_returnable");
     });
 
+    it("returns a deposit its closed account could not take, and never credits it when the account reopens", async () => {
+      const customer = await createApprovedCustomer(t.database);
+      const address = await depositAddressOf(customer);
+      // The account closes: its deposits cannot be credited and wait, pending, for staff.
+      await t.database.query("update account_requests set superseded_at = now() where user_id = $1", [
+        customer.user.id,
+      ]);
+      await chain.send(ANVIL_KEYS.payer, address, 3_000_000n);
+      await chain.mine(config().confirmations);
+      await watch();
+      const [deposit] = await t.database.db
+        .select()
+        .from(chainDeposits)
+        .where(eq(chainDeposits.toAddress, address.toLowerCase()));
+      expect(deposit).toMatchObject({ status: "pending", amountCents: 300 });
+      // An uncredited deposit is not swept (sweeps follow credits), so the hot wallet pays the return from its
+      // own USDC: it must hold it.
+      await chain.mint(hot, 3_000_000n);
+      await approvedReturn(deposit!.id);
+      // Reopened before the return is even signed: the watcher leaves the deposit alone, it is on its way back.
+      await t.database.query("update account_requests set superseded_at = null where user_id = $1", [
+        customer.user.id,
+      ]);
+      await watch();
+      expect(await balanceOf(customer)).toBe(0);
+      for (let i = 0; i < 6; i += 1) {
+        await pass();
+        await chain.mine(1);
+      }
+      await watch();
+      const [after] = await t.database.db
+        .select()
+        .from(chainDeposits)
+        .where(eq(chainDeposits.id, deposit!.id));
+      expect(after).toMatchObject({ status: "pending", returnedBy: expect.any(String) });
+      expect(await balanceOf(customer)).toBe(0);
+    });
+
     it("a return killed -9 after its broadcast is finished by the next pass, sent once", async () => {
       const deposit = await dust(777n);
       await approvedReturn(deposit.id);
