@@ -111,6 +111,10 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/settlement/reconciliations/:id": ["finance"],
   "GET /api/admin/settlement/reconciliations/:id/report.csv": ["finance"],
   "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": ["finance"],
+  // The treasury: sweeps, to cold, returns (decision 060).
+  "GET /api/admin/settlement/treasury": ["finance"],
+  // Proposed here, approved on the approvals routes by a second finance member.
+  "POST /api/admin/settlement/deposits/:id/return": ["finance"],
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
 
 export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;

@@ -15,6 +15,7 @@ export const APPROVAL_KINDS = [
   "transfer_release",
   "payout_settled_outside",
   "send_block_lift",
+  "deposit_return",
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -33,6 +34,8 @@ export const APPROVAL_CHECKER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   payout_settled_outside: ["finance"],
   // Lifting a customer's own block on crypto sends, identity re-verified: a second compliance member (047).
   send_block_lift: ["compliance"],
+  // Returning an uncreditable deposit to its sender moves the bank's USDC on chain: a second finance member (060).
+  deposit_return: ["finance"],
 };
 
 export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
@@ -44,6 +47,7 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
   transfer_release: "Flagged transfer",
   payout_settled_outside: "Payout settled outside Pillar",
   send_block_lift: "Lift a customer's send block",
+  deposit_return: "Return a deposit to its sender",
 };
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */

@@ -155,6 +155,8 @@ export const ERROR_REASONS = {
   fee_ceiling: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** Settled outside Pillar asked for a payout that is settled, held, or whose own transaction may still be mined (decision 040). */
   payout_not_settleable: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
+  /** Decision 060: credited, held for a listed sender, not deep yet, or already on its way back. */
+  deposit_not_returnable: { code: "CONFLICT", status: 409, flags: ["chainSettlement"] },
   /** The transaction named as the outside settlement is not a confirmed USDC transfer to the payout's address for its amount. */
   outside_tx_invalid: { code: "UNPROCESSABLE", status: 422, flags: ["chainSettlement"] },
   /** Acknowledging a reconciliation item that is not a difference, or one already acknowledged (decision 040). */

@@ -22,6 +22,10 @@ async function tokenArtifact() {
   return import("../server/features/settlement/contracts/pillar-usd.artifact.ts");
 }
 
+async function forwardersArtifact() {
+  return import("../server/features/settlement/contracts/deposit-forwarders.artifact.ts");
+}
+
 /** Starts anvil (1-second blocks), deploys the token, funds the hot wallet; returns the server's env and a stop. */
 export async function startLocalChain(dataDir) {
   const node = await startAnvil({ blockTime: 1 });
@@ -45,6 +49,15 @@ export async function startLocalChain(dataDir) {
     args: [hotWallet, parseUnits("10000", 6)],
   });
   await publicClient.waitForTransactionReceipt({ hash: funded, pollingInterval: 200 });
+  // The deposit forwarders' factory (decision 060), owned by the hot wallet: new deposit addresses are swept.
+  const { depositForwarderFactoryAbi, depositForwarderFactoryBytecode } = await forwardersArtifact();
+  const factoryHash = await wallet.deployContract({
+    abi: depositForwarderFactoryAbi,
+    bytecode: depositForwarderFactoryBytecode,
+    args: [hotWallet, contractAddress],
+  });
+  const factory = (await publicClient.waitForTransactionReceipt({ hash: factoryHash, pollingInterval: 200 }))
+    .contractAddress;
   // The deposit branch: a watch-only key off anvil's mnemonic, on an account the prefunded keys do not use.
   const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync(ANVIL_MNEMONIC)).derive(
     "m/44'/60'/1'/0",
@@ -52,7 +65,7 @@ export async function startLocalChain(dataDir) {
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(stateFile(dataDir), JSON.stringify({ rpcUrl: node.url, token: contractAddress }));
   console.info(
-    `Local chain: anvil at ${node.url} (chain ${node.chainId}, 1-second blocks), USDC ${contractAddress}, hot wallet ${hotWallet} funded with 10,000 USDC. Send test USDC to a deposit address: npm run chain:fund -- <address> 25`,
+    `Local chain: anvil at ${node.url} (chain ${node.chainId}, 1-second blocks), USDC ${contractAddress}, deposit factory ${factory}, hot wallet ${hotWallet} funded with 10,000 USDC. Send test USDC to a deposit address: npm run chain:fund -- <address> 25`,
   );
   return {
     env: {
@@ -64,6 +77,10 @@ export async function startLocalChain(dataDir) {
       CHAIN_CONFIRMATIONS: "3",
       // The hot wallet is funded by minting (from the zero address), as Circle Mint would: Pillar's own money.
       HOT_WALLET_FUNDING_ADDRESSES: "0x0000000000000000000000000000000000000000",
+      DEPOSIT_FACTORY: factory,
+      // Sweep what arrives within a minute on the development chain.
+      SWEEP_MIN_USDC: "1.00",
+      SWEEP_MIN_AGE: "60",
     },
     stop: () => node.stop(),
   };

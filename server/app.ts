@@ -46,9 +46,12 @@ import { recipientRoutes } from "@/server/features/recipients/routes";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
+import { depositReturnAction, noChainDepositReturn } from "@/server/features/settlement/deposit-returns";
 import { settlementRoutes } from "@/server/features/settlement/routes";
 import { noChainSettledOutside, settledOutsideAction } from "@/server/features/settlement/settle-outside";
 import { registerSettlementMetrics } from "@/server/features/settlement/settlement-metrics";
+import { registerTreasuryMetrics } from "@/server/features/settlement/treasury-metrics";
+import { adminTreasuryRoutes } from "@/server/features/settlement/treasury-routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
@@ -112,6 +115,7 @@ const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
   transfer_release: approveTransferRelease,
   payout_settled_outside: noChainSettledOutside,
   send_block_lift: approveSendBlockLift,
+  deposit_return: noChainDepositReturn,
 });
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
@@ -176,6 +180,7 @@ const FEATURE_ROUTES = [
           ...APPROVAL_ACTIONS,
           transfer_release: transferReleaseAction({ chainId: chain.chainId }),
           payout_settled_outside: settledOutsideAction(chain),
+          deposit_return: depositReturnAction(chain),
         }
       : APPROVAL_ACTIONS;
     return routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions })(app);
@@ -191,6 +196,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/notifications", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
   routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", adminTreasuryRoutes, { requireFreshStepUp }),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */
@@ -274,7 +280,10 @@ export async function buildApp(
   // Work a request queued after its answer (a reset code) finishes before the database closes.
   app.addHook("onClose", settleAfterAnswerWork);
   registerMail(app);
-  registerSettlementMetrics(registerMetrics(app), app);
+  registerSettlementMetrics(
+    registerMetrics(app, [(registry) => registerTreasuryMetrics(app, registry)]),
+    app,
+  );
   await registerOpenApi(app, deps.config);
 
   // Every admin route must have a row in the role table before it can exist.

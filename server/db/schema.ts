@@ -743,6 +743,7 @@ export const approvals = pgTable(
         "transfer_release",
         "payout_settled_outside",
         "send_block_lift",
+        "deposit_return",
       ],
     }).notNull(),
     /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
@@ -1201,6 +1202,13 @@ export const depositAddresses = pgTable("deposit_addresses", {
   /** Lowercase 0x address; shown to customers in its EIP-55 checksummed form. */
   address: text("address").notNull().unique(),
   createdAt: createdAt(),
+  /** xpub: derived from DEPOSIT_XPUB (no key here: not sweepable); create2: a forwarder's address (0050, decision 060). */
+  kind: text("kind", { enum: ["xpub", "create2"] })
+    .notNull()
+    .default("xpub"),
+  /** create2: the 32-byte salt (0x hex) the factory's sweep(salt) takes, and the factory (lowercase). */
+  salt: text("salt"),
+  factory: text("factory"),
 });
 
 /** One token Transfer log to a deposit address, credited at most once per (chain, hash, log index) (0024). */
@@ -1235,6 +1243,8 @@ export const chainDeposits = pgTable(
     creditedAt: timestamp("credited_at", { withTimezone: true }),
     reversalEntryId: uuid("reversal_entry_id").references(() => journalEntries.id),
     reversedAt: timestamp("reversed_at", { withTimezone: true }),
+    /** The return movement that sent it back to its sender (0050, decision 060). */
+    returnedBy: uuid("returned_by"),
   },
   (t) => [
     unique("chain_deposits_log_once").on(t.chainId, t.txHash, t.txLogIndex),
@@ -1426,6 +1436,65 @@ export const hotWalletStatus = pgTable(
     observedAt: timestamp("observed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "hot_wallet_status_pk", columns: [t.chainId, t.address] })],
+);
+
+/**
+ * A transaction the hot wallet signs that is not a payout (0050, decision 060): a sweep of a CREATE2 deposit
+ * address into the hot wallet, the surplus above HOT_WALLET_CEILING to cold, or a return of an uncredited deposit
+ * to its sender. Signed and stored before broadcast, nonce from hot_wallet_nonces under its row lock.
+ */
+export const treasuryMovements = pgTable(
+  "treasury_movements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    chainId: integer("chain_id").notNull(),
+    kind: text("kind", { enum: ["sweep", "to_cold", "return"] }).notNull(),
+    status: text("status", { enum: ["queued", "signed", "sent", "completed", "failed"] })
+      .notNull()
+      .default("queued"),
+    /** Lowercase: the deposit address (sweep) or the hot wallet. */
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    salt: text("salt"),
+    depositId: uuid("deposit_id").references(() => chainDeposits.id),
+    approvalId: uuid("approval_id").references(() => approvals.id),
+    /** Units planned (a sweep moves the whole balance at mining: minedUnits is what moved). */
+    units: numeric("units", { precision: 78, scale: 0 }).notNull(),
+    minedUnits: numeric("mined_units", { precision: 78, scale: 0 }),
+    signerAddress: text("signer_address"),
+    nonce: bigint("nonce", { mode: "number" }),
+    waitingReason: text("waiting_reason"),
+    failureReason: text("failure_reason"),
+    minedHash: text("mined_hash"),
+    minedBlock: bigint("mined_block", { mode: "number" }),
+    minedBlockHash: text("mined_block_hash"),
+    confirmations: integer("confirmations").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    signedAt: timestamp("signed_at", { withTimezone: true }),
+    lastBroadcastAt: timestamp("last_broadcast_at", { withTimezone: true }),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [unique("treasury_movements_nonce_once").on(t.chainId, t.signerAddress, t.nonce)],
+);
+
+/** Every signed transaction of a treasury movement, stored before it is broadcast (0050). */
+export const treasuryMovementAttempts = pgTable(
+  "treasury_movement_attempts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    movementId: uuid("movement_id")
+      .notNull()
+      .references(() => treasuryMovements.id),
+    nonce: bigint("nonce", { mode: "number" }).notNull(),
+    txHash: text("tx_hash").notNull().unique(),
+    rawTx: text("raw_tx").notNull(),
+    maxFeePerGas: numeric("max_fee_per_gas", { precision: 78, scale: 0 }).notNull(),
+    maxPriorityFeePerGas: numeric("max_priority_fee_per_gas", { precision: 78, scale: 0 }).notNull(),
+    createdAt: createdAt(),
+    firstBroadcastAt: timestamp("first_broadcast_at", { withTimezone: true }),
+  },
+  (t) => [index("treasury_movement_attempts_movement_idx").on(t.movementId, t.createdAt)],
 );
 
 /** A customer's scheduled or recurring transfer to a saved recipient (0030, decision 036). */

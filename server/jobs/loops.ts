@@ -7,6 +7,7 @@ import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features
 import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
 import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
 import { reconciliationLoop } from "@/server/features/settlement/reconciliation";
+import { treasuryWorkerLoop } from "@/server/features/settlement/treasury-worker";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { housekeepingLoop } from "@/server/lib/housekeeping";
 
@@ -77,6 +78,8 @@ export async function loopsFor(
         depositWatcherLoop(database.db, config.chain, log),
         payoutWorkerLoop(database.db, config.chain, log, config.sanctionsNameThreshold),
         reconciliationLoop(database.db, config.chain, log),
+        // Sweeps, the surplus to cold and returns (decision 060).
+        treasuryWorkerLoop(database.db, config.chain, log),
       );
     }
   }

@@ -47,9 +47,14 @@ function checkMetricsAccess(request: FastifyRequest, token: string | undefined, 
  * Prometheus metrics on a per-app registry: request latency by route pattern, DB pool, mail outbox backlog, process.
  * Answers the registry, so the app adds the features' own gauges (server/lib never imports a feature).
  */
-export function registerMetrics(app: FastifyInstance): Registry {
+export function registerMetrics(
+  app: FastifyInstance,
+  /** Gauges a feature adds on the same registry before the defaults: the treasury's. */
+  more: ((registry: Registry) => void)[] = [],
+): Registry {
   const { database, config } = app.deps;
   const registry = new Registry();
+  for (const add of more) add(registry);
   collectDefaultMetrics({ register: registry });
   app.jobs.stats.register(registry);
 

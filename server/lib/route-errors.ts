@@ -207,6 +207,9 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
     "NOT_FOUND",
     "CONFLICT",
   ],
+  // The treasury (decision 060).
+  "GET /api/admin/settlement/treasury": ["admin"],
+  "POST /api/admin/settlement/deposits/:id/return": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

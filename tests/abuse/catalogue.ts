@@ -1182,6 +1182,22 @@ export const CATALOGUE: Record<string, RouteCase> = {
     }),
     expect: { ...ADMIN_OK, admin: 404 },
   },
+  // The treasury (decision 060): manual settlement in the abuse world, so the answer says so.
+  "GET /api/admin/settlement/treasury": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/settlement/treasury"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/settlement/deposits/:id/return": {
+    access: "admin",
+    input: { params: true, body: true },
+    build: () => ({
+      url: `/api/admin/settlement/deposits/${randomUUID()}/return`,
+      payload: { reason: "Below one cent: back to the sender" },
+    }),
+    expect: { ...ADMIN_OK, admin: 404 },
+  },
   "GET /api/admin/audit": {
     access: "admin",
     input: { query: true },

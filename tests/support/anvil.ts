@@ -16,6 +16,10 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { type AnvilNode, startAnvil } from "@/scripts/anvil.mjs";
 import type { Database } from "@/server/db/client";
 import type { ChainConfig } from "@/server/features/settlement/chain-config";
+import {
+  depositForwarderFactoryAbi,
+  depositForwarderFactoryBytecode,
+} from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 import { pillarUsdAbi, pillarUsdBytecode } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { lateBound } from "@/tests/support/late-bound";
@@ -30,6 +34,8 @@ export const ANVIL_KEYS = {
 export interface TestChain {
   node: AnvilNode;
   token: Address;
+  /** The deposit forwarders' factory (decision 060), owned by the hot wallet; used when chainEnv is asked to. */
+  factory: Address;
   publicClient: PublicClient;
   /** The token's owner: mints, pauses and blacklists. */
   mint(to: Address, units: bigint): Promise<Hex>;
@@ -64,11 +70,19 @@ export async function startTestChain(): Promise<TestChain> {
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 50 });
   const token = receipt.contractAddress!;
+  const factoryHash = await wallet.deployContract({
+    abi: depositForwarderFactoryAbi,
+    bytecode: depositForwarderFactoryBytecode,
+    args: [privateKeyToAccount(ANVIL_KEYS.hotWallet).address, token],
+  });
+  const factory = (await publicClient.waitForTransactionReceipt({ hash: factoryHash, pollingInterval: 50 }))
+    .contractAddress!;
   const seed = crypto.getRandomValues(new Uint8Array(32));
   const branch = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0");
   return {
     node,
     token,
+    factory,
     publicClient,
     xpub: branch.publicExtendedKey,
     depositKey: (index) => toHex(branch.deriveChild(index).privateKey!),
@@ -122,8 +136,15 @@ export function setUpTestChain(): TestChain {
   return chain.value;
 }
 
-/** The chain variables for an app or process pointed at `chain`. */
-export const chainEnv = (chain: TestChain, confirmations = 3): Record<string, string> => ({
+/**
+ * The chain variables for an app or process pointed at `chain`. `withFactory`: new deposit addresses are the
+ * factory's CREATE2 forwarders (DEPOSIT_FACTORY, decision 060); without it they derive from the xpub.
+ */
+export const chainEnv = (
+  chain: TestChain,
+  confirmations = 3,
+  withFactory = false,
+): Record<string, string> => ({
   CHAIN_RPC_URL: chain.node.url,
   CHAIN_ID: String(chain.node.chainId),
   USDC_CONTRACT: chain.token,
@@ -133,6 +154,7 @@ export const chainEnv = (chain: TestChain, confirmations = 3): Record<string, st
   // The tests fund the hot wallet by minting to it (from the zero address), as Circle Mint mints a bank's dollars:
   // Pillar's own money, not an unknown inflow (decision 057).
   HOT_WALLET_FUNDING_ADDRESSES: zeroAddress,
+  ...(withFactory ? { DEPOSIT_FACTORY: chain.factory } : {}),
 });
 
 /**

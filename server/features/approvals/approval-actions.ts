@@ -23,7 +23,8 @@ export type ApprovalPayload =
   | { op: "unfreeze" }
   | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> }
   | { op: "settle_payout_outside"; payoutId: string; txHash: string | null }
-  | { op: "lift_send_block"; identityCheck: string };
+  | { op: "lift_send_block"; identityCheck: string }
+  | { op: "return_deposit"; depositId: string };
 
 /**
  * Replays an approved change: the maker's original request (the row's payload, written by the feature's own

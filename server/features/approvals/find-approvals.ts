@@ -102,6 +102,8 @@ function summarise(row: ApprovalRow): string {
       return `Move the flagged transfer of ${amount} to ${payload.input.status === "approved" ? "completed" : payload.input.status}`;
     case "settle_payout_outside":
       return `Record the payout of ${amount} as settled outside Pillar${payload.txHash ? ` by ${payload.txHash}` : ""}: the transfer completes and Pillar never sends it`;
+    case "return_deposit":
+      return `Return the deposit of ${amount} to its sender on chain, from the hot wallet`;
     case "lift_send_block":
       return `Lift the customer's own block on crypto sends now, cooldown and all (identity re-verified: ${payload.identityCheck})`;
     default:

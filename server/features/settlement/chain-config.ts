@@ -17,6 +17,11 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { parseMoney } from "@/contract/money";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import {
+  parseTreasuryConfig,
+  type TreasuryConfig,
+  verifyTreasury,
+} from "@/server/features/settlement/treasury-config";
 
 /**
  * What signs the hot wallet's payouts. The built-in one holds a private key from PAYOUT_KEY / PAYOUT_KEY_FILE;
@@ -84,6 +89,8 @@ export interface ChainConfig {
    * above it; payouts pause with an alert until the market falls (decision 058). null: no ceiling.
    */
   maxFeePerGasWei: string | null;
+  /** Sweeps, the hot wallet's ceiling and cold wallet (decision 060; treasury-config.ts). */
+  treasury: TreasuryConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -247,6 +254,8 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       );
     else ceilingWei = parseGwei(ceilingText);
   }
+  const treasury = parseTreasuryConfig(env, { usdcContract: contract });
+  problems.push(...treasury.problems);
 
   if (problems.length > 0) return { problems };
   return {
@@ -269,6 +278,7 @@ export function parseChainConfig(env: Env): { chain?: ChainConfig; problems: str
       hotWalletLowUsdcCents: lowUsdc!,
       hotWalletLowGasWei: lowGasWei.toString(),
       maxFeePerGasWei: ceilingWei === null ? null : ceilingWei.toString(),
+      treasury: treasury.treasury,
     },
   };
 }
@@ -315,7 +325,11 @@ export async function verifyChain(chain: ChainConfig, client = chainClient(chain
   } catch {
     return [`USDC_CONTRACT ${chain.usdcContract} does not answer decimals(): not an ERC-20 token`];
   }
-  return [];
+  return verifyTreasury(
+    chain.treasury,
+    { usdcContract: chain.usdcContract, hotWallet: chain.signer.address },
+    client,
+  );
 }
 
 /** The chain's name customers read (contract/settlement.ts: the receipt shows it too). */

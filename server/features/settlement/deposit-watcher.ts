@@ -316,7 +316,12 @@ export async function watchDepositsOnce(
         and(
           eq(chainDeposits.chainId, chain.chainId),
           or(
-            eq(chainDeposits.status, "pending"),
+            and(
+              eq(chainDeposits.status, "pending"),
+              // Being returned to its sender, or returned (decision 060): never credited after that.
+              sql`not exists (select 1 from treasury_movements m where m.deposit_id = ${chainDeposits.id}
+                                and m.status <> 'failed')`,
+            ),
             and(
               inArray(chainDeposits.status, ["held", "credited", "reversed"]),
               gte(chainDeposits.blockNumber, recheckFrom),

@@ -37,6 +37,7 @@ import {
   readMarket,
   SPEED_UP_BUMP_PERCENT,
 } from "@/server/features/settlement/fee-policy";
+import { unminedOutflowUnits } from "@/server/features/settlement/hot-wallet-outflows";
 import { observeHotWallet } from "@/server/features/settlement/hot-wallet-status";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import type { LoopSpec } from "@/server/jobs/loop";
@@ -228,15 +229,6 @@ async function autoApprove(ctx: Context) {
   }
 }
 
-/** The USDC the hot wallet has promised: payouts signed or sent whose transfer is not yet mined. */
-async function unminedUnits(tx: Tx): Promise<bigint> {
-  const [row] = await queryRows<{ units: string | null }>(
-    tx,
-    sql`select sum(units)::text as units from payouts where status in ('signed', 'sent') and mined_block is null`,
-  );
-  return BigInt(row?.units ?? "0");
-}
-
 /**
  * Claims one queued payout (or a held one whose customer's case is decided) with FOR UPDATE SKIP LOCKED,
  * checks and screens it, and signs it: the signed transaction and its hash are stored, with the nonce taken
@@ -315,7 +307,7 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
       ctx.client.getBalance({ address: ctx.hot }),
     ]);
     const short =
-      usdc < units + (await unminedUnits(tx))
+      usdc < units + (await unminedOutflowUnits(tx))
         ? "usdc"
         : gasBalance < PAYOUT_GAS * fees.maxFeePerGas
           ? "gas"

@@ -20,10 +20,14 @@ export const depositMatchesLog = (): SQL =>
 export const depositLogPosition = (): SQL => sql`coalesce(d.tx_log_index, d.log_index)`;
 
 /**
- * A `chain_token_logs l` transfer out of a deposit address is Pillar's own: a sweep to the treasury. Nothing
- * sweeps yet, so every such transfer is a difference; the sweeps work names its transactions here.
+ * A `chain_token_logs l` transfer out of a deposit address is Pillar's own when it is a sweep the treasury worker
+ * signed (decision 060): one of its attempts' transactions, from that address to where the sweep was for. Anything
+ * else moved a customer's USDC with the deposit address's key or code, behind Pillar's back.
  */
-export const isOurDepositOutflow = (): SQL => sql`false`;
+export const isOurDepositOutflow = (): SQL =>
+  sql`exists (select 1 from treasury_movement_attempts ta join treasury_movements m on m.id = ta.movement_id
+               where ta.tx_hash = l.tx_hash and m.kind = 'sweep' and m.from_address = l.from_address
+                 and m.to_address = l.to_address)`;
 
 /**
  * A `chain_token_logs l` transfer into the hot wallet is Pillar's own money: a sweep from a deposit address or a

@@ -91,12 +91,17 @@ async function compare(
     payout_units: string | null;
     transfer_request_id: string | null;
     outside: boolean | null;
+    treasury: boolean;
   }>(
     tx,
     // A transfer Pillar signed, or one staff recorded as a payout's settlement outside Pillar (decision 040).
     sql`select l.tx_hash, l.log_index, l.to_address, l.units::text, p.id as payout_id, p.status, p.mined_hash,
                lower(p.to_address) as payout_to, p.units::text as payout_units, p.transfer_request_id,
-               p.outside_tx_hash = l.tx_hash as outside
+               p.outside_tx_hash = l.tx_hash as outside,
+               -- A movement to cold or a return the treasury worker signed for this destination (decision 060).
+               exists (select 1 from treasury_movement_attempts ta join treasury_movements m on m.id = ta.movement_id
+                        where ta.tx_hash = l.tx_hash and m.to_address = l.to_address
+                          and m.kind in ('to_cold', 'return')) as treasury
         from chain_token_logs l
         left join payout_attempts a on a.tx_hash = l.tx_hash and a.kind = 'transfer'
         left join payouts p on p.id = a.payout_id
@@ -105,9 +110,13 @@ async function compare(
         order by l.block_number, l.log_index`,
   );
   let awaitingOut = 0n;
+  // Treasury movements out of the hot wallet (to cold, returns): the bank's own, no ledger posting (decision 060).
+  let treasuryOut = 0n;
   for (const o of outflows) {
     const base = { area: "payouts" as const, txHash: o.tx_hash, chainUnits: o.units };
-    if (!o.payout_id) {
+    if (o.treasury) {
+      treasuryOut += BigInt(o.units);
+    } else if (!o.payout_id) {
       items.push({
         ...base,
         kind: "unknown_outflow",
@@ -238,7 +247,7 @@ async function compare(
       detail: `USDC arrived in the hot wallet from ${s.from_address}, neither a deposit address nor a funding address`,
     });
   }
-  const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut;
+  const expected = cursor.openingUnits + BigInt(inflow?.units ?? "0") - ledgerOut - awaitingOut - treasuryOut;
   if (onChain !== expected) {
     items.push({
       area: "hot_wallet",
@@ -265,12 +274,17 @@ async function compare(
     deposit_units: string | null;
     entry_ok: boolean | null;
     user_id: string | null;
+    returning: boolean | null;
   }>(
     tx,
     sql`select l.tx_hash, l.tx_log_index, l.units::text, d.status, d.units::text as deposit_units, d.user_id,
                (select coalesce(sum(po.amount), 0) = d.amount_cents from postings po
                   join ledger_accounts w on w.id = po.account_id and w.kind = 'wallet'
-                 where po.entry_id = d.entry_id) as entry_ok
+                 where po.entry_id = d.entry_id) as entry_ok,
+               -- Sent back to its sender, or on its way (decision 060): the return is reconciled as the hot
+               -- wallet's outflow, and the deposit is never credited.
+               exists (select 1 from treasury_movements m where m.deposit_id = d.id and m.kind = 'return'
+                         and m.status <> 'failed') as returning
         from chain_token_logs l
         join deposit_addresses a on a.address = l.to_address
         left join chain_deposits d on ${matches}
@@ -284,7 +298,9 @@ async function compare(
       reference: `log ${a.tx_log_index}`,
       chainUnits: a.units,
     };
-    if (a.status === "pending") {
+    if (a.status === "pending" && a.returning) {
+      // Returned or being returned to its sender: nothing to credit.
+    } else if (a.status === "pending") {
       items.push({
         ...base,
         kind: "deposit_awaiting_credit",

@@ -29,7 +29,7 @@ export async function settlementRoutes(instance: FastifyInstance) {
   app.get("/deposits", { schema: { response: { 200: depositInfo } } }, async (request) => {
     if (!chain) return { mode: "manual", message: SETTLEMENT_MESSAGES.manualOnly } satisfies DepositInfo;
     const userId = signedInUser(request).id;
-    const address = await ensureDepositAddress(db, chain.depositXpub, userId);
+    const address = await ensureDepositAddress(db, chain.depositXpub, userId, chain.treasury.depositFactory);
     const rows = await db
       .select()
       .from(chainDeposits)

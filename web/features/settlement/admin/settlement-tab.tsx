@@ -25,6 +25,7 @@ import {
   SettledOutsideNote,
 } from "@/web/features/settlement/admin/settled-outside";
 import { FeesCard, SettlementAlerts } from "@/web/features/settlement/admin/settlement-alerts";
+import { TreasuryCard } from "@/web/features/settlement/admin/treasury-card";
 import { shortHash, TxLink } from "@/web/features/settlement/admin/tx-link";
 import { ApiError } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
@@ -495,6 +496,7 @@ export default function SettlementTab() {
       <FeesCard fees={data.fees} />
       <PayoutsCard data={data} />
       <DepositsCard data={data} />
+      <TreasuryCard confirmations={data.confirmations} />
       <ReconciliationCard />
     </div>
   );

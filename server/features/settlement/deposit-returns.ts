@@ -1,0 +1,119 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { PublicClient } from "viem";
+import type { PendingApprovalResponse } from "@/contract/approvals";
+import { unitsToUsdc } from "@/contract/settlement";
+import { type Db, queryRows, type Tx } from "@/server/db/client";
+import { chainDeposits, treasuryMovements } from "@/server/db/schema";
+import { type ApprovalAction, approvalPayload } from "@/server/features/approvals/approval-actions";
+import { type StaffActor, submitForApproval } from "@/server/features/approvals/request-approval";
+import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { AppError } from "@/server/lib/errors";
+
+type DepositRow = typeof chainDeposits.$inferSelect;
+
+const notReturnable = (message: string) => new AppError("deposit_not_returnable", message);
+
+/**
+ * Whether a deposit may go back to its sender (decision 060), checked at the proposal and again under the
+ * deposit's lock at the approval: it was never booked (below one cent, or confirmed and still pending because its
+ * customer cannot receive: account closed or frozen, deleted), it has no return on its way or done, and it is
+ * `CHAIN_CONFIRMATIONS` deep. A deposit held for a listed sender is blocked, not returned (decision 048).
+ */
+async function checkReturnable(tx: Tx, chain: ChainConfig, client: PublicClient, deposit: DepositRow) {
+  if (deposit.status === "credited") {
+    throw notReturnable("This deposit was credited to the customer: it is theirs, not the bank's to return");
+  }
+  if (deposit.status === "held") {
+    throw notReturnable(
+      "This deposit is held for a listed sender: it is blocked under the sanctions rules, never returned",
+    );
+  }
+  const [open] = await tx
+    .select({ id: treasuryMovements.id })
+    .from(treasuryMovements)
+    .where(and(eq(treasuryMovements.depositId, deposit.id), ne(treasuryMovements.status, "failed")));
+  if (open || deposit.returnedBy) throw notReturnable("This deposit is already being returned, or was");
+  const head = Number(await client.getBlockNumber());
+  if (head - deposit.blockNumber + 1 < chain.confirmations) {
+    throw notReturnable(
+      `This deposit is not ${chain.confirmations} blocks deep yet: the watcher may still credit it`,
+    );
+  }
+}
+
+async function lockDeposit(tx: Tx, chain: ChainConfig, depositId: string): Promise<DepositRow> {
+  const [row] = await tx
+    .select()
+    .from(chainDeposits)
+    .where(and(eq(chainDeposits.id, depositId), eq(chainDeposits.chainId, chain.chainId)))
+    .for("update");
+  if (!row) throw new AppError("NOT_FOUND", "No such deposit");
+  return row;
+}
+
+/**
+ * A finance member proposes to return an uncreditable deposit to its sender: 202 with the pending approval. A
+ * second, different member approves it on the approvals routes (decisions 007, 040); only then is a `return`
+ * movement queued for the treasury worker. One pending proposal per deposit.
+ */
+export async function proposeDepositReturn(
+  db: Db,
+  chain: ChainConfig,
+  maker: StaffActor,
+  depositId: string,
+  input: { reason: string },
+  client: PublicClient = chainClient(chain),
+): Promise<{ status: 202; body: PendingApprovalResponse }> {
+  return submitForApproval(db, maker, async (tx) => {
+    const deposit = await lockDeposit(tx, chain, depositId);
+    await checkReturnable(tx, chain, client, deposit);
+    // The approval names a customer: the deposit address's (a deleted customer's deposit is not returnable here).
+    if (!deposit.userId) {
+      throw notReturnable("The deposit's customer was deleted: return it with the deposit key holder");
+    }
+    return {
+      kind: "deposit_return",
+      userId: deposit.userId,
+      targetKey: deposit.id,
+      payload: { op: "return_deposit", depositId: deposit.id },
+      amount: deposit.amountCents,
+      before: { depositStatus: deposit.status, units: deposit.units, from: deposit.fromAddress },
+      after: { returnTo: deposit.fromAddress, usdc: unitsToUsdc(deposit.units) },
+      reason: input.reason,
+    };
+  });
+}
+
+/**
+ * The checker's approval: under the deposit's lock, the checks again, then a `return` movement from the hot
+ * wallet to the sender for the deposit's exact units, queued for the treasury worker (signed and stored before
+ * broadcast, at a nonce under the payouts' lock). Ledger: nothing. An uncredited deposit was never booked; the
+ * chain held its units above what the ledger accounts for, and the return takes exactly them away.
+ */
+export const depositReturnAction =
+  (chain: ChainConfig, client: PublicClient = chainClient(chain)): ApprovalAction =>
+  async (tx, row) => {
+    const { depositId } = approvalPayload(row, ["return_deposit"]);
+    const deposit = await lockDeposit(tx, chain, depositId);
+    try {
+      await checkReturnable(tx, chain, client, deposit);
+    } catch (err) {
+      if (err instanceof AppError && err.reason === "deposit_not_returnable") {
+        throw new AppError("stale_approval", err.message, err.details, err.reason);
+      }
+      throw err;
+    }
+    const [movement] = await queryRows<{ id: string }>(
+      tx,
+      sql`insert into treasury_movements (chain_id, kind, from_address, to_address, deposit_id, approval_id, units)
+          values (${chain.chainId}, 'return', ${chain.signer.address.toLowerCase()}, ${deposit.fromAddress},
+                  ${deposit.id}::uuid, ${row.id}::uuid, ${deposit.units})
+          returning id`,
+    );
+    return { depositId: deposit.id, movementId: movement!.id, status: "queued" };
+  };
+
+/** Without a chain there are no deposits on chain: an approval of this kind cannot exist. */
+export const noChainDepositReturn: ApprovalAction = async () => {
+  throw new AppError("NOT_FOUND", "No such deposit: settlement is manual, nothing is on chain");
+};

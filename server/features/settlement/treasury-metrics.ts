@@ -1,0 +1,71 @@
+import type { FastifyInstance } from "fastify";
+import { Gauge, type Registry } from "prom-client";
+import { chainClient } from "@/server/features/settlement/chain-config";
+import { hotWalletUsdc, treasuryFigures } from "@/server/features/settlement/treasury-overview";
+
+/**
+ * The treasury's gauges on /metrics (decision 060): sweeps waiting, movements stuck (an alert above 0), and the
+ * hours the hot wallet lasts at the last day's payout outflow (an alert below HOT_WALLET_FORECAST_HOURS; absent
+ * with no outflow or no answer from the node). One scrape reads the figures once for the three.
+ */
+export function registerTreasuryMetrics(app: FastifyInstance, registry: Registry) {
+  const chain = app.deps.config.chain;
+  if (!chain) return;
+  const client = chainClient(chain);
+  let pending: Promise<Awaited<ReturnType<typeof treasuryFigures>> | null> | null = null;
+  const figures = () => {
+    pending ??= (async () => {
+      try {
+        return await treasuryFigures(app.deps.database.db, chain, await hotWalletUsdc(chain, client));
+      } catch (err) {
+        app.log.warn({ err }, "metrics: could not read the treasury figures");
+        return null;
+      } finally {
+        setTimeout(() => {
+          pending = null;
+        }, 0);
+      }
+    })();
+    return pending;
+  };
+  new Gauge({
+    name: "treasury_sweeps_waiting",
+    help: "CREATE2 deposit addresses holding credited USDC not swept yet (decision 060)",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const f = await figures();
+      if (f) this.set(f.sweepsWaiting);
+    },
+  });
+  new Gauge({
+    name: "treasury_movements_stuck",
+    help: "Treasury movements (sweeps, to cold, returns) waiting or not mined in time: an alert when above 0",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const f = await figures();
+      if (f) this.set(f.stuck);
+    },
+  });
+  new Gauge({
+    name: "hot_wallet_hours_left",
+    help: `Hours the hot wallet's free USDC lasts at the last day's payout outflow: an alert below ${chain.treasury.forecastWarnHours} (HOT_WALLET_FORECAST_HOURS)`,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const f = await figures();
+      if (f?.hoursLeft !== null && f?.hoursLeft !== undefined) this.set(f.hoursLeft);
+    },
+  });
+  new Gauge({
+    name: "hot_wallet_free_usdc",
+    help: "The hot wallet's USDC less payouts and movements signed and not yet mined, in dollars",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const f = await figures();
+      if (f?.available !== null && f?.available !== undefined) this.set(Number(f.available) / 1e6);
+    },
+  });
+}
