@@ -1,4 +1,3 @@
-import { Archive } from "lucide-react";
 import { Link } from "wouter";
 import type { AccountClosure } from "@/contract/closure";
 
@@ -7,9 +6,8 @@ export function ClosedBanner({ closure }: { closure: AccountClosure }) {
   return (
     <section
       aria-labelledby="closed-banner-title"
-      className="flex flex-col gap-3 rounded-card border border-line bg-surface p-4 sm:flex-row sm:items-start"
+      className="rounded-card border border-line bg-surface p-4"
     >
-      <Archive aria-hidden className="size-6 shrink-0 text-ink-muted" />
       <div className="grid gap-1 text-sm text-ink">
         <h2 id="closed-banner-title" className="text-base font-semibold">
           This account was closed on {closure.closedOn}

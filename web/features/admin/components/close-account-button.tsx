@@ -1,4 +1,4 @@
-import { Archive } from "lucide-react";
+import { Lock } from "lucide-react";
 import type { AdminUser } from "@/contract/admin";
 import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { ConfirmButton } from "@/web/components/confirm-button";
@@ -46,7 +46,7 @@ export function CloseAccountButton({ user }: { user: AdminUser }) {
       pendingLabel="Closing the account"
       onConfirm={onConfirm}
     >
-      {close.isPending ? <Spinner className="size-4" label="Closing the account" /> : <Archive aria-hidden />}
+      {close.isPending ? <Spinner className="size-4" label="Closing the account" /> : <Lock aria-hidden />}
       Close account
     </ConfirmButton>
   );

@@ -1,4 +1,4 @@
-import { Archive } from "lucide-react";
+import { Lock } from "lucide-react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { ConfirmButton } from "@/web/components/confirm-button";
@@ -66,7 +66,7 @@ export function CloseAccountCard() {
           <LoadErrorNote what="your account's state" onRetry={() => void closure.refetch()} />
         ) : data.closure ? (
           <p className="flex items-start gap-2 text-sm text-ink">
-            <Archive className="mt-0.5 size-4 shrink-0 text-ink-muted" aria-hidden />
+            <Lock className="mt-0.5 size-4 shrink-0 text-ink-muted" aria-hidden />
             <span>
               Your account was closed on {data.closure.closedOn}.{" "}
               <Link href="/statements" className="font-medium text-brand-700 hover:underline">
