@@ -288,6 +288,10 @@ export const settlementDeposit = z.object({
   confirmations: z.number().int(),
   ageSeconds: z.number().int(),
   explorerUrl: z.string().nullable(),
+  /** The server's own rule (decision 060, `returnRefusal`): a finance member may propose returning it now. */
+  returnable: z.boolean(),
+  /** A return to its sender: proposed (waits for a second member), sending (on chain), returned; or none. */
+  returnStatus: z.enum(["proposed", "sending", "returned"]).nullable(),
 });
 export type SettlementDeposit = z.infer<typeof settlementDeposit>;
 

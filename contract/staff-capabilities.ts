@@ -27,6 +27,7 @@ export const STAFF_CAPABILITIES = {
   speedUpPayout: "POST /api/admin/settlement/payouts/:id/speed-up",
   runReconciliation: "POST /api/admin/settlement/reconciliations",
   proposeSettledOutside: "POST /api/admin/settlement/payouts/:id/settled-outside",
+  proposeDepositReturn: "POST /api/admin/settlement/deposits/:id/return",
   acknowledgeDifference: "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge",
   deleteUser: "DELETE /api/admin/users/:userId",
   liftFreeze: "POST /api/admin/users/:userId/unfreeze",

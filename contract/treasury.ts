@@ -68,3 +68,4 @@ export const depositReturnInput = z.object({
     .min(1, "Please give a reason: a second staff member reviews this")
     .max(500, "Please keep the reason under 500 characters"),
 });
+export type DepositReturnInput = z.infer<typeof depositReturnInput>;

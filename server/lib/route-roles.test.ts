@@ -77,6 +77,7 @@ describe("the admin web's capabilities", () => {
       "editBalance",
       "incomingTab",
       "outgoingTab",
+      "proposeDepositReturn",
       "proposeSettledOutside",
       "runReconciliation",
       "settlementTab",

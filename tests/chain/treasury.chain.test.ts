@@ -5,7 +5,13 @@ import { type Address, getAddress, type Hex, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DepositInfo } from "@/contract/settlement";
-import { chainDeposits, depositAddresses, journalEntries, treasuryMovements } from "@/server/db/schema";
+import {
+  chainDeposits,
+  depositAddresses,
+  journalEntries,
+  treasuryMovementAttempts,
+  treasuryMovements,
+} from "@/server/db/schema";
 import { chainClient } from "@/server/features/settlement/chain-config";
 import { depositForwarderFactoryAbi } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
@@ -433,25 +439,133 @@ describe.skipIf(!process.env.DATABASE_URL)("the treasury on anvil", () => {
       expect(await balanceOf(customer)).toBe(0);
     });
 
-    it("a return killed -9 after its broadcast is finished by the next pass, sent once", async () => {
-      const deposit = await dust(777n);
+    /** The return's movement completed, and the chain holds exactly one transfer of it: hot wallet to sender. */
+    async function expectReturnedOnce(depositId: string, units: bigint) {
+      const rows = await t.database.db
+        .select()
+        .from(treasuryMovements)
+        .where(eq(treasuryMovements.depositId, depositId));
+      expect(rows.map((r) => [r.kind, r.status, r.minedUnits])).toEqual([
+        ["return", "completed", String(units)],
+      ]);
+      const attempts = await t.database.db
+        .select({ txHash: treasuryMovementAttempts.txHash })
+        .from(treasuryMovementAttempts)
+        .where(eq(treasuryMovementAttempts.movementId, rows[0]!.id));
+      const hashes = new Set(attempts.map((a) => a.txHash.toLowerCase()));
+      // Every transaction ever signed for it, looked for on chain: one of them is there, once.
+      const back = (await transfersFrom(hot)).filter((l) => hashes.has(l.transactionHash.toLowerCase()));
+      expect(back.map((l) => [l.args.to, l.args.value])).toEqual([[payer, units]]);
+      expect(back[0]!.transactionHash.toLowerCase()).toBe(rows[0]!.minedHash);
+      const [deposit] = await t.database.db
+        .select()
+        .from(chainDeposits)
+        .where(eq(chainDeposits.id, depositId));
+      expect(deposit!.returnedBy).toBe(rows[0]!.id);
+    }
+
+    it.each(["before_sign", "after_sign", "after_broadcast", "after_mined"] as const)(
+      "a return killed -9 at %s is finished by the next pass, sent once, posting nothing",
+      async (step) => {
+        const units = { before_sign: 701n, after_sign: 702n, after_broadcast: 777n, after_mined: 704n }[step];
+        const deposit = await dust(units);
+        await approvedReturn(deposit.id);
+        const entriesBefore = await entries();
+        if (step === "after_mined") {
+          await pass();
+          await chain.mine(config().confirmations);
+        }
+        const killed = await killedPass(step);
+        expect(killed.signal, killed.output).toBe("SIGKILL");
+        const [row] = await t.database.db
+          .select()
+          .from(treasuryMovements)
+          .where(eq(treasuryMovements.depositId, deposit.id));
+        const expected = {
+          before_sign: "queued",
+          after_sign: "signed",
+          after_broadcast: "signed",
+          after_mined: "sent",
+        };
+        expect(row?.status).toBe(expected[step]);
+        for (let i = 0; i < 6; i += 1) {
+          await pass();
+          await chain.mine(1);
+        }
+        await expectReturnedOnce(deposit.id, units);
+        expect(await entries()).toBe(entriesBefore);
+      },
+      60_000,
+    );
+
+    it("a return reorged out after it was mined is mined again, the same bytes, and sent once", async () => {
+      const deposit = await dust(909n);
       await approvedReturn(deposit.id);
-      const killed = await killedPass("after_broadcast");
-      expect(killed.signal, killed.output).toBe("SIGKILL");
+      const movement = async () =>
+        (
+          await t.database.db
+            .select()
+            .from(treasuryMovements)
+            .where(eq(treasuryMovements.depositId, deposit.id))
+        )[0]!;
+      expect(await pass()).toMatchObject({ signed: 1, broadcast: 1 });
+      await pass();
+      const mined = await movement();
+      expect(mined).toMatchObject({ status: "sent", minedHash: expect.any(String), confirmations: 1 });
+      // The block with the return is replaced by an empty one: the units are back in the hot wallet.
+      const hotBefore = await balance(hot);
+      await chain.reorg(1);
+      expect(await balance(hot)).toBe(hotBefore + 909n);
+      expect(await pass()).toMatchObject({ reorged: 1 });
       for (let i = 0; i < 6; i += 1) {
         await pass();
         await chain.mine(1);
       }
-      const rows = await t.database.db
-        .select()
-        .from(treasuryMovements)
-        .where(eq(treasuryMovements.depositId, deposit.id));
-      expect(rows.map((r) => [r.status, r.minedUnits])).toEqual([["completed", "777"]]);
-      const back = (await transfersFrom(hot)).filter(
-        (l) => l.transactionHash.toLowerCase() === rows[0]!.minedHash,
-      );
-      expect(back.map((l) => [l.args.to, l.args.value])).toEqual([[payer, 777n]]);
-      expect(back).toHaveLength(1);
-    }, 60_000);
+      await expectReturnedOnce(deposit.id, 909n);
+      const after = await movement();
+      expect(after.minedHash).toBe(mined.minedHash);
+      expect(after.nonce).toBe(mined.nonce);
+    });
+  });
+
+  it("a movement to cold reorged out after it was mined is mined again, and moves the surplus once", async () => {
+    const cold = privateKeyToAccount(generatePrivateKey()).address;
+    await chain.mint(hot, 50_000_000n);
+    const held = await balance(hot);
+    const ceilingCents = Number((held - 50_000_000n) / 10_000n); // $50 above the ceiling
+    const treasury = { ...config().treasury, coldWallet: cold, hotWalletCeilingCents: ceilingCents };
+    const entriesBefore = await entries();
+    expect(await pass({ treasury })).toMatchObject({ queued: 1, signed: 1, broadcast: 1 });
+    await pass({ treasury });
+    const toCold = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(treasuryMovements)
+          .where(eq(treasuryMovements.toAddress, cold.toLowerCase()))
+      )[0]!;
+    const mined = await toCold();
+    expect(mined).toMatchObject({ kind: "to_cold", status: "sent", confirmations: 1 });
+    expect(await balance(cold)).toBe(50_000_000n);
+    await chain.reorg(1);
+    expect(await balance(cold)).toBe(0n);
+    expect(await pass({ treasury })).toMatchObject({ reorged: 1, queued: 0 });
+    for (let i = 0; i < 6; i += 1) {
+      await pass({ treasury });
+      await chain.mine(1);
+    }
+    const done = await toCold();
+    expect(done).toMatchObject({ status: "completed", minedUnits: "50000000", minedHash: mined.minedHash });
+    const logs = await chain.publicClient.getLogs({
+      address: chain.token,
+      event: TRANSFER,
+      args: { from: hot, to: cold },
+      fromBlock: 0n,
+    });
+    expect(logs.map((l) => [l.transactionHash.toLowerCase(), l.args.value])).toEqual([
+      [mined.minedHash, 50_000_000n],
+    ]);
+    expect(await balance(cold)).toBe(50_000_000n);
+    expect(await entries()).toBe(entriesBefore);
   });
 });

@@ -27,6 +27,7 @@ import { type DbOrTx, queryRows } from "@/server/db/client";
 import { acknowledgeDifference } from "@/server/features/settlement/acknowledge-difference";
 import { chainClient, chainName } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import { returnRefusal } from "@/server/features/settlement/deposit-returns";
 import { speedUpPayout } from "@/server/features/settlement/payout-worker";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
 import { reportCsv } from "@/server/features/settlement/reconciliation-csv";
@@ -302,9 +303,18 @@ export async function adminSettlementRoutes(
       status: "pending" | "held" | "credited" | "below_cent" | "reversed";
       block_number: string;
       seen_at: Date;
+      user_id: string | null;
+      returned_by: string | null;
+      open_return: boolean;
+      return_proposed: boolean;
     }>(
       db,
-      sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at
+      sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at,
+                 user_id, returned_by,
+                 exists (select 1 from treasury_movements m
+                          where m.deposit_id = chain_deposits.id and m.status <> 'failed') as open_return,
+                 exists (select 1 from approvals a where a.kind = 'deposit_return' and a.status = 'pending'
+                          and a.target_key = chain_deposits.id::text) as return_proposed
           from chain_deposits where chain_id = ${chain.chainId}
           order by (status not in ('pending', 'held', 'reversed')), seen_at desc, id desc limit ${LISTED}`,
     );
@@ -378,6 +388,27 @@ export async function adminSettlementRoutes(
         confirmations: depth(d.block_number),
         ageSeconds: ageOf(d.seen_at),
         explorerUrl: txLink(d.tx_hash),
+        // Without the node the depth is unknown: nothing is offered until it answers.
+        returnable:
+          head !== null &&
+          !d.return_proposed &&
+          returnRefusal(
+            {
+              status: d.status,
+              returnedBy: d.returned_by,
+              userId: d.user_id,
+              openReturn: d.open_return,
+              depth: depth(d.block_number),
+            },
+            chain.confirmations,
+          ) === null,
+        returnStatus: d.returned_by
+          ? ("returned" as const)
+          : d.open_return
+            ? ("sending" as const)
+            : d.return_proposed
+              ? ("proposed" as const)
+              : null,
       })),
       alerts: settlementAlerts(health, chain),
       fees: settlementHealth(health, chain),

@@ -13,32 +13,57 @@ type DepositRow = typeof chainDeposits.$inferSelect;
 
 const notReturnable = (message: string) => new AppError("deposit_not_returnable", message);
 
+/** What decides whether a deposit may go back to its sender: read by the route, the approval and the tab. */
+export interface ReturnFacts {
+  status: DepositRow["status"];
+  returnedBy: string | null;
+  userId: string | null;
+  /** A return movement not failed exists for it (queued, on its way, or done). */
+  openReturn: boolean;
+  /** Blocks from the deposit's block to the head, both counted (the watcher's depth). */
+  depth: number;
+}
+
 /**
- * Whether a deposit may go back to its sender (decision 060), checked at the proposal and again under the
- * deposit's lock at the approval: it was never booked (below one cent, or confirmed and still pending because its
- * customer cannot receive: account closed or frozen, deleted), it has no return on its way or done, and it is
- * `CHAIN_CONFIRMATIONS` deep. A deposit held for a listed sender is blocked, not returned (decision 048).
+ * Why a deposit may not go back to its sender, or null when it may (decision 060): it was never booked (below
+ * one cent, or confirmed and still pending because its customer cannot receive: account closed or frozen), it
+ * has no return on its way or done, it is `CHAIN_CONFIRMATIONS` deep, and its customer still exists (the
+ * approval names one). A deposit held for a listed sender is blocked, not returned (decision 048). The
+ * Settlement tab's `returnable` is this function's answer, so the web never guesses the rule.
  */
+export function returnRefusal(d: ReturnFacts, confirmations: number): string | null {
+  if (d.status === "credited") {
+    return "This deposit was credited to the customer: it is theirs, not the bank's to return";
+  }
+  if (d.status === "held") {
+    return "This deposit is held for a listed sender: it is blocked under the sanctions rules, never returned";
+  }
+  if (d.status === "reversed") {
+    return "This deposit was reversed: its transfer is no longer on chain, there is nothing to return";
+  }
+  if (d.openReturn || d.returnedBy) return "This deposit is already being returned, or was";
+  if (d.depth < confirmations) {
+    return `This deposit is not ${confirmations} blocks deep yet: the watcher may still credit it`;
+  }
+  if (!d.userId) return "The deposit's customer was deleted: return it with the deposit key holder";
+  return null;
+}
+
+/** The route's and the approval's check, on the locked row and the chain's head now. */
 async function checkReturnable(tx: Tx, chain: ChainConfig, client: PublicClient, deposit: DepositRow) {
-  if (deposit.status === "credited") {
-    throw notReturnable("This deposit was credited to the customer: it is theirs, not the bank's to return");
-  }
-  if (deposit.status === "held") {
-    throw notReturnable(
-      "This deposit is held for a listed sender: it is blocked under the sanctions rules, never returned",
-    );
-  }
   const [open] = await tx
     .select({ id: treasuryMovements.id })
     .from(treasuryMovements)
     .where(and(eq(treasuryMovements.depositId, deposit.id), ne(treasuryMovements.status, "failed")));
-  if (open || deposit.returnedBy) throw notReturnable("This deposit is already being returned, or was");
+  // Only a deposit that could be returned costs a call to the node.
+  const settled = returnRefusal({ ...deposit, openReturn: Boolean(open), depth: Number.MAX_SAFE_INTEGER }, 0);
+  if (settled) throw notReturnable(settled);
   const head = Number(await client.getBlockNumber());
-  if (head - deposit.blockNumber + 1 < chain.confirmations) {
-    throw notReturnable(
-      `This deposit is not ${chain.confirmations} blocks deep yet: the watcher may still credit it`,
-    );
-  }
+  const refusal = returnRefusal(
+    { ...deposit, openReturn: false, depth: head - deposit.blockNumber + 1 },
+    chain.confirmations,
+  );
+  if (refusal) throw notReturnable(refusal);
 }
 
 async function lockDeposit(tx: Tx, chain: ChainConfig, depositId: string): Promise<DepositRow> {
@@ -67,13 +92,9 @@ export async function proposeDepositReturn(
   return submitForApproval(db, maker, async (tx) => {
     const deposit = await lockDeposit(tx, chain, depositId);
     await checkReturnable(tx, chain, client, deposit);
-    // The approval names a customer: the deposit address's (a deleted customer's deposit is not returnable here).
-    if (!deposit.userId) {
-      throw notReturnable("The deposit's customer was deleted: return it with the deposit key holder");
-    }
     return {
       kind: "deposit_return",
-      userId: deposit.userId,
+      userId: deposit.userId!,
       targetKey: deposit.id,
       payload: { op: "return_deposit", depositId: deposit.id },
       amount: deposit.amountCents,

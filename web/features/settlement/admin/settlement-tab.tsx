@@ -18,6 +18,7 @@ import {
 } from "@/web/features/settlement/admin/api/get-settlement";
 import { useRunReconciliation } from "@/web/features/settlement/admin/api/run-reconciliation";
 import { useSpeedUpPayout } from "@/web/features/settlement/admin/api/speed-up-payout";
+import { DepositReturn } from "@/web/features/settlement/admin/deposit-return";
 import { ReportDifferences } from "@/web/features/settlement/admin/report-differences";
 import {
   mayBeSettledOutside,
@@ -329,19 +330,20 @@ function DepositsCard({ data }: { data: ChainOverview }) {
           <>
             <div
               aria-hidden
-              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem]"
+              className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem_11rem]"
             >
               <span className="text-right">Amount</span>
               <span>State</span>
               <span>Transaction</span>
               <span>Confirmations</span>
               <span>Age</span>
+              <span />
             </div>
             <ul className="divide-y divide-line" aria-label="Deposits">
               {data.deposits.map((d) => (
                 <li
                   key={d.id}
-                  className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem] md:gap-4"
+                  className="flex flex-wrap items-center gap-x-3 gap-y-1.5 py-3 text-sm md:grid md:grid-cols-[7rem_8rem_1fr_6rem_4rem_11rem] md:gap-4"
                 >
                   <span className="font-medium text-positive tabular-nums md:text-right">+{d.amount}</span>
                   <span>
@@ -356,6 +358,7 @@ function DepositsCard({ data }: { data: ChainOverview }) {
                     <span className="md:sr-only">Age </span>
                     {formatAge(d.ageSeconds)}
                   </span>
+                  <DepositReturn deposit={d} />
                 </li>
               ))}
             </ul>
