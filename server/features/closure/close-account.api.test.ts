@@ -291,7 +291,7 @@ describe("what keeps an account open", () => {
 
 describe("a transfer arriving while the account closes", () => {
   it("either the payment lands and the closure is refused, or the closure wins and the payment is refused", async () => {
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 12; round++) {
       const { customer } = await emptiedCustomer();
       const payer = await createFundedCustomer(t, admin, "10.00");
       const [closed, paid] = await Promise.all([closeOwn(customer), payByTag(payer, customer, "10.00")]);

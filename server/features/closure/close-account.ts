@@ -106,8 +106,8 @@ export async function closeAccountByStaff(
 const blockerRow = z.object({ blocker: z.enum(CLOSURE_BLOCKERS).nullable() });
 
 /**
- * Closes the account in one transaction: the user row and then the wallet are locked (the order a deletion and a
- * credit take them in), every refusal is re-read under those locks by closure_blocker, and the closure, its audit
+ * Closes the account in one transaction: the user row (FOR NO KEY UPDATE) and then the wallet are locked (the order
+ * a deletion and a credit take them in), every refusal is re-read under those locks by closure_blocker, and the closure, its audit
  * row and the customer's notice (in-app and e-mail) commit together. A transfer or payment racing the closure
  * either committed first (and closure_blocker sees it) or waits for the locks and meets a closed account.
  */
@@ -119,7 +119,11 @@ async function closeAccount(
 ): Promise<AccountClosure> {
   const { db } = deps.database;
   const closure = await db.transaction(async (tx: Tx) => {
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+    // NO KEY UPDATE, not UPDATE: a payment into this wallet that locked it first writes rows naming this user,
+    // whose foreign keys take KEY SHARE on the row; FOR UPDATE would make it wait for this transaction while this
+    // one waits for its wallet (a deadlock, answered 500). Closing changes no key, so the payment commits first
+    // and closure_blocker then sees its money.
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("no key update");
     if (!user) throw new AppError("NOT_FOUND", "User not found");
     if (user.isAdmin) throw new AppError("FORBIDDEN", CLOSURE_MESSAGES.staffCannotClose);
     if (user.closedAt) {
