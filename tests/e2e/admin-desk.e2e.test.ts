@@ -202,7 +202,7 @@ describe("admin desk", () => {
     const view = page.getByRole("dialog", { name: "Review Transfer Request" });
     await view.getByText("This transfer is final and can no longer change.").waitFor();
     expect(await view.getByRole("button", { name: "Update Request" }).count()).toBe(0);
-    await view.getByRole("button", { name: "Close" }).first().click();
+    await view.getByRole("button", { name: "Close", exact: true }).first().click();
 
     // User Management: the balance editor and delete raise their toasts from the mutation too.
     await page.getByRole("tab", { name: "User Management" }).click();
@@ -214,7 +214,7 @@ describe("admin desk", () => {
     await page.getByLabel("Reason for approval").fill("Goodwill credit agreed with the customer");
     await page.getByRole("button", { name: "Save" }).click();
     await toastWith(page, "Sent for approval").waitFor();
-    await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
+    await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).first().click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     const leaver = newUser("Leah");

@@ -147,7 +147,7 @@ describe.skipIf(!e2eServer().databaseUrl)("the money desk", () => {
     await stepUp.getByRole("button", { name: "Verify", exact: true }).click();
     await toastWith(page, "Sent for approval").waitFor();
 
-    await page.getByRole("dialog").getByRole("button", { name: "Close" }).first().click();
+    await page.getByRole("dialog").getByRole("button", { name: "Close", exact: true }).first().click();
     await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.getByRole("tab", { name: "Approvals" }).click();
     await page.getByText("Set the balance from $600.00 to $550.00").first().waitFor();
