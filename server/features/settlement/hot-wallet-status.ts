@@ -74,8 +74,14 @@ export async function observeHotWallet(
     .where(and(eq(hotWalletNonces.chainId, chain.chainId), eq(hotWalletNonces.address, address)));
   const open = await queryRows<{ nonce: string; waiting_reason: string | null }>(
     db,
+    // Treasury movements (decision 060) take their nonces from the same counter: a signed sweep between two
+    // payouts holds its nonce, not a gap.
     sql`select nonce::text, waiting_reason from payouts
         where chain_id = ${chain.chainId} and from_address = ${address} and status in ('signed', 'sent')
+          and mined_hash is null and nonce is not null
+        union all
+        select nonce::text, null from treasury_movements
+        where chain_id = ${chain.chainId} and signer_address = ${address} and status in ('signed', 'sent')
           and mined_hash is null and nonce is not null`,
   );
   const alert = classifyNonces({
