@@ -51,6 +51,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Migrations under load and the hot queries' plans on a seeded PostgreSQL (tests/online): one file at
+          // a time, the seeding takes minutes at the 100 k step.
+          name: "online",
+          include: ["tests/online/**/*.online.test.ts"],
+          fileParallelism: false,
+          testTimeout: 1_800_000,
+          hookTimeout: 1_800_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Real processes against real PostgreSQL: one file at a time, generous time for a loaded machine.
           name: "faults",
           include: ["tests/faults/**/*.faults.test.ts"],

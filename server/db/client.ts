@@ -158,7 +158,7 @@ export function createPgDatabase(
       client.on("error", () => {});
       await client.connect();
       try {
-        await runMigrations(client as SqlClient, { lock: true });
+        await runMigrations(client as SqlClient, { lock: true, concurrently: true });
       } finally {
         await client.end();
       }

@@ -17,11 +17,33 @@ const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "server/db/migrations/");
 // Any fixed number: every instance takes the same lock, so only one applies migrations at a time.
 const MIGRATION_LOCK_KEY = 7_310_202;
 
+/**
+ * The marker a migration writes on the line above a CREATE INDEX or DROP INDEX of a table that already holds rows:
+ * on PostgreSQL the statement runs CONCURRENTLY, outside the migration's transaction (a plain build holds a SHARE
+ * lock that stops every write to the table for as long as the build takes); PGlite runs it as written.
+ */
+export const CONCURRENTLY_MARKER = "-- pillar:concurrently";
+
+/**
+ * The marker on the line above a statement that must run alone, outside any transaction, on PostgreSQL and PGlite:
+ * a CALL of a procedure that commits between batches (a backfill of a big table, whose rows would otherwise stay
+ * locked until the whole backfill commits). It must be safe to run again: a kill may stop it between two batches.
+ */
+export const OUTSIDE_TRANSACTION_MARKER = "-- pillar:outside-transaction";
+
+export interface MigrationStatement {
+  text: string;
+  /** Marked with CONCURRENTLY_MARKER: an index built or dropped outside the transaction on PostgreSQL. */
+  concurrently: boolean;
+  /** Marked with OUTSIDE_TRANSACTION_MARKER. */
+  alone: boolean;
+}
+
 interface Migration {
   tag: string;
   file: string;
   checksum: string;
-  statements: string[];
+  statements: MigrationStatement[];
 }
 
 /** An applied migration's file no longer matches what was applied: starting would run on an unknown schema. */
@@ -44,12 +66,72 @@ function readMigrations(dir: string): Migration[] {
         tag,
         file,
         checksum: migrationChecksum(text),
-        statements: text
-          .split("--> statement-breakpoint")
-          .map((s) => s.trim())
-          .filter(Boolean),
+        statements: splitStatements(text, file),
       };
     });
+}
+
+const INDEX_STATEMENT =
+  /^(create\s+(?:unique\s+)?index|drop\s+index)\s+(if\s+(?:not\s+)?exists\s+)?("[^"]+"|[\w.]+)/i;
+
+/** The body of a statement: its text after the comment lines above it. */
+function bodyOf(text: string): string {
+  const lines = text.split("\n");
+  const first = lines.findIndex((line) => !/^\s*(--.*)?$/.test(line));
+  return first < 0 ? "" : lines.slice(first).join("\n");
+}
+
+/** A migration file's statements (split on drizzle's breakpoints), each with whether it carries the marker. */
+export function splitStatements(text: string, file = "migration"): MigrationStatement[] {
+  return text
+    .split("--> statement-breakpoint")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((statement) => {
+      const body = bodyOf(statement);
+      const comments = statement.slice(0, statement.length - body.length).split("\n");
+      const concurrently = comments.some((line) => line.trim() === CONCURRENTLY_MARKER);
+      const alone = comments.some((line) => line.trim() === OUTSIDE_TRANSACTION_MARKER);
+      // A marker on anything else would be read as "safe to run online" and is not.
+      if (concurrently && !INDEX_STATEMENT.test(body))
+        throw new Error(
+          `${file}: ${CONCURRENTLY_MARKER} marks a statement that is not CREATE INDEX or DROP INDEX`,
+        );
+      return { text: statement, concurrently, alone };
+    });
+}
+
+/** The index a marked statement builds or drops, as written (quoted or not), and the statement with CONCURRENTLY. */
+export function concurrentForm(text: string): { index: string; drop: boolean; statement: string } {
+  const body = bodyOf(text);
+  const match = INDEX_STATEMENT.exec(body)!;
+  const [, verb, ifClause = "", index] = match;
+  const rest = body.slice(match[0].length);
+  const drop = /^drop/i.test(verb!);
+  return {
+    index: index!,
+    drop,
+    // IF [NOT] EXISTS always: a re-run after a kill finds the index already there (or already gone).
+    statement: `${verb} CONCURRENTLY ${ifClause || (drop ? "IF EXISTS " : "IF NOT EXISTS ")}${index}${rest}`,
+  };
+}
+
+/**
+ * Builds or drops one marked index outside any transaction. A build killed half-way leaves an INVALID index of
+ * that name behind (PostgreSQL keeps it, and IF NOT EXISTS would then skip the build): it is dropped and rebuilt.
+ */
+async function runConcurrently(client: SqlClient, text: string): Promise<void> {
+  const { index, drop, statement } = concurrentForm(text);
+  if (!drop) {
+    const [found] = (
+      await client.query(
+        "select i.indisvalid as valid from pg_index i where i.indexrelid = to_regclass($1)",
+        [index],
+      )
+    ).rows;
+    if (found && found.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+  }
+  await client.query(statement);
 }
 
 /**
@@ -83,12 +165,86 @@ async function checkApplied(client: SqlClient, migrations: Migration[]): Promise
 }
 
 /**
- * Applies the committed drizzle-kit migrations not yet applied, each in its own transaction, after checking
- * that none already applied has changed. Safe on every start.
+ * Applies one migration. Without a statement to run outside a transaction (a marked index on PGlite runs as
+ * written), one transaction that also records the tag. Otherwise, the statements between them run in transactions of their own, each
+ * committing how far the migration got in pillar_migration_steps (with the file's checksum), and the marked ones
+ * between those transactions: a migration killed half-way resumes where it stopped on the next start, and refuses
+ * if its file changed meanwhile. The tag is recorded with the last step.
+ */
+async function applyMigration(client: SqlClient, migration: Migration, concurrently: boolean): Promise<void> {
+  const { tag, checksum, statements } = migration;
+  const outside = (s: MigrationStatement) => s.alone || (concurrently && s.concurrently);
+  const online = statements.some(outside);
+  let done = 0;
+  if (online) {
+    const [step] = (
+      await client.query("select checksum, done from pillar_migration_steps where tag = $1", [tag])
+    ).rows;
+    if (step && step.checksum !== checksum)
+      throw new MigrationChangedError(
+        `Refusing to start: migration ${tag} (${path.relative(PROJECT_ROOT, migration.file)}) was changed after ` +
+          `its first ${step.done} statements were applied. Restore the file as it was and start again to finish it.`,
+      );
+    done = Number(step?.done ?? 0);
+  }
+  const record = async (next: number) => {
+    if (next === statements.length) {
+      await client.query("insert into pillar_migrations (tag, checksum) values ($1, $2)", [tag, checksum]);
+      if (online) await client.query("delete from pillar_migration_steps where tag = $1", [tag]);
+    } else {
+      await client.query(
+        `insert into pillar_migration_steps (tag, checksum, done) values ($1, $2, $3)
+         on conflict (tag) do update set done = excluded.done`,
+        [tag, checksum, next],
+      );
+    }
+  };
+  while (done < statements.length) {
+    try {
+      const statement = statements[done]!;
+      if (outside(statement)) {
+        if (concurrently && statement.concurrently) await runConcurrently(client, statement.text);
+        else await client.query(statement.text);
+        await record(++done);
+        continue;
+      }
+      await client.query("begin");
+      try {
+        while (done < statements.length && !outside(statements[done]!)) {
+          await client.query(statements[done]!.text);
+          done++;
+        }
+        await record(done);
+        await client.query("commit");
+      } catch (err) {
+        await client.query("rollback");
+        throw err;
+      }
+    } catch (err) {
+      throw new Error(`Migration ${tag} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+}
+
+/**
+ * Applies the committed drizzle-kit migrations not yet applied, each in its own transaction (PostgreSQL builds
+ * marked indexes between transactions when `concurrently`), after checking that none already applied has
+ * changed. Safe on every start, and after a start killed half-way through a migration.
  */
 export async function runMigrations(
   client: SqlClient,
-  { lock, dir = MIGRATIONS_DIR }: { lock: boolean; dir?: string },
+  {
+    lock,
+    dir = MIGRATIONS_DIR,
+    concurrently = false,
+    until,
+  }: {
+    lock: boolean;
+    dir?: string;
+    concurrently?: boolean;
+    /** Stop after this migration, without the SQL functions (they are written for the latest schema): tests only. */
+    until?: string;
+  },
 ): Promise<string[]> {
   const applied: string[] = [];
   if (lock) await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
@@ -98,26 +254,22 @@ export async function runMigrations(
     );
     // Databases migrated before checksums were kept get the column here; checkApplied fills it once.
     await client.query("alter table pillar_migrations add column if not exists checksum text");
-    const migrations = readMigrations(dir);
+    // How far a migration with marked statements got before its start was killed (applyMigration).
+    await client.query(
+      "create table if not exists pillar_migration_steps (tag text primary key, checksum text not null, done integer not null)",
+    );
+    const all = readMigrations(dir);
+    const last = until === undefined ? all.length : all.findIndex((m) => m.tag === until) + 1;
+    if (last === 0) throw new Error(`No migration ${until}`);
+    const migrations = all.slice(0, last);
     const done = await checkApplied(client, migrations);
     for (const migration of migrations) {
       if (done.has(migration.tag)) continue;
-      await client.query("begin");
-      try {
-        for (const statement of migration.statements) await client.query(statement);
-        await client.query("insert into pillar_migrations (tag, checksum) values ($1, $2)", [
-          migration.tag,
-          migration.checksum,
-        ]);
-        await client.query("commit");
-      } catch (err) {
-        await client.query("rollback");
-        throw new Error(`Migration ${migration.tag} failed: ${(err as Error).message}`, { cause: err });
-      }
+      await applyMigration(client, migration, concurrently);
       applied.push(migration.tag);
     }
     // The SQL functions are source files of their own (decision 019), applied after the schema they use.
-    await applySqlFunctions(client, { all: applied.length > 0 });
+    if (until === undefined) await applySqlFunctions(client, { all: applied.length > 0 });
   } finally {
     if (lock) await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
   }

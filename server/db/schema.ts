@@ -640,6 +640,27 @@ export const transferRequests = pgTable(
   ],
 );
 
+/**
+ * Who paid an address (0054, decision 064): one row per address and customer, with their first and last transfer
+ * request there, kept by a trigger on transfer_requests. The many-to-one rule reads this, not the transfers.
+ */
+export const addressSenders = pgTable(
+  "address_senders",
+  {
+    address: text("address").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstAt: timestamp("first_at", { withTimezone: true }).notNull(),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "address_senders_pkey", columns: [t.address, t.userId] }),
+    index("address_senders_address_last_idx").on(t.address, t.lastAt),
+    index("address_senders_user_idx").on(t.userId),
+  ],
+);
+
 export const incomingPayments = pgTable(
   "incoming_payments",
   {

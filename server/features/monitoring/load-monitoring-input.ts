@@ -3,6 +3,7 @@ import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
 import { type DbOrTx, named, queryRows } from "@/server/db/client";
 import {
   ADDRESS_SENDERS_LISTED,
+  addressSendersCounted,
   dormancySignificanceCents,
   type MoneyEvent,
   type MonitoringConfig,
@@ -36,7 +37,13 @@ type FactsRow = {
   alerts: { rule: RuleName; at: string }[];
 };
 
-type SenderRow = { n: number; customerId: string; at: Date | string; total: string | number };
+type SenderRow = {
+  n: number;
+  customerId: string;
+  at: Date | string;
+  total: string | number;
+  candidates: string | number;
+};
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -47,7 +54,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * by $tag both ways (tag_out, tag_in, with the other customer: decision 054) and transfer requests (any status: an
  * attempt counts) within the lookback and
  * up to the event (a transfer judged after its commit must not see the ones made since), the last activity before
- * it (an event of at least the dormancy rule's significant amount), the account's age, its devices, its recent alerts, and other customers' transfers to the same address. The
+ * it (an event of at least the dormancy rule's significant amount), the account's age, its devices, its recent alerts, and the other customers who paid the same address (address_senders). The
  * event itself is left out of the history even when its row is already written. Answers in the subjects' order.
  */
 export async function loadMonitoringInputs(
@@ -122,35 +129,47 @@ export async function loadMonitoringInputs(
         from ${subjectsTable}`,
     ),
   );
-  // One row per other customer (their latest transfer there in the rule's window), not one per transfer: the rule
-  // counts customers, and an address many customers pay (an exchange's) would otherwise hand every transfer to it
-  // all of its recent transfers (the failover soak's one address: 14,000 rows per transfer, 12× slower by seed 9).
-  // And only the most recent ADDRESS_SENDERS_LISTED of them, with the count of all: the bench's 1,000 customers
-  // paying one address returned ~750 rows per transfer, all written into each alert's evidence (0.8 ms of
-  // PostgreSQL per alert, growing with the customers). The read still visits every transfer to the address in
-  // the window (bench/HISTORY.md, session 19).
+  // One row per other customer (their latest transfer there in the rule's window), from the table of senders per
+  // address (decision 064): the most recent ADDRESS_SENDERS_LISTED of them, with the count of all up to
+  // addressSendersCounted. Before it, the read visited every transfer to the address in the window (the failover
+  // soak's one address: 14,000 rows per transfer); now at most that many index entries and rows, however popular
+  // the address. A customer who paid it again after the event (a transfer judged after its commit must not see
+  // the ones made since) has a last_at past the event: their latest transfer there up to the event is looked up
+  // among their own transfers, and they are left out if there is none in the window.
+  const counted = addressSendersCounted(config);
   const senders = subjects.some((s) => s.event.address)
     ? await queryRows<SenderRow>(
         db,
         named(
           "monitoring_address_senders",
-          sql`select s.n, x."customerId", x.at, x.total from ${subjectsTable}
+          sql`select n, "customerId", at, total, candidates from (
+            select s.n, x."customerId", x.at, count(x.at) over w as total, count(*) over w as candidates,
+              row_number() over (w order by x.at desc nulls last, x."customerId") as rank
+            from ${subjectsTable}
             cross join lateral (
-              select user_id as "customerId", max(created_at) as at, count(*) over () as total
-              from transfer_requests
-              where lower(crypto_address) = s.address and user_id is not null and user_id <> s.user_id
-                and created_at >= s.senders_from and created_at < s.senders_to
-              group by user_id
-              order by at desc, user_id
-              limit ${ADDRESS_SENDERS_LISTED}
+              select a.user_id as "customerId",
+                case when a.last_at < s.senders_to then a.last_at else (
+                  select max(t.created_at) from transfer_requests t
+                  where t.user_id = a.user_id and lower(t.crypto_address) = s.address
+                    and t.created_at >= s.senders_from and t.created_at < s.senders_to) end as at
+              from address_senders a
+              where a.address = s.address and a.user_id <> s.user_id
+                and a.last_at >= s.senders_from and a.first_at < s.senders_to
+              order by a.last_at desc
+              limit ${counted}
             ) x
-            where s.address is not null`,
+            where s.address is not null
+            window w as (partition by s.n)
+          ) ranked
+          where rank <= ${ADDRESS_SENDERS_LISTED} and at is not null
+          order by n, rank`,
         ),
       )
     : [];
   return subjects.map(({ event }, n) => {
     const fact = facts.find((f) => f.n === n);
     const own = senders.filter((s) => s.n === n);
+    const total = Number(own[0]?.total ?? 0);
     return {
       event: { ...event, address: event.address?.toLowerCase() ?? null },
       history: history
@@ -167,7 +186,8 @@ export async function loadMonitoringInputs(
       accountOpenedAt: fact?.opened ? new Date(fact.opened).getTime() : event.at,
       deviceFirstSeen: (fact?.devices ?? []).map((at) => Date.parse(at)),
       addressSenders: own.map((s) => ({ customerId: s.customerId, at: new Date(s.at).getTime() })),
-      addressSenderCount: Number(own[0]?.total ?? 0),
+      addressSenderCount: total,
+      ...(Number(own[0]?.candidates ?? 0) >= counted ? { addressSendersCapped: true } : {}),
       recentAlerts: (fact?.alerts ?? []).map((a) => ({ rule: a.rule, at: Date.parse(a.at) })),
     };
   });

@@ -29,6 +29,19 @@ export interface MoneyEvent {
 /** How many of the other customers who paid an address the many-to-one rule's evidence names (the most recent). */
 export const ADDRESS_SENDERS_LISTED = 20;
 
+/**
+ * How many other customers who paid an address the loader counts at most (decision 064): the read stays bounded
+ * however popular the address. Never fewer than the rule needs for its highest score (`addressSendersCounted`), so
+ * the alert and its score are the same as with the full count; only the evidence says "at least".
+ */
+export const ADDRESS_SENDERS_COUNTED = 200;
+
+/** The count at which the many-to-one rule's score reaches 1 (scoreOf), or ADDRESS_SENDERS_COUNTED if more. */
+export function addressSendersCounted(config: MonitoringConfig): number {
+  const c = config.manyToOneAddress;
+  return Math.max(ADDRESS_SENDERS_COUNTED, Math.ceil(2 * c.minScore * c.minCustomers));
+}
+
 /** Everything a rule may look at for one event. */
 export interface MonitoringInput {
   event: MoneyEvent;
@@ -45,10 +58,12 @@ export interface MonitoringInput {
   /**
    * Other customers who paid the event's address within the many-to-one window: each with their latest transfer
    * there. The database loader reads only the ADDRESS_SENDERS_LISTED most recent (an exchange's address may have
-   * thousands) and gives the whole count in `addressSenderCount`; without it, the list is all of them.
+   * thousands) and gives the whole count in `addressSenderCount`, up to `addressSendersCounted(config)`
+   * (`addressSendersCapped` when it stopped there); without it, the list is all of them.
    */
   addressSenders: { customerId: string; at: number }[];
   addressSenderCount?: number;
+  addressSendersCapped?: boolean;
   /** The customer's own earlier alerts (cooldown). */
   recentAlerts: { rule: RuleName; at: number }[];
 }
@@ -631,6 +646,7 @@ function manyToOneAddress(input: MonitoringInput, c: MonitoringConfig["manyToOne
     customers,
     // All of them up to ADDRESS_SENDERS_LISTED, else that many of the most recent: `customers` is the count.
     otherCustomerIds: [...others].sort(),
+    ...(input.addressSendersCapped ? { customersAtLeast: true } : {}),
   });
 }
 
