@@ -22,7 +22,17 @@ interface Migration {
   file: string;
   checksum: string;
   statements: string[];
+  /** Each statement commits on its own (the file starts with NO_TRANSACTION); see runMigrations. */
+  ownTransactions: boolean;
 }
+
+/**
+ * A migration whose first line is this runs each statement as its own transaction: a long scan (VALIDATE
+ * CONSTRAINT, CREATE INDEX CONCURRENTLY) then holds no lock that blocks writers, where inside one transaction the
+ * brief exclusive lock of an earlier statement would be held until the end. Its statements must be safe to run
+ * again: a crash part-way leaves the migration unrecorded, and the next start runs it from the top.
+ */
+export const NO_TRANSACTION = "-- pillar:no-transaction";
 
 /** An applied migration's file no longer matches what was applied: starting would run on an unknown schema. */
 export class MigrationChangedError extends Error {
@@ -44,6 +54,7 @@ function readMigrations(dir: string): Migration[] {
         tag,
         file,
         checksum: migrationChecksum(text),
+        ownTransactions: text.startsWith(NO_TRANSACTION),
         statements: text
           .split("--> statement-breakpoint")
           .map((s) => s.trim())
@@ -102,6 +113,19 @@ export async function runMigrations(
     const done = await checkApplied(client, migrations);
     for (const migration of migrations) {
       if (done.has(migration.tag)) continue;
+      if (migration.ownTransactions) {
+        try {
+          for (const statement of migration.statements) await client.query(statement);
+        } catch (err) {
+          throw new Error(`Migration ${migration.tag} failed: ${(err as Error).message}`, { cause: err });
+        }
+        await client.query("insert into pillar_migrations (tag, checksum) values ($1, $2)", [
+          migration.tag,
+          migration.checksum,
+        ]);
+        applied.push(migration.tag);
+        continue;
+      }
       await client.query("begin");
       try {
         for (const statement of migration.statements) await client.query(statement);
