@@ -30,11 +30,15 @@ export async function premakePartitions(db: DbOrTx, months = PREMAKE_MONTHS): Pr
 export async function dropExpiredPartitions(
   db: DbOrTx,
   retention: Record<string, string> = PARTITION_RETENTION,
+  now = new Date(),
 ): Promise<string[]> {
   const dropped: string[] = [];
   for (const [table, keep] of Object.entries(retention)) {
     dropped.push(
-      ...(await names(db, sql`select partitions_drop_expired(${table}, ${keep}::interval) as names`)),
+      ...(await names(
+        db,
+        sql`select partitions_drop_expired(${table}, ${keep}::interval, ${now.toISOString()}::timestamptz) as names`,
+      )),
     );
   }
   return dropped;

@@ -52,8 +52,9 @@ $$;
 -- Drops the partitions of `p_table` whose every possible row is older than `p_keep` (a partition's upper bound at
 -- or before now() - p_keep): a month still holding a row within the retention is never dropped, so rows live
 -- between the retention and the retention plus a month. The event log's months wait, as its row deletes did,
--- until every consumer has read past their newest event. Returns the names dropped.
-CREATE OR REPLACE FUNCTION partitions_drop_expired(p_table text, p_keep interval)
+-- until every consumer has read past their newest event. Returns the names dropped. p_now is for tests: a date
+-- months ahead shows what a later pass drops.
+CREATE OR REPLACE FUNCTION partitions_drop_expired(p_table text, p_keep interval, p_now timestamptz DEFAULT now())
 RETURNS text[]
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -67,7 +68,7 @@ BEGIN
 	END IF;
 	PERFORM pg_advisory_xact_lock(7310203);
 	PERFORM set_config('lock_timeout', '1s', true);
-	FOR b IN SELECT * FROM partition_bounds(p_table) WHERE upper <= now() - p_keep ORDER BY upper
+	FOR b IN SELECT * FROM partition_bounds(p_table) WHERE upper <= p_now - p_keep ORDER BY upper
 	LOOP
 		IF p_table = 'events' THEN
 			EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I e, job_cursors c WHERE (c.xact, c.event_id) < (e.xact, e.id))', b.name)
