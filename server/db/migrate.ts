@@ -39,11 +39,22 @@ export interface MigrationStatement {
   alone: boolean;
 }
 
+/**
+ * A migration whose first line is this runs every statement as its own transaction, from the top again after a
+ * crash (its statements look at the catalog before they act, so a second run is safe): a long scan (VALIDATE
+ * CONSTRAINT) then holds no lock that blocks writers, where inside one transaction the brief exclusive lock of an
+ * earlier statement would be held until the end. Its statements may share session state (pg_temp functions), which
+ * is why it does not resume half-way as marked statements do.
+ */
+export const NO_TRANSACTION = "-- pillar:no-transaction";
+
 interface Migration {
   tag: string;
   file: string;
   checksum: string;
   statements: MigrationStatement[];
+  /** The file starts with NO_TRANSACTION. */
+  ownTransactions: boolean;
 }
 
 /** An applied migration's file no longer matches what was applied: starting would run on an unknown schema. */
@@ -67,6 +78,7 @@ function readMigrations(dir: string): Migration[] {
         file,
         checksum: migrationChecksum(text),
         statements: splitStatements(text, file),
+        ownTransactions: text.startsWith(NO_TRANSACTION),
       };
     });
 }
@@ -172,9 +184,9 @@ async function checkApplied(client: SqlClient, migrations: Migration[]): Promise
  * if its file changed meanwhile. The tag is recorded with the last step.
  */
 async function applyMigration(client: SqlClient, migration: Migration, concurrently: boolean): Promise<void> {
-  const { tag, checksum, statements } = migration;
-  const outside = (s: MigrationStatement) => s.alone || (concurrently && s.concurrently);
-  const online = statements.some(outside);
+  const { tag, checksum, statements, ownTransactions } = migration;
+  const outside = (s: MigrationStatement) => ownTransactions || s.alone || (concurrently && s.concurrently);
+  const online = !ownTransactions && statements.some(outside);
   let done = 0;
   if (online) {
     const [step] = (
@@ -205,7 +217,8 @@ async function applyMigration(client: SqlClient, migration: Migration, concurren
       if (outside(statement)) {
         if (concurrently && statement.concurrently) await runConcurrently(client, statement.text);
         else await client.query(statement.text);
-        await record(++done);
+        done++;
+        if (online || done === statements.length) await record(done);
         continue;
       }
       await client.query("begin");

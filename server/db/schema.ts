@@ -545,7 +545,11 @@ export const holds = pgTable(
   (t) => [check("holds_amount_positive", sql`${t.amount} > 0`)],
 );
 
-/** What a customer sees in their history; `entryId` is set when the money actually moved (exactly once). */
+/**
+ * What a customer sees in their history; `entryId` is set when the money actually moved (exactly once).
+ * Partitioned by month of created_at on PostgreSQL (migration 0053, decision 063): the primary key is each
+ * partition's own, so nothing references it by foreign key (verifyLedger looks for orphans instead).
+ */
 export const transactions = pgTable(
   "transactions",
   {
@@ -678,7 +682,7 @@ export const incomingPayments = pgTable(
       .notNull()
       .default("pending"),
     adminNotes: text("admin_notes"),
-    transactionId: uuid("transaction_id").references(() => transactions.id),
+    transactionId: uuid("transaction_id"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -1256,7 +1260,7 @@ export const chainDeposits = pgTable(
     /** held: booked with an open hold while compliance reviews its sender (0033, decision 039). */
     /** reversed: booked, then a reorg deeper than the confirmations took its log away (0046, decision 056). */
     status: text("status", { enum: ["pending", "held", "credited", "below_cent", "reversed"] }).notNull(),
-    transactionId: uuid("transaction_id").references(() => transactions.id),
+    transactionId: uuid("transaction_id"),
     entryId: uuid("entry_id").references(() => journalEntries.id),
     holdId: uuid("hold_id").references(() => holds.id),
     caseId: uuid("case_id").references(() => complianceCases.id),
@@ -1342,12 +1346,8 @@ export const tagPayments = pgTable(
     entryId: uuid("entry_id")
       .notNull()
       .references(() => journalEntries.id),
-    payerTransactionId: uuid("payer_transaction_id")
-      .notNull()
-      .references(() => transactions.id),
-    payeeTransactionId: uuid("payee_transaction_id")
-      .notNull()
-      .references(() => transactions.id),
+    payerTransactionId: uuid("payer_transaction_id").notNull(),
+    payeeTransactionId: uuid("payee_transaction_id").notNull(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -10,6 +10,7 @@ import { reconciliationLoop } from "@/server/features/settlement/reconciliation"
 import { treasuryWorkerLoop } from "@/server/features/settlement/treasury-worker";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { housekeepingLoop } from "@/server/lib/housekeeping";
+import { partitionLoop } from "@/server/lib/partitions";
 
 export interface LoopsOptions {
   /** The mail outbox's worker (runs only with SMTP_URL): false to not start it, or its timings. */
@@ -60,6 +61,8 @@ export async function loopsFor(
   if (config.env !== "test") loops.push(replyNotifierLoop(database, config.publicUrl));
   if (options.serving) {
     loops.push(housekeepingLoop(database.db, storage, log));
+    // Decision 063: the coming months' partitions ahead, and whole months past retention dropped.
+    loops.push(partitionLoop(database.db, log.child({ component: "partitions" })));
     // Erases closed accounts' identity data after the retention period (decision 059); tests run its passes.
     loops.push(
       identityErasureLoop(

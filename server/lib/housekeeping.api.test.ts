@@ -105,6 +105,9 @@ describe("housekeeping sweep", () => {
     fs.utimesSync(leftover, twoHoursAgo, twoHoursAgo);
     fs.utimesSync(stored, twoHoursAgo, twoHoursAgo);
 
+    // On PostgreSQL these three tables are partitioned by month (decision 063): their retention drops whole
+    // months (server/lib/partitions.api.test.ts) and the sweep deletes none of their rows.
+    const byRow = database.kind === "pglite" ? 1 : 0;
     expect(await sweepExpired(database.db, storage)).toEqual({
       sessions: 2,
       oneTimeCodes: 1,
@@ -112,9 +115,9 @@ describe("housekeeping sweep", () => {
       sentMail: 1,
       authChallenges: 1,
       freezeLinks: 1,
-      notifications: 1,
-      userEvents: 1,
-      events: 1,
+      notifications: byRow,
+      userEvents: byRow,
+      events: byRow,
       partialUploads: 1,
       unattachedUploads: 0,
     });
@@ -129,11 +132,10 @@ describe("housekeeping sweep", () => {
     );
     expect(sessionIds).toEqual(["fresh"]);
     expect(await ids("select code_hash as id from one_time_codes")).toEqual(["live", "recent"]);
-    expect(await ids("select title as id from notifications")).toEqual(["kept"]);
-    expect(await ids("select kind as id from events where kind like 'test.%'")).toEqual([
-      "test.recent",
-      "test.unread",
-    ]);
+    expect(await ids("select title as id from notifications")).toEqual(byRow ? ["kept"] : ["kept", "old"]);
+    expect(await ids("select kind as id from events where kind like 'test.%'")).toEqual(
+      byRow ? ["test.recent", "test.unread"] : ["test.read", "test.recent", "test.unread"],
+    );
     expect(await ids("select key as id from idempotency_keys")).toEqual(["recent"]);
     expect(await ids("select subject as id from mail_outbox")).toEqual(["old pending", "recent sent"]);
     // The fixture's own live session survives.

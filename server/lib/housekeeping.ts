@@ -43,6 +43,14 @@ export interface SweepReport {
   unattachedUploads: number;
 }
 
+/**
+ * True where `table` is still one table (PGlite, or PostgreSQL before migration 0053): a partitioned table's
+ * retention drops whole months instead (server/lib/partitions.ts, decision 063). A constant the planner
+ * evaluates once, so a partitioned table's delete scans nothing.
+ */
+const rowRetention = (table: string) =>
+  sql`not exists (select 1 from partitioned_tables p where p.table_name = ${table} and p.converted_at is not null)`;
+
 const count = (result: unknown) => {
   const r = result as { rowCount?: number | null; affectedRows?: number };
   return r.rowCount ?? r.affectedRows ?? 0;
@@ -70,12 +78,15 @@ export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise
     delete from freeze_links
     where used_at is null and expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
   const notifications = await db.execute(sql`
-    delete from notifications where created_at < now() - make_interval(months => ${RETENTION.notificationMonths})`);
+    delete from notifications where created_at < now() - make_interval(months => ${RETENTION.notificationMonths})
+      and ${rowRetention("notifications")}`);
   const userEvents = await db.execute(sql`
-    delete from user_events where created_at < now() - make_interval(days => ${RETENTION.userEventDays})`);
+    delete from user_events where created_at < now() - make_interval(days => ${RETENTION.userEventDays})
+      and ${rowRetention("user_events")}`);
   const events = await db.execute(sql`
     delete from events e where e.created_at < now() - make_interval(days => ${RETENTION.eventLogDays})
-      and not exists (select 1 from job_cursors c where (c.xact, c.event_id) < (e.xact, e.id))`);
+      and not exists (select 1 from job_cursors c where (c.xact, c.event_id) < (e.xact, e.id))
+      and ${rowRetention("events")}`);
   return {
     sessions: count(sessions),
     oneTimeCodes: count(oneTimeCodes),

@@ -355,5 +355,21 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
       problems.push(`${a.code}: a system account must keep no cached balance`);
     }
   }
+  // The foreign keys that named transactions(id) went with the table's partitioning (migration 0053, decision
+  // 063: no key over all partitions leaves out created_at); every row that names a transaction still must.
+  const orphans = await queryRows(
+    db,
+    sql`
+      select r.source, r.transaction_id::text as transaction_id from (
+        select 'chain_deposits' as source, transaction_id from chain_deposits
+        union all select 'incoming_payments', transaction_id from incoming_payments
+        union all select 'tag_payments', payer_transaction_id from tag_payments
+        union all select 'tag_payments', payee_transaction_id from tag_payments
+      ) r
+      where r.transaction_id is not null and not exists (select 1 from transactions t where t.id = r.transaction_id)`,
+    z.object({ source: z.string(), transaction_id: z.string() }),
+  );
+  for (const o of orphans)
+    problems.push(`${o.source} names transaction ${o.transaction_id}, which does not exist`);
   return { ok: problems.length === 0, entries: Number(grand.entries), accounts: drift.length, problems };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray } from "drizzle-orm";
 import {
   BLOCKED_REPORT_BUSINESS_DAYS,
   COMPLIANCE_MESSAGES,
@@ -15,6 +15,7 @@ import { AppError } from "@/server/lib/errors";
 import { captureHold, lockWallet, releaseHold, systemAccountId } from "@/server/lib/ledger";
 import { transferSettledMail } from "@/server/lib/mail/money-templates";
 import { notify } from "@/server/lib/notifications";
+import { writtenSince } from "@/server/lib/partitions";
 
 const HELD_STATUSES = ["pending", "processing"] as const;
 const MAX_LISTED = 100;
@@ -121,7 +122,12 @@ export async function decideHeldTransfer(
     .update(transactions)
     // A blocked debit took the whole amount and no fee: the statement's fees and the history must not show one.
     .set({ status, ...(entryId ? { entryId, fee: 0, netAmount: request.amount } : {}), updatedAt: now })
-    .where(eq(transactions.id, request.transactionId));
+    .where(
+      and(
+        eq(transactions.id, request.transactionId),
+        gte(transactions.createdAt, writtenSince(request.createdAt)),
+      ),
+    );
   await writeAudit(tx, {
     actorId: actor.id,
     actorRole: actor.role,

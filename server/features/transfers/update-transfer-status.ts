@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
 import { COMPLIANCE_MESSAGES } from "@/contract/compliance";
 import { formatMoney } from "@/contract/money";
@@ -19,6 +19,7 @@ import { captureHold, lockWallet, releaseHold, systemAccountId } from "@/server/
 import { transferSettledMail } from "@/server/lib/mail/money-templates";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { notify } from "@/server/lib/notifications";
+import { writtenSince } from "@/server/lib/partitions";
 
 /** The quick buttons send approved / rejected: approved means completed, rejected means cancelled. */
 function normalise(status: UpdateTransferInput["status"]): TransferStatus {
@@ -227,7 +228,12 @@ export async function moveTransferStatus(
     await tx
       .update(transactions)
       .set({ status: next, ...(entryId ? { entryId } : {}), updatedAt: now })
-      .where(eq(transactions.id, request.transactionId));
+      .where(
+        and(
+          eq(transactions.id, request.transactionId),
+          gte(transactions.createdAt, writtenSince(request.createdAt)),
+        ),
+      );
     if (queuePayout) {
       await tx.insert(payouts).values({
         transferRequestId: request.id,
