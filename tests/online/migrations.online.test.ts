@@ -3,10 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedScale } from "@/scripts/bench/scale/seed";
 import { runMigrations, type SqlClient } from "@/server/db/migrate";
 import { LAST_UNCHECKED_MIGRATION } from "@/server/db/migration-lint";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
-import { ONLINE_CUSTOMERS, seedVolume } from "@/tests/online/volume-seed";
+import { ONLINE_CUSTOMERS } from "@/tests/online/online-customers";
 import { withDatabase } from "@/tests/support/global-setup";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -44,7 +45,7 @@ const PROBES: { table: string; read: string; write: string }[] = [
   {
     table: "notifications",
     read: "select id from notifications where user_id = $1 order by id desc limit 20",
-    write: "insert into notifications (user_id, kind, title, body) values ($1, 'probe', 'Probe', 'Probe')",
+    write: "insert into notifications (user_id, kind, title, body) values ($1, 'security', 'Probe', 'Probe')",
   },
   {
     table: "chat_messages",
@@ -159,7 +160,8 @@ describe.skipIf(!serverUrl)(
         until: before,
       });
       const started = performance.now();
-      await seedVolume(migrator);
+      await seedScale(url, { customers: ONLINE_CUSTOMERS });
+      await migrator.query("analyze");
       console.info(
         `seeded ${ONLINE_CUSTOMERS} customers at ${before} in ${Math.round(performance.now() - started)} ms`,
       );
@@ -172,7 +174,7 @@ describe.skipIf(!serverUrl)(
 
     it("applies them while no probe waits a second for a lock, and leaves no index invalid", async () => {
       const { rows } = await migrator.query<{ id: string }>(
-        "select id from users where email like 'online-%' order by id limit 1000",
+        "select id from users where email like 'scale-%' order by id limit 1000",
       );
       const probers = startProbers(
         url,
