@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
@@ -100,6 +100,8 @@ export async function findTransactionPage(
               and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)),
             )
           : undefined,
+        // Implied by the cursor's test, but plain: the partitions after the cursor's month are pruned (decision 063).
+        after ? lte(transactions.createdAt, after.createdAt) : undefined,
       ),
     )
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
