@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDeps } from "@/server/app-deps";
+import { adminStatsFoldLoop } from "@/server/features/admin/admin-stats";
 import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
 import { identityErasureLoop } from "@/server/features/closure/erase-identities";
 import { rescreenLoop } from "@/server/features/compliance/rescreen";
@@ -60,6 +61,8 @@ export async function loopsFor(
   if (config.env !== "test") loops.push(replyNotifierLoop(database, config.publicUrl));
   if (options.serving) {
     loops.push(housekeepingLoop(database.db, storage, log));
+    // Folds the admin stats' deltas (decision 061); a stats read is exact whether or not it has run.
+    loops.push(adminStatsFoldLoop(database.db));
     // Erases closed accounts' identity data after the retention period (decision 059); tests run its passes.
     loops.push(
       identityErasureLoop(
