@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from "drizzle-orm/pg-core";
@@ -218,6 +219,12 @@ export function wrapPglite(client: PGlite): Database {
 const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB", "-c", "max_connections=5"];
 
 /**
+ * The extensions every embedded database loads (PostgreSQL ships them as contrib): pg_trgm backs the
+ * back-office search's trigram indexes (migration 0051, decision 061), so a database without it fails to migrate.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/**
  * Creates the embedded cluster (initdb) in a short-lived child process. initdb grows PGlite's wasm memory
  * to ~650 MiB, and wasm memory never shrinks while its instance lives: done in this process, the first
  * start idled at that size until the next restart; in a child it is returned to the system when the child
@@ -252,7 +259,10 @@ export async function createPgliteDatabase(dataDir: string, holder = "server"): 
     fs.mkdirSync(dir, { recursive: true });
     if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initialiseClusterInChild(dir);
     const database = wrapPglite(
-      await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] }),
+      await PGlite.create(dir, {
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+        extensions: PGLITE_EXTENSIONS,
+      }),
     );
     const close = database.close;
     database.close = async () => {

@@ -74,6 +74,10 @@ export const users = pgTable(
     index("users_closed_unerased_idx")
       .on(t.closedAt, t.id)
       .where(sql`${t.closedAt} is not null and ${t.identityErasedAt} is null`),
+    // Back-office search by a fragment (pg_trgm, 0051, decision 061).
+    index("users_email_trgm_idx").using("gin", sql`${t.email} gin_trgm_ops`),
+    index("users_pillar_tag_trgm_idx").using("gin", sql`${t.pillarTag} gin_trgm_ops`),
+    index("users_name_trgm_idx").using("gin", sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
   ],
 );
 
@@ -454,6 +458,10 @@ export const accountRequests = pgTable(
       sql`${t.status} in ('pending', 'in_review', 'approved', 'rejected')`,
     ),
     check("account_requests_account_number_check", sql`${t.accountNumber} ~ '^[1-9][0-9]{8}$'`),
+    // Back-office search by the last four digits (0051).
+    index("account_requests_last4_idx")
+      .on(sql`right(${t.accountNumber}, 4)`)
+      .where(sql`${t.accountNumber} is not null`),
   ],
 );
 
@@ -745,6 +753,8 @@ export const savedRecipients = pgTable(
   },
   (t) => [
     uniqueIndex("saved_recipients_user_address_key").on(t.userId, sql`lower(${t.address})`),
+    // Back-office search by an address (0051).
+    index("saved_recipients_address_idx").on(sql`lower(${t.address})`),
     check("saved_recipients_name_length", sql`char_length(${t.name}) between 1 and 60`),
     check("saved_recipients_address_length", sql`char_length(${t.address}) between 32 and 100`),
   ],
@@ -1569,3 +1579,28 @@ export const scheduleRuns = pgTable(
   },
   (t) => [unique("schedule_runs_once").on(t.scheduleId, t.runOn)],
 );
+
+/**
+ * The back office's headline figures (0051, decision 061): one folded row, plus deltas the counted tables'
+ * statement triggers append in the writing transaction; a read sums both, so it is exact and O(1).
+ */
+export const adminStats = pgTable(
+  "admin_stats",
+  {
+    id: integer("id").primaryKey().default(1),
+    customers: bigint("customers", { mode: "number" }).notNull(),
+    activeAccounts: bigint("active_accounts", { mode: "number" }).notNull(),
+    walletBalance: bigint("wallet_balance", { mode: "number" }).notNull(),
+    transactions: bigint("transactions", { mode: "number" }).notNull(),
+    foldedAt: timestamp("folded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("admin_stats_id_check", sql`${t.id} = 1`)],
+);
+
+export const adminStatsDeltas = pgTable("admin_stats_deltas", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  customers: bigint("customers", { mode: "number" }).notNull().default(0),
+  activeAccounts: bigint("active_accounts", { mode: "number" }).notNull().default(0),
+  walletBalance: bigint("wallet_balance", { mode: "number" }).notNull().default(0),
+  transactions: bigint("transactions", { mode: "number" }).notNull().default(0),
+});

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { AppDeps } from "@/server/app-deps";
+import { adminStatsFoldLoop } from "@/server/features/admin/admin-stats";
 import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
 import { identityErasureLoop } from "@/server/features/closure/erase-identities";
 import { rescreenLoop } from "@/server/features/compliance/rescreen";
@@ -63,6 +64,8 @@ export async function loopsFor(
     loops.push(housekeepingLoop(database.db, storage, log));
     // Decision 063: the coming months' partitions ahead, and whole months past retention dropped.
     loops.push(partitionLoop(database.db, log.child({ component: "partitions" })));
+    // Folds the admin stats' deltas (decision 061); a stats read is exact whether or not it has run.
+    loops.push(adminStatsFoldLoop(database.db));
     // Erases closed accounts' identity data after the retention period (decision 059); tests run its passes.
     loops.push(
       identityErasureLoop(

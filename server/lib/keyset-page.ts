@@ -67,11 +67,14 @@ export function beforeNumberKey(column: AnyColumn, cursor: string | undefined): 
   return sql`${column} < ${value}::bigint`;
 }
 
+/** The ILIKE pattern for "contains `term`", with LIKE's own wildcards in the term matched literally. */
+export const containsPattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Case-insensitive "contains" over the given columns; LIKE's own wildcards in the search are matched literally. */
 export function searchAny(q: string | undefined, columns: SQLWrapper[]): SQL | undefined {
   const term = q?.trim() ?? "";
   if (!term) return undefined;
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(term);
   return or(...columns.map((c) => ilike(c as AnyColumn, pattern)));
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { createPgDatabase, wrapPglite } from "@/server/db/client";
+import { createPgDatabase, PGLITE_EXTENSIONS, wrapPglite } from "@/server/db/client";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const database = wrapPglite(client);
   await database.migrate();
   // Uncompressed: every test file loads this tarball into its own PGlite, and gunzip cost each ~0.3 s of CPU.

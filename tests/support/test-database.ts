@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { createPgDatabase, type Database, wrapPglite } from "@/server/db/client";
+import { createPgDatabase, type Database, PGLITE_EXTENSIONS, wrapPglite } from "@/server/db/client";
 import { withDatabase } from "@/tests/support/global-setup";
 
 /** A fresh, migrated database for one test file: a copy of the run's template on PostgreSQL, or an in-memory PGlite. */
@@ -43,5 +43,5 @@ export async function createTestDatabase(): Promise<Database & { url?: string }>
     };
   }
   const dump = fs.readFileSync(inject("pgliteTemplate"));
-  return wrapPglite(await PGlite.create({ loadDataDir: new Blob([dump]) }));
+  return wrapPglite(await PGlite.create({ loadDataDir: new Blob([dump]), extensions: PGLITE_EXTENSIONS }));
 }

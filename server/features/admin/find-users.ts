@@ -1,12 +1,12 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { AdminStats, AdminUser, AdminUserQuery } from "@/contract/admin";
 import { ADMIN_MESSAGES, RECEIVING_FILTER } from "@/contract/admin";
 import { formatMoney } from "@/contract/money";
 import type { Page } from "@/contract/pages";
-import type { DbOrTx } from "@/server/db/client";
-import { accountRequests, ledgerAccounts, transactions, users } from "@/server/db/schema";
+import { type DbOrTx, queryRows } from "@/server/db/client";
+import { accountRequests, ledgerAccounts, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { beforeTimeKey, containsPattern, exactTime, toPage } from "@/server/lib/keyset-page";
 import { findWallet, type Wallet, walletBalances } from "@/server/lib/ledger";
 
 type UserRow = typeof users.$inferSelect;
@@ -33,14 +33,119 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
   };
 }
 
+/** More candidates than this from one source and the search walks the created_at index instead (decision 061). */
+export const SEARCH_CANDIDATE_CAP = 1000;
+
+const LAST4 = /^\d{4}$/;
+const ACCOUNT_NUMBER = /^[1-9]\d{8}$/;
+// A 0x address, or another chain's (base58/bech32): one long token of letters and digits.
+const ADDRESS = /^[0-9a-z]{26,100}$/i;
+
+/** What a search term can name besides a fragment of a name, an e-mail or a tag (each has its own exact index). */
+interface UserSearch {
+  pattern: string;
+  /** Three characters or more: the trigram indexes can find it; a shorter one matches most users anyway. */
+  trigram: boolean;
+  last4?: string;
+  accountNumber?: string;
+  address?: string;
+}
+
+function userSearch(q: string | undefined): UserSearch | undefined {
+  const term = q?.trim().replace(/^\$/, "").trim() ?? "";
+  if (!term) return undefined;
+  return {
+    pattern: containsPattern(term),
+    trigram: term.length >= 3,
+    last4: LAST4.test(term) ? term : undefined,
+    accountNumber: ACCOUNT_NUMBER.test(term) ? term : undefined,
+    address: ADDRESS.test(term) ? term.toLowerCase() : undefined,
+  };
+}
+
+const nameOf = sql`(${users.firstName} || ' ' || ${users.lastName})`;
+
+/** The search as a condition on one users row: what the walk over the created_at index filters by. */
+function matchesUser(s: UserSearch): SQL {
+  const parts: SQL[] = [
+    sql`${users.email} ilike ${s.pattern}`,
+    sql`${users.pillarTag} ilike ${s.pattern}`,
+    sql`${nameOf} ilike ${s.pattern}`,
+  ];
+  if (s.last4) {
+    parts.push(sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
+      and right(r.account_number, 4) = ${s.last4} and r.account_number is not null)`);
+  }
+  if (s.accountNumber) {
+    parts.push(sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
+      and r.account_number = ${s.accountNumber})`);
+  }
+  if (s.address) {
+    parts.push(
+      sql`exists (select 1 from deposit_addresses d where d.user_id = ${users.id} and d.address = ${s.address})`,
+    );
+    parts.push(sql`exists (select 1 from saved_recipients r where r.user_id = ${users.id}
+      and lower(r.address) = ${s.address})`);
+    parts.push(sql`exists (select 1 from transfer_requests t where t.user_id = ${users.id}
+      and lower(t.crypto_address) = ${s.address})`);
+  }
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
 /**
- * One page of accounts, newest first, searched by name, e-mail or Pillar tag ("$tag" works too). The wallet
- * comes in the same query by a join: the old list bound every user id as a parameter, which failed past 65,535.
+ * The users the search names, from each source's own index (trigrams for the fragment; the last-4, account
+ * number and address indexes), at most SEARCH_CANDIDATE_CAP per source; null when a source has more (a
+ * frequent match: the walk then finds a page of them within a few thousand rows of the created_at index).
+ */
+async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<string[] | null> {
+  if (!s.trigram && !s.last4) return null;
+  const cap = SEARCH_CANDIDATE_CAP + 1;
+  const sources: SQL[] = [];
+  if (s.trigram) {
+    sources.push(sql`(select 'text' as source, id as user_id from users
+      where email ilike ${s.pattern} or pillar_tag ilike ${s.pattern}
+        or (first_name || ' ' || last_name) ilike ${s.pattern}
+      limit ${cap})`);
+  }
+  if (s.last4) {
+    sources.push(sql`(select 'last4', user_id from account_requests
+      where right(account_number, 4) = ${s.last4} and account_number is not null limit ${cap})`);
+  }
+  if (s.accountNumber) {
+    sources.push(
+      sql`(select 'account', user_id from account_requests where account_number = ${s.accountNumber})`,
+    );
+  }
+  if (s.address) {
+    sources.push(
+      sql`(select 'deposit', user_id from deposit_addresses where address = ${s.address})`,
+      sql`(select 'saved', user_id from saved_recipients where lower(address) = ${s.address} limit ${cap})`,
+      sql`(select 'paid', user_id from transfer_requests where lower(crypto_address) = ${s.address} limit ${cap})`,
+    );
+  }
+  const rows = await queryRows<{ source: string; user_id: string | null }>(
+    db,
+    sql.join(sources, sql` union all `),
+  );
+  const perSource = new Map<string, number>();
+  for (const r of rows) perSource.set(r.source, (perSource.get(r.source) ?? 0) + 1);
+  if ([...perSource.values()].some((n) => n > SEARCH_CANDIDATE_CAP)) return null;
+  return [...new Set(rows.flatMap((r) => (r.user_id ? [r.user_id] : [])))];
+}
+
+/**
+ * One page of accounts, newest first, searched by a fragment of a name, e-mail or Pillar tag ("$tag" works too),
+ * the last four digits or whole of an account number, or a crypto address (deposit, saved or paid to). A page
+ * is bounded either way (decision 061): a rare match is found through its indexes and only those rows are
+ * sorted; a frequent one walks the (created_at, id) index and stops at the page. The wallet comes in the same
+ * query by a join: the old list bound every user id as a parameter, which failed past 65,535.
  */
 export async function findUsers(
   db: DbOrTx,
   { cursor, limit, q, role }: AdminUserQuery,
 ): Promise<Page<AdminUser>> {
+  const search = userSearch(q);
+  const candidates = search ? await searchCandidates(db, search) : null;
   const rows = await db
     .select({
       user: users,
@@ -58,11 +163,9 @@ export async function findUsers(
           ? sql`exists (select 1 from ${accountRequests} r where r.user_id = ${users.id}
               and r.superseded_at is null and r.status = 'approved')`
           : undefined,
-        searchAny(q?.trim().replace(/^\$/, ""), [
-          users.email,
-          users.pillarTag,
-          sql`${users.firstName} || ' ' || ${users.lastName}`,
-        ]),
+        // One array literal parameter, however many candidates (ids come from uuid columns: no quoting needed).
+        search && candidates ? sql`${users.id} = any(${`{${candidates.join(",")}}`}::uuid[])` : undefined,
+        search && !candidates ? matchesUser(search) : undefined,
       ),
     )
     .orderBy(desc(users.createdAt), desc(users.id))
@@ -83,25 +186,27 @@ export async function getUser(db: DbOrTx, userId: string): Promise<AdminUser> {
 
 /**
  * Back-office headline figures: customers (the user list's "Customers" filter counts the same rows), approved
- * accounts, money held in wallets, and transactions.
+ * accounts, money held in wallets, and transactions. Exact and O(1) at any size (decision 061): the folded row
+ * plus the deltas the writes' triggers appended since the last fold (admin-stats.ts), in one snapshot.
  */
 export async function getAdminStats(db: DbOrTx): Promise<AdminStats> {
-  const [[customers], [accounts], [money], [history]] = await Promise.all([
-    db.select({ total: count() }).from(users).where(eq(users.isAdmin, false)),
-    db
-      .select({ total: count() })
-      .from(accountRequests)
-      .where(and(eq(accountRequests.status, "approved"), isNull(accountRequests.supersededAt))),
-    db
-      .select({ total: sql<string>`coalesce(sum(${ledgerAccounts.balance}), 0)::text` })
-      .from(ledgerAccounts)
-      .where(eq(ledgerAccounts.kind, "wallet")),
-    db.select({ total: count() }).from(transactions),
-  ]);
+  const [row] = await queryRows<{ customers: string; accounts: string; money: string; history: string }>(
+    db,
+    sql`select (s.customers + coalesce(d.customers, 0))::text as customers,
+        (s.active_accounts + coalesce(d.active_accounts, 0))::text as accounts,
+        (s.wallet_balance + coalesce(d.wallet_balance, 0))::text as money,
+        (s.transactions + coalesce(d.transactions, 0))::text as history
+      from admin_stats s cross join (
+        select sum(customers) as customers, sum(active_accounts) as active_accounts,
+          sum(wallet_balance) as wallet_balance, sum(transactions) as transactions
+        from admin_stats_deltas) d
+      where s.id = 1`,
+  );
+  if (!row) throw new Error("admin_stats has no row: migration 0051 writes it");
   return {
-    totalUsers: customers.total,
-    activeAccounts: accounts.total,
-    totalBalance: formatMoney(BigInt(money.total)),
-    transactions: history.total,
+    totalUsers: Number(row.customers),
+    activeAccounts: Number(row.accounts),
+    totalBalance: formatMoney(BigInt(row.money)),
+    transactions: Number(row.history),
   };
 }
