@@ -59,7 +59,14 @@ export const notificationPage = z.object({
 });
 export type NotificationPage = z.infer<typeof notificationPage>;
 
-export const unreadNotifications = z.object({ unread: z.number().int().nonnegative() });
+/**
+ * The bell counts unread notifications up to this many and shows "99+" from here on: a count that stops here reads
+ * at most this many index entries, however long a customer has left their notifications unread (decision 066).
+ */
+export const UNREAD_NOTIFICATIONS_CAP = 100;
+export const unreadNotifications = z.object({
+  unread: z.number().int().nonnegative().max(UNREAD_NOTIFICATIONS_CAP),
+});
 export type UnreadNotifications = z.infer<typeof unreadNotifications>;
 
 export const notificationPreference = z.object({

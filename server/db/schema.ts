@@ -221,7 +221,11 @@ export const knownDevices = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("known_devices_user_token_key").on(t.userId, t.tokenHash)],
+  (t) => [
+    uniqueIndex("known_devices_user_token_key").on(t.userId, t.tokenHash),
+    // Sign-in moves the device cookie by its hash alone (0055).
+    index("known_devices_token_hash_idx").on(t.tokenHash),
+  ],
 );
 
 /** Single-use "This wasn't me" links (7 days) mailed with security events; using one freezes the account. */
@@ -331,6 +335,7 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index("chat_messages_user_id_idx").on(t.userId, t.id),
+    index("chat_messages_user_unread_idx").on(t.userId, t.isFromUser).where(sql`${t.readAt} is null`),
     index("chat_messages_reply_notify_idx")
       .on(t.createdAt)
       .where(sql`${t.isFromUser} = false and ${t.readAt} is null and ${t.notifiedAt} is null`),
@@ -529,7 +534,8 @@ export const postings = pgTable(
   },
   (t) => [
     index("postings_entry_idx").on(t.entryId),
-    index("postings_account_idx").on(t.accountId),
+    // INCLUDE (amount) in 0055: a month's sums are index-only.
+    index("postings_account_created_idx").on(t.accountId, t.createdAt),
     check("postings_amount_not_zero", sql`${t.amount} <> 0`),
   ],
 );
@@ -550,7 +556,10 @@ export const holds = pgTable(
     createdAt: createdAt(),
     closedAt: timestamp("closed_at", { withTimezone: true }),
   },
-  (t) => [check("holds_amount_positive", sql`${t.amount} > 0`)],
+  (t) => [
+    check("holds_amount_positive", sql`${t.amount} > 0`),
+    index("holds_open_account_idx").on(t.accountId).where(sql`${t.status} = 'open'`),
+  ],
 );
 
 /**
@@ -594,6 +603,11 @@ export const transactions = pgTable(
   (t) => [
     index("transactions_user_created_idx").on(t.userId, t.createdAt, t.id),
     index("transactions_created_id_idx").on(t.createdAt, t.id),
+    // closure_blocker and a statement's pending lines: the customer's few unfinished rows (0055).
+    index("transactions_user_in_flight_idx")
+      .on(t.userId)
+      .where(sql`${t.status} in ('initiated', 'pending', 'in_review', 'processing')`),
+    index("transactions_entry_idx").on(t.entryId).where(sql`${t.entryId} is not null`),
     check("transactions_amount_positive", sql`${t.amount} > 0`),
     check("transactions_fee_valid", sql`${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`),
   ],
@@ -645,6 +659,15 @@ export const transferRequests = pgTable(
     index("transfer_requests_status_created_id_idx").on(t.status, t.createdAt, t.id),
     // Many customers paying one address (monitoring, 0026).
     index("transfer_requests_address_created_idx").on(sql`lower(${t.cryptoAddress})`, t.createdAt),
+    // The blocking rule's "this customer paid this address lately" and closure's transfers in flight (0055).
+    index("transfer_requests_user_address_created_idx").on(
+      t.userId,
+      sql`lower(${t.cryptoAddress})`,
+      t.createdAt,
+    ),
+    index("transfer_requests_user_in_flight_idx")
+      .on(t.userId)
+      .where(sql`${t.status} in ('pending', 'processing')`),
     check(
       "transfer_requests_amounts_valid",
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`,
@@ -696,6 +719,7 @@ export const incomingPayments = pgTable(
   },
   (t) => [
     index("incoming_payments_created_id_idx").on(t.createdAt, t.id),
+    index("incoming_payments_user_created_idx").on(t.userId, t.createdAt),
     check("incoming_payments_amount_positive", sql`${t.amount} > 0`),
   ],
 );

@@ -322,7 +322,7 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
   if (grand.total !== "0") problems.push(`postings sum to ${grand.total}, not 0`);
 
   // Every amount as text: a verification that rounded through a float could miss a one-cent drift. Summed per
-  // account in one grouped pass each: no index serves open holds by account (a transfer does not write one).
+  // account in one grouped pass each: every account is read, so a pass beats a probe per account.
   const drift = await queryRows(
     db,
     sql`

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bell } from "lucide-react";
 import { Link } from "wouter";
-import type { UnreadNotifications } from "@/contract/notifications";
+import { UNREAD_NOTIFICATIONS_CAP, type UnreadNotifications } from "@/contract/notifications";
 import { Button } from "@/web/components/ui/button";
 import { apiRequest } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
@@ -19,7 +19,9 @@ export function NotificationBell() {
     refetchInterval: livePoll(UNREAD_NOTIFICATIONS_POLL_MS),
   });
   const unread = data?.unread ?? 0;
-  const label = unread > 0 ? `Notifications, ${unread} unread` : "Notifications";
+  // The server counts up to the cap (decision 066): from there the badge and the label say "99+".
+  const shown = unread >= UNREAD_NOTIFICATIONS_CAP ? `${UNREAD_NOTIFICATIONS_CAP - 1}+` : String(unread);
+  const label = unread > 0 ? `Notifications, ${shown} unread` : "Notifications";
   return (
     <Button asChild variant="ghost" size="sm" className="relative">
       <Link href="/notifications" aria-label={label} title={label}>
@@ -29,7 +31,7 @@ export function NotificationBell() {
             aria-hidden
             className="absolute -top-0.5 right-0.5 min-w-4 rounded-full bg-brand-600 px-1 text-center text-[10px] leading-4 font-semibold text-white tabular-nums"
           >
-            {unread > 99 ? "99+" : unread}
+            {shown}
           </span>
         ) : null}
       </Link>

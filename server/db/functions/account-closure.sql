@@ -12,7 +12,8 @@ LANGUAGE sql STABLE AS $$
 		OR EXISTS (SELECT 1 FROM transfer_requests r WHERE r.user_id = p_user_id)
 		OR EXISTS (SELECT 1 FROM incoming_payments i WHERE i.user_id = p_user_id)
 		OR EXISTS (SELECT 1 FROM chain_deposits d WHERE d.user_id = p_user_id)
-		OR EXISTS (SELECT 1 FROM tag_payments g WHERE g.payer_id = p_user_id OR g.payee_id = p_user_id)
+		OR EXISTS (SELECT 1 FROM tag_payments g WHERE g.payer_id = p_user_id)
+		OR EXISTS (SELECT 1 FROM tag_payments g WHERE g.payee_id = p_user_id)
 $$;
 --> statement-breakpoint
 -- The first thing that keeps the account from closing, or NULL when it may close (a money movement in flight is
@@ -52,8 +53,9 @@ BEGIN
 			WHERE s.user_id = p_user_id AND s.status IN ('active', 'paused')) THEN
 		RETURN 'schedule_active';
 	END IF;
-	IF EXISTS (SELECT 1 FROM money_requests m
-			WHERE (m.requester_id = p_user_id OR m.payer_id = p_user_id) AND m.status = 'open') THEN
+	-- Two probes, one per side's partial index of open requests: an OR of the two scans every open request.
+	IF EXISTS (SELECT 1 FROM money_requests m WHERE m.requester_id = p_user_id AND m.status = 'open')
+			OR EXISTS (SELECT 1 FROM money_requests m WHERE m.payer_id = p_user_id AND m.status = 'open') THEN
 		RETURN 'money_request_open';
 	END IF;
 	IF EXISTS (SELECT 1 FROM approvals a WHERE a.user_id = p_user_id AND a.status = 'pending') THEN

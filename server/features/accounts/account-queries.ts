@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Transaction, TransactionPage } from "@/contract/transactions";
 import type { Db, DbOrTx } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
@@ -6,6 +6,7 @@ import { transactions } from "@/server/db/schema";
 import { type ChainView, toTransactionsWithHashes } from "@/server/features/accounts/transaction-view";
 import { type Conditional, loadConditional, userEtag } from "@/server/lib/conditional-reply";
 import { AppError } from "@/server/lib/errors";
+import { exactTime } from "@/server/lib/keyset-page";
 import { findWallet, walletBalances } from "@/server/lib/ledger";
 
 export const RECENT_TRANSACTIONS = 50;
@@ -66,21 +67,32 @@ export async function findRecentTransactionsIfChanged(
   return loadConditional(ifNoneMatch, etag, () => findRecentTransactions(db, userId, chain));
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+/** "time|id": the time as exact text (microseconds), or milliseconds in a cursor from before decision 066. */
+function decodeCursor(cursor: string): { at: string; id: string } {
   try {
-    const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-    const createdAt = new Date(time);
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("bad cursor");
-    return { createdAt, id };
+    const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+    if (
+      !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(\d{3})?Z$/.test(at ?? "") ||
+      Number.isNaN(new Date(at!).getTime()) ||
+      new Date(at!).toISOString().slice(0, 19) !== at!.slice(0, 19) ||
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id ?? "")
+    ) {
+      throw new Error("bad cursor");
+    }
+    return { at: at!, id: id! };
   } catch {
     throw new AppError("VALIDATION", "Invalid cursor");
   }
 }
 
-const encodeCursor = (row: { createdAt: Date; id: string }) =>
-  Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+const encodeCursor = (key: string, id: string) => Buffer.from(`${key}|${id}`).toString("base64url");
 
-/** Keyset pagination, newest first: stable while new transactions arrive. */
+/**
+ * Keyset pagination, newest first: stable while new transactions arrive. The row comparison is a range of the
+ * (user_id, created_at, id) index, so a deep page reads one page of rows (an OR of the two conditions was a
+ * filter over every newer row); the cursor's time is exact to the microsecond, so rows written within one
+ * millisecond are not skipped at a page's edge.
+ */
 export async function findTransactionPage(
   db: DbOrTx,
   userId: string,
@@ -88,27 +100,29 @@ export async function findTransactionPage(
   chain?: ChainView,
 ): Promise<TransactionPage> {
   const after = cursor ? decodeCursor(cursor) : null;
-  const rows = await db
-    .select()
+  const found = await db
+    .select({ row: transactions, key: exactTime(transactions.createdAt) })
     .from(transactions)
     .where(
       and(
         eq(transactions.userId, userId),
         after
-          ? or(
-              lt(transactions.createdAt, after.createdAt),
-              and(eq(transactions.createdAt, after.createdAt), lt(transactions.id, after.id)),
-            )
+          ? sql`(${transactions.createdAt}, ${transactions.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
           : undefined,
         // Implied by the cursor's test, but plain: the partitions after the cursor's month are pruned (decision 063).
-        after ? lte(transactions.createdAt, after.createdAt) : undefined,
+        after ? sql`${transactions.createdAt} <= ${after.at}::timestamptz` : undefined,
       ),
     )
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
+  const page = found.slice(0, limit);
+  const last = page.at(-1);
   return {
-    items: await toTransactionsWithHashes(db, page, chain),
-    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    items: await toTransactionsWithHashes(
+      db,
+      page.map((f) => f.row),
+      chain,
+    ),
+    nextCursor: found.length > limit && last ? encodeCursor(last.key, last.row.id) : null,
   };
 }

@@ -9,6 +9,7 @@ import {
   type NotificationPage,
   type NotificationPreference,
   type NotificationPreferences,
+  UNREAD_NOTIFICATIONS_CAP,
 } from "@/contract/notifications";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
@@ -33,7 +34,10 @@ const toItem = (row: Row): NotificationItem => ({
   isRead: row.read_at !== null,
 });
 
-/** The customer's notifications, newest first, one keyset page (an index range on (user_id, id)). */
+/**
+ * The customer's notifications, newest first, one keyset page: an index range on (user_id, id), or on the partial
+ * (user_id, id) index of unread rows for the unread filter.
+ */
 export async function findNotifications(
   db: DbOrTx,
   userId: string,
@@ -54,11 +58,16 @@ export async function findNotifications(
   };
 }
 
-/** The bell's count (the partial index on unread rows keeps it one small range). */
+/**
+ * The bell's count, exact below UNREAD_NOTIFICATIONS_CAP and the cap from there (the bell shows "99+"): at most
+ * that many entries of the partial index on unread rows, however many a customer never read.
+ */
 export async function countUnreadNotifications(db: DbOrTx, userId: string): Promise<{ unread: number }> {
   const [row] = await queryRows<{ unread: number }>(
     db,
-    sql`select count(*)::int as unread from notifications where user_id = ${userId} and read_at is null`,
+    // Ordered like the index, so the limit stops an index-only scan (a bitmap scan would read every entry first).
+    sql`select count(*)::int as unread from (select 1 from notifications
+        where user_id = ${userId} and read_at is null order by id desc limit ${UNREAD_NOTIFICATIONS_CAP}) u`,
   );
   return { unread: row?.unread ?? 0 };
 }

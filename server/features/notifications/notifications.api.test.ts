@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { NOTIFICATIONS_PAGE_SIZE } from "@/contract/notifications";
+import {
+  NOTIFICATIONS_PAGE_SIZE,
+  type NotificationPage,
+  UNREAD_NOTIFICATIONS_CAP,
+} from "@/contract/notifications";
 import { notify } from "@/server/lib/notifications";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
@@ -47,6 +51,44 @@ describe("notification centre", () => {
       marked: NOTIFICATIONS_PAGE_SIZE + 2,
     });
     expect((await get("/api/notifications/unread", alice.cookie)).json().unread).toBe(0);
+  });
+
+  it("counts unread exactly up to the cap and the cap beyond; the unread filter pages among unread ones", async () => {
+    const alice = await createVerifiedUser(t.database);
+    // Older notifications read, newer ones not: the unread page must skip the read ones however many there are.
+    await t.database.query(
+      `insert into notifications (user_id, kind, title, body, read_at)
+       select $1, 'money_in', 'Credit ' || n, '', case when n <= 30 then now() end
+       from generate_series(1, $2::int) n order by n`,
+      [alice.user.id, 30 + UNREAD_NOTIFICATIONS_CAP + 5],
+    );
+    const unread = async () => (await get("/api/notifications/unread", alice.cookie)).json().unread;
+    expect(await unread()).toBe(UNREAD_NOTIFICATIONS_CAP);
+
+    let before: string | null = null;
+    const titles: string[] = [];
+    do {
+      const page: NotificationPage = (
+        await get(`/api/notifications?unread=true${before ? `&before=${before}` : ""}`, alice.cookie)
+      ).json();
+      expect(page.items.every((n) => !n.isRead)).toBe(true);
+      titles.push(...page.items.map((n) => n.title));
+      before = page.nextBefore;
+    } while (before);
+    expect(titles).toHaveLength(UNREAD_NOTIFICATIONS_CAP + 5);
+    expect(titles[0]).toBe(`Credit ${30 + UNREAD_NOTIFICATIONS_CAP + 5}`);
+    expect(titles.at(-1)).toBe("Credit 31");
+
+    await t.database.query(
+      `update notifications set read_at = now()
+       where id in (select id from notifications where user_id = $1 and read_at is null order by id limit 6)`,
+      [alice.user.id],
+    );
+    expect(await unread()).toBe(UNREAD_NOTIFICATIONS_CAP - 1);
+    expect((await post("/api/notifications/read-all", alice.cookie)).json()).toEqual({
+      marked: UNREAD_NOTIFICATIONS_CAP - 1,
+    });
+    expect(await unread()).toBe(0);
   });
 
   it("never shows or marks another customer's notifications", async () => {

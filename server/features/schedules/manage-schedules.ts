@@ -62,13 +62,20 @@ function checkDates(today: string, startOn: string, endOn: string | null, startC
   if (endOn !== null && endOn > horizon) throw new AppError("VALIDATION", SCHEDULE_MESSAGES.endTooFar);
 }
 
+/**
+ * Each schedule's latest run: one backward probe of (schedule_id, run_on) per schedule, not every run of a
+ * schedule that has run daily for years, sorted to keep one (decision 066).
+ */
 async function lastRunsOf(db: DbOrTx, ids: string[]): Promise<Map<string, ScheduleRunRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectDistinctOn([scheduleRuns.scheduleId])
-    .from(scheduleRuns)
-    .where(inArray(scheduleRuns.scheduleId, ids))
-    .orderBy(scheduleRuns.scheduleId, desc(scheduleRuns.runOn));
+  const latest = db
+    .select({
+      id: sql`(select r.id from schedule_runs r where r.schedule_id = ${transferSchedules.id}
+        order by r.run_on desc limit 1)`,
+    })
+    .from(transferSchedules)
+    .where(inArray(transferSchedules.id, ids));
+  const rows = await db.select().from(scheduleRuns).where(inArray(scheduleRuns.id, latest));
   return new Map(rows.map((row) => [row.scheduleId, row]));
 }
 

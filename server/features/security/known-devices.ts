@@ -81,8 +81,9 @@ export async function recordSignInDevice(
     await tx.execute(sql`update known_devices set token_hash = ${freshHash} where token_hash = ${oldHash}`);
   }
   const agent = userAgent ? userAgent.slice(0, 512) : null;
-  // The CTE's subquery sees the table as it was before this statement: the count of the user's other browsers.
-  const [row] = await queryRows<{ inserted: boolean; known_before: number }>(
+  // The CTE's subquery sees the table as it was before this statement: whether the user had another browser (one
+  // index probe, not a count of every browser they ever used).
+  const [row] = await queryRows<{ inserted: boolean; known_before: boolean }>(
     tx,
     sql`
       with upsert as (
@@ -92,11 +93,11 @@ export async function recordSignInDevice(
           do update set last_seen_at = now(), user_agent = excluded.user_agent, ip = excluded.ip
         returning (xmax = 0) as inserted
       )
-      select inserted, (select count(*)::int from known_devices where user_id = ${user.id}) as known_before
+      select inserted, exists (select 1 from known_devices where user_id = ${user.id}) as known_before
       from upsert`,
   );
   const isNew = row!.inserted;
-  const isFirstBrowser = row!.known_before === 0 && user.frozenAt === null;
+  const isFirstBrowser = !row!.known_before && user.frozenAt === null;
   if (isNew && !isFirstBrowser) {
     const freezeUrl = await issueFreezeLink(tx, deps, { userId: user.id, reason: "new_device" });
     const browser = describeBrowser(agent);

@@ -68,15 +68,16 @@ export interface StatementLine {
 
 /**
  * The on-chain hash behind a movement's reference: a payout's mined transaction (or, while it is on its way,
- * the last one broadcast) for a transfer request, a deposit's transaction for a USDC deposit.
+ * the last one broadcast) for a transfer request, a deposit's transaction for a USDC deposit. The reference is cast
+ * to the key's type, never the key to text, so each is a primary-key probe rather than a scan per line.
  */
 function chainHashOf(type: AnyColumn, id: AnyColumn) {
   return sql<string | null>`case ${type}::text
     when 'transfer_request' then (select coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a
         where a.payout_id = p.id and a.first_broadcast_at is not null order by a.created_at desc, a.id desc limit 1))
-      from payouts p where p.transfer_request_id::text = ${id}::text and p.status in ('sent', 'completed'))
-    when 'chain_deposit' then (select d.tx_hash from chain_deposits d where d.id::text = ${id}::text)
-    when 'usdc_deposit' then (select d.tx_hash from chain_deposits d where d.id::text = ${id}::text)
+      from payouts p where p.transfer_request_id = ${id}::text::uuid and p.status in ('sent', 'completed'))
+    when 'chain_deposit' then (select d.tx_hash from chain_deposits d where d.id = ${id}::text::uuid)
+    when 'usdc_deposit' then (select d.tx_hash from chain_deposits d where d.id = ${id}::text::uuid)
     end`;
 }
 
@@ -136,22 +137,31 @@ export async function openStatement(db: Db, userId: string, month: string, now =
   return { owner, period };
 }
 
-/** Opening balance is every wallet posting before the month; closing adds the month's postings. */
+/**
+ * Opening balance is every wallet posting before the month; closing adds the month's postings. The opening is
+ * summed from the nearer end of the account's life (decision 066): from its start, or back from the wallet's
+ * balance (which always equals its postings, verifyLedger) over the postings since the month began, so last month's
+ * statement of a years-old account reads a month of postings, not years. One statement: one snapshot of both.
+ */
 export async function getStatementSummary(
   db: Db,
   owner: StatementOwner,
   period: StatementPeriod,
 ): Promise<StatementSummary> {
-  const inMonth = sql`${postings.createdAt} >= ${period.start.toISOString()}`;
+  const start = period.start.toISOString();
+  const month = sql`p.account_id = w.id and p.created_at >= ${start} and p.created_at < ${period.end.toISOString()}`;
   const [row] = await db
     .select({
-      opening: sql<string>`coalesce(sum(${postings.amount}) filter (where ${postings.createdAt} < ${period.start.toISOString()}), 0)`,
-      moneyIn: sql<string>`coalesce(sum(${postings.amount}) filter (where ${inMonth} and ${postings.amount} > 0), 0)`,
-      moneyOut: sql<string>`coalesce(sum(${postings.amount}) filter (where ${inMonth} and ${postings.amount} < 0), 0)`,
-      count: sql<string>`count(*) filter (where ${inMonth})`,
+      opening: sql<string>`case when ${start}::timestamptz - w.created_at <= now() - ${start}::timestamptz
+          then (select coalesce(sum(p.amount), 0) from postings p where p.account_id = w.id and p.created_at < ${start})
+          else w.balance - (select coalesce(sum(p.amount), 0) from postings p
+            where p.account_id = w.id and p.created_at >= ${start}) end`,
+      moneyIn: sql<string>`(select coalesce(sum(p.amount), 0) from postings p where ${month} and p.amount > 0)`,
+      moneyOut: sql<string>`(select coalesce(sum(p.amount), 0) from postings p where ${month} and p.amount < 0)`,
+      count: sql<string>`(select count(*) from postings p where ${month})`,
     })
-    .from(postings)
-    .where(and(eq(postings.accountId, owner.walletId), lt(postings.createdAt, period.end)));
+    .from(sql`ledger_accounts w`)
+    .where(sql`w.id = ${owner.walletId}`);
   const [feeRow] = await db
     .select({ fees: sql<string>`coalesce(sum(${transactions.fee}), 0)` })
     .from(postings)
