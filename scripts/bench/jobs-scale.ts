@@ -20,7 +20,9 @@ async function main() {
     await database.migrate();
     let t0 = performance.now();
     const seeded = await seedScale(url, { customers });
-    console.info(`seeded to ${seeded.customers} customers (+${seeded.added}) in ${seconds(performance.now() - t0)}`);
+    console.info(
+      `seeded to ${seeded.customers} customers (+${seeded.added}) in ${seconds(performance.now() - t0)}`,
+    );
     const [size] = await database.query<{ postings: string; accounts: string }>(
       "select (select count(*) from postings)::text as postings, (select count(*) from ledger_accounts)::text as accounts",
     );
