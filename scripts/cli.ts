@@ -13,6 +13,7 @@ import { listFileName } from "@/server/features/compliance/parse-ofac";
 import { runRescreenToEnd } from "@/server/features/compliance/rescreen";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
+import { runStatementsToEnd } from "@/server/features/statements/statement-run";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createStorage } from "@/server/lib/storage/create-storage";
@@ -38,6 +39,10 @@ commands:
   statement:verify <userId> <YYYY-MM> <digest>
                         recompute a monthly statement's ledger digest from the ledger and compare it with
                         the one printed on a customer's copy (exit 1 when they differ)
+  statements:run --month <YYYY-MM>
+                        compute and store every customer's statement for a closed month (the month-end run the
+                        server starts itself after each month), in batches, printing progress; run twice, it
+                        writes nothing new, and a run killed mid-way goes on from where it stopped
   db:restore-check [--target "<YYYY-MM-DD HH:MM:SS+00>"] [--stanza <name>] [--config <file>] [--database <name>] [--keep]
                         restore pgBackRest's latest backup and its archived WAL up to the target instant (default: the
                         end of the archive) into a scratch PostgreSQL on a free port, then run ledger:verify and recompute
@@ -50,6 +55,7 @@ const COMMANDS = new Set([
   "ledger:verify",
   "housekeeping:sweep",
   "statement:verify",
+  "statements:run",
   "seed:demo",
   "sanctions:load",
   "sanctions:search",
@@ -97,7 +103,16 @@ async function main(argv: string[]) {
         return 0;
       }
       case "ledger:verify": {
-        const report = await verifyLedger(database.db);
+        // Progress on stderr, one line a phase overwritten in place: at a million customers this runs for minutes.
+        let lastPhase = "";
+        const report = await verifyLedger(database.db, {
+          onProgress: ({ phase, done }) => {
+            if (lastPhase && phase !== lastPhase) process.stderr.write("\n");
+            lastPhase = phase;
+            process.stderr.write(`\rledger:verify: ${done.toLocaleString("en-US")} ${phase} checked`);
+          },
+        });
+        if (lastPhase) process.stderr.write("\n");
         console.info(`${report.entries} journal entries, ${report.accounts} ledger accounts checked.`);
         for (const problem of report.problems) console.error(`drift: ${problem}`);
         console.info(
@@ -155,6 +170,25 @@ async function main(argv: string[]) {
         return await searchLines(database.db, config.sanctionsNameThreshold, process.stdin, (line) =>
           process.stdout.write(`${line}\n`),
         );
+      }
+      case "statements:run": {
+        const { values } = parseArgs({ args, options: { month: { type: "string" } } });
+        if (!values.month) throw new Error("statements:run needs --month YYYY-MM");
+        const startedAt = Date.now();
+        const run = await runStatementsToEnd(database.db, values.month, {
+          onBatch: ({ done, total }) => {
+            const seconds = (Date.now() - startedAt) / 1000;
+            console.info(
+              `  ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} customer(s) ` +
+                `(${total ? Math.floor((100 * done) / total) : 100} %, ${Math.round(done / Math.max(seconds, 0.001))}/s)…`,
+            );
+          },
+        });
+        console.info(
+          `Statements for ${run.month}: ${run.done.toLocaleString("en-US")} customer(s), run ${run.status}` +
+            ` (started ${run.startedAt}, finished ${run.finishedAt}).`,
+        );
+        return 0;
       }
       case "statement:verify": {
         const [userId, month, printed] = args;

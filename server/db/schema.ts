@@ -984,6 +984,51 @@ export const rescreenRuns = pgTable(
   ],
 );
 
+/** The month-end statement run (0052, decision 062): one a month, its cursor the last user id done. */
+export const statementRuns = pgTable(
+  "statement_runs",
+  {
+    month: text("month").primaryKey(),
+    status: text("status", { enum: ["running", "done"] })
+      .notNull()
+      .default("running"),
+    cursor: uuid("cursor"),
+    /** Wallets opened before the month ended, counted when the run was queued. */
+    total: integer("total").notNull(),
+    done: integer("done").notNull().default(0),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("statement_runs_status_check", sql`${t.status} in ('running', 'done')`),
+    check("statement_runs_month_check", sql`${t.month} ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`),
+  ],
+);
+
+/** A closed month's statement figures per customer, written once by the run; the PDF is drawn from them on demand. */
+export const statements = pgTable(
+  "statements",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    walletId: uuid("wallet_id").notNull(),
+    opening: bigint("opening", { mode: "number" }).notNull(),
+    moneyIn: bigint("money_in", { mode: "number" }).notNull(),
+    moneyOut: bigint("money_out", { mode: "number" }).notNull(),
+    fees: bigint("fees", { mode: "number" }).notNull(),
+    closing: bigint("closing", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+    digest: text("digest").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: "statements_pkey", columns: [t.userId, t.month] }),
+    check("statements_balanced_check", sql`${t.closing} = ${t.opening} + ${t.moneyIn} + ${t.moneyOut}`),
+  ],
+);
+
 /** A screening hit: what was screened, where, against which list entry, with the score. */
 export const complianceHits = pgTable(
   "compliance_hits",

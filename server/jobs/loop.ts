@@ -5,7 +5,14 @@ import type { JobStats } from "@/server/jobs/stats";
  * One pass of a background loop: does what is due and answers how much it did (a number, for the logs and
  * /metrics) or nothing. A pass that did a full batch answers `{ more: true }` to be run again at once.
  */
-export type Pass = () => Promise<number | undefined | { done: number; more: boolean }>;
+export type Pass = () => Promise<number | undefined | PassAnswer>;
+
+/** A pass's full answer; `progress` is a long run's position (the statement run's customers done of total). */
+export interface PassAnswer {
+  done: number;
+  more: boolean;
+  progress?: { done: number; total: number };
+}
 
 export interface LoopOptions {
   /** The loop's name in logs and /metrics (`jobs_passes_total{job=…}`), unique in its room. */
@@ -81,8 +88,9 @@ export function startLoop(options: LoopOptions): Loop {
     try {
       const answer = await pass();
       failures = 0;
-      const { done, more } = typeof answer === "object" ? answer : { done: answer ?? 0, more: false };
-      stats?.passDone(name, done, performance.now() - startedAt);
+      const { done, more, progress } =
+        typeof answer === "object" ? answer : { done: answer ?? 0, more: false, progress: undefined };
+      stats?.passDone(name, done, performance.now() - startedAt, progress);
       return more;
     } catch (err) {
       failures += 1;

@@ -21,6 +21,7 @@ const LOOPS = [
   "chat-reply-notifier",
   "housekeeping",
   "rescreen",
+  "statement-run",
   "deposit-watcher",
   "payout-worker",
   "reconciliation",
@@ -52,7 +53,7 @@ describe("the jobs room's loops", () => {
     expect(metrics.body).toMatch(/jobs_done_total\{job="schedule-runner"\} \d/);
   });
 
-  it("in a serving process's app: also housekeeping, the re-screen job, the mail worker with SMTP and the chain's three", async () => {
+  it("in a serving process's app: also housekeeping, the re-screen job, the statement run, the mail worker with SMTP and the chain's three", async () => {
     const t = await appWith(
       { ...CHAIN, SMTP_URL: "smtp://127.0.0.1:9" },
       { scheduleRunner: false, jobs: { serving: true } },
@@ -62,10 +63,16 @@ describe("the jobs room's loops", () => {
       "mail-worker",
       "housekeeping",
       "rescreen",
+      "statement-run",
       "deposit-watcher",
       "payout-worker",
       "reconciliation",
     ]);
+    // The month-end run (decision 062) queued last month at its first pass and reports its progress.
+    await t.app.jobs.loop("statement-run")!.drain();
+    const metrics = await t.app.inject({ method: "GET", url: "/metrics" });
+    expect(metrics.body).toMatch(/jobs_run_progress\{job="statement-run",of="total"\} \d/);
+    expect(metrics.body).toMatch(/jobs_run_progress\{job="statement-run",of="done"\} \d/);
   });
 
   it("outside tests: the chat reply notifier too", async () => {

@@ -9,6 +9,7 @@ import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher
 import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
 import { reconciliationLoop } from "@/server/features/settlement/reconciliation";
 import { treasuryWorkerLoop } from "@/server/features/settlement/treasury-worker";
+import { statementRunLoop } from "@/server/features/statements/statement-run";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { housekeepingLoop } from "@/server/lib/housekeeping";
 import { partitionLoop } from "@/server/lib/partitions";
@@ -79,6 +80,8 @@ export async function loopsFor(
     loops.push(
       rescreenLoop(database.db, config.sanctionsNameThreshold, log.child({ component: "rescreen" })),
     );
+    // The month-end statement run, a batch of customers a pass (decision 062); tests run its passes by hand.
+    loops.push(statementRunLoop(database.db, log.child({ component: "statement-run" })));
     if (config.chain) {
       loops.push(
         depositWatcherLoop(database.db, config.chain, log),

@@ -10,6 +10,8 @@ interface LoopFigures {
   failures: number;
   done: number;
   lastPassMs: number;
+  /** A long run's position as its last pass reported it (the statement run: customers done of total). */
+  progress?: { done: number; total: number };
 }
 
 interface ConsumerFigures {
@@ -45,11 +47,12 @@ export class JobStats {
     return figures;
   }
 
-  passDone(name: string, done: number, ms: number) {
+  passDone(name: string, done: number, ms: number, progress?: { done: number; total: number }) {
     const figures = this.loop(name);
     figures.runs += 1;
     figures.done += done;
     figures.lastPassMs = ms;
+    if (progress) figures.progress = progress;
   }
 
   passFailed(name: string) {
@@ -130,6 +133,19 @@ export class JobStats {
       registers: [registry],
       collect() {
         for (const [job, figures] of stats.loops) this.set({ job }, figures.done);
+      },
+    });
+    new Gauge({
+      name: "jobs_run_progress",
+      help: "A long job's position as its last pass reported it (the month-end statement run): done and total",
+      labelNames: ["job", "of"] as const,
+      registers: [registry],
+      collect() {
+        for (const [job, figures] of stats.loops) {
+          if (!figures.progress) continue;
+          this.set({ job, of: "done" }, figures.progress.done);
+          this.set({ job, of: "total" }, figures.progress.total);
+        }
       },
     });
     new Gauge({

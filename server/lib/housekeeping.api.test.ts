@@ -157,6 +157,55 @@ describe("housekeeping sweep", () => {
   });
 });
 
+describe("housekeeping in bounded batches", () => {
+  it("sweeps tables far larger than a batch, deleting every due row and never one it must keep", async () => {
+    const userId = customer.user.id;
+    // Due and kept rows interleaved through the heap, so every block walked and every index batch holds both.
+    await database.query(
+      `insert into sessions (id_hash, user_id, expires_at, last_seen_at)
+       select 'batch-' || n || case when n % 3 = 0 then '-keep' else '-due' end, $1,
+              case when n % 3 = 0 or n % 3 = 1 then now() + interval '1 hour' else now() - interval '1 minute' end,
+              case when n % 3 = 1 then now() - interval '31 minutes' else now() - interval '1 minute' end
+       from generate_series(1, 1500) n`,
+      [userId],
+    );
+    await database.query(
+      `insert into one_time_codes (user_id, purpose, code_hash, expires_at)
+       select $1, 'verify_email', 'batch-' || n || case when n % 2 = 0 then '-keep' else '-due' end,
+              now() - case when n % 2 = 0 then interval '1 hour' else interval '25 hours' end
+       from generate_series(1, 600) n`,
+      [userId],
+    );
+    await database.query(
+      `insert into idempotency_keys (user_id, key, request_hash, status_code, response, created_at)
+       select $1, 'batch-' || n || case when n % 4 = 0 then '-keep' else '-due' end, 'h', 201, '{}',
+              now() - case when n % 4 = 0 then interval '6 days' else interval '8 days' end
+       from generate_series(1, 400) n`,
+      [userId],
+    );
+    const [{ pages }] = (await database.query<{ pages: number }>(
+      "select (pg_relation_size('sessions') / current_setting('block_size')::int)::int as pages",
+    )) as [{ pages: number }];
+    expect(pages).toBeGreaterThan(4);
+
+    const report = await sweepExpired(database.db, undefined, { rows: 7, blocks: 1 });
+    expect(report).toMatchObject({ sessions: 1000, oneTimeCodes: 300, idempotencyKeys: 300 });
+    const left = async (text: string) => {
+      const rows = await ids(text);
+      expect(rows.every((id) => id.endsWith("-keep"))).toBe(true);
+      return rows.length;
+    };
+    expect(await left("select id_hash as id from sessions where id_hash like 'batch-%'")).toBe(500);
+    expect(await left("select code_hash as id from one_time_codes where code_hash like 'batch-%'")).toBe(300);
+    expect(await left("select key as id from idempotency_keys where key like 'batch-%'")).toBe(100);
+    expect(await sweepExpired(database.db, undefined, { rows: 7, blocks: 1 })).toMatchObject({
+      sessions: 0,
+      oneTimeCodes: 0,
+      idempotencyKeys: 0,
+    });
+  });
+});
+
 describe("unattached uploads", () => {
   /** A stored upload (row and file) asked for `hoursAgo` hours ago. */
   async function storedUpload(hoursAgo: number) {

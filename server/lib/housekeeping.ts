@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { NOTIFICATION_RETENTION_MONTHS } from "@/contract/notifications";
-import type { DbOrTx } from "@/server/db/client";
+import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { SESSION_IDLE_SECONDS } from "@/server/lib/session";
 import type { ObjectStorage } from "@/server/lib/storage/storage";
@@ -57,45 +57,126 @@ const count = (result: unknown) => {
 };
 
 /**
+ * How much one delete statement may touch (issue 50): rows for a sweep led by an index on its condition, heap
+ * blocks (8 KiB each, a few dozen narrow rows) for one that walks the table. Each statement is its own short
+ * transaction, so no lock is held for long and the rows a request is writing wait at most one batch.
+ */
+export interface SweepLimits {
+  rows: number;
+  blocks: number;
+}
+export const SWEEP_LIMITS: SweepLimits = { rows: 5000, blocks: 128 };
+
+/**
+ * Deletes `table`'s rows matching `condition` at most `rows` at a time, found through an index on the condition:
+ * each batch costs what it deletes. The condition is repeated on the delete itself, so a row changed since the
+ * batch was chosen (a session seen again) is judged on its new version.
+ */
+async function deleteByIndex(db: DbOrTx, table: string, condition: SQL, rows: number): Promise<number> {
+  const name = sql.identifier(table);
+  let deleted = 0;
+  for (;;) {
+    const batch = count(
+      await db.execute(sql`delete from ${name} where ctid = any(array(
+        select ctid from ${name} where ${condition} limit ${rows})) and ${condition}`),
+    );
+    deleted += batch;
+    if (batch < rows) return deleted;
+  }
+}
+
+/**
+ * Deletes `table`'s rows matching `condition` by walking its heap `blocks` at a time (a TID range scan): for
+ * tables with no index on the condition, one pass over the table whatever it holds, never a whole-table
+ * statement, and no index to build (nor to maintain on every sign-in) for the sweep's sake.
+ */
+async function deleteByBlocks(db: DbOrTx, table: string, condition: SQL, blocks: number): Promise<number> {
+  const name = sql.identifier(table);
+  const [size] = await queryRows<{ pages: number }>(
+    db,
+    sql`select (pg_relation_size(${table}::regclass) / current_setting('block_size')::int)::int as pages`,
+  );
+  let deleted = 0;
+  // Rows written after the walk began land past its end: new, so not yet due.
+  for (let first = 0; first < (size?.pages ?? 0); first += blocks) {
+    deleted += count(
+      await db.execute(sql`delete from ${name}
+        where ctid >= ${`(${first},0)`}::tid and ctid < ${`(${first + blocks},0)`}::tid and ${condition}`),
+    );
+  }
+  return deleted;
+}
+
+/**
  * Deletes what can never be used again: sessions past their absolute or idle expiry, old one-time codes,
  * old idempotency records, old delivered mail, and (given the storage) half-written files and uploads no KYC
- * application took within a day. Idempotent, so every instance may run it.
+ * application took within a day. Idempotent, so every instance may run it. Every delete is bounded (SweepLimits);
+ * notifications and the event log keep one statement each here: on PostgreSQL their retention drops monthly
+ * partitions (issue 50).
  */
-export async function sweepExpired(db: DbOrTx, storage?: ObjectStorage): Promise<SweepReport> {
-  const sessions = await db.execute(sql`
-    delete from sessions
-    where expires_at < now() or last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS})`);
-  const oneTimeCodes = await db.execute(sql`
-    delete from one_time_codes where expires_at < now() - make_interval(days => ${RETENTION.oneTimeCodeDays})`);
-  const idempotencyKeys = await db.execute(sql`
-    delete from idempotency_keys where created_at < now() - make_interval(days => ${RETENTION.idempotencyKeyDays})`);
-  const sentMail = await db.execute(sql`
-    delete from mail_outbox
-    where status = 'sent' and sent_at < now() - make_interval(days => ${RETENTION.sentMailDays})`);
-  const authChallenges = await db.execute(sql`
-    delete from auth_challenges where expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
-  const freezeLinks = await db.execute(sql`
-    delete from freeze_links
-    where used_at is null and expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`);
+export async function sweepExpired(
+  db: DbOrTx,
+  storage?: ObjectStorage,
+  limits: SweepLimits = SWEEP_LIMITS,
+): Promise<SweepReport> {
+  const sessions = await deleteByBlocks(
+    db,
+    "sessions",
+    sql`(expires_at < now() or last_seen_at < now() - make_interval(secs => ${SESSION_IDLE_SECONDS}))`,
+    limits.blocks,
+  );
+  const oneTimeCodes = await deleteByBlocks(
+    db,
+    "one_time_codes",
+    sql`expires_at < now() - make_interval(days => ${RETENTION.oneTimeCodeDays})`,
+    limits.blocks,
+  );
+  const idempotencyKeys = await deleteByIndex(
+    db,
+    "idempotency_keys",
+    sql`created_at < now() - make_interval(days => ${RETENTION.idempotencyKeyDays})`,
+    limits.rows,
+  );
+  const sentMail = await deleteByBlocks(
+    db,
+    "mail_outbox",
+    sql`(status = 'sent' and sent_at < now() - make_interval(days => ${RETENTION.sentMailDays}))`,
+    limits.blocks,
+  );
+  const authChallenges = await deleteByIndex(
+    db,
+    "auth_challenges",
+    sql`expires_at < now() - make_interval(days => ${RETENTION.challengeDays})`,
+    limits.rows,
+  );
+  const freezeLinks = await deleteByBlocks(
+    db,
+    "freeze_links",
+    sql`(used_at is null and expires_at < now() - make_interval(days => ${RETENTION.challengeDays}))`,
+    limits.blocks,
+  );
   const notifications = await db.execute(sql`
     delete from notifications where created_at < now() - make_interval(months => ${RETENTION.notificationMonths})
       and ${rowRetention("notifications")}`);
-  const userEvents = await db.execute(sql`
-    delete from user_events where created_at < now() - make_interval(days => ${RETENTION.userEventDays})
-      and ${rowRetention("user_events")}`);
+  const userEvents = await deleteByIndex(
+    db,
+    "user_events",
+    sql`created_at < now() - make_interval(days => ${RETENTION.userEventDays}) and ${rowRetention("user_events")}`,
+    limits.rows,
+  );
   const events = await db.execute(sql`
     delete from events e where e.created_at < now() - make_interval(days => ${RETENTION.eventLogDays})
       and not exists (select 1 from job_cursors c where (c.xact, c.event_id) < (e.xact, e.id))
       and ${rowRetention("events")}`);
   return {
-    sessions: count(sessions),
-    oneTimeCodes: count(oneTimeCodes),
-    idempotencyKeys: count(idempotencyKeys),
-    sentMail: count(sentMail),
-    authChallenges: count(authChallenges),
-    freezeLinks: count(freezeLinks),
+    sessions,
+    oneTimeCodes,
+    idempotencyKeys,
+    sentMail,
+    authChallenges,
+    freezeLinks,
     notifications: count(notifications),
-    userEvents: count(userEvents),
+    userEvents,
     events: count(events),
     partialUploads: storage ? await storage.sweepPartialWrites(RETENTION.partialWriteMs) : 0,
     unattachedUploads: storage ? await sweepUnattachedUploads(db, storage) : 0,

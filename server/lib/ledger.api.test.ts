@@ -153,6 +153,47 @@ describe("ledger", () => {
     await expectLedgerClean();
   });
 
+  it("streams in batches: the same report at one row a batch, drift found in a late batch, progress counted", async () => {
+    const [a, b] = [await createUser(), await createUser()];
+    await fund(a, 900);
+    await fund(b, 400);
+    const whole = await verifyLedger(database.db);
+    const phases: Record<string, number> = {};
+    const streamed = await verifyLedger(database.db, {
+      batchSize: 1,
+      onProgress: ({ phase, done }) => {
+        phases[phase] = done;
+      },
+    });
+    expect(streamed).toEqual(whole);
+    expect(phases).toEqual({ entries: whole.entries, accounts: whole.accounts });
+
+    // A held amount no open hold explains, and an entry that does not balance: both found two rows a batch.
+    await database.query("update ledger_accounts set held = held + 5 where user_id = $1", [b]);
+    const [entry] = await database.query<{ id: string }>(
+      "insert into journal_entries (kind, description) values ('test', 'stray') returning id",
+    );
+    await database.query(
+      "insert into postings (entry_id, account_id, amount) select $1, id, 3 from ledger_accounts where user_id = $2",
+      [entry!.id, a],
+    );
+    const drifted = await verifyLedger(database.db, { batchSize: 2 });
+    expect(drifted.ok).toBe(false);
+    expect(drifted.problems).toEqual(
+      expect.arrayContaining([
+        `entry ${entry!.id} sums to 3`,
+        "postings sum to 3, not 0",
+        expect.stringMatching(/held 5 but open holds sum to 0/),
+        expect.stringMatching(/cached balance 900 but postings sum to 903/),
+      ]),
+    );
+    expect(drifted.entries).toBe(whole.entries + 1);
+    await database.query("delete from postings where entry_id = $1", [entry!.id]);
+    await database.query("delete from journal_entries where id = $1", [entry!.id]);
+    await database.query("update ledger_accounts set held = held - 5 where user_id = $1", [b]);
+    await expectLedgerClean();
+  });
+
   it("keeps every invariant through random sequences of funding, holds, captures and releases", async () => {
     const userId = await createUser();
     const op = fc.oneof(

@@ -301,59 +301,122 @@ export interface LedgerReport {
   problems: string[];
 }
 
+/** Accounts, and journal entries, read per statement by verifyLedger: each statement is short and bounded. */
+export const VERIFY_BATCH = 2000;
+
+export interface LedgerVerifyProgress {
+  phase: "entries" | "accounts";
+  done: number;
+}
+
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
 /**
  * Recomputes everything from postings and reports any drift: unbalanced entries, a non-zero grand total,
  * cached wallet balances or held amounts that differ from postings and open holds.
+ *
+ * Streams (issue 50): journal entries and then accounts in keyset batches by id, each batch one statement that
+ * sums its rows' postings through postings_entry_idx / postings_account_idx, so the time is linear in the
+ * ledger, memory holds one batch, and no statement runs long enough to meet a statement timeout. An entry's
+ * postings, and an account's cached figures with its postings, are read by one statement (one snapshot), so a
+ * transfer committing between batches cannot read as drift. The grand total is the sum of the entries' totals
+ * (every posting belongs to one entry).
  */
-export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
+export async function verifyLedger(
+  db: DbOrTx,
+  options: { batchSize?: number; onProgress?: (progress: LedgerVerifyProgress) => void } = {},
+): Promise<LedgerReport> {
+  const batchSize = options.batchSize ?? VERIFY_BATCH;
   const problems: string[] = [];
-  const unbalanced = await queryRows(
-    db,
-    sql`select entry_id, sum(amount)::text as total from postings group by entry_id having sum(amount) <> 0`,
-    z.object({ entry_id: z.string(), total: z.string() }),
-  );
-  for (const u of unbalanced) problems.push(`entry ${u.entry_id} sums to ${u.total}`);
+  let grand = 0n;
+  let entries = 0;
+  for (let after = NIL_UUID; ; ) {
+    const rows = await queryRows(
+      db,
+      sql`
+        select e.id as entry_id, coalesce((select sum(p.amount) from postings p where p.entry_id = e.id), 0)::text as total
+        from (select id from journal_entries where id > ${after}::uuid order by id limit ${batchSize}) e
+        order by e.id`,
+      z.object({ entry_id: z.string(), total: z.string() }),
+    );
+    for (const row of rows) {
+      if (row.total !== "0") {
+        problems.push(`entry ${row.entry_id} sums to ${row.total}`);
+        grand += BigInt(row.total);
+      }
+    }
+    entries += rows.length;
+    options.onProgress?.({ phase: "entries", done: entries });
+    if (rows.length < batchSize) break;
+    after = rows.at(-1)!.entry_id;
+  }
+  if (grand !== 0n) problems.push(`postings sum to ${grand}, not 0`);
 
-  const [grand] = await queryRows(
+  // Open holds are few (transfers awaiting approval) and have no index by account since 0042 (a transfer does
+  // not write one): one grouped pass, kept in memory, then checked against each batch of wallets.
+  const openHolds = new Map<string, string>();
+  for (const h of await queryRows(
     db,
-    sql`select coalesce(sum(amount), 0)::text as total, (select count(*) from journal_entries)::text as entries from postings`,
-    z.object({ total: z.string(), entries: z.string() }),
-  );
-  if (grand.total !== "0") problems.push(`postings sum to ${grand.total}, not 0`);
+    sql`select account_id::text as account_id, sum(amount)::text as total from holds where status = 'open' group by account_id`,
+    z.object({ account_id: z.string(), total: z.string() }),
+  ))
+    openHolds.set(h.account_id, h.total);
 
-  // Every amount as text: a verification that rounded through a float could miss a one-cent drift. Summed per
-  // account in one grouped pass each: every account is read, so a pass beats a probe per account.
-  const drift = await queryRows(
-    db,
-    sql`
-      select a.code, a.kind, a.balance::text as balance, a.held::text as held, a.returned_owed::text as owed,
-             coalesce(p.total, 0)::text as posted, coalesce(h.total, 0)::text as open_holds
-      from ledger_accounts a
-      left join (select account_id, sum(amount) as total from postings group by account_id) p on p.account_id = a.id
-      left join (select account_id, sum(amount) as total from holds where status = 'open' group by account_id) h
-        on h.account_id = a.id`,
-    z.object({
-      code: z.string(),
-      kind: z.string(),
-      balance: z.string(),
-      held: z.string(),
-      owed: z.string(),
-      posted: z.string(),
-      open_holds: z.string(),
-    }),
-  );
-  for (const a of drift) {
+  const accountRow = z.object({
+    id: z.string(),
+    code: z.string(),
+    kind: z.string(),
+    balance: z.string(),
+    held: z.string(),
+    owed: z.string(),
+    posted: z.string(),
+  });
+  let accounts = 0;
+  const recheck: string[] = [];
+  const checkAccount = (a: z.infer<typeof accountRow>, holdsTotal: string) => {
     if (a.kind === "wallet") {
       if (a.balance !== a.posted)
         problems.push(`${a.code}: cached balance ${a.balance} but postings sum to ${a.posted}`);
-      if (a.held !== a.open_holds)
-        problems.push(`${a.code}: held ${a.held} but open holds sum to ${a.open_holds}`);
+      if (a.held !== holdsTotal)
+        problems.push(`${a.code}: held ${a.held} but open holds sum to ${holdsTotal}`);
       // Below zero only by what a reversed deposit left owing (decision 056).
-      if (BigInt(a.posted) - BigInt(a.open_holds) < -BigInt(a.owed))
+      if (BigInt(a.posted) - BigInt(holdsTotal) < -BigInt(a.owed))
         problems.push(`${a.code}: available balance is negative`);
     } else if (a.balance !== "0" || a.held !== "0" || a.owed !== "0") {
       problems.push(`${a.code}: a system account must keep no cached balance`);
     }
+  };
+  // Every amount as text: a verification that rounded through a float could miss a one-cent drift.
+  const accountColumns = sql`a.id::text as id, a.code, a.kind, a.balance::text as balance, a.held::text as held,
+    a.returned_owed::text as owed,
+    coalesce((select sum(p.amount) from postings p where p.account_id = a.id), 0)::text as posted`;
+  for (let after = NIL_UUID; ; ) {
+    const rows = await queryRows(
+      db,
+      sql`select ${accountColumns} from ledger_accounts a where a.id > ${after}::uuid order by a.id limit ${batchSize}`,
+      accountRow,
+    );
+    for (const a of rows) {
+      // The map was read before this batch: a hold placed or closed since differs by design; read it again.
+      if (a.held !== (openHolds.get(a.id) ?? "0")) recheck.push(a.id);
+      else checkAccount(a, openHolds.get(a.id) ?? "0");
+    }
+    accounts += rows.length;
+    options.onProgress?.({ phase: "accounts", done: accounts });
+    if (rows.length < batchSize) break;
+    after = rows.at(-1)!.id;
+  }
+  // The accounts whose held differed from the map, each with its open holds in the same statement.
+  for (let i = 0; i < recheck.length; i += batchSize) {
+    const ids = recheck.slice(i, i + batchSize);
+    const rows = await queryRows(
+      db,
+      sql`select ${accountColumns},
+            coalesce((select sum(h.amount) from holds h where h.account_id = a.id and h.status = 'open'), 0)::text as open_holds
+          from ledger_accounts a where a.id = any(${`{${ids.join(",")}}`}::uuid[]) order by a.code`,
+      accountRow.extend({ open_holds: z.string() }),
+    );
+    for (const a of rows) checkAccount(a, a.open_holds);
   }
   // The foreign keys that named transactions(id) went with the table's partitioning (migration 0053, decision
   // 063: no key over all partitions leaves out created_at); every row that names a transaction still must.
@@ -371,5 +434,5 @@ export async function verifyLedger(db: DbOrTx): Promise<LedgerReport> {
   );
   for (const o of orphans)
     problems.push(`${o.source} names transaction ${o.transaction_id}, which does not exist`);
-  return { ok: problems.length === 0, entries: Number(grand.entries), accounts: drift.length, problems };
+  return { ok: problems.length === 0, entries, accounts, problems };
 }

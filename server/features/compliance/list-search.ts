@@ -76,7 +76,30 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
  * point, the staff list search and the CLI use (decision 052).
  */
 export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: number): ListMatch[] {
-  const best = new Map<string, ListMatch>();
+  return scoreCandidates(index, nameCandidates(index, query, threshold), query.dob ?? null, threshold);
+}
+
+/**
+ * A listed name a query's name reaches before its date of birth is weighed: the costly part of a search, which
+ * depends only on the name, the party's type and whether a date of birth is known, so a batch of customers
+ * sharing a full name (the re-screen, issue 50) finds them once and scores each customer's date on them.
+ */
+export interface NameCandidate {
+  listed: IndexedName;
+  nameScore: number;
+  phonetic: number;
+  weak: boolean;
+  individual: boolean;
+  whole: boolean;
+}
+
+/** The first half of searchIndex: the listed names `query.name` reaches, in the order searchIndex weighs them. */
+export function nameCandidates(
+  index: SanctionsIndex,
+  query: Pick<NameQuery, "name" | "type"> & { dob?: unknown },
+  threshold: number,
+): NameCandidate[] {
+  const candidates: NameCandidate[] = [];
   // A date of birth can raise a name below the threshold to it.
   const nameThreshold = query.dob ? threshold - DOB_ADJUSTMENT.exact : threshold;
   const admit = (name: IndexedName) => admission(query.type, name.sdnType);
@@ -86,8 +109,6 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
     for (const { name: listed, comparison } of index.names.matches(tokens, nameThreshold, admit)) {
       const whole = admission(query.type, listed.sdnType) === "whole";
       if (whole && jaroWinkler(letters, listed.letters) < WHOLE_NAME_SPELLING) continue;
-      const key = entryKey(listed.source, listed.entNum);
-      const entry = index.entries.get(key);
       const weak = listed.kind === "weak";
       // A person matched through everyday words weighs less (rarityFactor); a weak alias is lowered instead.
       const individual = listed.sdnType === "individual";
@@ -96,34 +117,54 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
         : individual
           ? rarityFactor(comparison.evidence, index.names.evidenceFull)
           : 1;
-      const nameScore = comparison.score * factor;
-      const verdict: DobVerdict = individual
-        ? compareBirthDates(query.dob, entry?.birthDates ?? [])
-        : "unknown";
-      const adjustment = DOB_ADJUSTMENT[verdict];
-      const score = Math.max(0, Math.min(1, nameScore + adjustment));
-      if (score < threshold) continue;
-      if ((best.get(key)?.score ?? 0) >= round(score)) continue;
-      best.set(key, {
-        source: listed.source,
-        entNum: listed.entNum,
-        listedName: listed.name,
-        primaryName: entry?.name ?? listed.name,
-        sdnType: entry?.sdnType ?? "entity",
-        programs: entry?.programs ?? "",
-        score: round(score),
-        parts: {
-          name: round(nameScore),
-          phonetic: round(comparison.phonetic * factor),
-          dob: verdict === "off" ? "far" : verdict,
-          dobAdjustment: adjustment,
-          listedType: entry?.sdnType ?? "entity",
-          weakAlias: weak,
-          ...(verdict === "off" ? { dobOff: true } : {}),
-          ...(whole ? { wholeNameOnly: true } : {}),
-        },
+      candidates.push({
+        listed,
+        nameScore: comparison.score * factor,
+        phonetic: comparison.phonetic * factor,
+        weak,
+        individual,
+        whole,
       });
     }
+  }
+  return candidates;
+}
+
+/** The second half of searchIndex: each candidate's date of birth weighed, the best name per entry kept. */
+export function scoreCandidates(
+  index: SanctionsIndex,
+  candidates: NameCandidate[],
+  dob: string | null,
+  threshold: number,
+): ListMatch[] {
+  const best = new Map<string, ListMatch>();
+  for (const { listed, nameScore, phonetic, weak, individual, whole } of candidates) {
+    const key = entryKey(listed.source, listed.entNum);
+    const entry = index.entries.get(key);
+    const verdict: DobVerdict = individual ? compareBirthDates(dob, entry?.birthDates ?? []) : "unknown";
+    const adjustment = DOB_ADJUSTMENT[verdict];
+    const score = Math.max(0, Math.min(1, nameScore + adjustment));
+    if (score < threshold) continue;
+    if ((best.get(key)?.score ?? 0) >= round(score)) continue;
+    best.set(key, {
+      source: listed.source,
+      entNum: listed.entNum,
+      listedName: listed.name,
+      primaryName: entry?.name ?? listed.name,
+      sdnType: entry?.sdnType ?? "entity",
+      programs: entry?.programs ?? "",
+      score: round(score),
+      parts: {
+        name: round(nameScore),
+        phonetic: round(phonetic),
+        dob: verdict === "off" ? "far" : verdict,
+        dobAdjustment: adjustment,
+        listedType: entry?.sdnType ?? "entity",
+        weakAlias: weak,
+        ...(verdict === "off" ? { dobOff: true } : {}),
+        ...(whole ? { wholeNameOnly: true } : {}),
+      },
+    });
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.entNum - b.entNum);
 }

@@ -16,7 +16,7 @@ import { activeSanctionsIndex } from "@/server/features/compliance/sanctions-ind
 import {
   addressHits,
   type HitsToRecord,
-  nameHits,
+  nameScreener,
   recordHitsInBulk,
   type ScreenName,
 } from "@/server/features/compliance/screen";
@@ -148,13 +148,15 @@ export async function screenBatch(
   const kycOf = new Map(applications.map((a) => [a.userId, a]));
   const recipientsOf = new Map<string, string[]>();
   for (const r of recipients) recipientsOf.set(r.userId, [...(recipientsOf.get(r.userId) ?? []), r.address]);
+  // Many customers share a full name (and payees repeat): each distinct one is looked up once per batch.
+  const nameHits = nameScreener(index, threshold);
   const toRecord: HitsToRecord[] = [];
   let addresses = 0;
   for (const customer of customers) {
     const saved = recipientsOf.get(customer.id) ?? [];
     addresses += saved.length;
     const hits = [
-      ...nameHits(index, { names: customerNames(customer, kycOf.get(customer.id)) }, threshold),
+      ...nameHits({ names: customerNames(customer, kycOf.get(customer.id)) }),
       ...hitsOfAddresses(saved),
     ];
     if (hits.length > 0) toRecord.push({ userId: customer.id, hits });
@@ -162,7 +164,7 @@ export async function screenBatch(
   for (const t of transfers) {
     addresses += 1;
     const hits = [
-      ...nameHits(index, { names: [{ value: t.recipientName, type: null }] }, threshold),
+      ...nameHits({ names: [{ value: t.recipientName, type: null }] }),
       ...hitsOfAddresses([t.cryptoAddress]),
     ];
     if (hits.length > 0 && t.userId) toRecord.push({ userId: t.userId, hits, transferId: t.id });

@@ -6,7 +6,14 @@ import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits, sanctionsAddresses } from "@/server/db/schema";
 import { openCaseFor } from "@/server/features/compliance/cases";
 import { entryKey, type SanctionsIndex } from "@/server/features/compliance/list-index";
-import { type ListMatch, type PartyType, searchIndex } from "@/server/features/compliance/list-search";
+import {
+  type ListMatch,
+  type NameCandidate,
+  nameCandidates,
+  type PartyType,
+  scoreCandidates,
+  searchIndex,
+} from "@/server/features/compliance/list-search";
 import { nameTokens } from "@/server/features/compliance/normalise-name";
 import { activeSanctionsIndex } from "@/server/features/compliance/sanctions-index";
 
@@ -77,18 +84,44 @@ function subjectAddresses(subject: ScreenSubject): string[] {
 /** The subject's names matched in memory against the index (a transfer's payee, before its call). */
 export function nameHits(index: SanctionsIndex, subject: ScreenSubject, threshold: number): SanctionsHit[] {
   return (subject.names ?? []).flatMap(({ value, type, dateOfBirth }) =>
-    searchIndex(index, { name: value, dob: dateOfBirth ?? null, type }, threshold).map((match) => ({
-      subjectType: "name" as const,
-      subject: value,
-      matched: match.listedName,
-      score: match.score,
-      listVersion: index.version,
-      listSource: match.source,
-      entNum: match.entNum,
-      programs: match.programs,
-      scoreParts: scorePartsOf(match),
-    })),
+    searchIndex(index, { name: value, dob: dateOfBirth ?? null, type }, threshold).map((match) =>
+      nameHit(index, value, match),
+    ),
   );
+}
+
+function nameHit(index: SanctionsIndex, subject: string, match: ListMatch): SanctionsHit {
+  return {
+    subjectType: "name",
+    subject,
+    matched: match.listedName,
+    score: match.score,
+    listVersion: index.version,
+    listSource: match.source,
+    entNum: match.entNum,
+    programs: match.programs,
+    scoreParts: scorePartsOf(match),
+  };
+}
+
+/**
+ * nameHits for many subjects at once (a re-screen batch, issue 50): a name, type and "date of birth known or not"
+ * seen before in this screener reuses its candidates, and only the dates are weighed again. Same hits as nameHits;
+ * its memory is the distinct names it saw, so one is made per batch.
+ */
+export function nameScreener(index: SanctionsIndex, threshold: number) {
+  const seen = new Map<string, NameCandidate[]>();
+  return (subject: ScreenSubject): SanctionsHit[] =>
+    (subject.names ?? []).flatMap(({ value, type, dateOfBirth }) => {
+      const dob = dateOfBirth ?? null;
+      const key = `${type ?? ""}|${dob ? 1 : 0}|${value}`;
+      let candidates = seen.get(key);
+      if (!candidates) {
+        candidates = nameCandidates(index, { name: value, type, dob }, threshold);
+        seen.set(key, candidates);
+      }
+      return scoreCandidates(index, candidates, dob, threshold).map((match) => nameHit(index, value, match));
+    });
 }
 
 /** The parts of a match as a hit keeps them (the one place the matcher's ScoreParts meet the stored shape). */

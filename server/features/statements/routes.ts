@@ -8,6 +8,7 @@ import {
   getStatementSummary,
   openStatement,
 } from "@/server/features/statements/statement-data";
+import { findStoredStatement } from "@/server/features/statements/statement-run";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
@@ -29,7 +30,10 @@ export async function statementRoutes(instance: FastifyInstance) {
     async (request, reply) => {
       const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
-      const summary = await getStatementSummary(db, owner, period);
+      // A closed month's figures were stored by the month-end run (decision 062): the same numbers, read once.
+      const summary =
+        (await findStoredStatement(db, owner.userId, period.month)) ??
+        (await getStatementSummary(db, owner, period));
       const { createStatementDocument, writeStatement } = await pdfRenderers();
       const doc = createStatementDocument(owner, period);
       writeStatement(doc, db, owner, period, summary).catch((err: Error) => {

@@ -269,7 +269,11 @@ export async function findPendingLines(
 }
 
 /** What the digest covers; versioned so a future change of recipe cannot match an old copy by accident. */
-export function digestHeader(owner: StatementOwner, period: StatementPeriod, opening: number): string {
+export function digestHeader(
+  owner: Pick<StatementOwner, "walletId">,
+  period: StatementPeriod,
+  opening: number,
+): string {
   return `pillar-statement-v1\n${owner.walletId}\n${period.month}\n${opening}\n`;
 }
 
