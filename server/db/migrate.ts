@@ -128,22 +128,69 @@ export function concurrentForm(text: string): { index: string; drop: boolean; st
   };
 }
 
+/** A build killed half-way leaves an INVALID index of that name (IF NOT EXISTS would then skip it): drop it. */
+async function dropIfInvalid(client: SqlClient, index: string): Promise<void> {
+  const [found] = (
+    await client.query("select i.indisvalid as valid from pg_index i where i.indexrelid = to_regclass($1)", [
+      index,
+    ])
+  ).rows;
+  if (found && found.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+}
+
+const ON_TABLE = /^\s+ON\s+(?:ONLY\s+)?("[^"]+"|[\w.]+)/i;
+const unquoted = (name: string) => name.replace(/^"|"$/g, "");
+
 /**
- * Builds or drops one marked index outside any transaction. A build killed half-way leaves an INVALID index of
- * that name behind (PostgreSQL keeps it, and IF NOT EXISTS would then skip the build): it is dropped and rebuilt.
+ * Builds or drops one marked index outside any transaction. A partitioned table (decision 063) cannot build an
+ * index CONCURRENTLY: the parent's index is made ON ONLY the parent (invalid, no scan), each partition's is built
+ * CONCURRENTLY and attached, and the parent's becomes valid with the last attach. Dropping a partitioned index is
+ * a catalog change under a brief lock.
  */
 async function runConcurrently(client: SqlClient, text: string): Promise<void> {
   const { index, drop, statement } = concurrentForm(text);
-  if (!drop) {
-    const [found] = (
-      await client.query(
-        "select i.indisvalid as valid from pg_index i where i.indexrelid = to_regclass($1)",
-        [index],
-      )
-    ).rows;
-    if (found && found.valid === false) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${index}`);
+  const body = bodyOf(text);
+  const rest = body.slice(INDEX_STATEMENT.exec(body)![0].length);
+  const table = drop ? undefined : ON_TABLE.exec(rest)?.[1];
+  const [kind] = table
+    ? (await client.query("select relkind::text as kind from pg_class where oid = to_regclass($1)", [table]))
+        .rows
+    : (
+        await client.query(
+          `select t.relkind::text as kind from pg_index i join pg_class t on t.oid = i.indrelid
+           where i.indexrelid = to_regclass($1)`,
+          [index],
+        )
+      ).rows;
+  if (kind?.kind !== "p") {
+    if (!drop) await dropIfInvalid(client, index);
+    await client.query(statement);
+    return;
   }
-  await client.query(statement);
+  if (drop) {
+    await client.query(`DROP INDEX IF EXISTS ${index}`);
+    return;
+  }
+  const verb = /^create\s+unique/i.test(body) ? "CREATE UNIQUE INDEX" : "CREATE INDEX";
+  const definition = rest.slice(ON_TABLE.exec(rest)![0].length);
+  await client.query(`${verb} IF NOT EXISTS ${index} ON ONLY ${table}${definition}`);
+  const partitions = (
+    await client.query(
+      `select c.relname as name,
+              exists (select 1 from pg_inherits ii join pg_index x on x.indexrelid = ii.inhrelid
+                      where ii.inhparent = to_regclass($2) and x.indrelid = c.oid) as attached
+       from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass($1) order by c.relname`,
+      [table, index],
+    )
+  ).rows;
+  for (const partition of partitions) {
+    if (partition.attached === true) continue;
+    const name = String(partition.name);
+    const child = `"${unquoted(index).slice(0, 62 - name.length)}_${name}"`;
+    await dropIfInvalid(client, child);
+    await client.query(`${verb} CONCURRENTLY IF NOT EXISTS ${child} ON "${name}"${definition}`);
+    await client.query(`ALTER INDEX ${index} ATTACH PARTITION ${child}`);
+  }
 }
 
 /**
