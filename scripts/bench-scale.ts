@@ -32,6 +32,8 @@ import { SERVER_NODE_FLAGS } from "./server-node-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const smoke = process.argv.includes("--smoke");
+/** --render: only rewrite the report from BENCH_SCALE_RESULTS (after editing it, or merging runs by hand). */
+const renderOnly = process.argv.includes("--render");
 const env = process.env;
 const STEPS = (env.BENCH_SCALE_STEPS ?? (smoke ? "1000,2000" : "10000,100000,1000000"))
   .split(",")
@@ -322,11 +324,23 @@ async function runStep(url: string, customers: number): Promise<StepResult> {
     const jobs: StepResult["jobs"] = [];
     const runJobs = async (beforeApp: boolean) => {
       for (const job of JOBS.filter((j) => Boolean(j.beforeApp) === beforeApp)) {
-        const result = await job.run(database, {
-          rescreenBudgetSeconds: RESCREEN_SECONDS,
-          monitoringSamples: smoke ? 20 : 200,
-        });
-        jobs.push({ name: job.name, ...result });
+        const start = performance.now();
+        try {
+          const result = await job.run(database, {
+            rescreenBudgetSeconds: RESCREEN_SECONDS,
+            monitoringSamples: smoke ? 20 : 200,
+          });
+          jobs.push({ name: job.name, ...result });
+        } catch (err) {
+          // A job that fails at this size is a finding, not the end of the run.
+          const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message.split("\n")[0];
+          jobs.push({
+            name: job.name,
+            seconds: (performance.now() - start) / 1000,
+            ok: false,
+            note: `failed after ${((performance.now() - start) / 1000).toFixed(0)} s: ${cause}`,
+          });
+        }
       }
     };
     await runJobs(true);
@@ -458,15 +472,15 @@ function render(steps: StepResult[], machine: string): string {
     "",
     "## Seeding and size",
     "",
-    "| customers | added | rows written | seconds | rows/s | database | largest tables |",
-    "|---:|---:|---:|---:|---:|---:|---|",
+    "| customers | added | rows written | seconds | rows/s | database | largest tables | load average at the step's end |",
+    "|---:|---:|---:|---:|---:|---:|---|---:|",
   );
   for (const s of steps) {
     lines.push(
       `| ${s.customers.toLocaleString("en-US")} | ${s.seed?.added.toLocaleString("en-US") ?? "(seeded before)"} | ${s.seed?.rows.toLocaleString("en-US") ?? "—"} | ${s.seed ? s.seed.seconds.toFixed(0) : "—"} | ${s.seed?.rowsPerSecond.toLocaleString("en-US") ?? "—"} | ${mib(s.databaseBytes)} | ${s.topTables
         .slice(0, 5)
         .map((t) => `${t.table} ${mib(t.bytes)}`)
-        .join(", ")} |`,
+        .join(", ")} | ${s.loadAverage.map((v) => v.toFixed(1)).join(" / ")} |`,
     );
   }
   const seeded = steps.filter((s) => s.seed && s.seed.added > 0);
@@ -526,12 +540,21 @@ async function machineText(url: string) {
   return [
     `- ${cpu.length} × ${cpu[0]?.model ?? "CPU"}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}`,
     `- ${String(rows[0].v).split(" on ")[0]} (shared_buffers ${rows[0].sb}, max_wal_size ${rows[0].wal}), on the same machine`,
-    `- Node ${process.version}; load average at the end of each step is in the results JSON`,
+    `- Node ${process.version}; the load average (1, 5, 15 min) at each step's end is in the size table`,
+    ...(env.BENCH_SCALE_NOTE ? [`- ${env.BENCH_SCALE_NOTE}`] : []),
   ].join("\n");
 }
 
 async function main() {
   const serverUrl = env.DATABASE_URL!;
+  if (renderOnly) {
+    if (!RESULTS || !OUT)
+      throw new Error("--render needs BENCH_SCALE_RESULTS and an output (BENCH_SCALE_OUT)");
+    const all: StepResult[] = JSON.parse(fs.readFileSync(RESULTS, "utf8"));
+    fs.writeFileSync(OUT, render(all, await machineText(serverUrl)));
+    console.info(`wrote ${path.relative(root, OUT)}`);
+    return;
+  }
   const url = smoke ? withDatabase(serverUrl, `pillar_scale_smoke_${process.pid}`) : serverUrl;
   await ensureDatabase(url);
   try {
