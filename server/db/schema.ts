@@ -420,6 +420,8 @@ export const kycApplications = pgTable(
   (t) => [
     index("kyc_applications_user_id_idx").on(t.userId, t.createdAt),
     index("kyc_applications_created_id_idx").on(t.createdAt, t.id),
+    // The KYC queue's status filter (0051).
+    index("kyc_applications_status_created_id_idx").on(t.status, t.createdAt, t.id),
     uniqueIndex("kyc_applications_user_current_key").on(t.userId).where(sql`${t.supersededAt} is null`),
     // One person, one account: a live (current, not rejected) application holds its SSN against everyone else.
     uniqueIndex("kyc_applications_ssn_live_key")
@@ -457,6 +459,7 @@ export const accountRequests = pgTable(
   (t) => [
     index("account_requests_user_id_idx").on(t.userId, t.createdAt),
     index("account_requests_created_id_idx").on(t.createdAt, t.id),
+    index("account_requests_status_created_id_idx").on(t.status, t.createdAt, t.id),
     uniqueIndex("account_requests_user_current_key").on(t.userId).where(sql`${t.supersededAt} is null`),
     check(
       "account_requests_status_check",
@@ -608,6 +611,8 @@ export const transactions = pgTable(
       .on(t.userId)
       .where(sql`${t.status} in ('initiated', 'pending', 'in_review', 'processing')`),
     index("transactions_entry_idx").on(t.entryId).where(sql`${t.entryId} is not null`),
+    // The admin list's status filter (0051).
+    index("transactions_status_created_id_idx").on(t.status, t.createdAt, t.id),
     check("transactions_amount_positive", sql`${t.amount} > 0`),
     check("transactions_fee_valid", sql`${t.fee} >= 0 and ${t.netAmount} = ${t.amount} - ${t.fee}`),
   ],
@@ -720,6 +725,7 @@ export const incomingPayments = pgTable(
   (t) => [
     index("incoming_payments_created_id_idx").on(t.createdAt, t.id),
     index("incoming_payments_user_created_idx").on(t.userId, t.createdAt),
+    index("incoming_payments_status_created_id_idx").on(t.status, t.createdAt, t.id),
     check("incoming_payments_amount_positive", sql`${t.amount} > 0`),
   ],
 );

@@ -20,6 +20,7 @@ const LOOPS = [
   "schedule-runner",
   "chat-reply-notifier",
   "housekeeping",
+  "admin-stats-fold",
   "rescreen",
   "statement-run",
   "deposit-watcher",
@@ -53,7 +54,7 @@ describe("the jobs room's loops", () => {
     expect(metrics.body).toMatch(/jobs_done_total\{job="schedule-runner"\} \d/);
   });
 
-  it("in a serving process's app: also housekeeping, the re-screen job, the statement run, the mail worker with SMTP and the chain's three", async () => {
+  it("in a serving process's app: also housekeeping, the stats fold, the re-screen job, the statement run, the mail worker with SMTP and the chain's three", async () => {
     const t = await appWith(
       { ...CHAIN, SMTP_URL: "smtp://127.0.0.1:9" },
       { scheduleRunner: false, jobs: { serving: true } },
@@ -62,6 +63,7 @@ describe("the jobs room's loops", () => {
       "consumer:pushes",
       "mail-worker",
       "housekeeping",
+      "admin-stats-fold",
       "rescreen",
       "statement-run",
       "deposit-watcher",

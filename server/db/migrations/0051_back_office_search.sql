@@ -20,6 +20,20 @@ CREATE INDEX IF NOT EXISTS "account_requests_last4_idx" ON "account_requests" (r
 -- pillar:concurrently
 CREATE INDEX IF NOT EXISTS "saved_recipients_address_idx" ON "saved_recipients" (lower("address"));
 --> statement-breakpoint
+-- The back-office lists' status filters, each on an index matching its filter and its (created_at, id) order: a
+-- rare status (a failed transaction, an account in review) was a walk over the whole table.
+-- pillar:concurrently
+CREATE INDEX IF NOT EXISTS "kyc_applications_status_created_id_idx" ON "kyc_applications" ("status", "created_at", "id");
+--> statement-breakpoint
+-- pillar:concurrently
+CREATE INDEX IF NOT EXISTS "account_requests_status_created_id_idx" ON "account_requests" ("status", "created_at", "id");
+--> statement-breakpoint
+-- pillar:concurrently
+CREATE INDEX IF NOT EXISTS "transactions_status_created_id_idx" ON "transactions" ("status", "created_at", "id");
+--> statement-breakpoint
+-- pillar:concurrently
+CREATE INDEX IF NOT EXISTS "incoming_payments_status_created_id_idx" ON "incoming_payments" ("status", "created_at", "id");
+--> statement-breakpoint
 CREATE TABLE "admin_stats" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL CONSTRAINT "admin_stats_id_check" CHECK ("id" = 1),
 	"customers" bigint NOT NULL,

@@ -36,93 +36,102 @@ function toAdminUser(row: UserRow, wallet: Wallet | undefined): AdminUser {
 /** More candidates than this from one source and the search walks the created_at index instead (decision 061). */
 export const SEARCH_CANDIDATE_CAP = 1000;
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const LAST4 = /^\d{4}$/;
 const ACCOUNT_NUMBER = /^[1-9]\d{8}$/;
 // A 0x address, or another chain's (base58/bech32): one long token of letters and digits.
-const ADDRESS = /^[0-9a-z]{26,100}$/i;
+const ADDRESS = /^(?=.*\d)[0-9a-z]{26,100}$/i;
 
-/** What a search term can name besides a fragment of a name, an e-mail or a tag (each has its own exact index). */
-interface UserSearch {
-  pattern: string;
-  /** Three characters or more: the trigram indexes can find it; a shorter one matches most users anyway. */
-  trigram: boolean;
-  last4?: string;
-  accountNumber?: string;
-  address?: string;
-}
+/**
+ * What a search term names, by its shape (decision 061): a whole e-mail address, a "$tag", four digits (the
+ * last four of an account number), nine (a whole one) or a crypto address each go to their own exact index;
+ * anything else is a fragment of a name, an e-mail or a tag, found through the trigram indexes.
+ */
+type UserSearch =
+  | { kind: "email" | "tag" | "last4" | "account" | "address"; term: string }
+  | { kind: "text"; pattern: string; trigram: boolean };
 
 function userSearch(q: string | undefined): UserSearch | undefined {
-  const term = q?.trim().replace(/^\$/, "").trim() ?? "";
+  const raw = q?.trim() ?? "";
+  const term = raw.replace(/^\$/, "").trim();
   if (!term) return undefined;
-  return {
-    pattern: containsPattern(term),
-    trigram: term.length >= 3,
-    last4: LAST4.test(term) ? term : undefined,
-    accountNumber: ACCOUNT_NUMBER.test(term) ? term : undefined,
-    address: ADDRESS.test(term) ? term.toLowerCase() : undefined,
-  };
+  if (raw.startsWith("$") && !/\s/.test(term)) return { kind: "tag", term: term.toLowerCase() };
+  if (EMAIL.test(term)) return { kind: "email", term: term.toLowerCase() };
+  if (LAST4.test(term)) return { kind: "last4", term };
+  if (ACCOUNT_NUMBER.test(term)) return { kind: "account", term };
+  if (ADDRESS.test(term)) return { kind: "address", term: term.toLowerCase() };
+  // A fragment shorter than a trigram matches most users anyway: it walks.
+  return { kind: "text", pattern: containsPattern(term), trigram: term.length >= 3 };
 }
 
 const nameOf = sql`(${users.firstName} || ' ' || ${users.lastName})`;
 
 /** The search as a condition on one users row: what the walk over the created_at index filters by. */
 function matchesUser(s: UserSearch): SQL {
-  const parts: SQL[] = [
-    sql`${users.email} ilike ${s.pattern}`,
-    sql`${users.pillarTag} ilike ${s.pattern}`,
-    sql`${nameOf} ilike ${s.pattern}`,
-  ];
-  if (s.last4) {
-    parts.push(sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
-      and right(r.account_number, 4) = ${s.last4} and r.account_number is not null)`);
+  switch (s.kind) {
+    case "email":
+      return sql`lower(${users.email}) = ${s.term}`;
+    case "tag":
+      return sql`lower(${users.pillarTag}) = ${s.term}`;
+    case "last4":
+      return sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
+        and right(r.account_number, 4) = ${s.term} and r.account_number is not null)`;
+    case "account":
+      return sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
+        and r.account_number = ${s.term})`;
+    case "address":
+      return sql`(exists (select 1 from deposit_addresses d where d.user_id = ${users.id} and d.address = ${s.term})
+        or exists (select 1 from saved_recipients r where r.user_id = ${users.id} and lower(r.address) = ${s.term})
+        or exists (select 1 from transfer_requests t where t.user_id = ${users.id}
+          and lower(t.crypto_address) = ${s.term}))`;
+    case "text":
+      return sql`(${users.email} ilike ${s.pattern} or ${users.pillarTag} ilike ${s.pattern}
+        or ${nameOf} ilike ${s.pattern})`;
   }
-  if (s.accountNumber) {
-    parts.push(sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
-      and r.account_number = ${s.accountNumber})`);
+}
+
+/** Each source of candidates for a search: one index each, at most `cap` rows. */
+function candidateSources(s: UserSearch, cap: number): SQL[] {
+  switch (s.kind) {
+    case "email":
+      return [sql`(select 'email' as source, id as user_id from users where lower(email) = ${s.term})`];
+    case "tag":
+      return [sql`(select 'tag' as source, id as user_id from users where lower(pillar_tag) = ${s.term})`];
+    case "last4":
+      return [
+        sql`(select 'last4' as source, user_id from account_requests
+          where right(account_number, 4) = ${s.term} and account_number is not null limit ${cap})`,
+      ];
+    case "account":
+      return [
+        sql`(select 'account' as source, user_id from account_requests where account_number = ${s.term})`,
+      ];
+    case "address":
+      return [
+        sql`(select 'deposit' as source, user_id from deposit_addresses where address = ${s.term})`,
+        sql`(select 'saved', user_id from saved_recipients where lower(address) = ${s.term} limit ${cap})`,
+        sql`(select 'paid', user_id from transfer_requests where lower(crypto_address) = ${s.term} limit ${cap})`,
+      ];
+    case "text":
+      return s.trigram
+        ? [
+            sql`(select 'text' as source, id as user_id from users
+              where email ilike ${s.pattern} or pillar_tag ilike ${s.pattern}
+                or (first_name || ' ' || last_name) ilike ${s.pattern}
+              limit ${cap})`,
+          ]
+        : [];
   }
-  if (s.address) {
-    parts.push(
-      sql`exists (select 1 from deposit_addresses d where d.user_id = ${users.id} and d.address = ${s.address})`,
-    );
-    parts.push(sql`exists (select 1 from saved_recipients r where r.user_id = ${users.id}
-      and lower(r.address) = ${s.address})`);
-    parts.push(sql`exists (select 1 from transfer_requests t where t.user_id = ${users.id}
-      and lower(t.crypto_address) = ${s.address})`);
-  }
-  return sql`(${sql.join(parts, sql` or `)})`;
 }
 
 /**
- * The users the search names, from each source's own index (trigrams for the fragment; the last-4, account
- * number and address indexes), at most SEARCH_CANDIDATE_CAP per source; null when a source has more (a
- * frequent match: the walk then finds a page of them within a few thousand rows of the created_at index).
+ * The users the search names, from each source's own index, at most SEARCH_CANDIDATE_CAP per source; null when
+ * a source has more (a frequent match: the walk then finds a page of them within a few thousand rows of the
+ * created_at index) or the term is too short for any index.
  */
 async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<string[] | null> {
-  if (!s.trigram && !s.last4) return null;
-  const cap = SEARCH_CANDIDATE_CAP + 1;
-  const sources: SQL[] = [];
-  if (s.trigram) {
-    sources.push(sql`(select 'text' as source, id as user_id from users
-      where email ilike ${s.pattern} or pillar_tag ilike ${s.pattern}
-        or (first_name || ' ' || last_name) ilike ${s.pattern}
-      limit ${cap})`);
-  }
-  if (s.last4) {
-    sources.push(sql`(select 'last4', user_id from account_requests
-      where right(account_number, 4) = ${s.last4} and account_number is not null limit ${cap})`);
-  }
-  if (s.accountNumber) {
-    sources.push(
-      sql`(select 'account', user_id from account_requests where account_number = ${s.accountNumber})`,
-    );
-  }
-  if (s.address) {
-    sources.push(
-      sql`(select 'deposit', user_id from deposit_addresses where address = ${s.address})`,
-      sql`(select 'saved', user_id from saved_recipients where lower(address) = ${s.address} limit ${cap})`,
-      sql`(select 'paid', user_id from transfer_requests where lower(crypto_address) = ${s.address} limit ${cap})`,
-    );
-  }
+  const sources = candidateSources(s, SEARCH_CANDIDATE_CAP + 1);
+  if (sources.length === 0) return null;
   const rows = await queryRows<{ source: string; user_id: string | null }>(
     db,
     sql.join(sources, sql` union all `),
@@ -134,8 +143,8 @@ async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<string[] | n
 }
 
 /**
- * One page of accounts, newest first, searched by a fragment of a name, e-mail or Pillar tag ("$tag" works too),
- * the last four digits or whole of an account number, or a crypto address (deposit, saved or paid to). A page
+ * One page of accounts, newest first, searched by a fragment of a name, e-mail or Pillar tag, a whole e-mail, a
+ * "$tag", the last four digits or whole of an account number, or a crypto address (deposit, saved or paid to). A page
  * is bounded either way (decision 061): a rare match is found through its indexes and only those rows are
  * sorted; a frequent one walks the (created_at, id) index and stops at the page. The wallet comes in the same
  * query by a join: the old list bound every user id as a parameter, which failed past 65,535.

@@ -75,6 +75,14 @@ describe("user search shapes", () => {
     expect(await ids(`$${target.user.pillarTag}`)).toEqual([target.user.id]);
     expect(await ids(`Quist${marker}`)).not.toContain(bystander.user.id);
     expect(await ids(`nobody${marker}xyz`)).toEqual([]);
+    // A whole e-mail and a $tag name one account: not another whose address or tag merely contains them.
+    const longer = await createVerifiedUser(t.database, {
+      email: `x${target.email}`,
+      pillarTag: `${target.user.pillarTag}x`,
+    });
+    expect(await ids(target.email)).toEqual([target.user.id]);
+    expect(await ids(`$${target.user.pillarTag}`)).toEqual([target.user.id]);
+    expect(await ids(target.user.pillarTag)).toEqual([longer.user.id, target.user.id]);
   });
 
   it("finds the last four digits or the whole account number, and not a customer whose number differs", async () => {
