@@ -2,9 +2,10 @@
 -- Issue 50 (decision 063): the tables that grow with customers and time become partitioned by month of
 -- created_at on PostgreSQL, converted online: each statement below commits on its own (the first line tells
 -- server/db/migrate.ts), so the one long step, VALIDATE CONSTRAINT, holds only SHARE UPDATE EXCLUSIVE (writers go
--- on) and every exclusive lock lasts a catalog change. The table as it is becomes the partition of everything
--- before a cutoff (the first of the month after next, UTC); the partition-maintenance job
--- (server/db/functions/partitions.sql) adds the months from the cutoff on, and retention drops whole months.
+-- on), and every exclusive lock lasts a catalog change, taken in tries that wait 200 ms at most (partition_step).
+-- The table as it is becomes the partition of everything before a cutoff (the first of the month after next,
+-- UTC); the partition-maintenance job (server/db/functions/partitions.sql) adds the months from the cutoff on, and
+-- retention drops whole months.
 -- A partitioned table has no key over all partitions that leaves out created_at: each partition keeps its own
 -- primary key on the old columns (ids come from gen_random_uuid() or a sequence, unique by construction), and the
 -- foreign keys that pointed at transactions(id) are dropped (the ledger check, verifyLedger, looks for orphans).
@@ -41,7 +42,6 @@ BEGIN
 	IF version() LIKE '%PGlite%' OR (SELECT relkind FROM pg_class WHERE oid = p_table::regclass) <> 'r' THEN
 		RETURN;
 	END IF;
-	PERFORM set_config('lock_timeout', '5s', true);
 	EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', p_table);
 	-- An empty table (a new install) is converted here and now, under this lock, with monthly partitions from the
 	-- current month: nothing to validate, and no writer meets the check before the partitions exist.
@@ -99,7 +99,6 @@ BEGIN
 	SELECT cutoff INTO STRICT v_cutoff FROM partitioned_tables WHERE table_name = p_table;
 	v_suffix := to_char(v_cutoff AT TIME ZONE 'UTC', 'YYYYMM');
 	v_old := p_table || '_before_' || v_suffix;
-	PERFORM set_config('lock_timeout', '5s', true);
 	EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', p_table);
 
 	-- What the parent must have, read while the names are still the old ones.
@@ -156,15 +155,37 @@ BEGIN
 	UPDATE partitioned_tables SET converted_at = now() WHERE table_name = p_table;
 END $$;
 --> statement-breakpoint
-SELECT pg_temp.partition_mark('transactions', 'id');
+CREATE OR REPLACE FUNCTION pg_temp.partition_step(p_step text, p_table text, p_key text DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	-- Each try waits at most 200 ms for any one lock, and gives back every lock it took when it gives up: an
+	-- exclusive lock is never held while waiting behind a writer (who may be waiting for it), and writers queue
+	-- behind this session for 200 ms at most.
+	FOR attempt IN 1..100 LOOP
+		BEGIN
+			PERFORM set_config('lock_timeout', '200ms', true);
+			IF p_step = 'mark' THEN
+				PERFORM pg_temp.partition_mark(p_table, p_key);
+			ELSE
+				PERFORM pg_temp.partition_convert(p_table);
+			END IF;
+			RETURN;
+		EXCEPTION WHEN lock_not_available OR deadlock_detected THEN
+			PERFORM pg_sleep(0.05 + random() * 0.25);
+		END;
+	END LOOP;
+	RAISE EXCEPTION 'partitioning %: the locks of step % were not had in 100 tries', p_table, p_step;
+END $$;
 --> statement-breakpoint
-SELECT pg_temp.partition_mark('notifications', 'id');
+SELECT pg_temp.partition_step('mark', 'transactions', 'id');
 --> statement-breakpoint
-SELECT pg_temp.partition_mark('audit_log', 'id');
+SELECT pg_temp.partition_step('mark', 'notifications', 'id');
 --> statement-breakpoint
-SELECT pg_temp.partition_mark('events', 'id');
+SELECT pg_temp.partition_step('mark', 'audit_log', 'id');
 --> statement-breakpoint
-SELECT pg_temp.partition_mark('user_events', 'user_id, id');
+SELECT pg_temp.partition_step('mark', 'events', 'id');
+--> statement-breakpoint
+SELECT pg_temp.partition_step('mark', 'user_events', 'user_id, id');
 --> statement-breakpoint
 SELECT pg_temp.partition_validate('transactions');
 --> statement-breakpoint
@@ -176,12 +197,12 @@ SELECT pg_temp.partition_validate('events');
 --> statement-breakpoint
 SELECT pg_temp.partition_validate('user_events');
 --> statement-breakpoint
-SELECT pg_temp.partition_convert('transactions');
+SELECT pg_temp.partition_step('convert', 'transactions');
 --> statement-breakpoint
-SELECT pg_temp.partition_convert('notifications');
+SELECT pg_temp.partition_step('convert', 'notifications');
 --> statement-breakpoint
-SELECT pg_temp.partition_convert('audit_log');
+SELECT pg_temp.partition_step('convert', 'audit_log');
 --> statement-breakpoint
-SELECT pg_temp.partition_convert('events');
+SELECT pg_temp.partition_step('convert', 'events');
 --> statement-breakpoint
-SELECT pg_temp.partition_convert('user_events');
+SELECT pg_temp.partition_step('convert', 'user_events');
