@@ -8,6 +8,7 @@ import {
   concurrentForm,
   MigrationChangedError,
   migrationChecksum,
+  NO_TRANSACTION,
   runMigrations,
   type SqlClient,
   splitStatements,
@@ -142,6 +143,27 @@ describe("migration checksums", () => {
     );
     expect(row!.checksum).toBe(migrationChecksum(text));
     expect(await migrateWith(dir)).toEqual([]);
+  });
+
+  it("commits each statement of a no-transaction migration on its own, and runs it again until it ends", async () => {
+    const dir = copyMigrations();
+    const write = (last: string) =>
+      fs.writeFileSync(
+        path.join(dir, "9999_own_transactions.sql"),
+        `${NO_TRANSACTION}\ncreate table if not exists kept_alone (id int);\n--> statement-breakpoint\n${last}\n`,
+      );
+    write("select 1 / 0;");
+    const entries = [...journal.entries, { idx: 9999, tag: "9999_own_transactions" }];
+    fs.writeFileSync(path.join(dir, "meta/_journal.json"), JSON.stringify({ ...journal, entries }));
+
+    await expect(migrateWith(dir)).rejects.toThrow(/9999_own_transactions failed: division by zero/);
+    // In one transaction the table would have gone with the failure; here its statement had committed.
+    expect(await tableExists("kept_alone")).toBe(true);
+    expect((await recorded()).map((r) => r.tag)).not.toContain("9999_own_transactions");
+    write("create table if not exists then_done (id int);");
+    // Not applied yet, so the changed file is no edit of an applied one.
+    expect(await migrateWith(dir)).toEqual(["9999_own_transactions"]);
+    expect(await tableExists("then_done")).toBe(true);
   });
 });
 
