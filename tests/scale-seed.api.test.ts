@@ -114,6 +114,17 @@ describe.skipIf(!onPostgres)(
       ]) {
         expect(await count(`select count(*) as n from ${table}`), table).toBeGreaterThan(0);
       }
+      // What the triggers keep, though the seed wrote with them off.
+      expect(
+        await count(`select count(*) as n from admin_stats s where s.transactions + (select coalesce(sum(transactions), 0)
+                     from admin_stats_deltas) = (select count(*) from transactions)
+                     and s.customers = (select count(*) from users where not is_admin)`),
+      ).toBe(1);
+      expect(await count("select count(*) as n from address_senders")).toBe(
+        await count(
+          "select count(*) as n from (select distinct lower(crypto_address), user_id from transfer_requests where user_id is not null) t",
+        ),
+      );
     });
 
     it("lets a seeded customer sign in and read the dashboard, a deep history page, statements and the CSV", async () => {

@@ -460,6 +460,34 @@ async function countCustomers(client: pg.Client): Promise<number> {
  * Seeds the database at `url` (migrated to the latest schema) up to `customers` customers; the customers already
  * there (0..M-1, from an earlier step or a killed run's committed chunks) are kept and only M..customers-1 added.
  */
+/**
+ * What the triggers keep, written here since the seed ran with them off: the admin stats (decision 061), counted
+ * with their deltas cleared in one statement, and the senders of each address (decision 064). Each only where the
+ * database has it (the online-migration test seeds at the schema before them).
+ */
+async function rebuildTriggerKeptTables(client: pg.Client): Promise<void> {
+  const { rows } = await client.query(
+    "select to_regclass('admin_stats') is not null as stats, to_regclass('address_senders') is not null as senders",
+  );
+  if (rows[0].stats) {
+    await client.query(`with counted as (delete from admin_stats_deltas returning 1)
+      insert into admin_stats (customers, active_accounts, wallet_balance, transactions) values (
+        (select count(*) from users where not is_admin),
+        (select count(*) from account_requests where status = 'approved' and superseded_at is null),
+        (select coalesce(sum(balance), 0) from ledger_accounts where kind = 'wallet'),
+        (select count(*) from transactions))
+      on conflict (id) do update set customers = excluded.customers, active_accounts = excluded.active_accounts,
+        wallet_balance = excluded.wallet_balance, transactions = excluded.transactions, folded_at = now()`);
+  }
+  if (rows[0].senders) {
+    await client.query(`insert into address_senders (address, user_id, first_at, last_at)
+      select lower(crypto_address), user_id, min(created_at), max(created_at) from transfer_requests
+      where user_id is not null group by 1, 2
+      on conflict (address, user_id) do update set first_at = least(address_senders.first_at, excluded.first_at),
+        last_at = greatest(address_senders.last_at, excluded.last_at)`);
+  }
+}
+
 export async function seedScale(url: string, options: ScaleSeed): Promise<ScaleSeedReport> {
   const seed = options.seed ?? 1;
   const log = options.log ?? (() => {});
@@ -531,6 +559,7 @@ export async function seedScale(url: string, options: ScaleSeed): Promise<ScaleS
     // The identity the app derives new deposit addresses from goes on after the seeded indexes.
     await client.query(`select setval(pg_get_serial_sequence('deposit_addresses', 'derivation_index'),
       coalesce((select max(derivation_index) from deposit_addresses), 0) + 1, false)`);
+    await rebuildTriggerKeptTables(client);
     // The seeded events were never news: every consumer's cursor moves past them (a new consumer starts at the end).
     await client.query(`update job_cursors c set xact = e.xact, event_id = e.id, updated_at = now()
       from (select xact, id from events order by xact desc, id desc limit 1) e

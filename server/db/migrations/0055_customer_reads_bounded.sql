@@ -37,6 +37,7 @@ CREATE INDEX IF NOT EXISTS "money_requests_open_payer_idx" ON "money_requests" (
 -- pillar:concurrently
 CREATE INDEX IF NOT EXISTS "notifications_user_unread_id_idx" ON "notifications" ("user_id", "id") WHERE "read_at" IS NULL;
 --> statement-breakpoint
+-- pillar:concurrently
 DROP INDEX IF EXISTS "notifications_unread_idx";
 --> statement-breakpoint
 -- Opening the chat marks the other side's unread messages read: the unread ones, not the whole conversation.
@@ -48,6 +49,7 @@ CREATE INDEX IF NOT EXISTS "chat_messages_user_unread_idx" ON "chat_messages" ("
 -- pillar:concurrently
 CREATE INDEX IF NOT EXISTS "postings_account_created_idx" ON "postings" ("account_id", "created_at") INCLUDE ("amount");
 --> statement-breakpoint
+-- pillar:concurrently
 DROP INDEX IF EXISTS "postings_account_idx";
 --> statement-breakpoint
 -- A statement line's fee and the month's fees find the transaction of a posting's entry; with only the user's
