@@ -14,7 +14,7 @@ import {
 import { type App, buildApp } from "@/server/app";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
-import { ONLINE_CUSTOMERS } from "@/tests/online/online-customers";
+import { createDatabaseSql, ONLINE_CUSTOMERS } from "@/tests/online/online-customers";
 import { withDatabase } from "@/tests/support/global-setup";
 import { logIn } from "@/tests/support/users";
 
@@ -91,7 +91,7 @@ describe.skipIf(!serverUrl)(
     beforeAll(async () => {
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
-      await admin.query(`create database ${name}`);
+      await admin.query(createDatabaseSql(name));
       await admin.end();
       database = createPgDatabase(url, 10);
       await database.migrate();

@@ -7,7 +7,7 @@ import { seedScale } from "@/scripts/bench/scale/seed";
 import { runMigrations, type SqlClient } from "@/server/db/migrate";
 import { LAST_UNCHECKED_MIGRATION } from "@/server/db/migration-lint";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
-import { ONLINE_CUSTOMERS } from "@/tests/online/online-customers";
+import { createDatabaseSql, ONLINE_CUSTOMERS } from "@/tests/online/online-customers";
 import { withDatabase } from "@/tests/support/global-setup";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -152,7 +152,7 @@ describe.skipIf(!serverUrl)(
 
     beforeAll(async () => {
       await admin.connect();
-      await admin.query(`create database ${name}`);
+      await admin.query(createDatabaseSql(name));
       await migrator.connect();
       await runMigrations(migrator as unknown as SqlClient, {
         lock: true,
