@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNREAD_NOTIFICATIONS_CAP } from "@/contract/notification-cap";
 
 /** What the notification centre tells a customer about (issue 32 §2), each with an in-app and an e-mail switch. */
 export const NOTIFICATION_KINDS = [
@@ -59,11 +60,7 @@ export const notificationPage = z.object({
 });
 export type NotificationPage = z.infer<typeof notificationPage>;
 
-/**
- * The bell counts unread notifications up to this many and shows "99+" from here on: a count that stops here reads
- * at most this many index entries, however long a customer has left their notifications unread (decision 066).
- */
-export const UNREAD_NOTIFICATIONS_CAP = 100;
+export { UNREAD_NOTIFICATIONS_CAP };
 export const unreadNotifications = z.object({
   unread: z.number().int().nonnegative().max(UNREAD_NOTIFICATIONS_CAP),
 });

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bell } from "lucide-react";
 import { Link } from "wouter";
-import { UNREAD_NOTIFICATIONS_CAP, type UnreadNotifications } from "@/contract/notifications";
+import { UNREAD_NOTIFICATIONS_CAP } from "@/contract/notification-cap";
+import type { UnreadNotifications } from "@/contract/notifications";
 import { Button } from "@/web/components/ui/button";
 import { apiRequest } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
