@@ -75,7 +75,7 @@ function matchesUser(s: UserSearch): SQL {
       return sql`lower(${users.pillarTag}) = ${s.term}`;
     case "last4":
       return sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
-        and right(r.account_number, 4) = ${s.term} and r.account_number is not null)`;
+        and right(r.account_number, 4) = ${s.term})`;
     case "account":
       return sql`exists (select 1 from account_requests r where r.user_id = ${users.id}
         and r.account_number = ${s.term})`;
@@ -99,8 +99,9 @@ function candidateSources(s: UserSearch, cap: number): SQL[] {
       return [sql`(select 'tag' as source, id as user_id from users where lower(pillar_tag) = ${s.term})`];
     case "last4":
       return [
+        // The comparison is strict, so it implies the partial index's "account number present" predicate.
         sql`(select 'last4' as source, user_id from account_requests
-          where right(account_number, 4) = ${s.term} and account_number is not null limit ${cap})`,
+          where right(account_number, 4) = ${s.term} limit ${cap})`,
       ];
     case "account":
       return [
