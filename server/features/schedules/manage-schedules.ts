@@ -68,14 +68,15 @@ function checkDates(today: string, startOn: string, endOn: string | null, startC
  */
 async function lastRunsOf(db: DbOrTx, ids: string[]): Promise<Map<string, ScheduleRunRow>> {
   if (ids.length === 0) return new Map();
-  const latest = db
-    .select({
-      id: sql`(select r.id from schedule_runs r where r.schedule_id = ${transferSchedules.id}
-        order by r.run_on desc limit 1)`,
-    })
-    .from(transferSchedules)
-    .where(inArray(transferSchedules.id, ids));
-  const rows = await db.select().from(scheduleRuns).where(inArray(scheduleRuns.id, latest));
+  // Aliases named in full: a column of the outer table inside the correlated subquery would render unqualified
+  // and bind to schedule_runs' own column of that name.
+  const rows = await db
+    .select()
+    .from(scheduleRuns)
+    .where(
+      sql`${scheduleRuns.id} in (select (select r.id from schedule_runs r where r.schedule_id = s.id
+        order by r.run_on desc limit 1) from unnest(${`{${ids.join(",")}}`}::uuid[]) as s(id))`,
+    );
   return new Map(rows.map((row) => [row.scheduleId, row]));
 }
 
