@@ -153,6 +153,15 @@ describe("running due schedules", () => {
     expect(await run(addDays(start, 7))).toMatchObject({ made: 0, skipped: 1 });
     expect((await runsOf(weekly.id))[1]).toMatchObject({ outcome: "skipped", reason: "insufficient_funds" });
     expect(await scheduleRow(weekly.id)).toMatchObject({ status: "active", next_run_on: addDays(start, 14) });
+    // The list shows each schedule's latest run: the skipped one, not the first week's.
+    const list = await t.app.inject({
+      method: "GET",
+      url: "/api/schedules",
+      headers: { cookie: customer.cookie },
+    });
+    expect(list.statusCode, list.body).toBe(200);
+    const listed = list.json().items.find((s: { id: string }) => s.id === weekly.id);
+    expect(listed.lastRun).toMatchObject({ runOn: addDays(start, 7), outcome: "skipped" });
     const skipped = (await notificationsOf(customer)).at(-1)!;
     expect(skipped.title).toBe("Scheduled transfer skipped");
     expect(skipped.body).toContain("was not made: there was not enough available balance.");
