@@ -1,5 +1,7 @@
-import { type AnyColumn, ilike, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { type AnyColumn, desc, ilike, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { PAGE_MESSAGES, type Page } from "@/contract/pages";
+import type { DbOrTx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 
 // The one keyset-paging helper every admin list uses. A cursor is base64url(JSON) of the last row's sort key,
@@ -105,4 +107,52 @@ export function beforeFlagTimeKey(
   if (!cursor) return undefined;
   const [first, at, key] = decodeCursor(cursor, [/^[01]$/, MICROS_ISO, UUID]);
   return sql`(${flag}, ${createdAt}, ${id}) < (${first === "1"}::boolean, ${at}::timestamptz, ${key}::uuid)`;
+}
+
+/**
+ * Rows a search reads per page when it matches rows one by one (decision 067): a page then holds the matches among
+ * the next this-many rows and, when there were more, a cursor after the last one read.
+ */
+export const LIST_SEARCH_SCAN_ROWS = 5000;
+
+/** How a list pages: newest first on (a timestamp, a uuid id), or on one unique bigint. */
+export type ListOrder =
+  | { kind: "time"; createdAt: AnyColumn; id: AnyColumn }
+  | { kind: "number"; column: AnyColumn };
+
+/** The LIST_SEARCH_SCAN_ROWS-th row under the page's filters, or null when fewer rows are left. */
+export async function scanBound(
+  db: DbOrTx,
+  table: PgTable,
+  order: ListOrder,
+  filters: SQL | undefined,
+): Promise<{ where: SQL; key: string[] } | null> {
+  if (order.kind === "time") {
+    const [edge] = await db
+      .select({ at: exactTime(order.createdAt), id: sql<string>`${order.id}::text` })
+      .from(table)
+      .where(filters)
+      .orderBy(desc(order.createdAt), desc(order.id))
+      .offset(LIST_SEARCH_SCAN_ROWS - 1)
+      .limit(1);
+    return edge
+      ? {
+          where: sql`(${order.createdAt}, ${order.id}) >= (${edge.at}::timestamptz, ${edge.id}::uuid)`,
+          key: [edge.at, edge.id],
+        }
+      : null;
+  }
+  const [edge] = await db
+    .select({ value: sql<string>`${order.column}::text` })
+    .from(table)
+    .where(filters)
+    .orderBy(desc(order.column))
+    .offset(LIST_SEARCH_SCAN_ROWS - 1)
+    .limit(1);
+  return edge ? { where: sql`${order.column} >= ${edge.value}::bigint`, key: [edge.value] } : null;
+}
+
+/** The page, continued after the walk's bound when the bound cut it short (its own cursor wins otherwise). */
+export function continuedAfter<T>(page: Page<T>, search: { bound: string[] | null }): Page<T> {
+  return page.nextCursor || !search.bound ? page : { ...page, nextCursor: encodeCursor(search.bound) };
 }

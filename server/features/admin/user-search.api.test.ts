@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatMoney } from "@/contract/money";
 import { accountRequests, depositAddresses, savedRecipients } from "@/server/db/schema";
 import { foldAdminStats } from "@/server/features/admin/admin-stats";
-import { SEARCH_CANDIDATE_CAP } from "@/server/features/admin/find-users";
+import { SEARCH_CANDIDATE_CAP } from "@/server/lib/customer-search";
 import {
   createApprovedCustomer,
   ETH_ADDRESS,

@@ -6,7 +6,8 @@ import type { Db } from "@/server/db/client";
 import { chatConversations, chatMessages, users } from "@/server/db/schema";
 import { toChatMessage } from "@/server/features/chat/append-chat-message";
 import { etagMatches } from "@/server/lib/conditional-reply";
-import { beforeNumberKey, searchAny, toPage } from "@/server/lib/keyset-page";
+import { listSearch } from "@/server/lib/customer-search";
+import { beforeNumberKey, continuedAfter, toPage } from "@/server/lib/keyset-page";
 
 export type ConversationsResult =
   | { etag: string; notModified: true }
@@ -36,6 +37,13 @@ export async function findConversations(
   const etag = `"chats-${summary!.newest}-${summary!.total}-${summary!.unread}-${pageId}"`;
   if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
 
+  const filters = beforeNumberKey(chatConversations.lastMessageId, cursor);
+  const search = await listSearch(db, q, {
+    table: chatConversations,
+    order: { kind: "number", column: chatConversations.lastMessageId },
+    userId: chatConversations.userId,
+    filters,
+  });
   const rows = await db
     .select({
       userId: chatConversations.userId,
@@ -52,43 +60,37 @@ export async function findConversations(
     .from(chatConversations)
     .innerJoin(users, eq(users.id, chatConversations.userId))
     .innerJoin(chatMessages, eq(chatMessages.id, chatConversations.lastMessageId))
-    .where(
-      and(
-        beforeNumberKey(chatConversations.lastMessageId, cursor),
-        searchAny(q?.trim().replace(/^\$/, ""), [
-          users.email,
-          users.pillarTag,
-          sql`${users.firstName} || ' ' || ${users.lastName}`,
-        ]),
-      ),
-    )
+    .where(and(filters, search.where))
     .orderBy(desc(chatConversations.lastMessageId))
     .limit(limit + 1);
 
   return {
     etag,
     notModified: false,
-    page: toPage(
-      rows,
-      limit,
-      (r) => [String(r.messageId)],
-      (r) => ({
-        userId: r.userId,
-        user: {
-          id: r.userId,
-          firstName: r.firstName,
-          lastName: r.lastName,
-          email: r.email,
-          pillarTag: r.pillarTag,
-        },
-        lastMessage: toChatMessage({
-          id: r.messageId,
-          message: r.message,
-          isFromUser: r.isFromUser,
-          createdAt: r.createdAt,
+    page: continuedAfter(
+      toPage(
+        rows,
+        limit,
+        (r) => [String(r.messageId)],
+        (r) => ({
+          userId: r.userId,
+          user: {
+            id: r.userId,
+            firstName: r.firstName,
+            lastName: r.lastName,
+            email: r.email,
+            pillarTag: r.pillarTag,
+          },
+          lastMessage: toChatMessage({
+            id: r.messageId,
+            message: r.message,
+            isFromUser: r.isFromUser,
+            createdAt: r.createdAt,
+          }),
+          unreadCount: r.unreadCount,
         }),
-        unreadCount: r.unreadCount,
-      }),
+      ),
+      search,
     ),
   };
 }

@@ -22,8 +22,9 @@ import {
   users,
 } from "@/server/db/schema";
 import { findHeldTransfers } from "@/server/features/compliance/held-transfers";
+import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { beforeTimeKey, continuedAfter, exactTime, toPage } from "@/server/lib/keyset-page";
 import { objectPathFor } from "@/server/lib/storage/uploads";
 
 const assignees = alias(users, "assignees");
@@ -132,17 +133,24 @@ const caseQuery = (db: DbOrTx) =>
 
 /** The case queue, newest first within a status (open by default); q searches the customer's e-mail and name. */
 export async function findCases(db: DbOrTx, query: CasesQuery): Promise<Page<ComplianceCase>> {
+  const filters = and(
+    query.status === "all" ? undefined : eq(complianceCases.status, query.status),
+    beforeTimeKey(complianceCases.openedAt, complianceCases.id, query.cursor),
+  );
+  const search = await listSearch(db, query.q, {
+    table: complianceCases,
+    order: { kind: "time", createdAt: complianceCases.openedAt, id: complianceCases.id },
+    userId: complianceCases.userId,
+    filters,
+  });
   const rows = (await caseQuery(db)
-    .where(
-      and(
-        query.status === "all" ? undefined : eq(complianceCases.status, query.status),
-        beforeTimeKey(complianceCases.openedAt, complianceCases.id, query.cursor),
-        searchAny(query.q, [users.email, users.firstName, users.lastName]),
-      ),
-    )
+    .where(and(filters, search.where))
     .orderBy(desc(complianceCases.openedAt), desc(complianceCases.id))
     .limit(query.limit + 1)) as CaseRow[];
-  return toPage(rows, query.limit, (r) => [r.openedKey, r.id], toCase);
+  return continuedAfter(
+    toPage(rows, query.limit, (r) => [r.openedKey, r.id], toCase),
+    search,
+  );
 }
 
 /** The case row as the list shows it, or 404. */

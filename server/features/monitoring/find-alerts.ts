@@ -8,8 +8,9 @@ import {
 import type { Page } from "@/contract/pages";
 import type { DbOrTx } from "@/server/db/client";
 import { monitoringAlerts, users } from "@/server/db/schema";
+import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { beforeTimeKey, continuedAfter, exactTime, toPage } from "@/server/lib/keyset-page";
 
 const columns = {
   alert: monitoringAlerts,
@@ -56,18 +57,24 @@ function select(db: DbOrTx, where: SQL | undefined) {
 
 /** The alerts queue, newest first; narrowed to a rule or a case; q searches the customer's e-mail and name. */
 export async function findAlerts(db: DbOrTx, query: AlertsQuery): Promise<Page<MonitoringAlert>> {
-  const rows = (await select(
-    db,
-    and(
-      query.rule ? eq(monitoringAlerts.rule, query.rule) : undefined,
-      query.caseId ? eq(monitoringAlerts.caseId, query.caseId) : undefined,
-      beforeTimeKey(monitoringAlerts.createdAt, monitoringAlerts.id, query.cursor),
-      searchAny(query.q, [users.email, users.firstName, users.lastName]),
-    ),
-  )
+  const filters = and(
+    query.rule ? eq(monitoringAlerts.rule, query.rule) : undefined,
+    query.caseId ? eq(monitoringAlerts.caseId, query.caseId) : undefined,
+    beforeTimeKey(monitoringAlerts.createdAt, monitoringAlerts.id, query.cursor),
+  );
+  const search = await listSearch(db, query.q, {
+    table: monitoringAlerts,
+    order: { kind: "time", createdAt: monitoringAlerts.createdAt, id: monitoringAlerts.id },
+    userId: monitoringAlerts.userId,
+    filters,
+  });
+  const rows = (await select(db, and(filters, search.where))
     .orderBy(desc(monitoringAlerts.createdAt), desc(monitoringAlerts.id))
     .limit(query.limit + 1)) as Row[];
-  return toPage(rows, query.limit, (r) => [r.key, r.alert.id], toAlert);
+  return continuedAfter(
+    toPage(rows, query.limit, (r) => [r.key, r.alert.id], toAlert),
+    search,
+  );
 }
 
 export async function getAlert(db: DbOrTx, alertId: string): Promise<MonitoringAlert> {

@@ -21,8 +21,9 @@ import {
   staffCannotReceive,
 } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
+import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { beforeTimeKey, continuedAfter, exactTime, toPage } from "@/server/lib/keyset-page";
 import {
   creditFromExternalFunding,
   findWallet,
@@ -34,30 +35,36 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
 type TransactionRow = typeof transactions.$inferSelect;
 
-/** One page of every customer's transactions, newest first, searched by customer e-mail or description. */
+/** One page of every customer's transactions, newest first, searched by customer or description (decision 067). */
 export async function findAllTransactions(
   db: DbOrTx,
   { cursor, limit, q, status }: PageQuery & { status: TransactionStatus | "all" },
 ): Promise<Page<AdminTransaction>> {
+  const filters = and(
+    status === "all" ? undefined : eq(transactions.status, status),
+    beforeTimeKey(transactions.createdAt, transactions.id, cursor),
+  );
+  const search = await listSearch(db, q, {
+    table: transactions,
+    order: { kind: "time", createdAt: transactions.createdAt, id: transactions.id },
+    userId: transactions.userId,
+    filters,
+    ownText: [transactions.description],
+  });
   const rows = await db
     .select({ t: transactions, email: users.email, key: exactTime(transactions.createdAt) })
     .from(transactions)
     .leftJoin(users, eq(users.id, transactions.userId))
-    .where(
-      and(
-        status === "all" ? undefined : eq(transactions.status, status),
-        beforeTimeKey(transactions.createdAt, transactions.id, cursor),
-        searchAny(q, [users.email, transactions.description]),
-      ),
-    )
+    .where(and(filters, search.where))
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(limit + 1);
-  return toPage(
+  const page = toPage(
     rows,
     limit,
     (r) => [r.key, r.t.id],
     (r) => ({ ...toTransaction(r.t), userEmail: r.email }),
   );
+  return continuedAfter(page, search);
 }
 
 /** Posts an admin credit (external funding → wallet) the first time it reaches completed; never twice. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { formatBankTime } from "@/contract/bank-time";
 import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
 import type { Page, PageQuery } from "@/contract/pages";
@@ -18,8 +18,9 @@ import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
+import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { beforeTimeKey, continuedAfter, exactTime, toPage } from "@/server/lib/keyset-page";
 import { creditFromExternalFunding } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 
@@ -61,32 +62,36 @@ export async function findIncomingPayments(
   db: DbOrTx,
   { cursor, limit, q, status }: PageQuery & { status: IncomingPaymentStatus | "all" },
 ): Promise<Page<IncomingPayment>> {
+  const filters = and(
+    status === "all" ? undefined : eq(incomingPayments.status, status),
+    beforeTimeKey(incomingPayments.createdAt, incomingPayments.id, cursor),
+  );
+  const search = await listSearch(db, q, {
+    table: incomingPayments,
+    order: { kind: "time", createdAt: incomingPayments.createdAt, id: incomingPayments.id },
+    userId: incomingPayments.userId,
+    filters,
+    ownText: [
+      incomingPayments.description,
+      incomingPayments.paymentFor,
+      incomingPayments.fromAccount,
+      incomingPayments.recipientName,
+    ],
+  });
   const rows = await db
     .select({ payment: incomingPayments, owner: ownerColumns, key: exactTime(incomingPayments.createdAt) })
     .from(incomingPayments)
     .leftJoin(users, eq(users.id, incomingPayments.userId))
-    .where(
-      and(
-        status === "all" ? undefined : eq(incomingPayments.status, status),
-        beforeTimeKey(incomingPayments.createdAt, incomingPayments.id, cursor),
-        searchAny(q, [
-          users.email,
-          sql`${users.firstName} || ' ' || ${users.lastName}`,
-          incomingPayments.description,
-          incomingPayments.paymentFor,
-          incomingPayments.fromAccount,
-          incomingPayments.recipientName,
-        ]),
-      ),
-    )
+    .where(and(filters, search.where))
     .orderBy(desc(incomingPayments.createdAt), desc(incomingPayments.id))
     .limit(limit + 1);
-  return toPage(
+  const page = toPage(
     rows,
     limit,
     (r) => [r.key, r.payment.id],
     (r) => toIncomingPayment(r.payment, r.owner),
   );
+  return continuedAfter(page, search);
 }
 
 /** Posts external funding → the user's wallet once, with the credit the user sees in their history. */

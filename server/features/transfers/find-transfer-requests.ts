@@ -4,7 +4,8 @@ import type { AdminTransferRequest, TransferStatus } from "@/contract/transfers"
 import type { DbOrTx } from "@/server/db/client";
 import { transferRequests, users } from "@/server/db/schema";
 import { toTransferRequest } from "@/server/features/transfers/transfer-view";
-import { beforeTimeKey, exactTime, searchAny, toPage } from "@/server/lib/keyset-page";
+import { listSearch } from "@/server/lib/customer-search";
+import { beforeTimeKey, continuedAfter, exactTime, toPage } from "@/server/lib/keyset-page";
 
 /**
  * The admin queue, one page at a time, newest first, each with its customer. It pages to the end instead of
@@ -14,6 +15,17 @@ export async function findTransferRequests(
   db: DbOrTx,
   { cursor, limit, q, status }: PageQuery & { status: TransferStatus | "all" },
 ): Promise<Page<AdminTransferRequest>> {
+  const filters = and(
+    status === "all" ? undefined : eq(transferRequests.status, status),
+    beforeTimeKey(transferRequests.createdAt, transferRequests.id, cursor),
+  );
+  const search = await listSearch(db, q, {
+    table: transferRequests,
+    order: { kind: "time", createdAt: transferRequests.createdAt, id: transferRequests.id },
+    userId: transferRequests.userId,
+    filters,
+    ownText: [transferRequests.recipientName, transferRequests.cryptoAddress],
+  });
   const rows = await db
     .select({
       request: transferRequests,
@@ -25,21 +37,10 @@ export async function findTransferRequests(
     })
     .from(transferRequests)
     .leftJoin(users, eq(users.id, transferRequests.userId))
-    .where(
-      and(
-        status === "all" ? undefined : eq(transferRequests.status, status),
-        beforeTimeKey(transferRequests.createdAt, transferRequests.id, cursor),
-        searchAny(q, [
-          users.email,
-          sql`${users.firstName} || ' ' || ${users.lastName}`,
-          transferRequests.recipientName,
-          transferRequests.cryptoAddress,
-        ]),
-      ),
-    )
+    .where(and(filters, search.where))
     .orderBy(desc(transferRequests.createdAt), desc(transferRequests.id))
     .limit(limit + 1);
-  return toPage(
+  const page = toPage(
     rows,
     limit,
     (r) => [r.key, r.request.id],
@@ -50,4 +51,5 @@ export async function findTransferRequests(
       heldByCompliance: r.heldByCompliance === true,
     }),
   );
+  return continuedAfter(page, search);
 }

@@ -122,6 +122,19 @@ export function ListStates<T>({
 }) {
   if (query.isPending) return <ListSkeleton label={loadingLabel} shape={shape} />;
   if (query.isError) return <ListError what={what} onRetry={() => query.refetch()} />;
+  if (items.length === 0 && query.hasNextPage) {
+    // A search over a long list reads it a stretch at a time (decision 067): nothing yet is not nothing at all.
+    return (
+      <>
+        <ListEmpty
+          icon={empty.icon}
+          title="No matches so far"
+          text={`None of the most recent ${what} match. Load more to search further back.`}
+        />
+        <LoadMore query={query} what={moreWhat} />
+      </>
+    );
+  }
   if (items.length === 0) return <ListEmpty {...empty} />;
   return (
     <>

@@ -155,11 +155,20 @@ export function ConversationList({
         <div className="flex flex-col items-center gap-2 px-4 py-10 text-center">
           <Inbox className="size-8 text-ink-subtle" aria-hidden />
           <p className="text-sm font-medium text-ink">
-            {search.q ? "No conversations match your search" : "No conversations yet"}
+            {pages.hasNextPage
+              ? "No matches so far"
+              : search.q
+                ? "No conversations match your search"
+                : "No conversations yet"}
           </p>
           <p className="text-sm text-ink-muted">
-            {search.q ? "Try a different name, email or tag." : "Messages from customers will appear here."}
+            {pages.hasNextPage
+              ? "None of the most recent conversations match. Load more to search further back."
+              : search.q
+                ? "Try a different name, email or tag."
+                : "Messages from customers will appear here."}
           </p>
+          <LoadMore query={pages} what="conversations" />
         </div>
       ) : (
         <div className="grid max-h-[32rem] gap-3 overflow-y-auto pr-1">
