@@ -38,8 +38,8 @@ const env = process.env;
 const STEPS = (env.BENCH_SCALE_STEPS ?? (smoke ? "1000,2000" : "10000,100000,1000000"))
   .split(",")
   .map((s) => Number(s.trim()));
-const CLIENTS = Number(env.BENCH_SCALE_CLIENTS ?? (smoke ? 2 : 4));
-const SAMPLES = Number(env.BENCH_SCALE_SAMPLES ?? (smoke ? 4 : 40));
+const CLIENTS = Number(env.BENCH_SCALE_CLIENTS ?? 2);
+const SAMPLES = Number(env.BENCH_SCALE_SAMPLES ?? (smoke ? 4 : 200));
 const RESCREEN_SECONDS = Number(env.BENCH_SCALE_RESCREEN_SECONDS ?? (smoke ? 5 : 60));
 const OUT = env.BENCH_SCALE_OUT ?? (smoke ? "" : path.join(root, "bench/SCALE.md"));
 const RESULTS = env.BENCH_SCALE_RESULTS ?? "";

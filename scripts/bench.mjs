@@ -104,6 +104,8 @@ const LOAD_AT_START = os
   .loadavg()
   .map((l) => l.toFixed(1))
   .join(" / ");
+/** The A/B of the triggers that keep admin_stats and address_senders (issue 50): "1" runs without them. */
+const WITHOUT_KEPT_TABLES = process.env.BENCH_WITHOUT_KEPT_TABLES === "1";
 const SCENARIOS = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : ALL;
 const LABELS = {
   baseline: "baseline: bare Fastify, fixed JSON",
@@ -759,6 +761,19 @@ async function main() {
       sessionUsers: SESSION_USERS + 1,
       alertUsers,
     });
+    if (WITHOUT_KEPT_TABLES) {
+      // The A/B of issue 50: the statement-level triggers that keep admin_stats and address_senders, switched
+      // off for this run only, to weigh what they add to a transfer (never a production setting).
+      const scratch = new pg.Client({ connectionString: scratchUrl });
+      await scratch.connect();
+      const { rows } = await scratch.query(
+        `select tgrelid::regclass::text as tbl, tgname from pg_trigger
+         where not tgisinternal and (tgname like 'admin_stats_%' or tgname like 'address_senders_%')`,
+      );
+      for (const r of rows) await scratch.query(`alter table ${r.tbl} disable trigger ${r.tgname}`);
+      await scratch.end();
+      console.info(`BENCH_WITHOUT_KEPT_TABLES: ${rows.length} triggers disabled`);
+    }
     const dashboardTokens = SCENARIOS.includes("dashboards")
       ? await addSessions({ url: scratchUrl, users: USERS, count: Math.max(...DASHBOARD_STEPS) })
       : [];

@@ -7,6 +7,7 @@ import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-l
 import { queueRescreen, RESCREEN_BATCH, rescreenPass } from "@/server/features/compliance/rescreen";
 import { loadMonitoringInputs } from "@/server/features/monitoring/load-monitoring-input";
 import { monitoringConfig } from "@/server/features/monitoring/monitoring-config";
+import { previousMonth, runStatementsToEnd } from "@/server/features/statements/statement-run";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
 import { realListFiles } from "@/tests/support/real-ofac-list";
@@ -54,6 +55,21 @@ export const JOBS: Job[] = [
         note: value.ok
           ? `${value.entries.toLocaleString("en-US")} entries, no drift`
           : `${value.problems.length} problems: ${value.problems.slice(0, 2).join("; ")}`,
+      };
+    },
+  },
+  {
+    // The month-end run for last month, all over again each step (its stored rows deleted first).
+    name: "month-end statement run (every customer)",
+    async run(database) {
+      const month = previousMonth();
+      await database.query("delete from statements where month = $1", [month]);
+      await database.query("delete from statement_runs where month = $1", [month]);
+      const { value, seconds } = await timed(() => runStatementsToEnd(database.db, month));
+      return {
+        seconds,
+        ok: value.status === "done",
+        note: `${month}: ${value.done.toLocaleString("en-US")} customers, ${Math.round(value.done / seconds).toLocaleString("en-US")}/s`,
       };
     },
   },
