@@ -232,7 +232,7 @@ export default function IncomingPaymentsTab() {
         }
         idPrefix="admin-transaction"
         what="transactions"
-        placeholder="Search customer email or description"
+        placeholder="Search customer or description"
         filters={TRANSACTION_FILTERS}
         labelOf={transactionLabel}
         useItems={useAdminTransactions}
