@@ -99,6 +99,29 @@ function candidateSources(s: UserSearch, cap: number): SQL[] {
   }
 }
 
+/** The newest users a fragment is first tried on, and how many of them it must match to be frequent (1 %). */
+const FREQUENT_SAMPLE = 2000;
+const FREQUENT_MATCHES = 20;
+
+/**
+ * Whether a fragment matches at least 1 % of the newest users (a common surname's fragment does): then the walk
+ * fills a page within a few thousand rows, and the trigram probe would read a thousand matches only to learn it
+ * should walk. At most FREQUENT_SAMPLE rows of the created_at index, stopping at the FREQUENT_MATCHES-th match.
+ */
+async function isFrequent(db: DbOrTx, pattern: string): Promise<boolean> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (
+      select 1 from (
+        select email, pillar_tag, first_name, last_name from users
+        order by created_at desc, id desc limit ${FREQUENT_SAMPLE}) u
+      where u.email ilike ${pattern} or u.pillar_tag ilike ${pattern}
+        or (u.first_name || ' ' || u.last_name) ilike ${pattern}
+      limit ${FREQUENT_MATCHES}) m`,
+  );
+  return (row?.n ?? 0) >= FREQUENT_MATCHES;
+}
+
 /**
  * The users the search names, from each source's own index, at most SEARCH_CANDIDATE_CAP per source; null when
  * a source has more (a frequent match: the walk then finds a page of them within a few thousand rows of the
@@ -107,6 +130,7 @@ function candidateSources(s: UserSearch, cap: number): SQL[] {
 export async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<string[] | null> {
   const sources = candidateSources(s, SEARCH_CANDIDATE_CAP + 1);
   if (sources.length === 0) return null;
+  if (s.kind === "text" && (await isFrequent(db, s.pattern))) return null;
   const rows = await queryRows<{ source: string; user_id: string | null }>(
     db,
     sql.join(sources, sql` union all `),

@@ -203,6 +203,35 @@ export const SCENARIOS: Scenario[] = [
     }),
   },
   {
+    // Decision 067: the e-mail names one customer, whose transactions come by the (user, time) index.
+    name: "staff: transactions searched by customer e-mail",
+    who: "staff",
+    kind: "read",
+    goal: "search",
+    request: (ctx, i) => ({
+      path: `/api/admin/transactions?status=all&q=${q(`scale-${pick(ctx.lookups, i).n}@scale.test`)}`,
+      cookie: ctx.staffCookie,
+    }),
+  },
+  {
+    // Decision 067: text no customer has and no row holds: one bounded stretch of rows, a cursor to go on.
+    name: "staff: transactions searched by text nobody has",
+    who: "staff",
+    kind: "read",
+    goal: "search",
+    request: (ctx, i) => ({
+      path: `/api/admin/transactions?status=all&q=${q(`zqx${i}`)}`,
+      cookie: ctx.staffCookie,
+    }),
+  },
+  {
+    name: "staff: support inbox (conversations)",
+    who: "staff",
+    kind: "read",
+    goal: "none",
+    request: staffGet("/api/admin/chats"),
+  },
+  {
     name: "staff: customer detail",
     who: "staff",
     kind: "read",
