@@ -145,7 +145,7 @@ export async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<strin
  * The customers a staff search term names (read by its shape, as the user list reads it), from their own indexes;
  * null when the term is too frequent or too short for them (decision 067: the other staff lists search this way).
  */
-export async function customerIdsNamedBy(db: DbOrTx, term: string): Promise<string[] | null> {
+async function customerIdsNamedBy(db: DbOrTx, term: string): Promise<string[] | null> {
   const search = userSearch(term);
   return search ? searchCandidates(db, search) : null;
 }

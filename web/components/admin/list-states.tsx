@@ -82,6 +82,15 @@ export function ListEmpty({ icon: Icon, title, text }: EmptyState) {
   );
 }
 
+/**
+ * What an empty page with more to read says: a search over a long list reads it a stretch at a time (decision 067),
+ * so nothing yet is not nothing at all.
+ */
+export const noMatchSoFar = (what: string) => ({
+  title: "No matches so far",
+  text: `None of the most recent ${what} match. Load more to search further back.`,
+});
+
 export interface ListQuery extends PagedQuery {
   isPending: boolean;
   isError: boolean;
@@ -123,14 +132,9 @@ export function ListStates<T>({
   if (query.isPending) return <ListSkeleton label={loadingLabel} shape={shape} />;
   if (query.isError) return <ListError what={what} onRetry={() => query.refetch()} />;
   if (items.length === 0 && query.hasNextPage) {
-    // A search over a long list reads it a stretch at a time (decision 067): nothing yet is not nothing at all.
     return (
       <>
-        <ListEmpty
-          icon={empty.icon}
-          title="No matches so far"
-          text={`None of the most recent ${what} match. Load more to search further back.`}
-        />
+        <ListEmpty icon={empty.icon} {...noMatchSoFar(what)} />
         <LoadMore query={query} what={moreWhat} />
       </>
     );

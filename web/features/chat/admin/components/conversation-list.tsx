@@ -1,6 +1,7 @@
 import { AlertCircle, CornerUpLeft, Inbox, Search } from "lucide-react";
 import { CHAT_PREVIEW_LENGTH, type ChatConversation } from "@/contract/chat";
 import { LoadMore } from "@/web/components/admin/list-controls";
+import { noMatchSoFar } from "@/web/components/admin/list-states";
 import { formatChatTime } from "@/web/components/chat/format-chat-time";
 import { Button } from "@/web/components/ui/button";
 import { Input } from "@/web/components/ui/input";
@@ -156,14 +157,14 @@ export function ConversationList({
           <Inbox className="size-8 text-ink-subtle" aria-hidden />
           <p className="text-sm font-medium text-ink">
             {pages.hasNextPage
-              ? "No matches so far"
+              ? noMatchSoFar("conversations").title
               : search.q
                 ? "No conversations match your search"
                 : "No conversations yet"}
           </p>
           <p className="text-sm text-ink-muted">
             {pages.hasNextPage
-              ? "None of the most recent conversations match. Load more to search further back."
+              ? noMatchSoFar("conversations").text
               : search.q
                 ? "Try a different name, email or tag."
                 : "Messages from customers will appear here."}
