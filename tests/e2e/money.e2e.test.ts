@@ -371,7 +371,10 @@ describe("money journey", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("transfer-review-title");
 
     // By keyboard to the end: the result is announced, focus is on it, and the screen waits for the customer.
-    await review.getByRole("button", { name: "Confirm and send" }).focus();
+    // The button waits for the address check (disabled while it is pending); focus() alone does not wait for that.
+    const confirm = review.getByRole("button", { name: "Confirm and send" });
+    await expect.poll(() => confirm.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await confirm.focus();
     await page.keyboard.press("Enter");
     const done = page.getByRole("heading", { name: "Transfer Submitted", level: 1 });
     await done.waitFor();
