@@ -27,6 +27,7 @@ const SERVER_AREA_DEPS = {
   settlement: ["approvals", "compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
+  savings: ["transfers"],
   schedules: ["auth", "compliance", "notifications", "recipients", "security", "transfers"],
   statements: ["transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
@@ -139,7 +140,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|schedules|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|savings|schedules|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

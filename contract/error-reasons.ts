@@ -93,6 +93,10 @@ export const ERROR_REASONS = {
   // Payments by $tag (decision 035).
   tag_unavailable: { code: "NOT_FOUND", status: 404, flags: ["tagUnavailable"] },
   self_payment: { code: "VALIDATION", status: 400, flags: ["selfPayment"] },
+  // Savings (decision 068).
+  savings_already_open: { code: "CONFLICT", status: 409, flags: ["savingsAlreadyOpen"] },
+  savings_not_open: { code: "CONFLICT", status: 409, flags: ["savingsNotOpen"] },
+  savings_goal_not_found: { code: "NOT_FOUND", status: 404, flags: ["savingsGoalNotFound"] },
   // Money requests by $tag (decision 037).
   money_request_closed: { code: "CONFLICT", status: 409, flags: ["moneyRequestClosed"] },
   too_many_money_requests: { code: "RATE_LIMITED", status: 429, flags: ["tooManyMoneyRequests"] },

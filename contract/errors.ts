@@ -123,6 +123,10 @@ export const errorFlags = z
     tagUnavailable: flag,
     /** A payment by $tag to the payer's own tag. */
     selfPayment: flag,
+    /** Savings (decision 068): one open savings account per customer; moves need it open; a goal must be theirs. */
+    savingsAlreadyOpen: flag,
+    savingsNotOpen: flag,
+    savingsGoalNotFound: flag,
     /** A money request that is no longer open (paid, declined or cancelled). */
     moneyRequestClosed: flag,
     /** Too many open requests to the same $tag. */

@@ -13,5 +13,6 @@ export const EVENT_TOPICS = [
   "notifications",
   "requests",
   "deposits",
+  "savings",
 ] as const;
 export type EventTopic = (typeof EVENT_TOPICS)[number];

@@ -17,6 +17,13 @@ export const CATEGORIES = {
 export type Category = keyof typeof CATEGORIES;
 export const CATEGORY_KEYS = Object.keys(CATEGORIES) as [Category, ...Category[]];
 
+/**
+ * A move between the customer's own checking and savings (decision 068): shown as "Savings", and neither spending
+ * nor money in, so the analytics leave it out. Not a category a customer can pick for a transfer.
+ */
+export const OWN_ACCOUNTS_CATEGORY = "savings";
+export const OWN_ACCOUNTS_LABEL = "Savings";
+
 /** Spec §5: no category chosen → guess from the purpose's keywords. */
 export function guessCategory(purpose: string): Category {
   const p = purpose.toLowerCase();

@@ -11,6 +11,7 @@ import { createDatabase } from "@/server/db/client";
 import { loadSanctionsList } from "@/server/features/compliance/load-sanctions-list";
 import { listFileName } from "@/server/features/compliance/parse-ofac";
 import { runRescreenToEnd } from "@/server/features/compliance/rescreen";
+import { accrueInterestThrough, lastClosedDay } from "@/server/features/savings/interest";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { runStatementsToEnd } from "@/server/features/statements/statement-run";
@@ -43,6 +44,11 @@ commands:
                         compute and store every customer's statement for a closed month (the month-end run the
                         server starts itself after each month), in batches, printing progress; run twice, it
                         writes nothing new, and a run killed mid-way goes on from where it stopped
+  interest:accrue [--through <YYYY-MM-DD>]
+                        accrue savings interest for every New York day through the given one (default: the last day
+                        whose balances are final) and credit every month accrued to its end, in batches, printing
+                        progress; run twice, it writes nothing new, and a run killed mid-way goes on from where it
+                        stopped (refused for a day not over yet)
   db:restore-check [--target "<YYYY-MM-DD HH:MM:SS+00>"] [--stanza <name>] [--config <file>] [--database <name>] [--keep]
                         restore pgBackRest's latest backup and its archived WAL up to the target instant (default: the
                         end of the archive) into a scratch PostgreSQL on a free port, then run ledger:verify and recompute
@@ -56,6 +62,7 @@ const COMMANDS = new Set([
   "housekeeping:sweep",
   "statement:verify",
   "statements:run",
+  "interest:accrue",
   "seed:demo",
   "sanctions:load",
   "sanctions:search",
@@ -187,6 +194,30 @@ async function main(argv: string[]) {
         console.info(
           `Statements for ${run.month}: ${run.done.toLocaleString("en-US")} customer(s), run ${run.status}` +
             ` (started ${run.startedAt}, finished ${run.finishedAt}).`,
+        );
+        return 0;
+      }
+      case "interest:accrue": {
+        const { values } = parseArgs({ args, options: { through: { type: "string" } } });
+        const final = lastClosedDay();
+        const through = values.through ?? final;
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(through))
+          throw new Error("interest:accrue needs --through YYYY-MM-DD");
+        if (through > final)
+          throw new Error(
+            `${through} is not over yet (with its grace hour): the last day that can accrue is ${final}`,
+          );
+        const startedAt = Date.now();
+        const report = await accrueInterestThrough(database.db, through, {
+          onPass: ({ kind, on, done }) => {
+            if (done > 0)
+              console.info(`  ${kind === "credit" ? "credited" : "accrued"} ${on}: ${done} account(s)…`);
+          },
+        });
+        console.info(
+          `Interest through ${through}: ${report.accountDays.toLocaleString("en-US")} account-day(s) over ` +
+            `${report.daysAccrued} day(s) accrued, ${report.accountsCredited.toLocaleString("en-US")} credit(s) over ` +
+            `${report.monthsCredited} month(s), in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`,
         );
         return 0;
       }

@@ -43,6 +43,7 @@ import {
   approveIncomingPayment,
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
+import { savingsRoutes } from "@/server/features/savings/routes";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
@@ -167,6 +168,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", accountRoutes),
   routesAt("/api", contentRoutes),
   routesAt("/api/transfer", transferRoutes),
+  routesAt("/api/savings", savingsRoutes),
   routesAt("/api/transfers", transferReceiptRoutes),
   routesAt("/api/admin", adminTransferRoutes),
   routesAt("/api/admin", adminMoneyRoutes),

@@ -4,6 +4,7 @@ import { adminStatsFoldLoop } from "@/server/features/admin/admin-stats";
 import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
 import { identityErasureLoop } from "@/server/features/closure/erase-identities";
 import { rescreenLoop } from "@/server/features/compliance/rescreen";
+import { interestLoop } from "@/server/features/savings/interest";
 import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features/schedules/schedule-runner";
 import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
 import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
@@ -82,6 +83,8 @@ export async function loopsFor(
     );
     // The month-end statement run, a batch of customers a pass (decision 062); tests run its passes by hand.
     loops.push(statementRunLoop(database.db, log.child({ component: "statement-run" })));
+    // Savings interest: each ended New York day accrued, each month credited, exactly once (decision 068).
+    loops.push(interestLoop(database.db, log.child({ component: "savings-interest" })));
     if (config.chain) {
       loops.push(
         depositWatcherLoop(database.db, config.chain, log),

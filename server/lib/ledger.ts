@@ -15,6 +15,9 @@ export const SYSTEM_ACCOUNTS = [
   "usdc_deposits",
   // A transfer to a listed person compliance blocked: the customer's money, held apart (migration 0040, decision 048).
   "blocked_funds",
+  // Savings interest (migration 0056, decision 068): the bank's cost, and what it owes until the credit pays it.
+  "interest_expense",
+  "interest_payable",
 ] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
@@ -424,7 +427,8 @@ export async function verifyLedger(
   let accounts = 0;
   const recheck: string[] = [];
   const checkAccount = (a: z.infer<typeof accountRow>, holdsTotal: string) => {
-    if (a.kind === "wallet") {
+    // A savings account caches its balance as a wallet does (decision 068); nothing is ever held on it.
+    if (a.kind === "wallet" || a.kind === "savings") {
       if (a.balance !== a.posted)
         problems.push(`${a.code}: cached balance ${a.balance} but postings sum to ${a.posted}`);
       if (a.held !== holdsTotal)

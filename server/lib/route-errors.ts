@@ -104,6 +104,11 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
     "UNPROCESSABLE",
     "RATE_LIMITED",
   ],
+  // Savings (decision 068).
+  "GET /api/savings": ["user"],
+  "POST /api/savings": ["user", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
+  "POST /api/savings/moves": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE", "RATE_LIMITED"],
+  "POST /api/savings/goals": ["user", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   // Requests for money by $tag (decision 037): asked only of who can be paid, paid through the tag payment.
   "POST /api/transfer/requests": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   "GET /api/transfer/requests": ["user", "FORBIDDEN"],

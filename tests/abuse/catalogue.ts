@@ -743,6 +743,31 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
   },
 
+  // Savings (decision 068): A and B each hold one (world.ts), so opening again is refused; a move without its
+  // Idempotency-Key is refused before the move's one call, staff too (savings.api.test.ts refuses staff with one).
+  "GET /api/savings": {
+    access: "user",
+    build: () => url("/api/savings"),
+    expect: USER_OK,
+  },
+  "POST /api/savings": {
+    access: "user",
+    build: () => url("/api/savings"),
+    expect: { signedOut: 401, user: 409, otherUser: 409, admin: 403 },
+  },
+  "POST /api/savings/moves": {
+    access: "user",
+    input: { body: true },
+    build: () => ({ url: "/api/savings/moves", payload: { direction: "to_savings", amount: "1.00" } }),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
+  },
+  "POST /api/savings/goals": {
+    access: "user",
+    input: { body: true },
+    build: () => ({ url: "/api/savings/goals", payload: { name: "Rainy day", target: "100" } }),
+    expect: { signedOut: 401, user: 201, otherUser: 201, admin: 403 },
+  },
+
   // The customer's own deposit address (manual mode here: no chain configured); no id to borrow; staff never bank.
   "GET /api/deposits": {
     access: "user",

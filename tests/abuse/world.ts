@@ -73,6 +73,15 @@ export async function createWorld(env: Record<string, string> = {}): Promise<Wor
   const b = await createApprovedCustomer(t.database);
   await fundCustomer(t, admin, a.user.id, "5000.00");
   await fundCustomer(t, admin, b.user.id, "5000.00");
+  // Both hold savings (decision 068): opening again is a stable refusal, and a goal has an account to go on.
+  for (const customer of [a, b]) {
+    const savings = await t.app.inject({
+      method: "POST",
+      url: "/api/savings",
+      headers: { cookie: customer.cookie },
+    });
+    expect(savings.statusCode, savings.body).toBe(201);
+  }
 
   const transfer = await t.app.inject({
     method: "POST",
@@ -202,6 +211,10 @@ const TABLES = [
   "saved_recipients",
   "transfer_schedules",
   "schedule_runs",
+  "savings_accounts",
+  "savings_goals",
+  "savings_moves",
+  "savings_interest",
 ] as const;
 export type Table = (typeof TABLES)[number];
 

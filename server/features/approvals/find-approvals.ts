@@ -23,7 +23,7 @@ const isPending = sql<boolean>`(${approvals.status} = 'pending')`;
 /**
  * Risk signals, computed when read (each a lookup on the customer's own index range): how new the account is,
  * devices first seen in the last 7 days, recent transfers to never-used addresses, past completed credits
- * before this request (adjustments excluded), a freeze, and a rejected current KYC application.
+ * before this request (adjustments and moves from the customer's own savings excluded), a freeze, and a rejected current KYC application.
  */
 const riskColumns = {
   accountAgeDays: sql<number | null>`floor(extract(epoch from now() - ${users.createdAt}) / 86400)::int`,
@@ -37,7 +37,7 @@ const riskColumns = {
   credits: sql<{ largest: number | null; average: number | null; count: number }>`(select json_build_object(
       'largest', max(t.amount), 'average', round(avg(t.amount)), 'count', count(*))
     from transactions t where t.user_id = ${approvals.userId} and t.status = 'completed'
-      and t.type in ('credit', 'incoming_payment') and t.source_type <> 'adjustment'
+      and t.type in ('credit', 'incoming_payment') and t.source_type not in ('adjustment', 'savings')
       and t.created_at < ${approvals.createdAt})`,
   kycRejected: sql<boolean>`exists (select 1 from kyc_applications k
     where k.user_id = ${approvals.userId} and k.superseded_at is null and k.status = 'rejected')`,

@@ -97,7 +97,8 @@ export async function loadMonitoringInputs(
             case when t.type = 'debit' then p.payee_id else p.payer_id end as counterparty
           from transactions t
           left join tag_payments p on t.source_type = 'tag_payment' and p.id = t.source_id
-          where t.user_id = s.user_id and t.status = 'completed'
+          -- A move from the customer's own savings (decision 068) is no money coming in.
+          where t.user_id = s.user_id and t.status = 'completed' and t.source_type <> 'savings'
             and (t.type in ('credit', 'incoming_payment') or (t.type = 'debit' and t.source_type = 'tag_payment'))
             and t.created_at >= s.from_at and t.created_at <= s.at and t.id <> s.event_id
           union all
@@ -116,7 +117,7 @@ export async function loadMonitoringInputs(
       sql`select s.n,
           greatest(
             (select max(created_at) from transactions where user_id = s.user_id and status = 'completed'
-               and (type in ('credit', 'incoming_payment') or (type = 'debit' and source_type = 'tag_payment'))
+               and source_type <> 'savings' and (type in ('credit', 'incoming_payment') or (type = 'debit' and source_type = 'tag_payment'))
                and created_at < s.from_at and amount >= s.significant),
             (select max(created_at) from transfer_requests where user_id = s.user_id and created_at < s.from_at
                and amount >= s.significant)

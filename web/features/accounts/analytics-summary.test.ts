@@ -25,6 +25,22 @@ describe("analytics summary", () => {
     expect(summary.byCategory).toEqual([expect.objectContaining({ key: "food", cents: 3_000 })]);
   });
 
+  it("leaves moves between checking and savings out: neither spending nor money in", () => {
+    const summary = summarizeTransactions([
+      tx("debit", 2_000),
+      { type: "debit", amountCents: 50_000, status: "completed", category: "savings" },
+      { type: "credit", amountCents: 10_000, status: "completed", category: "savings" },
+    ]);
+    expect(summary).toMatchObject({
+      totalSpendingCents: 2_000,
+      count: 1,
+      averageCents: 2_000,
+      credits: 0,
+      debits: 1,
+    });
+    expect(summary.byCategory).toEqual([expect.objectContaining({ key: "food", cents: 2_000 })]);
+  });
+
   it("leaves cancelled and failed items out of the counts, the average and the spending", () => {
     // The case: a $1,500 credit and three transfers that never left showed 4 transactions, 1 debit and
     // an average of $431.35 next to $0.00 spent.

@@ -1,4 +1,4 @@
-import { CATEGORIES, type Category } from "@/contract/transaction-categories";
+import { CATEGORIES, type Category, OWN_ACCOUNTS_CATEGORY } from "@/contract/transaction-categories";
 import type { Transaction } from "@/contract/transactions";
 
 export interface CategorySlice {
@@ -19,8 +19,10 @@ export interface AnalyticsSummary {
 
 type SummaryTransaction = Pick<Transaction, "type" | "amountCents" | "status" | "category">;
 
-// Failed and cancelled items never moved money: they are not counted, averaged or spent.
-const isCounted = (tx: SummaryTransaction) => tx.status !== "failed" && tx.status !== "cancelled";
+// Failed and cancelled items never moved money, and a move between the customer's own checking and savings is
+// neither spending nor income: they are not counted, averaged or spent.
+const isCounted = (tx: SummaryTransaction) =>
+  tx.status !== "failed" && tx.status !== "cancelled" && tx.category !== OWN_ACCOUNTS_CATEGORY;
 
 /** The analytics cards, the donut and the transaction summary, from the recent transactions. */
 export function summarizeTransactions(transactions: readonly SummaryTransaction[]): AnalyticsSummary {

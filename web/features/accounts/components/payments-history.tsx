@@ -2,7 +2,12 @@ import { ArrowDownLeft, ArrowUpRight, Download, Receipt, Search } from "lucide-r
 import { type ReactNode, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { formatMoney } from "@/contract/money";
-import { CATEGORIES, type Category } from "@/contract/transaction-categories";
+import {
+  CATEGORIES,
+  type Category,
+  OWN_ACCOUNTS_CATEGORY,
+  OWN_ACCOUNTS_LABEL,
+} from "@/contract/transaction-categories";
 import type { Transaction } from "@/contract/transactions";
 import { isUnsentTransfer, UNSENT_SHORT } from "@/contract/transfer-figures";
 import { Amount } from "@/web/components/amount";
@@ -40,7 +45,10 @@ const TYPE_LABELS: Record<TypeFilter, string> = {
   outgoing: "Outgoing",
 };
 
-const categoryLabel = (category: string) => CATEGORIES[category as Category]?.label ?? CATEGORIES.other.label;
+const categoryLabel = (category: string) =>
+  category === OWN_ACCOUNTS_CATEGORY
+    ? OWN_ACCOUNTS_LABEL
+    : (CATEGORIES[category as Category]?.label ?? CATEGORIES.other.label);
 
 /**
  * The on-chain transaction, shortened (0x1234…abcd), linked to the explorer when one is configured, and how many

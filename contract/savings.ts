@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+/** Savings at a variable APY (issue 51, decision 068): the words the customer reads. */
+export const SAVINGS_MESSAGES = {
+  opened: "Savings account opened",
+  alreadyOpen: "You already have a savings account",
+  notOpen: "Open a savings account first",
+  moved: "Money moved",
+  goalNotFound: "That savings goal does not exist",
+  insufficientChecking: "Not enough available in Checking for this move",
+  insufficientSavings: "Not enough in Savings for this move",
+  variableRate: "Variable rate; it may change after the account is opened.",
+} as const;
+
+export const SAVINGS_DIRECTIONS = ["to_savings", "to_checking"] as const;
+export type SavingsDirection = (typeof SAVINGS_DIRECTIONS)[number];
+
+/** An APY in basis points written as the customer reads it: 250 → "2.50%". */
+export function formatApy(apyBps: number): string {
+  return `${(apyBps / 100).toFixed(2)}%`;
+}
+
+const figure = z.object({ amount: z.string(), cents: z.number().int() });
+
+export const savingsGoal = z.object({
+  id: z.string(),
+  name: z.string(),
+  target: z.string(),
+  targetCents: z.number().int(),
+  targetDate: z.string().nullable(),
+  saved: z.string(),
+  savedCents: z.number().int(),
+});
+export type SavingsGoal = z.infer<typeof savingsGoal>;
+
+/** GET /api/savings: the customer's savings account (null until opened) and the rate on offer. */
+export const savingsOverview = z.object({
+  rate: z.object({ apy: z.string(), apyBps: z.number().int(), since: z.string() }),
+  account: z
+    .object({
+      id: z.string(),
+      openedAt: z.string(),
+      balance: figure,
+      /** Interest accrued this month and not yet credited (paid on the month's last day), to the cent, rounded down. */
+      accruedThisMonth: figure,
+      /** Credited this calendar year (New York), plus this month's accrued. */
+      earnedThisYear: figure,
+      earnedAllTime: figure,
+      /** The last New York day whose interest has accrued; null before the first. */
+      accruedThrough: z.string().nullable(),
+      goals: z.array(savingsGoal),
+    })
+    .nullable(),
+});
+export type SavingsOverview = z.infer<typeof savingsOverview>;
+
+/** POST /api/savings/moves (an Idempotency-Key header is required). */
+export const moveSavingsInput = z.strictObject({
+  direction: z.enum(SAVINGS_DIRECTIONS, { error: "Choose which way to move the money" }),
+  amount: z.union([z.number(), z.string().max(20)], { error: "Amount is required" }),
+  goalId: z.guid("That savings goal does not exist").nullable().optional(),
+});
+export type MoveSavingsInput = z.infer<typeof moveSavingsInput>;
+
+export const savingsMove = z.object({
+  id: z.string(),
+  direction: z.enum(SAVINGS_DIRECTIONS),
+  amount: z.string(),
+  amountCents: z.number().int(),
+  goalId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const moveSavingsResponse = z.object({ message: z.string(), move: savingsMove });
+export type MoveSavingsResponse = z.infer<typeof moveSavingsResponse>;
+
+/** POST /api/savings/goals. */
+export const createSavingsGoalInput = z.strictObject({
+  name: z
+    .string({ error: "Name the goal" })
+    .trim()
+    .min(1, "Name the goal")
+    .max(60, "A goal's name can be at most 60 characters"),
+  target: z.union([z.number(), z.string().max(20)], { error: "Enter a target amount" }),
+  targetDate: z.iso.date("Enter the date as YYYY-MM-DD").nullable().optional(),
+});
+export type CreateSavingsGoalInput = z.infer<typeof createSavingsGoalInput>;

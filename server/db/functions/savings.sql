@@ -1,0 +1,268 @@
+-- Savings at a variable APY (issue 51, decision 068): the rate of a day, its daily interest, the day's accrual,
+-- the month's credit, and moving money between checking and savings in one call. Amounts are cents; accrued
+-- interest is kept in millionths of a dollar (1 cent = 10,000 micros) until the month's credit rounds it.
+
+-- The approved APY (basis points) in force on a New York day: the approved rate with the latest effective day on or
+-- before it (savings_rates always holds one from 2000-01-01).
+CREATE OR REPLACE FUNCTION savings_rate_on(p_day date)
+RETURNS integer
+LANGUAGE sql STABLE AS $$
+	SELECT r.apy_bps FROM savings_rates r WHERE r.status = 'approved' AND r.effective_on <= p_day
+	ORDER BY r.effective_on DESC LIMIT 1
+$$;
+--> statement-breakpoint
+-- The interest a cent earns on one day, as a fraction: within a month of d days in a year of Y days (365 or 366)
+-- a balance earns ((1 + APY)^(d / Y) − 1) / d a day, simple within the month and credited at its end, so twelve
+-- months of a constant balance multiply to (1 + APY)^(Y / Y): the APY exactly, in a leap year too (decision 068,
+-- with Regulation DD's Appendix A). Numeric throughout: no float rounds a rate.
+CREATE OR REPLACE FUNCTION savings_daily_rate(p_apy_bps integer, p_day date)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT (power(1 + p_apy_bps::numeric / 10000,
+			d.month_days::numeric / d.year_days) - 1) / d.month_days
+	FROM (SELECT extract(day from (date_trunc('month', p_day) + interval '1 month - 1 day'))::integer AS month_days,
+		(make_date(extract(year from p_day)::integer + 1, 1, 1) - make_date(extract(year from p_day)::integer, 1, 1)) AS year_days) d
+$$;
+--> statement-breakpoint
+-- The first instant of a New York day, as every day boundary of the bank is drawn (contract/bank-time.ts).
+CREATE OR REPLACE FUNCTION new_york_start(p_day date)
+RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+	SELECT p_day::timestamp AT TIME ZONE 'America/New_York'
+$$;
+--> statement-breakpoint
+-- One New York day's accrual for at most p_limit open savings accounts whose next day to accrue is p_day (the day
+-- must have ended: the caller never passes today). Each account's closing balance that day is the previous day's
+-- plus that day's postings; its interest, rounded down to the micro, joins its month's row. An account whose
+-- previous month is not credited yet waits for that credit (it is part of this month's balance). Accounts are
+-- claimed with SKIP LOCKED and their day moves in the same statement, so two instances never accrue one day twice.
+-- Answers how many accounts accrued.
+CREATE OR REPLACE FUNCTION accrue_savings_day(p_day date, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	v_rate numeric := savings_daily_rate(savings_rate_on(p_day), p_day);
+	v_from timestamptz := new_york_start(p_day);
+	v_to timestamptz := new_york_start(p_day + 1);
+	v_month date := date_trunc('month', p_day)::date;
+	v_count integer;
+BEGIN
+	WITH claimed AS (
+		SELECT s.account_id, s.closing_balance FROM savings_accounts s
+		WHERE s.closed_at IS NULL AND coalesce(s.accrued_through + 1, s.opened_on) = p_day
+			AND NOT EXISTS (SELECT 1 FROM savings_interest i
+				WHERE i.account_id = s.account_id AND i.month < v_month AND i.credited_cents IS NULL)
+		ORDER BY s.account_id LIMIT p_limit FOR UPDATE SKIP LOCKED
+	), closed AS (
+		SELECT c.account_id, c.closing_balance + coalesce((SELECT sum(p.amount) FROM postings p
+			WHERE p.account_id = c.account_id AND p.created_at >= v_from AND p.created_at < v_to), 0) AS balance
+		FROM claimed c
+	), moved AS (
+		UPDATE savings_accounts s SET accrued_through = p_day, closing_balance = c.balance
+		FROM closed c WHERE s.account_id = c.account_id
+		RETURNING s.account_id, c.balance
+	), accrued AS (
+		INSERT INTO savings_interest AS i (account_id, month, days, balance_days, accrued_micros, through)
+		SELECT m.account_id, v_month, 1, m.balance, floor(m.balance * 10000 * v_rate)::bigint, p_day FROM moved m
+		ON CONFLICT (account_id, month) DO UPDATE SET days = i.days + 1,
+			balance_days = i.balance_days + excluded.balance_days,
+			accrued_micros = i.accrued_micros + excluded.accrued_micros, through = excluded.through
+		RETURNING 1
+	)
+	SELECT count(*)::integer INTO v_count FROM accrued;
+	RETURN v_count;
+END;
+$$;
+--> statement-breakpoint
+-- The credit of one month's interest for at most p_limit accounts whose month is accrued to its last day (or that
+-- closed within it): accrued plus carried micros, rounded down to the cent; the rest carried into the next month.
+-- Two entries per account with interest: the interest recognised (expense → payable) and paid (payable → the
+-- savings account), their postings dated at the last instant of the month's last New York day (the day interest
+-- is paid, Regulation DD's crediting), however late the job ran: the month's statement and the year's 1099-INT
+-- hold it, and the next month's first day accrues on it. Rows are claimed with SKIP LOCKED and
+-- marked credited in the same transaction: exactly once across instances. Answers how many rows were credited.
+CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	v_last date := (p_month + interval '1 month - 1 day')::date;
+	-- The last instant of the month's last New York day: the interest is paid on that day, after its accrual.
+	v_value_at timestamptz := new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond';
+	v_label text := 'Interest for ' || to_char(p_month, 'FMMonth YYYY');
+	v_expense uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_expense');
+	v_payable uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_payable');
+	v_row record;
+	v_total bigint;
+	v_cents bigint;
+	v_accrued uuid;
+	v_entry uuid;
+	v_count integer := 0;
+BEGIN
+	FOR v_row IN
+		SELECT i.account_id, i.accrued_micros, i.carry_in_micros, s.user_id, s.closed_at
+		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
+		WHERE i.month = p_month AND i.credited_cents IS NULL AND (i.through = v_last OR s.closed_at IS NOT NULL)
+		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i SKIP LOCKED
+	LOOP
+		v_total := v_row.accrued_micros + v_row.carry_in_micros;
+		v_cents := v_total / 10000;
+		v_entry := NULL;
+		IF v_cents > 0 THEN
+			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+				VALUES ('interest_accrued', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
+				RETURNING id INTO v_accrued;
+			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+				VALUES ('interest_paid', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
+				RETURNING id INTO v_entry;
+			INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+				(v_accrued, v_expense, -v_cents, v_value_at), (v_accrued, v_payable, v_cents, v_value_at),
+				(v_entry, v_payable, -v_cents, v_value_at), (v_entry, v_row.account_id, v_cents, v_value_at);
+			UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = v_row.account_id;
+			-- The last day's closing balance, accrued before the credit, holds it from now on: the next day's is it
+			-- plus that day's postings.
+			UPDATE savings_accounts SET closing_balance = closing_balance + v_cents
+				WHERE account_id = v_row.account_id AND accrued_through = v_last;
+		END IF;
+		UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
+			entry_id = v_entry, credited_at = now()
+			WHERE account_id = v_row.account_id AND month = p_month;
+		-- What is below the cent starts the next month (an account closed gave up less than a cent).
+		IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
+			INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
+				VALUES (v_row.account_id, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
+				ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
+		END IF;
+		v_count := v_count + 1;
+	END LOOP;
+	RETURN v_count;
+END;
+$$;
+--> statement-breakpoint
+-- Money moved between a customer's checking and savings (issue 51 §1, decision 068) in one call: the wallet lock,
+-- the idempotency record, the checks and the writes. One journal entry, settled at once, no fee; not a send, so
+-- neither the bank's daily limit nor the day's count nor the customer's crypto-send block applies, and no second
+-- factor is asked (the money stays in the customer's own accounts: what leaves the bank asks for one). Refused,
+-- like every money movement, for a frozen, closed or staff account and one not yet open. The checking side shows
+-- in the customer's history and statements; the event after it refreshes their screens.
+--
+-- One argument, a JSON object (decision 019): its fields are the column list below, checked by moveSavingsCall
+-- (server/features/savings/move-savings.ts) before it is sent.
+CREATE OR REPLACE FUNCTION move_savings(p_call jsonb)
+RETURNS TABLE (outcome text, status_code integer, response jsonb, detail text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+DECLARE
+	c record;
+	v_wallet uuid;
+	v_savings uuid;
+	v_goal_name text;
+	v_available bigint;
+	v_outcome text;
+	v_previous_status integer;
+	v_previous_response jsonb;
+	v_entry_id uuid;
+	v_response jsonb;
+	v_to_savings boolean;
+BEGIN
+	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
+		user_id uuid,
+		idempotency_key text,
+		request_hash text,
+		direction text,
+		amount_cents bigint,
+		goal_id uuid,
+		move_id uuid,
+		transaction_id uuid,
+		created_at timestamptz,
+		message text
+	);
+	IF num_nulls(c.user_id, c.idempotency_key, c.request_hash, c.direction, c.amount_cents, c.move_id,
+			c.transaction_id, c.created_at, c.message) > 0 OR c.direction NOT IN ('to_savings', 'to_checking')
+		OR c.amount_cents <= 0 THEN
+		RAISE EXCEPTION 'move_savings: a required field is missing' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	v_to_savings := c.direction = 'to_savings';
+	-- The wallet first, as every money movement of this customer takes it; then the savings account's ledger row.
+	v_wallet := lock_wallet(c.user_id);
+	SELECT i.outcome, i.status_code, i.response INTO v_outcome, v_previous_status, v_previous_response
+		FROM idempotency_replay(c.user_id, c.idempotency_key, c.request_hash) i;
+	IF FOUND THEN
+		RETURN QUERY SELECT v_outcome, v_previous_status, v_previous_response, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.frozen_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_frozen'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND cardinality(u.staff_roles) > 0) THEN
+		RETURN QUERY SELECT 'staff_account'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.closed_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_closed'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF NOT can_send_money(c.user_id) THEN
+		RETURN QUERY SELECT 'setup_incomplete'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	SELECT s.account_id INTO v_savings FROM savings_accounts s WHERE s.user_id = c.user_id AND s.closed_at IS NULL;
+	IF NOT FOUND THEN
+		RETURN QUERY SELECT 'savings_not_open'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF c.goal_id IS NOT NULL THEN
+		SELECT g.name INTO v_goal_name FROM savings_goals g
+			WHERE g.id = c.goal_id AND g.user_id = c.user_id AND g.archived_at IS NULL;
+		IF NOT FOUND THEN
+			RETURN QUERY SELECT 'goal_not_found'::text, NULL::integer, NULL::jsonb, NULL::text;
+			RETURN;
+		END IF;
+	END IF;
+	-- The side the money leaves: checking's available balance (its held money stays), or savings' balance.
+	IF v_to_savings THEN
+		SELECT a.balance - a.held INTO v_available FROM ledger_accounts a WHERE a.id = v_wallet;
+	ELSE
+		SELECT a.balance INTO v_available FROM ledger_accounts a WHERE a.id = v_savings FOR UPDATE;
+	END IF;
+	IF c.amount_cents > v_available THEN
+		RETURN QUERY SELECT 'insufficient_funds'::text, NULL::integer, NULL::jsonb, greatest(v_available, 0)::text;
+		RETURN;
+	END IF;
+
+	-- This move's notices travel in its event: the row triggers of what it writes add none (event-log.sql).
+	PERFORM pushes_by_caller();
+	INSERT INTO journal_entries (kind, description, reference_type, reference_id, actor_id)
+		VALUES ('savings_move', CASE WHEN v_to_savings THEN 'Checking to Savings' ELSE 'Savings to Checking' END,
+			'savings_move', c.move_id::text, c.user_id)
+		RETURNING id INTO v_entry_id;
+	-- Dated at the caller's instant, as the history row is: the New York day the customer moved it on is the day
+	-- whose closing balance holds it (the accrual reads a day's postings by this time).
+	INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+		(v_entry_id, v_wallet, CASE WHEN v_to_savings THEN -c.amount_cents ELSE c.amount_cents END, c.created_at),
+		(v_entry_id, v_savings, CASE WHEN v_to_savings THEN c.amount_cents ELSE -c.amount_cents END, c.created_at);
+	UPDATE ledger_accounts a SET balance = a.balance + CASE WHEN (a.id = v_savings) = v_to_savings
+			THEN c.amount_cents ELSE -c.amount_cents END
+		WHERE a.id IN (v_wallet, v_savings);
+	INSERT INTO transactions
+		(id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id, entry_id,
+		 created_at, updated_at)
+		VALUES (c.transaction_id, c.user_id, CASE WHEN v_to_savings THEN 'debit' ELSE 'credit' END, c.amount_cents, 0,
+			c.amount_cents, CASE WHEN v_to_savings THEN 'To Savings' ELSE 'From Savings' END
+				|| coalesce(': ' || v_goal_name, ''), 'savings', 'completed', 'savings', c.move_id, v_entry_id,
+			c.created_at, c.created_at);
+	INSERT INTO savings_moves (id, user_id, account_id, direction, amount, goal_id, entry_id, transaction_id, created_at)
+		VALUES (c.move_id, c.user_id, v_savings, c.direction, c.amount_cents, c.goal_id, v_entry_id, c.transaction_id,
+			c.created_at);
+	v_response := jsonb_build_object('message', c.message, 'move', jsonb_build_object(
+		'id', c.move_id, 'direction', c.direction, 'amountCents', c.amount_cents, 'goalId', c.goal_id,
+		'createdAt', p_call->>'created_at'));
+	INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
+		VALUES (c.user_id, c.idempotency_key, c.request_hash, 201, v_response);
+	PERFORM emit_event('savings.moved', c.user_id, jsonb_build_object(
+		'move_id', c.move_id, 'direction', c.direction, 'amount_cents', c.amount_cents,
+		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,
+			'topics', jsonb_build_array('summary', 'transactions', 'savings')))));
+	RETURN QUERY SELECT 'moved'::text, 201, v_response, NULL::text;
+END;
+$$;

@@ -1,0 +1,146 @@
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
+import { type Db, queryRows } from "@/server/db/client";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
+import type { LoopSpec } from "@/server/jobs/loop";
+
+/**
+ * The daily accrual and the month's credit of savings interest (issue 51 §2, decision 068), as jobs that run
+ * exactly once per account and day (and month) across instances and restarts: the SQL functions in
+ * server/db/functions/savings.sql claim accounts with SKIP LOCKED and move each account's day, or mark its month
+ * credited, in the statement that accrues or credits it. A pass does one batch of the oldest work due: a month
+ * fully accrued is credited before any account accrues the next month's first day (the credit is part of that
+ * day's balance), then the oldest day not yet accrued, up to `through`. After downtime the missed days are
+ * accrued in order, each with its own rate and closing balance.
+ */
+
+/** Accounts per batch: one statement accrues or credits them, in its own short transaction. */
+export const INTEREST_BATCH = 5000;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * How long after a New York day ends before it accrues: a transaction that began before midnight (its postings
+ * dated then) and commits after it must be in that day's closing balance, which the next day's builds on.
+ */
+export const ACCRUAL_GRACE_MS = 60 * 60_000;
+
+/** The last New York day whose closing balance is final at `now`: the day before the one an hour ago fell on. */
+export function lastClosedDay(now = new Date()): string {
+  const day = new Date(`${limitDayOf(new Date(now.getTime() - ACCRUAL_GRACE_MS))}T12:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+export interface InterestPass {
+  /** What the batch did: a month's credit, or a day's accrual, or nothing left through `through`. */
+  kind: "credit" | "accrual" | "idle";
+  /** The month ("2026-11-01") credited or the day accrued. */
+  on: string | null;
+  done: number;
+}
+
+const dueRow = z.object({ month: z.string().nullable(), day: z.string().nullable() });
+
+/**
+ * One batch of the oldest interest work due through `through` (a New York day that has ended). Answers what it
+ * did; `idle` when every open account has accrued through `through` and every complete month is credited.
+ */
+export async function interestPass(
+  db: Db,
+  through: string,
+  batchSize = INTEREST_BATCH,
+): Promise<InterestPass> {
+  if (!DAY.test(through)) throw new Error(`through must be a day, YYYY-MM-DD: ${through}`);
+  // The oldest month before the one after `through` with a row not credited (ready, or its account still accruing
+  // behind: the credit function takes only the ready ones), and the oldest day an open account has not accrued;
+  // each the first entry of a partial index (savings_interest_uncredited_idx, savings_accounts_next_day_idx).
+  const [due] = await queryRows(
+    db,
+    sql`select
+          (select min(i.month)::text from savings_interest i
+            where i.credited_cents is null and i.month < date_trunc('month', ${through}::date + 1)) as month,
+          (select min(coalesce(s.accrued_through + 1, s.opened_on))::text from savings_accounts s
+            where s.closed_at is null) as day`,
+    dueRow,
+  );
+  if (due?.month) {
+    const done = await runCounted(
+      db,
+      sql`select credit_savings_month(${due.month}::date, ${batchSize}) as n`,
+    );
+    if (done > 0) return { kind: "credit", on: due.month, done };
+  }
+  if (due?.day && due.day <= through) {
+    const done = await runCounted(db, sql`select accrue_savings_day(${due.day}::date, ${batchSize}) as n`);
+    // None claimed: another instance holds this day's accounts, or they wait for a credit it is making.
+    return { kind: "accrual", on: due.day, done };
+  }
+  return { kind: "idle", on: null, done: 0 };
+}
+
+async function runCounted(db: Db, statement: ReturnType<typeof sql>): Promise<number> {
+  const [row] = await queryRows(db, statement, z.object({ n: z.number().int() }));
+  return row?.n ?? 0;
+}
+
+export interface InterestRunReport {
+  daysAccrued: number;
+  accountDays: number;
+  monthsCredited: number;
+  accountsCredited: number;
+}
+
+/**
+ * Every pass due through `through`, here, to the end (the CLI's `interest:accrue --through`, tests, the bench).
+ * Idempotent: run twice, the second run does nothing. A pass that finds its work claimed by another instance
+ * waits a moment rather than spin.
+ */
+export async function accrueInterestThrough(
+  db: Db,
+  through: string,
+  options: { batchSize?: number; onPass?: (pass: InterestPass) => void } = {},
+): Promise<InterestRunReport> {
+  const report: InterestRunReport = {
+    daysAccrued: 0,
+    accountDays: 0,
+    monthsCredited: 0,
+    accountsCredited: 0,
+  };
+  const days = new Set<string>();
+  const months = new Set<string>();
+  for (;;) {
+    const pass = await interestPass(db, through, options.batchSize);
+    if (pass.kind === "idle") break;
+    options.onPass?.(pass);
+    if (pass.kind === "accrual") {
+      report.accountDays += pass.done;
+      if (pass.done > 0) days.add(pass.on!);
+    } else {
+      report.accountsCredited += pass.done;
+      months.add(pass.on!);
+    }
+    if (pass.done === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  report.daysAccrued = days.size;
+  report.monthsCredited = months.size;
+  return report;
+}
+
+/**
+ * The accrual and the credit in the jobs room (loops.ts): a batch a pass, at once while there is more, else every
+ * 15 minutes; each instance may run it, the SQL makes each account's day and month happen once.
+ */
+export function interestLoop(db: Db, log: FastifyBaseLogger, everyMs = 15 * 60_000): LoopSpec {
+  return {
+    name: "savings-interest",
+    everyMs,
+    async pass() {
+      const pass = await interestPass(db, lastClosedDay());
+      if (pass.kind === "credit")
+        log.info({ job: "savings-interest", month: pass.on, accounts: pass.done }, "interest credited");
+      return { done: pass.done, more: pass.kind !== "idle" && pass.done > 0 };
+    },
+  };
+}
