@@ -215,8 +215,8 @@ async function main(argv: string[]) {
           },
         });
         console.info(
-          `Interest through ${through}: ${report.accountDays.toLocaleString("en-US")} account-day(s) over ` +
-            `${report.daysAccrued} day(s) accrued, ${report.accountsCredited.toLocaleString("en-US")} credit(s) over ` +
+          `Interest through ${through}: ${report.accountDays.toLocaleString("en-US")} account-day(s) accrued, ` +
+            `${report.accountsCredited.toLocaleString("en-US")} credit(s) over ` +
             `${report.monthsCredited} month(s), in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`,
         );
         return 0;

@@ -1731,6 +1731,8 @@ export const savingsAccounts = pgTable(
     accruedThrough: date("accrued_through", { mode: "string" }),
     /** That day's closing balance, cents. */
     closingBalance: bigint("closing_balance", { mode: "number" }).notNull().default(0),
+    /** Accrued to a month's last day, and that month's credit not yet made: the next day waits for it. */
+    awaitingCredit: boolean("awaiting_credit").notNull().default(false),
   },
   (t) => [
     uniqueIndex("savings_accounts_open_user_idx").on(t.userId).where(sql`${t.closedAt} IS NULL`),

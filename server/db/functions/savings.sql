@@ -31,47 +31,64 @@ LANGUAGE sql STABLE AS $$
 	SELECT p_day::timestamp AT TIME ZONE 'America/New_York'
 $$;
 --> statement-breakpoint
--- One New York day's accrual for at most p_limit open savings accounts whose next day to accrue is p_day (the day
--- must have ended: the caller never passes today). Each account's closing balance that day is the previous day's
--- plus that day's postings; its interest, rounded down to the micro, joins its month's row. An account whose
--- previous month is not credited yet waits for that credit (it is part of this month's balance). Accounts are
--- claimed with SKIP LOCKED and their day moves in the same statement, so two instances never accrue one day twice.
--- Answers how many accounts accrued.
-CREATE OR REPLACE FUNCTION accrue_savings_day(p_day date, p_limit integer)
-RETURNS integer
-LANGUAGE plpgsql VOLATILE AS $$
-DECLARE
-	v_rate numeric := savings_daily_rate(savings_rate_on(p_day), p_day);
-	v_from timestamptz := new_york_start(p_day);
-	v_to timestamptz := new_york_start(p_day + 1);
-	v_month date := date_trunc('month', p_day)::date;
-	v_count integer;
-BEGIN
+-- The accrual of at most p_limit open savings accounts, each through p_through or the end of the month of its next
+-- day to accrue, whichever is first (the month's credit comes before the next month: it is part of that month's
+-- balance). Each day's closing balance is the previous day's plus that day's postings (one read of the account's
+-- postings for the whole span, grouped by New York day); its interest, rounded down to the micro, at that day's
+-- rate (savings_daily_rate of the rate in force that day); the span's days, balance-days and micros join the
+-- month's row, and the account's last accrued day and closing balance move, all in this one statement. The
+-- accounts are claimed in order of their next day with SKIP LOCKED, so two instances never accrue one account's day
+-- twice, and an account that missed days (downtime) catches up a month a claim rather than a day a claim. Answers
+-- how many accounts accrued and how many account-days.
+CREATE OR REPLACE FUNCTION accrue_savings(p_through date, p_limit integer)
+RETURNS TABLE (accounts integer, account_days integer)
+LANGUAGE sql VOLATILE AS $$
 	WITH claimed AS (
-		SELECT s.account_id, s.closing_balance FROM savings_accounts s
-		WHERE s.closed_at IS NULL AND coalesce(s.accrued_through + 1, s.opened_on) = p_day
-			AND NOT EXISTS (SELECT 1 FROM savings_interest i
-				WHERE i.account_id = s.account_id AND i.month < v_month AND i.credited_cents IS NULL)
-		ORDER BY s.account_id LIMIT p_limit FOR UPDATE SKIP LOCKED
-	), closed AS (
-		SELECT c.account_id, c.closing_balance + coalesce((SELECT sum(p.amount) FROM postings p
-			WHERE p.account_id = c.account_id AND p.created_at >= v_from AND p.created_at < v_to), 0) AS balance
+		SELECT s.account_id, s.closing_balance, coalesce(s.accrued_through + 1, s.opened_on) AS from_day
+		FROM savings_accounts s
+		-- Waiting for a credit is read from the claimed row itself: under a lock taken after another instance
+		-- committed, PostgreSQL rechecks these conditions on the row's newest version, where a subquery on another
+		-- table would still read the statement's older snapshot (and miss a month just accrued to its end).
+		WHERE s.closed_at IS NULL AND NOT s.awaiting_credit AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
+		ORDER BY coalesce(s.accrued_through + 1, s.opened_on), s.account_id
+		LIMIT p_limit FOR UPDATE SKIP LOCKED
+	), spans AS (
+		SELECT c.account_id, c.closing_balance, c.from_day,
+			least(p_through, (date_trunc('month', c.from_day) + interval '1 month - 1 day')::date) AS to_day
 		FROM claimed c
+	), moves AS (
+		SELECT sp.account_id, (p.created_at AT TIME ZONE 'America/New_York')::date AS day, sum(p.amount) AS moved
+		FROM spans sp JOIN postings p ON p.account_id = sp.account_id
+			AND p.created_at >= new_york_start(sp.from_day) AND p.created_at < new_york_start(sp.to_day + 1)
+		GROUP BY 1, 2
+	), balances AS (
+		SELECT sp.account_id, d.day,
+			sp.closing_balance + sum(coalesce(m.moved, 0)) OVER (PARTITION BY sp.account_id ORDER BY d.day) AS balance
+		FROM spans sp
+		CROSS JOIN LATERAL (SELECT g::date AS day FROM generate_series(sp.from_day, sp.to_day, interval '1 day') g) d
+		LEFT JOIN moves m ON m.account_id = sp.account_id AND m.day = d.day
+	), rates AS (
+		SELECT x.day, savings_daily_rate(savings_rate_on(x.day), x.day) AS rate FROM (SELECT DISTINCT day FROM balances) x
+	), summed AS (
+		SELECT b.account_id, date_trunc('month', min(b.day))::date AS month, count(*)::integer AS days,
+			sum(b.balance)::bigint AS balance_days, sum(floor(b.balance * 10000 * r.rate))::bigint AS micros,
+			max(b.day) AS through, (array_agg(b.balance ORDER BY b.day DESC))[1]::bigint AS closing
+		FROM balances b JOIN rates r ON r.day = b.day
+		GROUP BY b.account_id
 	), moved AS (
-		UPDATE savings_accounts s SET accrued_through = p_day, closing_balance = c.balance
-		FROM closed c WHERE s.account_id = c.account_id
-		RETURNING s.account_id, c.balance
+		UPDATE savings_accounts s SET accrued_through = m.through, closing_balance = m.closing,
+			awaiting_credit = m.through = (m.month + interval '1 month - 1 day')::date
+		FROM summed m WHERE s.account_id = m.account_id
+		RETURNING s.account_id
 	), accrued AS (
 		INSERT INTO savings_interest AS i (account_id, month, days, balance_days, accrued_micros, through)
-		SELECT m.account_id, v_month, 1, m.balance, floor(m.balance * 10000 * v_rate)::bigint, p_day FROM moved m
-		ON CONFLICT (account_id, month) DO UPDATE SET days = i.days + 1,
+		SELECT m.account_id, m.month, m.days, m.balance_days, m.micros, m.through FROM summed m
+		ON CONFLICT (account_id, month) DO UPDATE SET days = i.days + excluded.days,
 			balance_days = i.balance_days + excluded.balance_days,
 			accrued_micros = i.accrued_micros + excluded.accrued_micros, through = excluded.through
-		RETURNING 1
+		RETURNING i.days
 	)
-	SELECT count(*)::integer INTO v_count FROM accrued;
-	RETURN v_count;
-END;
+	SELECT (SELECT count(*)::integer FROM moved), (SELECT coalesce(sum(m.days), 0)::integer FROM summed m)
 $$;
 --> statement-breakpoint
 -- The credit of one month's interest for at most p_limit accounts whose month is accrued to its last day (or that
@@ -118,11 +135,11 @@ BEGIN
 				(v_accrued, v_expense, -v_cents, v_value_at), (v_accrued, v_payable, v_cents, v_value_at),
 				(v_entry, v_payable, -v_cents, v_value_at), (v_entry, v_row.account_id, v_cents, v_value_at);
 			UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = v_row.account_id;
-			-- The last day's closing balance, accrued before the credit, holds it from now on: the next day's is it
-			-- plus that day's postings.
-			UPDATE savings_accounts SET closing_balance = closing_balance + v_cents
-				WHERE account_id = v_row.account_id AND accrued_through = v_last;
 		END IF;
+		-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
+		-- that day's postings), and the next month may accrue.
+		UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
+			WHERE account_id = v_row.account_id AND accrued_through = v_last;
 		UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
 			entry_id = v_entry, credited_at = now()
 			WHERE account_id = v_row.account_id AND month = p_month;

@@ -28,7 +28,9 @@ INSERT INTO "savings_rates" ("apy_bps", "effective_on", "status", "decided_at") 
 --> statement-breakpoint
 -- One open savings account per customer. accrued_through is the last New York day whose closing balance has
 -- accrued (NULL: none yet), closing_balance that day's closing balance in cents: the next day's is it plus that
--- day's postings, so a day's accrual reads one day of postings, never the account's history.
+-- day's postings, so a day's accrual reads one day of postings, never the account's history. awaiting_credit: the
+-- account accrued to a month's last day and that month's credit (part of the next day's balance) has not been
+-- made; on this row, so a claim that locks the row reads it as of the lock.
 CREATE TABLE "savings_accounts" (
 	"account_id" uuid PRIMARY KEY NOT NULL REFERENCES "ledger_accounts"("id"),
 	"user_id" uuid NOT NULL REFERENCES "users"("id"),
@@ -37,6 +39,7 @@ CREATE TABLE "savings_accounts" (
 	"closed_at" timestamp with time zone,
 	"accrued_through" date,
 	"closing_balance" bigint DEFAULT 0 NOT NULL,
+	"awaiting_credit" boolean DEFAULT false NOT NULL,
 	CONSTRAINT "savings_accounts_accrued_check" CHECK ("accrued_through" IS NULL OR "accrued_through" >= "opened_on")
 );
 --> statement-breakpoint
@@ -44,7 +47,7 @@ CREATE UNIQUE INDEX "savings_accounts_open_user_idx" ON "savings_accounts" ("use
 --> statement-breakpoint
 CREATE INDEX "savings_accounts_user_idx" ON "savings_accounts" ("user_id");
 --> statement-breakpoint
--- The accrual's work list: each open account by the next day it accrues (accrue_savings_day, interestPass).
+-- The accrual's work list: each open account by the next day it accrues (accrue_savings, interestPass).
 CREATE INDEX "savings_accounts_next_day_idx" ON "savings_accounts" ((coalesce("accrued_through" + 1, "opened_on")), "account_id") WHERE "closed_at" IS NULL;
 --> statement-breakpoint
 -- A savings account's interest for one month: the days accrued so far (through), the sum of their closing

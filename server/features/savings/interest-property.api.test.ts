@@ -169,7 +169,7 @@ describe("interest against Regulation DD's arithmetic", () => {
 
           await accrueInterestThrough(t.database.db, endDay, { batchSize: 2 });
           const expected = model(openDay, endDay, moved, rates);
-        // A month after endDay may hold only what the last credit carried below the cent: no day of it accrued.
+          // A month after endDay may hold only what the last credit carried below the cent: no day of it accrued.
           const rows = (await t.database.query(
             `select month::text as month, accrued_micros::text as micros, credited_cents::text as credited
              from savings_interest where account_id = $1 and days > 0 order by month`,

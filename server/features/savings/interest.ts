@@ -34,11 +34,14 @@ export function lastClosedDay(now = new Date()): string {
 }
 
 export interface InterestPass {
-  /** What the batch did: a month's credit, or a day's accrual, or nothing left through `through`. */
+  /** What the batch did: a month's credit, or an accrual, or nothing left through `through`. */
   kind: "credit" | "accrual" | "idle";
-  /** The month ("2026-11-01") credited or the day accrued. */
+  /** The month ("2026-11-01") credited, or the oldest day the accrual started from. */
   on: string | null;
+  /** Accounts credited or accrued. */
   done: number;
+  /** Days accrued, summed over the accounts (an account catching up accrues up to its month's end at once). */
+  accountDays: number;
 }
 
 const dueRow = z.object({ month: z.string().nullable(), day: z.string().nullable() });
@@ -66,27 +69,26 @@ export async function interestPass(
     dueRow,
   );
   if (due?.month) {
-    const done = await runCounted(
+    const [row] = await queryRows(
       db,
       sql`select credit_savings_month(${due.month}::date, ${batchSize}) as n`,
+      z.object({ n: z.number().int() }),
     );
-    if (done > 0) return { kind: "credit", on: due.month, done };
+    if (row && row.n > 0) return { kind: "credit", on: due.month, done: row.n, accountDays: 0 };
   }
   if (due?.day && due.day <= through) {
-    const done = await runCounted(db, sql`select accrue_savings_day(${due.day}::date, ${batchSize}) as n`);
-    // None claimed: another instance holds this day's accounts, or they wait for a credit it is making.
-    return { kind: "accrual", on: due.day, done };
+    const [row] = await queryRows(
+      db,
+      sql`select accounts, account_days from accrue_savings(${through}::date, ${batchSize})`,
+      z.object({ accounts: z.number().int(), account_days: z.number().int() }),
+    );
+    // None claimed: another instance holds these accounts, or they wait for a credit it is making.
+    return { kind: "accrual", on: due.day, done: row?.accounts ?? 0, accountDays: row?.account_days ?? 0 };
   }
-  return { kind: "idle", on: null, done: 0 };
-}
-
-async function runCounted(db: Db, statement: ReturnType<typeof sql>): Promise<number> {
-  const [row] = await queryRows(db, statement, z.object({ n: z.number().int() }));
-  return row?.n ?? 0;
+  return { kind: "idle", on: null, done: 0, accountDays: 0 };
 }
 
 export interface InterestRunReport {
-  daysAccrued: number;
   accountDays: number;
   monthsCredited: number;
   accountsCredited: number;
@@ -102,28 +104,19 @@ export async function accrueInterestThrough(
   through: string,
   options: { batchSize?: number; onPass?: (pass: InterestPass) => void } = {},
 ): Promise<InterestRunReport> {
-  const report: InterestRunReport = {
-    daysAccrued: 0,
-    accountDays: 0,
-    monthsCredited: 0,
-    accountsCredited: 0,
-  };
-  const days = new Set<string>();
+  const report: InterestRunReport = { accountDays: 0, monthsCredited: 0, accountsCredited: 0 };
   const months = new Set<string>();
   for (;;) {
     const pass = await interestPass(db, through, options.batchSize);
     if (pass.kind === "idle") break;
     options.onPass?.(pass);
-    if (pass.kind === "accrual") {
-      report.accountDays += pass.done;
-      if (pass.done > 0) days.add(pass.on!);
-    } else {
+    report.accountDays += pass.accountDays;
+    if (pass.kind === "credit") {
       report.accountsCredited += pass.done;
       months.add(pass.on!);
     }
     if (pass.done === 0) await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  report.daysAccrued = days.size;
   report.monthsCredited = months.size;
   return report;
 }
@@ -140,7 +133,9 @@ export function interestLoop(db: Db, log: FastifyBaseLogger, everyMs = 15 * 60_0
       const pass = await interestPass(db, lastClosedDay());
       if (pass.kind === "credit")
         log.info({ job: "savings-interest", month: pass.on, accounts: pass.done }, "interest credited");
-      return { done: pass.done, more: pass.kind !== "idle" && pass.done > 0 };
+      // Work claimed by another instance answers 0: this one looks again in a few seconds, not a quarter hour.
+      if (pass.kind !== "idle" && pass.done === 0) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return { done: pass.done, more: pass.kind !== "idle" };
     },
   };
 }
