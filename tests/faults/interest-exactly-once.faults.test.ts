@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedSavers } from "@/scripts/bench/seed-savers";
 import { lastClosedDay } from "@/server/features/savings/interest";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
@@ -23,53 +24,13 @@ afterAll(async () => {
   await scratch?.drop();
 });
 
-/**
- * Savers opened DAYS_BACK New York days ago, each with one deposit that day (external funding → savings, one
- * journal entry), set-based: the accrual reads nothing else of a customer.
- */
-async function seedSavers(database: ScratchDatabase["database"]) {
-  await database.query(`
-    insert into users (id, email, first_name, last_name, pillar_tag, password_hash, is_email_verified)
-    select ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, 'saver' || n || '@example.test',
-      'Saver', 'Number' || n, 'saver' || n, 'not-a-hash', true
-    from generate_series(1, ${ACCOUNTS}) n`);
-  await database.query(`
-    insert into ledger_accounts (id, code, kind)
-    select ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid,
-      'savings:00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'), 'savings'
-    from generate_series(1, ${ACCOUNTS}) n`);
-  const opened = `(current_timestamp at time zone 'America/New_York')::date - ${DAYS_BACK}`;
-  await database.query(`
-    insert into savings_accounts (account_id, user_id, opened_at, opened_on)
-    select ('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid,
-      ('00000000-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, new_york_start(${opened}) + interval '9 hours',
-      ${opened}
-    from generate_series(1, ${ACCOUNTS}) n`);
-  await database.query(`
-    insert into journal_entries (id, kind, description, reference_type, reference_id)
-    select ('00000000-0000-4000-a000-' || lpad(to_hex(n), 12, '0'))::uuid, 'savings_seed', 'Seeded deposit',
-      'faults_seed', n::text
-    from generate_series(1, ${ACCOUNTS}) n`);
-  // Deposits from $1.00 to ~$1,000,000, spread so each account's interest differs.
-  await database.query(`
-    insert into postings (entry_id, account_id, amount, created_at)
-    select ('00000000-0000-4000-a000-' || lpad(to_hex(n), 12, '0'))::uuid, x.account_id, x.amount,
-      new_york_start(${opened}) + interval '10 hours'
-    from generate_series(1, ${ACCOUNTS}) n
-    cross join lateral (values
-      ((select id from ledger_accounts where code = 'external_funding'), -(100 + (n * 7919) % 100000000)::bigint),
-      (('00000000-0000-4000-9000-' || lpad(to_hex(n), 12, '0'))::uuid, (100 + (n * 7919) % 100000000)::bigint)
-    ) as x(account_id, amount)`);
-  await database.query(`
-    update ledger_accounts a set balance = p.amount from postings p
-    where p.account_id = a.id and a.kind = 'savings'`);
-  await database.query("vacuum (analyze) savings_accounts, postings, ledger_accounts");
-}
-
 describe("interest in three instances, one killed with SIGKILL mid-batch", () => {
   it("accrues every account's every day once and credits every complete month once", async () => {
     const { database } = scratch;
-    await seedSavers(database);
+    const openedOn = await database.query<{ day: string }>(
+      `select ((current_timestamp at time zone 'America/New_York')::date - ${DAYS_BACK})::text as day`,
+    );
+    await seedSavers(database, ACCOUNTS, openedOn[0]!.day);
     const through = lastClosedDay();
     const progress = async () =>
       (
