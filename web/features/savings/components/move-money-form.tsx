@@ -94,7 +94,9 @@ export function MoveMoneyForm({
           const said = `${data.move.amount} moved to ${chosen.to}${goal ? ` for ${goal.name}` : ""}.`;
           toast({ title: data.message, description: said });
           onMoved(`${data.message}. ${said}`);
+          // The next move names a goal only if the customer chooses one again.
           setAmount("");
+          setGoalId("");
         },
         onError: (failure) => {
           keys.settled(failure instanceof ApiError ? failure.status : undefined);
@@ -128,7 +130,7 @@ export function MoveMoneyForm({
                 <label
                   key={d.value}
                   className={cn(
-                    "flex cursor-pointer items-center justify-center gap-1.5 rounded-md px-2 py-2 text-sm font-medium text-ink-muted transition-colors hover:text-ink",
+                    "flex cursor-pointer items-center justify-center rounded-md px-1 py-2 text-xs font-medium whitespace-nowrap text-ink-muted transition-colors hover:text-ink sm:px-3 sm:text-sm",
                     "has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500",
                     direction === d.value && "bg-surface text-ink shadow-card",
                   )}
@@ -144,10 +146,12 @@ export function MoveMoneyForm({
                     }}
                     className="sr-only"
                   />
-                  {d.from}
-                  <ArrowRight className="size-4 shrink-0" aria-hidden />
-                  <span className="sr-only">to</span>
-                  {d.to}
+                  <span className="sr-only">{`${d.from} to ${d.to}`}</span>
+                  <span aria-hidden className="flex items-center gap-1 sm:gap-1.5">
+                    {d.from}
+                    <ArrowRight className="size-3.5 shrink-0 sm:size-4" />
+                    {d.to}
+                  </span>
                 </label>
               ))}
             </div>

@@ -46,7 +46,7 @@ function GoalRow({ goal }: { goal: SavingsGoal }) {
         className="h-2 overflow-hidden rounded-full bg-brand-50"
       >
         <div
-          className={isReached ? "h-full rounded-full bg-positive" : "h-full rounded-full bg-brand-500"}
+          className={isReached ? "h-full rounded-full bg-positive" : "h-full rounded-full bg-brand-600"}
           style={{ width: `${percent}%` }}
         />
       </div>
