@@ -68,7 +68,10 @@ describe("savings", () => {
 
     // The dashboard offers savings at the server's rate; its link opens the page.
     await page.goto("/dashboard");
-    await page.getByRole("link", { name: "Open savings — earn 2.50% APY" }).click();
+    const offer = page.getByRole("link", { name: "Open savings — earn 2.50% APY" });
+    await offer.waitFor();
+    await shots(page, "savings-dashboard-offer");
+    await offer.click();
     await page.waitForURL("**/savings");
     await expect.poll(() => openButton.isEnabled()).toBe(true);
     await expectAccessible(page, "/savings not open yet");
@@ -137,8 +140,11 @@ describe("savings", () => {
     await shots(page, "savings-refused");
 
     // And back: savings → checking.
-    await page.locator("label", { hasText: "Savings to Checking" }).click();
+    // The direction switch is a radio group: the arrow keys choose, as a keyboard user expects.
+    await page.getByRole("radio", { name: "Checking to Savings" }).focus();
+    await page.keyboard.press("ArrowRight");
     expect(await page.getByRole("radio", { name: "Savings to Checking" }).isChecked()).toBe(true);
+    await page.getByText("$750.00 available in Savings.").waitFor();
     await amount.fill("100.50");
     await page.getByRole("button", { name: "Move to Checking" }).click();
     await page

@@ -49,7 +49,7 @@ export function DashboardOverview({
   /** In the preview, links are drawn but inert: the admin is not the customer. */
   isPreview?: boolean;
   banners?: ReactNode;
-  /** The customer's savings account, under checking's figures (the preview has none). */
+  /** The customer's savings account, under checking's figures, drawing its own rule (the preview has none). */
   savings?: ReactNode;
 }) {
   const Heading = isPreview ? "h2" : "h1";
@@ -133,7 +133,7 @@ function BalancePanel({
             </dd>
           </div>
         </dl>
-        {savings ? <div className="border-t border-line pt-3 @xl:max-w-md">{savings}</div> : null}
+        {savings}
       </div>
       <div className="relative flex min-h-36 w-full flex-col justify-between overflow-hidden rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-5 text-white @xl:max-w-72">
         <div className="flex items-start justify-between gap-3">

@@ -113,7 +113,7 @@ export default function DashboardPage() {
                     <AccountNumbers request={status.data.accountRequest} />
                   ) : undefined
                 }
-                savings={user.isAdmin ? undefined : <SavingsLine />}
+                savings={user.isAdmin ? undefined : <SavingsLine canOpen={closure === null} />}
                 banners={
                   <>
                     {closure ? <ClosedBanner closure={closure} /> : null}

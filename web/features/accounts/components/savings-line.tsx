@@ -5,6 +5,8 @@ import { Button } from "@/web/components/ui/button";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useSavings } from "@/web/features/savings/api/savings";
 
+/** Under checking's figures, ruled off from them as they are from the total. */
+const FRAME = "border-t border-line pt-3 @xl:max-w-md";
 const ROW = "-mx-2 flex min-h-14 items-center gap-3 rounded-lg px-2 py-2";
 const LINK = `${ROW} transition-colors hover:bg-brand-50/60`;
 
@@ -18,10 +20,16 @@ function Icon() {
 
 /**
  * The dashboard's second account (issue 51): the savings balance and its rate, or the offer to open savings.
- * The rate is the server's text ("2.50%"): contract/savings.ts's formatApy would bring zod into the dashboard.
+ * Nothing to offer once checking is closed. The rate is the server's text ("2.50%"): contract/savings.ts's
+ * formatApy would bring zod into the dashboard.
  */
-export function SavingsLine() {
+export function SavingsLine({ canOpen = true }: { canOpen?: boolean }) {
   const savings = useSavings();
+  const line = savingsLine(savings, canOpen);
+  return line ? <div className={FRAME}>{line}</div> : null;
+}
+
+function savingsLine(savings: ReturnType<typeof useSavings>, canOpen: boolean) {
   if (savings.isPending)
     return (
       <div className={ROW} aria-hidden>
@@ -43,6 +51,8 @@ export function SavingsLine() {
       </div>
     );
   const { rate, account } = savings.data;
+  // A closed checking account (decision 059) is offered nothing new.
+  if (!account && !canOpen) return null;
   if (!account)
     return (
       <Link href="/savings" className={LINK}>
