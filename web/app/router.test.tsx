@@ -38,6 +38,7 @@ describe("a signed-out visitor on a signed-in page", () => {
 
   it.each([
     "/schedules",
+    "/savings",
     "/notifications",
     "/statements",
     "/add-money",

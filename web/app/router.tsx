@@ -64,6 +64,7 @@ const AnalyticsPage = lazy(() => import("@/web/features/accounts/analytics-page"
 const StatementsPage = lazy(() => import("@/web/features/statements/statements-page"));
 const RecipientsPage = lazy(() => import("@/web/features/recipients/recipients-page"));
 const SchedulesPage = lazy(() => import("@/web/features/schedules/schedules-page"));
+const SavingsPage = lazy(() => import("@/web/features/savings/savings-page"));
 const AddMoneyPage = lazy(() => import("@/web/features/settlement/add-money-page"));
 const ContactPage = lazy(() => import("@/web/features/chat/contact-page"));
 const TrustPage = lazy(() => import("@/web/features/marketing/trust-page"));
@@ -133,6 +134,7 @@ const SIGNED_IN_PAGES: Record<SignedInRoute, { page: Page; customerOnly?: true }
   "/statements": { page: StatementsPage, customerOnly: true },
   "/recipients": { page: RecipientsPage, customerOnly: true },
   "/schedules": { page: SchedulesPage, customerOnly: true },
+  "/savings": { page: SavingsPage, customerOnly: true },
   "/add-money": { page: AddMoneyPage, customerOnly: true },
   "/contact": { page: ContactPage, customerOnly: true },
   "/notifications": { page: NotificationsPage, customerOnly: true },

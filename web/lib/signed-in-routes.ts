@@ -21,6 +21,7 @@ export const SIGNED_IN_ROUTES = [
   "/statements",
   "/recipients",
   "/schedules",
+  "/savings",
   "/add-money",
   "/contact",
   "/notifications",

@@ -38,6 +38,7 @@ export function DashboardOverview({
   accountNumbers,
   isPreview = false,
   banners,
+  savings,
 }: {
   firstName: string;
   texts: Texts;
@@ -48,6 +49,8 @@ export function DashboardOverview({
   /** In the preview, links are drawn but inert: the admin is not the customer. */
   isPreview?: boolean;
   banners?: ReactNode;
+  /** The customer's savings account, under checking's figures, drawing its own rule (the preview has none). */
+  savings?: ReactNode;
 }) {
   const Heading = isPreview ? "h2" : "h1";
   return (
@@ -60,7 +63,7 @@ export function DashboardOverview({
         <p className="text-sm text-ink-muted">{texts.welcomeMessage}</p>
       </div>
       {banners}
-      <BalancePanel texts={texts} balances={balances} />
+      <BalancePanel texts={texts} balances={balances} savings={savings} />
       <OnboardingTimeline
         texts={texts}
         onboarding={onboarding}
@@ -85,8 +88,16 @@ function RetryMessage({ text, retry }: { text: string; retry: () => void }) {
   );
 }
 
-/** Spec §2: total, available and pending balances, and the card that is coming soon. */
-function BalancePanel({ texts, balances }: { texts: Texts; balances: Loadable<BalanceFigures> }) {
+/** Spec §2: total, available and pending balances, savings beside them, and the card that is coming soon. */
+function BalancePanel({
+  texts,
+  balances,
+  savings,
+}: {
+  texts: Texts;
+  balances: Loadable<BalanceFigures>;
+  savings?: ReactNode;
+}) {
   const figures = balances.status === "ready" ? balances.data : null;
   const placeholder = balances.status === "error" ? "—" : <Skeleton className="h-6 w-24" />;
   return (
@@ -122,6 +133,7 @@ function BalancePanel({ texts, balances }: { texts: Texts; balances: Loadable<Ba
             </dd>
           </div>
         </dl>
+        {savings}
       </div>
       <div className="relative flex min-h-36 w-full flex-col justify-between overflow-hidden rounded-xl bg-gradient-to-br from-brand-700 to-brand-900 p-5 text-white @xl:max-w-72">
         <div className="flex items-start justify-between gap-3">

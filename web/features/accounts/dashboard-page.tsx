@@ -19,6 +19,7 @@ import { ClosedBanner } from "@/web/features/accounts/components/closed-banner";
 import { ComingUpCard } from "@/web/features/accounts/components/coming-up-card";
 import { FrozenBanner } from "@/web/features/accounts/components/frozen-banner";
 import { PaymentsHistory } from "@/web/features/accounts/components/payments-history";
+import { SavingsLine } from "@/web/features/accounts/components/savings-line";
 import { SecondFactorBanner } from "@/web/features/accounts/components/second-factor-banner";
 import { SupportShortcut } from "@/web/features/accounts/components/support-shortcut";
 import { QuickActionsCard } from "@/web/features/accounts/quick-actions-card";
@@ -112,6 +113,7 @@ export default function DashboardPage() {
                     <AccountNumbers request={status.data.accountRequest} />
                   ) : undefined
                 }
+                savings={user.isAdmin ? undefined : <SavingsLine canOpen={closure === null} />}
                 banners={
                   <>
                     {closure ? <ClosedBanner closure={closure} /> : null}

@@ -5,6 +5,7 @@ import {
   ChevronRight,
   FileText,
   type LucideIcon,
+  PiggyBank,
   Receipt,
   Send,
   Settings,
@@ -36,6 +37,7 @@ const ACTIONS: QuickAction[] = [
   { label: "Send Money", description: "USDC transfers, 2% fee", icon: Send, href: "/send-money" },
   { label: "Pay by $tag", description: "Instant, no fee", icon: AtSign, href: "/pay" },
   { label: "Add Money", description: "USDC deposits", icon: Wallet, href: "/add-money" },
+  { label: "Savings", description: "Interest, goals, no fees", icon: PiggyBank, href: "/savings" },
   { label: "Pay Bills", description: "Utilities and more", icon: Receipt },
   { label: "Analytics", description: "Spending and trends", icon: BarChart3, href: "/analytics" },
   { label: "Statements", description: "Monthly PDF statements", icon: FileText, href: "/statements" },
@@ -47,7 +49,7 @@ const TILE =
 
 /** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
 /** What moves money: on a closed account (decision 059) these tiles are shown switched off. */
-const MONEY_ACTIONS = new Set(["/send-money", "/pay", "/add-money"]);
+const MONEY_ACTIONS = new Set(["/send-money", "/pay", "/add-money", "/savings"]);
 
 export function QuickActionsCard({
   title = "Quick Actions",
