@@ -19,6 +19,8 @@ export const DASHBOARD_FIRST_READS = [
   "/api/kyc/status",
   "/api/transactions/recent",
   "/api/chat/unread",
+  // The balance card's savings line (decision 068).
+  "/api/savings",
 ] as const;
 
 /** The id of the `<script type="application/json">` element that carries those answers. */

@@ -1,24 +1,13 @@
 import { z } from "zod";
+import { GOAL_MESSAGES, GOAL_NAME_MAX, SAVINGS_DIRECTIONS } from "@/contract/savings-text";
 
-/** Savings at a variable APY (issue 51, decision 068): the words the customer reads. */
-export const SAVINGS_MESSAGES = {
-  opened: "Savings account opened",
-  alreadyOpen: "You already have a savings account",
-  notOpen: "Open a savings account first",
-  moved: "Money moved",
-  goalNotFound: "That savings goal does not exist",
-  insufficientChecking: "Not enough available in Checking for this move",
-  insufficientSavings: "Not enough in Savings for this move",
-  variableRate: "Variable rate; it may change after the account is opened.",
-} as const;
-
-export const SAVINGS_DIRECTIONS = ["to_savings", "to_checking"] as const;
-export type SavingsDirection = (typeof SAVINGS_DIRECTIONS)[number];
-
-/** An APY in basis points written as the customer reads it: 250 → "2.50%". */
-export function formatApy(apyBps: number): string {
-  return `${(apyBps / 100).toFixed(2)}%`;
-}
+export {
+  formatApy,
+  GOAL_MESSAGES,
+  SAVINGS_DIRECTIONS,
+  SAVINGS_MESSAGES,
+  type SavingsDirection,
+} from "@/contract/savings-text";
 
 const figure = z.object({ amount: z.string(), cents: z.number().int() });
 
@@ -76,11 +65,11 @@ export type MoveSavingsResponse = z.infer<typeof moveSavingsResponse>;
 /** POST /api/savings/goals. */
 export const createSavingsGoalInput = z.strictObject({
   name: z
-    .string({ error: "Name the goal" })
+    .string({ error: GOAL_MESSAGES.nameRequired })
     .trim()
-    .min(1, "Name the goal")
-    .max(60, "A goal's name can be at most 60 characters"),
-  target: z.union([z.number(), z.string().max(20)], { error: "Enter a target amount" }),
+    .min(1, GOAL_MESSAGES.nameRequired)
+    .max(GOAL_NAME_MAX, GOAL_MESSAGES.nameTooLong),
+  target: z.union([z.number(), z.string().max(20)], { error: GOAL_MESSAGES.targetRequired }),
   targetDate: z.iso.date("Enter the date as YYYY-MM-DD").nullable().optional(),
 });
 export type CreateSavingsGoalInput = z.infer<typeof createSavingsGoalInput>;

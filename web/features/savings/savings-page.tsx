@@ -1,6 +1,7 @@
 import { PiggyBank } from "lucide-react";
 import { type RefObject, useRef, useState } from "react";
-import { SAVINGS_MESSAGES, type SavingsOverview } from "@/contract/savings";
+import type { SavingsOverview } from "@/contract/savings";
+import { SAVINGS_MESSAGES } from "@/contract/savings-text";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { errorMessage } from "@/web/components/toast-error";

@@ -8,7 +8,7 @@ import type {
 } from "@/contract/savings";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
-import { apiRequest } from "@/web/lib/api";
+import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const SAVINGS_KEY = ["/api/savings"] as const;
 
@@ -17,11 +17,15 @@ export function getSavings({ signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<SavingsOverview>("GET", "/api/savings", undefined, { signal });
 }
 
-/** Refreshed by the pushed "savings" notice (a move, a credit) and whenever a screen showing it mounts. */
+/**
+ * Refreshed by the pushed "savings" notice (a move, a credit) and whenever a screen showing it mounts, except the
+ * dashboard's first mount, whose answer came inside the page (DASHBOARD_FIRST_READS).
+ */
 export const savingsQuery = queryOptions({
   queryKey: SAVINGS_KEY,
   queryFn: ({ signal }) => getSavings({ signal }),
   staleTime: 0,
+  refetchOnMount: refetchOnMountUnlessFromPage("always"),
 });
 
 export function useSavings() {

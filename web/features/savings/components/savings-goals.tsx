@@ -1,6 +1,7 @@
 import { Target } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import type { SavingsGoal } from "@/contract/savings";
+import { GOAL_MESSAGES, GOAL_NAME_MAX } from "@/contract/savings-text";
 import { FormField, fieldAria, focusFieldInError } from "@/web/components/form-field";
 import { MoneyField } from "@/web/components/money-input";
 import { errorMessage } from "@/web/components/toast-error";
@@ -13,14 +14,6 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useCreateSavingsGoal } from "@/web/features/savings/api/savings";
 import { formatRunDay } from "@/web/features/schedules/api/find-schedules";
 import { readAmount } from "@/web/lib/read-amount";
-
-/** contract/savings.ts's createSavingsGoalInput, said before the server has to. */
-const NAME_MAX = 60;
-const GOAL_MESSAGES = {
-  nameRequired: "Name the goal",
-  nameTooLong: `A goal's name can be at most ${NAME_MAX} characters`,
-  targetRequired: "Enter a target amount",
-} as const;
 
 function GoalRow({ goal }: { goal: SavingsGoal }) {
   const percent = Math.min(100, Math.floor((Math.max(goal.savedCents, 0) / goal.targetCents) * 100));
@@ -71,7 +64,7 @@ function NewGoalForm({ onAdded }: { onAdded: (name: string) => void }) {
     const found = {
       name: !trimmed
         ? GOAL_MESSAGES.nameRequired
-        : trimmed.length > NAME_MAX
+        : trimmed.length > GOAL_NAME_MAX
           ? GOAL_MESSAGES.nameTooLong
           : undefined,
       target: amount.error ?? (amount.cents === null ? GOAL_MESSAGES.targetRequired : undefined),
@@ -113,7 +106,7 @@ function NewGoalForm({ onAdded }: { onAdded: (name: string) => void }) {
         <FormField id="goal-name" label="Name" error={errors.name}>
           <Input
             id="goal-name"
-            maxLength={NAME_MAX + 20}
+            maxLength={GOAL_NAME_MAX + 20}
             autoComplete="off"
             placeholder="Emergency fund"
             value={name}
