@@ -1,9 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
-import { type Db, queryRows } from "@/server/db/client";
+import { formatMoney } from "@/contract/money";
+import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import type { LoopSpec } from "@/server/jobs/loop";
+import { interestPaidMail } from "@/server/lib/mail/money-templates";
+import { notifyAll } from "@/server/lib/notifications";
 
 /**
  * The daily accrual and the month's credit of savings interest (issue 51 §2, decision 068), as jobs that run
@@ -46,6 +49,42 @@ export interface InterestPass {
 
 const dueRow = z.object({ month: z.string().nullable(), day: z.string().nullable() });
 
+const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * The customers whose interest this transaction credited (credited_at is the transaction's now()) with a cent or
+ * more, told in the notification centre and by e-mail as their "Deposits and credits" choices say.
+ */
+async function notifyInterestPaid(tx: DbOrTx, month: string): Promise<void> {
+  const rows = await queryRows(
+    tx,
+    sql`select s.user_id::text as user_id, u.email, u.first_name, i.credited_cents::int as cents
+        from savings_interest i
+        join savings_accounts s on s.account_id = i.account_id
+        join users u on u.id = s.user_id
+        where i.month = ${month}::date and i.credited_at = now() and i.credited_cents > 0`,
+    z.object({ user_id: z.string(), email: z.string(), first_name: z.string(), cents: z.number().int() }),
+  );
+  const monthName = MONTH_NAME.format(new Date(`${month}T00:00:00Z`));
+  await notifyAll(
+    tx,
+    rows.map((r) => ({
+      userId: r.user_id,
+      kind: "money_in" as const,
+      content: {
+        title: "Interest paid",
+        body: `${formatMoney(r.cents)} of interest for ${monthName} was paid into your savings.`,
+        link: "/savings",
+      },
+      mail: interestPaidMail(r.email, {
+        firstName: r.first_name,
+        amount: formatMoney(r.cents),
+        month: monthName,
+      }),
+    })),
+  );
+}
+
 /**
  * One batch of the oldest interest work due through `through` (a New York day that has ended). Answers what it
  * did; `idle` when every open account has accrued through `through` and every complete month is credited.
@@ -69,12 +108,18 @@ export async function interestPass(
     dueRow,
   );
   if (due?.month) {
-    const [row] = await queryRows(
-      db,
-      sql`select credit_savings_month(${due.month}::date, ${batchSize}) as n`,
-      z.object({ n: z.number().int() }),
-    );
-    if (row && row.n > 0) return { kind: "credit", on: due.month, done: row.n, accountDays: 0 };
+    const month = due.month;
+    const credited = await db.transaction(async (tx) => {
+      const [row] = await queryRows(
+        tx,
+        sql`select credit_savings_month(${month}::date, ${batchSize}) as n`,
+        z.object({ n: z.number().int() }),
+      );
+      // Told in the credit's transaction: a rolled-back credit tells no one, a committed one tells each once.
+      if (row && row.n > 0) await notifyInterestPaid(tx, month);
+      return row?.n ?? 0;
+    });
+    if (credited > 0) return { kind: "credit", on: month, done: credited, accountDays: 0 };
   }
   if (due?.day && due.day <= through) {
     const [row] = await queryRows(

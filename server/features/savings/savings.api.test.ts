@@ -286,6 +286,19 @@ describe("interest", () => {
     const again = await accrueInterestThrough(t.database.db, "2028-12-31");
     expect(again).toEqual({ accountDays: 0, monthsCredited: 0, accountsCredited: 0 });
 
+    // Each credit told the customer once: a notification (Deposits and credits) and an e-mail.
+    const told = await t.database.query(
+      `select (select count(*)::int from notifications n where n.user_id = s.user_id and n.title = 'Interest paid')
+                as notices,
+              (select count(*)::int from mail_outbox m join users u on u.email = m.to_address
+                where u.id = s.user_id and m.kind = 'interest_paid') as mails,
+              (select count(*)::int from savings_interest i where i.account_id = s.account_id and i.credited_cents > 0)
+                as credits
+         from savings_accounts s where s.account_id = $1`,
+      [savers[1]!.id],
+    );
+    expect(told[0]).toEqual({ notices: 12, mails: 12, credits: 12 });
+
     for (const { year, id } of savers) {
       const rows = await t.database.query(
         `select coalesce(sum(credited_cents), 0)::int as cents, count(*)::int as months, sum(days)::int as days

@@ -154,3 +154,13 @@ export function moneyRequestAnsweredMail(
     [`Hi ${firstName}, ${payerTag} declined your request for ${amount}. No money moved.`],
   );
 }
+
+/** Sent when a month's savings interest is paid (decision 068). `amount` is already formatted; `month` "November 2026". */
+export function interestPaidMail(
+  to: string,
+  { firstName, amount, month }: { firstName: string; amount: string; month: string },
+): MailMessage {
+  return plainMail(to, "interest_paid", `${amount} interest paid into your savings`, "Interest paid", [
+    `Hi ${firstName}, ${amount} of interest for ${month} was paid into your ${BRAND.name} savings account.`,
+  ]);
+}
