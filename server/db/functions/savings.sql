@@ -38,20 +38,31 @@ $$;
 -- rate (savings_daily_rate of the rate in force that day); the span's days, balance-days and micros join the
 -- month's row, and the account's last accrued day and closing balance move, all in this one statement. The
 -- accounts are claimed in order of their next day with SKIP LOCKED, so two instances never accrue one account's day
--- twice, and an account that missed days (downtime) catches up a month a claim rather than a day a claim. Answers
+-- twice, and an account that missed days (downtime) catches up a month a claim rather than a day a claim. With
+-- p_account, that one account only, whose row the caller holds locked (close_savings brings it up to date). Answers
 -- how many accounts accrued and how many account-days.
-CREATE OR REPLACE FUNCTION accrue_savings(p_through date, p_limit integer)
+CREATE OR REPLACE FUNCTION accrue_savings(p_through date, p_limit integer, p_account uuid DEFAULT NULL)
 RETURNS TABLE (accounts integer, account_days integer)
 LANGUAGE sql VOLATILE AS $$
-	WITH claimed AS (
+	WITH batch AS (
 		SELECT s.account_id, s.closing_balance, coalesce(s.accrued_through + 1, s.opened_on) AS from_day
 		FROM savings_accounts s
 		-- Waiting for a credit is read from the claimed row itself: under a lock taken after another instance
 		-- committed, PostgreSQL rechecks these conditions on the row's newest version, where a subquery on another
 		-- table would still read the statement's older snapshot (and miss a month just accrued to its end).
-		WHERE s.closed_at IS NULL AND NOT s.awaiting_credit AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
+		WHERE p_account IS NULL AND s.closed_at IS NULL AND NOT s.awaiting_credit
+			AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
 		ORDER BY coalesce(s.accrued_through + 1, s.opened_on), s.account_id
 		LIMIT p_limit FOR UPDATE SKIP LOCKED
+	), one AS (
+		-- A branch of its own rather than an OR in the batch's condition: the function's plan is made once for any
+		-- argument, and an OR would cost the batch its index (and this account a scan of the work list).
+		SELECT s.account_id, s.closing_balance, coalesce(s.accrued_through + 1, s.opened_on) AS from_day
+		FROM savings_accounts s
+		WHERE s.account_id = p_account AND s.closed_at IS NULL AND NOT s.awaiting_credit
+			AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
+	), claimed AS (
+		SELECT * FROM batch UNION ALL SELECT * FROM one
 	), spans AS (
 		SELECT c.account_id, c.closing_balance, c.from_day,
 			least(p_through, (date_trunc('month', c.from_day) + interval '1 month - 1 day')::date) AS to_day
@@ -91,64 +102,88 @@ LANGUAGE sql VOLATILE AS $$
 	SELECT (SELECT count(*)::integer FROM moved), (SELECT coalesce(sum(m.days), 0)::integer FROM summed m)
 $$;
 --> statement-breakpoint
--- The credit of one month's interest for at most p_limit accounts whose month is accrued to its last day (or that
--- closed within it): accrued plus carried micros, rounded down to the cent; the rest carried into the next month.
--- Two entries per account with interest: the interest recognised (expense → payable) and paid (payable → the
--- savings account), their postings dated at the last instant of the month's last New York day (the day interest
--- is paid, Regulation DD's crediting), however late the job ran: the month's statement and the year's 1099-INT
--- hold it, and the next month's first day accrues on it. Rows are claimed with SKIP LOCKED and
--- marked credited in the same transaction: exactly once across instances. Answers how many rows were credited.
-CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
-RETURNS integer
+-- One account's interest for one month credited, its savings_interest row and savings account row held by the
+-- caller: accrued plus carried micros, rounded down to the cent; the rest carried into the next month, or, for an
+-- account closed, given up (less than a cent). Two entries when there is interest: the interest recognised
+-- (expense → payable) and paid (payable → the savings account), their postings dated p_value_at, by default the
+-- last instant of the month's last New York day (the day interest is paid, Regulation DD's crediting), however
+-- late the job ran: the month's statement and the year's 1099-INT hold it, and the next month's first day accrues
+-- on it. Answers the cents paid, NULL when the month has no row left to credit.
+CREATE OR REPLACE FUNCTION credit_savings_interest(p_account uuid, p_month date, p_value_at timestamptz DEFAULT NULL)
+RETURNS bigint
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
 	v_last date := (p_month + interval '1 month - 1 day')::date;
 	-- The last instant of the month's last New York day: the interest is paid on that day, after its accrual.
-	v_value_at timestamptz := new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond';
+	v_value_at timestamptz := coalesce(p_value_at,
+		new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond');
 	v_label text := 'Interest for ' || to_char(p_month, 'FMMonth YYYY');
-	v_expense uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_expense');
-	v_payable uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_payable');
 	v_row record;
 	v_total bigint;
 	v_cents bigint;
 	v_accrued uuid;
 	v_entry uuid;
+BEGIN
+	SELECT i.accrued_micros, i.carry_in_micros, s.closed_at INTO v_row
+		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
+		WHERE i.account_id = p_account AND i.month = p_month AND i.credited_cents IS NULL;
+	IF NOT FOUND THEN
+		RETURN NULL;
+	END IF;
+	v_total := v_row.accrued_micros + v_row.carry_in_micros;
+	v_cents := v_total / 10000;
+	v_entry := NULL;
+	IF v_cents > 0 THEN
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+			VALUES ('interest_accrued', v_label, 'savings_interest', p_account || ':' || p_month)
+			RETURNING id INTO v_accrued;
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+			VALUES ('interest_paid', v_label, 'savings_interest', p_account || ':' || p_month)
+			RETURNING id INTO v_entry;
+		INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_expense'), -v_cents, v_value_at),
+			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), v_cents, v_value_at),
+			(v_entry, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), -v_cents, v_value_at),
+			(v_entry, p_account, v_cents, v_value_at);
+		UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = p_account;
+	END IF;
+	-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
+	-- that day's postings), and the next month may accrue.
+	UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
+		WHERE account_id = p_account AND accrued_through = v_last;
+	UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
+		entry_id = v_entry, credited_at = now()
+		WHERE account_id = p_account AND month = p_month;
+	-- What is below the cent starts the next month (an account closed gave up less than a cent).
+	IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
+		INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
+			VALUES (p_account, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
+			ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
+	END IF;
+	RETURN v_cents;
+END;
+$$;
+--> statement-breakpoint
+-- The credit of one month's interest (credit_savings_interest) for at most p_limit accounts whose month is accrued
+-- to its last day (or that closed within it). Rows are claimed with SKIP LOCKED and marked credited in the same
+-- transaction: exactly once across instances. The savings account's row is claimed with them, so an account
+-- being closed (close_savings holds it and credits its own months) is passed over rather than waited for, and
+-- the two never wait for each other's rows. Answers how many rows were credited.
+CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	v_last date := (p_month + interval '1 month - 1 day')::date;
+	v_row record;
 	v_count integer := 0;
 BEGIN
 	FOR v_row IN
-		SELECT i.account_id, i.accrued_micros, i.carry_in_micros, s.user_id, s.closed_at
+		SELECT i.account_id
 		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
 		WHERE i.month = p_month AND i.credited_cents IS NULL AND (i.through = v_last OR s.closed_at IS NOT NULL)
-		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i SKIP LOCKED
+		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i, s SKIP LOCKED
 	LOOP
-		v_total := v_row.accrued_micros + v_row.carry_in_micros;
-		v_cents := v_total / 10000;
-		v_entry := NULL;
-		IF v_cents > 0 THEN
-			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-				VALUES ('interest_accrued', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
-				RETURNING id INTO v_accrued;
-			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-				VALUES ('interest_paid', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
-				RETURNING id INTO v_entry;
-			INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
-				(v_accrued, v_expense, -v_cents, v_value_at), (v_accrued, v_payable, v_cents, v_value_at),
-				(v_entry, v_payable, -v_cents, v_value_at), (v_entry, v_row.account_id, v_cents, v_value_at);
-			UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = v_row.account_id;
-		END IF;
-		-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
-		-- that day's postings), and the next month may accrue.
-		UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
-			WHERE account_id = v_row.account_id AND accrued_through = v_last;
-		UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
-			entry_id = v_entry, credited_at = now()
-			WHERE account_id = v_row.account_id AND month = p_month;
-		-- What is below the cent starts the next month (an account closed gave up less than a cent).
-		IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
-			INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
-				VALUES (v_row.account_id, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
-				ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
-		END IF;
+		PERFORM credit_savings_interest(v_row.account_id, p_month);
 		v_count := v_count + 1;
 	END LOOP;
 	RETURN v_count;
