@@ -318,3 +318,136 @@ BEGIN
 	RETURN QUERY SELECT 'moved'::text, 201, v_response, NULL::text;
 END;
 $$;
+--> statement-breakpoint
+-- A customer's savings account closed (issue 51 §1, decision 068) in one call: the wallet lock, the idempotency
+-- record, the checks, the interest owed and the money moved. The account is locked without SKIP LOCKED: an
+-- accrual or credit batch holding it finishes first. Its interest is brought up to date through yesterday (New
+-- York; today's closing balance will be zero and earns nothing), each complete month credited as the monthly job
+-- would, then what this month has accrued so far is paid now, rounded down to the cent: the remainder below the
+-- cent is given up, as an account's last month always gave it up. The whole balance, interest included, moves to
+-- checking in one journal entry with its history row and savings_moves row ('closing'), and the account closes;
+-- the customer may open another later (one open at a time). Refused for a frozen, closed or staff account and one
+-- with no savings open.
+--
+-- One argument, a JSON object (decision 019): its fields are the column list below, checked by closeSavingsCall
+-- (server/features/savings/close-savings.ts) before it is sent.
+CREATE OR REPLACE FUNCTION close_savings(p_call jsonb)
+RETURNS TABLE (outcome text, status_code integer, response jsonb, detail text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+DECLARE
+	c record;
+	v_wallet uuid;
+	v_savings uuid;
+	v_state record;
+	v_yesterday date;
+	v_month date;
+	v_interest bigint := 0;
+	v_credited bigint;
+	v_balance bigint;
+	v_outcome text;
+	v_previous_status integer;
+	v_previous_response jsonb;
+	v_entry_id uuid;
+	v_response jsonb;
+BEGIN
+	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
+		user_id uuid,
+		idempotency_key text,
+		request_hash text,
+		move_id uuid,
+		transaction_id uuid,
+		created_at timestamptz,
+		message text
+	);
+	IF num_nulls(c.user_id, c.idempotency_key, c.request_hash, c.move_id, c.transaction_id, c.created_at,
+			c.message) > 0 THEN
+		RAISE EXCEPTION 'close_savings: a required field is missing' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- The wallet first, as every money movement of this customer takes it; then the savings account's row.
+	v_wallet := lock_wallet(c.user_id);
+	SELECT i.outcome, i.status_code, i.response INTO v_outcome, v_previous_status, v_previous_response
+		FROM idempotency_replay(c.user_id, c.idempotency_key, c.request_hash) i;
+	IF FOUND THEN
+		RETURN QUERY SELECT v_outcome, v_previous_status, v_previous_response, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.frozen_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_frozen'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND cardinality(u.staff_roles) > 0) THEN
+		RETURN QUERY SELECT 'staff_account'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.closed_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_closed'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	SELECT s.account_id INTO v_savings FROM savings_accounts s
+		WHERE s.user_id = c.user_id AND s.closed_at IS NULL FOR UPDATE;
+	IF NOT FOUND THEN
+		RETURN QUERY SELECT 'savings_not_open'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+
+	-- Interest up to date through yesterday: a month's credit before the next month's first day (it is part of
+	-- that day's balance), as the jobs do it, however far behind they are.
+	v_yesterday := (c.created_at AT TIME ZONE 'America/New_York')::date - 1;
+	LOOP
+		SELECT s.accrued_through, s.awaiting_credit, coalesce(s.accrued_through + 1, s.opened_on) AS next_day
+			INTO v_state FROM savings_accounts s WHERE s.account_id = v_savings;
+		IF v_state.awaiting_credit THEN
+			v_credited := credit_savings_interest(v_savings, date_trunc('month', v_state.accrued_through)::date);
+			IF v_credited IS NULL THEN
+				RAISE EXCEPTION 'close_savings: % awaits a credit it has no row for', v_savings;
+			END IF;
+			v_interest := v_interest + v_credited;
+		ELSIF v_state.next_day <= v_yesterday THEN
+			IF (SELECT a.accounts FROM accrue_savings(v_yesterday, 1, v_savings) a) <> 1 THEN
+				RAISE EXCEPTION 'close_savings: % did not accrue', v_savings;
+			END IF;
+		ELSE
+			EXIT;
+		END IF;
+	END LOOP;
+
+	-- Closed before its last credit, so the credit carries nothing on: the part of a cent this month accrued beyond
+	-- its whole cents is forfeited (decision 068). Paid now, before the balance moves, so the move takes it along.
+	UPDATE savings_accounts SET closed_at = c.created_at WHERE account_id = v_savings;
+	FOR v_month IN SELECT i.month FROM savings_interest i
+			WHERE i.account_id = v_savings AND i.credited_cents IS NULL ORDER BY i.month LOOP
+		v_interest := v_interest + credit_savings_interest(v_savings, v_month, c.created_at);
+	END LOOP;
+	SELECT a.balance INTO v_balance FROM ledger_accounts a WHERE a.id = v_savings;
+
+	-- This closing's notices travel in its event: the row triggers of what it writes add none (event-log.sql).
+	PERFORM pushes_by_caller();
+	IF v_balance > 0 THEN
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id, actor_id)
+			VALUES ('savings_move', 'Savings to Checking (account closed)', 'savings_move', c.move_id::text, c.user_id)
+			RETURNING id INTO v_entry_id;
+		INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+			(v_entry_id, v_wallet, v_balance, c.created_at), (v_entry_id, v_savings, -v_balance, c.created_at);
+		UPDATE ledger_accounts a SET balance = a.balance + CASE WHEN a.id = v_savings THEN -v_balance ELSE v_balance END
+			WHERE a.id IN (v_wallet, v_savings);
+		INSERT INTO transactions
+			(id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id,
+			 entry_id, created_at, updated_at)
+			VALUES (c.transaction_id, c.user_id, 'credit', v_balance, 0, v_balance, 'From Savings (account closed)',
+				'savings', 'completed', 'savings', c.move_id, v_entry_id, c.created_at, c.created_at);
+		INSERT INTO savings_moves (id, user_id, account_id, direction, amount, entry_id, transaction_id, created_at)
+			VALUES (c.move_id, c.user_id, v_savings, 'closing', v_balance, v_entry_id, c.transaction_id, c.created_at);
+	END IF;
+	v_response := jsonb_build_object('message', c.message, 'closing', jsonb_build_object(
+		'accountId', v_savings, 'movedCents', v_balance, 'interestCents', v_interest,
+		'closedAt', p_call->>'created_at'));
+	INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
+		VALUES (c.user_id, c.idempotency_key, c.request_hash, 200, v_response);
+	PERFORM emit_event('savings.closed', c.user_id, jsonb_build_object(
+		'account_id', v_savings, 'moved_cents', v_balance, 'interest_cents', v_interest,
+		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,
+			'topics', jsonb_build_array('summary', 'transactions', 'savings')))));
+	RETURN QUERY SELECT 'closed'::text, 200, v_response, NULL::text;
+END;
+$$;
