@@ -12,6 +12,7 @@ export const CLOSURE_BLOCKERS = [
   "transfer_pending",
   "incoming_pending",
   "open_holds",
+  "savings_not_empty",
   "balance_not_zero",
   "schedule_active",
   "money_request_open",
@@ -26,6 +27,8 @@ export const CLOSURE_BLOCKER_MESSAGES: Record<ClosureBlocker, string> = {
     "The account owes money (a negative balance). Bring the balance back to $0.00 before closing it.",
   open_holds:
     "Money on the account is on hold. Wait until the held payments finish (or cancel them) before closing it.",
+  savings_not_empty:
+    "Your savings account still holds money or interest. Move your savings to checking first: close the savings account, then this one.",
   balance_not_zero:
     "The account still holds money. Send it out first (to a wallet or by $tag) so the balance is $0.00, then close it.",
   transfer_pending:

@@ -6,6 +6,7 @@ export const SAVINGS_MESSAGES = {
   alreadyOpen: "You already have a savings account",
   notOpen: "Open a savings account first",
   moved: "Money moved",
+  closed: "Savings account closed: its money is in Checking",
   goalNotFound: "That savings goal does not exist",
   insufficientChecking: "Not enough available in Checking for this move",
   insufficientSavings: "Not enough in Savings for this move",

@@ -62,6 +62,23 @@ export const savingsMove = z.object({
 export const moveSavingsResponse = z.object({ message: z.string(), move: savingsMove });
 export type MoveSavingsResponse = z.infer<typeof moveSavingsResponse>;
 
+/**
+ * DELETE /api/savings (an Idempotency-Key header is required): what closing moved to checking, the interest it
+ * paid included.
+ */
+export const closeSavingsResponse = z.object({
+  message: z.string(),
+  closing: z.object({
+    accountId: z.string(),
+    moved: z.string(),
+    movedCents: z.number().int(),
+    interest: z.string(),
+    interestCents: z.number().int(),
+    closedAt: z.string(),
+  }),
+});
+export type CloseSavingsResponse = z.infer<typeof closeSavingsResponse>;
+
 /** POST /api/savings/goals. */
 export const createSavingsGoalInput = z.strictObject({
   name: z

@@ -107,6 +107,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   // Savings (decision 068).
   "GET /api/savings": ["user"],
   "POST /api/savings": ["user", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
+  "DELETE /api/savings": ["user", "VALIDATION", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   "POST /api/savings/moves": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE", "RATE_LIMITED"],
   "POST /api/savings/goals": ["user", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   // Requests for money by $tag (decision 037): asked only of who can be paid, paid through the tag payment.

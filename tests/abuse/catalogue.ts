@@ -743,8 +743,10 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
   },
 
-  // Savings (decision 068): A and B each hold one (world.ts), so opening again is refused; a move without its
-  // Idempotency-Key is refused before the move's one call, staff too (savings.api.test.ts refuses staff with one).
+  // Savings (decision 068): A and B each hold one (world.ts), so opening again is refused; a move or a closing
+  // without its Idempotency-Key is refused before its one call, staff too (savings.api.test.ts and
+  // close-savings.api.test.ts refuse staff with one). The closing keeps A's and B's accounts open for the cases
+  // that need them, as the account closure's well-formed request does without its password.
   "GET /api/savings": {
     access: "user",
     build: () => url("/api/savings"),
@@ -754,6 +756,11 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "user",
     build: () => url("/api/savings"),
     expect: { signedOut: 401, user: 409, otherUser: 409, admin: 403 },
+  },
+  "DELETE /api/savings": {
+    access: "user",
+    build: () => url("/api/savings"),
+    expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/savings/moves": {
     access: "user",

@@ -46,6 +46,18 @@ BEGIN
 			WHERE a.user_id = p_user_id AND h.status = 'open') THEN
 		RETURN 'open_holds';
 	END IF;
+	-- Savings that hold money, or may still owe interest (a balance on its last accrued day, money moved since, a
+	-- cent or more accrued): the customer closes it first (close_savings pays what it owes into checking). One
+	-- that owes nothing is closed with the account.
+	IF EXISTS (SELECT 1 FROM savings_accounts s JOIN ledger_accounts a ON a.id = s.account_id
+			WHERE s.user_id = p_user_id AND s.closed_at IS NULL
+				AND (a.balance <> 0 OR s.closing_balance <> 0
+					OR EXISTS (SELECT 1 FROM postings p WHERE p.account_id = s.account_id
+						AND p.created_at >= new_york_start(coalesce(s.accrued_through + 1, s.opened_on)))
+					OR EXISTS (SELECT 1 FROM savings_interest i WHERE i.account_id = s.account_id
+						AND i.credited_cents IS NULL AND i.accrued_micros + i.carry_in_micros >= 10000))) THEN
+		RETURN 'savings_not_empty';
+	END IF;
 	IF coalesce(v_balance, 0) > 0 THEN
 		RETURN 'balance_not_zero';
 	END IF;

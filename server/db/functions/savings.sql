@@ -38,23 +38,34 @@ $$;
 -- rate (savings_daily_rate of the rate in force that day); the span's days, balance-days and micros join the
 -- month's row, and the account's last accrued day and closing balance move, all in this one statement. The
 -- accounts are claimed in order of their next day with SKIP LOCKED, so two instances never accrue one account's day
--- twice, and an account that missed days (downtime) catches up a month a claim rather than a day a claim. Answers
+-- twice, and an account that missed days (downtime) catches up a month a claim rather than a day a claim. With
+-- p_account, that one account only, whose row the caller holds locked (close_savings brings it up to date). Answers
 -- how many accounts accrued and how many account-days.
-CREATE OR REPLACE FUNCTION accrue_savings(p_through date, p_limit integer)
+CREATE OR REPLACE FUNCTION accrue_savings(p_through date, p_limit integer, p_account uuid DEFAULT NULL)
 RETURNS TABLE (accounts integer, account_days integer)
 -- JIT off: generate_series' default estimate (1,000 rows an account) makes a 5,000-account batch look like millions
 -- of rows, and compiling it took 1.2 s of a 1.8 s batch (EXPLAIN ANALYZE at 100,000 accounts; decision 062 saw the
 -- same in the statement run).
 LANGUAGE sql VOLATILE SET jit = off AS $$
-	WITH claimed AS (
+	WITH batch AS (
 		SELECT s.account_id, s.closing_balance, coalesce(s.accrued_through + 1, s.opened_on) AS from_day
 		FROM savings_accounts s
 		-- Waiting for a credit is read from the claimed row itself: under a lock taken after another instance
 		-- committed, PostgreSQL rechecks these conditions on the row's newest version, where a subquery on another
 		-- table would still read the statement's older snapshot (and miss a month just accrued to its end).
-		WHERE s.closed_at IS NULL AND NOT s.awaiting_credit AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
+		WHERE p_account IS NULL AND s.closed_at IS NULL AND NOT s.awaiting_credit
+			AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
 		ORDER BY coalesce(s.accrued_through + 1, s.opened_on), s.account_id
 		LIMIT p_limit FOR UPDATE SKIP LOCKED
+	), one AS (
+		-- A branch of its own rather than an OR in the batch's condition: the function's plan is made once for any
+		-- argument, and an OR would cost the batch its index (and this account a scan of the work list).
+		SELECT s.account_id, s.closing_balance, coalesce(s.accrued_through + 1, s.opened_on) AS from_day
+		FROM savings_accounts s
+		WHERE s.account_id = p_account AND s.closed_at IS NULL AND NOT s.awaiting_credit
+			AND coalesce(s.accrued_through + 1, s.opened_on) <= p_through
+	), claimed AS (
+		SELECT * FROM batch UNION ALL SELECT * FROM one
 	), spans AS (
 		SELECT c.account_id, c.closing_balance, c.from_day,
 			least(p_through, (date_trunc('month', c.from_day) + interval '1 month - 1 day')::date) AS to_day
@@ -94,64 +105,88 @@ LANGUAGE sql VOLATILE SET jit = off AS $$
 	SELECT (SELECT count(*)::integer FROM moved), (SELECT coalesce(sum(m.days), 0)::integer FROM summed m)
 $$;
 --> statement-breakpoint
--- The credit of one month's interest for at most p_limit accounts whose month is accrued to its last day (or that
--- closed within it): accrued plus carried micros, rounded down to the cent; the rest carried into the next month.
--- Two entries per account with interest: the interest recognised (expense → payable) and paid (payable → the
--- savings account), their postings dated at the last instant of the month's last New York day (the day interest
--- is paid, Regulation DD's crediting), however late the job ran: the month's statement and the year's 1099-INT
--- hold it, and the next month's first day accrues on it. Rows are claimed with SKIP LOCKED and
--- marked credited in the same transaction: exactly once across instances. Answers how many rows were credited.
-CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
-RETURNS integer
-LANGUAGE plpgsql VOLATILE SET jit = off AS $$
+-- One account's interest for one month credited, its savings_interest row and savings account row held by the
+-- caller: accrued plus carried micros, rounded down to the cent; the rest carried into the next month, or, for an
+-- account closed, given up (less than a cent). Two entries when there is interest: the interest recognised
+-- (expense → payable) and paid (payable → the savings account), their postings dated p_value_at, by default the
+-- last instant of the month's last New York day (the day interest is paid, Regulation DD's crediting), however
+-- late the job ran: the month's statement and the year's 1099-INT hold it, and the next month's first day accrues
+-- on it. Answers the cents paid, NULL when the month has no row left to credit.
+CREATE OR REPLACE FUNCTION credit_savings_interest(p_account uuid, p_month date, p_value_at timestamptz DEFAULT NULL)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
 	v_last date := (p_month + interval '1 month - 1 day')::date;
 	-- The last instant of the month's last New York day: the interest is paid on that day, after its accrual.
-	v_value_at timestamptz := new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond';
+	v_value_at timestamptz := coalesce(p_value_at,
+		new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond');
 	v_label text := 'Interest for ' || to_char(p_month, 'FMMonth YYYY');
-	v_expense uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_expense');
-	v_payable uuid := (SELECT id FROM ledger_accounts WHERE code = 'interest_payable');
 	v_row record;
 	v_total bigint;
 	v_cents bigint;
 	v_accrued uuid;
 	v_entry uuid;
+BEGIN
+	SELECT i.accrued_micros, i.carry_in_micros, s.closed_at INTO v_row
+		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
+		WHERE i.account_id = p_account AND i.month = p_month AND i.credited_cents IS NULL;
+	IF NOT FOUND THEN
+		RETURN NULL;
+	END IF;
+	v_total := v_row.accrued_micros + v_row.carry_in_micros;
+	v_cents := v_total / 10000;
+	v_entry := NULL;
+	IF v_cents > 0 THEN
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+			VALUES ('interest_accrued', v_label, 'savings_interest', p_account || ':' || p_month)
+			RETURNING id INTO v_accrued;
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
+			VALUES ('interest_paid', v_label, 'savings_interest', p_account || ':' || p_month)
+			RETURNING id INTO v_entry;
+		INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_expense'), -v_cents, v_value_at),
+			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), v_cents, v_value_at),
+			(v_entry, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), -v_cents, v_value_at),
+			(v_entry, p_account, v_cents, v_value_at);
+		UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = p_account;
+	END IF;
+	-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
+	-- that day's postings), and the next month may accrue.
+	UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
+		WHERE account_id = p_account AND accrued_through = v_last;
+	UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
+		entry_id = v_entry, credited_at = now()
+		WHERE account_id = p_account AND month = p_month;
+	-- What is below the cent starts the next month (an account closed gave up less than a cent).
+	IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
+		INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
+			VALUES (p_account, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
+			ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
+	END IF;
+	RETURN v_cents;
+END;
+$$;
+--> statement-breakpoint
+-- The credit of one month's interest (credit_savings_interest) for at most p_limit accounts whose month is accrued
+-- to its last day (or that closed within it). Rows are claimed with SKIP LOCKED and marked credited in the same
+-- transaction: exactly once across instances. The savings account's row is claimed with them, so an account
+-- being closed (close_savings holds it and credits its own months) is passed over rather than waited for, and
+-- the two never wait for each other's rows. Answers how many rows were credited.
+CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE SET jit = off AS $$
+DECLARE
+	v_last date := (p_month + interval '1 month - 1 day')::date;
+	v_row record;
 	v_count integer := 0;
 BEGIN
 	FOR v_row IN
-		SELECT i.account_id, i.accrued_micros, i.carry_in_micros, s.user_id, s.closed_at
+		SELECT i.account_id
 		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
 		WHERE i.month = p_month AND i.credited_cents IS NULL AND (i.through = v_last OR s.closed_at IS NOT NULL)
-		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i SKIP LOCKED
+		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i, s SKIP LOCKED
 	LOOP
-		v_total := v_row.accrued_micros + v_row.carry_in_micros;
-		v_cents := v_total / 10000;
-		v_entry := NULL;
-		IF v_cents > 0 THEN
-			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-				VALUES ('interest_accrued', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
-				RETURNING id INTO v_accrued;
-			INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-				VALUES ('interest_paid', v_label, 'savings_interest', v_row.account_id || ':' || p_month)
-				RETURNING id INTO v_entry;
-			INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
-				(v_accrued, v_expense, -v_cents, v_value_at), (v_accrued, v_payable, v_cents, v_value_at),
-				(v_entry, v_payable, -v_cents, v_value_at), (v_entry, v_row.account_id, v_cents, v_value_at);
-			UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = v_row.account_id;
-		END IF;
-		-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
-		-- that day's postings), and the next month may accrue.
-		UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
-			WHERE account_id = v_row.account_id AND accrued_through = v_last;
-		UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
-			entry_id = v_entry, credited_at = now()
-			WHERE account_id = v_row.account_id AND month = p_month;
-		-- What is below the cent starts the next month (an account closed gave up less than a cent).
-		IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
-			INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
-				VALUES (v_row.account_id, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
-				ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
-		END IF;
+		PERFORM credit_savings_interest(v_row.account_id, p_month);
 		v_count := v_count + 1;
 	END LOOP;
 	RETURN v_count;
@@ -284,5 +319,138 @@ BEGIN
 		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,
 			'topics', jsonb_build_array('summary', 'transactions', 'savings')))));
 	RETURN QUERY SELECT 'moved'::text, 201, v_response, NULL::text;
+END;
+$$;
+--> statement-breakpoint
+-- A customer's savings account closed (issue 51 §1, decision 068) in one call: the wallet lock, the idempotency
+-- record, the checks, the interest owed and the money moved. The account is locked without SKIP LOCKED: an
+-- accrual or credit batch holding it finishes first. Its interest is brought up to date through yesterday (New
+-- York; today's closing balance will be zero and earns nothing), each complete month credited as the monthly job
+-- would, then what this month has accrued so far is paid now, rounded down to the cent: the remainder below the
+-- cent is given up, as an account's last month always gave it up. The whole balance, interest included, moves to
+-- checking in one journal entry with its history row and savings_moves row ('closing'), and the account closes;
+-- the customer may open another later (one open at a time). Refused for a frozen, closed or staff account and one
+-- with no savings open.
+--
+-- One argument, a JSON object (decision 019): its fields are the column list below, checked by closeSavingsCall
+-- (server/features/savings/close-savings.ts) before it is sent.
+CREATE OR REPLACE FUNCTION close_savings(p_call jsonb)
+RETURNS TABLE (outcome text, status_code integer, response jsonb, detail text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+DECLARE
+	c record;
+	v_wallet uuid;
+	v_savings uuid;
+	v_state record;
+	v_yesterday date;
+	v_month date;
+	v_interest bigint := 0;
+	v_credited bigint;
+	v_balance bigint;
+	v_outcome text;
+	v_previous_status integer;
+	v_previous_response jsonb;
+	v_entry_id uuid;
+	v_response jsonb;
+BEGIN
+	SELECT * INTO c FROM jsonb_to_record(p_call) AS x(
+		user_id uuid,
+		idempotency_key text,
+		request_hash text,
+		move_id uuid,
+		transaction_id uuid,
+		created_at timestamptz,
+		message text
+	);
+	IF num_nulls(c.user_id, c.idempotency_key, c.request_hash, c.move_id, c.transaction_id, c.created_at,
+			c.message) > 0 THEN
+		RAISE EXCEPTION 'close_savings: a required field is missing' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- The wallet first, as every money movement of this customer takes it; then the savings account's row.
+	v_wallet := lock_wallet(c.user_id);
+	SELECT i.outcome, i.status_code, i.response INTO v_outcome, v_previous_status, v_previous_response
+		FROM idempotency_replay(c.user_id, c.idempotency_key, c.request_hash) i;
+	IF FOUND THEN
+		RETURN QUERY SELECT v_outcome, v_previous_status, v_previous_response, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.frozen_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_frozen'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND cardinality(u.staff_roles) > 0) THEN
+		RETURN QUERY SELECT 'staff_account'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	IF EXISTS (SELECT 1 FROM users u WHERE u.id = c.user_id AND u.closed_at IS NOT NULL) THEN
+		RETURN QUERY SELECT 'account_closed'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+	SELECT s.account_id INTO v_savings FROM savings_accounts s
+		WHERE s.user_id = c.user_id AND s.closed_at IS NULL FOR UPDATE;
+	IF NOT FOUND THEN
+		RETURN QUERY SELECT 'savings_not_open'::text, NULL::integer, NULL::jsonb, NULL::text;
+		RETURN;
+	END IF;
+
+	-- Interest up to date through yesterday: a month's credit before the next month's first day (it is part of
+	-- that day's balance), as the jobs do it, however far behind they are.
+	v_yesterday := (c.created_at AT TIME ZONE 'America/New_York')::date - 1;
+	LOOP
+		SELECT s.accrued_through, s.awaiting_credit, coalesce(s.accrued_through + 1, s.opened_on) AS next_day
+			INTO v_state FROM savings_accounts s WHERE s.account_id = v_savings;
+		IF v_state.awaiting_credit THEN
+			v_credited := credit_savings_interest(v_savings, date_trunc('month', v_state.accrued_through)::date);
+			IF v_credited IS NULL THEN
+				RAISE EXCEPTION 'close_savings: % awaits a credit it has no row for', v_savings;
+			END IF;
+			v_interest := v_interest + v_credited;
+		ELSIF v_state.next_day <= v_yesterday THEN
+			IF (SELECT a.accounts FROM accrue_savings(v_yesterday, 1, v_savings) a) <> 1 THEN
+				RAISE EXCEPTION 'close_savings: % did not accrue', v_savings;
+			END IF;
+		ELSE
+			EXIT;
+		END IF;
+	END LOOP;
+
+	-- Closed before its last credit, so the credit carries nothing on: the part of a cent this month accrued beyond
+	-- its whole cents is forfeited (decision 068). Paid now, before the balance moves, so the move takes it along.
+	UPDATE savings_accounts SET closed_at = c.created_at WHERE account_id = v_savings;
+	FOR v_month IN SELECT i.month FROM savings_interest i
+			WHERE i.account_id = v_savings AND i.credited_cents IS NULL ORDER BY i.month LOOP
+		v_interest := v_interest + credit_savings_interest(v_savings, v_month, c.created_at);
+	END LOOP;
+	SELECT a.balance INTO v_balance FROM ledger_accounts a WHERE a.id = v_savings;
+
+	-- This closing's notices travel in its event: the row triggers of what it writes add none (event-log.sql).
+	PERFORM pushes_by_caller();
+	IF v_balance > 0 THEN
+		INSERT INTO journal_entries (kind, description, reference_type, reference_id, actor_id)
+			VALUES ('savings_move', 'Savings to Checking (account closed)', 'savings_move', c.move_id::text, c.user_id)
+			RETURNING id INTO v_entry_id;
+		INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
+			(v_entry_id, v_wallet, v_balance, c.created_at), (v_entry_id, v_savings, -v_balance, c.created_at);
+		UPDATE ledger_accounts a SET balance = a.balance + CASE WHEN a.id = v_savings THEN -v_balance ELSE v_balance END
+			WHERE a.id IN (v_wallet, v_savings);
+		INSERT INTO transactions
+			(id, user_id, type, amount, fee, net_amount, description, category, status, source_type, source_id,
+			 entry_id, created_at, updated_at)
+			VALUES (c.transaction_id, c.user_id, 'credit', v_balance, 0, v_balance, 'From Savings (account closed)',
+				'savings', 'completed', 'savings', c.move_id, v_entry_id, c.created_at, c.created_at);
+		INSERT INTO savings_moves (id, user_id, account_id, direction, amount, entry_id, transaction_id, created_at)
+			VALUES (c.move_id, c.user_id, v_savings, 'closing', v_balance, v_entry_id, c.transaction_id, c.created_at);
+	END IF;
+	v_response := jsonb_build_object('message', c.message, 'closing', jsonb_build_object(
+		'accountId', v_savings, 'movedCents', v_balance, 'interestCents', v_interest,
+		'closedAt', p_call->>'created_at'));
+	INSERT INTO idempotency_keys (user_id, key, request_hash, status_code, response)
+		VALUES (c.user_id, c.idempotency_key, c.request_hash, 200, v_response);
+	PERFORM emit_event('savings.closed', c.user_id, jsonb_build_object(
+		'account_id', v_savings, 'moved_cents', v_balance, 'interest_cents', v_interest,
+		'notices', jsonb_build_array(jsonb_build_object('user_id', c.user_id,
+			'topics', jsonb_build_array('summary', 'transactions', 'savings')))));
+	RETURN QUERY SELECT 'closed'::text, 200, v_response, NULL::text;
 END;
 $$;

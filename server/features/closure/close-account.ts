@@ -138,6 +138,11 @@ async function closeAccount(
         closureBlocker: row.blocker,
       });
     }
+    // A savings account left open owes nothing (closure_blocker refused one that might): it closes with the account,
+    // and the credit job settles its month's row at zero (less than a cent is given up, as close_savings does).
+    await tx.execute(
+      sql`update savings_accounts set closed_at = now() where user_id = ${userId} and closed_at is null`,
+    );
     await updateUser(tx, userId, {
       closedAt: sql`now()`,
       closedBy: actor.actorId,

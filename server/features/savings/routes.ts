@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
+  closeSavingsResponse,
   createSavingsGoalInput,
   moveSavingsInput,
   moveSavingsResponse,
   savingsOverview,
 } from "@/contract/savings";
+import { closeSavings } from "@/server/features/savings/close-savings";
 import { moveSavings } from "@/server/features/savings/move-savings";
 import { createGoal, getSavingsOverview, openSavings } from "@/server/features/savings/savings";
 import { keyedLimit } from "@/server/lib/rate-limit";
@@ -13,7 +15,7 @@ import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** Moves per customer per minute, before RATE_LIMIT_SCALE: a script cannot churn the ledger. */
 const MOVES_PER_MINUTE = 30;
-/** Opening savings and making goals, per customer per minute, before RATE_LIMIT_SCALE. */
+/** Opening and closing savings and making goals, per customer per minute, before RATE_LIMIT_SCALE. */
 const CHANGES_PER_MINUTE = 10;
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -50,6 +52,20 @@ export async function savingsRoutes(instance: FastifyInstance) {
       const result = await moveSavings(db, signedInUser(request).id, request.body, idempotencyKeyOf(request));
       if (result.replayed) reply.header("idempotent-replayed", "true");
       return reply.status(result.statusCode as 201).send(result.body);
+    },
+  );
+  app.delete(
+    "/",
+    {
+      schema: { response: { 200: closeSavingsResponse } },
+      preHandler: [changeLimit],
+      // close_savings's event tells every instance's poll memory (no broadcast of its own).
+      config: { pollsToldByEvent: true },
+    },
+    async (request, reply) => {
+      const result = await closeSavings(db, signedInUser(request).id, idempotencyKeyOf(request));
+      if (result.replayed) reply.header("idempotent-replayed", "true");
+      return reply.status(result.statusCode as 200).send(result.body);
     },
   );
   app.post(
