@@ -19,7 +19,7 @@ const SEED_CHUNK = 100_000;
 
 async function seedChunk(database: Database, from: number, to: number, openedOn: string): Promise<void> {
   const id = (block: string) => `('00000000-0000-4000-${block}-' || lpad(to_hex(n), 12, '0'))::uuid`;
-  const amount = "(100 + (n * 7919) % 100000000)::bigint";
+  const amount = "(100 + (n::bigint * 7919) % 100000000)";
   const series = `generate_series(${Number(from)}, ${Number(to)}) n`;
   const day = `'${/^\d{4}-\d{2}-\d{2}$/.test(openedOn) ? openedOn : "invalid"}'::date`;
   await database.query(`
