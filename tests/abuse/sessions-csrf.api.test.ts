@@ -136,7 +136,8 @@ describe("CSRF", () => {
         expect(res.json().message).toBe("Cross-site request refused");
         expect(await snapshot(w), key).toEqual(before);
       }
-    });
+      // Every mutating route with two table snapshots each: ~14 s alone, past 30 s on a loaded machine.
+    }, 120_000);
   }
 
   it("lets a same-origin request through", async () => {
@@ -175,7 +176,7 @@ describe("JSON only", () => {
         expect(res.json()).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
         expect(await snapshot(w), key).toEqual(before);
       }
-    });
+    }, 120_000);
   }
 });
 
