@@ -4,7 +4,7 @@ import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { RETENTION } from "@/server/lib/housekeeping";
 
-/** Months made ahead of the current one: a failed pass (a lock not had within a second) has weeks to succeed. */
+/** Months made ahead of the current one: a failed pass (a lock not had within 200 ms) has weeks to succeed. */
 export const PREMAKE_MONTHS = 3;
 
 /**

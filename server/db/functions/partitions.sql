@@ -18,7 +18,9 @@ DECLARE
 	v_made text[] := '{}';
 BEGIN
 	PERFORM pg_advisory_xact_lock(7310203);
-	PERFORM set_config('lock_timeout', '1s', true);
+	-- Under deadlock_timeout (1 s): a writer that waits on the new month while this waits on the writer is never
+	-- the one PostgreSQL's deadlock check cancels; this gives up first and the next pass tries again.
+	PERFORM set_config('lock_timeout', '200ms', true);
 	FOR t IN SELECT p.table_name, p.cutoff, p.local_key FROM partitioned_tables p
 		WHERE (SELECT relkind FROM pg_class WHERE oid = p.table_name::regclass) = 'p' ORDER BY p.table_name
 	LOOP
