@@ -1,13 +1,26 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { SECURITY_MESSAGES } from "@/contract/security";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import type { Db, Tx } from "@/server/db/client";
 import { idempotencyKeys } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";
 
 /** What a key may be: 1 to 255 visible ASCII characters (the transfer routes' rule). */
-const KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY = IDEMPOTENCY_KEY_PATTERN;
+
+/**
+ * A money movement's required key (a $tag payment, a savings move or closing): 400 idempotency_key_required
+ * without one, 400 when it is not 1 to 255 visible characters.
+ */
+export function requiredIdempotencyKey(key: string | undefined): string {
+  if (key === undefined)
+    throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
+  if (!KEY.test(key)) throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
+  return key;
+}
 
 /** A write's answer: its status and body, and whether it is the first answer replayed. */
 export interface KeyedAnswer<T> {

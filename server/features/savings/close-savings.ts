@@ -8,6 +8,7 @@ import { SECURITY_MESSAGES } from "@/contract/security";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { type Db, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
+import { IDEMPOTENCY_KEY_PATTERN, requiredIdempotencyKey } from "@/server/lib/idempotency";
 import { walletCheckRefusal } from "@/server/lib/ledger";
 
 /**
@@ -16,12 +17,10 @@ import { walletCheckRefusal } from "@/server/lib/ledger";
  * checking. This file builds the call and answers its outcome.
  */
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /** close_savings's one argument: the function reads the same fields with their SQL types. */
 const closeSavingsCall = z.strictObject({
   user_id: z.guid(),
-  idempotency_key: z.string().regex(IDEMPOTENCY_KEY),
+  idempotency_key: z.string().regex(IDEMPOTENCY_KEY_PATTERN),
   /** sha256 of what the request is, for the idempotency record. */
   request_hash: z.string().regex(/^[0-9a-f]{64}$/),
   move_id: z.guid(),
@@ -71,13 +70,10 @@ export async function closeSavings(
   idempotencyKey: string | undefined,
   now = new Date(),
 ): Promise<CloseSavingsResult> {
-  if (idempotencyKey === undefined)
-    throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
-  if (!IDEMPOTENCY_KEY.test(idempotencyKey))
-    throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
+  const key = requiredIdempotencyKey(idempotencyKey);
   const call = closeSavingsCall.parse({
     user_id: userId,
-    idempotency_key: idempotencyKey,
+    idempotency_key: key,
     request_hash: createHash("sha256")
       .update(JSON.stringify(["savings_close"]))
       .digest("hex"),

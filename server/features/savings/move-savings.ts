@@ -13,6 +13,7 @@ import { SECURITY_MESSAGES } from "@/contract/security";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { type Db, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
+import { IDEMPOTENCY_KEY_PATTERN, requiredIdempotencyKey } from "@/server/lib/idempotency";
 import { walletCheckRefusal } from "@/server/lib/ledger";
 
 /**
@@ -21,12 +22,10 @@ import { walletCheckRefusal } from "@/server/lib/ledger";
  * builds the call and answers its outcome.
  */
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /** move_savings's one argument: the function reads the same fields with their SQL types. */
 const moveSavingsCall = z.strictObject({
   user_id: z.guid(),
-  idempotency_key: z.string().regex(IDEMPOTENCY_KEY),
+  idempotency_key: z.string().regex(IDEMPOTENCY_KEY_PATTERN),
   /** sha256 of what the move is, for the idempotency record. */
   request_hash: z.string().regex(/^[0-9a-f]{64}$/),
   direction: z.enum(SAVINGS_DIRECTIONS),
@@ -82,10 +81,7 @@ export async function moveSavings(
   idempotencyKey: string | undefined,
   now = new Date(),
 ): Promise<SavingsMoveResult> {
-  if (idempotencyKey === undefined)
-    throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
-  if (!IDEMPOTENCY_KEY.test(idempotencyKey))
-    throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
+  const key = requiredIdempotencyKey(idempotencyKey);
   const amount = parseMoney(input.amount);
   if (amount === null) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountInvalid);
   if (amount <= 0) throw new AppError("VALIDATION", TRANSFER_MESSAGES.amountPositive);
@@ -94,7 +90,7 @@ export async function moveSavings(
   const goalId = input.goalId ?? null;
   const call = moveSavingsCall.parse({
     user_id: userId,
-    idempotency_key: idempotencyKey,
+    idempotency_key: key,
     request_hash: createHash("sha256")
       .update(JSON.stringify(["savings_move", input.direction, amount, goalId]))
       .digest("hex"),

@@ -31,6 +31,7 @@ import {
   type TagPaymentRow,
 } from "@/server/features/transfers/pay-by-tag-function";
 import { AppError } from "@/server/lib/errors";
+import { requiredIdempotencyKey } from "@/server/lib/idempotency";
 import type { Notification } from "@/server/lib/notifications";
 import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, type SessionRef } from "@/server/lib/session";
 import { sessionEnded } from "@/server/lib/session-plugin";
@@ -90,8 +91,6 @@ export async function lookUpTag(db: DbOrTx, payer: Customer, input: string): Pro
   if (!payee || payee.id === payer.id) throw unavailable();
   return { tag: `$${payee.pillar_tag}`, name: payee.name };
 }
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface TagPaymentResult {
   statusCode: number;
@@ -168,12 +167,7 @@ async function payByTagChecked(
 ): Promise<TagPaymentResult> {
   const session = payer.session;
   if (!session) throw new AppError("UNAUTHORIZED", AUTH_SERVER_MESSAGES.unauthorized);
-  if (idempotencyKey === undefined) {
-    throw new AppError("idempotency_key_required", SECURITY_MESSAGES.idempotencyKeyRequired);
-  }
-  if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
-    throw new AppError("VALIDATION", TRANSFER_MESSAGES.idempotencyKeyInvalid);
-  }
+  const key = requiredIdempotencyKey(idempotencyKey);
   const { hashed, ...paid } = whatIsPaid(order);
   const proof = order.secondFactor;
   if (proof?.method === "passkey") {
@@ -187,7 +181,7 @@ async function payByTagChecked(
     session_idle_seconds: SESSION_IDLE_SECONDS,
     session_touch_seconds: SESSION_TOUCH_SECONDS,
     user_id: payer.id,
-    idempotency_key: idempotencyKey,
+    idempotency_key: key,
     request_hash: createHash("sha256").update(JSON.stringify(hashed)).digest("hex"),
     ...paid,
     limit_day: limitDayOf(now),
