@@ -1,8 +1,8 @@
 import type { AppDeps } from "@/server/app-deps";
 import type { Consumer } from "@/server/jobs/consumer";
-import { interestNoticesConsumer } from "@/server/jobs/consumers/interest-notices";
 import { monitoringConsumer } from "@/server/jobs/consumers/monitoring";
 import { pushesConsumer } from "@/server/jobs/consumers/pushes";
+import { savingsNoticesConsumer } from "@/server/jobs/consumers/savings-notices";
 import { tagPaymentsConsumer } from "@/server/jobs/consumers/tag-payments";
 import { transferMailConsumer } from "@/server/jobs/consumers/transfer-mail";
 
@@ -16,6 +16,6 @@ export function consumersFor(deps: AppDeps): Consumer[] {
     tagPaymentsConsumer,
     monitoringConsumer,
     transferMailConsumer(deps),
-    interestNoticesConsumer,
+    savingsNoticesConsumer,
   ];
 }
