@@ -83,12 +83,20 @@ LANGUAGE sql VOLATILE SET jit = off AS $$
 		LEFT JOIN moves m ON m.account_id = sp.account_id AND m.day = d.day
 	), rates AS (
 		SELECT x.day, savings_daily_rate(savings_rate_on(x.day), x.day) AS rate FROM (SELECT DISTINCT day FROM balances) x
-	), summed AS (
-		SELECT b.account_id, date_trunc('month', min(b.day))::date AS month, count(*)::integer AS days,
-			sum(b.balance)::bigint AS balance_days, sum(floor(b.balance * 10000 * r.rate))::bigint AS micros,
-			max(b.day) AS through, (array_agg(b.balance ORDER BY b.day DESC))[1]::bigint AS closing
+	), daily AS (
+		SELECT b.account_id, b.day, b.balance, floor(b.balance * 10000 * r.rate)::bigint AS micros
 		FROM balances b JOIN rates r ON r.day = b.day
-		GROUP BY b.account_id
+	), summed AS (
+		SELECT d.account_id, date_trunc('month', min(d.day))::date AS month, count(*)::integer AS days,
+			sum(d.balance)::bigint AS balance_days, sum(d.micros)::bigint AS micros,
+			max(d.day) AS through, (array_agg(d.balance ORDER BY d.day DESC))[1]::bigint AS closing
+		FROM daily d
+		GROUP BY d.account_id
+	), tallied AS (
+		-- Finance's figure of each day (decision 071): one row per batch and day, insert-only.
+		INSERT INTO savings_interest_days (day, accrued_micros, account_days)
+		SELECT d.day, sum(d.micros), count(*) FROM daily d GROUP BY d.day
+		RETURNING 1
 	), moved AS (
 		UPDATE savings_accounts s SET accrued_through = m.through, closing_balance = m.closing,
 			awaiting_credit = m.through = (m.month + interval '1 month - 1 day')::date
@@ -179,6 +187,7 @@ DECLARE
 	v_last date := (p_month + interval '1 month - 1 day')::date;
 	v_row record;
 	v_count integer := 0;
+	v_paid bigint := 0;
 BEGIN
 	FOR v_row IN
 		SELECT i.account_id
@@ -186,9 +195,13 @@ BEGIN
 		WHERE i.month = p_month AND i.credited_cents IS NULL AND (i.through = v_last OR s.closed_at IS NOT NULL)
 		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i, s SKIP LOCKED
 	LOOP
-		PERFORM credit_savings_interest(v_row.account_id, p_month);
+		v_paid := v_paid + coalesce(credit_savings_interest(v_row.account_id, p_month), 0);
 		v_count := v_count + 1;
 	END LOOP;
+	-- Finance's figure of the day the interest is paid on (decision 071).
+	IF v_paid > 0 THEN
+		INSERT INTO savings_interest_days (day, paid_cents, accounts_paid) VALUES (v_last, v_paid, v_count);
+	END IF;
 	RETURN v_count;
 END;
 $$;
@@ -423,6 +436,11 @@ BEGIN
 		v_interest := v_interest + credit_savings_interest(v_savings, v_month, c.created_at);
 	END LOOP;
 	SELECT a.balance INTO v_balance FROM ledger_accounts a WHERE a.id = v_savings;
+	-- Finance's figure (decision 071): what the closing paid, on its day.
+	IF v_interest > 0 THEN
+		INSERT INTO savings_interest_days (day, paid_cents, accounts_paid)
+			VALUES ((c.created_at AT TIME ZONE 'America/New_York')::date, v_interest, 1);
+	END IF;
 
 	-- This closing's notices travel in its event: the row triggers of what it writes add none (event-log.sql).
 	PERFORM pushes_by_caller();
