@@ -134,6 +134,8 @@ function ProposeRateForm({ today }: { today: string }) {
 }
 
 function RateRow({ rate, onApprovals }: { rate: SavingsRateRow; onApprovals: (() => void) | null }) {
+  // Set by the migrations, not by staff: no one proposed or approved it.
+  const opening = rate.status === "approved" && rate.proposedBy === null && rate.approvalId === null;
   return (
     <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 text-sm md:grid md:grid-cols-[6rem_6rem_11rem_1fr_1fr] md:gap-4">
       <span className="font-medium text-ink tabular-nums md:text-right">{rate.apy}</span>
@@ -147,7 +149,7 @@ function RateRow({ rate, onApprovals }: { rate: SavingsRateRow; onApprovals: (()
         {rate.notice === "done" ? <Badge>customers told</Badge> : null}
       </span>
       <span className="min-w-0 truncate text-xs text-ink-muted">
-        Proposed by {who(rate.proposedBy)}
+        {opening ? "The opening rate" : `Proposed by ${who(rate.proposedBy)}`}
         {rate.previousApy ? ` · was ${rate.previousApy}` : ""}
       </span>
       <span className="min-w-0 truncate text-xs text-ink-muted">
@@ -159,6 +161,8 @@ function RateRow({ rate, onApprovals }: { rate: SavingsRateRow; onApprovals: (()
           ) : (
             "Waiting for a second member"
           )
+        ) : opening ? (
+          "Advertised from the start"
         ) : (
           `${rate.status === "approved" ? "Approved" : "Rejected"} by ${who(rate.decidedBy)}`
         )}
