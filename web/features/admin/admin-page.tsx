@@ -1,13 +1,13 @@
 import {
   ArrowDownToLine,
   ArrowUpFromLine,
+  BadgePercent,
   ClipboardCheck,
   FileCheck2,
   Landmark,
   type LucideIcon,
   Mail,
   MessagesSquare,
-  PiggyBank,
   Scale,
   ScrollText,
   UserCog,
@@ -117,7 +117,7 @@ const TABS: AdminTab[] = [
   {
     value: "savings",
     label: "Savings",
-    icon: PiggyBank,
+    icon: BadgePercent,
     capability: "savingsFinanceTab",
     Content: SavingsFinanceTab,
   },

@@ -1,4 +1,4 @@
-import { CalendarClock, FileText } from "lucide-react";
+import { Coins, FileSpreadsheet } from "lucide-react";
 import type { InterestPeriod, SavingsFinance } from "@/contract/savings-admin";
 import { ListEmpty, ListError, ListHeader, ListSkeleton } from "@/web/components/admin/list-states";
 import { Card, CardContent } from "@/web/components/ui/card";
@@ -76,12 +76,6 @@ function PeriodTable({
           <th scope="col" className="py-2 text-right font-normal">
             Paid
           </th>
-          <th scope="col" className="hidden py-2 text-right font-normal sm:table-cell">
-            Account-days
-          </th>
-          <th scope="col" className="hidden py-2 text-right font-normal sm:table-cell">
-            Accounts paid
-          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-line">
@@ -92,12 +86,6 @@ function PeriodTable({
             </th>
             <td className="py-2 text-right text-ink tabular-nums">{p.accrued}</td>
             <td className="py-2 text-right text-ink tabular-nums">{p.paid.amount}</td>
-            <td className="hidden py-2 text-right text-ink-muted tabular-nums sm:table-cell">
-              {count(p.accountDays)}
-            </td>
-            <td className="hidden py-2 text-right text-ink-muted tabular-nums sm:table-cell">
-              {count(p.accountsPaid)}
-            </td>
           </tr>
         ))}
       </tbody>
@@ -109,7 +97,7 @@ function Interest({ data }: { data: SavingsFinance }) {
   if (data.months.length === 0)
     return (
       <ListEmpty
-        icon={CalendarClock}
+        icon={Coins}
         title="No interest yet"
         text="Each New York day's accrual and each month's credit show here once savings hold money."
       />
@@ -167,7 +155,7 @@ export default function SavingsFinanceTab() {
         />
         <CardContent>
           <ListEmpty
-            icon={FileText}
+            icon={FileSpreadsheet}
             title="Run status coming soon"
             text="The 1099-INT run's progress shows here."
           />

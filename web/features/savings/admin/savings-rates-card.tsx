@@ -1,4 +1,4 @@
-import { Percent } from "lucide-react";
+import { BadgePercent } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { parseApyBps, SAVINGS_RATE_MESSAGES, type SavingsRateRow } from "@/contract/savings-admin";
 import { canUse } from "@/contract/staff-capabilities";
@@ -77,7 +77,7 @@ function ProposeRateForm({ today }: { today: string }) {
         It starts on a future New York day, never today: interest already accrued keeps its rate. A second
         finance member or owner approves it; then every customer with savings is told.
       </p>
-      <div className="grid gap-3 sm:grid-cols-[8rem_11rem_1fr]">
+      <div className="grid gap-3 sm:grid-cols-3">
         <div className="grid gap-1">
           <label htmlFor={`${id}-apy`} className="text-xs font-medium text-ink">
             APY (%)
@@ -137,20 +137,18 @@ function RateRow({ rate, onApprovals }: { rate: SavingsRateRow; onApprovals: (()
   // Set by the migrations, not by staff: no one proposed or approved it.
   const opening = rate.status === "approved" && rate.proposedBy === null && rate.approvalId === null;
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 text-sm md:grid md:grid-cols-[6rem_6rem_11rem_1fr_1fr] md:gap-4">
-      <span className="font-medium text-ink tabular-nums md:text-right">{rate.apy}</span>
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 text-sm md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto] md:gap-4">
       <span className="text-ink tabular-nums">
-        <span className="md:sr-only">from </span>
-        {rate.effectiveOn}
+        <span className="font-medium">{rate.apy}</span> from {rate.effectiveOn}
+      </span>
+      <span className="min-w-0 truncate text-xs text-ink-muted">
+        {opening ? "The opening rate" : `Proposed by ${who(rate.proposedBy)}`}
+        {rate.previousApy ? ` · was ${rate.previousApy}` : ""}
       </span>
       <span className="flex flex-wrap items-center gap-1">
         <Badge tone={STATUS_TONES[rate.status]}>{STATUS_LABELS[rate.status]}</Badge>
         {rate.notice === "sending" ? <Badge tone="pending">telling customers</Badge> : null}
         {rate.notice === "done" ? <Badge>customers told</Badge> : null}
-      </span>
-      <span className="min-w-0 truncate text-xs text-ink-muted">
-        {opening ? "The opening rate" : `Proposed by ${who(rate.proposedBy)}`}
-        {rate.previousApy ? ` · was ${rate.previousApy}` : ""}
       </span>
       <span className="min-w-0 truncate text-xs text-ink-muted">
         {rate.status === "proposed" ? (
@@ -198,7 +196,7 @@ export function SavingsRatesCard() {
             {canUse(roles, "proposeSavingsRate") ? <ProposeRateForm today={rates.data.today} /> : null}
             {rates.data.rates.length === 0 ? (
               <ListEmpty
-                icon={Percent}
+                icon={BadgePercent}
                 title="No rates yet"
                 text="Run the migrations: 2.50% is the opening rate."
               />
@@ -206,12 +204,11 @@ export function SavingsRatesCard() {
               <>
                 <div
                   aria-hidden
-                  className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[6rem_6rem_11rem_1fr_1fr]"
+                  className="hidden gap-4 border-b border-line pb-2 text-xs text-ink-muted md:grid md:grid-cols-[minmax(0,2fr)_minmax(0,1.5fr)_minmax(0,1fr)_auto]"
                 >
-                  <span className="text-right">APY</span>
-                  <span>From</span>
-                  <span>Status</span>
+                  <span>APY and its first day</span>
                   <span>Proposed</span>
+                  <span>Status</span>
                   <span>Decided</span>
                 </div>
                 <ul className="divide-y divide-line" aria-label="Savings rate history">
