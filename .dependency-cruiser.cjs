@@ -27,7 +27,7 @@ const SERVER_AREA_DEPS = {
   settlement: ["approvals", "compliance", "monitoring", "payments", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
-  savings: ["transfers"],
+  savings: ["approvals", "transfers"],
   schedules: ["auth", "compliance", "notifications", "recipients", "security", "transfers"],
   statements: ["transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],

@@ -115,6 +115,11 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/settlement/treasury": ["finance"],
   // Proposed here, approved on the approvals routes by a second finance member.
   "POST /api/admin/settlement/deposits/:id/return": ["finance"],
+  // Savings (decision 071): finance's figures and the rate history; owners propose a new APY, a second finance
+  // member or owner approves it on the approvals routes.
+  "GET /api/admin/savings/finance": ["finance"],
+  "GET /api/admin/savings/rates": ["finance"],
+  "POST /api/admin/savings/rates": OWNER,
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
 
 export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;

@@ -16,6 +16,7 @@ export const APPROVAL_KINDS = [
   "payout_settled_outside",
   "send_block_lift",
   "deposit_return",
+  "savings_rate",
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
@@ -36,6 +37,8 @@ export const APPROVAL_CHECKER_ROLES: Record<ApprovalKind, readonly StaffRole[]> 
   send_block_lift: ["compliance"],
   // Returning an uncreditable deposit to its sender moves the bank's USDC on chain: a second finance member (060).
   deposit_return: ["finance"],
+  // The savings APY, proposed by an owner: a second finance member (or another owner) approves (decision 071).
+  savings_rate: ["finance"],
 };
 
 export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
@@ -48,6 +51,7 @@ export const APPROVAL_KIND_LABELS: Record<ApprovalKind, string> = {
   payout_settled_outside: "Payout settled outside Pillar",
   send_block_lift: "Lift a customer's send block",
   deposit_return: "Return a deposit to its sender",
+  savings_rate: "Savings rate change",
 };
 
 /** Default APPROVAL_THRESHOLD: money in strictly above $1,000.00 needs a second person. */

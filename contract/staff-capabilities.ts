@@ -24,6 +24,8 @@ export const STAFF_CAPABILITIES = {
   loadSanctionsList: "POST /api/admin/compliance/lists",
   monitoringAlerts: "GET /api/admin/monitoring/alerts",
   settlementTab: "GET /api/admin/settlement",
+  savingsFinanceTab: "GET /api/admin/savings/finance",
+  proposeSavingsRate: "POST /api/admin/savings/rates",
   speedUpPayout: "POST /api/admin/settlement/payouts/:id/speed-up",
   runReconciliation: "POST /api/admin/settlement/reconciliations",
   proposeSettledOutside: "POST /api/admin/settlement/payouts/:id/settled-outside",

@@ -43,7 +43,9 @@ import {
   approveIncomingPayment,
 } from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
+import { adminSavingsRoutes } from "@/server/features/savings/admin-routes";
 import { savingsRoutes } from "@/server/features/savings/routes";
+import { approveSavingsRate } from "@/server/features/savings/savings-rates";
 import { scheduleRoutes } from "@/server/features/schedules/routes";
 import { securityRoutes } from "@/server/features/security/routes";
 import { adminSettlementRoutes } from "@/server/features/settlement/admin-routes";
@@ -117,6 +119,7 @@ const APPROVAL_ACTIONS: ApprovalActions = Object.freeze({
   payout_settled_outside: noChainSettledOutside,
   send_block_lift: approveSendBlockLift,
   deposit_return: noChainDepositReturn,
+  savings_rate: approveSavingsRate(),
 });
 
 const DEFAULT_WEB_DIR = path.join(PROJECT_ROOT, "dist/web");
@@ -169,6 +172,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", contentRoutes),
   routesAt("/api/transfer", transferRoutes),
   routesAt("/api/savings", savingsRoutes),
+  routesAt("/api/admin", adminSavingsRoutes, { requireFreshStepUp }),
   routesAt("/api/transfers", transferReceiptRoutes),
   routesAt("/api/admin", adminTransferRoutes),
   routesAt("/api/admin", adminMoneyRoutes),

@@ -818,9 +818,13 @@ export const approvals = pgTable(
         "payout_settled_outside",
         "send_block_lift",
         "deposit_return",
+        "savings_rate",
       ],
     }).notNull(),
-    /** The customer it concerns; null once that customer is deleted (the approval can then only be rejected). */
+    /**
+     * The customer it concerns; null once that customer is deleted (the approval can then only be rejected), and
+     * for a change that concerns no one customer (a savings rate).
+     */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     /** The row it acts on when one exists already (payment, transaction, KYC application, user): one pending per target. */
     targetKey: text("target_key"),
@@ -1705,6 +1709,11 @@ export const savingsRates = pgTable(
     decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** Migration 0059 (decision 071): the approval it waits for, the rate it replaces, and the customers' notice. */
+    approvalId: uuid("approval_id").references(() => approvals.id),
+    previousBps: integer("previous_bps"),
+    noticeCursor: uuid("notice_cursor"),
+    noticeDoneAt: timestamp("notice_done_at", { withTimezone: true }),
   },
   (t) => [
     check("savings_rates_apy_check", sql`${t.apyBps} >= 0 AND ${t.apyBps} <= 2000`),
@@ -1810,4 +1819,18 @@ export const savingsMoves = pgTable(
     index("savings_moves_account_created_idx").on(t.accountId, t.createdAt),
     index("savings_moves_goal_idx").on(t.goalId).where(sql`${t.goalId} IS NOT NULL`),
   ],
+);
+
+/** Finance's interest by New York day: one row per accrual or credit batch and day, insert-only (decision 071). */
+export const savingsInterestDays = pgTable(
+  "savings_interest_days",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    day: date("day", { mode: "string" }).notNull(),
+    accruedMicros: bigint("accrued_micros", { mode: "number" }).notNull().default(0),
+    accountDays: integer("account_days").notNull().default(0),
+    paidCents: bigint("paid_cents", { mode: "number" }).notNull().default(0),
+    accountsPaid: integer("accounts_paid").notNull().default(0),
+  },
+  (t) => [index("savings_interest_days_day_idx").on(t.day)],
 );

@@ -5,6 +5,7 @@ import { replyNotifierLoop } from "@/server/features/chat/reply-notifier";
 import { identityErasureLoop } from "@/server/features/closure/erase-identities";
 import { rescreenLoop } from "@/server/features/compliance/rescreen";
 import { interestLoop } from "@/server/features/savings/interest";
+import { rateNoticeLoop } from "@/server/features/savings/savings-rates";
 import { type ScheduleRunnerOption, scheduleRunnerLoop } from "@/server/features/schedules/schedule-runner";
 import { depositWatcherLoop } from "@/server/features/settlement/deposit-watcher";
 import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
@@ -85,6 +86,8 @@ export async function loopsFor(
     loops.push(statementRunLoop(database.db, log.child({ component: "statement-run" })));
     // Savings interest: each ended New York day accrued, each month credited, exactly once (decision 068).
     loops.push(interestLoop(database.db, log.child({ component: "savings-interest" })));
+    // An approved change of the savings rate told to every customer with savings, in batches (decision 071).
+    loops.push(rateNoticeLoop(database.db));
     if (config.chain) {
       loops.push(
         depositWatcherLoop(database.db, config.chain, log),

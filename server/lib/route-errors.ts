@@ -216,6 +216,10 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   // The treasury (decision 060).
   "GET /api/admin/settlement/treasury": ["admin"],
   "POST /api/admin/settlement/deposits/:id/return": ["admin", "NOT_FOUND", "CONFLICT"],
+  // Savings (decision 071).
+  "GET /api/admin/savings/finance": ["admin"],
+  "GET /api/admin/savings/rates": ["admin"],
+  "POST /api/admin/savings/rates": ["admin", "CONFLICT"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],

@@ -80,6 +80,7 @@ describe("the admin web's capabilities", () => {
       "proposeDepositReturn",
       "proposeSettledOutside",
       "runReconciliation",
+      "savingsFinanceTab",
       "settlementTab",
       "speedUpPayout",
       "usersTab",

@@ -105,6 +105,9 @@ async function recipientOfA(w: World): Promise<string> {
   return made!.id;
 }
 
+/** Savings rate proposals built so far: each proposes for a day of its own. */
+let rateProposals = 0;
+
 /** Tomorrow in New York: a schedule's first date that no pass makes due. */
 const tomorrow = () => addDays(limitDayOf(new Date()), 1);
 
@@ -1229,6 +1232,33 @@ export const CATALOGUE: Record<string, RouteCase> = {
       payload: { reason: "Below one cent: back to the sender" },
     }),
     expect: { ...ADMIN_OK, admin: 404 },
+  },
+  // Savings (decision 071): finance's figures and the rate history; an owner's proposal waits for a checker (202),
+  // each build on a day of its own (one pending proposal per day).
+  "GET /api/admin/savings/finance": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/savings/finance"),
+    expect: ADMIN_OK,
+  },
+  "GET /api/admin/savings/rates": {
+    access: "admin",
+    input: {},
+    build: () => url("/api/admin/savings/rates"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/savings/rates": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({
+      url: "/api/admin/savings/rates",
+      payload: {
+        apyBps: 275,
+        effectiveOn: addDays(limitDayOf(new Date()), ++rateProposals),
+        reason: "Market move",
+      },
+    }),
+    expect: { ...ADMIN_OK, admin: 202 },
   },
   "GET /api/admin/audit": {
     access: "admin",

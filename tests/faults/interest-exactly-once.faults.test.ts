@@ -122,6 +122,16 @@ describe("interest in three instances, one killed with SIGKILL mid-batch", () =>
     expect(credits!.entries).toBe(2 * credits!.months);
     expect(credits!.wrong).toBe(0);
     expect(credits!.credited).toBeGreaterThanOrEqual(ACCOUNTS * 2);
+    // Finance's daily totals (decision 071), written in the statements that accrue and credit: exactly what accrued
+    // and was paid, however many batches a kill rolled back.
+    const [totals] = await database.query<{ accrued: boolean; days: boolean; paid: boolean }>(
+      `select (select sum(accrued_micros) from savings_interest_days) = (select sum(accrued_micros) from savings_interest)
+                as accrued,
+              (select sum(account_days) from savings_interest_days) = (select sum(days) from savings_interest) as days,
+              (select sum(paid_cents) from savings_interest_days) = (select sum(credited_cents) from savings_interest)
+                as paid`,
+    );
+    expect(totals).toEqual({ accrued: true, days: true, paid: true });
     expect((await verifyLedger(database.db)).problems).toEqual([]);
   }, 900_000);
 });

@@ -83,12 +83,20 @@ LANGUAGE sql VOLATILE SET jit = off AS $$
 		LEFT JOIN moves m ON m.account_id = sp.account_id AND m.day = d.day
 	), rates AS (
 		SELECT x.day, savings_daily_rate(savings_rate_on(x.day), x.day) AS rate FROM (SELECT DISTINCT day FROM balances) x
-	), summed AS (
-		SELECT b.account_id, date_trunc('month', min(b.day))::date AS month, count(*)::integer AS days,
-			sum(b.balance)::bigint AS balance_days, sum(floor(b.balance * 10000 * r.rate))::bigint AS micros,
-			max(b.day) AS through, (array_agg(b.balance ORDER BY b.day DESC))[1]::bigint AS closing
+	), daily AS (
+		SELECT b.account_id, b.day, b.balance, floor(b.balance * 10000 * r.rate)::bigint AS micros
 		FROM balances b JOIN rates r ON r.day = b.day
-		GROUP BY b.account_id
+	), summed AS (
+		SELECT d.account_id, date_trunc('month', min(d.day))::date AS month, count(*)::integer AS days,
+			sum(d.balance)::bigint AS balance_days, sum(d.micros)::bigint AS micros,
+			max(d.day) AS through, (array_agg(d.balance ORDER BY d.day DESC))[1]::bigint AS closing
+		FROM daily d
+		GROUP BY d.account_id
+	), tallied AS (
+		-- Finance's figure of each day (decision 071): one row per batch and day, insert-only.
+		INSERT INTO savings_interest_days (day, accrued_micros, account_days)
+		SELECT d.day, sum(d.micros), count(*) FROM daily d GROUP BY d.day
+		RETURNING 1
 	), moved AS (
 		UPDATE savings_accounts s SET accrued_through = m.through, closing_balance = m.closing,
 			awaiting_credit = m.through = (m.month + interval '1 month - 1 day')::date
@@ -157,6 +165,12 @@ BEGIN
 		UPDATE savings_interest i SET credited_cents = d.cents, carry_out_micros = d.total - d.cents * 10000,
 			entry_id = CASE WHEN d.cents > 0 THEN d.paid_entry END, credited_at = now()
 		FROM due d WHERE i.account_id = d.account_id AND i.month = p_month
+	), tallied AS (
+		-- Finance's figure of the day the interest is paid on (decision 071): one row a batch, insert-only. The
+		-- day is the postings' New York day: a month's last day, or a closing's day for what it paid at once.
+		INSERT INTO savings_interest_days (day, paid_cents, accounts_paid)
+		SELECT (v_value_at AT TIME ZONE 'America/New_York')::date, sum(d.cents), count(*)
+		FROM due d WHERE d.cents > 0 HAVING count(*) > 0
 	), carried AS (
 		-- What is below the cent starts the next month (an account closed gave up less than a cent).
 		INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)

@@ -24,7 +24,8 @@ export type ApprovalPayload =
   | { op: "release_transfer"; transferId: string; input: Omit<UpdateTransferInput, "reason"> }
   | { op: "settle_payout_outside"; payoutId: string; txHash: string | null }
   | { op: "lift_send_block"; identityCheck: string }
-  | { op: "return_deposit"; depositId: string };
+  | { op: "return_deposit"; depositId: string }
+  | { op: "savings_rate"; rateId: string; apyBps: number; effectiveOn: string };
 
 /**
  * Replays an approved change: the maker's original request (the row's payload, written by the feature's own

@@ -9,6 +9,7 @@ import {
 } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import type { Page, PageQuery } from "@/contract/pages";
+import { formatApy } from "@/contract/savings-text";
 import type { StaffRole } from "@/contract/staff";
 import type { DbOrTx } from "@/server/db/client";
 import { approvals, users } from "@/server/db/schema";
@@ -104,6 +105,8 @@ function summarise(row: ApprovalRow): string {
       return `Record the payout of ${amount} as settled outside Pillar${payload.txHash ? ` by ${payload.txHash}` : ""}: the transfer completes and Pillar never sends it`;
     case "return_deposit":
       return `Return the deposit of ${amount} to its sender on chain, from the hot wallet`;
+    case "savings_rate":
+      return `Set the savings APY to ${formatApy(payload.apyBps)} from ${payload.effectiveOn} (New York); customers with savings are told`;
     case "lift_send_block":
       return `Lift the customer's own block on crypto sends now, cooldown and all (identity re-verified: ${payload.identityCheck})`;
     default:

@@ -41,7 +41,8 @@ export function requireReason(reason: string | null | undefined): string {
 
 export interface ApprovalRequest {
   kind: ApprovalKind;
-  userId: string;
+  /** The customer it concerns; null for a change that concerns no one customer (a savings rate). */
+  userId: string | null;
   /** The existing row it acts on (one pending approval per target); null when it creates one. */
   targetKey: string | null;
   payload: ApprovalPayload;

@@ -175,3 +175,25 @@ export function interestPaidMail(
     `Hi ${firstName}, ${amount} of interest for ${month} was paid into your ${BRAND.name} savings account.`,
   ]);
 }
+
+/** Sent to every customer with savings when an approved change of the APY is coming (decision 071). */
+export function savingsRateChangeMail(
+  to: string,
+  {
+    firstName,
+    from,
+    to: next,
+    effectiveOn,
+  }: { firstName: string; from: string; to: string; effectiveOn: string },
+): MailMessage {
+  return plainMail(
+    to,
+    "savings_rate_change",
+    "Your savings rate is changing",
+    "Your savings rate is changing",
+    [
+      `Hi ${firstName}, the Annual Percentage Yield on your ${BRAND.name} savings account changes from ${from} to ${next} on ${effectiveOn}.`,
+      "Interest earned before that day keeps its rate; from that day your balance earns the new one. The rate is variable and may change again.",
+    ],
+  );
+}

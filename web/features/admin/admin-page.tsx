@@ -1,6 +1,7 @@
 import {
   ArrowDownToLine,
   ArrowUpFromLine,
+  BadgePercent,
   ClipboardCheck,
   FileCheck2,
   Landmark,
@@ -17,6 +18,7 @@ import { Link } from "wouter";
 import type { StaffCapability } from "@/contract/staff-capabilities";
 import { canUse } from "@/contract/staff-capabilities";
 import { AdminShell } from "@/web/components/admin/admin-shell";
+import { OpenAdminTabContext } from "@/web/components/admin/admin-tab-context";
 import { useAdminGate } from "@/web/components/admin/use-admin-gate";
 import { Button } from "@/web/components/ui/button";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
@@ -42,6 +44,8 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 const StaffTab = lazy(() => import("@/web/features/staff/admin/staff-tab"));
 // Finance and owners only, and read when opened.
 const SettlementTab = lazy(() => import("@/web/features/settlement/admin/settlement-tab"));
+// Finance and owners: savings deposits, interest and the rate (decision 071).
+const SavingsFinanceTab = lazy(() => import("@/web/features/savings/admin/savings-finance-tab"));
 
 interface AdminTab {
   value: string;
@@ -110,6 +114,13 @@ const TABS: AdminTab[] = [
     capability: "settlementTab",
     Content: SettlementTab,
   },
+  {
+    value: "savings",
+    label: "Savings",
+    icon: BadgePercent,
+    capability: "savingsFinanceTab",
+    Content: SavingsFinanceTab,
+  },
   { value: "staff", label: "Staff", icon: UserCog, capability: "staffTab", Content: StaffTab },
   { value: "audit", label: "Audit", icon: ScrollText, capability: "auditTab", Content: AuditTab },
 ];
@@ -122,29 +133,31 @@ function AdminTabs() {
   if (tabs.length === 0) return null;
   const active = chosen !== null && tabs.some((tab) => tab.value === chosen) ? chosen : tabs[0]!.value;
   return (
-    <Tabs value={active} onValueChange={setChosen} className="min-w-0">
-      <AdminTabStrip active={active}>
-        {tabs.map(({ value, label, icon: Icon }) => (
-          <TabsTrigger key={value} className="px-2.5" value={value}>
-            <Icon aria-hidden />
-            {label}
-          </TabsTrigger>
+    <OpenAdminTabContext value={setChosen}>
+      <Tabs value={active} onValueChange={setChosen} className="min-w-0">
+        <AdminTabStrip active={active}>
+          {tabs.map(({ value, label, icon: Icon }) => (
+            <TabsTrigger key={value} className="px-2.5" value={value}>
+              <Icon aria-hidden />
+              {label}
+            </TabsTrigger>
+          ))}
+        </AdminTabStrip>
+        {tabs.map(({ value, Content }) => (
+          <TabsContent key={value} value={value}>
+            <Suspense
+              fallback={
+                <div className="flex justify-center py-12">
+                  <Spinner label="Loading" />
+                </div>
+              }
+            >
+              <Content />
+            </Suspense>
+          </TabsContent>
         ))}
-      </AdminTabStrip>
-      {tabs.map(({ value, Content }) => (
-        <TabsContent key={value} value={value}>
-          <Suspense
-            fallback={
-              <div className="flex justify-center py-12">
-                <Spinner label="Loading" />
-              </div>
-            }
-          >
-            <Content />
-          </Suspense>
-        </TabsContent>
-      ))}
-    </Tabs>
+      </Tabs>
+    </OpenAdminTabContext>
   );
 }
 

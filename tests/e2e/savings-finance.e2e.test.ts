@@ -1,0 +1,96 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { expectAccessible } from "@/tests/e2e/support/axe";
+import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
+import {
+  applyThroughApi,
+  approveAndFund,
+  shots,
+  signInAsAdmin,
+  signUpNewCustomer,
+} from "@/tests/e2e/support/journeys";
+import { e2eServer } from "@/tests/e2e/support/server";
+import { programArgs } from "@/tests/support/program";
+
+const browser = setUpBrowser();
+
+/** Ten days pass for one savings account: it opened, and its money arrived, ten days ago. */
+async function backdateSavings(databaseUrl: string, accountId: string) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `update savings_accounts set opened_on = opened_on - 10, opened_at = opened_at - interval '10 days'
+       where account_id = $1`,
+      [accountId],
+    );
+    await db.query(`update postings set created_at = created_at - interval '10 days' where account_id = $1`, [
+      accountId,
+    ]);
+  } finally {
+    await db.end();
+  }
+}
+
+/** A New York day `days` after today. */
+function dayFromToday(days: number): string {
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+describe("the back office's Savings tab", () => {
+  it("shows deposits, interest and the forecast, and takes an owner's rate proposal for approval", async () => {
+    const customer = await openPage(browser);
+    await signUpNewCustomer(customer.page, "Fina", "Saver");
+    const applied = await applyThroughApi(customer.context.request, { firstName: "Fina", lastName: "Saver" });
+    const admin = await openPage(browser);
+    await signInAsAdmin(admin.page);
+    await approveAndFund(admin.context.request, applied, "1000.00");
+    expect((await customer.context.request.post("/api/savings")).status()).toBe(201);
+    const moved = await customer.context.request.post("/api/savings/moves", {
+      data: { direction: "to_savings", amount: "400" },
+      headers: { "idempotency-key": randomUUID() },
+    });
+    expect(moved.status()).toBe(201);
+    const databaseUrl = e2eServer().databaseUrl;
+    if (databaseUrl) {
+      const overview = await (await customer.context.request.get("/api/savings")).json();
+      await backdateSavings(databaseUrl, overview.account.id);
+      execFileSync(process.execPath, [...programArgs("scripts/cli.ts"), "interest:accrue"], {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", LOG_LEVEL: "silent" },
+        stdio: "pipe",
+      });
+    }
+
+    const { page, errors } = admin;
+    await page.getByRole("tab", { name: "Savings" }).click();
+    await page.getByText("Savings deposits").waitFor();
+    await page.getByText(/Interest expense forecast/).waitFor();
+    await page.getByRole("list", { name: "Savings rate history" }).waitFor();
+    await page.locator('[data-slot="tax-form-runs"]').waitFor();
+    if (databaseUrl) await page.getByRole("table", { name: "Savings interest by day" }).waitFor();
+    await expectAccessible(page, "/admin (Savings tab)");
+
+    // The owner's proposal: sent for approval, listed as waiting, with a way to the Approvals tab.
+    const form = page.getByRole("form", { name: "Propose a new savings rate" });
+    await form.getByLabel("APY (%)").fill("3.10");
+    await form.getByLabel("Effective from").fill(dayFromToday(20));
+    await form.getByLabel("Reason").fill("ALCO decision, November");
+    await form.getByRole("button", { name: "Send for approval" }).click();
+    await form.getByText("Sent for approval: nothing changes until a second member approves it.").waitFor();
+    const history = page.getByRole("list", { name: "Savings rate history" });
+    await history.getByText("3.10%").waitFor();
+    await history.getByText("waiting for approval").first().waitFor();
+    await shots(page, "admin-savings-tab");
+    await expectAccessible(page, "/admin (Savings tab, rate proposed)");
+    await history.getByRole("button", { name: "Waiting in Approvals" }).first().click();
+    await page.getByText("Savings rate change").first().waitFor();
+    expect(errors).toEqual([]);
+  }, 300_000);
+});
