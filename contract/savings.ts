@@ -25,6 +25,8 @@ export type SavingsGoal = z.infer<typeof savingsGoal>;
 /** GET /api/savings: the customer's savings account (null until opened) and the rate on offer. */
 export const savingsOverview = z.object({
   rate: z.object({ apy: z.string(), apyBps: z.number().int(), since: z.string() }),
+  /** An approved change of rate from a later New York day (decision 071), the soonest; null when none is coming. */
+  nextRate: z.object({ apy: z.string(), apyBps: z.number().int(), effectiveOn: z.string() }).nullable(),
   account: z
     .object({
       id: z.string(),

@@ -170,6 +170,10 @@ describe("an approved rate", () => {
       today(),
     ]);
     expect(todays!.bps).toBe(250);
+    // Savers see it coming on their savings page: today's rate, and the new one from its day.
+    const shown = (await call(savers[0]!.customer, "GET", "/api/savings")).json();
+    expect(shown.rate.apy).toBe("2.50%");
+    expect(shown.nextRate).toEqual({ apy: "3.75%", apyBps: 375, effectiveOn: tomorrow });
 
     // Told after the approval's commit, in batches of two; a second run tells no one again.
     const told = await sendRateNotices(t.database.db, 2);

@@ -49,7 +49,11 @@ describe("opening savings", () => {
   it("offers 2.50% APY, opens one account per customer, and refuses who cannot bank", async () => {
     const customer = await createApprovedCustomer(t.database);
     const before = await overview(customer);
-    expect(before).toEqual({ rate: { apy: "2.50%", apyBps: 250, since: "2000-01-01" }, account: null });
+    expect(before).toEqual({
+      rate: { apy: "2.50%", apyBps: 250, since: "2000-01-01" },
+      nextRate: null,
+      account: null,
+    });
 
     const opened = await open(customer);
     expect(opened.statusCode, opened.body).toBe(201);

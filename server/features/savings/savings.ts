@@ -65,6 +65,8 @@ export async function openSavings(db: Db, userId: string, now = new Date()): Pro
 const overviewRow = z.object({
   apy_bps: z.number().int(),
   since: z.string(),
+  next_apy_bps: z.number().int().nullable(),
+  next_on: z.string().nullable(),
   account_id: z.string().nullable(),
   opened_at: z.string().nullable(),
   balance: z.string().nullable(),
@@ -87,11 +89,15 @@ export async function getSavingsOverview(
       with rate as (
         select r.apy_bps, r.effective_on::text as since from savings_rates r
         where r.status = 'approved' and r.effective_on <= ${today}::date order by r.effective_on desc limit 1),
+      next_rate as (
+        select r.apy_bps, r.effective_on::text as effective_on from savings_rates r
+        where r.status = 'approved' and r.effective_on > ${today}::date order by r.effective_on limit 1),
       account as (
         select s.account_id, s.opened_at, s.accrued_through, a.balance from savings_accounts s
         join ledger_accounts a on a.id = s.account_id
         where s.user_id = ${userId} and s.closed_at is null)
-      select rate.apy_bps, rate.since, account.account_id::text as account_id,
+      select rate.apy_bps, rate.since, next_rate.apy_bps as next_apy_bps, next_rate.effective_on as next_on,
+        account.account_id::text as account_id,
         to_char(account.opened_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as opened_at,
         account.balance::text as balance, account.accrued_through::text as accrued_through,
         (select (i.accrued_micros + i.carry_in_micros)::text from savings_interest i
@@ -101,16 +107,21 @@ export async function getSavingsOverview(
           where i.account_id = account.account_id and i.month >= date_trunc('year', ${today}::date)) as year_cents,
         (select coalesce(sum(i.credited_cents), 0)::text from savings_interest i
           where i.account_id = account.account_id) as all_cents
-      from rate left join account on true`,
+      from rate left join next_rate on true left join account on true`,
     overviewRow,
   );
   if (!row) throw new Error("No approved savings rate: run the migrations");
   const rate = { apy: formatApy(row.apy_bps), apyBps: row.apy_bps, since: row.since };
-  if (!row.account_id) return { rate, account: null };
+  const nextRate =
+    row.next_apy_bps === null || row.next_on === null
+      ? null
+      : { apy: formatApy(row.next_apy_bps), apyBps: row.next_apy_bps, effectiveOn: row.next_on };
+  if (!row.account_id) return { rate, nextRate, account: null };
   // Interest accrued and not yet paid, to the cent, rounded down: what the month's credit pays at the least.
   const accrued = Math.floor(Number(row.month_micros ?? 0) / 10_000);
   return {
     rate,
+    nextRate,
     account: {
       id: row.account_id,
       openedAt: row.opened_at!,

@@ -106,10 +106,12 @@ function Figure({ label, amount }: { label: string; amount: string }) {
 function BalanceCard({
   account,
   apy,
+  nextRate,
   headingRef,
 }: {
   account: OpenAccount;
   apy: string;
+  nextRate: SavingsOverview["nextRate"];
   headingRef: RefObject<HTMLHeadingElement | null>;
 }) {
   return (
@@ -129,6 +131,11 @@ function BalanceCard({
           <Badge tone="brand">{apy} APY</Badge>
           <span>Variable; may change.</span>
         </p>
+        {nextRate ? (
+          <p className="text-sm text-ink">
+            {`Your rate changes to ${nextRate.apy} APY on ${formatRunDay(nextRate.effectiveOn)}.`}
+          </p>
+        ) : null}
       </div>
       <div className="grid gap-3 border-t border-line pt-4">
         <h2 className="text-sm font-semibold text-ink">Interest earned</h2>
@@ -199,7 +206,12 @@ export default function SavingsPage() {
       ) : (
         <div className="grid items-start gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="grid min-w-0 gap-6">
-            <BalanceCard account={overview.account} apy={overview.rate.apy} headingRef={heading} />
+            <BalanceCard
+              account={overview.account}
+              apy={overview.rate.apy}
+              nextRate={overview.nextRate}
+              headingRef={heading}
+            />
             <MoveMoneyForm
               balances={{
                 checkingAvailable: summary.data?.availableBalance ?? null,
