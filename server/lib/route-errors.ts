@@ -77,6 +77,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/dashboard-content": ["user"],
   "GET /api/statements": ["user"],
   "GET /api/statements/:month.pdf": ["user", "NOT_FOUND"],
+  "GET /api/statements/tax-forms": ["user"],
+  "GET /api/statements/tax-forms/:id.pdf": ["user", "NOT_FOUND"],
   "GET /api/transfers/:id/receipt.pdf": ["user", "NOT_FOUND"],
   "GET /api/chat/messages": ["user"],
   "GET /api/chat/unread": ["user"],
@@ -216,6 +218,10 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   // The treasury (decision 060).
   "GET /api/admin/settlement/treasury": ["admin"],
   "POST /api/admin/settlement/deposits/:id/return": ["admin", "NOT_FOUND", "CONFLICT"],
+  // Form 1099-INT (decision 070).
+  "GET /api/admin/tax-forms/runs": ["admin"],
+  "POST /api/admin/tax-forms/runs": ["admin", "CONFLICT"],
+  "GET /api/admin/tax-forms/pub1220": ["admin"],
   "GET /api/admin/account-requests": ["admin"],
   "PUT /api/admin/account-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/staff": ["admin"],
