@@ -1,4 +1,4 @@
-import { Download, Landmark } from "lucide-react";
+import { Download, FileText } from "lucide-react";
 import { type TaxFormListItem, taxFormPdfPath } from "@/contract/tax-forms";
 import { LoadError } from "@/web/components/load-error";
 import { Button } from "@/web/components/ui/button";
@@ -6,8 +6,8 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { useTaxForms } from "@/web/features/statements/api/find-tax-forms";
 
 function describe(form: TaxFormListItem): string {
-  if (form.superseded) return `Replaced by a corrected form · ${form.interest} interest`;
-  return `${form.corrected ? "Corrected · " : ""}${form.interest} interest income`;
+  if (form.superseded) return `Replaced by a corrected form · ${form.interest} interest income`;
+  return `${form.corrected ? "Replaces the form issued before · " : ""}${form.interest} interest income`;
 }
 
 /** The customer's Forms 1099-INT: one entry per form issued, a corrected one marked, the one it replaced kept. */
@@ -34,7 +34,7 @@ export function TaxFormList() {
         return (
           <li key={form.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
             <span className="flex min-w-44 flex-1 items-center gap-3">
-              <Landmark className="size-5 shrink-0 text-brand-700" aria-hidden />
+              <FileText className="size-5 shrink-0 text-brand-700" aria-hidden />
               <span className="grid min-w-0">
                 <span className="text-sm font-semibold text-ink">{title}</span>
                 <span className="text-xs text-ink-muted tabular-nums">{describe(form)}</span>
