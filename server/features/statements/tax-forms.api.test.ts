@@ -53,8 +53,12 @@ const startRun = (who: SignedInUser, year: number) =>
   });
 
 /** A saver with `amount` in savings from 1 January of YEAR (New York), and a real sealed SSN on their KYC. */
-async function createSaver(amount: string, ssn: string) {
-  const customer = await createApprovedCustomer(t.database);
+async function createSaver(
+  amount: string,
+  ssn: string,
+  input: { firstName?: string; lastName?: string } = {},
+) {
+  const customer = await createApprovedCustomer(t.database, input);
   await t.database.query(
     "update kyc_applications set ssn_ciphertext = $2, ssn_last4 = $3, street = '12 Elm St Apt 4', city = 'Brooklyn', state = 'NY', zip_code = '11201' where user_id = $1",
     [customer.user.id, encryptField(t.app.deps.config.dataKey, ssn), ssn.slice(-4)],
@@ -102,6 +106,7 @@ const field = (record: string, from: number, length: number) => record.slice(fro
 
 let saverA: Awaited<ReturnType<typeof createSaver>>;
 let saverB: Awaited<ReturnType<typeof createSaver>>;
+let saverC: Awaited<ReturnType<typeof createSaver>>;
 let finance: SignedInUser;
 let formIdA: string;
 
@@ -111,6 +116,8 @@ describe("the yearly Form 1099-INT run", () => {
     saverA = await createSaver("10000.00", "123-45-6789");
     // $300.00 all year earns about $7.50: under the $10.00 line, no form.
     saverB = await createSaver("300.00", "987-65-4321");
+    // $1,000.00 earns about $25.00; a surname with an accent and a hyphen, as Pub 1220 must write it.
+    saverC = await createSaver("1000.00", "222-33-4444", { firstName: "Zoë", lastName: "Núñez-Ortiz" });
 
     const open = await startRun(finance, new Date().getUTCFullYear());
     expect(open.statusCode).toBe(409);
@@ -128,6 +135,8 @@ describe("the yearly Form 1099-INT run", () => {
     await accrueInterestThrough(t.database.db, `${YEAR}-12-31`);
     const centsA = await creditedInYear(saverA.accountId);
     const centsB = await creditedInYear(saverB.accountId);
+    const centsC = await creditedInYear(saverC.accountId);
+    expect(Math.abs(centsC - 2_500)).toBeLessThanOrEqual(1);
     expect(Math.abs(centsA - 25_000)).toBeLessThanOrEqual(1);
     expect(centsB).toBeLessThan(1000);
 
@@ -155,21 +164,33 @@ describe("the yearly Form 1099-INT run", () => {
         expect.objectContaining({
           runNumber: 1,
           status: "done",
-          total: 2,
-          done: 2,
-          formsIssued: 1,
+          total: 3,
+          done: 3,
+          formsIssued: 2,
           corrections: 0,
           finishedAt: expect.any(String),
         }),
       ],
-      forms: { count: 1, corrected: 0, interestCents: centsA, interest: formatMoney(centsA) },
+      forms: {
+        count: 2,
+        corrected: 0,
+        interestCents: centsA + centsC,
+        interest: formatMoney(centsA + centsC),
+      },
     });
 
     const stored = await t.database.query(
-      "select user_id::text as user_id, sequence, interest_cents::int as cents, tin_last4, recipient_name from tax_forms where tax_year = $1",
+      "select user_id::text as user_id, sequence, interest_cents::int as cents, tin_last4, recipient_name from tax_forms where tax_year = $1 order by tin_last4",
       [YEAR],
     );
     expect(stored).toEqual([
+      {
+        user_id: saverC.customer.user.id,
+        sequence: 1,
+        cents: centsC,
+        tin_last4: "4444",
+        recipient_name: "Zoë Núñez-Ortiz",
+      },
       {
         user_id: saverA.customer.user.id,
         sequence: 1,
@@ -185,7 +206,7 @@ describe("the yearly Form 1099-INT run", () => {
     const count = await t.database.query("select count(*)::int as n from tax_forms where tax_year = $1", [
       YEAR,
     ]);
-    expect(count[0]).toEqual({ n: 1 });
+    expect(count[0]).toEqual({ n: 2 });
   });
 });
 
@@ -245,16 +266,22 @@ describe("the Publication 1220 file", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/plain/);
     const list = records(res.body);
-    expect(list.map((r) => r[0]).join("")).toBe("TABCF");
+    expect(list.map((r) => r[0]).join("")).toBe("TABBCF");
     // Record sequence numbers (positions 500–507) run 1, 2, 3… with no gap.
-    expect(list.map((r) => Number(field(r, 500, 8)))).toEqual([1, 2, 3, 4, 5]);
-    const [tRec, aRec, bRec, cRec, fRec] = list as [string, string, string, string, string];
+    expect(list.map((r) => Number(field(r, 500, 8)))).toEqual([1, 2, 3, 4, 5, 6]);
+    const [tRec, aRec] = list as [string, string];
+    const cRec = list.at(-2)!;
+    const fRec = list.at(-1)!;
+    const bRec = list.find((r) => r[0] === "B" && field(r, 12, 9) === "123456789")!;
+    const bRecC = list.find((r) => r[0] === "B" && field(r, 12, 9) === "222334444")!;
+    expect(field(bRecC, 7, 4)).toBe("NUNE");
+    expect(field(bRecC, 248, 40).trimEnd()).toBe("ZOE NUNEZ-ORTIZ");
     expect(field(tRec, 2, 4)).toBe(String(YEAR));
     expect(field(tRec, 7, 9)).toBe("987654321");
     expect(field(tRec, 16, 5)).toBe("9AB12");
     expect(field(tRec, 28, 1)).toBe("T");
     expect(field(tRec, 30, 40).trimEnd()).toBe("PILLAR BANK NA");
-    expect(Number(field(tRec, 296, 8))).toBe(1);
+    expect(Number(field(tRec, 296, 8))).toBe(2);
     expect(field(tRec, 518, 1)).toBe("I");
     expect(field(aRec, 12, 9)).toBe("987654321");
     expect(field(aRec, 26, 2)).toBe("6 ");
@@ -350,11 +377,12 @@ describe("corrections", () => {
     expect(original).toContain(formatMoney(cents - adjustment));
 
     const status = (await get(finance, `/api/admin/tax-forms/runs?year=${YEAR}`)).json();
+    const centsC = await creditedInYear(saverC.accountId);
     expect(status.forms).toEqual({
-      count: 1,
+      count: 2,
       corrected: 1,
-      interestCents: cents,
-      interest: formatMoney(cents),
+      interestCents: cents + centsC,
+      interest: formatMoney(cents + centsC),
     });
     expect(status.runs.map((r: { runNumber: number }) => r.runNumber)).toEqual([4, 3, 2, 1]);
 
@@ -368,8 +396,11 @@ describe("corrections", () => {
     expect(Number(field(b, 55, 12))).toBe(cents);
     expect(Number(field(corrections[3]!, 16, 18))).toBe(cents);
     expect(field(corrections[0]!, 28, 1)).toBe(" ");
+    // The originals file still carries A's original amount, and C's unchanged form only there.
     const originals = records((await get(finance, `/api/admin/tax-forms/pub1220?year=${YEAR}`)).body);
-    expect(Number(field(originals[2]!, 55, 12))).toBe(cents - adjustment);
-    expect(field(originals[2]!, 6, 1)).toBe(" ");
+    const originalA = originals.find((r) => r[0] === "B" && field(r, 12, 9) === "123456789")!;
+    expect(Number(field(originalA, 55, 12))).toBe(cents - adjustment);
+    expect(field(originalA, 6, 1)).toBe(" ");
+    expect(Number(field(originals.at(-2)!, 16, 18))).toBe(cents - adjustment + centsC);
   });
 });
