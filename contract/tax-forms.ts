@@ -22,13 +22,16 @@ export type TaxFormListItem = z.infer<typeof taxFormListItem>;
 
 export const taxFormPdfPath = (id: string) => `/api/statements/tax-forms/${id}.pdf`;
 
-export const taxYearInput = z.object({
-  year: z.coerce
-    .number({ error: "Tax year must be a year like 2026" })
-    .int({ error: "Tax year must be a year like 2026" })
-    .min(2000, { error: "Tax year must be a year like 2026" })
-    .max(2999, { error: "Tax year must be a year like 2026" }),
-});
+const taxYear = z.coerce
+  .number({ error: "Tax year must be a year like 2026" })
+  .int({ error: "Tax year must be a year like 2026" })
+  .min(2000, { error: "Tax year must be a year like 2026" })
+  .max(2999, { error: "Tax year must be a year like 2026" });
+
+export const taxYearInput = z.object({ year: taxYear });
+
+/** GET /api/admin/tax-forms/runs: the year asked, or by default the last one over (New York). */
+export const taxFormRunQuery = z.object({ year: taxYear.optional() });
 
 export const pub1220Query = taxYearInput.extend({
   /** original: every original return (sequence 1); corrections: each customer's current corrected return ("G"). */

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { pub1220Download } from "@/contract/media";
-import { pub1220Query, taxFormRunStatus, taxYearInput } from "@/contract/tax-forms";
+import { pub1220Query, taxFormRunQuery, taxFormRunStatus, taxYearInput } from "@/contract/tax-forms";
 import { buildPub1220File } from "@/server/features/statements/pub-1220";
+import { monthOf } from "@/server/features/statements/statement-month";
 import { getTaxFormRunStatus, startTaxFormRun } from "@/server/features/statements/tax-form-run";
 import { writeAudit } from "@/server/lib/audit";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
@@ -19,8 +20,9 @@ export async function taxFormAdminRoutes(instance: FastifyInstance) {
 
   app.get(
     "/tax-forms/runs",
-    { schema: { querystring: taxYearInput, response: { 200: taxFormRunStatus } } },
-    async (request) => getTaxFormRunStatus(db, request.query.year),
+    { schema: { querystring: taxFormRunQuery, response: { 200: taxFormRunStatus } } },
+    async (request) =>
+      getTaxFormRunStatus(db, request.query.year ?? Number(monthOf(new Date()).slice(0, 4)) - 1),
   );
 
   // Refused with a 409 while the year is open or its interest not all credited; a run already working is answered.
