@@ -113,6 +113,10 @@ export const ADMIN_ROUTE_ROLES = {
   "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": ["finance"],
   // The treasury: sweeps, to cold, returns (decision 060).
   "GET /api/admin/settlement/treasury": ["finance"],
+  // Form 1099-INT (decision 070): the yearly run, its status and the IRS file (full TINs: finance and owners only).
+  "GET /api/admin/tax-forms/runs": ["finance"],
+  "POST /api/admin/tax-forms/runs": ["finance"],
+  "GET /api/admin/tax-forms/pub1220": ["finance"],
   // Proposed here, approved on the approvals routes by a second finance member.
   "POST /api/admin/settlement/deposits/:id/return": ["finance"],
   // Savings (decision 071): finance's figures and the rate history; owners propose a new APY, a second finance

@@ -16,6 +16,12 @@ export const csvDownload = {
   content: { "text/csv": { schema: fileBytes } },
 };
 
+/** Form 1099-INT returns in Publication 1220's layout: 750-byte ASCII records, each ending in CR LF. */
+export const pub1220Download = {
+  description: "Publication 1220 file (attachment)",
+  content: { "text/plain": { schema: fileBytes } },
+};
+
 /** A PDF (statement or receipt), streamed as an attachment. */
 export const pdfDownload = {
   description: "PDF file (attachment)",

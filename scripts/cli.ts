@@ -13,8 +13,10 @@ import { listFileName } from "@/server/features/compliance/parse-ofac";
 import { runRescreenToEnd } from "@/server/features/compliance/rescreen";
 import { accrueInterestThrough, lastClosedDay } from "@/server/features/savings/interest";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";
+import { buildPub1220File } from "@/server/features/statements/pub-1220";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { runStatementsToEnd } from "@/server/features/statements/statement-run";
+import { runTaxFormsToEnd } from "@/server/features/statements/tax-form-run";
 import { sweepExpired } from "@/server/lib/housekeeping";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createStorage } from "@/server/lib/storage/create-storage";
@@ -49,6 +51,12 @@ commands:
                         whose balances are final) and credit every month accrued to its end, in batches, printing
                         progress; run twice, it writes nothing new, and a run killed mid-way goes on from where it
                         stopped (refused for a day not over yet)
+  tax:1099 --year <YYYY> [--pub1220 <file>] [--corrections] [--test]
+                        issue the year's Form 1099-INT to every customer paid $10.00 or more of savings interest in it
+                        (a CORRECTED form to each whose amount changed since the last run), in batches, printing
+                        progress; run twice, it issues nothing new. Refused while the year is open (New York) or its
+                        interest not all credited. --pub1220 writes the IRS file (Publication 1220) of the originals,
+                        or with --corrections of the corrected returns; --test marks it a test file
   db:restore-check [--target "<YYYY-MM-DD HH:MM:SS+00>"] [--stanza <name>] [--config <file>] [--database <name>] [--keep]
                         restore pgBackRest's latest backup and its archived WAL up to the target instant (default: the
                         end of the archive) into a scratch PostgreSQL on a free port, then run ledger:verify and recompute
@@ -63,6 +71,7 @@ const COMMANDS = new Set([
   "statement:verify",
   "statements:run",
   "interest:accrue",
+  "tax:1099",
   "seed:demo",
   "sanctions:load",
   "sanctions:search",
@@ -195,6 +204,41 @@ async function main(argv: string[]) {
           `Statements for ${run.month}: ${run.done.toLocaleString("en-US")} customer(s), run ${run.status}` +
             ` (started ${run.startedAt}, finished ${run.finishedAt}).`,
         );
+        return 0;
+      }
+      case "tax:1099": {
+        const { values } = parseArgs({
+          args,
+          options: {
+            year: { type: "string" },
+            pub1220: { type: "string" },
+            corrections: { type: "boolean" },
+            test: { type: "boolean" },
+          },
+        });
+        if (!values.year || !/^\d{4}$/.test(values.year)) throw new Error("tax:1099 needs --year YYYY");
+        const year = Number(values.year);
+        const run = await runTaxFormsToEnd(database.db, config.taxPayer, year, {
+          onBatch: (r) =>
+            console.info(
+              `  ${r.done.toLocaleString("en-US")} of ${r.total.toLocaleString("en-US")} customers…`,
+            ),
+        });
+        console.info(
+          `Form 1099-INT ${year}, run ${run.runNumber}: ${run.formsIssued} form(s) issued, ` +
+            `${run.corrections} correction(s), ${run.done} customer(s) looked at.`,
+        );
+        if (values.pub1220) {
+          const file = await buildPub1220File(database.db, config.dataKey, config.taxPayer, {
+            year,
+            file: values.corrections ? "corrections" : "original",
+            test: values.test ?? false,
+          });
+          await fs.writeFile(values.pub1220, file.text, "ascii");
+          console.info(
+            `Publication 1220 file ${values.pub1220}: ${file.payees} payee(s), ${formatMoney(file.totalCents)}.`,
+          );
+        }
         return 0;
       }
       case "interest:accrue": {

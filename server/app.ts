@@ -57,6 +57,7 @@ import { registerTreasuryMetrics } from "@/server/features/settlement/treasury-m
 import { adminTreasuryRoutes } from "@/server/features/settlement/treasury-routes";
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
+import { taxFormAdminRoutes } from "@/server/features/statements/tax-form-admin-routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
@@ -203,6 +204,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/admin", monitoringAdminRoutes),
   routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
   routesAt("/api/admin", adminTreasuryRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", taxFormAdminRoutes),
 ];
 
 /** Plugins in a fixed order: config and database → security → error handling → feature routes → SPA. */

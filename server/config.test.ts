@@ -33,6 +33,22 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads the 1099-INT payer from PAYER_* and IRS_* with embedded defaults, naming a bad one", () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).taxPayer).toMatchObject({
+      name: "Pillar Bank, N.A.",
+      tin: "000000000",
+      state: "NY",
+      tcc: "00000",
+    });
+    const set = loadConfig({ DATA_DIR: tmp(), PAYER_TIN: "123456789", PAYER_STATE: "ca", IRS_TCC: "ab12c" });
+    expect(set.taxPayer).toMatchObject({ tin: "123456789", state: "CA", tcc: "AB12C" });
+    expect(() => loadConfig({ DATA_DIR: tmp(), PAYER_TIN: "12-3456789" })).toThrow(
+      /PAYER_TIN must be 9 digits/,
+    );
+    expect(() => loadConfig({ DATA_DIR: tmp(), PAYER_NAME: "x".repeat(41) })).toThrow(/PAYER_NAME/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), IRS_TCC: "TOOLONG" })).toThrow(/IRS_TCC/);
+  });
+
   it("trusts no proxy unless TRUST_PROXY names hops or proxy addresses", () => {
     const dir = tmp();
     expect(loadConfig({ DATA_DIR: dir }).trustProxy).toBe(false);

@@ -8,6 +8,7 @@ import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { parseMoney } from "@/contract/money";
 import { type ChainConfig, parseChainConfig } from "@/server/features/settlement/chain-config";
 import { type FilingInstitution, parseFilingInstitution } from "@/server/lib/filing-institution";
+import { parseTaxPayer, type TaxPayer } from "@/server/lib/tax-payer";
 
 const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const flag = z.preprocess(
@@ -253,6 +254,8 @@ export type Config = {
   sanctionsNameThreshold: number;
   /** Who files the SAR and OFAC reports (FILING_INSTITUTION_*, decision 055). */
   filingInstitution: FilingInstitution;
+  /** The payer on Form 1099-INT and the transmitter of its Publication 1220 file (PAYER_*, IRS_*, decision 070). */
+  taxPayer: TaxPayer;
   /** Bearer token for /metrics; unset → /metrics answers only outside production or a direct loopback scrape. */
   metricsToken?: string;
   /** Chain settlement (CHAIN_RPC_URL and friends); undefined: manual settlement, as the spec describes. */
@@ -340,6 +343,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (filing.problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n${filing.problems.map((p) => `  ${p}`).join("\n")}`);
   }
+  const tax = parseTaxPayer(env);
+  if (tax.problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${tax.problems.map((p) => `  ${p}`).join("\n")}`);
+  }
   const generated = !e.SESSION_SECRET || !e.DATA_KEY ? loadOrCreateSecrets(dataDir) : undefined;
 
   return {
@@ -404,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : parseMoney(e.APPROVAL_THRESHOLD)!,
     sanctionsNameThreshold: e.SANCTIONS_NAME_THRESHOLD,
     filingInstitution: filing.institution,
+    taxPayer: tax.payer,
     adminRequire2fa: e.ADMIN_REQUIRE_2FA === undefined ? e.NODE_ENV !== "test" : isOn(e.ADMIN_REQUIRE_2FA),
   };
 }

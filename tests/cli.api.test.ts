@@ -145,6 +145,22 @@ describe("operator CLI", () => {
     },
   );
 
+  // Form 1099-INT (decision 070): refused for a year not over; a closed year with no savers issues nothing and
+  // writes a Publication 1220 file of T, A, C and F records, 750 bytes each.
+  it("runs the 1099-INT year and writes its Publication 1220 file", { timeout: 60_000 }, async () => {
+    const open = await cli("tax:1099", "--year", String(new Date().getUTCFullYear() + 1));
+    expect(open.out).toContain("That tax year is not over yet");
+    expect(open.code).toBe(1);
+    const file = path.join(dataDir, "1099-2001.txt");
+    const done = await cli("tax:1099", "--year", "2001", "--pub1220", file, "--test");
+    expect(done.out).toContain("Form 1099-INT 2001, run 1: 0 form(s) issued, 0 correction(s)");
+    expect(done.out).toContain(`Publication 1220 file ${file}: 0 payee(s), $0.00.`);
+    expect(done.code).toBe(0);
+    const text = fs.readFileSync(file, "ascii");
+    expect(text.length).toBe(4 * 750);
+    expect([0, 1, 2, 3].map((i) => text[i * 750])).toEqual(["T", "A", "C", "F"]);
+  });
+
   it("refuses an unknown command with exit code 2", async () => {
     const result = await cli("launch:rockets");
     expect(result.code).toBe(2);

@@ -24,6 +24,7 @@ const LOOPS = [
   "admin-stats-fold",
   "rescreen",
   "statement-run",
+  "tax-form-run",
   "deposit-watcher",
   "payout-worker",
   "reconciliation",
@@ -55,7 +56,7 @@ describe("the jobs room's loops", () => {
     expect(metrics.body).toMatch(/jobs_done_total\{job="schedule-runner"\} \d/);
   });
 
-  it("in a serving process's app: also housekeeping, the stats fold, the re-screen job, the statement run, the mail worker with SMTP and the chain's three", async () => {
+  it("in a serving process's app: also housekeeping, the stats fold, the re-screen job, the statement run, the 1099 run, the mail worker with SMTP and the chain's three", async () => {
     const t = await appWith(
       { ...CHAIN, SMTP_URL: "smtp://127.0.0.1:9" },
       { scheduleRunner: false, jobs: { serving: true } },
@@ -68,6 +69,7 @@ describe("the jobs room's loops", () => {
       "admin-stats-fold",
       "rescreen",
       "statement-run",
+      "tax-form-run",
       "deposit-watcher",
       "payout-worker",
       "reconciliation",

@@ -12,6 +12,7 @@ import { payoutWorkerLoop } from "@/server/features/settlement/payout-worker";
 import { reconciliationLoop } from "@/server/features/settlement/reconciliation";
 import { treasuryWorkerLoop } from "@/server/features/settlement/treasury-worker";
 import { statementRunLoop } from "@/server/features/statements/statement-run";
+import { taxFormRunLoop } from "@/server/features/statements/tax-form-run";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { housekeepingLoop } from "@/server/lib/housekeeping";
 import { partitionLoop } from "@/server/lib/partitions";
@@ -88,6 +89,8 @@ export async function loopsFor(
     loops.push(interestLoop(database.db, log.child({ component: "savings-interest" })));
     // An approved change of the savings rate told to every customer with savings, in batches (decision 071).
     loops.push(rateNoticeLoop(database.db));
+    // Form 1099-INT: works a run finance or the CLI started, a batch a pass (decision 070); tests run passes by hand.
+    loops.push(taxFormRunLoop(database.db, config.taxPayer, log.child({ component: "tax-form-run" })));
     if (config.chain) {
       loops.push(
         depositWatcherLoop(database.db, config.chain, log),

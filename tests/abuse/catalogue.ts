@@ -70,6 +70,28 @@ export function expectedStatus(key: string, route: RouteCase, role: Role): numbe
   return override ?? route.expect.admin;
 }
 
+/** A Form 1099-INT of A's written straight to the tables (one run, one form, made once): the PDF route's target. */
+async function taxFormOfA(w: World): Promise<string> {
+  const rows = await w.t.database.query(
+    `with run as (
+       insert into tax_form_runs (tax_year, run_number, status, total, done, finished_at)
+       values (2001, 1, 'done', 1, 1, now()) on conflict do nothing returning id),
+     form as (
+       insert into tax_forms (user_id, tax_year, sequence, run_id, interest_cents, payer_name, payer_tin,
+         payer_street, payer_city, payer_state, payer_zip, payer_phone, recipient_name, recipient_first_name,
+         recipient_last_name, recipient_street, recipient_city, recipient_state, recipient_zip, tin_last4,
+         tin_ciphertext, account_number)
+       select $1::uuid, 2001, 1, id, 1234, 'Pillar Bank, N.A.', '000000000', '1 Pillar Plaza', 'New York', 'NY',
+         '10001', '2125550100', 'Ada Customer', 'Ada', 'Customer', '1 Main St', 'New York', 'NY', '10001', '1234',
+         '', 'A' from run
+       returning id)
+     select id::text as id from form
+     union all select id::text from tax_forms where user_id = $1::uuid and tax_year = 2001`,
+    [w.a.user.id],
+  );
+  return (rows[0] as { id: string }).id;
+}
+
 /** A fresh account holding `roles`, for routes that change a target's roles. */
 const staffVictim = (w: World, roles: StaffRole[]) => createVerifiedUser(w.t.database, { staffRoles: roles });
 
@@ -565,6 +587,18 @@ export const CATALOGUE: Record<string, RouteCase> = {
     input: { params: true },
     build: () => url(`/api/statements/${monthOf(new Date())}.pdf`),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 404 },
+  },
+  // Form 1099-INT (decision 070): the list is always the caller's own; a form id of A's is a 404 to anyone else.
+  "GET /api/statements/tax-forms": {
+    access: "user",
+    build: () => url("/api/statements/tax-forms"),
+    expect: USER_OK,
+  },
+  "GET /api/statements/tax-forms/:id.pdf": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => url(`/api/statements/tax-forms/${await taxFormOfA(w)}.pdf`),
+    expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "GET /api/transfers/:id/receipt.pdf": {
     access: "user",
@@ -1222,6 +1256,26 @@ export const CATALOGUE: Record<string, RouteCase> = {
     access: "admin",
     input: {},
     build: () => url("/api/admin/settlement/treasury"),
+    expect: ADMIN_OK,
+  },
+  // Form 1099-INT (decision 070): finance and owners. 2025 is closed and the world has no savings in it, so a run
+  // starts (and stays queued: no jobs room here); starting again answers the same run.
+  "GET /api/admin/tax-forms/runs": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/tax-forms/runs?year=2025"),
+    expect: ADMIN_OK,
+  },
+  "POST /api/admin/tax-forms/runs": {
+    access: "admin",
+    input: { body: true },
+    build: () => ({ url: "/api/admin/tax-forms/runs", payload: { year: 2025 } }),
+    expect: { signedOut: 401, user: 403, otherUser: 403, admin: 202 },
+  },
+  "GET /api/admin/tax-forms/pub1220": {
+    access: "admin",
+    input: { query: true },
+    build: () => url("/api/admin/tax-forms/pub1220?year=2025&file=original"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/settlement/deposits/:id/return": {

@@ -88,6 +88,20 @@ describe("erasing a closed account's identity after the retention period", () =>
     const history = await as(customer, "GET", "/api/transactions");
     expect(history.statusCode).toBe(200);
 
+    // A Form 1099-INT issued to them (decision 070): its figures stay, the TIN and address it copied go.
+    await t.database.query(
+      `with run as (insert into tax_form_runs (tax_year, run_number, status, total, done)
+                    values (2002, (select coalesce(max(run_number), 0) + 1 from tax_form_runs where tax_year = 2002),
+                            'done', 1, 1) returning id)
+       insert into tax_forms (user_id, tax_year, sequence, run_id, interest_cents, payer_name, payer_tin,
+         payer_street, payer_city, payer_state, payer_zip, payer_phone, recipient_name, recipient_first_name,
+         recipient_last_name, recipient_street, recipient_city, recipient_state, recipient_zip, tin_last4,
+         tin_ciphertext, account_number)
+       select $1, 2002, 1, id, 1500, 'Pillar Bank, N.A.', '000000000', '1 Pillar Plaza', 'New York', 'NY', '10001',
+         '2125550100', 'Erin Leaving', 'Erin', 'Leaving', '1 Main St', 'New York', 'NY', '10001', '1234',
+         'sealed', 'A' from run`,
+      [customer.user.id],
+    );
     const early = await eraseExpiredIdentities(t.app.deps.database.db, storage, {
       retentionYears: 5,
       now: new Date(closedAt.getTime() + 4.9 * YEAR_MS),
@@ -113,6 +127,14 @@ describe("erasing a closed account's identity after the retention period", () =>
       driving_license_back: null,
     });
     expect(after.user).toMatchObject({ email: customer.email, phone_number: null });
+    const forms = await t.database.query(
+      `select interest_cents::int as cents, tin_ciphertext, tin_last4, recipient_street, recipient_zip
+         from tax_forms where user_id = $1`,
+      [customer.user.id],
+    );
+    expect(forms).toEqual([
+      { cents: 1500, tin_ciphertext: "", tin_last4: "", recipient_street: "", recipient_zip: "" },
+    ]);
     expect(after.user.identity_erased_at).not.toBeNull();
     for (const key of keys) expect(await storage.stat(key)).toBeNull();
     const [uploads] = await t.database.query<{ n: string }>(

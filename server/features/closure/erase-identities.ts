@@ -20,9 +20,9 @@ const keyRow = z.object({ object_key: z.string() });
 /**
  * Erases the identity data of accounts closed more than `retentionYears` ago (decision 059): the KYC documents
  * in object storage and their upload rows, the SSN (ciphertext, blind index, last four), date of birth, address
- * and company name on every KYC application, and the phone number. Kept: the login (e-mail, name), the ledger,
- * transactions, statements' figures, audit and compliance records (a case's evidence is compliance's, not
- * erased here). One customer per transaction, claimed with SKIP LOCKED so instances share the work; the objects
+ * and company name on every KYC application, the TIN and address on every Form 1099-INT (decision 070), and the
+ * phone number. Kept: the login (e-mail, name), the ledger, transactions, statements' and tax forms' figures,
+ * audit and compliance records (a case's evidence is compliance's, not erased here). One customer per transaction, claimed with SKIP LOCKED so instances share the work; the objects
  * are deleted before the rows that name them, so a crash between leaves a row to retry, never an orphan file.
  */
 export async function eraseExpiredIdentities(
@@ -57,6 +57,10 @@ export async function eraseExpiredIdentities(
           street = '', city = '', state = '', zip_code = '', address = '', company_name = null,
           driving_license_front = null, driving_license_back = null, llc_document = null, ein_document = null,
           updated_at = now()
+        where user_id = ${due.id}::uuid`);
+      // Forms 1099-INT (decision 070) keep their figures; the TIN they copied sealed and the address go too.
+      await tx.execute(sql`update tax_forms set tin_ciphertext = '', tin_last4 = '', recipient_street = '',
+          recipient_city = '', recipient_state = '', recipient_zip = ''
         where user_id = ${due.id}::uuid`);
       await updateUser(tx, due.id, { phoneNumber: null, identityErasedAt: now, updatedAt: now });
       await writeAudit(tx, {

@@ -3,16 +3,19 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { pdfDownload } from "@/contract/media";
 import { statementList } from "@/contract/statements";
+import { taxFormList } from "@/contract/tax-forms";
 import {
   findStatementMonths,
   getStatementSummary,
   openStatement,
 } from "@/server/features/statements/statement-data";
 import { findStoredStatement } from "@/server/features/statements/statement-run";
+import { findOwnTaxForm, findTaxForms } from "@/server/features/statements/tax-forms";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
 const pdfRenderers = () => import("@/server/features/statements/render-statement");
+const taxFormRenderer = () => import("@/server/features/statements/render-tax-form");
 
 /** Statements: always the signed-in customer's own (no user id in any URL). */
 export async function statementRoutes(instance: FastifyInstance) {
@@ -44,6 +47,25 @@ export async function statementRoutes(instance: FastifyInstance) {
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="pillar-statement-${period.month}.pdf"`)
         .send(doc);
+    },
+  );
+
+  // Form 1099-INT (decision 070): the customer's own forms only; another customer's id is a 404 like none.
+  app.get("/statements/tax-forms", { schema: { response: { 200: taxFormList } } }, async (request) => ({
+    forms: await findTaxForms(db, signedInUser(request).id),
+  }));
+
+  app.get(
+    "/statements/tax-forms/:id.pdf",
+    { schema: { params: z.object({ id: z.string().max(64) }), response: { 200: pdfDownload } } },
+    async (request, reply) => {
+      const form = await findOwnTaxForm(db, signedInUser(request).id, request.params.id);
+      const { renderTaxForm } = await taxFormRenderer();
+      const suffix = form.sequence > 1 ? "-corrected" : "";
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="pillar-1099-int-${form.tax_year}${suffix}.pdf"`)
+        .send(renderTaxForm(form));
     },
   );
 }

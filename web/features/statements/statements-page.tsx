@@ -6,6 +6,7 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useStatementMonths } from "@/web/features/statements/api/find-statement-months";
+import { TaxFormList } from "@/web/features/statements/components/tax-form-list";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -65,7 +66,10 @@ function StatementList() {
   );
 }
 
-/** /statements: one PDF per month, with opening and closing balance, every movement and a ledger digest. */
+/**
+ * /statements: one PDF per month, with opening and closing balance, every movement and a ledger digest; and the
+ * customer's Forms 1099-INT (decision 070).
+ */
 export default function StatementsPage() {
   useDocumentTitle("Statements");
   return (
@@ -83,6 +87,14 @@ export default function StatementsPage() {
         </CardHeader>
         <CardContent>
           <StatementList />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Tax forms</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <TaxFormList />
         </CardContent>
       </Card>
     </MoneyShell>
