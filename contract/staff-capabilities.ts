@@ -26,6 +26,7 @@ export const STAFF_CAPABILITIES = {
   settlementTab: "GET /api/admin/settlement",
   savingsFinanceTab: "GET /api/admin/savings/finance",
   proposeSavingsRate: "POST /api/admin/savings/rates",
+  startTaxFormRun: "POST /api/admin/tax-forms/runs",
   speedUpPayout: "POST /api/admin/settlement/payouts/:id/speed-up",
   runReconciliation: "POST /api/admin/settlement/reconciliations",
   proposeSettledOutside: "POST /api/admin/settlement/payouts/:id/settled-outside",

@@ -77,6 +77,14 @@ describe("the back office's Savings tab", () => {
     if (databaseUrl) await page.getByRole("table", { name: "Savings interest by day" }).waitFor();
     await expectAccessible(page, "/admin (Savings tab)");
 
+    // The last ended year's Form 1099-INT run: started here, worked by the jobs room, its figures shown when done.
+    const taxCard = page.locator('[data-slot="tax-form-runs"]');
+    const taxYear = (await (await admin.context.request.get("/api/admin/tax-forms/runs")).json()).taxYear;
+    await taxCard.getByRole("button", { name: new RegExp(`^(Run ${taxYear}|Run again)$`) }).click();
+    await taxCard.getByText("Done", { exact: true }).waitFor({ timeout: 30_000 });
+    await taxCard.getByText(new RegExp(`forms in force for ${taxYear}`)).waitFor();
+    await expectAccessible(page, "/admin (Savings tab, 1099-INT run done)");
+
     // The owner's proposal: sent for approval, listed as waiting, with a way to the Approvals tab.
     const form = page.getByRole("form", { name: "Propose a new savings rate" });
     await form.getByLabel("APY (%)").fill("3.10");

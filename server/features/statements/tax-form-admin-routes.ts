@@ -4,7 +4,11 @@ import { pub1220Download } from "@/contract/media";
 import { pub1220Query, taxFormRunQuery, taxFormRunStatus, taxYearInput } from "@/contract/tax-forms";
 import { buildPub1220File } from "@/server/features/statements/pub-1220";
 import { monthOf } from "@/server/features/statements/statement-month";
-import { getTaxFormRunStatus, startTaxFormRun } from "@/server/features/statements/tax-form-run";
+import {
+  getTaxFormRunStatus,
+  startTaxFormRun,
+  wakeTaxFormRun,
+} from "@/server/features/statements/tax-form-run";
 import { writeAudit } from "@/server/lib/audit";
 import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
 
@@ -31,6 +35,7 @@ export async function taxFormAdminRoutes(instance: FastifyInstance) {
     { schema: { body: taxYearInput, response: { 202: taxFormRunStatus } } },
     async (request, reply) => {
       await startTaxFormRun(db, request.body.year, { startedBy: signedInUser(request).id });
+      wakeTaxFormRun();
       return reply.code(202).send(await getTaxFormRunStatus(db, request.body.year));
     },
   );

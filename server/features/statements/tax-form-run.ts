@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
@@ -285,6 +286,12 @@ export async function getTaxFormRunStatus(
   };
 }
 
+// A run started in this process wakes the loop at once; one started on another instance is seen at its poll.
+const started = new EventEmitter();
+export function wakeTaxFormRun(): void {
+  started.emit("wake");
+}
+
 /**
  * The jobs room's tax-form loop: a batch a pass of whatever run finance or the CLI started, at once while it has
  * more, else a poll every few minutes. It never starts a run by itself: the year's run is an operations decision.
@@ -298,6 +305,10 @@ export function taxFormRunLoop(
   return {
     name: "tax-form-run",
     everyMs,
+    wakeOn(wake) {
+      started.on("wake", wake);
+      return () => started.off("wake", wake);
+    },
     async pass() {
       const { done, more, run } = await taxFormRunPass(db, payer);
       if (run?.status === "done")

@@ -1,9 +1,10 @@
-import { Coins, FileSpreadsheet } from "lucide-react";
+import { Coins } from "lucide-react";
 import type { InterestPeriod, SavingsFinance } from "@/contract/savings-admin";
 import { ListEmpty, ListError, ListHeader, ListSkeleton } from "@/web/components/admin/list-states";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { useSavingsFinance } from "@/web/features/savings/admin/api/get-savings-finance";
 import { SavingsRatesCard } from "@/web/features/savings/admin/savings-rates-card";
+import { TaxFormRunsCard } from "@/web/features/savings/admin/tax-form-runs-card";
 
 const MONTH = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
@@ -147,20 +148,7 @@ export default function SavingsFinanceTab() {
         </CardContent>
       </Card>
       <SavingsRatesCard />
-      {/* 1099 run status: the lead wires GET /api/admin/tax-forms/runs?year= into this card (issue 51 §3–4). */}
-      <Card data-slot="tax-form-runs">
-        <ListHeader
-          title="Form 1099-INT run"
-          description="The year's tax forms for customers paid $10 or more"
-        />
-        <CardContent>
-          <ListEmpty
-            icon={FileSpreadsheet}
-            title="Run status coming soon"
-            text="The 1099-INT run's progress shows here."
-          />
-        </CardContent>
-      </Card>
+      <TaxFormRunsCard />
     </div>
   );
 }
