@@ -77,6 +77,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/dashboard-content": ["user"],
   "GET /api/statements": ["user"],
   "GET /api/statements/:month.pdf": ["user", "NOT_FOUND"],
+  "GET /api/statements/savings/:accountId/:month.pdf": ["user", "NOT_FOUND", "CONFLICT"],
   "GET /api/transfers/:id/receipt.pdf": ["user", "NOT_FOUND"],
   "GET /api/chat/messages": ["user"],
   "GET /api/chat/unread": ["user"],
