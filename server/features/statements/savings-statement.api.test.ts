@@ -123,6 +123,12 @@ describe("the month-end run and savings statements", () => {
     const again = await statementRunPass(db);
     expect(again).toMatchObject({ done: 0, more: false, waiting: true });
     expect((await findStatementRun(db, "2026-02"))?.status).toBe("running");
+    // A later month's run does its checking statements and waits behind February's savings, without spinning.
+    expect(await runStatementsToEnd(db, "2026-03")).toMatchObject({
+      status: "running",
+      phase: "savings",
+      savingsDone: 0,
+    });
 
     // January's interest is paid: its run stores both accounts' statements and finishes.
     const january = await runStatementsToEnd(db, "2026-01");

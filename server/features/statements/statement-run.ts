@@ -327,7 +327,8 @@ export async function runStatementsToEnd(
     const { done, more, waiting, run } = await statementRunPass(db, options.batchSize);
     if (run && done > 0) options.onBatch?.(run);
     const mine = await findStatementRun(db, month);
-    if (mine?.status === "done" || (waiting && run?.month === month)) return mine!;
+    // Waiting for a credit (this month's, or an older month's savings phase that goes first): nothing to do here.
+    if (mine?.status === "done" || (waiting && mine?.phase === "savings")) return mine!;
     // An older month's run goes first, or another process holds the run's lock: wait rather than spin.
     if (!more || run?.month !== month) await new Promise((resolve) => setTimeout(resolve, 200));
   }
