@@ -135,10 +135,35 @@ describe("the month-end run and savings statements", () => {
     expect(january).toMatchObject({ status: "done", savingsTotal: 2, savingsDone: 2 });
     const stored = await findStoredSavingsStatement(db, saverAccount, "2026-01");
     const { owner, period } = await openSavingsStatement(db, saver.user.id, saverAccount, "2026-01");
-    expect(stored).toEqual({
-      ...(await getSavingsStatementSummary(db, owner, period)),
-      digest: stored!.digest,
+    const live = await getSavingsStatementSummary(db, owner, period);
+    expect(live).toEqual({
+      opening: 0,
+      deposits: 1_000_000,
+      withdrawals: -50_000,
+      interest: 2045,
+      closing: 952_045,
+      count: 3,
+      days: 31,
+      balanceDays: 15 * 1_000_000 + 16 * 950_000,
+      apyEarned: "2.50",
     });
+    expect(stored).toEqual({ ...live, digest: stored!.digest });
+    // The route draws the PDF from the stored figures (a tampered row shows it reads them), and its digest is the one
+    // the run stored.
+    await t.database.query(
+      "update savings_statements set apy_earned = 9.99 where account_id = $1 and month = '2026-01'",
+      [saverAccount],
+    );
+    const tampered = pdfText(
+      (await get(saver, pdfUrl(saverAccount, "2026-01"))).rawPayload,
+      "saver-tampered",
+    );
+    expect(tampered).toMatch(/Annual Percentage Yield Earned\s+9\.99%/);
+    expect(tampered).toContain(`Ledger digest ${stored!.digest}`);
+    await t.database.query(
+      "update savings_statements set apy_earned = 2.50 where account_id = $1 and month = '2026-01'",
+      [saverAccount],
+    );
 
     // February's credit made, the waiting run goes on from where it stopped.
     await accrueInterestThrough(db, "2026-02-28");
