@@ -71,7 +71,8 @@ export async function notifyAll(db: DbOrTx, notifications: readonly Notification
         join jsonb_to_recordset(${pairs}::jsonb) as x(user_id uuid, kind text)
           on p.user_id = x.user_id and p.kind = x.kind`,
   );
-  const choiceOf = (n: Notification) => choices.find((c) => c.user_id === n.userId && c.kind === n.kind);
+  const choiceByPair = new Map(choices.map((c) => [`${c.user_id} ${c.kind}`, c]));
+  const choiceOf = (n: Notification) => choiceByPair.get(`${n.userId} ${n.kind}`);
   const shown = notifications.filter((n) => choiceOf(n)?.in_app ?? true);
   if (shown.length > 0) {
     const rows = JSON.stringify(

@@ -83,6 +83,11 @@ describe("savings", () => {
     await balanceHeading.waitFor();
     await toastWith(page, "Savings account opened").waitFor();
 
+    const notificationTitles = async () =>
+      ((await (await context.request.get("/api/notifications")).json()).items as { title: string }[]).map(
+        (item) => item.title,
+      );
+
     // $500 to savings: the figures on both sides move, said in the live region, and focus lands on the balance.
     const amount = page.getByLabel("Amount", { exact: true });
     await page.getByText("$1,000.00 available in Checking.").waitFor();
@@ -178,6 +183,8 @@ describe("savings", () => {
       expect(after.account.accruedThisMonth.cents).toBeGreaterThan(0);
       await shots(page, "savings-interest");
       console.info(`e2e savings: interest earned ${after.account.earnedAllTime.amount}`);
+      // The credit told the customer after its commit, by the server's jobs room.
+      await expect.poll(notificationTitles, { timeout: 20_000 }).toContain("Interest paid");
 
       // The credited month is in Statements, labelled Savings beside checking's months; its PDF says what was
       // earned, the Annual Percentage Yield Earned and the days (decision 069).
@@ -201,7 +208,31 @@ describe("savings", () => {
       expect(text).toMatch(/Days in period\s+\d+/);
       expect(text).toMatch(/From Checking: Emergency fund\s+\w{8}\s+\+\$250\.00/);
       console.info("e2e savings: the savings statement downloaded");
+      await page.goto("/savings");
+      await balanceHeading.waitFor();
     }
+
+    const cents = (shown: string) => Math.round(Number(shown.replace(/[$,]/g, "")) * 100);
+    // Closing: confirmed first, then everything in savings is in checking and the offer to open is back.
+    const savingsBefore = (await (await context.request.get("/api/savings")).json()).account.balance.cents;
+    const checkingBefore = (await (await context.request.get("/api/account/summary")).json())
+      .availableBalance;
+    await page.getByRole("button", { name: "Close savings" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByText("Close your savings account?").waitFor();
+    await expectAccessible(page, "/savings closing dialog");
+    await shots(page, "savings-close-dialog");
+    await dialog.getByRole("button", { name: "Close savings" }).click();
+    await page
+      .getByRole("status")
+      .getByText(/^Savings account closed: its money is in Checking\. \$[\d,]+\.\d\d moved to Checking/)
+      .waitFor();
+    await page.getByRole("button", { name: "Open savings account" }).waitFor();
+    const checkingAfter = (await (await context.request.get("/api/account/summary")).json()).availableBalance;
+    // The whole balance, and the interest owed since the last credit (a few cents, or none), moved.
+    expect(cents(checkingAfter) - cents(checkingBefore)).toBeGreaterThanOrEqual(savingsBefore);
+    await expect.poll(notificationTitles, { timeout: 20_000 }).toContain("Savings account closed");
+    await shots(page, "savings-closed");
 
     const ledger = await (await admin.context.request.get("/api/admin/ledger/verify")).json();
     expect(ledger).toMatchObject({ ok: true, problems: [] });

@@ -105,91 +105,104 @@ LANGUAGE sql VOLATILE SET jit = off AS $$
 	SELECT (SELECT count(*)::integer FROM moved), (SELECT coalesce(sum(m.days), 0)::integer FROM summed m)
 $$;
 --> statement-breakpoint
--- One account's interest for one month credited, its savings_interest row and savings account row held by the
--- caller: accrued plus carried micros, rounded down to the cent; the rest carried into the next month, or, for an
--- account closed, given up (less than a cent). Two entries when there is interest: the interest recognised
--- (expense → payable) and paid (payable → the savings account), their postings dated p_value_at, by default the
--- last instant of the month's last New York day (the day interest is paid, Regulation DD's crediting), however
--- late the job ran: the month's statement and the year's 1099-INT hold it, and the next month's first day accrues
--- on it. Answers the cents paid, NULL when the month has no row left to credit.
-CREATE OR REPLACE FUNCTION credit_savings_interest(p_account uuid, p_month date, p_value_at timestamptz DEFAULT NULL)
-RETURNS bigint
-LANGUAGE plpgsql VOLATILE AS $$
+-- Some accounts' interest for one month credited, set-based: their savings_interest rows and savings account rows
+-- held by the caller. For each, accrued plus carried micros, rounded down to the cent; the rest carried into the
+-- next month, or, for an account closed, given up (less than a cent). Two entries per account with interest: the
+-- interest recognised (expense → payable) and paid (payable → the savings account), their postings dated
+-- p_value_at, by default the last instant of the month's last New York day (the day interest is paid, Regulation
+-- DD's crediting), however late the job ran: the month's statement and the year's 1099-INT hold it, and the next
+-- month's first day accrues on it. One statement for the whole batch: each table is written once (the statement
+-- triggers on ledger_accounts fire once, not once an account), the foreign keys checked at its end. Answers each
+-- account credited with the cents paid; an account whose month has no row left to credit is not in the answer.
+CREATE OR REPLACE FUNCTION credit_savings_accounts(p_month date, p_accounts uuid[], p_value_at timestamptz DEFAULT NULL)
+RETURNS TABLE (credited_account uuid, credited bigint)
+LANGUAGE plpgsql VOLATILE SET jit = off AS $$
 DECLARE
 	v_last date := (p_month + interval '1 month - 1 day')::date;
 	-- The last instant of the month's last New York day: the interest is paid on that day, after its accrual.
 	v_value_at timestamptz := coalesce(p_value_at,
 		new_york_start((p_month + interval '1 month')::date) - interval '1 microsecond');
 	v_label text := 'Interest for ' || to_char(p_month, 'FMMonth YYYY');
-	v_row record;
-	v_total bigint;
-	v_cents bigint;
-	v_accrued uuid;
-	v_entry uuid;
+	v_expense uuid := (SELECT a.id FROM ledger_accounts a WHERE a.code = 'interest_expense');
+	v_payable uuid := (SELECT a.id FROM ledger_accounts a WHERE a.code = 'interest_payable');
 BEGIN
-	SELECT i.accrued_micros, i.carry_in_micros, s.closed_at INTO v_row
+	RETURN QUERY
+	WITH due AS MATERIALIZED (
+		SELECT i.account_id, i.accrued_micros + i.carry_in_micros AS total,
+			(i.accrued_micros + i.carry_in_micros) / 10000 AS cents, s.closed_at,
+			gen_random_uuid() AS accrued_entry, gen_random_uuid() AS paid_entry
 		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
-		WHERE i.account_id = p_account AND i.month = p_month AND i.credited_cents IS NULL;
-	IF NOT FOUND THEN
-		RETURN NULL;
-	END IF;
-	v_total := v_row.accrued_micros + v_row.carry_in_micros;
-	v_cents := v_total / 10000;
-	v_entry := NULL;
-	IF v_cents > 0 THEN
-		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-			VALUES ('interest_accrued', v_label, 'savings_interest', p_account || ':' || p_month)
-			RETURNING id INTO v_accrued;
-		INSERT INTO journal_entries (kind, description, reference_type, reference_id)
-			VALUES ('interest_paid', v_label, 'savings_interest', p_account || ':' || p_month)
-			RETURNING id INTO v_entry;
-		INSERT INTO postings (entry_id, account_id, amount, created_at) VALUES
-			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_expense'), -v_cents, v_value_at),
-			(v_accrued, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), v_cents, v_value_at),
-			(v_entry, (SELECT id FROM ledger_accounts WHERE code = 'interest_payable'), -v_cents, v_value_at),
-			(v_entry, p_account, v_cents, v_value_at);
-		UPDATE ledger_accounts SET balance = balance + v_cents WHERE id = p_account;
-	END IF;
-	-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
-	-- that day's postings), and the next month may accrue.
-	UPDATE savings_accounts SET closing_balance = closing_balance + v_cents, awaiting_credit = false
-		WHERE account_id = p_account AND accrued_through = v_last;
-	UPDATE savings_interest SET credited_cents = v_cents, carry_out_micros = v_total - v_cents * 10000,
-		entry_id = v_entry, credited_at = now()
-		WHERE account_id = p_account AND month = p_month;
-	-- What is below the cent starts the next month (an account closed gave up less than a cent).
-	IF v_row.closed_at IS NULL AND v_total - v_cents * 10000 > 0 THEN
+		WHERE i.account_id = ANY (p_accounts) AND i.month = p_month AND i.credited_cents IS NULL
+	), entries AS (
+		INSERT INTO journal_entries (id, kind, description, reference_type, reference_id)
+		SELECT e.id, e.kind, v_label, 'savings_interest', d.account_id || ':' || p_month
+		FROM due d CROSS JOIN LATERAL (VALUES (d.accrued_entry, 'interest_accrued'), (d.paid_entry, 'interest_paid'))
+			AS e (id, kind)
+		WHERE d.cents > 0
+	), posted AS (
+		INSERT INTO postings (entry_id, account_id, amount, created_at)
+		SELECT p.entry_id, p.account_id, p.amount, v_value_at
+		FROM due d CROSS JOIN LATERAL (VALUES
+			(d.accrued_entry, v_expense, -d.cents), (d.accrued_entry, v_payable, d.cents),
+			(d.paid_entry, v_payable, -d.cents), (d.paid_entry, d.account_id, d.cents)) AS p (entry_id, account_id, amount)
+		WHERE d.cents > 0
+	), balances AS (
+		UPDATE ledger_accounts a SET balance = a.balance + d.cents FROM due d WHERE a.id = d.account_id AND d.cents > 0
+	), accounts AS (
+		-- The last day's closing balance, accrued before the credit, holds it from now on (the next day's is it plus
+		-- that day's postings), and the next month may accrue.
+		UPDATE savings_accounts s SET closing_balance = s.closing_balance + d.cents, awaiting_credit = false
+		FROM due d WHERE s.account_id = d.account_id AND s.accrued_through = v_last
+	), credited_rows AS (
+		UPDATE savings_interest i SET credited_cents = d.cents, carry_out_micros = d.total - d.cents * 10000,
+			entry_id = CASE WHEN d.cents > 0 THEN d.paid_entry END, credited_at = now()
+		FROM due d WHERE i.account_id = d.account_id AND i.month = p_month
+	), carried AS (
+		-- What is below the cent starts the next month (an account closed gave up less than a cent).
 		INSERT INTO savings_interest AS i (account_id, month, through, carry_in_micros)
-			VALUES (p_account, (p_month + interval '1 month')::date, v_last, v_total - v_cents * 10000)
-			ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros;
-	END IF;
-	RETURN v_cents;
+		SELECT d.account_id, (p_month + interval '1 month')::date, v_last, d.total - d.cents * 10000
+		FROM due d WHERE d.closed_at IS NULL AND d.total - d.cents * 10000 > 0
+		ON CONFLICT (account_id, month) DO UPDATE SET carry_in_micros = excluded.carry_in_micros
+	)
+	SELECT d.account_id, d.cents FROM due d;
 END;
 $$;
 --> statement-breakpoint
--- The credit of one month's interest (credit_savings_interest) for at most p_limit accounts whose month is accrued
--- to its last day (or that closed within it). Rows are claimed with SKIP LOCKED and marked credited in the same
--- transaction: exactly once across instances. The savings account's row is claimed with them, so an account
--- being closed (close_savings holds it and credits its own months) is passed over rather than waited for, and
--- the two never wait for each other's rows. Answers how many rows were credited.
-CREATE OR REPLACE FUNCTION credit_savings_month(p_month date, p_limit integer)
-RETURNS integer
+-- One account's interest for one month credited (credit_savings_accounts for one), its savings_interest row and
+-- savings account row held by the caller. Answers the cents paid, NULL when the month has no row left to credit.
+CREATE OR REPLACE FUNCTION credit_savings_interest(p_account uuid, p_month date, p_value_at timestamptz DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE AS $$
+	SELECT c.credited FROM credit_savings_accounts(p_month, ARRAY[p_account], p_value_at) c
+$$;
+--> statement-breakpoint
+-- The credit of one month's interest for at most p_limit accounts whose month is accrued to its last day (or that
+-- closed within it). Rows are claimed with SKIP LOCKED and marked credited in the same transaction: exactly once
+-- across instances. The savings account's row is claimed with them, so an account being closed (close_savings
+-- holds it and credits its own months) is passed over rather than waited for, and the two never wait for each
+-- other's rows. The claim is its own statement: the credit's statement starts after the locks are held, so it
+-- reads every claimed row's newest version (a subquery of the claiming statement would read its older snapshot).
+-- Answers each account credited, its customer and the cents paid (the caller tells them in the same transaction).
+-- It answered only a count as credit_savings_month, which the caller followed with a scan of the month's rows for
+-- the ones this transaction credited: a scan of every account's month per batch.
+DROP FUNCTION IF EXISTS credit_savings_month(date, integer);
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION credit_savings_batch(p_month date, p_limit integer)
+RETURNS TABLE (account_id uuid, user_id uuid, cents bigint)
 LANGUAGE plpgsql VOLATILE SET jit = off AS $$
+#variable_conflict use_column
 DECLARE
 	v_last date := (p_month + interval '1 month - 1 day')::date;
-	v_row record;
-	v_count integer := 0;
+	v_claimed uuid[];
 BEGIN
-	FOR v_row IN
+	v_claimed := ARRAY(
 		SELECT i.account_id
 		FROM savings_interest i JOIN savings_accounts s ON s.account_id = i.account_id
 		WHERE i.month = p_month AND i.credited_cents IS NULL AND (i.through = v_last OR s.closed_at IS NOT NULL)
-		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i, s SKIP LOCKED
-	LOOP
-		PERFORM credit_savings_interest(v_row.account_id, p_month);
-		v_count := v_count + 1;
-	END LOOP;
-	RETURN v_count;
+		ORDER BY i.account_id LIMIT p_limit FOR UPDATE OF i, s SKIP LOCKED);
+	RETURN QUERY
+		SELECT c.credited_account, s.user_id, c.credited
+		FROM credit_savings_accounts(p_month, v_claimed) c JOIN savings_accounts s ON s.account_id = c.credited_account;
 END;
 $$;
 --> statement-breakpoint

@@ -85,8 +85,11 @@ CREATE OR REPLACE TRIGGER user_events_transactions AFTER INSERT OR UPDATE OR DEL
 	FOR EACH ROW WHEN (current_setting('pillar.pushes_by_caller', true) IS DISTINCT FROM 'on')
 	EXECUTE FUNCTION user_events_from_row('transactions', 'summary');
 --> statement-breakpoint
+-- Only a customer's own account (a wallet) has someone to tell: a savings account's or the bank's row has no
+-- user_id, and a month's interest credit updates thousands of savings rows in one statement.
 CREATE OR REPLACE TRIGGER user_events_wallets AFTER UPDATE OF balance, held ON ledger_accounts
-	FOR EACH ROW WHEN ((OLD.balance IS DISTINCT FROM NEW.balance OR OLD.held IS DISTINCT FROM NEW.held)
+	FOR EACH ROW WHEN (NEW.user_id IS NOT NULL
+		AND (OLD.balance IS DISTINCT FROM NEW.balance OR OLD.held IS DISTINCT FROM NEW.held)
 		AND current_setting('pillar.pushes_by_caller', true) IS DISTINCT FROM 'on')
 	EXECUTE FUNCTION user_events_from_row('summary');
 --> statement-breakpoint

@@ -141,6 +141,30 @@ describe("closing savings", () => {
     expect(twice.json().reason).toBe("savings_not_open");
     expect(cents(await available(customer))).toBe(40_000 + moved);
 
+    // Told once, after the commit (the jobs room), however often the closing was replayed: a notice and an e-mail.
+    await t.app.jobs.drainConsumers();
+    await t.app.jobs.drainConsumers();
+    const movedText = `$${(moved / 100).toFixed(2)}`;
+    const interestText = `$${((septemberCents + octoberCents) / 100).toFixed(2)}`;
+    expect(
+      await t.database.query(
+        "select title, body from notifications where user_id = $1 and title = 'Savings account closed'",
+        [customer.user.id],
+      ),
+    ).toEqual([
+      {
+        title: "Savings account closed",
+        body: `${movedText} moved to your checking account, ${interestText} of it interest paid at closing.`,
+      },
+    ]);
+    const mails = await t.database.query<{ subject: string; text_body: string }>(
+      "select subject, text_body from mail_outbox where to_address = $1 and kind = 'savings_closed'",
+      [customer.user.email],
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Pillar: Your savings account is closed");
+    expect(mails[0]!.text_body).toContain(`its ${movedText} is in your checking account`);
+
     const reopened = await open(customer);
     expect(reopened.statusCode, reopened.body).toBe(201);
     expect(reopened.json().account.id).not.toBe(closed.body.closing.accountId);

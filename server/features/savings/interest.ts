@@ -6,7 +6,7 @@ import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { interestPaidMail } from "@/server/lib/mail/money-templates";
-import { notifyAll } from "@/server/lib/notifications";
+import type { Notification } from "@/server/lib/notifications";
 
 /**
  * The daily accrual and the month's credit of savings interest (issue 51 §2, decision 068), as jobs that run
@@ -51,38 +51,54 @@ const dueRow = z.object({ month: z.string().nullable(), day: z.string().nullable
 
 const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
+/** What a batch's event says of each customer paid a cent or more (interest_credited, written by interestPass). */
+export const interestCredited = z.object({
+  month: z.string().regex(DAY),
+  paid: z.array(z.object({ user_id: z.guid(), cents: z.number().int().positive() })),
+});
+export type InterestCredited = z.infer<typeof interestCredited>;
+
 /**
- * The customers whose interest this transaction credited (credited_at is the transaction's now()) with a cent or
- * more, told in the notification centre and by e-mail as their "Deposits and credits" choices say.
+ * The notices of one batch's credit: each customer paid a cent or more told in the notification centre and by
+ * e-mail as their "Deposits and credits" choices say (the jobs room's savings-interest consumer writes them).
  */
-async function notifyInterestPaid(tx: DbOrTx, month: string): Promise<void> {
-  const rows = await queryRows(
-    tx,
-    sql`select s.user_id::text as user_id, u.email, u.first_name, i.credited_cents::int as cents
-        from savings_interest i
-        join savings_accounts s on s.account_id = i.account_id
-        join users u on u.id = s.user_id
-        where i.month = ${month}::date and i.credited_at = now() and i.credited_cents > 0`,
-    z.object({ user_id: z.string(), email: z.string(), first_name: z.string(), cents: z.number().int() }),
+export async function interestPaidNotifications(
+  tx: DbOrTx,
+  credit: InterestCredited,
+): Promise<Notification[]> {
+  if (credit.paid.length === 0) return [];
+  const people = new Map(
+    (
+      await queryRows(
+        tx,
+        sql`select u.id::text as user_id, u.email, u.first_name from users u
+            where u.id = any(${`{${credit.paid.map((c) => c.user_id).join(",")}}`}::uuid[])`,
+        z.object({ user_id: z.string(), email: z.string(), first_name: z.string() }),
+      )
+    ).map((r) => [r.user_id, r]),
   );
-  const monthName = MONTH_NAME.format(new Date(`${month}T00:00:00Z`));
-  await notifyAll(
-    tx,
-    rows.map((r) => ({
-      userId: r.user_id,
-      kind: "money_in" as const,
-      content: {
-        title: "Interest paid",
-        body: `${formatMoney(r.cents)} of interest for ${monthName} was paid into your savings.`,
-        link: "/savings",
+  const monthName = MONTH_NAME.format(new Date(`${credit.month}T00:00:00Z`));
+  return credit.paid.flatMap((c) => {
+    // A customer erased since (account deletion) has no one left to tell.
+    const person = people.get(c.user_id);
+    if (!person) return [];
+    return [
+      {
+        userId: c.user_id,
+        kind: "money_in" as const,
+        content: {
+          title: "Interest paid",
+          body: `${formatMoney(c.cents)} of interest for ${monthName} was paid into your savings.`,
+          link: "/savings",
+        },
+        mail: interestPaidMail(person.email, {
+          firstName: person.first_name,
+          amount: formatMoney(c.cents),
+          month: monthName,
+        }),
       },
-      mail: interestPaidMail(r.email, {
-        firstName: r.first_name,
-        amount: formatMoney(r.cents),
-        month: monthName,
-      }),
-    })),
-  );
+    ];
+  });
 }
 
 /**
@@ -110,14 +126,22 @@ export async function interestPass(
   if (due?.month) {
     const month = due.month;
     const credited = await db.transaction(async (tx) => {
-      const [row] = await queryRows(
+      const rows = await queryRows(
         tx,
-        sql`select credit_savings_month(${month}::date, ${batchSize}) as n`,
-        z.object({ n: z.number().int() }),
+        sql`select user_id::text as user_id, cents::int as cents from credit_savings_batch(${month}::date, ${batchSize})`,
+        z.object({ user_id: z.string(), cents: z.number().int() }),
       );
-      // Told in the credit's transaction: a rolled-back credit tells no one, a committed one tells each once.
-      if (row && row.n > 0) await notifyInterestPaid(tx, month);
-      return row?.n ?? 0;
+      // Told after the commit, by the jobs room (issue 49's rule: the money path writes once, everything else
+      // follows from its event): one event for the batch, so a rolled-back credit tells no one and a committed
+      // one tells each customer once.
+      const paid = rows.filter((r) => r.cents > 0);
+      if (paid.length > 0) {
+        const event: InterestCredited = { month, paid };
+        await tx.execute(
+          sql`select emit_event('savings.interest_credited', null, ${JSON.stringify(event)}::jsonb)`,
+        );
+      }
+      return rows.length;
     });
     if (credited > 0) return { kind: "credit", on: month, done: credited, accountDays: 0 };
   }

@@ -286,7 +286,9 @@ describe("interest", () => {
     const again = await accrueInterestThrough(t.database.db, "2028-12-31");
     expect(again).toEqual({ accountDays: 0, monthsCredited: 0, accountsCredited: 0 });
 
-    // Each credit told the customer once: a notification (Deposits and credits) and an e-mail.
+    // Each credit told the customer once, after its commit by the jobs room: a notification (Deposits and
+    // credits) and an e-mail.
+    await t.app.jobs.drainConsumers();
     const told = await t.database.query(
       `select (select count(*)::int from notifications n where n.user_id = s.user_id and n.title = 'Interest paid')
                 as notices,

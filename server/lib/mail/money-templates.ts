@@ -156,6 +156,17 @@ export function moneyRequestAnsweredMail(
 }
 
 /** Sent when a month's savings interest is paid (decision 068). `amount` is already formatted; `month` "November 2026". */
+export function savingsClosedMail(
+  to: string,
+  { firstName, moved, interest }: { firstName: string; moved: string; interest: string },
+): MailMessage {
+  return plainMail(to, "savings_closed", "Your savings account is closed", "Savings account closed", [
+    `Hi ${firstName}, your ${BRAND.name} savings account is closed and its ${moved} is in your checking account` +
+      (interest === "$0.00" ? "." : `, ${interest} of it interest paid at closing.`),
+    "You can open a savings account again at any time from your dashboard.",
+  ]);
+}
+
 export function interestPaidMail(
   to: string,
   { firstName, amount, month }: { firstName: string; amount: string; month: string },

@@ -14,6 +14,7 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { canSendMoney } from "@/web/features/accounts/api/send-money-gate";
 import { useOpenSavings, useSavings } from "@/web/features/savings/api/savings";
+import { CloseSavingsCard } from "@/web/features/savings/components/close-savings-card";
 import { MoveMoneyForm } from "@/web/features/savings/components/move-money-form";
 import { SavingsGoals } from "@/web/features/savings/components/savings-goals";
 import { formatRunDay } from "@/web/features/schedules/api/find-schedules";
@@ -212,7 +213,10 @@ export default function SavingsPage() {
               onAdded={(name) => setAnnouncement(`Goal added: ${name}.`)}
             />
           </div>
-          <GoodToKnow />
+          <div className="grid gap-6">
+            <GoodToKnow />
+            <CloseSavingsCard balance={overview.account.balance.amount} onClosed={setAnnouncement} />
+          </div>
         </div>
       )}
     </MoneyShell>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 // Types only: contract/savings.ts builds zod schemas, and the dashboard (zod-free) reads this file.
 import type {
+  CloseSavingsResponse,
   CreateSavingsGoalInput,
   MoveSavingsResponse,
   SavingsDirection,
@@ -71,5 +72,22 @@ export function useCreateSavingsGoal() {
     mutationFn: (input: CreateSavingsGoalInput) =>
       apiRequest<SavingsOverview>("POST", "/api/savings/goals", input),
     onSuccess: (overview) => queryClient.setQueryData(SAVINGS_KEY, overview),
+  });
+}
+
+/**
+ * DELETE /api/savings: closes the account, its balance and the interest owed moved to checking in one call (the
+ * key makes a resend after no answer close it once).
+ */
+export function useCloseSavings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
+      apiRequest<CloseSavingsResponse>("DELETE", "/api/savings", undefined, {
+        headers: { "Idempotency-Key": idempotencyKey },
+      }),
+    onSuccess: () => {
+      for (const queryKey of AFTER_MOVE) void queryClient.invalidateQueries({ queryKey });
+    },
   });
 }
