@@ -201,9 +201,13 @@ async function main(argv: string[]) {
           },
         });
         console.info(
-          `Statements for ${run.month}: ${run.done.toLocaleString("en-US")} customer(s), run ${run.status}` +
-            ` (started ${run.startedAt}, finished ${run.finishedAt}).`,
+          `Statements for ${run.month}: ${run.done.toLocaleString("en-US")} customer(s), ` +
+            `${run.savingsDone.toLocaleString("en-US")} of ${run.savingsTotal.toLocaleString("en-US")} savings ` +
+            `account(s), run ${run.status} (started ${run.startedAt}, finished ${run.finishedAt}).`,
         );
+        // Savings statements wait for the month's interest credit (decision 069): run interest:accrue, then again.
+        if (run.status !== "done")
+          console.info("Savings statements wait for the month's interest credit: run interest:accrue first.");
         return 0;
       }
       case "tax:1099": {

@@ -79,6 +79,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly [RouteAccess, ...Err
   "GET /api/statements/:month.pdf": ["user", "NOT_FOUND"],
   "GET /api/statements/tax-forms": ["user"],
   "GET /api/statements/tax-forms/:id.pdf": ["user", "NOT_FOUND"],
+  "GET /api/statements/savings/:accountId/:month.pdf": ["user", "NOT_FOUND", "CONFLICT"],
   "GET /api/transfers/:id/receipt.pdf": ["user", "NOT_FOUND"],
   "GET /api/chat/messages": ["user"],
   "GET /api/chat/unread": ["user"],

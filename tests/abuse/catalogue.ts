@@ -600,6 +600,20 @@ export const CATALOGUE: Record<string, RouteCase> = {
     build: async (w) => url(`/api/statements/tax-forms/${await taxFormOfA(w)}.pdf`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
+  // A's own savings account: this month's interest is not paid yet, so A is told to wait (409); B and staff asking
+  // for A's account get the 404 of an account that is not theirs (savings-statement.api.test.ts downloads one).
+  "GET /api/statements/savings/:accountId/:month.pdf": {
+    access: "user",
+    input: { params: true },
+    build: async (w) => {
+      const [row] = await w.t.database.query<{ account_id: string }>(
+        "select account_id from savings_accounts where user_id = $1 and closed_at is null",
+        [w.a.user.id],
+      );
+      return url(`/api/statements/savings/${row!.account_id}/${monthOf(new Date())}.pdf`);
+    },
+    expect: { signedOut: 401, user: 409, otherUser: 404, admin: 404 },
+  },
   "GET /api/transfers/:id/receipt.pdf": {
     access: "user",
     input: { params: true },

@@ -215,6 +215,7 @@ const TABLES = [
   "savings_goals",
   "savings_moves",
   "savings_interest",
+  "savings_statements",
 ] as const;
 export type Table = (typeof TABLES)[number];
 

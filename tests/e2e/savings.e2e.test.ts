@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -183,6 +185,31 @@ describe("savings", () => {
       console.info(`e2e savings: interest earned ${after.account.earnedAllTime.amount}`);
       // The credit told the customer after its commit, by the server's jobs room.
       await expect.poll(notificationTitles, { timeout: 20_000 }).toContain("Interest paid");
+
+      // The credited month is in Statements, labelled Savings beside checking's months; its PDF says what was
+      // earned, the Annual Percentage Yield Earned and the days (decision 069).
+      await page.goto("/statements");
+      const savingsStatement = page
+        .getByRole("link", { name: /^Download PDF savings statement for / })
+        .first();
+      await savingsStatement.waitFor();
+      await page.getByText("Savings", { exact: true }).first().waitFor();
+      await page.getByText("Checking", { exact: true }).first().waitFor();
+      await expectAccessible(page, "/statements with a savings statement");
+      await shots(page, "statements-savings");
+      const pdf = await context.request.get((await savingsStatement.getAttribute("href"))!);
+      expect(pdf.status()).toBe(200);
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pillar-e2e-savings-")), "savings.pdf");
+      fs.writeFileSync(file, await pdf.body());
+      const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+      expect(text).toContain("Savings statement");
+      expect(text).toMatch(/Interest earned this period\s+\$\d+\.\d\d/);
+      expect(text).toMatch(/Annual Percentage Yield Earned\s+\d+\.\d\d%/);
+      expect(text).toMatch(/Days in period\s+\d+/);
+      expect(text).toMatch(/From Checking: Emergency fund\s+\w{8}\s+\+\$250\.00/);
+      console.info("e2e savings: the savings statement downloaded");
+      await page.goto("/savings");
+      await balanceHeading.waitFor();
     }
 
     const cents = (shown: string) => Math.round(Number(shown.replace(/[$,]/g, "")) * 100);

@@ -20,8 +20,8 @@ export const TOPIC_READS: Record<EventTopic, readonly string[]> = {
   requests: ["/api/transfer/requests"],
   // A USDC deposit the watcher saw (pending), credited, held or taken back by a reorg: the Add money page.
   deposits: ["/api/deposits"],
-  // A move between checking and savings, or interest credited: the savings card and page.
-  savings: ["/api/savings"],
+  // A move between checking and savings, or interest credited: the savings card and page, and the statements.
+  savings: ["/api/savings", "/api/statements"],
 };
 
 const isUnder = (key: unknown, prefixes: readonly string[]) =>

@@ -10,12 +10,18 @@ import {
   type StatementSummary,
 } from "@/server/features/statements/statement-data";
 import type { StatementPeriod } from "@/server/features/statements/statement-month";
-import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { createFramedDocument, fitText, HAIRLINE, INK, MUTED, PAGE } from "@/server/lib/pdf-frame";
+import {
+  createStatementTable,
+  drawFigures,
+  drawVerification,
+  LEFT,
+  shortDate,
+  signed,
+  statementTitle,
+  WIDTH,
+} from "@/server/features/statements/statement-table";
+import { createFramedDocument, MUTED } from "@/server/lib/pdf-frame";
 
-const LEFT = PAGE.margin;
-const WIDTH = PAGE.width - 2 * PAGE.margin;
-const ROW = 16;
 /** The hash line under an on-chain movement. */
 const HASH_ROW = 11;
 /** Date, description, reference, fee, amount, balance: the three money columns right-aligned. */
@@ -27,86 +33,20 @@ const COLUMNS = [
   { title: "Amount", width: 68, align: "right" },
   { title: "Balance", width: 70, align: "right" },
 ] as const;
-
-const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-
-export function signed(cents: number): string {
-  return cents > 0 ? `+${formatMoney(cents)}` : formatMoney(cents);
-}
-
-function statementTitle(period: StatementPeriod): string {
-  return MONTH_NAME.format(new Date(`${period.month}-15T12:00:00Z`));
-}
-
-function shortDate(at: Date): string {
-  const [year, month, day] = limitDayOf(at).split("-");
-  return `${month}/${day}/${year!.slice(2)}`;
-}
-
-function drawRow(doc: PDFKit.PDFDocument, cells: string[], options: { bold?: boolean; color?: string } = {}) {
-  const y = doc.y;
-  let x = LEFT;
-  doc
-    .font(options.bold ? "Helvetica-Bold" : "Helvetica")
-    .fontSize(8.5)
-    .fillColor(options.color ?? INK);
-  COLUMNS.forEach((column, index) => {
-    const text = fitText(doc, cells[index] ?? "", column.width - 6);
-    doc.text(text, x, y + 4, { width: column.width, align: column.align, lineBreak: false });
-    x += column.width;
-  });
-  doc
-    .moveTo(LEFT, y + ROW)
-    .lineTo(LEFT + WIDTH, y + ROW)
-    .lineWidth(0.25)
-    .strokeColor(HAIRLINE)
-    .stroke();
-  doc.x = LEFT;
-  doc.y = y + ROW;
-}
-
-function drawTableHeader(doc: PDFKit.PDFDocument, heading: string) {
-  doc.font("Helvetica-Bold").fontSize(11).fillColor(INK).text(heading, LEFT, doc.y, { lineBreak: false });
-  doc.y += 18;
-  doc.rect(LEFT, doc.y, WIDTH, ROW).fill("#f1f5f9");
-  drawRow(
-    doc,
-    COLUMNS.map((column) => column.title),
-    { bold: true, color: MUTED },
-  );
-}
-
-/** Opens a new page (frame drawn by the page hook) when fewer than `rows` rows fit, repeating the header. */
-function ensureRoom(doc: PDFKit.PDFDocument, rows: number, heading: string) {
-  if (doc.y + rows * ROW <= PAGE.footerTop - 12) return;
-  doc.addPage();
-  drawTableHeader(doc, `${heading} (continued)`);
-}
+const table = createStatementTable(COLUMNS);
+const drawRow = table.drawRow;
+const drawTableHeader = table.drawHeader;
+const ensureRoom = table.ensureRoom;
 
 function drawSummary(doc: PDFKit.PDFDocument, summary: StatementSummary, period: StatementPeriod) {
-  const cells = [
+  const cells: [string, string][] = [
     ["Opening balance", formatMoney(summary.opening)],
     ["Money in", signed(summary.moneyIn)],
     ["Money out", signed(summary.moneyOut)],
     ["Fees (in money out)", formatMoney(summary.fees)],
     ["Closing balance", formatMoney(summary.closing)],
   ];
-  const top = doc.y;
-  const cell = WIDTH / cells.length;
-  doc.roundedRect(LEFT, top, WIDTH, 52, 4).lineWidth(0.5).strokeColor(HAIRLINE).stroke();
-  cells.forEach(([label, value], index) => {
-    const x = LEFT + index * cell;
-    doc
-      .font("Helvetica")
-      .fontSize(8)
-      .fillColor(MUTED)
-      .text(label!, x + 10, top + 12, { width: cell - 20, lineBreak: false });
-    doc
-      .font("Helvetica-Bold")
-      .fontSize(12)
-      .fillColor(INK)
-      .text(value!, x + 10, top + 27, { width: cell - 20, lineBreak: false });
-  });
+  const top = drawFigures(doc, cells);
   doc
     .font("Helvetica")
     .fontSize(8)
@@ -165,30 +105,6 @@ function drawPending(doc: PDFKit.PDFDocument, pending: PendingLine[]) {
   if (pending.length === 0)
     drawRow(doc, ["", "No pending movements this month", "", "", "", ""], { color: MUTED });
   for (const line of pending) drawMovement(doc, line, "Pending", heading);
-}
-
-function drawVerification(doc: PDFKit.PDFDocument, digest: string) {
-  doc.y += 20;
-  if (doc.y + 56 > PAGE.footerTop - 12) doc.addPage();
-  const top = doc.y;
-  doc.roundedRect(LEFT, top, WIDTH, 44, 4).lineWidth(0.5).strokeColor(HAIRLINE).stroke();
-  doc
-    .font("Helvetica-Bold")
-    .fontSize(9)
-    .fillColor(INK)
-    .text(`Ledger digest ${digest}`, LEFT + 10, top + 10, {
-      lineBreak: false,
-    });
-  doc
-    .font("Helvetica")
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(
-      "Support can recompute this digest from our ledger to confirm a copy of this statement is genuine and complete.",
-      LEFT + 10,
-      top + 25,
-      { width: WIDTH - 20, lineBreak: false },
-    );
 }
 
 /**

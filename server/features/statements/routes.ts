@@ -5,17 +5,23 @@ import { pdfDownload } from "@/contract/media";
 import { statementList } from "@/contract/statements";
 import { taxFormList } from "@/contract/tax-forms";
 import {
+  findSavingsStatements,
+  getSavingsStatementSummary,
+  openSavingsStatement,
+} from "@/server/features/statements/savings-statement-data";
+import {
   findStatementMonths,
   getStatementSummary,
   openStatement,
 } from "@/server/features/statements/statement-data";
-import { findStoredStatement } from "@/server/features/statements/statement-run";
+import { findStoredSavingsStatement, findStoredStatement } from "@/server/features/statements/statement-run";
 import { findOwnTaxForm, findTaxForms } from "@/server/features/statements/tax-forms";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
 const pdfRenderers = () => import("@/server/features/statements/render-statement");
 const taxFormRenderer = () => import("@/server/features/statements/render-tax-form");
+const savingsPdfRenderers = () => import("@/server/features/statements/render-savings-statement");
 
 /** Statements: always the signed-in customer's own (no user id in any URL). */
 export async function statementRoutes(instance: FastifyInstance) {
@@ -25,6 +31,7 @@ export async function statementRoutes(instance: FastifyInstance) {
 
   app.get("/statements", { schema: { response: { 200: statementList } } }, async (request) => ({
     months: await findStatementMonths(db, signedInUser(request).id),
+    savings: await findSavingsStatements(db, signedInUser(request).id),
   }));
 
   app.get(
@@ -66,6 +73,35 @@ export async function statementRoutes(instance: FastifyInstance) {
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="pillar-1099-int-${form.tax_year}${suffix}.pdf"`)
         .send(renderTaxForm(form));
+    },
+  );
+
+  // A savings account's statement (decision 069): the account must be the caller's (another's answers as an
+  // unknown one, 404), and the month's interest paid.
+  app.get(
+    "/statements/savings/:accountId/:month.pdf",
+    {
+      schema: {
+        params: z.object({ accountId: z.string().max(64), month: z.string().max(16) }),
+        response: { 200: pdfDownload },
+      },
+    },
+    async (request, reply) => {
+      const { accountId, month } = request.params;
+      const { owner, period } = await openSavingsStatement(db, signedInUser(request).id, accountId, month);
+      const summary =
+        (await findStoredSavingsStatement(db, owner.accountId, period.month)) ??
+        (await getSavingsStatementSummary(db, owner, period));
+      const { createSavingsStatementDocument, writeSavingsStatement } = await savingsPdfRenderers();
+      const doc = createSavingsStatementDocument(owner, period);
+      writeSavingsStatement(doc, db, owner, period, summary).catch((err: Error) => {
+        request.log.error({ err }, "savings statement stream failed");
+        doc.destroy(err);
+      });
+      return reply
+        .type("application/pdf")
+        .header("content-disposition", `attachment; filename="pillar-savings-statement-${period.month}.pdf"`)
+        .send(doc);
     },
   );
 }

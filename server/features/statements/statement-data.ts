@@ -14,6 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { DEFAULT_ROUTING_NUMBER } from "@/contract/admin-onboarding";
+import { STATEMENT_MESSAGES } from "@/contract/statements";
 import type { Db } from "@/server/db/client";
 import {
   accountRequests,
@@ -84,9 +85,9 @@ function chainHashOf(type: AnyColumn, id: AnyColumn) {
 /** A movement not yet in the balance: the same columns as a completed one, without a posting. */
 export type PendingLine = Omit<StatementLine, "postingId">;
 
-const NOT_FOUND = () => new AppError("NOT_FOUND", "No statement for that month");
+const NOT_FOUND = () => new AppError("NOT_FOUND", STATEMENT_MESSAGES.noStatement);
 
-async function findOwner(db: Db, userId: string): Promise<StatementOwner | null> {
+export async function findOwner(db: Db, userId: string): Promise<StatementOwner | null> {
   const [row] = await db
     .select({
       walletId: ledgerAccounts.id,
@@ -208,7 +209,11 @@ export async function* iterateStatementLines(
         at: postings.createdAt,
         amount: postings.amount,
         entryId: journalEntries.id,
-        description: journalEntries.description,
+        // A move between the customer's own accounts reads as their history does ("To Savings: Emergency fund").
+        description: sql<string>`case when ${journalEntries.kind} = 'savings_move' then coalesce((select
+            ${transactions.description} from ${transactions} where ${transactions.entryId} = ${postings.entryId}
+            and ${transactions.userId} = ${owner.userId} limit 1), ${journalEntries.description})
+          else ${journalEntries.description} end`,
         referenceType: journalEntries.referenceType,
         referenceId: journalEntries.referenceId,
         fee: sql<string | null>`(select ${transactions.fee} from ${transactions}

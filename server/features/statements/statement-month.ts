@@ -1,3 +1,4 @@
+import { STATEMENT_MESSAGES } from "@/contract/statements";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { AppError } from "@/server/lib/errors";
 
@@ -26,7 +27,7 @@ function newYorkMonthStart(year: number, month: number): Date {
 /** "2026-11" → its New York bounds; anything else is a 400. */
 export function parseStatementMonth(month: string): StatementPeriod {
   const match = MONTH_PATTERN.exec(month);
-  if (!match) throw new AppError("VALIDATION", "Statement month must look like 2026-11");
+  if (!match) throw new AppError("VALIDATION", STATEMENT_MESSAGES.invalidMonth);
   const year = Number(match[1]);
   const number = Number(match[2]);
   return {

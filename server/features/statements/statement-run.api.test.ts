@@ -151,7 +151,7 @@ describe("the month-end statement run", () => {
       [month],
     );
     await t.database.query(
-      "update statement_runs set status = 'running', cursor = null, done = 0, finished_at = null where month = $1",
+      "update statement_runs set status = 'running', cursor = null, done = 0, finished_at = null, checking_done_at = null, savings_cursor = null, savings_done = 0 where month = $1",
       [month],
     );
     const again = await runStatementsToEnd(t.database.db, month, { batchSize: 3 });

@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
-import { statementRuns, statements } from "@/server/db/schema";
+import { savingsStatements, statementRuns, statements } from "@/server/db/schema";
+import {
+  computeSavingsFigures,
+  createSavingsStatementDigest,
+  type SavingsFigures,
+  type SavingsStatementSummary,
+  toSavingsSummary,
+} from "@/server/features/statements/savings-statement-data";
 import {
   digestHeader,
   formatDigest,
@@ -27,8 +34,12 @@ export const STATEMENT_RUN_GRACE_MS = 60 * 60_000;
 export interface StatementRunView {
   month: string;
   status: "running" | "done";
+  /** Checking statements first, then savings statements (decision 069). */
+  phase: "checking" | "savings";
   total: number;
   done: number;
+  savingsTotal: number;
+  savingsDone: number;
   startedAt: string;
   finishedAt: string | null;
 }
@@ -54,8 +65,11 @@ export async function queueStatementRun(db: DbOrTx, month: string, now = new Dat
   // Checked first: the count below reads every wallet, once a month rather than once a poll.
   if (await findStatementRun(db, month)) return;
   await db.execute(sql`
-    insert into statement_runs (month, total)
-    select ${month}, count(*)::int from ledger_accounts
+    insert into statement_runs (month, total, savings_total)
+    select ${month}, count(*)::int,
+      (select count(*)::int from savings_accounts s where s.opened_at < ${period.end.toISOString()}
+        and (s.closed_at is null or s.closed_at >= ${period.start.toISOString()}))
+    from ledger_accounts
     where kind = 'wallet' and user_id is not null and created_at < ${period.end.toISOString()}
     on conflict (month) do nothing`);
 }
@@ -138,24 +152,27 @@ async function computeBatch(tx: DbOrTx, period: StatementPeriod, after: string, 
  * One pass of the statement run: the oldest unfinished run (locked, so one instance works it at a time), one
  * batch of customers after its cursor computed and stored, and the cursor moved, all in one transaction. A kill
  * -9 loses at most the batch in flight, which the next pass does again; a statement is keyed by user and month,
- * so a batch done twice writes nothing the second time.
+ * so a batch done twice writes nothing the second time. Once every checking statement is stored the run goes on
+ * with the month's savings accounts (savingsBatch); a run still in its checking phase goes first, whatever its month.
+ * `waiting`: the savings phase stopped at an account whose month's interest is not credited yet.
  */
 export async function statementRunPass(
   db: Db,
   batchSize = STATEMENT_RUN_BATCH,
-): Promise<{ done: number; more: boolean; run: StatementRunView | null }> {
+): Promise<{ done: number; more: boolean; waiting: boolean; run: StatementRunView | null }> {
   return db.transaction(async (tx) => {
     const [run] = await tx
       .select()
       .from(statementRuns)
       .where(eq(statementRuns.status, "running"))
-      .orderBy(statementRuns.month)
+      .orderBy(sql`${statementRuns.checkingDoneAt} is not null`, statementRuns.month)
       .limit(1)
       .for("update", { skipLocked: true });
-    if (!run) return { done: 0, more: false, run: null };
+    if (!run) return { done: 0, more: false, waiting: false, run: null };
     // A batch's estimated cost turns PostgreSQL's JIT on, which cost 2 s a batch for a 0.8 s read (decision 062).
     await tx.execute(sql`set local jit = off`);
     const period = parseStatementMonth(run.month);
+    if (run.checkingDoneAt) return savingsBatch(tx, run, period, batchSize);
     const batch = await computeBatch(tx, period, run.cursor ?? NIL_UUID, batchSize);
     if (batch.length > 0) {
       await tx
@@ -182,19 +199,109 @@ export async function statementRunPass(
       .set({
         cursor: batch.at(-1)?.userId ?? run.cursor,
         done: sql`${statementRuns.done} + ${batch.length}`,
-        ...(finished ? { status: "done" as const, finishedAt: sql`now()` } : {}),
+        ...(finished ? { checkingDoneAt: sql`now()` } : {}),
       })
       .where(eq(statementRuns.month, run.month))
       .returning();
-    return { done: batch.length, more: !finished, run: toView(updated!) };
+    // The savings phase comes next: more either way.
+    return { done: batch.length, more: true, waiting: false, run: toView(updated!) };
   });
+}
+
+/**
+ * One batch of the month's savings statements: the savings accounts open in the month after the savings cursor, by
+ * id, stored up to the first whose month is not ready (its interest not credited, the account not closed in it).
+ * The cursor never passes an account not ready, so no savings statement is stored before its month's interest is
+ * final, and the run waits there (a later pass, after the credit, goes on); when none is left the run is done.
+ */
+async function savingsBatch(
+  tx: DbOrTx,
+  run: typeof statementRuns.$inferSelect,
+  period: StatementPeriod,
+  batchSize: number,
+) {
+  const figures = await computeSavingsFigures(
+    tx,
+    period,
+    sql`select s.account_id, s.user_id, s.opened_on, s.closed_at from savings_accounts s
+        where s.account_id > ${run.savingsCursor ?? NIL_UUID}::uuid and s.opened_at < ${period.end.toISOString()}
+          and (s.closed_at is null or s.closed_at >= ${period.start.toISOString()})
+        order by s.account_id limit ${batchSize}`,
+  );
+  const notReady = figures.findIndex((f) => !f.ready);
+  const ready = notReady === -1 ? figures : figures.slice(0, notReady);
+  const digests = await savingsDigests(tx, period, ready);
+  if (ready.length > 0) {
+    await tx
+      .insert(savingsStatements)
+      .values(
+        ready.map((f) => {
+          const summary = toSavingsSummary(f);
+          return {
+            accountId: f.account_id,
+            month: run.month,
+            userId: f.user_id,
+            opening: summary.opening,
+            deposits: summary.deposits,
+            withdrawals: summary.withdrawals,
+            interest: summary.interest,
+            closing: summary.closing,
+            count: summary.count,
+            days: summary.days,
+            balanceDays: summary.balanceDays,
+            apyEarned: summary.apyEarned,
+            digest: digests.get(f.account_id)!,
+          };
+        }),
+      )
+      .onConflictDoNothing();
+  }
+  const waiting = notReady !== -1;
+  const finished = !waiting && figures.length < batchSize;
+  const [updated] = await tx
+    .update(statementRuns)
+    .set({
+      savingsCursor: ready.at(-1)?.account_id ?? run.savingsCursor,
+      savingsDone: sql`${statementRuns.savingsDone} + ${ready.length}`,
+      ...(finished ? { status: "done" as const, finishedAt: sql`now()` } : {}),
+    })
+    .where(eq(statementRuns.month, run.month))
+    .returning();
+  return { done: ready.length, more: !finished && !waiting, waiting, run: toView(updated!) };
+}
+
+/** Each ready account's digest, from one read of the batch's postings in the month (ids ascending, as printed). */
+async function savingsDigests(tx: DbOrTx, period: StatementPeriod, ready: SavingsFigures[]) {
+  const digests = new Map<string, string>();
+  if (ready.length === 0) return digests;
+  const lines = await queryRows<{ account_id: string; id: string; amount: string }>(
+    tx,
+    sql`select p.account_id::text as account_id, p.id::text as id, p.amount::text as amount from postings p
+        where p.account_id = any(${`{${ready.map((f) => f.account_id).join(",")}}`}::uuid[])
+          and p.created_at >= ${period.start.toISOString()} and p.created_at < ${period.end.toISOString()}
+        order by p.account_id, p.id`,
+  );
+  for (const f of ready) {
+    const digest = createSavingsStatementDigest(f.account_id, period, f.opening);
+    digest.add(
+      lines
+        .filter((line) => line.account_id === f.account_id)
+        .map((line) => ({ postingId: Number(line.id), amount: Number(line.amount) }))
+        .sort((a, b) => a.postingId - b.postingId),
+    );
+    digests.set(f.account_id, digest.finish());
+  }
+  return digests;
 }
 
 const toView = (row: typeof statementRuns.$inferSelect): StatementRunView => ({
   month: row.month,
   status: row.status,
+  phase: row.checkingDoneAt ? "savings" : "checking",
   total: row.total,
   done: row.done,
+  savingsTotal: row.savingsTotal,
+  savingsDone: row.savingsDone,
   startedAt: row.startedAt.toISOString(),
   finishedAt: row.finishedAt?.toISOString() ?? null,
 });
@@ -206,7 +313,9 @@ export async function findStatementRun(db: DbOrTx, month: string): Promise<State
 
 /**
  * Queues `month`'s run if needed and works its passes here to the end (the CLI, tests, the bench): the passes the
- * jobs room runs, so a loop elsewhere working the same run only shares the work.
+ * jobs room runs, so a loop elsewhere working the same run only shares the work. A run whose savings phase waits
+ * for a month's interest credit is answered as it stands (status "running", phase "savings"): the interest job,
+ * not this one, makes the credit, and the jobs room's run goes on after it.
  */
 export async function runStatementsToEnd(
   db: Db,
@@ -215,10 +324,11 @@ export async function runStatementsToEnd(
 ): Promise<StatementRunView> {
   await queueStatementRun(db, month, options.now);
   for (;;) {
-    const { done, more, run } = await statementRunPass(db, options.batchSize);
+    const { done, more, waiting, run } = await statementRunPass(db, options.batchSize);
     if (run && done > 0) options.onBatch?.(run);
     const mine = await findStatementRun(db, month);
-    if (mine?.status === "done") return mine;
+    // Waiting for a credit (this month's, or an older month's savings phase that goes first): nothing to do here.
+    if (mine?.status === "done" || (waiting && mine?.phase === "savings")) return mine!;
     // An older month's run goes first, or another process holds the run's lock: wait rather than spin.
     if (!more || run?.month !== month) await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -245,6 +355,30 @@ export async function findStoredStatement(
   return row ?? null;
 }
 
+/** The stored figures of a savings account's statement for a month, or null (not run yet, or not ready). */
+export async function findStoredSavingsStatement(
+  db: DbOrTx,
+  accountId: string,
+  month: string,
+): Promise<(SavingsStatementSummary & { digest: string }) | null> {
+  const [row] = await db
+    .select({
+      opening: savingsStatements.opening,
+      deposits: savingsStatements.deposits,
+      withdrawals: savingsStatements.withdrawals,
+      interest: savingsStatements.interest,
+      closing: savingsStatements.closing,
+      count: savingsStatements.count,
+      days: savingsStatements.days,
+      balanceDays: savingsStatements.balanceDays,
+      apyEarned: savingsStatements.apyEarned,
+      digest: savingsStatements.digest,
+    })
+    .from(savingsStatements)
+    .where(and(eq(savingsStatements.accountId, accountId), eq(savingsStatements.month, month)));
+  return row ?? null;
+}
+
 /**
  * The month-end run in the jobs room (loops.ts): queues the previous month once it is closed (any instance may;
  * the insert is idempotent), then a batch a pass, at once while the run has more, else an hourly poll. Each pass
@@ -257,10 +391,17 @@ export function statementRunLoop(db: Db, log: FastifyBaseLogger, everyMs = 60 * 
     async pass() {
       const month = previousMonth();
       if (isClosedMonth(parseStatementMonth(month))) await queueStatementRun(db, month);
-      const { done, more, run } = await statementRunPass(db);
+      const { done, more, waiting, run } = await statementRunPass(db);
       if (run?.status === "done")
-        log.info({ job: "statement-run", month: run.month, done: run.done }, "statement run finished");
-      return { done, more, ...(run ? { progress: { done: run.done, total: run.total } } : {}) };
+        log.info(
+          { job: "statement-run", month: run.month, done: run.done, savingsDone: run.savingsDone },
+          "statement run finished",
+        );
+      // Waiting for the month's interest credit: the next hourly pass looks again.
+      if (waiting)
+        log.info({ job: "statement-run", month: run?.month }, "savings statements wait for interest");
+      const progress = run && { done: run.done + run.savingsDone, total: run.total + run.savingsTotal };
+      return { done, more, ...(progress ? { progress } : {}) };
     },
   };
 }

@@ -1,7 +1,8 @@
 import { Download, FileText } from "lucide-react";
-import { statementPdfPath } from "@/contract/statements";
+import { type StatementList, savingsStatementPdfPath, statementPdfPath } from "@/contract/statements";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
+import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
@@ -15,7 +16,41 @@ function monthName(month: string): string {
   return MONTH_NAME.format(new Date(`${month}-15T12:00:00Z`));
 }
 
-function StatementList() {
+interface StatementRow {
+  key: string;
+  kind: "Checking" | "Savings";
+  month: string;
+  note: string;
+  href: string;
+  label: string;
+}
+
+/** Checking's months and the savings statements in one list, newest month first, checking before savings. */
+function statementRows(list: StatementList): StatementRow[] {
+  const current = list.months[0];
+  const rows: StatementRow[] = [
+    ...list.months.map((month) => ({
+      key: `checking-${month}`,
+      kind: "Checking" as const,
+      month,
+      note: month === current ? "Month to date" : "Monthly statement",
+      href: statementPdfPath(month),
+      label: `Download PDF statement for ${monthName(month)}, Checking`,
+    })),
+    ...list.savings.map(({ accountId, month }) => ({
+      key: `savings-${accountId}-${month}`,
+      kind: "Savings" as const,
+      month,
+      note: "Interest earned and APY earned",
+      href: savingsStatementPdfPath(accountId, month),
+      label: `Download PDF savings statement for ${monthName(month)}`,
+    })),
+  ];
+  // A stable sort: within a month, checking (listed first) stays before savings.
+  return rows.sort((a, b) => (a.month < b.month ? 1 : a.month > b.month ? -1 : 0));
+}
+
+function StatementRows() {
   const months = useStatementMonths();
   if (months.isError) {
     return <LoadError what="your statements" onRetry={() => void months.refetch()} />;
@@ -29,7 +64,8 @@ function StatementList() {
       </div>
     );
   }
-  if (months.data.months.length === 0) {
+  const rows = statementRows(months.data);
+  if (rows.length === 0) {
     return (
       <p className="text-sm text-ink-muted">
         No statements yet. Your first one appears once your account is open.
@@ -38,36 +74,35 @@ function StatementList() {
   }
   return (
     <ul className="divide-y divide-line rounded-lg border border-line">
-      {months.data.months.map((month, index) => (
-        <li key={month} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <span className="flex min-w-44 flex-1 items-center gap-3">
-            <FileText className="size-5 shrink-0 text-brand-700" aria-hidden />
-            <span className="grid min-w-0">
-              <span className="text-sm font-semibold text-ink">{monthName(month)}</span>
-              <span className="text-xs text-ink-muted">
-                {index === 0 ? "Month to date" : "Monthly statement"}
+      {rows.map((row) => {
+        return (
+          <li key={row.key} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+            <span className="flex min-w-44 flex-1 items-center gap-3">
+              <FileText className="size-5 shrink-0 text-brand-700" aria-hidden />
+              <span className="grid min-w-0 gap-0.5">
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="text-sm font-semibold text-ink">{monthName(row.month)}</span>
+                  <Badge tone={row.kind === "Savings" ? "brand" : "neutral"}>{row.kind}</Badge>
+                </span>
+                <span className="text-xs text-ink-muted">{row.note}</span>
               </span>
             </span>
-          </span>
-          <Button asChild variant="secondary" size="sm">
-            {/* Same-origin link: the session cookie goes along and the server answers with an attachment. */}
-            <a
-              href={statementPdfPath(month)}
-              download
-              aria-label={`Download PDF statement for ${monthName(month)}`}
-            >
-              <Download aria-hidden />
-              Download PDF
-            </a>
-          </Button>
-        </li>
-      ))}
+            <Button asChild variant="secondary" size="sm">
+              {/* Same-origin link: the session cookie goes along and the server answers with an attachment. */}
+              <a href={row.href} download aria-label={row.label}>
+                <Download aria-hidden />
+                Download PDF
+              </a>
+            </Button>
+          </li>
+        );
+      })}
     </ul>
   );
 }
 
 /**
- * /statements: one PDF per month, with opening and closing balance, every movement and a ledger digest; and the
+ * /statements: one PDF per month for checking, and for savings once the month's interest is paid; and the
  * customer's Forms 1099-INT (decision 070).
  */
 export default function StatementsPage() {
@@ -77,8 +112,9 @@ export default function StatementsPage() {
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight text-ink">Statements</h1>
         <p className="text-sm text-ink-muted">
-          One PDF per calendar month (New York time): opening and closing balance, every movement with its
-          running balance, fees, and pending transfers.
+          One PDF per calendar month (New York time). Checking: opening and closing balance, every movement
+          with its running balance, fees, and pending transfers. Savings: every move, the interest earned and
+          the Annual Percentage Yield Earned, ready once the month's interest is paid.
         </p>
       </div>
       <Card>
@@ -86,7 +122,7 @@ export default function StatementsPage() {
           <CardTitle>Monthly statements</CardTitle>
         </CardHeader>
         <CardContent>
-          <StatementList />
+          <StatementRows />
         </CardContent>
       </Card>
       <Card>

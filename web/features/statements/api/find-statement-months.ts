@@ -4,7 +4,7 @@ import { apiRequest } from "@/web/lib/api";
 
 export const STATEMENT_MONTHS_KEY = ["/api/statements"] as const;
 
-/** GET /api/statements: the months a monthly PDF statement can be downloaded for, newest first. */
+/** GET /api/statements: checking's months and the savings statements ready to download, newest first. */
 export function findStatementMonths({ signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<StatementList>("GET", "/api/statements", undefined, { signal });
 }
