@@ -33,6 +33,9 @@ const SERVER_AREA_DEPS = {
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
 
+/** The server's ground floor: the features and the app are built on it, it is built on nothing of theirs. */
+const GROUND_FLOOR = "^server/(lib/|db/|config\\.ts$)";
+
 /** Test files may reach across areas (fixtures), never across layers. */
 const TESTS = "\\.test\\.tsx?$";
 
@@ -115,10 +118,22 @@ module.exports = {
     },
     {
       name: "server-lib-stays-below-features",
-      comment: "server/lib is small and generic: it never imports a feature or the app.",
+      comment:
+        "server/lib, server/db and server/config.ts are the ground floor, small and generic: they never import a " +
+        "feature or the app.",
       severity: "error",
-      from: { path: "^server/lib/", pathNot: TESTS },
+      from: { path: GROUND_FLOOR, pathNot: TESTS },
       to: { path: "^server/(features/|app\\.ts$)" },
+    },
+    {
+      name: "server-ground-floor-never-reaches-features",
+      comment:
+        "Nor through another module: nothing server/lib, server/db or server/config.ts imports, however " +
+        "indirectly, is a feature or the app. What a feature must give the ground floor is passed in where " +
+        "server/app.ts composes the app (decision 021).",
+      severity: "error",
+      from: { path: GROUND_FLOOR, pathNot: TESTS },
+      to: { path: "^server/(features/|app\\.ts$)", reachable: true },
     },
     ...Object.keys(SERVER_AREA_DEPS)
       .concat(["content", "dev-mailbox", "health", "objects", "recipients", "approvals", "audit"])
