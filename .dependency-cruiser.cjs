@@ -4,7 +4,8 @@
  *
  * Layers: contract/ at the bottom; server/ and web/ beside each other above it, neither importing the other.
  * Areas: a web feature imports another feature only through its `api/` folder (or `admin/api/` for its back
- * office); the server's areas depend on each other only along SERVER_AREA_DEPS.
+ * office); the web's areas depend on each other only along WEB_AREA_DEPS, the server's along SERVER_AREA_DEPS,
+ * both acyclic. The server's ground floor (server/lib, server/db, server/config.ts) reaches no feature at all.
  */
 
 /**
@@ -32,6 +33,72 @@ const SERVER_AREA_DEPS = {
   statements: ["transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
+
+/**
+ * Which web area may import which, the same way: a directed graph with no cycle. An area imports another
+ * through its api/ folder (admin/api/ for its back office); the back office (web/features/back-office) composes
+ * the areas' tabs and sits on top. Shared pieces sit below every area: web/lib (the account summary, recent
+ * transactions, the current user) and web/components (web/components/admin/admin-keys.ts and admin-money.ts: the back office's
+ * money lists' keys and their one refresh).
+ */
+const WEB_AREA_DEPS = {
+  accounts: ["chat", "content", "kyc", "savings", "schedules", "transfers"],
+  approvals: [],
+  audit: [],
+  auth: ["accounts", "audit", "kyc", "transfers"],
+  "back-office": [
+    "approvals",
+    "audit",
+    "chat",
+    "kyc",
+    "payments",
+    "savings",
+    "settlement",
+    "staff",
+    "transfers",
+    "users",
+  ],
+  chat: [],
+  compliance: ["kyc", "monitoring"],
+  content: ["kyc", "users"],
+  kyc: [],
+  marketing: [],
+  monitoring: [],
+  notifications: [],
+  payments: ["users"],
+  recipients: [],
+  savings: ["schedules"],
+  schedules: ["recipients"],
+  security: [],
+  settlement: [],
+  staff: [],
+  statements: [],
+  transfers: ["recipients"],
+  users: [],
+};
+
+/**
+ * An area graph must stay acyclic: only the edges a table lists are allowed, so a cycle in the table is the only
+ * way areas could form one. Checked when the config loads, so `npm run lint:imports` fails on it.
+ */
+function assertAcyclic(name, table) {
+  const state = new Map();
+  const visit = (area, path) => {
+    if (state.get(area) === "done") return;
+    if (state.get(area) === "open") {
+      throw new Error(`${name} has a cycle: ${[...path.slice(path.indexOf(area)), area].join(" → ")}`);
+    }
+    state.set(area, "open");
+    for (const next of table[area] ?? []) visit(next, [...path, area]);
+    state.set(area, "done");
+  };
+  for (const area of Object.keys(table)) visit(area, []);
+}
+assertAcyclic("SERVER_AREA_DEPS", SERVER_AREA_DEPS);
+assertAcyclic("WEB_AREA_DEPS", WEB_AREA_DEPS);
+
+/** The server's ground floor: the features and the app are built on it, it is built on nothing of theirs. */
+const GROUND_FLOOR = "^server/(lib/|db/|config\\.ts$)";
 
 /** Test files may reach across areas (fixtures), never across layers. */
 const TESTS = "\\.test\\.tsx?$";
@@ -83,7 +150,7 @@ module.exports = {
         "A web feature imports another feature only through its api/ folder (fetch + queryOptions + hook), or " +
         "admin/api/ for its back office; what two features need beyond that moves to web/components or web/lib.",
       severity: "error",
-      from: { path: "^web/features/([^/]+)/", pathNot: ["^web/features/admin/admin-page\\.tsx$"] },
+      from: { path: "^web/features/([^/]+)/", pathNot: ["^web/features/back-office/admin-page\\.tsx$"] },
       to: {
         path: "^web/features/[^/]+/",
         pathNot: ["^web/features/$1/", "^web/features/[^/]+/(admin/)?api/"],
@@ -92,16 +159,18 @@ module.exports = {
     {
       name: "admin-page-composes-back-office-tabs",
       comment:
-        "The admin page composes each area's back-office tab (web/features/<area>/admin/*-tab.tsx) and " +
+        "The back office's page composes each area's back-office tab (web/features/<area>/admin/*-tab.tsx) and " +
         "otherwise imports other features only through their api/ folders.",
       severity: "error",
-      from: { path: "^web/features/admin/admin-page\\.tsx$" },
+      from: { path: "^web/features/back-office/admin-page\\.tsx$" },
       to: {
         path: "^web/features/[^/]+/",
         pathNot: [
-          "^web/features/admin/",
+          "^web/features/back-office/",
           "^web/features/[^/]+/(admin/)?api/",
           "^web/features/[^/]+/admin/[^/]+-tab\\.tsx$",
+          // The user details' balance section: payments owns it, the back office hands it to the Users tab.
+          "^web/features/payments/admin/balance-editor\\.tsx$",
         ],
       },
     },
@@ -115,10 +184,22 @@ module.exports = {
     },
     {
       name: "server-lib-stays-below-features",
-      comment: "server/lib is small and generic: it never imports a feature or the app.",
+      comment:
+        "server/lib, server/db and server/config.ts are the ground floor, small and generic: they never import a " +
+        "feature or the app.",
       severity: "error",
-      from: { path: "^server/lib/", pathNot: TESTS },
+      from: { path: GROUND_FLOOR, pathNot: TESTS },
       to: { path: "^server/(features/|app\\.ts$)" },
+    },
+    {
+      name: "server-ground-floor-never-reaches-features",
+      comment:
+        "Nor through another module: nothing server/lib, server/db or server/config.ts imports, however " +
+        "indirectly, is a feature or the app. What a feature must give the ground floor is passed in where " +
+        "server/app.ts composes the app (decision 021).",
+      severity: "error",
+      from: { path: GROUND_FLOOR, pathNot: TESTS },
+      to: { path: "^server/(features/|app\\.ts$)", reachable: true },
     },
     ...Object.keys(SERVER_AREA_DEPS)
       .concat(["content", "dev-mailbox", "health", "objects", "recipients", "approvals", "audit"])
@@ -142,6 +223,27 @@ module.exports = {
           TESTS,
           "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|savings|schedules|security|settlement|staff|statements|transfers)/",
         ],
+      },
+      to: {},
+    },
+    ...Object.keys(WEB_AREA_DEPS).map((area) => ({
+      name: `web-area-deps-${area}`,
+      comment: `web/features/${area} imports another area only along WEB_AREA_DEPS in .dependency-cruiser.cjs.`,
+      severity: "error",
+      from: { path: `^web/features/${area}/`, pathNot: TESTS },
+      // What the other rules let an area import of another (its api/ and admin/ folders); the rest is already refused.
+      to: {
+        path: "^web/features/[^/]+/(api|admin)/",
+        pathNot: [`^web/features/(${[area, ...WEB_AREA_DEPS[area]].join("|")})/`],
+      },
+    })),
+    {
+      name: "web-area-is-declared",
+      comment: "Every web area appears in WEB_AREA_DEPS, so its dependencies are checked.",
+      severity: "error",
+      from: {
+        path: "^web/features/",
+        pathNot: [TESTS, `^web/features/(${Object.keys(WEB_AREA_DEPS).join("|")})/`],
       },
       to: {},
     },

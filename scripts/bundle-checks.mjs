@@ -14,8 +14,9 @@ export function staticClosure(manifest, keys) {
 }
 
 // Manifest keys are relative to web/, chunk module ids to the repository root.
-// Back-office code lives in web/features/admin/, in an area's own admin/ folder, or in web/components/admin/.
-const ADMIN_MODULE = /^(web\/)?(features\/admin\/|features\/[^/]+\/admin\/|components\/admin\/)/;
+// Back-office code lives in web/features/back-office/ (and the old web/features/admin/), in an area's own admin/ folder, or in web/components/admin/.
+const ADMIN_MODULE =
+  /^(web\/)?(features\/(admin|back-office)\/|features\/[^/]+\/admin\/|components\/admin\/)/;
 
 /**
  * Admin code a route would download eagerly: any back-office module (ADMIN_MODULE) that sits in the route's

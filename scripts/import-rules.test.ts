@@ -25,9 +25,10 @@ const FILES: Record<string, string[]> = {
   "web/lib/cycle-b.ts": ["web/lib/cycle-a.ts"],
   "web/lib/query.ts": ["web/features/chat/api/get-messages.ts"],
   "web/components/amount.tsx": ["server/lib/csv.ts"],
-  "web/features/chat/contact-page.tsx": [
+  "web/features/chat/contact-page.tsx": ["web/features/transfers/components/money-input.tsx"],
+  // auth may import transfers and kyc (WEB_AREA_DEPS): through their api/ and admin/api/ folders.
+  "web/features/auth/settings-page.tsx": [
     "web/features/transfers/api/create-transfer.ts",
-    "web/features/transfers/components/money-input.tsx",
     "web/features/kyc/admin/api/get-applications.ts",
   ],
   "web/features/chat/components/list.tsx": [],
@@ -36,12 +37,26 @@ const FILES: Record<string, string[]> = {
   "web/features/transfers/components/money-input.tsx": [],
   "web/features/kyc/admin/api/get-applications.ts": [],
   "web/features/kyc/admin/kyc-tab.tsx": [],
-  "web/features/admin/admin-page.tsx": ["web/features/kyc/admin/kyc-tab.tsx"],
+  "web/features/back-office/admin-page.tsx": ["web/features/kyc/admin/kyc-tab.tsx"],
 };
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-import-rules-"));
+/** The ground floor and the areas' graphs: indirect imports count, undeclared and unlisted areas are refused. */
+const GRAPH_FILES: Record<string, string[]> = {
+  "contract/money.ts": [],
+  "server/lib/session.ts": ["server/config.ts"],
+  "server/config.ts": ["server/lib/chain-config.ts"],
+  "server/lib/chain-config.ts": ["server/features/settlement/contracts/artifact.ts"],
+  "server/features/settlement/contracts/artifact.ts": [],
+  "server/features/settlement/chain-client.ts": ["server/lib/chain-config.ts"],
+  "web/features/payments/admin/api/pay.ts": ["web/features/users/admin/api/get-users.ts"],
+  "web/features/users/admin/api/get-users.ts": [],
+  "web/features/users/admin/user-dialog.tsx": ["web/features/payments/admin/api/pay.ts"],
+  "web/features/newarea/page.tsx": ["web/lib/format.ts"],
+  "web/lib/format.ts": [],
+};
+
+function writeRepository(files: Record<string, string[]>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pillar-import-rules-"));
   fs.writeFileSync(
     path.join(dir, "tsconfig.json"),
     JSON.stringify({
@@ -53,15 +68,26 @@ beforeAll(() => {
       },
     }),
   );
-  for (const [file, imports] of Object.entries(FILES)) {
+  for (const [file, imports] of Object.entries(files)) {
     fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
     const lines = imports.map((i) => `import "@/${i.replace(/\.tsx?$/, "")}";`);
     fs.writeFileSync(path.join(dir, file), `${lines.join("\n")}\nexport const x = 1;\n`);
   }
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
-function violations(): string[] {
+let dir: string;
+let graphDir: string;
+beforeAll(() => {
+  dir = writeRepository(FILES);
+  graphDir = writeRepository(GRAPH_FILES);
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(graphDir, { recursive: true, force: true });
+});
+
+function violations(cwd = dir): string[] {
   const args = [
     path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"),
     "contract",
@@ -74,7 +100,7 @@ function violations(): string[] {
   ];
   let out: string;
   try {
-    out = execFileSync(process.execPath, args, { cwd: dir, encoding: "utf8" });
+    out = execFileSync(process.execPath, args, { cwd, encoding: "utf8" });
   } catch (error) {
     out = (error as { stdout: string }).stdout;
   }
@@ -99,6 +125,21 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "feature-imports-another-only-through-api: web/features/chat/contact-page.tsx → web/features/transfers/components/money-input.tsx",
         "app-imports-pages-and-api: web/app/router.tsx → web/features/chat/components/list.tsx",
         "no-circular: web/lib/cycle-a.ts → web/lib/cycle-b.ts",
+      ].sort(),
+    );
+  });
+
+  it("keep the ground floor off the features, even indirectly, and areas to their tables", {
+    timeout: 60_000,
+  }, () => {
+    expect(violations(graphDir)).toEqual(
+      [
+        "server-lib-stays-below-features: server/lib/chain-config.ts → server/features/settlement/contracts/artifact.ts",
+        "server-ground-floor-never-reaches-features: server/config.ts → server/features/settlement/contracts/artifact.ts",
+        "server-ground-floor-never-reaches-features: server/lib/chain-config.ts → server/features/settlement/contracts/artifact.ts",
+        "server-ground-floor-never-reaches-features: server/lib/session.ts → server/features/settlement/contracts/artifact.ts",
+        "web-area-deps-users: web/features/users/admin/user-dialog.tsx → web/features/payments/admin/api/pay.ts",
+        "web-area-is-declared: web/features/newarea/page.tsx → web/lib/format.ts",
       ].sort(),
     );
   });

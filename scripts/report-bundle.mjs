@@ -65,7 +65,7 @@ const ROUTES = [
   { route: "/savings", source: "features/savings/savings-page.tsx", budget: 200 * KB },
   { route: "/analytics", source: "features/accounts/analytics-page.tsx", budget: 350 * KB, zodFree: true },
   { route: "/contact", source: "features/chat/contact-page.tsx", budget: 200 * KB },
-  { route: "/admin", source: "features/admin/admin-page.tsx", budget: 300 * KB, admin: true },
+  { route: "/admin", source: "features/back-office/admin-page.tsx", budget: 300 * KB, admin: true },
   {
     route: "/dashboard-edit/:id",
     source: "features/content/admin/dashboard-edit-page.tsx",
@@ -76,7 +76,7 @@ const ROUTES = [
 // Every web feature a signed-out visitor must not download (marketing and auth are theirs, except auth's
 // Settings page), and every area's back office.
 const SIGNED_IN_SOURCES =
-  /^features\/((accounts|security|transfers|recipients|statements|savings|admin|kyc|chat|content|approvals|audit|payments|staff)\/|auth\/settings\/)/;
+  /^features\/((accounts|security|transfers|recipients|statements|savings|back-office|users|kyc|chat|content|approvals|audit|payments|staff)\/|auth\/settings\/)/;
 const ZOD_MODULE = /^node_modules\/zod\//;
 
 const gzipCache = new Map();

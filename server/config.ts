@@ -6,7 +6,7 @@ import { z } from "zod";
 import { DEFAULT_APPROVAL_THRESHOLD_CENTS } from "@/contract/approvals";
 import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { parseMoney } from "@/contract/money";
-import { type ChainConfig, parseChainConfig } from "@/server/features/settlement/chain-config";
+import { type ChainConfig, parseChainConfig } from "@/server/lib/chain-config";
 import { type FilingInstitution, parseFilingInstitution } from "@/server/lib/filing-institution";
 import { parseTaxPayer, type TaxPayer } from "@/server/lib/tax-payer";
 

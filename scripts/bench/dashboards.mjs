@@ -52,7 +52,7 @@ const {
 } = spec;
 const base = new URL(url);
 
-/** The dashboard's polls (web/features/accounts/api/get-recent-transactions.ts, kyc, chat, the header's bell). */
+/** The dashboard's polls (web/lib/recent-transactions.ts, kyc, chat, the header's bell). */
 const POLLS = [
   { path: "/api/transactions/recent", everyMs: 5_000 },
   { path: "/api/kyc/status", everyMs: 10_000 },

@@ -104,7 +104,7 @@ function tagPaymentRequest() {
 }
 
 const SCENARIOS = {
-  // The signed-in dashboard's polls (web/features/accounts/api/get-recent-transactions.ts,
+  // The signed-in dashboard's polls (web/lib/recent-transactions.ts,
   // get-account-summary.ts, web/features/kyc/api/get-kyc-status.ts) and /contact's chat poll, one session
   // after another.
   poll: () => [

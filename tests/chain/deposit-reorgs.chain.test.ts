@@ -17,10 +17,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DepositInfo } from "@/contract/settlement";
 import { insufficientFundsMessage } from "@/contract/transfers";
 import { chainDeposits, chainWatchState, journalEntries, transactions } from "@/server/db/schema";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
-import { chainClient, parseChainConfig } from "@/server/features/settlement/chain-config";
+import { chainClient } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { watchDepositsOnce } from "@/server/features/settlement/deposit-watcher";
+import type { ChainConfig } from "@/server/lib/chain-config";
+import { parseChainConfig } from "@/server/lib/chain-config";
 import { findWallet, verifyLedger } from "@/server/lib/ledger";
 import {
   ANVIL_KEYS,

@@ -15,13 +15,13 @@ import { foundry } from "viem/chains";
 import { afterAll, beforeAll, expect } from "vitest";
 import { type AnvilNode, startAnvil } from "@/scripts/anvil.mjs";
 import type { Database } from "@/server/db/client";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import {
   depositForwarderFactoryAbi,
   depositForwarderFactoryBytecode,
 } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 import { pillarUsdAbi, pillarUsdBytecode } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { runReconciliation } from "@/server/features/settlement/reconciliation";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { lateBound } from "@/tests/support/late-bound";
 
 /** anvil's well-known development keys (public knowledge: never hold real money with them). */

@@ -1,9 +1,9 @@
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { describe, expect, it } from "vitest";
-import { parseChainConfig } from "@/server/features/settlement/chain-config";
 import { depositAddressAt } from "@/server/features/settlement/deposit-addresses";
 import { splitUnits } from "@/server/features/settlement/deposit-watcher";
+import { parseChainConfig } from "@/server/lib/chain-config";
 
 // anvil's published development mnemonic: its account 0 is m/44'/60'/0'/0/0.
 const seed = mnemonicToSeedSync("test test test test test test test test test test test junk");

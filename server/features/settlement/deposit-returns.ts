@@ -6,7 +6,8 @@ import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainDeposits, treasuryMovements } from "@/server/db/schema";
 import { type ApprovalAction, approvalPayload } from "@/server/features/approvals/approval-actions";
 import { type StaffActor, submitForApproval } from "@/server/features/approvals/request-approval";
-import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { chainClient } from "@/server/features/settlement/chain-config";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { AppError } from "@/server/lib/errors";
 
 type DepositRow = typeof chainDeposits.$inferSelect;

@@ -18,10 +18,11 @@ import { chainDeposits, chainWatchState, depositAddresses, transactions } from "
 import { screenDepositSender } from "@/server/features/compliance/held-deposits";
 import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
-import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
+import { chainClient, receiptOf } from "@/server/features/settlement/chain-config";
 import { positionInTransaction } from "@/server/features/settlement/chain-logs";
 import { reverseDeposit } from "@/server/features/settlement/deposit-reversal";
 import type { LoopSpec } from "@/server/jobs/loop";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { creditFromSystemAccount, lockWallet, placeHold } from "@/server/lib/ledger";
 import { notify } from "@/server/lib/notifications";
 

@@ -1,7 +1,6 @@
 import { HDKey } from "@scure/bip32";
 import { parseGwei } from "viem";
 import { describe, expect, it } from "vitest";
-import { parseChainConfig } from "@/server/features/settlement/chain-config";
 import {
   gwei,
   isFeeTooLow,
@@ -11,6 +10,7 @@ import {
   SPEED_UP_BUMP_PERCENT,
 } from "@/server/features/settlement/fee-policy";
 import { classifyNonces } from "@/server/features/settlement/hot-wallet-status";
+import { parseChainConfig } from "@/server/lib/chain-config";
 
 // A steady market: base fee 50 gwei, tip 1 gwei, viem's estimate 1.2 × 50 + 1 = 61 gwei (issue 48 §4).
 const g = (n: string) => parseGwei(n);

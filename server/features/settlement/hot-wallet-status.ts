@@ -3,9 +3,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Address, PublicClient } from "viem";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { hotWalletNonces, hotWalletStatus } from "@/server/db/schema";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { readMarket } from "@/server/features/settlement/fee-policy";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 export type HotWalletStatusRow = typeof hotWalletStatus.$inferSelect;
 

@@ -20,12 +20,7 @@ import {
   transferRequests,
 } from "@/server/db/schema";
 import { findSanctionsHits, hasComplianceHold, recordHits } from "@/server/features/compliance/screen";
-import {
-  type ChainConfig,
-  chainClient,
-  chainName,
-  receiptOf,
-} from "@/server/features/settlement/chain-config";
+import { chainClient, chainName, receiptOf } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import {
   type Fees,
@@ -41,6 +36,7 @@ import { unminedOutflowUnits } from "@/server/features/settlement/hot-wallet-out
 import { observeHotWallet } from "@/server/features/settlement/hot-wallet-status";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
 import type { LoopSpec } from "@/server/jobs/loop";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { AppError } from "@/server/lib/errors";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 

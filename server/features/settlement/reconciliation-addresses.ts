@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { type Address, getAddress, type PublicClient } from "viem";
 import { queryRows, type Tx } from "@/server/db/client";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import type { Item } from "@/server/features/settlement/reconciliation-differences";
 import { isOurDepositOutflow } from "@/server/features/settlement/reconciliation-matching";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 /**
  * balanceOf calls per eth_call. A deployless multicall is contract-creation code, capped at 49,152 bytes

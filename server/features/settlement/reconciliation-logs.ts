@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type Address, getAddress, type Log, type PublicClient, parseAbiItem } from "viem";
 import { queryRows, type Tx } from "@/server/db/client";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { positionsOf } from "@/server/features/settlement/chain-logs";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 const BLOCKS_PER_QUERY = 2_000;

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 /**
  * The three places where reconciliation decides what a log is (decision 057), each one SQL fragment: a deposit's

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address, PublicClient } from "viem";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
-import { type ChainConfig, chainClient } from "@/server/features/settlement/chain-config";
+import { chainClient } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { compareDepositAddresses } from "@/server/features/settlement/reconciliation-addresses";
 import { type Item, recordFindings } from "@/server/features/settlement/reconciliation-differences";
@@ -13,6 +13,7 @@ import {
   isKnownHotInflow,
 } from "@/server/features/settlement/reconciliation-matching";
 import type { LoopSpec } from "@/server/jobs/loop";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { AppError } from "@/server/lib/errors";
 
 /**

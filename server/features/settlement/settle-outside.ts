@@ -8,9 +8,10 @@ import { payoutAttempts, payouts, transferRequests } from "@/server/db/schema";
 import { type ApprovalAction, approvalPayload } from "@/server/features/approvals/approval-actions";
 import { type StaffActor, submitForApproval } from "@/server/features/approvals/request-approval";
 import { hasComplianceHold } from "@/server/features/compliance/screen";
-import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
+import { chainClient, receiptOf } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { moveTransferStatus } from "@/server/features/transfers/update-transfer-status";
+import type { ChainConfig } from "@/server/lib/chain-config";
 import { AppError } from "@/server/lib/errors";
 
 type PayoutRow = typeof payouts.$inferSelect;

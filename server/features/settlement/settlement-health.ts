@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { SettlementAlert, SettlementHealth } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { gwei } from "@/server/features/settlement/fee-policy";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 /** A deposit still pending after this long means the watcher or the node is behind (confirmations take minutes). */
 const DEPOSIT_PENDING_ALERT_SECONDS = 3600;

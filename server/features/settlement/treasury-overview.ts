@@ -3,8 +3,8 @@ import { formatGwei, type PublicClient } from "viem";
 import { formatMoney } from "@/contract/money";
 import type { TreasuryAlert, TreasuryMovement, TreasuryOverview } from "@/contract/treasury";
 import { type DbOrTx, queryRows } from "@/server/db/client";
-import type { ChainConfig } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 const LISTED = 50;
 const centsOf = (units: bigint) => units / 10_000n;

@@ -17,11 +17,12 @@ import {
   treasuryMovementAttempts,
   treasuryMovements,
 } from "@/server/db/schema";
-import { type ChainConfig, chainClient, receiptOf } from "@/server/features/settlement/chain-config";
+import { chainClient, receiptOf } from "@/server/features/settlement/chain-config";
 import { depositForwarderFactoryAbi } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import { unminedOutflowUnits } from "@/server/features/settlement/hot-wallet-outflows";
 import type { LoopSpec } from "@/server/jobs/loop";
+import type { ChainConfig } from "@/server/lib/chain-config";
 
 /**
  * Gas for a sweep, fixed like a payout's: the first sweep of an address deploys its forwarder (about 150k with

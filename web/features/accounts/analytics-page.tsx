@@ -18,11 +18,11 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { summarizeTransactions } from "@/web/features/accounts/analytics-summary";
-import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
-import { useRecentTransactions } from "@/web/features/accounts/api/get-recent-transactions";
-import { ANALYTICS_BLOCKED, canSeeAnalytics } from "@/web/features/accounts/api/send-money-gate";
 import { deriveBalanceHistory } from "@/web/features/accounts/balance-history";
+import { useAccountSummary } from "@/web/lib/account-summary";
 import { cn } from "@/web/lib/cn";
+import { useRecentTransactions } from "@/web/lib/recent-transactions";
+import { ANALYTICS_BLOCKED, canSeeAnalytics } from "@/web/lib/send-money-gate";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 // The chart library loads only when this page draws a chart.

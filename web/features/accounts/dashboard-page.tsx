@@ -13,7 +13,6 @@ import { Container } from "@/web/components/ui/container";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
 import { useAccountClosure } from "@/web/features/accounts/api/account-closure";
-import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
 import { AccountNumbers } from "@/web/features/accounts/components/account-numbers";
 import { ClosedBanner } from "@/web/features/accounts/components/closed-banner";
 import { ComingUpCard } from "@/web/features/accounts/components/coming-up-card";
@@ -25,6 +24,7 @@ import { SupportShortcut } from "@/web/features/accounts/components/support-shor
 import { QuickActionsCard } from "@/web/features/accounts/quick-actions-card";
 import { useDashboardContent } from "@/web/features/content/api/get-dashboard-content";
 import { KYC_STATUS_POLL_MS, useKycStatus } from "@/web/features/kyc/api/get-kyc-status";
+import { useAccountSummary } from "@/web/lib/account-summary";
 import { useSignedInUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 

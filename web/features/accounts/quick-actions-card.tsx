@@ -16,15 +16,15 @@ import { Link } from "wouter";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { toast } from "@/web/components/ui/use-toast";
-import { accountSummaryQuery } from "@/web/features/accounts/api/get-account-summary";
+import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+import { accountSummaryQuery } from "@/web/lib/account-summary";
 import {
   ADD_MONEY_BLOCKED,
   ANALYTICS_BLOCKED,
   canSeeAnalytics,
   canSendMoney,
   SEND_MONEY_BLOCKED,
-} from "@/web/features/accounts/api/send-money-gate";
-import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
+} from "@/web/lib/send-money-gate";
 
 interface QuickAction {
   label: string;

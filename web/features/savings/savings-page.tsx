@@ -11,13 +11,13 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/ca
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
-import { canSendMoney } from "@/web/features/accounts/api/send-money-gate";
 import { useOpenSavings, useSavings } from "@/web/features/savings/api/savings";
 import { CloseSavingsCard } from "@/web/features/savings/components/close-savings-card";
 import { MoveMoneyForm } from "@/web/features/savings/components/move-money-form";
 import { SavingsGoals } from "@/web/features/savings/components/savings-goals";
 import { formatRunDay } from "@/web/features/schedules/api/find-schedules";
+import { useAccountSummary } from "@/web/lib/account-summary";
+import { canSendMoney } from "@/web/lib/send-money-gate";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 type OpenAccount = NonNullable<SavingsOverview["account"]>;

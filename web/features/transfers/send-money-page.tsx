@@ -9,12 +9,12 @@ import { MoneyShell } from "@/web/components/money-shell";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { useAccountSummary } from "@/web/features/accounts/api/get-account-summary";
-import { canSendMoney, SEND_MONEY_BLOCKED } from "@/web/features/accounts/api/send-money-gate";
 import { useTransferLimits } from "@/web/features/transfers/api/get-transfer-limits";
 import { useSelfLimits } from "@/web/features/transfers/api/self-limits";
 import { TransferForm } from "@/web/features/transfers/components/transfer-form";
 import { TransferSuccess } from "@/web/features/transfers/components/transfer-success";
+import { useAccountSummary } from "@/web/lib/account-summary";
+import { canSendMoney, SEND_MONEY_BLOCKED } from "@/web/lib/send-money-gate";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** Today's use of the lower of the bank's limit and the customer's own, which is what the next send may take. */

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CloseAccountResponse, ClosureStatus } from "@/contract/closure";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 

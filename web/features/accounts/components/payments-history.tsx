@@ -18,7 +18,6 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { useRecentTransactions } from "@/web/features/accounts/api/get-recent-transactions";
 import {
   filterTransactions,
   matchCountText,
@@ -30,6 +29,7 @@ import {
 } from "@/web/features/accounts/filter-transactions";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
+import { useRecentTransactions } from "@/web/lib/recent-transactions";
 import { confirmationDepth, directionOf, STATUS_VIEW } from "@/web/lib/transaction-display";
 
 const STATUS_LABELS: Record<StatusFilter, string> = {

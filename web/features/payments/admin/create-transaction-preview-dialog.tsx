@@ -13,7 +13,6 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { useAdminUser } from "@/web/features/admin/api/get-admin-user";
 import { useCreateCredit } from "@/web/features/payments/admin/add-incoming-transaction-dialog";
 import { TRANSACTION_STATUS_BADGES } from "@/web/features/payments/admin/payment-statuses";
 import {
@@ -22,6 +21,7 @@ import {
   type TransactionDraft,
   TransactionFields,
 } from "@/web/features/payments/admin/transaction-fields";
+import { useAdminUser } from "@/web/features/users/admin/api/get-admin-user";
 import { cn } from "@/web/lib/cn";
 import { formatDate } from "@/web/lib/format";
 

@@ -4,7 +4,7 @@ import { useSearch } from "@/web/components/admin/admin-list";
 import { fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
-import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
+import { useAdminUsers } from "@/web/features/users/admin/api/get-admin-users";
 
 /**
  * Picks the customer a payment or credit is for: only customers whose checking account is open, the only ones

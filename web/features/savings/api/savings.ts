@@ -7,9 +7,9 @@ import type {
   SavingsDirection,
   SavingsOverview,
 } from "@/contract/savings";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
-import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 export const SAVINGS_KEY = ["/api/savings"] as const;
 

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateTransferInput, CreateTransferResponse } from "@/contract/transfers";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
-import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest } from "@/web/lib/api";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 export interface CreateTransferVariables {
   input: CreateTransferInput;

@@ -7,11 +7,11 @@ import type {
   RequestBlockPage,
 } from "@/contract/money-requests";
 import type { CreateTagPaymentResponse } from "@/contract/tag-payments";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
-import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** Every read of the requests lists starts with this URL (a pushed "requests" notice refetches them). */

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateTagPaymentResponse, TagLookup } from "@/contract/tag-payments";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
-import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { apiRequest } from "@/web/lib/api";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** GET /api/transfer/tag/:tag: the payee's masked name, or the one neutral 404. */

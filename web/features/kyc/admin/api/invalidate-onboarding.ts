@@ -1,6 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
+import { ADMIN_STATS_KEY, ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { ADMIN_ACCOUNT_REQUESTS_KEY } from "@/web/features/kyc/admin/api/get-account-requests";
 import { ADMIN_KYC_APPLICATIONS_KEY } from "@/web/features/kyc/admin/api/get-kyc-applications";
 

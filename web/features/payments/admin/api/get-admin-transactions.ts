@@ -1,9 +1,8 @@
 import type { AdminTransaction } from "@/contract/payments";
+import { ADMIN_TRANSACTIONS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export type { AdminTransaction };
-
-export const ADMIN_TRANSACTIONS_KEY = ["/api/admin/transactions"] as const;
 
 /** GET /api/admin/transactions: every customer's transactions with the customer's e-mail, a page at a time. */
 export function useAdminTransactions(filter: AdminListFilter) {

@@ -1,7 +1,6 @@
 import type { IncomingPayment } from "@/contract/payments";
+import { ADMIN_INCOMING_PAYMENTS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
-
-export const ADMIN_INCOMING_PAYMENTS_KEY = ["/api/admin/incoming-payments"] as const;
 
 /** GET /api/admin/incoming-payments: incoming payments with their customer, a page at a time. */
 export function useIncomingPayments(filter: AdminListFilter) {

@@ -6,8 +6,8 @@ import {
 } from "@/contract/approvals";
 import type { MoneyDryRunResponse, UpdateAdminTransactionInput } from "@/contract/payments";
 import type { Transaction } from "@/contract/transactions";
+import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 

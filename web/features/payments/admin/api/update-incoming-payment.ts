@@ -5,9 +5,9 @@ import {
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
 import type { MoneyDryRunResponse, UpdateIncomingPaymentInput } from "@/contract/payments";
+import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
 import type { IncomingPaymentResult } from "@/web/features/payments/admin/api/create-incoming-payment";
-import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AddStaffInput, StaffMember, StaffRole } from "@/contract/staff";
-import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
+import { ADMIN_STATS_KEY, ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { STAFF_KEY } from "@/web/features/staff/admin/api/get-staff";
 import { apiRequest } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";

@@ -1,7 +1,6 @@
 import type { AdminTransferRequest } from "@/contract/transfers";
+import { ADMIN_TRANSFER_REQUESTS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
-
-export const ADMIN_TRANSFER_REQUESTS_KEY = ["/api/admin/transfer-requests"] as const;
 
 /** GET /api/admin/transfer-requests: customers' transfer requests with their customer, a page at a time. */
 export function useTransferRequests(filter: AdminListFilter) {

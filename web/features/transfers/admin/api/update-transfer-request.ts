@@ -5,8 +5,8 @@ import {
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
 import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
+import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { invalidateAdminMoney } from "@/web/features/payments/admin/api/invalidate-admin-money";
 import { apiRequest } from "@/web/lib/api";
 
 /**

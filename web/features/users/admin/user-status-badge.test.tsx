@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { AccountStatusBadge } from "@/web/features/users/admin/user-status-badge";
 
 const text = (html: string) =>
   html

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CloseAccountResponse } from "@/contract/closure";
+import { ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { toast } from "@/web/components/ui/use-toast";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/users/:userId/close: compliance close a customer's zero-balance account, with a reason (059). */

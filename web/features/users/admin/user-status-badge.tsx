@@ -1,5 +1,5 @@
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
-import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
+import { FrozenBadge } from "@/web/features/users/admin/frozen-badge";
 
 function toneFor(status: string): BadgeProps["tone"] {
   const s = status.toLowerCase();

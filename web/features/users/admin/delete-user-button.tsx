@@ -2,7 +2,7 @@ import type { AdminUser } from "@/contract/admin";
 import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
 import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
 import { ConfirmButton } from "@/web/components/confirm-button";
-import { useDeleteUser } from "@/web/features/admin/api/delete-user";
+import { useDeleteUser } from "@/web/features/users/admin/api/delete-user";
 import { isUnauthorized } from "@/web/lib/api";
 
 /** Delete with an accessible confirm step. Admin accounts get no button at all (spec §5), nor staff below owner. */

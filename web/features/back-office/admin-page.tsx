@@ -23,19 +23,20 @@ import { useAdminGate } from "@/web/components/admin/use-admin-gate";
 import { Button } from "@/web/components/ui/button";
 import { FullScreenSpinner, Spinner } from "@/web/components/ui/spinner";
 import { Tabs, TabsContent, TabsTrigger } from "@/web/components/ui/tabs";
-import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
-import { AdminTabStrip } from "@/web/features/admin/components/admin-tab-strip";
-import { EmailTestTab } from "@/web/features/admin/components/email-test-tab";
-import { SecondFactorRequired } from "@/web/features/admin/components/second-factor-required";
-import { StatCards } from "@/web/features/admin/components/stat-cards";
-import { UserManagementTab } from "@/web/features/admin/components/user-management-tab";
 import ApprovalsTab from "@/web/features/approvals/admin/approvals-tab";
 import AuditTab from "@/web/features/audit/admin/audit-tab";
+import { AdminTabStrip } from "@/web/features/back-office/components/admin-tab-strip";
+import { EmailTestTab } from "@/web/features/back-office/components/email-test-tab";
+import { SecondFactorRequired } from "@/web/features/back-office/components/second-factor-required";
+import { StatCards } from "@/web/features/back-office/components/stat-cards";
 import AdminChatsTab from "@/web/features/chat/admin/admin-chats-tab";
 import AccountRequestsTab from "@/web/features/kyc/admin/account-requests-tab";
 import KycApplicationsTab from "@/web/features/kyc/admin/kyc-applications-tab";
+import { BalanceEditor } from "@/web/features/payments/admin/balance-editor";
 import IncomingPaymentsTab from "@/web/features/payments/admin/incoming-payments-tab";
 import OutgoingPaysTab from "@/web/features/transfers/admin/outgoing-pays-tab";
+import { useAdminStats } from "@/web/features/users/admin/api/get-admin-stats";
+import { UserManagementTab } from "@/web/features/users/admin/user-management-tab";
 import { reasonOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
@@ -46,6 +47,11 @@ const StaffTab = lazy(() => import("@/web/features/staff/admin/staff-tab"));
 const SettlementTab = lazy(() => import("@/web/features/settlement/admin/settlement-tab"));
 // Finance and owners: savings deposits, interest and the rate (decision 071).
 const SavingsFinanceTab = lazy(() => import("@/web/features/savings/admin/savings-finance-tab"));
+
+/** The Users tab, with the balance editor payments owns in each user's details (users never imports payments). */
+function UsersTab() {
+  return <UserManagementTab BalanceEditor={BalanceEditor} />;
+}
 
 interface AdminTab {
   value: string;
@@ -62,7 +68,7 @@ const TABS: AdminTab[] = [
     label: "User Management",
     icon: Users,
     capability: "usersTab",
-    Content: UserManagementTab,
+    Content: UsersTab,
   },
   {
     value: "account-requests",

@@ -18,7 +18,7 @@ import {
 } from "@/web/components/ui/dialog";
 import { Textarea } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
-import { useCustomerSelfLimits, useLiftSendBlock } from "@/web/features/admin/api/send-block-lift";
+import { useCustomerSelfLimits, useLiftSendBlock } from "@/web/features/users/admin/api/send-block-lift";
 
 /**
  * The customer's own block on crypto sends, for compliance (decision 047): shown only while it holds, with the

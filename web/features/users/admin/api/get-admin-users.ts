@@ -1,7 +1,6 @@
 import type { AdminUser } from "@/contract/admin";
+import { ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
-
-export const ADMIN_USERS_KEY = ["/api/admin/users"] as const;
 
 /** GET /api/admin/users: accounts newest first, a page at a time, searched by name, e-mail or $tag. */
 export function useAdminUsers(filter: AdminListFilter, options: { enabled?: boolean } = {}) {

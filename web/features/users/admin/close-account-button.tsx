@@ -5,7 +5,7 @@ import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { useCloseCustomerAccount } from "@/web/features/admin/api/close-account";
+import { useCloseCustomerAccount } from "@/web/features/users/admin/api/close-account";
 import { isUnauthorized } from "@/web/lib/api";
 
 /**

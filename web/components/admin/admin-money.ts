@@ -1,11 +1,13 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { ACCOUNT_SUMMARY_KEY } from "@/web/features/accounts/api/get-account-summary";
-import { RECENT_TRANSACTIONS_KEY } from "@/web/features/accounts/api/get-recent-transactions";
-import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
-import { ADMIN_TRANSACTIONS_KEY } from "@/web/features/payments/admin/api/get-admin-transactions";
-import { ADMIN_INCOMING_PAYMENTS_KEY } from "@/web/features/payments/admin/api/get-incoming-payments";
-import { ADMIN_TRANSFER_REQUESTS_KEY } from "@/web/features/transfers/admin/api/get-transfer-requests";
+import {
+  ADMIN_INCOMING_PAYMENTS_KEY,
+  ADMIN_STATS_KEY,
+  ADMIN_TRANSACTIONS_KEY,
+  ADMIN_TRANSFER_REQUESTS_KEY,
+  ADMIN_USERS_KEY,
+} from "@/web/components/admin/admin-keys";
+import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
+import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 /**
  * Spec §7: after an admin money change the related lists, stats, users, account summary and recent

@@ -1,5 +1,5 @@
 import { ExternalLink, Eye } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { AdminUser } from "@/contract/admin";
 import { BRAND } from "@/contract/brand";
 import { useStaffCapability } from "@/web/components/admin/use-staff-capability";
@@ -13,12 +13,11 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { BalanceEditor } from "@/web/features/admin/components/balance-editor";
-import { CloseAccountButton } from "@/web/features/admin/components/close-account-button";
-import { FrozenBadge } from "@/web/features/admin/components/frozen-badge";
-import { LiftFreezeButton } from "@/web/features/admin/components/lift-freeze-button";
-import { SendBlockSection } from "@/web/features/admin/components/send-block-section";
-import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { CloseAccountButton } from "@/web/features/users/admin/close-account-button";
+import { FrozenBadge } from "@/web/features/users/admin/frozen-badge";
+import { LiftFreezeButton } from "@/web/features/users/admin/lift-freeze-button";
+import { SendBlockSection } from "@/web/features/users/admin/send-block-section";
+import { AccountStatusBadge } from "@/web/features/users/admin/user-status-badge";
 import { cn } from "@/web/lib/cn";
 import { formatDate, formatHandle } from "@/web/lib/format";
 import { PhoneNumber } from "@/web/lib/phone-display";
@@ -32,7 +31,13 @@ function Field({ label, children, className }: { label: string; children: ReactN
   );
 }
 
-export function UserDetailsDialog({ user }: { user: AdminUser }) {
+/**
+ * A section another area owns in the dialog: payments' balance editor (PUT /api/admin/users/:id/balance is a
+ * payments route). The back office passes it in, so users never imports payments, which imports users.
+ */
+export type UserSection = ComponentType<{ user: AdminUser }>;
+
+export function UserDetailsDialog({ user, BalanceEditor }: { user: AdminUser; BalanceEditor: UserSection }) {
   const name = `${user.firstName} ${user.lastName}`;
   // Read-only for roles that cannot change these (support sees the customer, never edits money).
   const mayEditBalance = useStaffCapability("editBalance");

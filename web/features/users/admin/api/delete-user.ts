@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { MessageResponse } from "@/contract/auth";
+import { ADMIN_STATS_KEY, ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { toast } from "@/web/components/ui/use-toast";
-import { ADMIN_STATS_KEY } from "@/web/features/admin/api/get-admin-stats";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
 /** DELETE /api/admin/users/:userId (non-admin accounts only). */

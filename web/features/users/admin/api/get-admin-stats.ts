@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminStats } from "@/contract/admin";
+import { ADMIN_STATS_KEY } from "@/web/components/admin/admin-keys";
 import { apiRequest } from "@/web/lib/api";
-
-export const ADMIN_STATS_KEY = ["/api/admin/stats"] as const;
 
 /** GET /api/admin/stats: display-ready totals for the four stat cards. */
 export function getAdminStats({ signal }: { signal?: AbortSignal } = {}) {

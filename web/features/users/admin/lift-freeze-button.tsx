@@ -6,7 +6,7 @@ import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { useUnfreezeUser } from "@/web/features/admin/api/unfreeze-user";
+import { useUnfreezeUser } from "@/web/features/users/admin/api/unfreeze-user";
 import { isUnauthorized } from "@/web/lib/api";
 
 /**

@@ -5,8 +5,8 @@ import {
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
 import type { MessageResponse } from "@/contract/auth";
+import { ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { toast } from "@/web/components/ui/use-toast";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
 import { apiRequest } from "@/web/lib/api";
 
 /** POST /api/admin/users/:userId/unfreeze: staff lift a "This wasn't me" freeze (audited). */

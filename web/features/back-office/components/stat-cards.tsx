@@ -3,7 +3,7 @@ import type { AdminStats } from "@/contract/admin";
 import { Button } from "@/web/components/ui/button";
 import { Card } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
-import { useAdminStats } from "@/web/features/admin/api/get-admin-stats";
+import { useAdminStats } from "@/web/features/users/admin/api/get-admin-stats";
 
 /**
  * Total Balance moves without anyone on this page acting (a payout captured on chain, a deposit, a customer's

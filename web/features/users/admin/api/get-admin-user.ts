@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminUser } from "@/contract/admin";
-import { ADMIN_USERS_KEY } from "@/web/features/admin/api/get-admin-users";
+import { ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { apiRequest } from "@/web/lib/api";
 
 /** GET /api/admin/users/:userId: one account. Keyed under the list so list invalidation refreshes it too. */

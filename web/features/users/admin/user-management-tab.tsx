@@ -6,13 +6,13 @@ import { ListHeader, ListStates } from "@/web/components/admin/list-states";
 import { PersonSummary } from "@/web/components/admin/person-summary";
 import { Badge } from "@/web/components/ui/badge";
 import { Card, CardContent } from "@/web/components/ui/card";
-import { useAdminUsers } from "@/web/features/admin/api/get-admin-users";
-import { DeleteUserButton } from "@/web/features/admin/components/delete-user-button";
-import { UserDetailsDialog } from "@/web/features/admin/components/user-details-dialog";
-import { AccountStatusBadge } from "@/web/features/admin/components/user-status-badge";
+import { useAdminUsers } from "@/web/features/users/admin/api/get-admin-users";
+import { DeleteUserButton } from "@/web/features/users/admin/delete-user-button";
+import { UserDetailsDialog, type UserSection } from "@/web/features/users/admin/user-details-dialog";
+import { AccountStatusBadge } from "@/web/features/users/admin/user-status-badge";
 import { formatHandle } from "@/web/lib/format";
 
-function UserRow({ user }: { user: AdminUser }) {
+function UserRow({ user, BalanceEditor }: { user: AdminUser; BalanceEditor: UserSection }) {
   return (
     <li className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1.5 py-3 md:grid-cols-[auto_minmax(0,2fr)_minmax(0,1fr)_8rem_11rem]">
       <PersonSummary
@@ -28,7 +28,7 @@ function UserRow({ user }: { user: AdminUser }) {
         <span className="text-sm font-medium text-ink tabular-nums md:text-right">{user.accountBalance}</span>
       </div>
       <div className="col-start-3 row-span-2 row-start-1 flex items-center justify-end gap-1 md:col-start-auto md:row-span-1 md:row-start-auto">
-        <UserDetailsDialog user={user} />
+        <UserDetailsDialog user={user} BalanceEditor={BalanceEditor} />
         <DeleteUserButton user={user} />
       </div>
     </li>
@@ -43,7 +43,7 @@ const ROLE_DESCRIPTIONS: Record<UserRoleFilter, string> = {
   all: "All registered accounts, customers and staff, newest first",
 };
 
-export function UserManagementTab() {
+export function UserManagementTab({ BalanceEditor }: { BalanceEditor: UserSection }) {
   // Opens on customers: the same accounts the Total Users card counts, so the two never disagree.
   const filter = useListFilter<UserRoleFilter>("customer");
   const { q } = filter.search;
@@ -81,7 +81,7 @@ export function UserManagementTab() {
                 : "No users yet",
             text: q ? "Try a different name, email or tag." : "New sign-ups will appear here.",
           }}
-          row={(u) => <UserRow key={u.id} user={u} />}
+          row={(u) => <UserRow key={u.id} user={u} BalanceEditor={BalanceEditor} />}
         />
       </CardContent>
     </Card>

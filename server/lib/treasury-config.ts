@@ -1,6 +1,5 @@
-import { type Address, getAddress, isAddress, type PublicClient, parseGwei } from "viem";
+import { type Address, getAddress, isAddress, parseGwei } from "viem";
 import { parseMoney } from "@/contract/money";
-import { depositForwarderFactoryAbi } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 
 /** The treasury's settings (decision 060), part of the chain's: sweeps, the hot wallet's ceiling and floor. */
 export interface TreasuryConfig {
@@ -88,34 +87,4 @@ export function parseTreasuryConfig(
       hotWalletCeilingCents: ceiling,
     },
   };
-}
-
-/**
- * The start-time check of DEPOSIT_FACTORY: it has code, sweeps USDC_CONTRACT, and the hot wallet owns it (only the
- * owner can sweep, and swept money goes to the owner). Answers the problems, each naming the variable.
- */
-export async function verifyTreasury(
-  treasury: TreasuryConfig,
-  own: { usdcContract: Address; hotWallet: Address },
-  client: PublicClient,
-): Promise<string[]> {
-  const factory = treasury.depositFactory;
-  if (!factory) return [];
-  const code = await client.getCode({ address: factory });
-  if (!code || code === "0x") return [`DEPOSIT_FACTORY ${factory} has no code`];
-  try {
-    const [token, owner] = await Promise.all([
-      client.readContract({ address: factory, abi: depositForwarderFactoryAbi, functionName: "token" }),
-      client.readContract({ address: factory, abi: depositForwarderFactoryAbi, functionName: "owner" }),
-    ]);
-    if (getAddress(token) !== own.usdcContract)
-      return [`DEPOSIT_FACTORY sweeps ${token}, not USDC_CONTRACT ${own.usdcContract}`];
-    if (getAddress(owner) !== own.hotWallet)
-      return [`DEPOSIT_FACTORY is owned by ${owner}, not the hot wallet ${own.hotWallet} (PAYOUT_KEY)`];
-  } catch {
-    return [
-      `DEPOSIT_FACTORY ${factory} does not answer token() and owner(): not a deposit forwarder factory`,
-    ];
-  }
-  return [];
 }

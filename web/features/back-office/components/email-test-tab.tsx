@@ -8,8 +8,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Input } from "@/web/components/ui/input";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { useSendPaymentNotification } from "@/web/features/admin/api/send-payment-notification";
-import { useSendTestEmail } from "@/web/features/admin/api/send-test-email";
+import { useSendPaymentNotification } from "@/web/features/back-office/api/send-payment-notification";
+import { useSendTestEmail } from "@/web/features/back-office/api/send-test-email";
 import { isUnauthorized, reasonOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 
