@@ -1,4 +1,4 @@
-// `npm run bench:interest`: savings interest (decision 068) on real PostgreSQL at 100,000 and 1,000,000 savings
+// `npm run bench:interest`: savings interest (decisions 068 and 072) on real PostgreSQL at 100,000 and 1,000,000 savings
 // accounts (BENCH_INTEREST_STEPS to change). Each step is a throwaway database on DATABASE_URL's server with the
 // savers seeded set-based (scripts/bench/seed-savers.ts), opened on the last day of last month: the accrual of that
 // one day (what the jobs room does every day) and the month's credit are timed as the job's passes run here, a
@@ -107,7 +107,7 @@ async function main() {
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   const text = `# Savings interest at scale (\`npm run bench:interest\`)
 
-Decision 068. Each step is a scratch database on PostgreSQL with that many savers (one deposit each, opened on the
+Decisions 068 and 072. Each step is a scratch database on PostgreSQL with that many savers (one deposit each, opened on the
 last day of last month), and the interest job's passes run to the end here in batches of ${INTEREST_BATCH.toLocaleString("en-US")}
 accounts: the **daily accrual** of that day for every account (what the jobs room does each day), then the **month's
 credit** (two journal entries per account, the sub-cent carried). Goal (issue 51): the daily accrual of 1,000,000
