@@ -83,6 +83,7 @@ describe("the admin web's capabilities", () => {
       "savingsFinanceTab",
       "settlementTab",
       "speedUpPayout",
+      "startTaxFormRun",
       "usersTab",
     ]);
     expect(shown(["owner"])).toEqual(Object.keys(STAFF_CAPABILITIES).sort());

@@ -1,19 +1,7 @@
 import { useState } from "react";
+import { ConfirmButton } from "@/web/components/confirm-button";
 import { errorMessage } from "@/web/components/toast-error";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "@/web/components/ui/alert-dialog";
-import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
-import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useCloseSavings } from "@/web/features/savings/api/savings";
 import { ApiError } from "@/web/lib/api";
@@ -63,26 +51,18 @@ export function CloseSavingsCard({
           Everything in savings, with the interest earned so far this month, moves to Checking at once. You
           can open savings again at any time.
         </p>
-        <AlertDialog>
-          <AlertDialogTrigger asChild>
-            <Button variant="secondary" className="justify-self-start" disabled={close.isPending}>
-              {close.isPending ? <Spinner className="size-4" label="Closing" /> : null}
-              Close savings
-            </Button>
-          </AlertDialogTrigger>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Close your savings account?</AlertDialogTitle>
-              <AlertDialogDescription>
-                {`${balance} and the interest earned so far this month move to Checking now. Interest below a cent is not paid.`}
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Keep savings</AlertDialogCancel>
-              <AlertDialogAction onClick={onConfirm}>Close savings</AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
+        <ConfirmButton
+          variant="secondary"
+          className="justify-self-start"
+          isPending={close.isPending}
+          title="Close your savings account?"
+          description={`${balance} and the interest earned so far this month move to Checking now. Interest below a cent is not paid.`}
+          cancelLabel="Keep savings"
+          confirmLabel="Close savings"
+          onConfirm={onConfirm}
+        >
+          Close savings
+        </ConfirmButton>
         {error ? (
           <p className="text-sm text-negative" role="alert">
             {error}
