@@ -287,7 +287,7 @@ async function applyMigration(client: SqlClient, migration: Migration, concurren
 }
 
 /**
- * Applies the committed drizzle-kit migrations not yet applied, each in its own transaction (PostgreSQL builds
+ * Applies the committed migrations (hand-written, listed in meta/_journal.json: decision 074) not yet applied, each in its own transaction (PostgreSQL builds
  * marked indexes between transactions when `concurrently`), after checking that none already applied has
  * changed. Safe on every start, and after a start killed half-way through a migration.
  */
