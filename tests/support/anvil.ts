@@ -117,7 +117,8 @@ export async function startTestChain(): Promise<TestChain> {
       await testClient.request({ method: "anvil_reorg" as never, params: [depth, []] as never });
     },
     async blockNumber() {
-      return Number(await publicClient.getBlockNumber());
+      // Not viem's cached number (kept for its polling interval): a reorg's depth is counted from the tip now.
+      return Number(await publicClient.getBlockNumber({ cacheTime: 0 }));
     },
   };
 }
