@@ -12,28 +12,11 @@ import {
   signInAsAdmin,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
+import { backdateSavings, runCli } from "@/tests/e2e/support/savings";
 import { e2eServer } from "@/tests/e2e/support/server";
 import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
-
-/** Ten days pass for one savings account: it opened, and its money arrived, ten days ago. */
-async function backdateSavings(databaseUrl: string, accountId: string) {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `update savings_accounts set opened_on = opened_on - 10, opened_at = opened_at - interval '10 days'
-       where account_id = $1`,
-      [accountId],
-    );
-    await db.query(`update postings set created_at = created_at - interval '10 days' where account_id = $1`, [
-      accountId,
-    ]);
-  } finally {
-    await db.end();
-  }
-}
 
 /** A New York day `days` after today. */
 function dayFromToday(days: number): string {
@@ -60,12 +43,8 @@ describe("the back office's Savings tab", () => {
     const databaseUrl = e2eServer().databaseUrl;
     if (databaseUrl) {
       const overview = await (await customer.context.request.get("/api/savings")).json();
-      await backdateSavings(databaseUrl, overview.account.id);
-      execFileSync(process.execPath, [...programArgs("scripts/cli.ts"), "interest:accrue"], {
-        cwd: path.resolve(import.meta.dirname, "../.."),
-        env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", LOG_LEVEL: "silent" },
-        stdio: "pipe",
-      });
+      await backdateSavings(databaseUrl, overview.account.id, 10);
+      runCli(databaseUrl, ["interest:accrue"]);
     }
 
     const { page, errors } = admin;

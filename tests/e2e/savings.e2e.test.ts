@@ -13,40 +13,11 @@ import {
   signInAsAdmin,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
+import { backdateSavings, runCli } from "@/tests/e2e/support/savings";
 import { e2eServer } from "@/tests/e2e/support/server";
 import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
-
-/**
- * Forty days pass for one savings account: it opened, and its money arrived, forty days ago. The accrual reads a
- * day's postings by their time, so the savings postings move back with it (the checking side keeps its history).
- */
-async function backdateSavings(databaseUrl: string, accountId: string) {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `update savings_accounts set opened_on = opened_on - 40, opened_at = opened_at - interval '40 days'
-       where account_id = $1`,
-      [accountId],
-    );
-    await db.query(`update postings set created_at = created_at - interval '40 days' where account_id = $1`, [
-      accountId,
-    ]);
-  } finally {
-    await db.end();
-  }
-}
-
-/** Operations' own command: accrue (and credit) interest through the last New York day that is over. */
-function accrueInterest(databaseUrl: string) {
-  execFileSync(process.execPath, [...programArgs("scripts/cli.ts"), "interest:accrue"], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", LOG_LEVEL: "silent" },
-    stdio: "pipe",
-  });
-}
 
 describe("savings", () => {
   it("opens from the dashboard, moves money both ways with goals, refuses too much as typed, and earns interest", async () => {
@@ -167,8 +138,8 @@ describe("savings", () => {
     if (databaseUrl) {
       const overview = await (await context.request.get("/api/savings")).json();
       expect(overview.account.earnedAllTime.amount).toBe("$0.00");
-      await backdateSavings(databaseUrl, overview.account.id);
-      accrueInterest(databaseUrl);
+      await backdateSavings(databaseUrl, overview.account.id, 40);
+      runCli(databaseUrl, ["interest:accrue"]);
       await page.reload();
       await balanceHeading.waitFor();
       const after = await (await context.request.get("/api/savings")).json();

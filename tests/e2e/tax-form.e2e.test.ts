@@ -14,41 +14,11 @@ import {
   signInAsAdmin,
   signUpNewCustomer,
 } from "@/tests/e2e/support/journeys";
+import { backdateSavings, runCli } from "@/tests/e2e/support/savings";
 import { e2eServer } from "@/tests/e2e/support/server";
 import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
-
-/** Operations' own command, as the README gives it: `npm run cli -- <args>`. */
-function cli(databaseUrl: string, args: string[]) {
-  return execFileSync(process.execPath, [...programArgs("scripts/cli.ts"), ...args], {
-    cwd: path.resolve(import.meta.dirname, "../.."),
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "test", LOG_LEVEL: "silent" },
-    encoding: "utf8",
-  });
-}
-
-/**
- * The savings account opened, and its money arrived, on 1 December of last year (noon, New York): the accrual reads
- * a day's postings by their time, so the savings postings move back with it (checking keeps its history).
- */
-async function openedLastDecember(databaseUrl: string, accountId: string, year: number) {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(
-      `update savings_accounts set opened_on = $2::date, opened_at = ($2::date + time '17:00') at time zone 'UTC'
-       where account_id = $1`,
-      [accountId, `${year}-12-01`],
-    );
-    await db.query(
-      `update postings set created_at = ($2::date + time '17:00') at time zone 'UTC' where account_id = $1`,
-      [accountId, `${year}-12-01`],
-    );
-  } finally {
-    await db.end();
-  }
-}
 
 // Form 1099-INT in the browser (issue 51 §3, decision 070): a customer whose savings earned $10.00 or more last
 // year finds the form in Statements after operations' run, and its PDF says what the IRS is told (checked with
@@ -73,13 +43,16 @@ describe("Form 1099-INT", () => {
     });
     expect(moved.status(), await moved.text()).toBe(201);
     const taxYear = new Date().getUTCFullYear() - 1;
-    await openedLastDecember(databaseUrl, (await opened.json()).account.id, taxYear);
-    cli(databaseUrl, ["interest:accrue"]);
+    // Opened, and its money arrived, on 1 December of last year (New York): the whole of December earns.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date());
+    const sinceDecember = Math.round((Date.parse(today) - Date.parse(`${taxYear}-12-01`)) / 86_400_000);
+    await backdateSavings(databaseUrl, (await opened.json()).account.id, sinceDecember);
+    runCli(databaseUrl, ["interest:accrue"]);
     // December's interest on $20,000 at 2.50%: about $41, paid on 31 December.
     const december = await (await context.request.get("/api/savings")).json();
     expect(december.account.earnedAllTime.cents).toBeGreaterThan(4000);
     console.info(
-      cli(databaseUrl, ["tax:1099", "--year", String(taxYear)])
+      runCli(databaseUrl, ["tax:1099", "--year", String(taxYear)])
         .trim()
         .split("\n")
         .at(-1),
