@@ -1,3 +1,4 @@
+import { CONTRACT_ADMIN_ROUTE_ROLES } from "@/contract/admin-route-roles.generated";
 import type { StaffRole } from "@/contract/staff";
 
 /** Every staff role below owner; owners pass every check without being listed. */
@@ -119,11 +120,8 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/tax-forms/pub1220": ["finance"],
   // Proposed here, approved on the approvals routes by a second finance member.
   "POST /api/admin/settlement/deposits/:id/return": ["finance"],
-  // Savings (decision 071): finance's figures and the rate history; owners propose a new APY, a second finance
-  // member or owner approves it on the approvals routes.
-  "GET /api/admin/savings/finance": ["finance"],
-  "GET /api/admin/savings/rates": ["finance"],
-  "POST /api/admin/savings/rates": OWNER,
+  // Every endpoint declared by contract (decision 075), generated from it.
+  ...CONTRACT_ADMIN_ROUTE_ROLES,
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;
 
 export type AdminRouteKey = keyof typeof ADMIN_ROUTE_ROLES;

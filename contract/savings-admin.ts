@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pendingApprovalResponse } from "@/contract/approvals";
+import { endpoints } from "@/contract/endpoint";
 
 /**
  * Finance's side of savings (issue 51 §2 and §4, decision 071): the APY's maker-checker (an owner proposes, a second
@@ -108,3 +109,16 @@ export const savingsFinance = z.object({
   }),
 });
 export type SavingsFinance = z.infer<typeof savingsFinance>;
+
+/** Finance's Savings tab and the rate's maker-checker (decision 071): owners propose, finance or owners approve. */
+export const SAVINGS_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/savings/finance": { access: ["finance"], replies: { 200: savingsFinance } },
+  "GET /api/admin/savings/rates": { access: ["finance"], replies: { 200: savingsRateHistory } },
+  "POST /api/admin/savings/rates": {
+    access: ["owner"],
+    body: proposeSavingsRateInput,
+    replies: { 202: proposeSavingsRateResponse },
+    errors: ["VALIDATION", "CONFLICT"],
+    stepUp: true,
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { GOAL_MESSAGES, GOAL_NAME_MAX, SAVINGS_DIRECTIONS } from "@/contract/savings-text";
 
 export {
@@ -92,3 +93,45 @@ export const createSavingsGoalInput = z.strictObject({
   targetDate: z.iso.date("Enter the date as YYYY-MM-DD").nullable().optional(),
 });
 export type CreateSavingsGoalInput = z.infer<typeof createSavingsGoalInput>;
+
+/** The customer's savings account (decision 068). Moves and closing carry an Idempotency-Key. */
+export const SAVINGS_ENDPOINTS = endpoints({
+  "GET /api/savings": { access: "user", replies: { 200: savingsOverview } },
+  "POST /api/savings": {
+    access: "user",
+    replies: { 201: savingsOverview },
+    errors: ["staff_account", "account_frozen", "account_closed", "setup_incomplete", "savings_already_open"],
+    limit: { perMinute: 10, by: "user", bucket: "savings-change" },
+  },
+  "DELETE /api/savings": {
+    access: "user",
+    replies: { 200: closeSavingsResponse },
+    errors: ["account_frozen", "staff_account", "account_closed", "savings_not_open"],
+    idempotent: true,
+    limit: { perMinute: 10, by: "user", bucket: "savings-change" },
+  },
+  "POST /api/savings/moves": {
+    access: "user",
+    body: moveSavingsInput,
+    replies: { 201: moveSavingsResponse },
+    errors: [
+      "VALIDATION",
+      "account_frozen",
+      "staff_account",
+      "account_closed",
+      "setup_incomplete",
+      "savings_not_open",
+      "savings_goal_not_found",
+      "insufficient_funds",
+    ],
+    idempotent: true,
+    limit: { perMinute: 30, by: "user", bucket: "savings-move" },
+  },
+  "POST /api/savings/goals": {
+    access: "user",
+    body: createSavingsGoalInput,
+    replies: { 201: savingsOverview },
+    errors: ["VALIDATION", "CONFLICT", "savings_not_open"],
+    limit: { perMinute: 10, by: "user", bucket: "savings-change" },
+  },
+});

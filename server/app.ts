@@ -66,6 +66,7 @@ import { approveTransferRelease, transferReleaseAction } from "@/server/features
 import { type JobsOptions, startJobs } from "@/server/jobs/start";
 import { settleAfterAnswerWork } from "@/server/lib/after-answer";
 import { limitConnections } from "@/server/lib/connection-limits";
+import type { EndpointChecks } from "@/server/lib/endpoints";
 import { registerErrorHandler, routerErrors } from "@/server/lib/error-handler";
 import { firstPageRenderer } from "@/server/lib/first-page-renderer";
 import { registerGracefulClose } from "@/server/lib/graceful-close";
@@ -173,7 +174,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", contentRoutes),
   routesAt("/api/transfer", transferRoutes),
   routesAt("/api/savings", savingsRoutes),
-  routesAt("/api/admin", adminSavingsRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", adminSavingsRoutes),
   routesAt("/api/transfers", transferReceiptRoutes),
   routesAt("/api/admin", adminTransferRoutes),
   routesAt("/api/admin", adminMoneyRoutes),
@@ -294,6 +295,8 @@ export async function buildApp(
   );
   await registerOpenApi(app, deps.config);
 
+  // Endpoints declared by contract ask for a fresh second factor through the auth area's check.
+  app.decorate("endpointChecks", { requireFreshStepUp } satisfies EndpointChecks);
   // Every admin route must have a row in the role table before it can exist.
   app.addHook("onRoute", (route) => assertAdminRouteListed(route.method, route.url));
   for (const register of FEATURE_ROUTES) await register(app);

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { ADMIN_ROUTE_ROLES } from "@/contract/admin-route-roles";
+import { type Endpoint, isStaffAccess, splitEndpointKey } from "@/contract/endpoint";
+import { type ContractKey, ENDPOINTS } from "@/contract/endpoints";
 import { holdsAnyRole, type StaffRole } from "@/contract/staff";
 import { passkeys, savedRecipients, transferSchedules } from "@/server/db/schema";
 import { addDays } from "@/server/features/schedules/schedule-dates";
@@ -224,7 +226,10 @@ async function approvalByAdmin(w: World): Promise<string> {
   return row!.id;
 }
 
-export const CATALOGUE: Record<string, RouteCase> = {
+/** A case as written below: a contract's endpoint takes its access, input and usual statuses from its contract. */
+type CaseRow = Omit<RouteCase, "access" | "expect"> & Partial<Pick<RouteCase, "access" | "expect">>;
+
+const CASES: Record<string, CaseRow> = {
   // Health and the dev mailbox (404 in production) are public.
   "GET /healthz": { access: "public", build: () => url("/healthz"), expect: PUBLIC_OK },
   "GET /readyz": { access: "public", build: () => url("/readyz"), expect: PUBLIC_OK },
@@ -798,30 +803,19 @@ export const CATALOGUE: Record<string, RouteCase> = {
   // without its Idempotency-Key is refused before its one call, staff too (savings.api.test.ts and
   // close-savings.api.test.ts refuse staff with one). The closing keeps A's and B's accounts open for the cases
   // that need them, as the account closure's well-formed request does without its password.
-  "GET /api/savings": {
-    access: "user",
-    build: () => url("/api/savings"),
-    expect: USER_OK,
-  },
   "POST /api/savings": {
-    access: "user",
     build: () => url("/api/savings"),
     expect: { signedOut: 401, user: 409, otherUser: 409, admin: 403 },
   },
   "DELETE /api/savings": {
-    access: "user",
     build: () => url("/api/savings"),
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/savings/moves": {
-    access: "user",
-    input: { body: true },
     build: () => ({ url: "/api/savings/moves", payload: { direction: "to_savings", amount: "1.00" } }),
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/savings/goals": {
-    access: "user",
-    input: { body: true },
     build: () => ({ url: "/api/savings/goals", payload: { name: "Rainy day", target: "100" } }),
     expect: { signedOut: 401, user: 201, otherUser: 201, admin: 403 },
   },
@@ -1303,21 +1297,7 @@ export const CATALOGUE: Record<string, RouteCase> = {
   },
   // Savings (decision 071): finance's figures and the rate history; an owner's proposal waits for a checker (202),
   // each build on a day of its own (one pending proposal per day).
-  "GET /api/admin/savings/finance": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/savings/finance"),
-    expect: ADMIN_OK,
-  },
-  "GET /api/admin/savings/rates": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/savings/rates"),
-    expect: ADMIN_OK,
-  },
   "POST /api/admin/savings/rates": {
-    access: "admin",
-    input: { body: true },
     build: () => ({
       url: "/api/admin/savings/rates",
       payload: {
@@ -1639,3 +1619,39 @@ export const CATALOGUE: Record<string, RouteCase> = {
     expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },
 };
+
+const USUAL: Record<RouteCase["access"], Record<BaseRole, number>> = {
+  public: PUBLIC_OK,
+  user: USER_OK,
+  admin: ADMIN_OK,
+  dev: PUBLIC_OK,
+};
+
+/**
+ * The catalogue: every case above, a contract's endpoint completed from its contract (its access, which parts
+ * carry input, the usual statuses for its access), and an endpoint with no case at all (nothing to send but its
+ * path) asked with its path alone. An endpoint that needs ids or a body and has no case fails here.
+ */
+function withContracts(cases: Record<string, CaseRow>): Record<string, RouteCase> {
+  const keys = new Set([...Object.keys(cases), ...Object.keys(ENDPOINTS)]);
+  return Object.fromEntries(
+    [...keys].map((key) => {
+      const row = cases[key];
+      const endpoint: Endpoint | undefined = ENDPOINTS[key as ContractKey];
+      if (!endpoint) {
+        if (!row?.access || !row.expect)
+          throw new Error(`${key}: a route without a contract needs access and expect`);
+        return [key, row as RouteCase];
+      }
+      const access = isStaffAccess(endpoint.access) ? "admin" : endpoint.access;
+      if (row?.access) throw new Error(`${key}: its access comes from its contract, not its case`);
+      const input = { body: !!endpoint.body, query: !!endpoint.query, params: !!endpoint.params };
+      if (!row && (input.body || input.params)) throw new Error(`${key} needs a case: ids or a body to send`);
+      const [, path] = splitEndpointKey(key);
+      const usual = { access, input, expect: USUAL[access] };
+      return [key, row ? { ...usual, ...row } : { ...usual, build: () => url(path) }];
+    }),
+  );
+}
+
+export const CATALOGUE: Record<string, RouteCase> = withContracts(CASES);

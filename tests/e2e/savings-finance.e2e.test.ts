@@ -1,7 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser } from "@/tests/e2e/support/browser";
@@ -14,7 +11,6 @@ import {
 } from "@/tests/e2e/support/journeys";
 import { backdateSavings, runCli } from "@/tests/e2e/support/savings";
 import { e2eServer } from "@/tests/e2e/support/server";
-import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
 

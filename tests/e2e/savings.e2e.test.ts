@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { expectAccessible } from "@/tests/e2e/support/axe";
 import { openPage, setUpBrowser, toastWith } from "@/tests/e2e/support/browser";
@@ -15,7 +14,6 @@ import {
 } from "@/tests/e2e/support/journeys";
 import { backdateSavings, runCli } from "@/tests/e2e/support/savings";
 import { e2eServer } from "@/tests/e2e/support/server";
-import { programArgs } from "@/tests/support/program";
 
 const browser = setUpBrowser();
 

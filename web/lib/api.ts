@@ -1,3 +1,6 @@
+// Types only: the contracts build zod schemas, and no schema reaches the bundle (decision 075).
+import type { EndpointInput, EndpointReply, HttpMethod } from "@/contract/endpoint";
+import type { ContractKey, Endpoints } from "@/contract/endpoints";
 import type { ErrorReason } from "@/contract/error-reasons";
 import { EVENTS_FROM_ATTRIBUTE, FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
 
@@ -227,4 +230,46 @@ export function reasonOf(error: unknown): ErrorReason | undefined {
 
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
+}
+
+export type { ContractKey };
+export type InputOf<K extends ContractKey> = EndpointInput<Endpoints[K]>;
+export type ReplyOf<K extends ContractKey> = EndpointReply<Endpoints[K]>;
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * The URL of an endpoint by its contract key (`GET /api/x/:id`): its `:name` parameters filled in (encoded) and
+ * its query appended, empty values left out. For links (a PDF, a CSV) and query keys.
+ */
+export function hrefOf<K extends ContractKey>(key: K, input: InputOf<K>): string {
+  const { params, query } = input as { params?: Record<string, string | number>; query?: Query };
+  const path = key
+    .slice(key.indexOf(" ") + 1)
+    .replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value != null && value !== "") search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * Calls an endpoint by its contract key: the parameters, query and body are typed by its schemas, the answer by
+ * its success schema. A failure throws ApiError, whose `reason` the caller switches on.
+ */
+export function callEndpoint<K extends ContractKey>(
+  key: K,
+  ...[input, options]: Record<never, never> extends InputOf<K>
+    ? [input?: InputOf<K>, options?: RequestOptions]
+    : [input: InputOf<K>, options?: RequestOptions]
+): Promise<ReplyOf<K>> {
+  const given = (input ?? {}) as InputOf<K> & { body?: unknown };
+  return apiRequest<ReplyOf<K>>(
+    key.slice(0, key.indexOf(" ")) as HttpMethod,
+    hrefOf(key, given),
+    given.body,
+    options,
+  );
 }

@@ -1,21 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 // Types only: contract/savings.ts builds zod schemas, and the dashboard (zod-free) reads this file.
-import type {
-  CloseSavingsResponse,
-  CreateSavingsGoalInput,
-  MoveSavingsResponse,
-  SavingsDirection,
-  SavingsOverview,
-} from "@/contract/savings";
+import type { CreateSavingsGoalInput, SavingsDirection } from "@/contract/savings";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
-import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { callEndpoint, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 export const SAVINGS_KEY = ["/api/savings"] as const;
 
 /** GET /api/savings: the rate on offer and the customer's savings account (null until opened). */
 export function getSavings({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<SavingsOverview>("GET", "/api/savings", undefined, { signal });
+  return callEndpoint("GET /api/savings", {}, { signal });
 }
 
 /**
@@ -37,7 +31,7 @@ export function useSavings() {
 export function useOpenSavings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<SavingsOverview>("POST", "/api/savings"),
+    mutationFn: () => callEndpoint("POST /api/savings"),
     onSuccess: (overview) => queryClient.setQueryData(SAVINGS_KEY, overview),
   });
 }
@@ -56,9 +50,11 @@ export function useMoveSavings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ input, idempotencyKey }: MoveSavingsVariables) =>
-      apiRequest<MoveSavingsResponse>("POST", "/api/savings/moves", input, {
-        headers: { "Idempotency-Key": idempotencyKey },
-      }),
+      callEndpoint(
+        "POST /api/savings/moves",
+        { body: input },
+        { headers: { "Idempotency-Key": idempotencyKey } },
+      ),
     onSuccess: () => {
       for (const queryKey of AFTER_MOVE) void queryClient.invalidateQueries({ queryKey });
     },
@@ -69,8 +65,7 @@ export function useMoveSavings() {
 export function useCreateSavingsGoal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateSavingsGoalInput) =>
-      apiRequest<SavingsOverview>("POST", "/api/savings/goals", input),
+    mutationFn: (input: CreateSavingsGoalInput) => callEndpoint("POST /api/savings/goals", { body: input }),
     onSuccess: (overview) => queryClient.setQueryData(SAVINGS_KEY, overview),
   });
 }
@@ -83,9 +78,7 @@ export function useCloseSavings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
-      apiRequest<CloseSavingsResponse>("DELETE", "/api/savings", undefined, {
-        headers: { "Idempotency-Key": idempotencyKey },
-      }),
+      callEndpoint("DELETE /api/savings", {}, { headers: { "Idempotency-Key": idempotencyKey } }),
     onSuccess: () => {
       for (const queryKey of AFTER_MOVE) void queryClient.invalidateQueries({ queryKey });
     },

@@ -1,8 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { PendingApprovalResponse } from "@/contract/approvals";
 import type { ProposeSavingsRateInput } from "@/contract/savings-admin";
-import { ADMIN_SAVINGS_RATES_KEY } from "@/web/features/savings/admin/api/get-savings-rates";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -13,7 +11,7 @@ export function useProposeSavingsRate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ProposeSavingsRateInput) =>
-      withStepUp(() => apiRequest<PendingApprovalResponse>("POST", ADMIN_SAVINGS_RATES_KEY[0], input)),
+      withStepUp(() => callEndpoint("POST /api/admin/savings/rates", { body: input })),
     onSettled: () => queryClient.invalidateQueries(),
   });
 }
