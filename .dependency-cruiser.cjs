@@ -273,3 +273,10 @@ module.exports = {
     },
   },
 };
+
+// The area tables, for the generated area map in docs/architecture.md (scripts/docs-generate.ts). Not enumerable:
+// dependency-cruiser accepts no key of its own beside its options.
+Object.defineProperty(module.exports, "areaDeps", {
+  value: { server: SERVER_AREA_DEPS, web: WEB_AREA_DEPS },
+  enumerable: false,
+});

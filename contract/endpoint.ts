@@ -110,3 +110,27 @@ export type EndpointInput<E extends Endpoint> = Part<"params", E["params"]> &
   Part<"body", E["body"]>;
 
 export type { Input as SchemaInput, Output as SchemaOutput };
+
+type Declared<E extends Endpoint> = Extract<NonNullable<E["errors"]>[number], ErrorReason>;
+
+/**
+ * Every reason a call of the endpoint can fail with: those its contract declares, and those its access, step-up
+ * and idempotency imply. The web's switch over a failure is exhaustive over this union.
+ */
+export type EndpointReason<E extends Endpoint> =
+  | Declared<E>
+  | (E["access"] extends readonly StaffRole[] ? "role_required" | "admin_second_factor_required" : never)
+  | (E["stepUp"] extends true ? "step_up_required" : never)
+  | (E["idempotent"] extends true ? "idempotency_key_required" : never)
+  | "service_unavailable";
+
+/** EndpointReason at run time: what the endpoint declares and what its access, step-up and key imply. */
+export function reasonsOf(endpoint: Endpoint): ReadonlySet<string> {
+  return new Set<string>([
+    ...(endpoint.errors ?? []),
+    ...(isStaffAccess(endpoint.access) ? ["role_required", "admin_second_factor_required"] : []),
+    ...(endpoint.stepUp ? ["step_up_required"] : []),
+    ...(endpoint.idempotent ? ["idempotency_key_required"] : []),
+    "service_unavailable",
+  ]);
+}

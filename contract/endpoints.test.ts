@@ -1,14 +1,20 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { isStaffAccess, splitEndpointKey } from "@/contract/endpoint";
-import { ENDPOINTS } from "@/contract/endpoints";
-import { GENERATED_ROLES_FILE, generatedRolesSource } from "@/scripts/contract-generate";
+import { ENDPOINTS, ENDPOINTS_BY_AREA } from "@/contract/endpoints";
+import { AREA_PURPOSE, generatedFiles } from "@/scripts/contract-generate";
 
 const words = (text: string) => text.replace(/\s+/g, " ").trim();
 
 describe("the endpoint contracts", () => {
-  it("have a generated role table that matches them (npm run contract:generate)", () => {
-    expect(words(readFileSync(GENERATED_ROLES_FILE, "utf8"))).toBe(words(generatedRolesSource()));
+  it("match what is generated from them: the role table, docs/endpoints.md, the area map (npm run contract:generate)", () => {
+    for (const [file, text] of Object.entries(generatedFiles())) {
+      expect(words(readFileSync(file, "utf8")), `${file}: run npm run contract:generate`).toBe(words(text));
+    }
+  });
+
+  it("come from areas the area map describes", () => {
+    for (const area of Object.keys(ENDPOINTS_BY_AREA)) expect(AREA_PURPOSE, area).toHaveProperty(area);
   });
 
   it("put every staff endpoint under /api/admin and no other there", () => {

@@ -3,15 +3,23 @@ import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 
 /**
- * Every endpoint declared with a contract (decision 075), by `METHOD /path`. The server registers each area's
- * table in that area; this union is what is generated and checked from them: the staff role table
- * (contract/admin-route-roles.generated.ts), the error codes OpenAPI documents, the abuse catalogue's access, and
- * the web client's types (callEndpoint in web/lib/api.ts, types only: no schema reaches the bundle).
+ * Every endpoint declared with a contract (decision 075), by the area that serves it (server/features/<area>) and
+ * by `METHOD /path`. The server registers each area's tables in that area; what is generated and checked from
+ * them reads this: the staff role table (contract/admin-route-roles.generated.ts), the error codes OpenAPI
+ * documents, the abuse catalogue's access, docs/endpoints.md and the web client's types (callEndpoint in
+ * web/lib/api.ts, types only: no schema reaches the bundle).
  */
-export const ENDPOINTS = {
-  ...SAVINGS_ENDPOINTS,
-  ...SAVINGS_ADMIN_ENDPOINTS,
-} satisfies EndpointTable;
+export const ENDPOINTS_BY_AREA = {
+  savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
+} as const satisfies Record<string, EndpointTable>;
 
-export type Endpoints = typeof ENDPOINTS;
-export type ContractKey = keyof Endpoints;
+type ByArea = typeof ENDPOINTS_BY_AREA;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+
+export type Endpoints = UnionToIntersection<ByArea[keyof ByArea]>;
+export type ContractKey = keyof Endpoints & string;
+
+/** Every area's endpoints in one table. */
+export const ENDPOINTS: Endpoints = Object.assign({}, ...Object.values(ENDPOINTS_BY_AREA));

@@ -74,6 +74,8 @@ export const ERROR_REASONS = {
   staff_account: { code: "FORBIDDEN", status: 403, flags: ["staffAccount"] },
   setup_incomplete: { code: "FORBIDDEN", status: 403, flags: ["accountSetupIncomplete"] },
   insufficient_funds: { code: "UNPROCESSABLE", status: 422, flags: ["insufficientFunds"] },
+  /** The hold's CHECK lost a race with another debit after the balance was read: the money is no longer there. */
+  hold_insufficient_funds: { code: "CONFLICT", status: 409, flags: ["insufficientFunds"] },
   daily_limit: { code: "UNPROCESSABLE", status: 422, flags: ["withdrawalLimitExceeded"] },
   daily_count_limit: { code: "UNPROCESSABLE", status: 422, flags: ["dailyCountLimitExceeded"] },
   idempotency_key_required: { code: "VALIDATION", status: 400, flags: ["idempotencyKeyRequired"] },

@@ -220,3 +220,32 @@ export const errorBody = z.object({
   ...errorFlags.shape,
 });
 export type ErrorBody = z.infer<typeof errorBody>;
+
+type Reasons = typeof ERROR_REASONS;
+
+/**
+ * One reason's body (decision 075): the envelope with its code and reason fixed and its reason's flags present
+ * (other flags and details optional: a stale approval keeps the flags of what made it stale).
+ */
+export type ErrorBodyOf<R extends ErrorReason> = Omit<ErrorBody, "code" | "reason"> & {
+  code: Reasons[R]["code"];
+  reason: R;
+} & { [F in Reasons[R]["flags"][number]]: true };
+
+/** A refusal no client branches on: a bare code (a schema's 400, a 404, a 429) and no reason. */
+export type BareErrorBody = Omit<ErrorBody, "reason"> & { reason?: undefined };
+
+/** Every error body, as a union keyed by `reason`: one variant per reason, and the bare one without. */
+export type AnyErrorBody = BareErrorBody | { [R in ErrorReason]: ErrorBodyOf<R> }[ErrorReason];
+
+/** The union's schema: what every error answer parses as (the abuse matrix checks each one it sees). */
+export const errorBodyByReason = z.union([
+  errorBody.extend({ reason: z.undefined().optional() }),
+  ...(Object.entries(ERROR_REASONS) as [ErrorReason, Reasons[ErrorReason]][]).map(([reason, entry]) =>
+    errorBody.extend({
+      code: z.literal(entry.code),
+      reason: z.literal(reason),
+      ...Object.fromEntries(entry.flags.map((flag) => [flag, z.literal(true)])),
+    }),
+  ),
+]);

@@ -131,7 +131,15 @@ export const SAVINGS_ENDPOINTS = endpoints({
     access: "user",
     body: createSavingsGoalInput,
     replies: { 201: savingsOverview },
-    errors: ["VALIDATION", "CONFLICT", "savings_not_open"],
+    errors: [
+      "VALIDATION",
+      "CONFLICT",
+      "staff_account",
+      "account_frozen",
+      "account_closed",
+      "setup_incomplete",
+      "savings_not_open",
+    ],
     limit: { perMinute: 10, by: "user", bucket: "savings-change" },
   },
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_REASONS, type ErrorReason, isErrorReason } from "@/contract/error-reasons";
-import { errorBody, errorFlags, errorReason } from "@/contract/errors";
+import { errorBody, errorBodyByReason, errorFlags, errorReason } from "@/contract/errors";
 import { AppError, ERROR_STATUS, isUnavailableError } from "@/server/lib/errors";
 import { PROJECT_ROOT } from "@/server/lib/project-root";
 
@@ -66,6 +66,24 @@ describe("the reason table", () => {
     expect(isErrorReason("lookalike_address")).toBe(true);
     expect(isErrorReason("lookalikeAddress")).toBe(false);
     expect(isErrorReason("toString")).toBe(false);
+  });
+  it("is a union keyed by reason: each reason's body needs its code and flags; a bare code has no reason", () => {
+    const envelope = { message: "No", requestId: "r1" };
+    expect(errorBodyByReason.options).toHaveLength(REASONS.length + 1);
+    const body = (error: AppError) => ({
+      ...envelope,
+      code: error.code,
+      reason: error.reason,
+      ...error.flags,
+    });
+    for (const [reason] of REASONS) {
+      expect(errorBodyByReason.safeParse(body(new AppError(reason, "No"))).success, reason).toBe(true);
+    }
+    const short = new AppError("insufficient_funds", "No", { availableBalance: "$1.00" });
+    expect(errorBodyByReason.safeParse(body(short)).success).toBe(true);
+    expect(errorBodyByReason.safeParse({ ...body(short), insufficientFunds: undefined }).success).toBe(false);
+    expect(errorBodyByReason.safeParse({ ...body(short), code: "CONFLICT" }).success).toBe(false);
+    expect(errorBodyByReason.safeParse({ ...envelope, code: "NOT_FOUND" }).success).toBe(true);
   });
 });
 

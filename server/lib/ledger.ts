@@ -264,7 +264,8 @@ export async function placeHold(
     );
     return row!.id;
   } catch (err) {
-    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
+    if (pgErrorCode(err) === "23514")
+      throw new AppError("hold_insufficient_funds", "Insufficient funds for this hold");
     throw err;
   }
 }

@@ -75,7 +75,7 @@ describe("authorization matrix", () => {
         if (expected >= 400) {
           expect(res.headers["content-type"]).toMatch(/^application\/json/);
           expect(typeof res.json().message).toBe("string");
-          expectReasonForFlags(res.statusCode, res.json(), `${key} as ${role}`);
+          expectReasonForFlags(res.statusCode, res.json(), `${key} as ${role}`, key);
           const allowed = allowedRolesFor(key);
           if (allowed && isStaffColumn(role) && !allowed.includes(role)) {
             // A staff role the table does not name: refused for its role, naming the roles that may.

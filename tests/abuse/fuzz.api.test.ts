@@ -163,7 +163,7 @@ async function expectSafe(key: string, route: RouteCase, request: FuzzRequest) {
   if (res.statusCode >= 400) {
     expect(res.headers["content-type"], context).toMatch(/^application\/json/);
     expect(typeof res.json().message, context).toBe("string");
-    expectReasonForFlags(res.statusCode, res.json(), context);
+    expectReasonForFlags(res.statusCode, res.json(), context, key);
     expect(await snapshot(w, route.refusalWrites), context).toEqual(before);
   }
 }

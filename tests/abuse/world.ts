@@ -3,7 +3,10 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
+import { reasonsOf } from "@/contract/endpoint";
+import { type ContractKey, ENDPOINTS } from "@/contract/endpoints";
 import { ERROR_REASONS, isErrorReason } from "@/contract/error-reasons";
+import { errorBodyByReason } from "@/contract/errors";
 import type { StaffRole } from "@/contract/staff";
 import { queryRows } from "@/server/db/client";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -299,7 +302,18 @@ export async function frozenVictim(w: World) {
  * Decision 023: an error body that carries a flag carries the reason that sets it, the reason's flags are all
  * there, and the answer has the reason's status.
  */
-export function expectReasonForFlags(status: number, body: Record<string, unknown>, context: string) {
+export function expectReasonForFlags(
+  status: number,
+  body: Record<string, unknown>,
+  context: string,
+  key?: string,
+) {
+  // Decision 075: the body is its reason's variant of the union, and a contract's endpoint declares the reason.
+  if (status >= 400) expect(errorBodyByReason.safeParse(body).error, context).toBeUndefined();
+  const endpoint = key === undefined ? undefined : ENDPOINTS[key as ContractKey];
+  if (endpoint && typeof body.reason === "string") {
+    expect(reasonsOf(endpoint), `${context}: ${key}'s contract lists ${body.reason}`).toContain(body.reason);
+  }
   const flags = Object.keys(body).filter((name) => body[name] === true);
   if (flags.length === 0 && body.reason === undefined) return;
   expect(isErrorReason(body.reason), `${context}: reason ${String(body.reason)}`).toBe(true);

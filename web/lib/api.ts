@@ -1,5 +1,5 @@
 // Types only: the contracts build zod schemas, and no schema reaches the bundle (decision 075).
-import type { EndpointInput, EndpointReply, HttpMethod } from "@/contract/endpoint";
+import type { EndpointInput, EndpointReason, EndpointReply, HttpMethod } from "@/contract/endpoint";
 import type { ContractKey, Endpoints } from "@/contract/endpoints";
 import type { ErrorReason } from "@/contract/error-reasons";
 import { EVENTS_FROM_ATTRIBUTE, FIRST_READS_ELEMENT_ID, type FirstRead } from "@/contract/first-page";
@@ -235,6 +235,25 @@ export function isUnauthorized(error: unknown): boolean {
 export type { ContractKey };
 export type InputOf<K extends ContractKey> = EndpointInput<Endpoints[K]>;
 export type ReplyOf<K extends ContractKey> = EndpointReply<Endpoints[K]>;
+/** The reasons a call of K can fail with (its contract's, and those its access, step-up and key imply). */
+export type ReasonOf<K extends ContractKey> = EndpointReason<Endpoints[K]>;
+
+/**
+ * A failure of K's call by its reason, typed by K's contract, so a `switch` over it can be exhaustive (end it
+ * with `default: return unhandledReason(reason)`). Undefined for a failure without a reason or not from the API.
+ */
+export function failureOf<K extends ContractKey>(_key: K, error: unknown): ReasonOf<K> | undefined {
+  return reasonOf(error) as ReasonOf<K> | undefined;
+}
+
+/**
+ * A switch's default over failureOf: compiles only when every reason of the contract has its case. At run time a
+ * reason this build does not know (a newer server's) lands here and is answered as a general failure.
+ */
+export function unhandledReason(reason: never): undefined {
+  void reason;
+  return undefined;
+}
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 

@@ -69,8 +69,7 @@ function skipReasonOf(err: unknown): SkipReason | null {
   if (err.reason === "transfer_under_review") return "under_review";
   if (err.reason && SKIPPABLE.has(err.reason)) return err.reason as SkipReason;
   // The hold's CHECK lost a race with another debit after the function's balance check.
-  if (err.code === "CONFLICT" && err.message === "Insufficient funds for this hold")
-    return "insufficient_funds";
+  if (err.reason === "hold_insufficient_funds") return "insufficient_funds";
   if (err.status >= 400 && err.status < 500) return "not_made";
   return null;
 }

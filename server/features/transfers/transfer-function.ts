@@ -153,7 +153,8 @@ async function runOne(deps: AppDeps, tx: Tx | null, json: string): Promise<Outco
     );
     return row;
   } catch (err) {
-    if (pgErrorCode(err) === "23514") throw new AppError("CONFLICT", "Insufficient funds for this hold");
+    if (pgErrorCode(err) === "23514")
+      throw new AppError("hold_insufficient_funds", "Insufficient funds for this hold");
     throw err;
   }
 }
