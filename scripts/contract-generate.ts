@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { type Endpoint, isStaffAccess, splitEndpointKey } from "@/contract/endpoint";
+import { type Endpoint, isStaffAccess } from "@/contract/endpoint";
 import { ENDPOINTS, ENDPOINTS_BY_AREA } from "@/contract/endpoints";
 
 export const GENERATED_ROLES_FILE = "contract/admin-route-roles.generated.ts";
