@@ -8,8 +8,9 @@ let isRedirecting = false;
 
 /**
  * Spec §4/§8 "Logged out": the session is gone, so say so and leave after 500 ms — for "sign-in" to /auth
- * (and back to this page afterwards when sign-in can return to it), for "home" to / (spec §2
- * /apply-checking). A full load, so every cached signed-in query is dropped and the router starts signed out.
+ * (and back to this page afterwards when sign-in can return to it), for "home" to / (as
+ * /apply-checking does). A full load, so every cached signed-in query is dropped and the router starts signed
+ * out.
  */
 export function redirectSignedOut(to: "sign-in" | "home") {
   if (isRedirecting) return;

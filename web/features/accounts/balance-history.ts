@@ -35,7 +35,10 @@ function effectOf(tx: HistoryTransaction): number {
 
 const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
 
-/** The bank's (New York) calendar day of an ISO time, the day the labels show (issue 46: one rule). */
+/**
+ * The bank's (New York) calendar day of an ISO time, the day the labels show (one rule: docs/architecture.md
+ * "Design notes").
+ */
 const dayOf = (iso: string) => formatDate(iso);
 
 /** "Nov 26, 12:40:03 PM ET": with seconds, for two points in the same minute. */

@@ -21,7 +21,7 @@ export type UploadState = "idle" | "uploading" | "success" | "error";
 export interface FileUploadFieldProps {
   id: string;
   label: string;
-  /** Decides what is accepted: licence sides take images only; LLC and EIN documents images or PDF (spec §5). */
+  /** Decides what is accepted: licence sides take images only; LLC and EIN documents images or PDF. */
   documentType: DocumentType;
   /** The stored `/objects/…` path, or "" while nothing is uploaded. */
   value: string;

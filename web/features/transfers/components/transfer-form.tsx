@@ -11,7 +11,7 @@ import { TransferStepUp } from "@/web/features/transfers/components/transfer-ste
 import type { Method } from "@/web/features/transfers/transfer-fields";
 import { useTransferForm } from "@/web/features/transfers/use-transfer-form";
 
-// Two equal columns whose labels wrap: "ACH Bank Transfer" was cut to "ACH Bank Tran" at 375 px (issue 46 §21).
+// Two equal columns whose labels wrap: "ACH Bank Transfer" was cut to "ACH Bank Tran" at 375 px.
 const TAB_LIST = "grid w-full grid-cols-2";
 const TAB = "h-auto min-h-9 min-w-0 whitespace-normal text-center leading-tight";
 

@@ -39,7 +39,8 @@ export function TransferReview({
   choices: AddressChoices;
 }) {
   const check = useAddressCheck(cryptoAddress);
-  // Keyboard and screen-reader users land on the step they are now on, not on <body> (issue 46 §11).
+  // Keyboard and screen-reader users land on the step they are now on, not on <body> (docs/architecture.md
+  // "Design notes").
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   // A capital out of place is a typing mistake: said here, before Confirm, not by the server after it (§16).

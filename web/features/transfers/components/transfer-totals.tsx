@@ -27,7 +27,7 @@ function Row({
 
 /**
  * "$19.75 of $100.00": what can still leave today under the lower of the bank's limit and the customer's own, which
- * is what the server's gate passes (issue 46 §3).
+ * is what the server's gate passes.
  */
 export function remainingOf(limits: TransferLimits): string {
   return `${limits.effectiveRemainingToday} of ${limits.effectiveDailyLimit}`;
