@@ -247,9 +247,9 @@ describe("admin desk", () => {
     await page.getByRole("button", { name: "Send Reply" }).click();
     await toastWith(page, "Reply sent successfully").waitFor();
 
-    // Email Test: both sends toast from their mutations. Samples go to staff only (docs/architecture.md
-    // "Design notes"): the forms start from the admin's own address, and a customer's is refused with the
-    // reason.
+    // Email Test: both sends toast from their mutations. Samples go to staff only
+    // (docs/architecture.md "Design notes"): the forms start from the admin's own address, and a customer's
+    // is refused with the reason.
     await page.getByRole("tab", { name: "Email Test" }).click();
     expect(await page.locator("#test-email").inputValue()).toBe(inject("adminEmail"));
     await page.locator("#test-first-name").fill("Ops");

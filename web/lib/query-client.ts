@@ -27,7 +27,7 @@ export interface QueryClientHooks {
   onSignedOut?: (to: Exclude<On401, "ignore">) => void;
 }
 
-/** Spec §9 defaults: never stale, no refetch on focus, no interval, no retries for reads or writes. */
+/** The query defaults: never stale, no refetch on focus, no interval, no retries for reads or writes. */
 export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
   const handle = (error: unknown, meta: CallMeta | undefined) => {
     if (!isUnauthorized(error)) return;

@@ -21,7 +21,7 @@ export function canSendMoney(summary: Pick<AccountSummary, "canSendMoney"> | und
   return summary?.canSendMoney === true;
 }
 
-/** Spec §5: analytics is closed only while the KYC application is rejected. */
+/** Analytics is closed only while the KYC application is rejected. */
 export function canSeeAnalytics(summary: Pick<AccountSummary, "kyc"> | undefined): boolean {
   return summary?.kyc?.status !== "rejected";
 }

@@ -47,7 +47,7 @@ const ACTIONS: QuickAction[] = [
 const TILE =
   "flex min-h-20 items-center gap-3 rounded-lg border border-line bg-surface p-4 text-left transition-colors";
 
-/** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
+/** Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
 /** What moves money: on a closed account (decision 059) these tiles are shown switched off. */
 const MONEY_ACTIONS = new Set(["/send-money", "/pay", "/add-money", "/savings"]);
 

@@ -15,7 +15,7 @@ import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 
-/** Spec §4 File upload. */
+/** A file upload's states. */
 export type UploadState = "idle" | "uploading" | "success" | "error";
 
 export interface FileUploadFieldProps {
@@ -52,7 +52,7 @@ export function FileUploadField({
       await onUploaded(path);
       return path;
     },
-    // Spec §2 /apply-checking: signed out here means an Unauthorized toast and /.
+    // /apply-checking: signed out here means an Unauthorized toast and /.
     meta: { on401: "home" },
   });
 

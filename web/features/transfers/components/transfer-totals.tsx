@@ -69,7 +69,7 @@ export function overLimitMessage(limits: TransferLimits | undefined): string {
   return `You can send up to ${formatMoney(DAILY_LIMIT_CENTS)} a day.${left}`;
 }
 
-/** Spec §5: the over-limit note, said in the form rather than in a toast that fades. */
+/** The over-limit note, said in the form rather than in a toast that fades. */
 export function OverLimitNote({ limits }: { limits: TransferLimits | undefined }) {
   return (
     <div
