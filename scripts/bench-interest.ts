@@ -2,8 +2,8 @@
 // accounts (BENCH_INTEREST_STEPS to change). Each step is a throwaway database on DATABASE_URL's server with the
 // savers seeded set-based (scripts/bench/seed-savers.ts), opened on the last day of last month: the accrual of that
 // one day (what the jobs room does every day) and the month's credit are timed as the job's passes run here, a
-// batch of 5,000 accounts a statement. Issue 51's goal: the daily accrual of 1 M accounts in ≤ 5 min. Writes
-// bench/INTEREST.md.
+// batch of 5,000 accounts a statement. Goal (bench/INTEREST.md): the daily accrual of 1 M accounts in ≤ 5
+// min. Writes bench/INTEREST.md.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -59,14 +59,14 @@ const ALL = [
 ];
 /** Load scenarios against the app (the others are pgbench and the embedded start). */
 const LOAD = ["poll", "transfer-spread", "tag-spread", "transfer-hot", "login"];
-/** The scenarios that write money: the jobs room's consumers have work after them (issue 49 §2). */
+/** The scenarios that write money: the jobs room's consumers have work after them (README "Jobs room"). */
 const MONEY = ["transfer-spread", "tag-spread", "transfer-hot"];
 /**
  * Every ALERT_EVERY-th spread user is set up for the new-device-then-new-address rule (seed.mjs): their first
  * transfer of the spread run raises the monitoring alert that holds money, whose lag the bench reports. 0: none.
  */
 const ALERT_EVERY = Number(process.env.BENCH_ALERT_EVERY ?? 100);
-/** Issue 49 §2: an event's consumers and a holding alert within 2 s of the commit, at p99. */
+/** README "Jobs room": an event's consumers and a holding alert within 2 s of the commit, at p99. */
 const LAG_GOAL_S = 2;
 /** Idle signed-in dashboards (scripts/bench/dashboards.mjs): the steps N climbs, and the bounds a step must keep. */
 const DASHBOARD_STEPS = (
@@ -104,7 +104,10 @@ const LOAD_AT_START = os
   .loadavg()
   .map((l) => l.toFixed(1))
   .join(" / ");
-/** The A/B of the triggers that keep admin_stats and address_senders (issue 50): "1" runs without them. */
+/**
+ * The A/B of the triggers that keep admin_stats and address_senders (decisions 061 and 064): "1" runs without
+ * them.
+ */
 const WITHOUT_KEPT_TABLES = process.env.BENCH_WITHOUT_KEPT_TABLES === "1";
 const SCENARIOS = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(",") : ALL;
 const LABELS = {
@@ -447,7 +450,10 @@ function table(rows, baseline) {
 const status = (value, ok) =>
   value == null || Number.isNaN(value) ? "not measured" : ok ? "met" : "not met";
 
-/** Issue 32's goal, retired by issue 49 §4 (streams hold 2.5× polling behind HAProxy): its figures are kept. */
+/**
+ * The dashboards goal, retired (docs/operations.md "Benchmarks": streams hold 2.5× polling behind HAProxy):
+ * its figures are kept.
+ */
 const STREAMS_RETIRED = "retired (issue 49 §4)";
 
 /** The dashboards goal's rows for one topology: how many each mode held, and the CPU per dashboard. */
@@ -500,7 +506,7 @@ function lagStatus(run) {
   );
 }
 
-/** Issue 49 §3's table first, then the earlier issues' goals, each with what this run measured. */
+/** The goals table of docs/operations.md "Benchmarks", each with what this run measured. */
 function goalTable(results, { drift, pgbench, embedded, dashboards, holdLag }) {
   const run = (name) => results.find((r) => r.scenario === name);
   const rps = (name) => run(name)?.requestsPerSecond;
@@ -762,8 +768,9 @@ async function main() {
       alertUsers,
     });
     if (WITHOUT_KEPT_TABLES) {
-      // The A/B of issue 50: the statement-level triggers that keep admin_stats and address_senders, switched
-      // off for this run only, to weigh what they add to a transfer (never a production setting).
+      // The A/B of decisions 061 and 064: the statement-level triggers that keep admin_stats and
+      // address_senders, switched off for this run only, to weigh what they add to a transfer (never a
+      // production setting).
       const scratch = new pg.Client({ connectionString: scratchUrl });
       await scratch.connect();
       const { rows } = await scratch.query(

@@ -1,9 +1,9 @@
 // `npm run bench:compliance`: the production monitoring rules (`evaluateRules`, `defaultMonitoringConfig`) over the
-// frozen scenarios of issue 47 §4 (scripts/monitoring-scenarios, 10,000 customers, a year of history and one month
-// measured): recall per typology, per evasion variant and per carrier, which rules fired, alerts per 1,000 normal
-// customers a month overall and per kind, events judged per second. Figures go to bench/COMPLIANCE.md by hand.
-// BENCH_FEED=today gives the rules only what today's live path feeds them (no $tag payment judged).
-// BENCH_CUSTOMERS=n measures another size (not the frozen population).
+// frozen scenarios of decision 054 (scripts/monitoring-scenarios, 10,000 customers, a year of history and one
+// month measured): recall per typology, per evasion variant and per carrier, which rules fired, alerts per
+// 1,000 normal customers a month overall and per kind, events judged per second. Figures go to
+// bench/COMPLIANCE.md by hand. BENCH_FEED=today gives the rules only what today's live path feeds them (no
+// $tag payment judged). BENCH_CUSTOMERS=n measures another size (not the frozen population).
 // Name screening is measured by `npm run bench:screening` on the real OFAC extract, no longer here.
 import { fingerprintScenarios } from "@/scripts/monitoring-scenarios/fingerprint";
 import {

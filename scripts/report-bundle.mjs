@@ -32,7 +32,7 @@ const ROUTES = [
   // Radix tabs and switches for the demos cost ~12 KB more than the landing page. The entry every page loads
   // grew ~1 KB when the dashboard began to arrive drawn by the server (hydration, the page's answers seeded,
   // device cookies, tailwind-merge's trimmed class groups): 130 → 132 KB. The notification bell on the money
-  // screens (issue 32 §2) changed which pages share lucide's Bell, and the icon groups (vite.config.ts) fell
+  // screens (decision 034) changed which pages share lucide's Bell, and the icon groups (vite.config.ts) fell
   // out differently: 131.7 → 132.4 KB with no code of this page's own added, at every merge threshold tried
   // from 1.2 to 2 KB (132.1–133.2): 132 → 133 KB. The typed endpoint client in the entry (callEndpoint and hrefOf,
   // decision 075) added 0.2 KB to every page, this one at 133.0 before it: 133 → 134 KB.

@@ -1,7 +1,7 @@
 // `npm run bench:rescreen`: the re-screen job (decision 053) on 100,000 customers on real PostgreSQL. A throwaway
 // database on DATABASE_URL's server gets the customers (generate_series), the real OFAC extract of 2024-05-03 is
 // loaded (which queues the run), and the job's passes run here to the end, as the jobs room runs them. Prints
-// customers per second; the figure goes to bench/SCREENING-RESCREEN.md. Issue 47's goal: 100,000 in ≤ 60 s.
+// customers per second; the figure goes to bench/SCREENING-RESCREEN.md, whose goal is 100,000 in ≤ 60 s.
 import { performance } from "node:perf_hooks";
 import { DEFAULT_SANCTIONS_NAME_THRESHOLD } from "@/contract/compliance";
 import { LISTED, seedCustomers } from "@/scripts/bench/seed-customers";

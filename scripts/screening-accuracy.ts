@@ -1,4 +1,4 @@
-// `npm run bench:screening`: sanctions name screening measured on the frozen labelled set of issue 47 §3
+// `npm run bench:screening`: sanctions name screening measured on the frozen labelled set of decision 052
 // (tests/fixtures/screening-set/cases.json, generated from the real OFAC extract apart from the matcher) and on
 // the synthetic customer population, at the one default threshold, with a plain whole-name Jaro–Winkler
 // baseline and timings. The figures and what they mean go to bench/SCREENING.md.

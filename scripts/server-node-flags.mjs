@@ -4,6 +4,7 @@
 // --max-semi-space-size=16: V8 12+ (Node 22, 24) sizes the young generation's semi-spaces from the heap limit, up
 // to 64 MiB each where Node 20 kept 16 MiB; under the bench's load the server's RSS went from ~195 to ~350 MiB on
 // Node 24 with no throughput to show for it. At 16 MiB it stayed at ~185-225 MiB at the same or better req/s
-// (bench/HISTORY.md, issue 27). It must be a command-line flag: the heap exists before any code could set it.
+// (bench/HISTORY.md, "Node 24 LTS"). It must be a command-line flag: the heap exists before any code could
+// set it.
 export const SERVER_MEMORY_FLAGS = ["--max-semi-space-size=16"];
 export const SERVER_NODE_FLAGS = [...SERVER_MEMORY_FLAGS];

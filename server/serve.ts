@@ -11,8 +11,8 @@ import { verifyChain } from "@/server/features/settlement/chain-config";
  * default (up to 4× when GC looks cheap). Under sustained load the default let the heap hold 60–110 MiB
  * of garbage after the transfer runs, so RSS depended on when the last full GC happened; at 1.15× the
  * bench's peak RSS fell from 239–267 to 193–195 MiB (1.3×: 190–202) with no throughput cost we could
- * measure (bench/HISTORY.md, issue 16 session 9). V8 reads the flag at every GC, so setting it at start
- * is enough.
+ * measure (bench/HISTORY.md, "one call per hot wallet, heap growth"). V8 reads the flag at every GC, so
+ * setting it at start is enough.
  */
 const HEAP_GROWING_PERCENT = 15;
 

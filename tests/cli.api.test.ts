@@ -118,7 +118,8 @@ describe("operator CLI", () => {
       const result = await cli("ledger:verify");
       expect(result.code).toBe(1);
       expect(result.out).toContain(`wallet:${user.id}: cached balance 500 but postings sum to 0`);
-      // Money on the account (issue 26 item 4): staff never bank, so the CLI's grant is refused like the owner's.
+      // Money on the account: staff never bank (docs/architecture.md "Staff roles"), so the CLI's grant is
+      // refused like the owner's.
       const refused = await cli("admin:grant", "CLI@example.com");
       expect(refused.code).toBe(1);
       expect(refused.out).toContain(STAFF_MANAGEMENT_MESSAGES.moneyInFlight);

@@ -1,5 +1,6 @@
-// Idle signed-in dashboards one instance holds (issue 32), in its own process so the clients never share a CPU
-// queue with the server. Usage: node scripts/bench/dashboards.mjs <spec.json>; prints the steps as JSON.
+// Idle signed-in dashboards one instance holds (docs/operations.md "Benchmarks"), in its own process so the
+// clients never share a CPU queue with the server. Usage: node scripts/bench/dashboards.mjs <spec.json>;
+// prints the steps as JSON.
 //
 // A dashboard is one signed-in tab on /dashboard (a browser of its own: on HTTP/1.1 straight to the instance, up
 // to six keep-alive connections; or, behind the balancer, one HTTP/2 connection to HAProxy), doing what the web

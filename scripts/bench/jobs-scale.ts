@@ -1,5 +1,5 @@
-// `tsx scripts/bench/jobs-scale.ts <database-url> <customers>`: issue 50's jobs on the scale seeder's bank (decision
-// 062). Migrates the database at the URL (kept between steps: 10,000 then 100,000 adds only the difference), seeds
+// `tsx scripts/bench/jobs-scale.ts <database-url> <customers>`: the jobs of decision 062 on the scale seeder's
+// bank. Migrates the database at the URL (kept between steps: 10,000 then 100,000 adds only the difference), seeds
 // it up to <customers>, then times ledger:verify, the month-end statement run for last month and a housekeeping
 // sweep, each as the CLI or the jobs room runs it. The figures go to bench/SCREENING-RESCREEN.md's jobs section.
 import { performance } from "node:perf_hooks";

@@ -1,5 +1,6 @@
-// The jobs room's figures after a money scenario (issue 49 §2): each consumer's lag from the app's /metrics, and
-// how long after a transfer the monitoring alert that holds money was raised, from the scratch database.
+// The jobs room's figures after a money scenario (README "Jobs room"): each consumer's lag from the app's
+// /metrics, and how long after a transfer the monitoring alert that holds money was raised, from the scratch
+// database.
 
 /** Polls of /metrics while the consumers catch up after a run: every SETTLE_EVERY_MS, for at most SETTLE_MAX_MS. */
 const SETTLE_EVERY_MS = 500;
@@ -90,7 +91,7 @@ export function worstConsumer(figures) {
 
 /**
  * The monitoring alerts on the transfers made since `since` (the run's start): how many (and by rule), how many
- * hold money, and the p99 of (alert raised − transfer made) of those that hold money (issue 49 §2: within 2 s of the
+ * hold money, and the p99 of (alert raised − transfer made) of those that hold money (the goal: within 2 s of the
  * commit), in seconds.
  */
 export async function monitoringHoldLag(client, since) {

@@ -21,10 +21,11 @@ import {
 } from "@/scripts/monitoring-scenarios/world";
 
 /**
- * Issue 47 §4's judge of transaction monitoring: a seeded, deterministic population of customers over a year of
- * history and one month measured, normal customers of twelve kinds and customers showing one typology each (plain
- * and in evasion variants), written apart from the rules and frozen (tests/fixtures/monitoring-scenarios/FROZEN.md).
- * The bench (`npm run bench:compliance`) and server/features/monitoring/scenarios.test.ts run the rules over it.
+ * Decision 054's judge of transaction monitoring: a seeded, deterministic population of customers over a year
+ * of history and one month measured, normal customers of twelve kinds and customers showing one typology each
+ * (plain and in evasion variants), written apart from the rules and frozen
+ * (tests/fixtures/monitoring-scenarios/FROZEN.md). The bench (`npm run bench:compliance`) and
+ * server/features/monitoring/scenarios.test.ts run the rules over it.
  */
 
 /** The frozen seed: a change here, or to the generator, changes the hash FROZEN.json holds. */

@@ -81,7 +81,7 @@ export function measureScenarios(
   for (const { customer, input, month, raised } of judgedEvents(s, config, feed)) {
     evaluatedEvents++;
     if (month) measuredEvents++;
-    // The scenarios' event is the rules' MoneyEvent extended by $tag payments and channels (issue 47 §4).
+    // The scenarios' event is the rules' MoneyEvent extended by $tag payments and channels (decision 054).
     for (const alert of evaluateRules(input as MonitoringInput, config)) {
       const a = { rule: alert.rule, at: input.event.at };
       raised.push(a);

@@ -12,9 +12,9 @@ import {
 /**
  * What a customer showing a typology does in the month measured, on top of their everyday life. Every typology
  * comes plain and in evasion variants that change one thing by 10–20% past the edge a rule of thumb would draw
- * (issue 47 §4: 88% of a limit instead of 90%+, 8 days instead of 7, 78% out instead of 80%+, 49 hours instead
- * of 48, $1,450 instead of $1,500, a $1 keep-alive, one customer or one address fewer). The edges are the
- * typologies' plain forms as a compliance analyst would describe them, not any rule's parameters.
+ * (decision 054: 88% of a limit instead of 90%+, 8 days instead of 7, 78% out instead of 80%+, 49 hours
+ * instead of 48, $1,450 instead of $1,500, a $1 keep-alive, one customer or one address fewer). The edges are
+ * the typologies' plain forms as a compliance analyst would describe them, not any rule's parameters.
  */
 export const TYPOLOGY_FORMS: Record<Typology, { variants: string[]; carriers: string[]; describe: string }> =
   {

@@ -3,10 +3,10 @@ import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
 import type { Random } from "@/scripts/monitoring-scenarios/random";
 
 /**
- * The scenarios' shapes and the world that builds them. Written apart from the monitoring rules (issue 47 §4): it
- * knows the product (limits, $tag payments, money requests, schedules), not the rules' thresholds. The event is
- * the shape the rules take (MoneyEvent, extended for $tag payments and channels); TypeScript's structural typing
- * connects the two.
+ * The scenarios' shapes and the world that builds them. Written apart from the monitoring rules
+ * (decision 054): it knows the product (limits, $tag payments, money requests, schedules), not the rules'
+ * thresholds. The event is the shape the rules take (MoneyEvent, extended for $tag payments and channels);
+ * TypeScript's structural typing connects the two.
  */
 export type ScenarioEventKind = "credit" | "deposit" | "transfer" | "tag_out" | "tag_in";
 export type ScenarioChannel = "direct" | "schedule" | "request";

@@ -1,5 +1,5 @@
 // `npx tsx scripts/screening-set/generate.ts`: writes the frozen labelled set for sanctions screening
-// (tests/fixtures/screening-set/cases.json, issue 47 §3) from the real OFAC extract. Written apart from the
+// (tests/fixtures/screening-set/cases.json, decision 052) from the real OFAC extract. Written apart from the
 // matcher: it reads the list's CSV itself and never calls the matcher. Same SEED, same extract → same file.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

@@ -5,9 +5,9 @@ import { REAL_OFAC_DIR } from "@/tests/support/real-ofac-list";
 import { daysInMonth, isoDate } from "./prng";
 
 /**
- * The real extract read for the judge (issue 47 §3): SDN.CSV's remarks read here for the dates of birth as OFAC
- * writes them (circa, ranges, year only) and the weak AKAs (`a.k.a. 'X'`), ALT.CSV for the aliases. Only the CSV
- * reader is shared with the loader; nothing of the matcher.
+ * The real extract read for the judge (decision 052): SDN.CSV's remarks read here for the dates of birth as
+ * OFAC writes them (circa, ranges, year only) and the weak AKAs (`a.k.a. 'X'`), ALT.CSV for the aliases. Only
+ * the CSV reader is shared with the loader; nothing of the matcher.
  */
 export type ListedType = "individual" | "entity" | "vessel" | "aircraft";
 

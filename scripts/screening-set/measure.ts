@@ -17,9 +17,9 @@ import {
 } from "./types";
 
 /**
- * The figures of issue 47 §3 on the frozen set, computed once for the bench (`npm run bench:screening`) and the
- * goal test (server/features/compliance/screening-frozen-set.test.ts). The matcher is reached only through
- * `searchIndex` over `indexOfParsedList(parseRealList())`.
+ * The figures of decision 052 on the frozen set, computed once for the bench (`npm run bench:screening`) and
+ * the goal test (server/features/compliance/screening-frozen-set.test.ts). The matcher is reached only
+ * through `searchIndex` over `indexOfParsedList(parseRealList())`.
  */
 
 export function loadCaseFile(): CaseFile {
@@ -105,7 +105,7 @@ export interface CaseFigures {
   /** Hits on anyone else, by variant: where precision is lost. */
   wrongHitsByVariant: Partial<Record<Variant, number>>;
   sameNameHits: number;
-  /** Hits of a person query on a vessel, aircraft or company (issue 47 §1: zero). */
+  /** Hits of a person query on a vessel, aircraft or company (decision 052: zero). */
   personOnNonPerson: number;
   /** DOB tolerance: near misses kept (swap, ±1 year), listed circa/range and year-only kept, far DOB alerts. */
   dob: {
@@ -220,7 +220,7 @@ export function screenPopulation(index: SanctionsIndex, customers: readonly Cust
   );
 }
 
-/** Issue 47 §3's goals, as checks over the figures. */
+/** Decision 052's goals, as checks over the figures. */
 export interface Goal {
   goal: string;
   value: string;

@@ -1,7 +1,7 @@
 /**
- * Frequent given names and surnames per name origin, written by hand for the screening judge (issue 47 §3) and
- * frozen with it: the synthetic customer population (population.ts) and the negative cases (generate.ts) draw
- * from here. Realistic, frequent spellings as a US bank's customers write them, not taken from the list.
+ * Frequent given names and surnames per name origin, written by hand for the screening judge (decision 052)
+ * and frozen with it: the synthetic customer population (population.ts) and the negative cases (generate.ts)
+ * draw from here. Realistic, frequent spellings as a US bank's customers write them, not taken from the list.
  */
 export const ORIGINS = [
   "english",

@@ -3,9 +3,10 @@ import { NAMES, ORIGINS, type Origin } from "./names";
 import { Prng, randomDay } from "./prng";
 
 /**
- * The synthetic customer population for the fairness figures (issue 47 §3): customers spread evenly over nine
- * name origins, each with a random adult date of birth, type person. Generated at bench and test time from the
- * frozen seed and the frozen name lists (names.ts); cases.json records its SHA-256 so a change to either shows.
+ * The synthetic customer population for the fairness figures (decision 053): customers spread evenly over
+ * nine name origins, each with a random adult date of birth, type person. Generated at bench and test time
+ * from the frozen seed and the frozen name lists (names.ts); cases.json records its SHA-256 so a change to
+ * either shows.
  */
 export const POPULATION_SEED = 4_710_000;
 export const PER_ORIGIN = 1_120;

@@ -13,7 +13,7 @@ import { jaroWinkler, plain, titleCase } from "./text";
 import { chineseRewrite, companyRewrite, toCyrillic, typo } from "./transforms";
 import type { ScreeningCase } from "./types";
 
-/** The judge's own parts (issue 47 §3): what the frozen set and its figures rest on. */
+/** The judge's own parts (decision 052): what the frozen set and its figures rest on. */
 
 describe("the judge's text helpers", () => {
   it("computes Jaro–Winkler's published reference values", () => {

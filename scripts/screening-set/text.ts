@@ -1,6 +1,6 @@
 /**
- * The judge's own text helpers, written apart from the matcher (issue 47 §3): folding used to keep negative cases
- * clear of the list, the Title Case a customer types, and the plain Jaro–Winkler of the baseline.
+ * The judge's own text helpers, written apart from the matcher (decision 052): folding used to keep negative
+ * cases clear of the list, the Title Case a customer types, and the plain Jaro–Winkler of the baseline.
  */
 
 /** Lowercase, accents stripped (NFD), ASCII letters, digits and spaces only. */

@@ -1,7 +1,7 @@
 import type { Prng } from "./prng";
 
 /**
- * How a customer writes a listed name another way (issue 47 §3): transliteration families, accents, typos,
+ * How a customer writes a listed name another way (decision 052): transliteration families, accents, typos,
  * initials, legal forms. Written from the naming conventions, not from the matcher. Each rewrite returns the new
  * name and what it did, or null when it does not apply to the name.
  */

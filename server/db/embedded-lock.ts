@@ -6,7 +6,7 @@ import path from "node:path";
 /**
  * One process at a time may open the embedded database: PGlite is PostgreSQL in single-user mode, with no
  * postmaster to notice a second process writing the same files, so a CLI command beside a running server
- * wrote data the server never saw and the server's next checkpoint wrote over it (issue 26, item 2).
+ * wrote data the server never saw and the server's next checkpoint wrote over it (decision 016).
  *
  * The holder is recorded in $DATA_DIR/pg.lock as its pid and its process start time (decision 016): after
  * a kill -9 the pid is gone, or belongs to a newer process with another start time, so the lock is stale

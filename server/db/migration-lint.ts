@@ -1,6 +1,8 @@
 import { splitStatements } from "@/server/db/migrate";
 
-/** The last migration written before online migrations were required (issue 50): later ones are checked. */
+/**
+ * The last migration written before online migrations were required (decision 064): later ones are checked.
+ */
 export const LAST_UNCHECKED_MIGRATION = 50;
 
 /**

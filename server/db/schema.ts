@@ -484,7 +484,7 @@ export const ledgerAccounts = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     code: text("code").notNull().unique(),
-    /** savings: a customer's savings account (issue 51, decision 068), its owner in savings_accounts. */
+    /** savings: a customer's savings account (decision 068), its owner in savings_accounts. */
     kind: text("kind", { enum: ["wallet", "system", "savings"] }).notNull(),
     userId: uuid("user_id")
       .unique()
@@ -1738,7 +1738,7 @@ export const adminStatsDeltas = pgTable("admin_stats_deltas", {
   transactions: bigint("transactions", { mode: "number" }).notNull().default(0),
 });
 
-// ── Savings (issue 51, migration 0056, decision 068) ───────────────────────────────────────────────────────
+// ── Savings (migration 0056, decision 068) ───────────────────────────────────────────────────────
 
 /** The APY in basis points from a New York day on; proposed by one finance member, approved by another. */
 export const savingsRates = pgTable(

@@ -6,7 +6,7 @@ import { type Consumer, consumerPass, ensureCursor, type JobEvent } from "@/serv
 import { JobStats } from "@/server/jobs/stats";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// The jobs room's event log read by a consumer (issue 49), on PostgreSQL and on PGlite.
+// The jobs room's event log read by a consumer (decision 051), on PostgreSQL and on PGlite.
 let database: Database;
 const log = pino({ level: "silent" });
 

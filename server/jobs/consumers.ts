@@ -7,8 +7,8 @@ import { tagPaymentsConsumer } from "@/server/jobs/consumers/tag-payments";
 import { transferMailConsumer } from "@/server/jobs/consumers/transfer-mail";
 
 /**
- * Every consumer of the event log, in one list (issue 49): what runs after a money movement's commit. Each has its
- * own cursor; adding one here is all it takes to run it on every instance.
+ * Every consumer of the event log, in one list (decision 051): what runs after a money movement's commit.
+ * Each has its own cursor; adding one here is all it takes to run it on every instance.
  */
 export function consumersFor(deps: AppDeps): Consumer[] {
   return [

@@ -7,8 +7,9 @@ import { waitFor } from "@/tests/support/server-process";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-// One LISTEN connection per instance (issue 49): the jobs room's hub carries the event streams' wake-ups and the
-// session broadcast, and both come back after PostgreSQL kills it. PGlite has no connection to count or kill.
+// One LISTEN connection per instance (decision 051): the jobs room's hub carries the event streams' wake-ups
+// and the session broadcast, and both come back after PostgreSQL kills it. PGlite has no connection to count
+// or kill.
 const t = setUpTestApp();
 const open: EventStreamClient[] = [];
 let baseUrl: string;

@@ -18,10 +18,10 @@ export interface ListenHub {
 }
 
 /**
- * The one LISTEN connection of an instance (issue 49): every channel its parts listen on (pushed updates, session
- * invalidation, the jobs room's wake-ups) shares it. On PostgreSQL a client of its own, reconnected with backoff,
- * re-listening every channel and telling each subscriber it may have missed notifications; on PGlite the one
- * in-process backend.
+ * The one LISTEN connection of an instance (decision 051): every channel its parts listen on (pushed updates,
+ * session invalidation, the jobs room's wake-ups) shares it. On PostgreSQL a client of its own, reconnected
+ * with backoff, re-listening every channel and telling each subscriber it may have missed notifications; on
+ * PGlite the one in-process backend.
  */
 export function startListenHub(database: Database, log: FastifyBaseLogger): ListenHub {
   const byChannel = new Map<string, Set<Subscriber>>();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Loop, type LoopOptions, startLoop } from "@/server/jobs/loop";
 import { JobStats } from "@/server/jobs/stats";
 
-// The one loop helper every background loop runs on (issue 49), on real timers with short delays.
+// The one loop helper every background loop runs on (decision 051), on real timers with short delays.
 const log = pino({ level: "silent" });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const started: Loop[] = [];

@@ -55,11 +55,11 @@ export interface Loop {
 }
 
 /**
- * The one way a background loop runs (issue 49): a pass at a time per loop and process, woken early by `wake`
- * (a LISTEN wake-up or an in-process commit), backed off after failures, timed and counted in /metrics, and
- * stopped cleanly at shutdown. What runs only once across instances takes its own lock inside the pass (the
- * consumers' cursor rows, the deposit watcher's advisory lock, the mail outbox's SKIP LOCKED leases): the loop
- * knows nothing of other instances.
+ * The one way a background loop runs (decision 051): a pass at a time per loop and process, woken early by
+ * `wake` (a LISTEN wake-up or an in-process commit), backed off after failures, timed and counted in
+ * /metrics, and stopped cleanly at shutdown. What runs only once across instances takes its own lock inside
+ * the pass (the consumers' cursor rows, the deposit watcher's advisory lock, the mail outbox's SKIP LOCKED
+ * leases): the loop knows nothing of other instances.
  */
 export function startLoop(options: LoopOptions): Loop {
   const { name, everyMs, pass, log, stats } = options;

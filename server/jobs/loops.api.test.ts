@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "@/tests/support/test-app";
 
 // Which loops an instance runs, from the one list (server/jobs/loops.ts), and that closing the app stops them
-// (issue 49). A chain configuration that points at no node: nothing here needs one.
+// (decision 051). A chain configuration that points at no node: nothing here needs one.
 const CHAIN = {
   CHAIN_RPC_URL: "http://127.0.0.1:9",
   CHAIN_ID: "31337",

@@ -31,8 +31,9 @@ export interface LoopsOptions {
 }
 
 /**
- * Every background loop of an instance, in one list (issue 49; blnk's cmd/workers.go): what runs besides the
- * event-log consumers (server/jobs/consumers.ts), and when. Each loop's pass is its feature's; the room runs it.
+ * Every background loop of an instance, in one list (decision 051; blnk's cmd/workers.go): what runs besides
+ * the event-log consumers (server/jobs/consumers.ts), and when. Each loop's pass is its feature's; the room
+ * runs it.
  */
 export async function loopsFor(
   deps: AppDeps,

@@ -50,7 +50,7 @@ export interface JobsRoom {
 }
 
 /**
- * The one place background work starts (issue 49): the instance's LISTEN hub, the event-log consumers
+ * The one place background work starts (decision 051): the instance's LISTEN hub, the event-log consumers
  * (consumers.ts) and every loop (loops.ts). buildApp starts it before anything that listens; app close stops
  * every loop, waiting for their running passes, then the hub, before the database closes.
  */

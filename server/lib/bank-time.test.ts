@@ -4,7 +4,8 @@ import { formatSecurityTime } from "@/server/lib/mail/security-templates";
 import { formatNewYorkTime } from "@/server/lib/pdf-frame";
 import { formatDateTimeWithYear } from "@/web/lib/format";
 
-// Issue 46 item 13: e-mails wrote "EST"/"EDT", PDFs "ET", the web the browser's zone. One rule: New York, "ET".
+// Times people read (docs/architecture.md "Design notes"): e-mails wrote "EST"/"EDT", PDFs "ET", the web the
+// browser's zone. One rule: New York, "ET".
 describe("the server's times", () => {
   const originalZone = process.env.TZ;
   beforeAll(() => {

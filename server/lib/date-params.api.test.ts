@@ -4,7 +4,7 @@ import { PAGE_MESSAGES } from "@/contract/pages";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { setUpAdminUser, setUpVerifiedUser } from "@/tests/support/users";
 
-// Issue 26 item 26: every date in a query (a filter, or the timestamp inside a keyset cursor) that does not exist
+// Every date in a query (a filter, or the timestamp inside a keyset cursor) that does not exist
 // answers 400 naming what is wrong, never a 500.
 const t = setUpTestApp();
 const owner = setUpAdminUser(t);

@@ -16,7 +16,7 @@ export const RETENTION = {
   sentMailDays: 7,
   /** Half-done logins, WebAuthn and step-up challenges, and dead "This wasn't me" links: a day past their end. */
   challengeDays: 1,
-  /** The notification centre keeps 13 months (issue 32 §2). */
+  /** The notification centre keeps 13 months (decision 034). */
   notificationMonths: NOTIFICATION_RETENTION_MONTHS,
   /** Pushed notices serve reconnects (Last-Event-ID); a client away for a week refetches everything instead. */
   userEventDays: 7,
@@ -57,9 +57,9 @@ const count = (result: unknown) => {
 };
 
 /**
- * How much one delete statement may touch (issue 50): rows for a sweep led by an index on its condition, heap
- * blocks (8 KiB each, a few dozen narrow rows) for one that walks the table. Each statement is its own short
- * transaction, so no lock is held for long and the rows a request is writing wait at most one batch.
+ * How much one delete statement may touch (decision 062): rows for a sweep led by an index on its condition,
+ * heap blocks (8 KiB each, a few dozen narrow rows) for one that walks the table. Each statement is its own
+ * short transaction, so no lock is held for long and the rows a request is writing wait at most one batch.
  */
 export interface SweepLimits {
   rows: number;
@@ -112,7 +112,7 @@ async function deleteByBlocks(db: DbOrTx, table: string, condition: SQL, blocks:
  * old idempotency records, old delivered mail, and (given the storage) half-written files and uploads no KYC
  * application took within a day. Idempotent, so every instance may run it. Every delete is bounded (SweepLimits);
  * notifications and the event log keep one statement each here: on PostgreSQL their retention drops monthly
- * partitions (issue 50).
+ * partitions (decision 063).
  */
 export async function sweepExpired(
   db: DbOrTx,

@@ -331,12 +331,12 @@ export function withoutJit<T>(db: DbOrTx, read: (tx: DbOrTx) => Promise<T>): Pro
  * Recomputes everything from postings and reports any drift: unbalanced entries, a non-zero grand total,
  * cached wallet balances or held amounts that differ from postings and open holds.
  *
- * Streams (issue 50), every statement bounded and short, memory one batch: postings by primary-key range summed
- * per entry (a range scan, not a lookup per entry), then accounts in keyset batches of `batchSize`, each summing
- * its accounts' postings through postings_account_idx. An account's cached figures and its postings are read by
- * one statement (one snapshot), and an entry still unbalanced after the walk is summed again alone before it is
- * reported, so a transfer committing during the run cannot read as drift. The grand total is the sum of the
- * unbalanced entries' totals (every posting belongs to one entry).
+ * Streams (decision 062), every statement bounded and short, memory one batch: postings by primary-key range
+ * summed per entry (a range scan, not a lookup per entry), then accounts in keyset batches of `batchSize`,
+ * each summing its accounts' postings through postings_account_idx. An account's cached figures and its
+ * postings are read by one statement (one snapshot), and an entry still unbalanced after the walk is summed
+ * again alone before it is reported, so a transfer committing during the run cannot read as drift. The grand
+ * total is the sum of the unbalanced entries' totals (every posting belongs to one entry).
  */
 export async function verifyLedger(
   db: DbOrTx,

@@ -12,7 +12,7 @@ export interface NotificationContent {
 }
 
 /**
- * Tells a customer about something, in the channels they chose for its kind (issue 32 §2): a row in the
+ * Tells a customer about something, in the channels they chose for its kind (decision 034): a row in the
  * notification centre unless they turned in-app off, and `mail` (when given) unless they turned e-mail off;
  * security e-mails go out whatever the setting. Call it with the transaction that makes the change, so a
  * rolled-back change tells no one; the centre's row raises a "notifications" notice on the customer's open

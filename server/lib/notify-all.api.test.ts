@@ -7,8 +7,8 @@ import { statementsDuring } from "@/tests/support/round-trips";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-// A consumer's batch of notifications (issue 49): a few statements whatever its size, each customer's choices
-// kept, and one "notifications" notice per customer rather than one per row.
+// A consumer's batch of notifications (decision 051): a few statements whatever its size, each customer's
+// choices kept, and one "notifications" notice per customer rather than one per row.
 let database: Database;
 let ann: SignedInUser;
 let bob: SignedInUser;

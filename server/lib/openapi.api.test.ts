@@ -61,7 +61,7 @@ beforeAll(async () => {
   apiRoutes = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(
     (r) => r.split(" ")[1]!.startsWith("/api/") && r !== "GET /api/docs",
   );
-  // The whole document is for signed-in staff (issue 26 item 25); the tests below read it as staff.
+  // The whole document is for signed-in staff; the tests below read it as staff.
   doc = await docsAs((await createAdminUser(t.database)).cookie);
 });
 
@@ -235,7 +235,7 @@ describe("GET /api/docs error responses", () => {
     // Public, JSON body, per-IP limit; a taken e-mail or tag is 409.
     expect(documentedStatuses("POST /api/auth/register")).toEqual([200, 400, 403, 409, 413, 415, 429]);
     // Staff only: 401 and 403 by role, 404 for an unknown id, 409 for a terminal transfer, 202 when a
-    // flagged transfer waits for a second staff member (issue 26 item 7).
+    // flagged transfer waits for a second staff member.
     expect(documentedStatuses("PUT /api/admin/transfer-requests/{id}")).toEqual([
       200, 202, 400, 401, 403, 404, 409, 413, 415,
     ]);

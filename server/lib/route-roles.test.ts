@@ -13,7 +13,7 @@ const IDENTITY = /kyc|account-requests|unfreeze/;
 const CHATS = /chats|dashboard-content/;
 const OWNER_ONLY = /\/staff|test-email|^DELETE /;
 // Support writes only these: chat replies, dashboard text, and a note on a customer's own limits (the one thing
-// staff may do about a self-block or personal limit, issue 32 §5; decision 035).
+// staff may do about a self-block or personal limit, decision 035).
 const SUPPORT_WRITES = new RegExp(`${CHATS.source}|self-limit-notes`);
 
 describe("separation of duties in ADMIN_ROUTE_ROLES", () => {

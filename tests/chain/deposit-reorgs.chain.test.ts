@@ -35,7 +35,7 @@ import { waitFor } from "@/tests/support/server-process";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-// Issue 48 §1 and §5 (decision 056): a deposit is one log of one transaction wherever a reorg mines it; a booked
+// Decision 056: a deposit is one log of one transaction wherever a reorg mines it; a booked
 // deposit a reorg deeper than the confirmations removes is reversed, and credited once if it comes back; a large
 // deposit waits for a finalized block. Real anvil, real PostgreSQL; every test ends with the ledger check and a
 // reconciliation of chain and ledger.

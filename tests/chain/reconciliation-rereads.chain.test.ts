@@ -17,7 +17,7 @@ import { createApprovedCustomer, expectLedgerClean } from "@/tests/support/money
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-// Issue 48, defect 2 and stranger money (decision 057), on a real anvil and real PostgreSQL: every run reads
+// Decision 057 (reads again, stranger money), on a real anvil and real PostgreSQL: every run reads
 // again a window deeper than any reorg, compares the deposit addresses' balances with the ledger, reports USDC
 // from outside in the hot wallet, and reports each difference once, with the block it was first seen at.
 const hot = privateKeyToAccount(ANVIL_KEYS.hotWallet);

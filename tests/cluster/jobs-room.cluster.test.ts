@@ -7,10 +7,10 @@ import { waitFor } from "@/tests/support/server-process";
 import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
 import { createAdminUser, type SignedInUser } from "@/tests/support/users";
 
-// Issue 49: the jobs room's consumers are exactly once in effect. Three instances consume the event log while
-// transfers arrive; an instance is killed (SIGKILL) while one of them holds a transfer-mail batch open, its
-// inserts written and not committed. The batch rolls back with the connection and another instance does it
-// again: every transfer ends with exactly one "Transfer requested" mail and one "This wasn't me" link.
+// Decision 051: the jobs room's consumers are exactly once in effect. Three instances consume the event log
+// while transfers arrive; an instance is killed (SIGKILL) while one of them holds a transfer-mail batch open,
+// its inserts written and not committed. The batch rolls back with the connection and another instance does
+// it again: every transfer ends with exactly one "Transfer requested" mail and one "This wasn't me" link.
 let cluster: Cluster;
 let admin: SignedInUser;
 

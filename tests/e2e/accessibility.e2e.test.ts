@@ -77,7 +77,7 @@ describe("accessibility (axe-core: no serious or critical violations)", () => {
 
     await page.goto("/send-money");
     await page.getByLabel("Amount (USD)").waitFor();
-    // Its title is the page's one h1 (issue 46 §25), as on every other customer page.
+    // Its title is the page's one h1, as on every other customer page.
     expect(await page.getByRole("heading", { level: 1 }).allTextContents()).toEqual(["Send Money"]);
     await expectAccessible(page, "/send-money");
 

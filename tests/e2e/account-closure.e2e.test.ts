@@ -18,7 +18,7 @@ import {
 
 const browser = setUpBrowser();
 
-// Issue 48 §6 (decision 059) in the browser: a customer empties their account, closes it from Settings with
+// Decision 059 in the browser: a customer empties their account, closes it from Settings with
 // their password, signs in again to a read-only dashboard and downloads this month's statement.
 describe("Closing an account", () => {
   it("closes from Settings, keeps the sign-in, shows the closed banner and downloads a statement", async () => {

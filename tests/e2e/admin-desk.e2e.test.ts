@@ -85,7 +85,7 @@ describe("admin desk", () => {
       .getByRole("button", { name: `Reject application from ${name}` })
       .waitFor({ state: "detached" });
     await page.getByRole("button", { name: "All", exact: true }).click();
-    // Maker-checker (issue 15): the reset asks a reason and waits for a second staff member.
+    // Maker-checker (decision 007): the reset asks a reason and waits for a second staff member.
     await page.getByRole("button", { name: `Reset application from ${name} to pending` }).click();
     await page.getByLabel("Reason for reopening").fill("The customer sent a clearer licence photo.");
     await page.getByRole("button", { name: "Send for approval" }).click();
@@ -210,7 +210,7 @@ describe("admin desk", () => {
     await page.getByRole("button", { name: `View details for ${customerName}` }).click();
     await page.getByRole("button", { name: "Edit Balance" }).click();
     await page.getByLabel("New account balance").fill("$50.00");
-    // Every adjustment waits for a second finance member (issue 15): the mutation says so.
+    // Every adjustment waits for a second finance member (decision 007): the mutation says so.
     await page.getByLabel("Reason for approval").fill("Goodwill credit agreed with the customer");
     await page.getByRole("button", { name: "Save" }).click();
     await toastWith(page, "Sent for approval").waitFor();
@@ -247,8 +247,9 @@ describe("admin desk", () => {
     await page.getByRole("button", { name: "Send Reply" }).click();
     await toastWith(page, "Reply sent successfully").waitFor();
 
-    // Email Test: both sends toast from their mutations. Samples go to staff only (issue 46): the forms start
-    // from the admin's own address, and a customer's is refused with the reason.
+    // Email Test: both sends toast from their mutations. Samples go to staff only
+    // (docs/architecture.md "Design notes"): the forms start from the admin's own address, and a customer's
+    // is refused with the reason.
     await page.getByRole("tab", { name: "Email Test" }).click();
     expect(await page.locator("#test-email").inputValue()).toBe(inject("adminEmail"));
     await page.locator("#test-first-name").fill("Ops");

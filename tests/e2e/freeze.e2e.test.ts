@@ -39,7 +39,7 @@ describe("This wasn't me", () => {
     expect((await owner.context.request.get("/api/auth/user")).status()).toBe(401);
     expect((await second.context.request.get("/api/auth/user")).status()).toBe(401);
 
-    // The same link again says so at once, without offering the button again (issue 26 item 18).
+    // The same link again says so at once, without offering the button again.
     await phone.page.goto("/");
     await phone.page.goto(link!);
     await phone.page.getByRole("heading", { name: "Your account was already frozen" }).waitFor();
@@ -84,7 +84,7 @@ describe("This wasn't me", () => {
     await expectAccessible(admin.page, "User Details (frozen)");
     await shot(admin.page, "admin-user-frozen-1280");
     await dialog.getByRole("button", { name: "Lift freeze" }).click();
-    // Issue 15 (maker-checker): the lift asks a reason and waits for a second staff member.
+    // Maker-checker (decision 007): the lift asks a reason and waits for a second staff member.
     const ask = admin.page.getByRole("dialog", { name: `Lift the freeze on ${user.firstName} Tester?` });
     await ask.getByLabel("Reason for lifting the freeze").fill("Customer confirmed by phone");
     await ask.getByRole("button", { name: "Send for approval" }).click();

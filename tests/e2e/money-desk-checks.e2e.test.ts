@@ -15,8 +15,9 @@ import {
 } from "@/tests/e2e/support/journeys";
 import { e2eServer } from "@/tests/e2e/support/server";
 
-// Issue 46: item 9 (the desk checks an amount and a reason before it asks for the second factor, so no code is
-// spent on a call that could only fail) and item 14 (Total Balance follows money that moves elsewhere).
+// docs/architecture.md "Maker-checker" (the desk checks an amount and a reason before it asks for the second
+// factor, so no code is spent on a call that could only fail) and "Design notes" (Total Balance follows money
+// that moves elsewhere).
 
 const browser = setUpBrowser();
 

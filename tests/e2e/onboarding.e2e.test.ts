@@ -25,7 +25,8 @@ describe("onboarding journey", () => {
     // Step 1: personal information, with the SSN formatted 3-2-4 as it is typed.
     await page.goto("/apply-checking");
     await page.getByRole("heading", { name: "Apply for a Checking Account" }).waitFor();
-    // A first name mixing alphabets (Greek N, Cyrillic o and e: issue 46 item 26) is stopped at Next.
+    // A first name mixing alphabets (Greek N, Cyrillic o and e: README "Sanctions screening") is stopped at
+    // Next.
     await page.getByLabel("First name").fill("\u039d\u043e\u0435l");
     await page.getByLabel("Last name").fill(lastName);
     // The date of birth: someone under 18 is stopped at Next with the reason under the field.
@@ -35,7 +36,7 @@ describe("onboarding journey", () => {
     await dateOfBirth.fill(seventeen.toISOString().slice(0, 10));
     await page.getByLabel("Street address").fill("12 Harbor Street");
     await page.getByLabel("City").fill("New York");
-    // A code that is no US state (issue 46 item 12) is stopped at Next too, once the rest is right.
+    // A code that is no US state is stopped at Next too, once the rest is right.
     await page.getByLabel("State").fill("zz");
     await page.getByLabel("ZIP code").fill("10001");
     const ssn = page.getByLabel("Social Security Number");
@@ -178,7 +179,8 @@ describe("onboarding journey", () => {
     await page.goto("/auth");
     await page.getByRole("tab", { name: "Get Started" }).click();
     await page.getByLabel("First name").fill("Noel");
-    // "He\u200bath": a zero-width space inside (issue 46 item 26) reads as "Heath" and screened as another name.
+    // "He\u200bath": a zero-width space inside (README "Sanctions screening") reads as "Heath" and screened
+    // as another name.
     await page.getByLabel("Last name").fill("He\u200bath");
     await page.getByLabel("Email").fill(`zero_width_${Date.now()}@example.com`);
     await page.getByLabel("Pillar tag").fill(`zw${Date.now()}`);

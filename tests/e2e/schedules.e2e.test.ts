@@ -58,7 +58,7 @@ describe("scheduled transfers", () => {
     await expectAccessible(page, "/schedules with a schedule");
 
     console.info("e2e schedules: today's run made");
-    // The money screens carry the bell too (issue 32 §2): it counts the run's notification and leads to it.
+    // The money screens carry the bell too (decision 034): it counts the run's notification and leads to it.
     await page.getByRole("link", { name: /^Notifications, \d+ unread$/ }).click({ timeout: 20_000 });
     await page.waitForURL("**/notifications");
     await page.getByText("Scheduled transfer requested").first().waitFor({ timeout: 20_000 });

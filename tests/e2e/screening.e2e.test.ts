@@ -13,8 +13,9 @@ import { listFiles, uploadBody } from "@/tests/support/ofac-files";
 
 const browser = setUpBrowser();
 
-// Issue 47 §2 in the browser: a KYC hit (the listed name with the listed date of birth) shows its score's parts on
-// the case, member A proposes clear, member B approves; the list search finds the same entry with its parts.
+// Decision 053 in the browser: a KYC hit (the listed name with the listed date of birth) shows its score's
+// parts on the case, member A proposes clear, member B approves; the list search finds the same entry with
+// its parts.
 describe("screening where it is fair", () => {
   it("a compliance member sees a KYC hit with its score's parts, proposes clear, a second member approves; the list search shows the parts too", async () => {
     const maker = await openPage(browser);

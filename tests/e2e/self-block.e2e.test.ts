@@ -14,7 +14,7 @@ import { waitForMail } from "@/tests/e2e/support/mail";
 
 const browser = setUpBrowser();
 
-// Issue 46 items 1, 4, 24 and 28 in the browser: what the block covers, "On until … ET" during the cooldown in
+// Decision 047 in the browser: what the block covers, "On until … ET" during the cooldown in
 // the refusal's own words, the password asked of a customer with no second factor, and the e-mailed undo link.
 describe("Block crypto sends in Settings", () => {
   it("says what it covers, asks the password, reads 'On until … ET' while cooling down, and its e-mail link undoes it", async () => {

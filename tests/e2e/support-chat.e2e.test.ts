@@ -65,7 +65,7 @@ describe("support chat journey", () => {
     await admin.page.getByRole("tab", { name: "User Chats" }).click();
     const conversation = admin.page.getByRole("button", { name: new RegExp(`^${name}`) });
     await conversation.getByText("2", { exact: true }).waitFor();
-    // The row's name is its visible text (issue 46: axe label-content-name-mismatch in this list).
+    // The row's name is its visible text (axe label-content-name-mismatch in this list).
     await expectAccessible(admin.page, "User Chats inbox");
     await expect.poll(() => conversation.textContent()).toMatch(/2 unread$/);
     await shot(admin.page, "admin-chats-inbox");

@@ -18,7 +18,7 @@ import { e2eServer } from "@/tests/e2e/support/server";
 
 const browser = setUpBrowser();
 
-// Form 1099-INT in the browser (issue 51 §3, decision 070): a customer whose savings earned $10.00 or more last
+// Form 1099-INT in the browser (decision 070): a customer whose savings earned $10.00 or more last
 // year finds the form in Statements after operations' run, and its PDF says what the IRS is told (checked with
 // pdftotext). PostgreSQL only: the run and the accrual are operations' CLI on the server's database.
 describe("Form 1099-INT", () => {

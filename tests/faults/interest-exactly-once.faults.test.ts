@@ -5,7 +5,7 @@ import { verifyLedger } from "@/server/lib/ledger";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
 
-// Issue 51 §2 (decision 068): the daily accrual and the monthly credit run in every instance's jobs room, and each
+// Decision 068: the daily accrual and the monthly credit run in every instance's jobs room, and each
 // account's day and month happen once. Three servers work 80 days of interest for 15,000 savings accounts; one is
 // killed with SIGKILL while it holds a batch; the other two finish. Every account then has accrued every day once
 // (no day twice, none missed), each month's balance-days are its days times the balance held (the deposit plus

@@ -5,7 +5,7 @@ import { realListFiles } from "@/tests/support/real-ofac-list";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
 
-// Issue 47 §2 (decision 053): the re-screen after a list load is a job in the jobs room, a batch of customers per
+// Decision 053: the re-screen after a list load is a job in the jobs room, a batch of customers per
 // transaction with the run's cursor. A server killed with SIGKILL while a batch is open loses only that batch;
 // started again, it goes on from the cursor and finishes the run once, each hit filed once.
 const CUSTOMERS = 12_000;

@@ -7,7 +7,7 @@ import { verifyLedger } from "@/server/lib/ledger";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";
 
-// Issue 50 §2 (decision 062): the month-end statement run is a job in the jobs room, a batch of 1,000 customers per
+// Decision 062: the month-end statement run is a job in the jobs room, a batch of 1,000 customers per
 // transaction with the run's cursor. A server killed with SIGKILL while a batch is open loses only that batch;
 // started again, it goes on from the cursor and finishes the month once: one statement per customer, the run's
 // count equal to what the table holds, and every stored figure the one the live statement computes.

@@ -55,7 +55,7 @@ const growing = (relation: string) =>
   GROWING.find((t) => relation === t || new RegExp(`^${t}_(p)?\\d`).test(relation));
 
 /**
- * The reads another engineer of issue 50 owns, whose sequential scans they fix on their branch (the lead merges
+ * The reads another engineer owns, whose sequential scans they fix on their branch (the lead merges
  * them): a finding on one of these routes is printed, not failed. Remove a line once its branch is merged.
  */
 const OWNED_ELSEWHERE: Record<string, string> = {

@@ -15,7 +15,7 @@ const journal = JSON.parse(
   fs.readFileSync(path.join(PROJECT_ROOT, "server/db/migrations/meta/_journal.json"), "utf8"),
 ) as { entries: { idx: number; tag: string }[] };
 const before = journal.entries.filter((e) => e.idx <= LAST_UNCHECKED_MIGRATION).at(-1)!.tag;
-/** The longest a probe may wait on a lock while the migrations run (issue 50). */
+/** The longest a probe may wait on a lock while the migrations run (decision 064). */
 const MAX_WAIT_MS = 1_000;
 
 /**

@@ -6,7 +6,7 @@ const SIGN: Record<Direction, string> = { in: "+", out: "−", none: "" };
 
 /**
  * A money amount as the style guide wants it: tabular figures, a sign as well as a colour. Colour is
- * green for money in and red for money out, and only when `colored` (spec §4: completed transactions).
+ * green for money in and red for money out, and only when `colored` (completed transactions only).
  */
 export function Amount({
   cents,

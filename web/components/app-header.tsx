@@ -29,8 +29,9 @@ export function AppHeader({ user }: { user: Pick<CurrentUser, "firstName" | "las
           <NotificationBell />
         )}
         <SettingsAvatarLink user={user} title="Settings" />
-        {/* Logout is a page navigation, not a data call (spec §7): the server clears the cookie and redirects.
-            A plain link, so it works on the server-drawn dashboard before its script has loaded. */}
+        {/* Logout is a page navigation (GET /api/logout), not a data call: the server clears the cookie
+            and redirects. A plain link, so it works on the server-drawn dashboard before its script has
+            loaded. */}
         <Button asChild variant="ghost" size="sm">
           <a href="/api/logout" aria-label="Logout">
             <LogOut aria-hidden />

@@ -11,7 +11,7 @@ const TABS = [
 
 export type AppTab = (typeof TABS)[number]["href"];
 
-/** The Dashboard / Send Money / Analytics / Settings bar on the money screens (spec §2). Links, not panels. */
+/** The Dashboard / Send Money / Analytics / Settings bar on the money screens. Links, not panels. */
 export function AppTabs({ active, className }: { active: AppTab; className?: string }) {
   return (
     <nav aria-label="Sections" className={cn("w-full min-w-0 sm:w-auto", className)}>

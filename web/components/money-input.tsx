@@ -4,7 +4,7 @@ import { Input } from "@/web/components/ui/input";
 import { readAmount } from "@/web/lib/read-amount";
 
 /**
- * The one money field (issue 46 §5): a "$" prefix and a decimal keyboard, and the text kept exactly as typed. Once
+ * The one money field: a "$" prefix and a decimal keyboard, and the text kept exactly as typed. Once
  * the customer has left the field, text that is not an amount above $0 is refused under it with the spec's message
  * (readAmount) rather than rewritten; the form's own error (required, over the balance) is shown first. The form
  * reads the same text with readAmount on submit, so what the field accepts is what is sent.

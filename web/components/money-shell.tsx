@@ -10,8 +10,8 @@ import { Container } from "@/web/components/ui/container";
 import { useSignedInUser } from "@/web/lib/current-user";
 
 /**
- * The money screens' frame (spec §2): logo, the screen's title, the user's initials, the tabs and the way back,
- * plus the notification bell for customers, as on every signed-in page (issue 32 §2).
+ * The money screens' frame: logo, the screen's title, the user's initials, the tabs and the way back,
+ * plus the notification bell for customers, as on every signed-in page (decision 034).
  */
 export function MoneyShell({ title, tab, children }: { title: string; tab: AppTab; children: ReactNode }) {
   const user = useSignedInUser();

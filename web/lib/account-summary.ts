@@ -9,7 +9,7 @@ export function getAccountSummary({ signal }: { signal?: AbortSignal } = {}) {
   return apiRequest<AccountSummary>("GET", "/api/account/summary", undefined, { signal });
 }
 
-/** Spec §7: always stale, refetched whenever a screen that shows it mounts. */
+/** Always stale, refetched whenever a screen that shows it mounts. */
 export const accountSummaryQuery = queryOptions({
   queryKey: ACCOUNT_SUMMARY_KEY,
   queryFn: ({ signal }) => getAccountSummary({ signal }),

@@ -49,7 +49,7 @@ describe("apiRequest conditional GETs", () => {
 });
 
 describe("the one error parser", () => {
-  it("reads the message, the code and the flags of a spec §8 body", async () => {
+  it("reads the message, the code and the flags of an error body (decision 023)", async () => {
     const body = { message: "Daily withdrawal limit exceeded", code: "LIMIT", withdrawalLimitExceeded: true };
     vi.stubGlobal("fetch", vi.fn().mockResolvedValue(new Response(JSON.stringify(body), { status: 422 })));
     const error = await apiRequest("POST", "/api/test/failing", { a: 1 }).catch((e: unknown) => e);
@@ -68,7 +68,7 @@ describe("the one error parser", () => {
     expect(reasonOf(new TypeError("Failed to fetch"))).toBeUndefined();
   });
 
-  it("reads nothing from a body that is not a spec §8 object (storage XML, a JSON array)", () => {
+  it("reads nothing from a body that is not an error object (storage XML, a JSON array)", () => {
     expect(parseErrorBody("<Error><Code>AccessDenied</Code></Error>")).toBeUndefined();
     expect(parseErrorBody("[1]")).toBeUndefined();
     expect(parseErrorBody('{"code":"X"}')).toEqual({ message: undefined, flags: { code: "X" } });

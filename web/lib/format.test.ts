@@ -8,8 +8,9 @@ import {
   formatShortDate,
 } from "@/web/lib/format";
 
-// Issue 46 item 13: the web wrote browser time ("Nov 29, 4:03 AM") where PDFs and e-mails wrote New York time
-// ("Nov 28, 11:03 PM ET"). Every formatter writes New York time with its zone, whatever the browser's zone.
+// Times people read (docs/architecture.md "Design notes"): the web wrote browser time ("Nov 29, 4:03 AM")
+// where PDFs and e-mails wrote New York time ("Nov 28, 11:03 PM ET"). Every formatter writes New York time
+// with its zone, whatever the browser's zone.
 const nearMidnightUtc = "2026-11-29T04:03:00Z";
 const originalZone = process.env.TZ;
 

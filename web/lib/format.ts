@@ -15,9 +15,10 @@ const MONTHS = [
   "December",
 ] as const;
 
-// One rule for every time a customer or staff member reads (issue 46): New York time, the bank's day (limits,
-// statements, PDFs and e-mails already count in it), with the zone written as "ET" whenever a clock time shows,
-// whatever zone the browser is in. A calendar date ("2026-12-29", a due day) is that day everywhere, never shifted.
+// One rule for every time a customer or staff member reads (docs/architecture.md "Design notes"): New York
+// time, the bank's day (limits, statements, PDFs and e-mails already count in it), with the zone written as
+// "ET" whenever a clock time shows, whatever zone the browser is in. A calendar date ("2026-12-29", a due
+// day) is that day everywhere, never shifted.
 
 /** The zone written after a clock time. */
 export const BANK_ZONE_LABEL = "ET";
@@ -129,7 +130,7 @@ export function formatCountdown(totalSeconds: number): string {
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
 }
 
-/** First letter of first and last name, upper-cased (spec §2 analytics top bar). */
+/** First letter of first and last name, upper-cased (the analytics top bar). */
 export function initials(firstName: string, lastName: string): string {
   return `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`.toUpperCase() || "?";
 }

@@ -4,9 +4,9 @@ import { isUnauthorized, PAGE_ANSWER_TIMES } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /**
- * What a 401 answer to a call means, declared per query or mutation with `meta: { on401 }` — spec §8
- * "Logged out". `"sign-in"` (the default): the session ended, go to /auth and back here afterwards.
- * `"home"`: go to / (spec §2 /apply-checking). `"ignore"`: the call handles it (sign-in, where 401 means
+ * What a 401 answer to a call means, declared per query or mutation with `meta: { on401 }` — the
+ * "Logged out" case. `"sign-in"` (the default): the session ended, go to /auth and back here afterwards.
+ * `"home"`: go to / (as /apply-checking does). `"ignore"`: the call handles it (sign-in, where 401 means
  * wrong credentials; the back office, which says "Session expired" itself).
  */
 export type On401 = "sign-in" | "home" | "ignore";
@@ -27,7 +27,7 @@ export interface QueryClientHooks {
   onSignedOut?: (to: Exclude<On401, "ignore">) => void;
 }
 
-/** Spec §9 defaults: never stale, no refetch on focus, no interval, no retries for reads or writes. */
+/** The query defaults: never stale, no refetch on focus, no interval, no retries for reads or writes. */
 export function createQueryClient(hooks: QueryClientHooks = {}): QueryClient {
   const handle = (error: unknown, meta: CallMeta | undefined) => {
     if (!isUnauthorized(error)) return;

@@ -8,7 +8,7 @@ export type AmountReading =
   | { cents: null; error: string };
 
 /**
- * Reads the text of a money field without changing it (issue 46 §5): "-5" is refused as not above $0 and "1e3" or
+ * Reads the text of a money field without changing it: "-5" is refused as not above $0 and "1e3" or
  * "1,000.001" as not a dollar amount, never turned into "5" or "13". The one parseMoney decides what is a number.
  */
 export function readAmount(text: string): AmountReading {

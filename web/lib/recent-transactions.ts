@@ -5,7 +5,7 @@ import { livePoll } from "@/web/lib/live-updates";
 
 export const RECENT_TRANSACTIONS_KEY = ["/api/transactions/recent"] as const;
 
-/** Spec §9: the dashboard polls recent transactions every 5 s (only while the pushed stream is down, decision 034). */
+/** The dashboard polls recent transactions every 5 s (only while the pushed stream is down, decision 034). */
 export const RECENT_TRANSACTIONS_POLL_MS = 5_000;
 
 /** GET /api/transactions/recent: the user's latest transactions, newest first. */

@@ -5,7 +5,7 @@ export const SEND_MONEY_BLOCKED = {
   description: "Complete account setup to send money",
 } as const;
 
-/** The same gate on Add money, in its own words: nothing is sent there (issue 46 §22). */
+/** The same gate on Add money, in its own words: nothing is sent there. */
 export const ADD_MONEY_BLOCKED = {
   title: "Feature Unavailable",
   description: "Complete account setup to add money",
@@ -21,7 +21,7 @@ export function canSendMoney(summary: Pick<AccountSummary, "canSendMoney"> | und
   return summary?.canSendMoney === true;
 }
 
-/** Spec §5: analytics is closed only while the KYC application is rejected. */
+/** Analytics is closed only while the KYC application is rejected. */
 export function canSeeAnalytics(summary: Pick<AccountSummary, "kyc"> | undefined): boolean {
   return summary?.kyc?.status !== "rejected";
 }

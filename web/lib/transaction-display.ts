@@ -12,7 +12,7 @@ export function directionOf(type: Transaction["type"]): Direction {
 /** The badge tones (kept here as plain names so lib does not reach up into components). */
 export type StatusTone = "neutral" | "brand" | "positive" | "negative" | "pending";
 
-/** Spec §4 display statuses: completed, pending, processing/initiated, failed, cancelled. */
+/** Display statuses: completed, pending, processing/initiated, failed, cancelled. */
 export const STATUS_VIEW: Record<Transaction["status"], { label: string; tone: StatusTone }> = {
   completed: { label: "Completed", tone: "positive" },
   pending: { label: "Pending", tone: "pending" },

@@ -1,8 +1,8 @@
-// The scale seeder (issue 50): a bank of `customers` customers with three years of history each, written with
-// set-based SQL (generate_series) on a migrated PostgreSQL database, in chunks that each commit alone. Everything
-// is a function of (seed, n): ids are md5 of a label, choices come from hashtextextended, never random(), so a
-// step that reuses the previous one's rows (seeding 100_000 on the 10_000 step) adds exactly customers 10_000..99_999
-// and the result is the same as seeding 100_000 at once.
+// The scale seeder (decision 065): a bank of `customers` customers with three years of history each, written
+// with set-based SQL (generate_series) on a migrated PostgreSQL database, in chunks that each commit alone.
+// Everything is a function of (seed, n): ids are md5 of a label, choices come from hashtextextended, never
+// random(), so a step that reuses the previous one's rows (seeding 100_000 on the 10_000 step) adds exactly
+// customers 10_000..99_999 and the result is the same as seeding 100_000 at once.
 //
 // The triggers are off while it writes (session_replication_role = replica): the user-event triggers would take
 // a counter lock and a pg_notify per row, and the foreign-key triggers a probe per row; the rows are consistent by

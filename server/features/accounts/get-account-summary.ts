@@ -17,7 +17,7 @@ async function canSendMoney(db: DbOrTx, userId: string): Promise<boolean> {
 }
 
 /**
- * Spec §3 Account summary: display balances plus the current KYC and account request, and the send-money gate
+ * Account summary: display balances plus the current KYC and account request, and the send-money gate
  * as the server decides it, which the web shows rather than re-deriving (decision 019).
  */
 export async function getAccountSummary(db: DbOrTx, userId: string): Promise<AccountSummary> {

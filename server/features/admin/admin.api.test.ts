@@ -121,7 +121,8 @@ describe("mail desk", () => {
     expect(await auditRows("mail.test_email")).toHaveLength(1);
   });
 
-  // Issue 46 item 10: a realistic "you received $5,000.00 from Acme Corp" reached a real customer, no money behind it.
+  // Test mail to staff only (docs/architecture.md "Design notes"): a realistic "you received $5,000.00 from
+  // Acme Corp" reached a real customer, no money behind it.
   it("sends samples to staff addresses only: a customer's or a stranger's is refused, nothing queued", async () => {
     const queued = async () =>
       (await t.database.query<{ n: number }>("select count(*)::int as n from mail_outbox"))[0]!.n;

@@ -11,9 +11,10 @@ import { enqueueMail, wakeMailWorker } from "@/server/lib/mail/outbox";
 import { type MailMessage, paymentNotificationMail, testCodeMail } from "@/server/lib/mail/templates";
 import { generateCode } from "@/server/lib/one-time-codes";
 
-// The Email Test tab's samples (issue 46): a realistic "you received $5,000.00 from Acme Corp" in a customer's
-// inbox, with no money behind it, reads as real — a lure signed by the bank. So samples go to staff addresses
-// only, and each one says it is a test in its subject and at the top of its body.
+// The Email Test tab's samples (docs/architecture.md "Design notes"): a realistic "you received $5,000.00
+// from Acme Corp" in a customer's inbox, with no money behind it, reads as real — a lure signed by the bank.
+// So samples go to staff addresses only, and each one says it is a test in its subject and at the top of its
+// body.
 
 const TEST_BANNER = `TEST E-MAIL from ${BRAND.name} staff, checking mail delivery. It is a sample: no money moved and nothing changed on any account.`;
 

@@ -9,8 +9,9 @@ import { setUpSmtpSink } from "@/tests/support/smtp-sink";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
-// Issue 26 item 27: forgot-password answered about 3x slower for an e-mail with an account, because the code and
-// its mail were made before the answer. Proved without timings: the answer is given while that work is held.
+// docs/architecture.md "Design notes" (a customer's trust): forgot-password answered about 3x slower for an
+// e-mail with an account, because the code and its mail were made before the answer. Proved without timings:
+// the answer is given while that work is held.
 const sink = setUpSmtpSink();
 const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" }));
 

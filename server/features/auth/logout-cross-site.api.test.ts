@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
-// Issue 26 item 28: another site could sign a customer out with a link or an <img> to GET /api/logout.
+// docs/architecture.md "Design notes" (logout): another site could sign a customer out with a link or an
+// <img> to GET /api/logout.
 const t = setUpTestApp();
 
 const whoAmI = (cookie: string) =>

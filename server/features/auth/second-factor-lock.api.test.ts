@@ -9,7 +9,7 @@ import { setUpSmtpSink } from "@/tests/support/smtp-sink";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { setUpAdminUser } from "@/tests/support/users";
 
-// Issue 26 item 6: wrong second-factor codes are counted per account across every place a code is checked.
+// Decision 018: wrong second-factor codes are counted per account across every place a code is checked.
 const sink = setUpSmtpSink();
 const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "10" }));
 const admin = setUpAdminUser(t);

@@ -92,7 +92,8 @@ describe("staff need a second factor (ADMIN_REQUIRE_2FA)", () => {
     expect(summary.json().accountBalance).toBe("$0.00");
 
     await stepUpWithTotp(t.app, t.database, { id: admin.user.id, cookie: admin.cookie, secret });
-    // Issue 15: a balance edit is maker-checker, so the stepped-up request is accepted for approval (202).
+    // A balance edit is maker-checker (decision 007), so the stepped-up request is accepted for approval
+    // (202).
     const ok = await put(url, admin.cookie, { accountBalance: "250.00", reason: "Correction" });
     expect(ok.statusCode, ok.body).toBe(202);
     expect((await postJson(t.app, "/api/admin/transactions", admin.cookie, credit)).statusCode).toBe(201);

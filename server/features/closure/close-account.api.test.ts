@@ -16,7 +16,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, logIn, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 48 §6 (decision 059): closing an account with a zero balance, by its customer or by compliance; every
+// Decision 059: closing an account with a zero balance, by its customer or by compliance; every
 // refusal is a 409 that says what to do and writes nothing; a closed account neither sends nor receives.
 const sink = setUpSmtpSink();
 const t = setUpTestApp(() => ({

@@ -7,7 +7,8 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 48 §6: a customer with money history is never deleted (a bank keeps records five years); staff close it.
+// Decision 059: a customer with money history is never deleted (a bank keeps records five years); staff close
+// it.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);

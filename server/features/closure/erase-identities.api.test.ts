@@ -6,7 +6,7 @@ import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 48 §6 (decision 059): identity data of a closed account is erased after the retention period by the
+// Decision 059: identity data of a closed account is erased after the retention period by the
 // jobs room's loop; the ledger, the history and the login stay. The clock is moved by the pass's `now`.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const admin = setUpAdminUser(t);

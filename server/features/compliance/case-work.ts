@@ -222,7 +222,7 @@ export async function linkCustomer(
       .select({ id: users.id, staffRoles: users.staffRoles })
       .from(users)
       .where(UUID.test(ref) ? eq(users.id, ref) : eq(sql`lower(${users.email})`, ref.toLowerCase()));
-    // Staff accounts never bank (issue 26), so they are no customer to link.
+    // Staff accounts never bank (docs/architecture.md "Staff roles"), so they are no customer to link.
     if (!found || found.staffRoles.length > 0) {
       throw new AppError("NOT_FOUND", COMPLIANCE_MESSAGES.linkedCustomerNotFound);
     }

@@ -77,7 +77,7 @@ async function propose(
   return res.json().case.decisions.find((d: { status: string }) => d.status === "pending").id as string;
 }
 
-/** A checker's verdict; a rejection says why (issue 46), an approval may. */
+/** A checker's verdict; a rejection says why, an approval may (decision 032). */
 const check = (caseId: string, decisionId: string, verdict: "approve" | "reject", who: SignedInUser) =>
   call(
     "POST",
@@ -111,7 +111,7 @@ describe("a case from hit to cleared, with two compliance members", () => {
       assignee: null,
       heldTransfers: 1,
     });
-    // The held transfers themselves, not only their count (issue 46).
+    // The held transfers themselves, not only their count (README "Sanctions screening").
     expect(detail.json().transfers).toEqual([
       expect.objectContaining({
         id: transferId,

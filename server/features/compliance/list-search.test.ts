@@ -10,7 +10,7 @@ import { birthDatesOf, weakAliasesOf } from "@/server/features/compliance/parse-
 import { phoneticKey } from "@/server/features/compliance/phonetic";
 import { parseRealList } from "@/tests/support/real-ofac-list";
 
-/** Decision 052's matcher on the real OFAC extract of 2024-05-03: every behaviour issue 47 §1 asks for. */
+/** Decision 052's matcher on the real OFAC extract of 2024-05-03: every behaviour it records. */
 let index: SanctionsIndex;
 let parsed: ReturnType<typeof parseRealList>;
 beforeAll(() => {

@@ -82,7 +82,7 @@ export function searchIndex(index: SanctionsIndex, query: NameQuery, threshold: 
 /**
  * A listed name a query's name reaches before its date of birth is weighed: the costly part of a search, which
  * depends only on the name, the party's type and whether a date of birth is known, so a batch of customers
- * sharing a full name (the re-screen, issue 50) finds them once and scores each customer's date on them.
+ * sharing a full name (the re-screen, decision 062) finds them once and scores each customer's date on them.
  */
 export interface NameCandidate {
   listed: IndexedName;

@@ -4,7 +4,10 @@ import { NameIndex } from "@/server/features/compliance/name-index";
 import { nameTokenReadings, nameTokens, surnameTokens } from "@/server/features/compliance/normalise-name";
 import { parseRealList } from "@/tests/support/real-ofac-list";
 
-/** Issue 46 item 26's bypasses of "HEATH, Noel Timothy" (SDN 6710), and more of the same kind. */
+/**
+ * Look-alike and invisible-character bypasses (README "Sanctions screening") of "HEATH, Noel Timothy" (SDN
+ * 6710), and more of the same kind.
+ */
 const LOOK_ALIKES = {
   "Greek and Cyrillic letters inside Latin words": "\u039d\u043e\u0435l Timothy \u041d\u0435\u0430th",
   "a zero-width space": "No\u200bel He\u200bath",

@@ -4,7 +4,7 @@ import { indexOfParsedList, type SanctionsIndex } from "@/server/features/compli
 import { nameHits, nameScreener, type ScreenName } from "@/server/features/compliance/screen";
 import { parseRealList } from "@/tests/support/real-ofac-list";
 
-// Issue 50 §1 (decision 062): the re-screen looks a batch's distinct names up once and weighs each customer's date
+// Decision 062: the re-screen looks a batch's distinct names up once and weighs each customer's date
 // of birth on the shared candidates. It must give exactly the hits nameHits gives each customer alone.
 let index: SanctionsIndex;
 beforeAll(() => {

@@ -105,9 +105,9 @@ function nameHit(index: SanctionsIndex, subject: string, match: ListMatch): Sanc
 }
 
 /**
- * nameHits for many subjects at once (a re-screen batch, issue 50): a name, type and "date of birth known or not"
- * seen before in this screener reuses its candidates, and only the dates are weighed again. Same hits as nameHits;
- * its memory is the distinct names it saw, so one is made per batch.
+ * nameHits for many subjects at once (a re-screen batch, decision 062): a name, type and "date of birth known
+ * or not" seen before in this screener reuses its candidates, and only the dates are weighed again. Same hits
+ * as nameHits; its memory is the distinct names it saw, so one is made per batch.
  */
 export function nameScreener(index: SanctionsIndex, threshold: number) {
   const seen = new Map<string, NameCandidate[]>();

@@ -14,7 +14,7 @@ import { ORIGINS } from "@/scripts/screening-set/names";
 import { NEGATIVE_VARIANTS, POSITIVE_VARIANTS } from "@/scripts/screening-set/types";
 
 /**
- * Issue 47 §3's goals on the frozen labelled set (tests/fixtures/screening-set, generated from the real OFAC
+ * Decision 052's goals on the frozen labelled set (tests/fixtures/screening-set, generated from the real OFAC
  * extract apart from the matcher) and the frozen synthetic population, at the one default threshold. The same
  * figures as `npm run bench:screening` (scripts/screening-set/measure.ts computes both).
  */
@@ -62,7 +62,7 @@ describe("the frozen set", () => {
   });
 });
 
-describe("screening on the frozen set at the default threshold (issue 47 §3)", () => {
+describe("screening on the frozen set at the default threshold (decision 052)", () => {
   it("finds the listed people and companies written another way as often as reached (goal ≥ 97%)", () => {
     expect(cases.recall.rate, `${cases.recall.hit}/${cases.recall.of}`).toBeGreaterThanOrEqual(
       REACHED.recall,
@@ -110,7 +110,7 @@ describe("screening on the frozen set at the default threshold (issue 47 §3)", 
   });
 });
 
-describe("fairness on the synthetic population at KYC (issue 47 §3)", () => {
+describe("fairness on the synthetic population at KYC (decision 053)", () => {
   it("alerts on ≤ 10 per 1,000 customers", () => {
     expect(population.perThousand, `${population.alerted}/${population.customers}`).toBeLessThanOrEqual(10);
   });

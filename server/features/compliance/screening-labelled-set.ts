@@ -7,7 +7,7 @@ import { nameTokens, surnameTokens } from "@/server/features/compliance/normalis
  * accents), and innocent names that share a first name, a family name or a common spelling. Unit tests only
  * (sanctions-screening.test.ts, name-index.test.ts) and the compliance bench's name population: it was written
  * and tuned on by the same hand, so `npm run bench:screening` no longer reports it; the matcher is judged on the
- * frozen set generated from the real list (tests/fixtures/screening-set, issue 47 §3).
+ * frozen set generated from the real list (tests/fixtures/screening-set, decision 052).
  */
 export const LISTED_NAMES: readonly string[] = [
   "PETROV, Ivan Sergeyevich",

@@ -18,7 +18,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, logIn, type SignedInUser, signupBody } from "@/tests/support/users";
 
 /**
- * Issue 47 §2 on the real OFAC extract of 2024-05-03 (decision 053): sign-up has no date of birth and screens no
+ * Decision 053 on the real OFAC extract of 2024-05-03: sign-up has no date of birth and screens no
  * name; the KYC submission screens the applied name with its date of birth as a person (and a company as an
  * entity), and that decides. MLADIC, Ratko: SDN 7744, individual, DOB 12 Mar 1943.
  */

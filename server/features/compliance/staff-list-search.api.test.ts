@@ -7,7 +7,9 @@ import { realListFiles } from "@/tests/support/real-ofac-list";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-/** POST /api/admin/compliance/search on the real OFAC extract of 2024-05-03 (issue 47 §2). */
+/**
+ * POST /api/admin/compliance/search on the real OFAC extract of 2024-05-03 (README "Sanctions screening").
+ */
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 
 const MLADIC = 7744;

@@ -112,7 +112,7 @@ describe("GET /api/admin/kyc-applications and /account-requests", () => {
   });
 });
 
-describe("KYC decisions (spec §4 state machine)", () => {
+describe("KYC decisions (the state machine)", () => {
   it("approves a pending application, audited, and mails the user", async () => {
     const { user, kycId } = await applicant();
     const res = await as(admin, "PUT", `/api/admin/kyc/${kycId}/approve`, { notes: "All good" });
@@ -153,7 +153,7 @@ describe("KYC decisions (spec §4 state machine)", () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe(ONBOARDING_ADMIN_MESSAGES.onlyRejectedReset);
     await as(admin, "PUT", `/api/admin/kyc/${kycId}/reject`, { notes: "Try again" });
-    // Issue 15 (maker-checker): the reset waits for a second compliance member, who approves it.
+    // Maker-checker (decision 007): the reset waits for a second compliance member, who approves it.
     const asked = await as(admin, "PUT", `/api/admin/kyc/${kycId}/reset`, {
       reason: "Customer sent new papers",
     });
@@ -327,7 +327,7 @@ describe("PUT /api/admin/account-requests/{id}", () => {
   });
 });
 
-describe("an account opens only for a verified identity (issue 26 item 3)", () => {
+describe("an account opens only for a verified identity (docs/architecture.md 'Staff roles')", () => {
   it("refuses to approve the account request while the identity check is pending or rejected, writing and mailing nothing", async () => {
     const { user, kycId, requestId } = await applicant();
     const approve = () =>

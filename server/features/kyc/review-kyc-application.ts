@@ -13,7 +13,7 @@ import { notify } from "@/server/lib/notifications";
 
 export type KycDecision = "approve" | "reject" | "reset";
 
-/** Which state each decision starts from, and where it leads (spec §4: reset only takes rejected back to pending). */
+/** Which state each decision starts from, and where it leads (reset only takes rejected back to pending). */
 const MOVES: Record<KycDecision, { from: KycRow["status"]; to: KycRow["status"]; refusal: string }> = {
   approve: { from: "pending", to: "approved", refusal: ONBOARDING_ADMIN_MESSAGES.onlyPendingApprove },
   reject: { from: "pending", to: "rejected", refusal: ONBOARDING_ADMIN_MESSAGES.onlyPendingReject },

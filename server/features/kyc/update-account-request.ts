@@ -38,9 +38,9 @@ async function drawAccountNumber(tx: Tx): Promise<string> {
 }
 
 /**
- * An admin sets any status on an account request (spec §4). Approval assigns the account number and routing
- * number once (kept on later moves), stamps approvedAt, and opens the wallet; every change is audited and the
- * user is mailed on approval and rejection.
+ * An admin sets any status on an account request. Approval assigns the account number and routing number once
+ * (kept on later moves), stamps approvedAt, and opens the wallet; every change is audited and the user is
+ * mailed on approval and rejection.
  */
 export async function updateAccountRequest(
   db: Db,

@@ -14,7 +14,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 47 §4 (decision 054): payments by $tag, money requests paid and scheduled transfers go through the
+// Decision 054: payments by $tag, money requests paid and scheduled transfers go through the
 // monitoring rules, judged by the jobs room's monitoring consumer after their commit, on both sides of a payment.
 // The consumers and the schedule runner run only when a test runs them; every test ends with the ledger invariants.
 const t = setUpTestApp(

@@ -1,11 +1,11 @@
 import { type MoneyEventKind, RULE_NAMES, type RuleName } from "@/contract/monitoring";
 
 /**
- * Transaction monitoring rules (issue 30 §3, decisions 031 and 054): pure functions over one customer's event
+ * Transaction monitoring rules (decisions 031 and 054): pure functions over one customer's event
  * history, each weighing graded evidence over fading windows. The live path (load-monitoring-input.ts, the
- * monitoring consumer and monitor-event.ts) loads that history from the database and issue 47's frozen scenarios
- * (scripts/monitoring-scenarios) build it in memory; both call `evaluateRules`, so what is measured is what runs.
- * Times are epoch milliseconds; amounts are integer cents.
+ * monitoring consumer and monitor-event.ts) loads that history from the database and the frozen scenarios
+ * of decision 054 (scripts/monitoring-scenarios) build it in memory; both call `evaluateRules`, so what is
+ * measured is what runs. Times are epoch milliseconds; amounts are integer cents.
  */
 /**
  * credit: money in from a bank or staff; deposit: USDC received on chain; transfer: USDC sent out; tag_out /
@@ -192,7 +192,7 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 /**
- * The defaults (decisions 031 and 054), tuned on issue 47's frozen scenarios (bench/COMPLIANCE.md). Blocking by
+ * The defaults (decisions 031 and 054), tuned on the frozen scenarios (bench/COMPLIANCE.md). Blocking by
  * default only a new device followed by a transfer to a new address (account takeover: holding protects the
  * customer). Many customers paying one address is also a merchant's or payment processor's shared address: it
  * alerts.

@@ -12,9 +12,10 @@ import { defaultMonitoringConfig } from "@/server/features/monitoring/rules";
 import frozen from "@/tests/fixtures/monitoring-scenarios/FROZEN.json";
 
 /**
- * Issue 47 §4's goals on the frozen scenarios (scripts/monitoring-scenarios, written apart from the rules): the
- * production rules find at least 90% of every typology and of every evasion variant, and raise fewer than 20
- * alerts per 1,000 normal customers a month. `npm run bench:compliance` prints the same on 10,000 customers.
+ * Decision 054's goals on the frozen scenarios (scripts/monitoring-scenarios, written apart from the rules):
+ * the production rules find at least 90% of every typology and of every evasion variant, and raise fewer than
+ * 20 alerts per 1,000 normal customers a month. `npm run bench:compliance` prints the same on 10,000
+ * customers.
  */
 /**
  * Where the goals are not reached yet, the figures the rules reached when they landed (2026-11-29, decision 054,

@@ -4,9 +4,10 @@ import { enrolTotp, freshTotpCode, postJson } from "@/tests/support/second-facto
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
-// Issue 46 item 9: the desk asked for the second factor before the server had checked the amount or the reason,
-// so the code was spent on a call that could only fail. A `dryRun` call checks everything without the factor.
-// Item 29: a balance target typed against a balance that moved meanwhile is refused instead of swallowing it.
+// docs/architecture.md "Maker-checker" (dryRun): the desk asked for the second factor before the server had
+// checked the amount or the reason, so the code was spent on a call that could only fail. A `dryRun` call
+// checks everything without the factor. And (same section): a balance target typed against a balance that moved
+// meanwhile is refused instead of swallowing it.
 
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const finance = setUpVerifiedUser(t, { staffRoles: ["finance"] });

@@ -53,7 +53,7 @@ describe("the wallet cap", () => {
   });
 });
 
-describe("only customers with an open account receive money (issue 26 item 9)", () => {
+describe("only customers with an open account receive money (docs/architecture.md 'Staff roles')", () => {
   it("refuses credits and incoming payments, pending or completed, to a customer whose account is not open", async () => {
     const applicant = await createVerifiedUser(t.database);
     await insertKycApplication(t.database, applicant, "pending");
@@ -240,7 +240,8 @@ describe("admin credits", () => {
 describe("balance edits", () => {
   it("posts an adjustment for the difference instead of overwriting", async () => {
     const customer = await createFundedCustomer(t, admin, "100");
-    // Issue 15 (maker-checker): every adjustment waits for a second finance member, then posts the difference.
+    // Maker-checker (decision 007): every adjustment waits for a second finance member, then posts the
+    // difference.
     const checker = await createVerifiedUser(t.database, { staffRoles: ["finance"] });
     const adjust = async (accountBalance: string) => {
       const asked = await asAdmin("PUT", `/api/admin/users/${customer.user.id}/balance`, {

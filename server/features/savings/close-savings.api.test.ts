@@ -13,7 +13,7 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Closing savings (issue 51 §1, decision 068): the interest owed brought up to date and paid, the whole balance
+// Closing savings (decision 068): the interest owed brought up to date and paid, the whole balance
 // moved to checking in one call, once; every refusal; a race with moves; and the whole account's closure, which
 // waits for savings to be emptied. Every test ends with the ledger verified.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });

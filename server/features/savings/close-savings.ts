@@ -12,7 +12,7 @@ import { IDEMPOTENCY_KEY_PATTERN, requiredIdempotencyKey } from "@/server/lib/id
 import { walletCheckRefusal } from "@/server/lib/ledger";
 
 /**
- * Closing a customer's savings account (issue 51 §1, decision 068): one call of close_savings
+ * Closing a customer's savings account (decision 068): one call of close_savings
  * (server/db/functions/savings.sql), which brings the interest up to date, pays it and moves the whole balance to
  * checking. This file builds the call and answers its outcome.
  */

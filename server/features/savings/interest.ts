@@ -9,7 +9,7 @@ import { interestPaidMail } from "@/server/lib/mail/money-templates";
 import type { Notification } from "@/server/lib/notifications";
 
 /**
- * The daily accrual and the month's credit of savings interest (issue 51 §2, decision 068), as jobs that run
+ * The daily accrual and the month's credit of savings interest (decision 068), as jobs that run
  * exactly once per account and day (and month) across instances and restarts: the SQL functions in
  * server/db/functions/savings.sql claim accounts with SKIP LOCKED and move each account's day, or mark its month
  * credited, in the statement that accrues or credits it. A pass does one batch of the oldest work due: a month
@@ -131,7 +131,7 @@ export async function interestPass(
         sql`select user_id::text as user_id, cents::int as cents from credit_savings_batch(${month}::date, ${batchSize})`,
         z.object({ user_id: z.string(), cents: z.number().int() }),
       );
-      // Told after the commit, by the jobs room (issue 49's rule: the money path writes once, everything else
+      // Told after the commit, by the jobs room (decision 072: the money path writes once, everything else
       // follows from its event): one event for the batch, so a rolled-back credit tells no one and a committed
       // one tells each customer once.
       const paid = rows.filter((r) => r.cents > 0);

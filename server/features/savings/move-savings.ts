@@ -17,7 +17,7 @@ import { IDEMPOTENCY_KEY_PATTERN, requiredIdempotencyKey } from "@/server/lib/id
 import { walletCheckRefusal } from "@/server/lib/ledger";
 
 /**
- * Moving money between a customer's checking and savings (issue 51 §1, decision 068): one call of move_savings
+ * Moving money between a customer's checking and savings (decision 068): one call of move_savings
  * (server/db/functions/savings.sql), which locks, checks and writes. This file checks what needs no database,
  * builds the call and answers its outcome.
  */

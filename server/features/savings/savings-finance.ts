@@ -7,7 +7,7 @@ import { type DbOrTx, queryRows } from "@/server/db/client";
 import { limitDayOf } from "@/server/features/transfers/limit-day";
 
 /**
- * The back office's savings figures (issue 51 §4, decision 071), each a few set-based reads whatever the number of
+ * The back office's savings figures (decision 071), each a few set-based reads whatever the number of
  * accounts: deposits by product from the ledger's cached balances, interest by day and month from
  * savings_interest_days (a few hundred rows a day), and next month's interest expense forecast.
  */

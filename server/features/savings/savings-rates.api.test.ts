@@ -11,7 +11,7 @@ import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
-// The savings rate's maker-checker and finance's figures (issue 51 §2 and §4, decision 071): an owner proposes, a
+// The savings rate's maker-checker and finance's figures (decision 071): an owner proposes, a
 // second finance member or owner approves, the rate applies from its day, customers are told once; every test ends
 // with the ledger verified.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });

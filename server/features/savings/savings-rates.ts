@@ -17,7 +17,7 @@ import { savingsRateChangeMail } from "@/server/lib/mail/money-templates";
 import { notifyAll } from "@/server/lib/notifications";
 
 /**
- * The savings APY's maker-checker (issue 51 §2, decision 071): an owner proposes a rate from a future New York day,
+ * The savings APY's maker-checker (decision 071): an owner proposes a rate from a future New York day,
  * a second finance member or owner approves it on the approvals routes, and the customers with savings are told,
  * in batches, after the approval commits. A day's interest reads the approved rate in force that day
  * (savings_rate_on), so a rate approved for a future day never changes interest already accrued.

@@ -11,7 +11,7 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Savings at the advertised 2.5 % APY (issue 51, decision 068): opening, moving money both ways through the one
+// Savings at the advertised 2.5 % APY (decision 068): opening, moving money both ways through the one
 // call, every refusal, and interest exact to the cent over a whole year, leap or not. Every test ends with the
 // ledger verified.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });

@@ -17,7 +17,7 @@ import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { AppError, pgConstraint, pgErrorCode } from "@/server/lib/errors";
 
 /**
- * A customer's savings account (issue 51 §1, decision 068): opened from the dashboard once the checking account is
+ * A customer's savings account (decision 068): opened from the dashboard once the checking account is
  * open, one per customer, its own ledger account; its balance, the rate on offer and the interest earned.
  */
 

@@ -18,7 +18,7 @@ import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scr
 import { expectTransfersConsistent } from "@/tests/support/transfer-invariants";
 import { createAdminUser } from "@/tests/support/users";
 
-// Exactly once across instances and restarts (issue 32 §3, decision 036): a runner process SIGKILLed after it
+// Exactly once across instances and restarts (decision 036): a runner process SIGKILLed after it
 // made a run's transfer but before it recorded the run, then three runners on their own pools racing the same
 // due runs. Real PostgreSQL only: the claim's FOR UPDATE SKIP LOCKED and the separate pools are the point.
 const root = path.resolve(import.meta.dirname, "../../..");

@@ -8,7 +8,7 @@ import { SoftwareAuthenticator } from "@/tests/support/software-authenticator";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
-// The schedules API (issue 32 §3, decision 036): a customer's own schedules to their own saved recipients.
+// The schedules API (decision 036): a customer's own schedules to their own saved recipients.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" }, { scheduleRunner: false });
 expectLedgerCleanAfterEach(t);
 

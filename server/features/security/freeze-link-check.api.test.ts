@@ -4,7 +4,8 @@ import { issueFreezeLink } from "@/server/features/security/freeze-links";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
-// Issue 26 item 18: a used "This wasn't me" link showed the freeze button again; the page now asks first.
+// A used "This wasn't me" link (docs/architecture.md "Account security") showed the freeze button again; the
+// page now asks first.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 
 const post = (url: string, token: string) => t.app.inject({ method: "POST", url, payload: { token } });

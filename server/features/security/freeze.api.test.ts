@@ -193,7 +193,8 @@ describe("This wasn't me", () => {
     const path = `/api/admin/users/${customer.user.id}/unfreeze`;
     expect((await post(path, undefined, cookie)).statusCode).toBe(403);
     expect((await post(path)).statusCode).toBe(401);
-    // Issue 15 (maker-checker): the request waits for a second compliance member; the freeze holds until then.
+    // Maker-checker (decision 007): the request waits for a second compliance member; the freeze holds until
+    // then.
     const asked = await post(path, { reason: "Spoke to the customer on the phone" }, admin.cookie);
     expect(asked.statusCode, asked.body).toBe(202);
     expect((await get("/api/auth/user", cookie)).json().isFrozen).toBe(true);

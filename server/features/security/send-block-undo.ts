@@ -18,7 +18,7 @@ import { deleteUserSessions } from "@/server/lib/session";
 import { updateUser } from "@/server/lib/write-user";
 
 /**
- * "This wasn't me" for a block on crypto sends (issue 46 item 28, decision 047). Switching the block on e-mails a
+ * "This wasn't me" for a block on crypto sends (decision 047). Switching the block on e-mails a
  * single-use link, good for SEND_BLOCK_UNDO_HOURS, to the "This wasn't me" page (`for=send-block` beside the token
  * in the fragment, so neither reaches a server log). Following it undoes the block, and, since someone who could
  * prove the second factor or the password switched it on, ends every session and asks for a new password, as a

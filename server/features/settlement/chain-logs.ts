@@ -2,9 +2,10 @@ import type { Hex, PublicClient } from "viem";
 import { receiptOf } from "@/server/features/settlement/chain-config";
 
 /**
- * A token log's identity on chain (issue 48): its transaction's hash and its place among that transaction's logs.
- * The block's log index is not one: a reorg that mines the same transaction again, in another block or at
- * another position, gives the same log another block log index, and keying on it credited one deposit twice.
+ * A token log's identity on chain (decision 056): its transaction's hash and its place among that
+ * transaction's logs. The block's log index is not one: a reorg that mines the same transaction again, in
+ * another block or at another position, gives the same log another block log index, and keying on it credited
+ * one deposit twice.
  */
 export interface LogIdentity {
   txHash: string;

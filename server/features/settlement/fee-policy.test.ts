@@ -12,7 +12,7 @@ import {
 import { classifyNonces } from "@/server/features/settlement/hot-wallet-status";
 import { parseChainConfig } from "@/server/lib/chain-config";
 
-// A steady market: base fee 50 gwei, tip 1 gwei, viem's estimate 1.2 × 50 + 1 = 61 gwei (issue 48 §4).
+// A steady market: base fee 50 gwei, tip 1 gwei, viem's estimate 1.2 × 50 + 1 = 61 gwei (decision 058).
 const g = (n: string) => parseGwei(n);
 const steady: Market = { baseFeePerGas: g("50"), maxFeePerGas: g("61"), maxPriorityFeePerGas: g("1") };
 const signed = { maxFeePerGas: g("61"), maxPriorityFeePerGas: g("1") };

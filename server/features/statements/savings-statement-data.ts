@@ -14,7 +14,7 @@ import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { AppError } from "@/server/lib/errors";
 
 /**
- * The monthly savings statement (issue 51 §3, decision 069): a savings account's opening and closing balance, every
+ * The monthly savings statement (decision 069): a savings account's opening and closing balance, every
  * movement, the interest earned, Regulation DD's "Annual Percentage Yield Earned" and the days in the period. A
  * month's statement exists once its interest is final: the month's credit is made (savings_interest.credited_at),
  * or the account closed in it (the closing paid what the month had accrued).

@@ -29,7 +29,7 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 51 §3 (decision 069): the monthly savings statement — opening and closing balance, every movement, the
+// Decision 069: the monthly savings statement — opening and closing balance, every movement, the
 // interest earned, Regulation DD's Annual Percentage Yield Earned and the days in the period — its download (the
 // customer's own account only), and the month-end run, which stores none before the month's interest is paid.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });

@@ -26,7 +26,7 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 50 §2 (decision 062): the month-end run stores each customer's statement figures for a closed month in
+// Decision 062: the month-end run stores each customer's statement figures for a closed month in
 // keyset batches, once, resumable from its cursor; the statement route then draws the PDF from them.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 const admin = setUpAdminUser(t);

@@ -17,7 +17,7 @@ import { AppError } from "@/server/lib/errors";
 import type { TaxPayer } from "@/server/lib/tax-payer";
 
 /**
- * The yearly Form 1099-INT run (issue 51 §3, decision 070): for every customer with a savings account, the interest
+ * The yearly Form 1099-INT run (decision 070): for every customer with a savings account, the interest
  * paid into savings in the calendar year (New York) is summed from the ledger, and a form is stored for each one
  * paid $10.00 or more. Run again, a customer whose amount changed gets a CORRECTED form that supersedes the last
  * one; an unchanged form is not issued again. Exactly once across instances: the run's row is locked with SKIP

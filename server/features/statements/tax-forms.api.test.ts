@@ -15,7 +15,7 @@ import { createApprovedCustomer, expectLedgerCleanAfterEach, fundCustomer } from
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Form 1099-INT for savings interest (issue 51 §3, decision 070): the yearly run issues a form to every customer
+// Form 1099-INT for savings interest (decision 070): the yearly run issues a form to every customer
 // paid $10.00 or more in the year, exactly once; a changed amount gets a CORRECTED form; the customer downloads
 // their own PDF from Statements; finance exports the Publication 1220 file. Every test ends with the ledger verified.
 const PAYER_ENV = {

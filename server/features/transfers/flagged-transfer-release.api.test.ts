@@ -5,7 +5,7 @@ import { setUpSmtpSink } from "@/tests/support/smtp-sink";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { setUpAdminUser } from "@/tests/support/users";
 
-// Issue 26 item 7: after "This wasn't me", one staff member could send the very transfer the customer reported.
+// After "This wasn't me", one staff member could send the very transfer the customer reported.
 const sink = setUpSmtpSink();
 const t = setUpTestApp(() => ({ SMTP_URL: sink.url, RATE_LIMIT_SCALE: "100" }));
 const admin = setUpAdminUser(t);

@@ -15,10 +15,11 @@ import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";
 
 /**
- * A customer blocks a requester from the request they received (issue 46 §30). The block is never told to the
- * requester: their later requests to this customer are answered as usual (same caps, same "Request sent") and shown
- * to them as waiting, but withheld from this customer (money-requests.ts), as a payer who does not answer looks. A
- * generic refusal would tell a harasser they were blocked and invite them to try another way.
+ * A customer blocks a requester from the request they received (decision 037's amendment). The block is never
+ * told to the requester: their later requests to this customer are answered as usual (same caps, same
+ * "Request sent") and shown to them as waiting, but withheld from this customer (money-requests.ts), as a
+ * payer who does not answer looks. A generic refusal would tell a harasser they were blocked and invite them
+ * to try another way.
  */
 
 interface Customer {

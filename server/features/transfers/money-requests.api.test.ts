@@ -11,7 +11,7 @@ import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
-// "Request money" from a $tag (issue 32 §4, decision 037), from an attacker's side: another customer's requests,
+// "Request money" from a $tag (decision 037), from an attacker's side: another customer's requests,
 // staff, tags that cannot be paid, wrong types, replays and races; every scenario ends with the ledger check.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
@@ -431,7 +431,7 @@ describe("paying, declining and cancelling a request", () => {
       headers: { cookie: blocked.cookie },
       payload: { on: true, cooldown: "24 hours", password: TEST_PASSWORD },
     });
-    // The payer's own crypto-send block covers USDC leaving the bank, not paying a request (issue 46 item 1).
+    // The payer's own crypto-send block covers USDC leaving the bank, not paying a request (decision 047).
     const whileBlocked = await payRequest(blocked, third);
     expect(whileBlocked.statusCode, whileBlocked.body).toBe(201);
     expect((await list(requester, "outgoing")).requests.find((r) => r.id === third)?.status).toBe("paid");
@@ -475,7 +475,7 @@ const shapeOf = (res: { json(): { message: string; request: Record<string, unkno
   return { message, request: rest, fields: Object.keys(request).sort() };
 };
 
-describe("blocking a requester (issue 46 §30)", () => {
+describe("blocking a requester (decision 037)", () => {
   it("withholds a blocked requester's requests from the payer while the requester sees them as sent and waiting", async () => {
     const requester = await createApprovedCustomer(t.database, { firstName: "Harper", lastName: "pest" });
     const payer = await createFundedCustomer(t, admin, "50.00");
@@ -582,7 +582,7 @@ describe("blocking a requester (issue 46 §30)", () => {
   });
 });
 
-describe("the daily cap of requests to one payer (issue 46 §30)", () => {
+describe("the daily cap of requests to one payer (decision 037)", () => {
   it(`lets one requester ask the same $tag ${3} times a New York day, whatever became of the requests`, async () => {
     const requester = await createApprovedCustomer(t.database);
     const payer = await createApprovedCustomer(t.database);

@@ -38,7 +38,7 @@ import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { type Notification, notify } from "@/server/lib/notifications";
 
 /**
- * "Request money" from a $tag (issue 32 §4, decision 037). A customer asks another, by $tag, for an amount; the
+ * "Request money" from a $tag (decision 037). A customer asks another, by $tag, for an amount; the
  * payer pays it through the pay-by-tag path (payByTag, one call of pay_by_tag: the same gate, step-up, idempotency,
  * limits, freeze and screening, and the request marked paid in the payment's transaction) or declines it; the
  * requester may cancel it while it is open. Who can be asked is who can be paid (tag_payee), answered exactly like
@@ -175,8 +175,9 @@ export async function requestPaidNotification(db: DbOrTx, requestId: string): Pr
 
 /**
  * One requester may ask the same payer at most REQUESTS_PER_PAYER_PER_DAY times a New York day, whatever became of
- * the requests (issue 46 §30): the open cap alone let them cancel and ask again all day. Withheld ones count too, so
- * the cap tells a blocked requester nothing. Both wallets are locked, so racing creations count each other.
+ * the requests (decision 037's amendment): the open cap alone let them cancel and ask again all day. Withheld
+ * ones count too, so the cap tells a blocked requester nothing. Both wallets are locked, so racing creations
+ * count each other.
  */
 async function refuseOverDailyCap(tx: Tx, requesterId: string, payerId: string, now: Date): Promise<void> {
   const [{ today } = { today: 0 }] = await queryRows(
@@ -195,7 +196,7 @@ async function refuseOverDailyCap(tx: Tx, requesterId: string, payerId: string, 
 }
 
 /**
- * The payer is told of a request in the app and by e-mail, as they chose. Neither carries the note (issue 46 §30):
+ * The payer is told of a request in the app and by e-mail, as they chose. Neither carries the note (decision 037):
  * it is the requester's words, links included, and the bank's own messages must not carry them; the app shows it
  * beside the request.
  */

@@ -10,10 +10,10 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// A payment by $tag, and a money request paid, as one call of pay_by_tag (issue 49): one statement from Node, one
-// transaction, one event row; the notifications after the commit in the jobs room. The consumers sleep until a
-// test drains them and no schedule runner polls, so the statements counted are the payment's own and the rollback
-// test picks its moment.
+// A payment by $tag, and a money request paid, as one call of pay_by_tag (decision 050): one statement from
+// Node, one transaction, one event row; the notifications after the commit in the jobs room. The consumers
+// sleep until a test drains them and no schedule runner polls, so the statements counted are the payment's
+// own and the rollback test picks its moment.
 const t = setUpTestApp(
   { RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" },
   { jobs: { consumerEveryMs: 600_000, consumerWakeDelayMs: 600_000 }, scheduleRunner: false },

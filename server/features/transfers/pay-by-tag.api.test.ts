@@ -17,7 +17,7 @@ import { createTestApp, setUpTestApp, type TestApp } from "@/tests/support/test-
 import { expectMoneyConsistent } from "@/tests/support/transfer-invariants";
 import { createVerifiedUser, type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
-// Paying another customer by $tag (issue 32 §4, decision 035): wallet → wallet in one transaction, under the same
+// Paying another customer by $tag (decision 035): wallet → wallet in one transaction, under the same
 // gate and limits as a transfer request, every scenario ending with the ledger invariant.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
@@ -145,7 +145,7 @@ describe("paying by $tag", () => {
       headers: { cookie: payer.cookie },
     });
     expect(limits.json().usedTodayCents).toBe(500);
-    // Both sides are told, in the notification centre (issue 32 §4), after the commit (the jobs room).
+    // Both sides are told, in the notification centre, after the commit (the jobs room, decision 050).
     await t.app.jobs.drainConsumers();
     const titles = async (who: { cookie: string }) =>
       (await t.app.inject({ method: "GET", url: "/api/notifications", headers: { cookie: who.cookie } }))
@@ -243,7 +243,7 @@ describe("paying by $tag", () => {
       headers: { cookie: payer.cookie },
       payload: { on: true, cooldown: "24 hours", password: TEST_PASSWORD },
     });
-    // The block covers USDC leaving the bank (issue 46 item 1): a USDC transfer is refused, a $tag payment is not.
+    // The block covers USDC leaving the bank (decision 047): a USDC transfer is refused, a $tag payment is not.
     const usdc = await requestTransfer(t.app, payer, { amount: "1" }, "usdc-while-blocked");
     expect(usdc.statusCode).toBe(403);
     expect(usdc.json().reason).toBe("sends_blocked");

@@ -37,7 +37,7 @@ import { SESSION_IDLE_SECONDS, SESSION_TOUCH_SECONDS, type SessionRef } from "@/
 import { sessionEnded } from "@/server/lib/session-plugin";
 
 /**
- * Pay another customer by $tag (issue 32 §4, decision 035): an internal ledger transfer, wallet → wallet, settled
+ * Pay another customer by $tag (decision 035): an internal ledger transfer, wallet → wallet, settled
  * at once, no fee, in one call of pay_by_tag (server/db/functions/pay-by-tag.sql, decision 050). Its rules are SQL
  * functions the transfer path shares: who can be paid (tag_payee), who may send (money_out_gate: frozen, staff, the
  * send-money gate, the day's count; not the customer's own crypto-send block, which covers USDC leaving the bank)
@@ -62,9 +62,10 @@ interface Customer {
 }
 
 /**
- * Only a customer who could pay may look a tag up (issue 46 §31): an open account, not frozen, answered with the
- * refusal paying gives. Otherwise a throwaway verified e-mail could walk $tags to names, 30 a minute each. A lookup
- * moves nothing: it keeps its own two reads instead of a function's call (decision 050).
+ * Only a customer who could pay may look a tag up (decision 037's amendment): an open account, not frozen,
+ * answered with the refusal paying gives. Otherwise a throwaway verified e-mail could walk $tags to names, 30
+ * a minute each. A lookup moves nothing: it keeps its own two reads instead of a function's call
+ * (decision 050).
  */
 async function refuseLookupWithoutAccount(db: DbOrTx, payerId: string): Promise<void> {
   const [row] = await queryRows(
@@ -264,7 +265,7 @@ export interface MadeTagPayment {
   paysRequest: boolean;
 }
 
-/** How a tag payment is announced to the parties (issue 32 §4 "both sides notified"), after its commit. */
+/** How a tag payment is announced to both parties after its commit (decision 050). */
 export function tagPaymentNotifications(payment: MadeTagPayment): Notification[] {
   const amount = formatMoney(payment.amountCents);
   const payerSide: Notification = {

@@ -16,7 +16,7 @@ import {
   TEST_PASSWORD,
 } from "@/tests/support/users";
 
-// The customer's own limits (issue 32 §5, decision 035), enforced by money_out_gate / money_out_limits under the
+// The customer's own limits (decision 035), enforced by money_out_gate / money_out_limits under the
 // wallet lock. The clock is the server's Date (faked below), which the route sends to the SQL functions.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
@@ -301,7 +301,7 @@ describe("Block crypto sends", () => {
   });
 });
 
-describe("a fresh proof before anything that keeps money in (issue 46 item 28)", () => {
+describe("a fresh proof before anything that keeps money in (decision 047)", () => {
   it("asks a customer without a second factor for the password, and changes nothing without it", async () => {
     const customer = await funded();
     const bare = await put(customer, "send-block", { on: true, cooldown: "12 months" });
@@ -405,7 +405,7 @@ const rowOf = async (userId: string) =>
     await t.database.query("select block_on, blocked_until from customer_limits where user_id = $1", [userId])
   )[0];
 
-describe('the "This wasn\'t me" link for a block (issue 46 item 28)', () => {
+describe('the "This wasn\'t me" link for a block (decision 047)', () => {
   it("e-mails a link on switching the block on that undoes it, cooldown included, and signs every device out", async () => {
     const customer = await funded();
     expect(
@@ -490,7 +490,7 @@ describe('the "This wasn\'t me" link for a block (issue 46 item 28)', () => {
   });
 });
 
-describe("the compliance override (issue 46 item 28)", () => {
+describe("the compliance override (decision 047)", () => {
   const lift = (who: SignedInUser, userId: string, body: object) =>
     t.app.inject({
       method: "POST",

@@ -26,7 +26,7 @@ import { verifyPassword } from "@/server/lib/passwords";
 import type { SessionRef } from "@/server/lib/session";
 
 /**
- * The customer's own limits (issue 32 §5, decision 035). Every rule is a function in
+ * The customer's own limits (decision 035). Every rule is a function in
  * server/db/functions/self-limits.sql: what is in force at an instant (self_limits_at, which the money path's
  * gate reads under the wallet lock), lowering and raising the daily limit, switching the send block. This file
  * parses, calls them with the server's clock and maps their answers.

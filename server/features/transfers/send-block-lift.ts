@@ -16,7 +16,7 @@ import { AppError } from "@/server/lib/errors";
 import { notify } from "@/server/lib/notifications";
 
 /**
- * The compliance override of a customer's own block on crypto sends (issue 46 item 28, decision 047): for a
+ * The compliance override of a customer's own block on crypto sends (decision 047): for a
  * customer locked out of their money by a block they say they did not set (or were made to set), after the undo
  * link's hours have passed. One compliance member proposes it with the reason and how they re-verified the
  * customer's identity; a second one approves it in the Approvals tab (the approvals' maker-checker: a different

@@ -4,7 +4,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser, TEST_PASSWORD } from "@/tests/support/users";
 
 // GET /api/transfer/limits names what can still leave today: the bank's remaining amount, the customer's own, and
-// the lower of the two, which every money form shows (issue 46 §3), so a form never offers more than the gate passes.
+// the lower of the two, which every money form shows, so a form never offers more than the gate passes.
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", TRANSFER_DAILY_COUNT_LIMIT: "1000" });
 const admin = setUpAdminUser(t);
 expectLedgerCleanAfterEach(t);

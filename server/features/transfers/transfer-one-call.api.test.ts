@@ -12,7 +12,7 @@ import { statementsDuring } from "@/tests/support/round-trips";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { type SignedInUser, setUpAdminUser } from "@/tests/support/users";
 
-// Issue 49, decision 049: a transfer request is one statement from Node in one transaction; what follows its
+// Decision 049: a transfer request is one statement from Node in one transaction; what follows its
 // commit (the mail, monitoring, the customer's pushed notice) is the jobs room's, run here only when drained.
 const t = setUpTestApp(
   { RATE_LIMIT_SCALE: "100" },

@@ -70,7 +70,7 @@ async function tagPaymentSubjects(tx: Tx, events: JobEvent[]): Promise<Map<strin
 }
 
 /**
- * Transaction monitoring after the commit (issue 49, decisions 049 and 054): the rules that do not block are judged
+ * Transaction monitoring after the commit (decisions 049 and 054): the rules that do not block are judged
  * for a batch of transfer.requested and tag_payment.made events at once (three reads for the batch,
  * loadMonitoringInputs), a payment by $tag on both sides (the payer's money out, the payee's money in, whether paid
  * by tag or as a money request), and every alert is filed on the customer's case, including the new-device rule's

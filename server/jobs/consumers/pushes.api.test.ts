@@ -4,8 +4,8 @@ import { queryRows } from "@/server/db/client";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
 
-// Pushed updates after commit (issue 49): a money function writes its event instead of notices, and the jobs
-// room's pushes consumer turns the event's notices into each user's one notice.
+// Pushed updates after commit (decision 051): a money function writes its event instead of notices, and the
+// jobs room's pushes consumer turns the event's notices into each user's one notice.
 const t = setUpTestApp({}, { jobs: { consumerEveryMs: 60_000 } });
 
 const notices = (userId: string) =>

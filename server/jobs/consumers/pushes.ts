@@ -6,10 +6,10 @@ import type { Consumer } from "@/server/jobs/consumer";
 const notices = z.array(z.object({ user_id: z.guid(), topics: z.array(z.string().min(1)).min(1) }));
 
 /**
- * Pushed updates after commit (issue 49): the notices the money functions leave in their event become each
- * user's "this changed" notice (emit_user_event, user-events.sql), one per user per batch with the topics
- * merged, which wakes the user's open streams on every instance. Users in id order, so two batches (or a
- * batch and a trigger naming two users) take the notice counters' locks in one order.
+ * Pushed updates after commit (decision 051): the notices the money functions leave in their event become
+ * each user's "this changed" notice (emit_user_event, user-events.sql), one per user per batch with the
+ * topics merged, which wakes the user's open streams on every instance. Users in id order, so two batches (or
+ * a batch and a trigger naming two users) take the notice counters' locks in one order.
  */
 export const pushesConsumer: Consumer = {
   name: "pushes",

@@ -16,7 +16,7 @@ const savingsClosed = z.object({
 });
 
 /**
- * Customers told of their savings after its commit (issue 51 §3, issue 49's rule): a month's interest (each
+ * Customers told of their savings after its commit (decision 072): a month's interest (each
  * credit batch's event names the customers it paid: "Interest paid") and a closing ("Savings account closed",
  * with what moved to checking). The notices and e-mails are written with the cursor's move, so each is written
  * once however often a batch is tried. Few events a pass: one credit event carries a whole batch

@@ -17,10 +17,10 @@ const madePayment = z.object({
 });
 
 /**
- * Both parties told of a payment by $tag after its commit (issue 49): the payer's "Paid $tag", the payee's
- * "Payment from $tag", or for a money request paid the requester's "paid your request" with its e-mail, each as the
- * customer chose in Settings → Notifications. The rows and the outbox's mail are written with the cursor's move,
- * so each is written once however often a batch is tried.
+ * Both parties told of a payment by $tag after its commit (decision 050): the payer's "Paid $tag", the
+ * payee's "Payment from $tag", or for a money request paid the requester's "paid your request" with its
+ * e-mail, each as the customer chose in Settings → Notifications. The rows and the outbox's mail are written
+ * with the cursor's move, so each is written once however often a batch is tried.
  */
 export const tagPaymentsConsumer: Consumer = {
   name: "tag-payments",

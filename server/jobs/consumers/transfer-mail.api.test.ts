@@ -7,9 +7,9 @@ import { createFundedCustomer, expectLedgerClean, requestTransfer } from "@/test
 import { setUpTestApp } from "@/tests/support/test-app";
 import { setUpAdminUser } from "@/tests/support/users";
 
-// The "Transfer requested" mail and its "This wasn't me" link after the commit (issue 49): written by the jobs
-// room's transfer-mail consumer in the transaction that moves its cursor, so exactly once per transfer. The app's
-// own consumers run only when drained; the one under test here runs by hand under its own cursor.
+// The "Transfer requested" mail and its "This wasn't me" link after the commit (decision 049): written by the
+// jobs room's transfer-mail consumer in the transaction that moves its cursor, so exactly once per transfer.
+// The app's own consumers run only when drained; the one under test here runs by hand under its own cursor.
 const t = setUpTestApp(
   { RATE_LIMIT_SCALE: "100", PUBLIC_URL: "https://bank.example" },
   { jobs: { consumerEveryMs: 3_600_000, consumerWakeDelayMs: 3_600_000 } },

@@ -12,10 +12,10 @@ import { transferRequestedMail } from "@/server/lib/mail/security-templates";
 import type { MailMessage } from "@/server/lib/mail/templates";
 
 /**
- * The "Transfer requested" mail with its "This wasn't me" link, after the transfer's commit (issue 49): for a batch
- * of transfer.requested events, one read of their customers, one insert of the links and one of the mails, in the
- * consumer's transaction with its cursor, so each transfer's mail is written exactly once however often a batch
- * rolls back and runs again. A customer deleted since gets none.
+ * The "Transfer requested" mail with its "This wasn't me" link, after the transfer's commit (decision 049):
+ * for a batch of transfer.requested events, one read of their customers, one insert of the links and one of
+ * the mails, in the consumer's transaction with its cursor, so each transfer's mail is written exactly once
+ * however often a batch rolls back and runs again. A customer deleted since gets none.
  */
 export function transferMailConsumer(deps: Pick<AppDeps, "config">): Consumer {
   return {

@@ -103,8 +103,8 @@ export function scheduledTransferSkippedMail(
 
 /**
  * Sent to the customer asked for money by $tag (decision 037). The requester's note never goes into the bank's own
- * e-mail (issue 46 §30): it is the requester's words, URLs included, and would read as signed by the bank. The
- * e-mail only says there is one, to be read in the app.
+ * e-mail (decision 037's amendment): it is the requester's words, URLs included, and would read as signed by
+ * the bank. The e-mail only says there is one, to be read in the app.
  */
 export function moneyRequestedMail(
   to: string,

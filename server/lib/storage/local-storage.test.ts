@@ -57,7 +57,7 @@ describe("object paths", () => {
     }
   });
 
-  it("normalises an S3 URL with the private segment to /objects/{path} (spec §7)", () => {
+  it("normalises an S3 URL with the private segment to /objects/{path}", () => {
     expect(normaliseObjectPath(`http://127.0.0.1:4568/bucket/.private/${key}?X-Amz-Signature=abc`)).toBe(
       `/objects/${key}`,
     );

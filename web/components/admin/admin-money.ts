@@ -10,7 +10,7 @@ import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 /**
- * Spec §7: after an admin money change the related lists, stats, users, account summary and recent
+ * After an admin money change the related lists, stats, users, account summary and recent
  * transactions are refreshed. One change can touch all of them (a completed payment is also a credit).
  */
 export function invalidateAdminMoney(queryClient: QueryClient) {

@@ -1,12 +1,12 @@
 import { toastError } from "@/web/components/toast-error";
 import { isUnauthorized } from "@/web/lib/api";
 
-/** Spec §9: the admin redirect happens after 500 ms. */
+/** The admin redirect happens after 500 ms. */
 const REDIRECT_DELAY_MS = 500;
 let isRedirecting = false;
 
 /**
- * Spec §8 Admin: a 401 on a back-office change means the session ended — say so and go to /auth after 500 ms.
+ * A 401 on a back-office change means the session ended — say so and go to /auth after 500 ms.
  * Returns true when it handled the error, so the caller skips its own failure toast.
  */
 export function handleAdminSessionExpired(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { handleAdminSessionExpired } from "@/web/components/admin/admin-session-
 import { errorMessage } from "@/web/components/toast-error";
 import { toast } from "@/web/components/ui/use-toast";
 
-/** Spec §8 Admin failures with a fixed title: the server's reason, when it gave one, goes underneath. */
+/** Back-office failures with a fixed title: the server's reason, when it gave one, goes underneath. */
 export function toastFixedFailure(title: string) {
   return (error: unknown) => {
     if (handleAdminSessionExpired(error)) return;
@@ -11,7 +11,7 @@ export function toastFixedFailure(title: string) {
   };
 }
 
-/** Spec §8 Admin failures that show "the server message or" the fallback. */
+/** Back-office failures that show "the server message or" the fallback. */
 export function toastServerFailure(fallback: string) {
   return (error: unknown) => {
     if (handleAdminSessionExpired(error)) return;

@@ -3,7 +3,7 @@ import { cn } from "@/web/lib/cn";
 
 /**
  * A list amount as the style guide wants it: tabular figures with a sign as well as a colour. Colour
- * only once the money has moved (spec §4: green incoming / red outgoing only when completed).
+ * only once the money has moved (green incoming / red outgoing, only when completed).
  */
 export function SignedAmount({
   cents,

@@ -2,11 +2,11 @@ import { useEffect } from "react";
 import { useLocation } from "wouter";
 import { toast } from "@/web/components/ui/use-toast";
 
-/** Spec §9: the admin redirect happens after 500 ms. */
+/** The admin redirect happens after 500 ms. */
 const REDIRECT_DELAY_MS = 500;
 
 /**
- * Spec §5 admin gate (/admin and the content editor): non-admins see a toast and go home after 500 ms. The server refuses
+ * The admin gate (/admin and the content editor): non-admins see a toast and go home after 500 ms. The server refuses
  * them too; this only keeps them from an editor that cannot load.
  */
 export function useAdminGate(isAdmin: boolean) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { formatChatTime } from "@/web/components/chat/format-chat-time";
 
 describe("chat times", () => {
-  // New York times with their zone (issue 46): 15:00 New York on Nov 22 is 20:00 UTC.
+  // New York times with their zone (docs/architecture.md "Design notes"): 15:00 New York on Nov 22 is 20:00
+  // UTC.
   const now = Date.parse("2026-11-22T20:00:00Z");
 
   it("shows only the time within 24 hours", () => {

@@ -88,7 +88,7 @@ function RetryMessage({ text, retry }: { text: string; retry: () => void }) {
   );
 }
 
-/** Spec §2: total, available and pending balances, savings beside them, and the card that is coming soon. */
+/** Total, available and pending balances, savings beside them, and the card that is coming soon. */
 function BalancePanel({
   texts,
   balances,

@@ -21,7 +21,7 @@ export interface OnboardingView {
   action: { label: "Apply Checking Account" | "Submit New Application"; href: "/apply-checking" } | null;
 }
 
-// Spec §4 texts.
+// The onboarding texts, as the product words them.
 const KYC_PENDING = "Your application is under review. Review can take up to 24 hours.";
 const REJECTED = "Your application was not approved. You can submit a new application.";
 const APPROVED = "Congratulations! Your account has been approved";

@@ -4,7 +4,7 @@ import { X } from "lucide-react";
 import type { ComponentProps } from "react";
 import { cn } from "@/web/lib/cn";
 
-/** Spec §9: 5000 ms, swipe right with a 50 px threshold, focus hotkey F8. */
+/** Toasts: 5000 ms, swipe right with a 50 px threshold, focus hotkey F8. */
 export function ToastProvider(props: ComponentProps<typeof ToastPrimitive.Provider>) {
   return <ToastPrimitive.Provider duration={5000} swipeDirection="right" swipeThreshold={50} {...props} />;
 }

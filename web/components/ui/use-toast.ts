@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import type { ToastVariant } from "@/web/components/ui/toast";
 
-/** Spec §9: at most one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
+/** At most one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
 const TOAST_LIMIT = 1;
 const TOAST_REMOVE_DELAY = 1_000_000;
 

@@ -34,7 +34,7 @@ export function summarizeTransactions(transactions: readonly SummaryTransaction[
 
   const totals = new Map<string, number>();
   for (const tx of spending) {
-    // Spec §3: unknown categories are shown as Other, in grey.
+    // Unknown categories are shown as Other, in grey.
     const key = tx.category in CATEGORIES ? tx.category : "other";
     totals.set(key, (totals.get(key) ?? 0) + tx.amountCents);
   }

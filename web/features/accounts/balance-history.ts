@@ -18,7 +18,7 @@ export interface BalanceHistory {
   changePercent: number;
 }
 
-/** Spec §9: the history goes back over at most the 7 most recent transactions. */
+/** The history goes back over at most the 7 most recent transactions. */
 export const HISTORY_DEPTH = 7;
 
 type HistoryTransaction = Pick<Transaction, "type" | "amountCents" | "status"> &
@@ -35,7 +35,10 @@ function effectOf(tx: HistoryTransaction): number {
 
 const daysAgo = (n: number) => (n === 1 ? "1 day ago" : `${n} days ago`);
 
-/** The bank's (New York) calendar day of an ISO time, the day the labels show (issue 46: one rule). */
+/**
+ * The bank's (New York) calendar day of an ISO time, the day the labels show (one rule:
+ * docs/architecture.md "Design notes").
+ */
 const dayOf = (iso: string) => formatDate(iso);
 
 /** "Nov 26, 12:40:03 PM ET": with seconds, for two points in the same minute. */
@@ -48,7 +51,7 @@ function withSeconds(iso: string): string {
 }
 
 /**
- * Spec §4 balance history: start at the current balance and walk back over up to the 7 most recent
+ * Balance history: start at the current balance and walk back over up to the 7 most recent
  * transactions (newest first in, oldest point first out), undoing each one — a credit is subtracted, a
  * debit added — floored at 0. The last point is 'Today'; with no transactions, 'Last Week' and 'Today'.
  * Failed and cancelled items moved nothing, so they are skipped rather than drawn as flat points. The spec's

@@ -37,7 +37,7 @@ function matchesSearch(tx: Transaction, search: string): boolean {
   );
 }
 
-/** Spec §5 payment history filters: free text over description and amount, status, and money in or out. */
+/** Payment history filters: free text over description and amount, status, and money in or out. */
 export function filterTransactions(transactions: Transaction[], filters: TransactionFilters): Transaction[] {
   return transactions.filter((tx) => {
     if (filters.status !== "all" && STATUS_GROUP[tx.status] !== filters.status) return false;

@@ -47,7 +47,7 @@ const ACTIONS: QuickAction[] = [
 const TILE =
   "flex min-h-20 items-center gap-3 rounded-lg border border-line bg-surface p-4 text-left transition-colors";
 
-/** Spec §2/§5: Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
+/** Send Money needs an open account; Analytics is closed while KYC is rejected; Pay Bills is 'Soon'. */
 /** What moves money: on a closed account (decision 059) these tiles are shown switched off. */
 const MONEY_ACTIONS = new Set(["/send-money", "/pay", "/add-money", "/savings"]);
 
@@ -61,7 +61,8 @@ export function QuickActionsCard({
   // The page that shows this card has just refreshed the summary; mounting behind its skeleton does not ask again.
   const summary = useQuery({ ...accountSummaryQuery, refetchOnMount: false });
 
-  // The customer's own guard rails, on the send-money entries (issue 32 §5): a block, or their own daily limit.
+  // The customer's own guard rails, on the send-money entries (decision 035): a block, or their own daily
+  // limit.
   const own = useSelfLimits().data;
   const ownNote = !own
     ? null
@@ -104,7 +105,7 @@ export function QuickActionsCard({
                     {href ? null : <Badge tone="neutral">Soon</Badge>}
                   </span>
                   <span className="text-xs text-ink-muted">{description}</span>
-                  {/* The block covers USDC only (issue 46 item 1): paying by $tag shows the daily limit alone. */}
+                  {/* The block covers USDC only (decision 047): paying by $tag shows the daily limit alone. */}
                   {ownNote && (href === "/send-money" || (href === "/pay" && !own?.sendsBlocked)) ? (
                     <span
                       className={`text-xs font-medium ${own?.sendsBlocked ? "text-negative" : "text-ink"}`}

@@ -1,5 +1,5 @@
 /**
- * Spec §9 support hours in New York time (the card says EST; the clock follows daylight saving, as New York
+ * The support hours in New York time (the card says EST; the clock follows daylight saving, as New York
  * does). The Live Chat badge reads these, so it never says "Online" while the card says closed.
  */
 export const SUPPORT_TIME_ZONE = "America/New_York";

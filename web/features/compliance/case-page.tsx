@@ -62,7 +62,7 @@ const POINTS: Record<ScreeningPoint, string> = {
   rescreen: "Re-screen after a list load",
   deposit: "Incoming deposit",
 };
-// New York time with its zone, as the SAR PDF prints it (issue 46).
+// New York time with its zone, as the SAR PDF prints it (docs/architecture.md "Design notes").
 const when = (iso: string) => formatDateTimeWithYear(iso);
 
 /** A result line under a form: read out by screen readers as it changes. */
@@ -407,7 +407,7 @@ function Decision({
   onTransfer: (id: string) => void;
 }) {
   const propose = useProposeDecision(detail.id);
-  // No default: a decision is chosen on purpose, never taken by a stray Enter (issue 46).
+  // No default: a decision is chosen on purpose, never taken by a stray Enter.
   const [decision, setDecision] = useState<DecisionKind | "">("");
   const options = decisionsFor(detail);
   const [text, setText] = useState("");

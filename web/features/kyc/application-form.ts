@@ -33,7 +33,7 @@ export const EMPTY_FORM: ApplicationForm = {
   einDocument: "",
 };
 
-/** Spec §5 step 1 required fields; a business also names its company. */
+/** Step 1 required fields; a business also names its company. */
 const STEP_ONE_FIELDS: TextField[] = [
   "firstName",
   "lastName",
@@ -97,7 +97,7 @@ export function checkPersonalInfo(form: ApplicationForm): StepProblem<TextField>
   return null;
 }
 
-/** Spec §5 step 2: both licence sides for everyone; a business also needs its LLC and EIN documents. */
+/** Step 2: both licence sides for everyone; a business also needs its LLC and EIN documents. */
 export function documentsFor(accountType: AccountType): DocumentType[] {
   return accountType === "business"
     ? [...DOCUMENT_TYPES]

@@ -16,7 +16,7 @@ import { isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
-/** Spec §9: success redirects after 2 s. */
+/** Success redirects after 2 s. */
 const SUCCESS_REDIRECT_MS = 2000;
 
 function LoadingCard() {
@@ -63,12 +63,12 @@ export default function ApplyCheckingPage() {
     enabled: Boolean(user),
     // The wizard decides between "apply" and "status" from this: always read it fresh on arrival.
     staleTime: 0,
-    // Spec §2 /apply-checking: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
+    // /apply-checking: signed-out visitors get an Unauthorized toast and go to / after 500 ms.
     meta: { on401: "home" },
   });
   const [isSubmitted, setSubmitted] = useState(false);
 
-  // Spec §2: a visitor without a session gets an Unauthorized toast and goes to / after 500 ms (a 401 on the
+  // A visitor without a session gets an Unauthorized toast and goes to / after 500 ms (a 401 on the
   // status read does the same through its on401 policy).
   const hasNoUser = !isUserPending && !user;
   useEffect(() => {

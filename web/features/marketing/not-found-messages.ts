@@ -1,4 +1,4 @@
-/** The not-found screen shows one of these, picked once per visit (spec §2: a list of 7). */
+/** The not-found screen shows one of these, picked once per visit (a list of 7). */
 export const NOT_FOUND_MESSAGES = [
   "This page took a personal day. Even web pages need a break sometimes.",
   "We checked under the couch, behind the vault door and in the coin jar. Nothing.",

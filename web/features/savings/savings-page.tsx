@@ -175,7 +175,10 @@ function GoodToKnow() {
   );
 }
 
-/** /savings (issue 51): open savings, move money with checking, see the interest, and save toward goals. */
+/**
+ * /savings (README "Savings"): open savings, move money with checking, see the interest, and save toward
+ * goals.
+ */
 export default function SavingsPage() {
   useDocumentTitle("Savings");
   const savings = useSavings();

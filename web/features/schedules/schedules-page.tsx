@@ -48,7 +48,7 @@ function ScheduleRow({ schedule }: { schedule: TransferSchedule }) {
     );
   const last = schedule.lastRun;
   const isOpen = schedule.status === "active" || schedule.status === "paused";
-  // A once-transfer whose one run was skipped sent nothing: it must not read as money out (issue 46 §20).
+  // A once-transfer whose one run was skipped sent nothing: it must not read as money out.
   const wasSkipped =
     schedule.cadence === "once" && schedule.status === "completed" && last?.outcome === "skipped";
   const badge = wasSkipped ? SKIPPED_BADGE : STATUS_BADGE[schedule.status];
@@ -146,7 +146,7 @@ function ScheduleList() {
   );
 }
 
-/** /schedules: scheduled and recurring transfers to saved recipients (issue 32 §3). */
+/** /schedules: scheduled and recurring transfers to saved recipients (decision 036). */
 export default function SchedulesPage() {
   useDocumentTitle("Scheduled transfers");
   return (

@@ -2,10 +2,11 @@ import { ETHEREUM_ADDRESS } from "@/contract/transfer-figures";
 import { hasNoChecksum } from "@/contract/transfers";
 
 /*
- * EIP-55 in the browser, so the review step catches a mistyped address before Confirm (issue 46 §16), as the
- * server's check (server/features/transfers/address-checksum.ts, viem) does at the request. Keccak-256 is written
- * here rather than imported: no hashing library is in the web bundle, and one address is 40 bytes, so 64-bit
- * lanes as BigInt are fast enough and keep this to a few hundred bytes.
+ * EIP-55 in the browser, so the review step catches a mistyped address before Confirm
+ * (docs/architecture.md "Design notes"), as the server's check
+ * (server/features/transfers/address-checksum.ts, viem) does at the request. Keccak-256 is written here
+ * rather than imported: no hashing library is in the web bundle, and one address is 40 bytes, so 64-bit lanes
+ * as BigInt are fast enough and keep this to a few hundred bytes.
  */
 
 const MASK = (1n << 64n) - 1n;

@@ -25,7 +25,8 @@ import { isStepUpCancelled } from "@/web/lib/step-up";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 function Sent({ payment }: { payment: CreateTagPaymentResponse["payment"] }) {
-  // Focus follows the customer to the result; the page's live region says it (issue 46 §11).
+  // Focus follows the customer to the result; the page's live region says it (docs/architecture.md "Design
+  // notes").
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -58,8 +59,9 @@ function Sent({ payment }: { payment: CreateTagPaymentResponse["payment"] }) {
 }
 
 /**
- * /pay: pay another Pillar customer by $tag, instantly, or ask them for money (issue 32 §4). The name is shown back,
- * masked, first. Below, the requests to and from this customer, kept current by the pushed "requests" notice.
+ * /pay: pay another Pillar customer by $tag, instantly, or ask them for money (decisions 035 and 037). The
+ * name is shown back, masked, first. Below, the requests to and from this customer, kept current by the
+ * pushed "requests" notice.
  */
 export default function PayByTagPage() {
   useDocumentTitle("Pay by $tag");
@@ -74,7 +76,7 @@ export default function PayByTagPage() {
   const [amount, setAmount] = useState("");
   const [note, setNote] = useState("");
   const [payError, setPayError] = useState<string | null>(null);
-  // The amount read and checked, waiting in the confirm dialog (issue 46 §19: a payment is confirmed first).
+  // The amount read and checked, waiting in the confirm dialog (a payment is confirmed first).
   const [toConfirm, setToConfirm] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const [key, setKey] = useState(newIdempotencyKey);

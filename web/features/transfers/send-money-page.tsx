@@ -110,7 +110,7 @@ export default function SendMoneyPage() {
   const limits = useTransferLimits();
   const selfLimits = useSelfLimits();
   const [sent, setSent] = useState<TransferRequest | null>(null);
-  // One live region for the page's steps, mounted before it changes so screen readers say each result (§11).
+  // One live region for the page's steps, mounted before it changes so screen readers say each result.
   const [announcement, setAnnouncement] = useState("");
   const onSent = (transfer: TransferRequest) => {
     setSent(transfer);

@@ -33,7 +33,7 @@ export const FIELD_IDS: Record<keyof Fields, string> = {
   category: "transfer-category",
 };
 
-/** Spec §5: the toast names what is missing. */
+/** The toast names what is missing. */
 const REQUIRED: [keyof Fields, string][] = [
   ["amount", "Amount"],
   ["recipientName", "Recipient Name"],

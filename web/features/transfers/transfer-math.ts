@@ -1,13 +1,13 @@
 import { feeFor } from "@/contract/transfers";
 
-/** What the recipient gets for a gross amount: amount minus the 2% fee (spec §9: net = amount × 0.98). */
+/** What the recipient gets for a gross amount: amount minus the 2% fee (net = amount × 0.98). */
 export function netFor(amountCents: number): number {
   return amountCents - feeFor(amountCents);
 }
 
 /**
  * The smallest gross amount whose net is at least `netCents`, so typing in the "recipient gets" field
- * fills the amount field (spec §5: the two sync both ways). Exact in cents: no floating-point money.
+ * fills the amount field (the two sync both ways). Exact in cents: no floating-point money.
  */
 export function grossForNet(netCents: number): number {
   if (netCents <= 0) return 0;

@@ -92,7 +92,7 @@ export function useTransferForm({
   const [refusedAs, setRefusedAs] = useState<{ name: string } | null>(null);
   const queryClient = useQueryClient();
 
-  // The lower of the bank's and the customer's own: what the gate will still pass today (issue 46 §3).
+  // The lower of the bank's and the customer's own: what the gate will still pass today.
   const remainingCents = limits?.effectiveRemainingTodayCents ?? DAILY_LIMIT_CENTS;
   const amountCents = parseMoney(fields.amount);
   const validAmount = amountCents !== null && amountCents > 0 ? amountCents : null;
@@ -115,7 +115,7 @@ export function useTransferForm({
       return rest;
     });
   };
-  // Each field keeps what was typed; the other follows only from an amount it can read (issue 46 §5).
+  // Each field keeps what was typed; the other follows only from an amount it can read.
   const onAmount = (amount: string) => {
     const { cents } = readAmount(amount);
     update({ amount, net: cents !== null ? centsToDecimal(netFor(cents)) : "" });
@@ -274,7 +274,7 @@ export function useTransferForm({
     isReviewing,
     backToEdit: () => {
       setReviewing(false);
-      // The review's buttons go with it: focus returns to the first field rather than to <body> (issue 46 §11).
+      // The review's buttons go with it: focus returns to the first field rather than to <body>.
       focusFieldInError(FIELD_IDS.amount);
     },
     /** A saved recipient picked in the form fills both fields it knows. */

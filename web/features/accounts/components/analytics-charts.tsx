@@ -20,7 +20,7 @@ const BRAND_LINE = "#1f6fb2";
 // Exact amounts everywhere: "$2.3K" for $2,250.00 rounded a customer's money.
 const axisMoney = (cents: number) => formatMoney(Math.round(cents));
 
-/** Spec §2: the balance history area chart; the tooltip reads 'Balance' and the dollar amount. */
+/** The balance history area chart; the tooltip reads 'Balance' and the dollar amount. */
 export function BalanceHistoryChart({ points }: { points: BalancePoint[] }) {
   return (
     <div className="h-64 w-full">
@@ -69,7 +69,7 @@ export function BalanceHistoryChart({ points }: { points: BalancePoint[] }) {
   );
 }
 
-/** Spec §2/§9: the spending donut, inner radius 60 and outer 100, in the categories' colours; tooltip 'Amount'. */
+/** The spending donut, inner radius 60 and outer 100, in the categories' colours; tooltip 'Amount'. */
 export function SpendingDonut({ slices }: { slices: CategorySlice[] }) {
   return (
     <div className="grid items-center gap-4 sm:grid-cols-[13rem_1fr]">

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/ca
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { formatRunDay, useUpcomingRuns } from "@/web/features/schedules/api/find-schedules";
 
-/** The dashboard's "Coming up": the next scheduled transfers, soonest first (issue 32 §3). */
+/** The dashboard's "Coming up": the next scheduled transfers, soonest first (decision 036). */
 export function ComingUpCard() {
   const upcoming = useUpcomingRuns();
   return (

@@ -177,7 +177,7 @@ function EmptyState({ text, hint }: { text: string; hint?: string }) {
   );
 }
 
-/** Spec §2/§5: the payments history with search, status and type filters, polled every 5 s. */
+/** The payments history with search, status and type filters, polled every 5 s. */
 export function PaymentsHistory({ title }: { title: string }) {
   const transactions = useRecentTransactions({ poll: true });
   const [filters, setFilters] = useState<TransactionFilters>({ search: "", status: "all", type: "all" });

@@ -19,9 +19,10 @@ function Icon() {
 }
 
 /**
- * The dashboard's second account (issue 51): the savings balance and its rate, or the offer to open savings.
- * Nothing to offer once checking is closed. The rate is the server's text ("2.50%"), as the savings page shows it.
- * Its answer comes inside a signed-in first load's HTML (DASHBOARD_FIRST_READS), so the server draws it too.
+ * The dashboard's second account (README "Savings"): the savings balance and its rate, or the offer to open
+ * savings. Nothing to offer once checking is closed. The rate is the server's text ("2.50%"), as the savings
+ * page shows it. Its answer comes inside a signed-in first load's HTML (DASHBOARD_FIRST_READS), so the server
+ * draws it too.
  */
 export function SavingsLine({ canOpen = true }: { canOpen?: boolean }) {
   const savings = useSavings();

@@ -16,7 +16,7 @@ const quiet: RiskSignals = {
 const labels = (amountCents: number, risk: Partial<RiskSignals>) =>
   riskChips("credit", amountCents, { ...quiet, ...risk }).map((chip) => chip.label);
 
-// Issue 46 item 24: the queue read "0× largest past credit".
+// The queue once read "0× largest past credit".
 describe("the Approvals tab's credit-history chip", () => {
   it("says first credit when there is no past credit, never 0×", () => {
     expect(labels(500_000, {})).toContain("First credit ever");

@@ -56,7 +56,7 @@ export function SignInForm({
     login.mutate(
       { email: trimmedEmail, password },
       {
-        // A full load, so the router starts again with the new session (spec §4).
+        // A full load, so the router starts again with the new session.
         onSuccess: (data) => {
           if ("secondFactorRequired" in data) {
             onSecondFactor(trimmedEmail, data.methods);

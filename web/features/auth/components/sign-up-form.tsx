@@ -17,7 +17,7 @@ import { reasonOf } from "@/web/lib/api";
 
 const HANDLE_MAX = 20;
 
-/** Spec §5: the handle input lowercases and keeps only a-z, 0-9 and underscore, up to 20. */
+/** The handle input lowercases and keeps only a-z, 0-9 and underscore, up to 20. */
 function cleanHandle(value: string): string {
   return value
     .toLowerCase()

@@ -40,7 +40,7 @@ export function VerifySecondFactorForm({
             }
             throw error;
           }
-          // A full load, so the router starts again with the new session (spec §4).
+          // A full load, so the router starts again with the new session.
           window.location.href = afterSignInPath();
         }}
       />

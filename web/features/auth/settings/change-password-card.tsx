@@ -13,7 +13,7 @@ import { useSendPasswordOtp } from "@/web/features/auth/api/send-password-otp";
 import { formatCountdown } from "@/web/lib/format";
 import { cleanCode } from "@/web/lib/one-time-code";
 
-/** Spec §9: the change-password code is good for 600 s. */
+/** The change-password code is good for 600 s. */
 const CODE_LIFETIME_S = 600;
 
 /** Seconds left until `expiresAt`, ticking once a second; null when no code is out. */

@@ -12,7 +12,7 @@ import { formatDate } from "@/web/lib/format";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
 
-/** Spec §4 KYC statuses and texts; no record reads 'Not Started'. */
+/** KYC statuses and texts; no record reads 'Not Started'. */
 const KYC_VIEW: Record<KycStatus | "none", { label: string; tone: Tone; text: string }> = {
   approved: { label: "Verified", tone: "positive", text: "Congratulations! Your account has been approved" },
   rejected: {
@@ -41,7 +41,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Spec §2 /settings: Identity Verification — the KYC status badge and the application's details. */
+/** /settings: Identity Verification — the KYC status badge and the application's details. */
 export function IdentityVerificationDetails() {
   // A review may have happened since the last visit: read it fresh whenever Settings opens.
   const status = useKycStatus({ staleTime: 0 });

@@ -48,10 +48,10 @@ interface WaitingChange {
 }
 
 /**
- * Settings → "Your sending limits" (issue 32 §5): the customer's own daily limit (lower at once, raise after 24 h)
- * and "Block crypto sends" with its cooldown. The server decides and answers; this card shows what it said.
- * Lowering the limit and switching the block on need a fresh proof (decision 047): the step-up dialog with a
- * second factor, else the password dialog below.
+ * Settings → "Your sending limits" (decision 035): the customer's own daily limit (lower at once, raise after
+ * 24 h) and "Block crypto sends" with its cooldown. The server decides and answers; this card shows what it
+ * said. Lowering the limit and switching the block on need a fresh proof (decision 047): the step-up dialog
+ * with a second factor, else the password dialog below.
  */
 export function SendingLimitsCard() {
   const limits = useSelfLimits();

@@ -13,7 +13,10 @@ import { useSendTestEmail } from "@/web/features/back-office/api/send-test-email
 import { isUnauthorized, reasonOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 
-/** Samples go to staff only (issue 46): start from the signed-in staff member's own address. */
+/**
+ * Samples go to staff only (docs/architecture.md "Design notes"): start from the signed-in staff member's own
+ * address.
+ */
 function useOwnEmail(): string {
   return useCurrentUser().data?.email ?? "";
 }

@@ -8,7 +8,8 @@ import { useAdminStats } from "@/web/features/users/admin/api/get-admin-stats";
 /**
  * Total Balance moves without anyone on this page acting (a payout captured on chain, a deposit, a customer's
  * $tag payment, a credit by another staff member), and staff screens have no pushed stream (decision 034: only
- * customers have streams), so the cards re-read this often while the tab is shown (issue 46), as Settlement does.
+ * customers have streams), so the cards re-read this often while the tab is shown
+ * (docs/architecture.md "Design notes"), as Settlement does.
  */
 export const STATS_POLL_MS = 15_000;
 

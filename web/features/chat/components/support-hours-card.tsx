@@ -1,7 +1,7 @@
 import { Clock } from "lucide-react";
 import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/card";
 
-/** Spec §9 support hours, Eastern time. */
+/** The support hours, Eastern time. */
 const HOURS = [
   { days: "Monday - Friday", hours: "9:00 AM - 6:00 PM" },
   { days: "Saturday", hours: "10:00 AM - 4:00 PM" },

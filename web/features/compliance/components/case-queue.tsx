@@ -9,7 +9,7 @@ import { CaseStatusBadge, DECISION_LABELS } from "@/web/features/compliance/comp
 import { ReportClock } from "@/web/features/compliance/components/report-clock";
 import { formatShortDate } from "@/web/lib/format";
 
-// The bank's day (New York), as the SAR PDF prints it (issue 46).
+// The bank's day (New York), as the SAR PDF prints it (docs/architecture.md "Design notes").
 const when = (iso: string) => formatShortDate(iso);
 
 /** The cases hits opened: open ones by default, each with its report clock; each links to its page. */

@@ -14,7 +14,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { useListVersions, useUploadList } from "@/web/features/compliance/api/compliance-queries";
 import { formatDateTimeWithYear } from "@/web/lib/format";
 
-// New York time with its zone, one rule for every time staff read (issue 46).
+// New York time with its zone, one rule for every time staff read (docs/architecture.md "Design notes").
 const when = (iso: string) => formatDateTimeWithYear(iso);
 
 /** "1 address", "2 addresses": a count with its noun in the right number. */

@@ -23,7 +23,7 @@ export function ReportClock({
     left < 0
       ? `Report overdue by ${days} ${days === 1 ? "day" : "days"}`
       : `Report due in ${days} ${days === 1 ? "day" : "days"}`;
-  // The bank's day (New York), the day the SAR PDF prints (issue 46).
+  // The bank's day (New York), the day the SAR PDF prints (docs/architecture.md "Design notes").
   const due = formatShortDate(dueAt);
   return (
     <Badge tone={left < 0 ? "negative" : left < 7 * DAY_MS ? "pending" : "neutral"} title={`Due ${due}`}>

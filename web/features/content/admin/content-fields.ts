@@ -1,6 +1,6 @@
 import type { DashboardContentField } from "@/contract/dashboard-content-fields";
 
-/** How the editor groups and names the spec §3 dashboard content fields, in the dashboard's own order. */
+/** How the editor groups and names the dashboard's content fields, in the dashboard's own order. */
 export const CONTENT_GROUPS: {
   title: string;
   fields: { key: DashboardContentField; label: string; long?: boolean }[];

@@ -22,7 +22,7 @@ type Texts = Record<DashboardContentField, string>;
 const textsOf = (content: DashboardContent): Texts =>
   Object.fromEntries(DASHBOARD_CONTENT_FIELDS.map((f) => [f, content[f]])) as Texts;
 
-/** Spec §4 Dashboard editor: view mode (fields disabled) or edit mode with Save and Cancel; live preview. */
+/** Dashboard editor: view mode (fields disabled) or edit mode with Save and Cancel; live preview. */
 export function DashboardContentEditor({ user, content }: { user: AdminUser; content: DashboardContent }) {
   const [isEditing, setEditing] = useState(false);
   const [draft, setDraft] = useState<Texts>(() => textsOf(content));

@@ -31,7 +31,7 @@ function EditorSkeleton() {
   );
 }
 
-/** Spec §2 /dashboard-edit/{userId}: opened in its own tab from User Details, so "Back to Admin" closes it. */
+/** /dashboard-edit/{userId}: opened in its own tab from User Details, so "Back to Admin" closes it. */
 export default function DashboardEditPage({ params }: { params: { userId: string } }) {
   const { data: me } = useCurrentUser();
   const isAdmin = me?.isAdmin === true;

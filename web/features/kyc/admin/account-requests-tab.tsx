@@ -62,7 +62,7 @@ function RequestRow({ request }: { request: AdminAccountRequest }) {
 }
 
 /**
- * Spec §2 /admin 'Account Requests' tab: checking-account requests, each managed in a dialog. Searched and
+ * /admin 'Account Requests' tab: checking-account requests, each managed in a dialog. Searched and
  * filtered on the server, a page at a time ("Load more").
  */
 export default function AccountRequestsTab() {

@@ -15,7 +15,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 
 /**
  * `/objects/…` paths carry no extension, so ask the server what the file is (HEAD, same-origin, cookie auth).
- * An unanswered HEAD falls back to an image, whose own failure then only hides the spinner (spec §2).
+ * An unanswered HEAD falls back to an image, whose own failure then only hides the spinner.
  */
 async function isPdfDocument(url: string, signal: AbortSignal): Promise<boolean> {
   if (/\.pdf($|[?#])/i.test(url)) return true;

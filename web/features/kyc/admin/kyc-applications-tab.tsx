@@ -54,7 +54,7 @@ function onReviewError(fallback: string) {
   };
 }
 
-/** Spec §4: approve and reject on pending items; a rejected item can be reset; approved shows only its badge. */
+/** Approve and reject on pending items; a rejected item can be reset; approved shows only its badge. */
 function ReviewActions({ application }: { application: AdminKycApplication }) {
   const approve = useApproveKycApplication();
   const reset = useResetKycApplication();
@@ -206,7 +206,7 @@ function ApplicationItem({ application }: { application: AdminKycApplication }) 
 }
 
 /**
- * Spec §2 /admin 'KYC Applications' tab: applications with their documents, approve / reject / reset. Searched
+ * /admin 'KYC Applications' tab: applications with their documents, approve / reject / reset. Searched
  * and filtered on the server, a page at a time ("Load more").
  */
 export default function KycApplicationsTab() {

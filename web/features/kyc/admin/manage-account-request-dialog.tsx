@@ -40,7 +40,7 @@ export const ACCOUNT_REQUEST_STATUS_LABELS: Record<AccountRequestStatus, string>
   rejected: "Rejected",
 };
 
-/** Spec §9: a random 9-digit account number, 100000000 to 999999999 (the server re-checks it is unused). */
+/** A random 9-digit account number, 100000000 to 999999999 (the server re-checks it is unused). */
 function randomAccountNumber(): string {
   const span = ACCOUNT_NUMBER_MAX - ACCOUNT_NUMBER_MIN + 1;
   const [random = 0] = crypto.getRandomValues(new Uint32Array(1));
@@ -67,7 +67,7 @@ function draftFrom(request: AdminAccountRequest): DraftState {
   };
 }
 
-/** Spec §2 'Manage Account Request': any status, a message to the customer, internal notes; numbers on approval. */
+/** 'Manage Account Request': any status, a message to the customer, internal notes; numbers on approval. */
 export function ManageAccountRequestDialog({ request }: { request: AdminAccountRequest }) {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<DraftState>(() => draftFrom(request));
@@ -140,7 +140,7 @@ export function ManageAccountRequestDialog({ request }: { request: AdminAccountR
                 setDraft((d) => ({
                   ...d,
                   status,
-                  // Spec §4: approving prefills a random account number and the default routing number.
+                  // Approving prefills a random account number and the default routing number.
                   accountNumber:
                     status === "approved" && !d.accountNumber ? randomAccountNumber() : d.accountNumber,
                   routingNumber: d.routingNumber || DEFAULT_ROUTING_NUMBER,

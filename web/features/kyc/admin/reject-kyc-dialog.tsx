@@ -6,7 +6,7 @@ import { errorMessage } from "@/web/components/toast-error";
 import { toast } from "@/web/components/ui/use-toast";
 import { useRejectKycApplication } from "@/web/features/kyc/admin/api/reject-kyc-application";
 
-/** Spec §2/§5: 'Reject KYC Application' — a reason is required (non-blank after trimming) before rejecting. */
+/** 'Reject KYC Application' — a reason is required (non-blank after trimming) before rejecting. */
 export function RejectKycDialog({ application }: { application: AdminKycApplication }) {
   const reject = useRejectKycApplication();
   const name = `${application.firstName} ${application.lastName}`;

@@ -20,7 +20,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Spec §2 /apply-checking: an application exists and is not rejected, so its status shows instead of the form. */
+/** /apply-checking: an application exists and is not rejected, so its status shows instead of the form. */
 export function ApplicationStatusView({
   kyc,
   accountRequest,

@@ -104,7 +104,7 @@ export function ApplicationWizard({
 }: {
   /** The rejected application being replaced, if any. */
   previous: KycApplication | null;
-  /** Spec §7: after an upload, POST /api/kyc/upload-document when a KYC record exists. */
+  /** After an upload, POST /api/kyc/upload-document when a KYC record exists. */
   hasKycRecord: boolean;
   hasPhoneNumber: boolean;
   onSubmitted: () => void;

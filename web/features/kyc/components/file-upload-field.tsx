@@ -15,13 +15,13 @@ import { uploadFile } from "@/web/features/kyc/api/upload-file";
 import { isUnauthorized } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 
-/** Spec §4 File upload. */
+/** A file upload's states. */
 export type UploadState = "idle" | "uploading" | "success" | "error";
 
 export interface FileUploadFieldProps {
   id: string;
   label: string;
-  /** Decides what is accepted: licence sides take images only; LLC and EIN documents images or PDF (spec §5). */
+  /** Decides what is accepted: licence sides take images only; LLC and EIN documents images or PDF. */
   documentType: DocumentType;
   /** The stored `/objects/…` path, or "" while nothing is uploaded. */
   value: string;
@@ -52,7 +52,7 @@ export function FileUploadField({
       await onUploaded(path);
       return path;
     },
-    // Spec §2 /apply-checking: signed out here means an Unauthorized toast and /.
+    // /apply-checking: signed out here means an Unauthorized toast and /.
     meta: { on401: "home" },
   });
 

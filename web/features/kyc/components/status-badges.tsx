@@ -3,7 +3,7 @@ import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 
 type Tone = NonNullable<BadgeProps["tone"]>;
 
-/** Spec §4 KYC statuses: Verified, Rejected, Pending Review; none is 'Not Started'. */
+/** KYC statuses: Verified, Rejected, Pending Review; none is 'Not Started'. */
 export const KYC_BADGES: Record<KycStatus | "none", { label: string; tone: Tone }> = {
   approved: { label: "Verified", tone: "positive" },
   rejected: { label: "Rejected", tone: "negative" },
@@ -11,7 +11,7 @@ export const KYC_BADGES: Record<KycStatus | "none", { label: string; tone: Tone 
   none: { label: "Not Started", tone: "neutral" },
 };
 
-/** Spec §4 KYC texts. */
+/** The KYC texts, one per status. */
 export const KYC_TEXTS: Record<KycStatus | "none", string> = {
   approved: "Congratulations! Your account has been approved",
   rejected: "Your application was not approved. You can submit a new application.",

@@ -4,12 +4,15 @@ import { Link, useLocation } from "wouter";
 import { KYC_MESSAGES } from "@/contract/kyc";
 import { Button } from "@/web/components/ui/button";
 
-/** Spec §9: the phone-missing redirect happens after 5 s. */
+/** The phone-missing redirect happens after 5 s. */
 const PHONE_REDIRECT_SECONDS = 5;
 
 export type SubmitError = { kind: "phone" } | { kind: "ssn" } | { kind: "other"; message: string };
 
-/** Spec §8 KYC submit: phone required → Settings in 5 s; duplicate SSN; anything else as the server said it. */
+/**
+ * KYC submit errors (decision 023): phone required → Settings in 5 s; duplicate SSN; anything else as the
+ * server said it.
+ */
 export function SubmitErrorMessage({ error }: { error: SubmitError }) {
   if (error.kind === "phone") return <PhoneRequiredMessage />;
   if (error.kind === "ssn") {

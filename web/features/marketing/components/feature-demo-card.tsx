@@ -13,7 +13,7 @@ export type CoreFeature = {
   icon: ReactNode;
 };
 
-/** A core feature with a demo switch. Demos are not built yet, so switching one on says so (spec §2). */
+/** A core feature with a demo switch. Demos are not built yet, so switching one on says so. */
 export function FeatureDemoCard({ feature }: { feature: CoreFeature }) {
   const [isDemoOn, setDemoOn] = useState(false);
   const switchId = useId();

@@ -14,7 +14,7 @@ export const NAV_LINKS = [
 ] as const;
 
 export type SiteNavProps = {
-  /** `back` shows a '← Back' button in place of the links (spec §2). */
+  /** `back` shows a '← Back' button in place of the links. */
   variant?: "links" | "back";
   /** Called by '← Back'; without it the button goes to /. */
   onBack?: () => void;

@@ -8,7 +8,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { useAlerts } from "@/web/features/monitoring/api/get-alerts";
 import { formatDateTimeWithYear } from "@/web/lib/format";
 
-// New York time with its zone, one rule for every time staff read (issue 46).
+// New York time with its zone, one rule for every time staff read (docs/architecture.md "Design notes").
 const when = (iso: string) => formatDateTimeWithYear(iso);
 
 const EVENT_KINDS: Record<MonitoringAlert["eventKind"], string> = {

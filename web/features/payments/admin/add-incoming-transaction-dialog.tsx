@@ -60,7 +60,7 @@ export function useCreateCredit(idPrefix: string, onCreated: () => void, onReaso
   return { submit, edit, errors: fields.errors, reset: fields.reset, isPending: create.isPending };
 }
 
-/** Spec §2 'Add Incoming Transaction': an admin credit to one customer (credits only, spec §5). */
+/** 'Add Incoming Transaction': an admin credit to one customer (credits only). */
 export function AddIncomingTransactionDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);

@@ -14,7 +14,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { useUpdateUserBalance } from "@/web/features/payments/admin/api/update-user-balance";
 
 /**
- * Spec §5 balance edit in User Details: free text like $1000.00, non-empty after trimming. The server
+ * Balance edit in User Details: free text like $1000.00, non-empty after trimming. The server
  * books the difference as an adjustment, so the ledger keeps the history.
  */
 export function BalanceEditor({ user }: { user: AdminUser }) {

@@ -54,7 +54,7 @@ type TextField = Exclude<keyof Draft, "userId" | "status" | "reason" | "isReason
 const orNull = (value: string) => value.trim() || null;
 const digits = (value: string) => value.replace(/\D/g, "");
 
-/** Spec §2 'Create Incoming Payment': user and amount required; everything else falls back to a default. */
+/** 'Create Incoming Payment': user and amount required; everything else falls back to a default. */
 export function CreateIncomingPaymentDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(EMPTY);

@@ -27,7 +27,7 @@ import { formatDate } from "@/web/lib/format";
 
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-/** Spec §5: the preview id looks like 'tra-' plus 9 random characters (display only; the server assigns the real id). */
+/** The preview id looks like 'tra-' plus 9 random characters (display only; the server assigns the real id). */
 export function previewTransactionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
   return `tra-${Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("")}`;
@@ -112,7 +112,7 @@ function PreviewCard({ draft, previewId }: { draft: TransactionDraft; previewId:
   );
 }
 
-/** Spec §2 'Create Transaction with Preview': the same credit form beside a live preview card. */
+/** 'Create Transaction with Preview': the same credit form beside a live preview card. */
 export function CreateTransactionPreviewDialog() {
   const [isOpen, setOpen] = useState(false);
   const [draft, setDraft] = useState<TransactionDraft>(EMPTY_TRANSACTION_DRAFT);

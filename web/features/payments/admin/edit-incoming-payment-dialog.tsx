@@ -37,7 +37,7 @@ function toLocalInput(iso: string): string {
   return local.toISOString().slice(0, 16);
 }
 
-/** Spec §2 'Edit Incoming Payment': status (required), notes and date; completing it credits the customer. */
+/** 'Edit Incoming Payment': status (required), notes and date; completing it credits the customer. */
 export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPayment }) {
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<Status | "">(payment.status);

@@ -203,7 +203,7 @@ function TransactionRow({ transaction }: { transaction: AdminTransaction }) {
   );
 }
 
-/** Spec §2 /admin 'Incoming Payments': incoming payments, then admin credits and every transaction. */
+/** /admin 'Incoming Payments': incoming payments, then admin credits and every transaction. */
 export default function IncomingPaymentsTab() {
   return (
     <div className="grid gap-6">

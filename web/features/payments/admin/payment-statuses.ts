@@ -7,7 +7,7 @@ type IncomingPaymentStatus = (typeof INCOMING_PAYMENT_STATUSES)[number];
 export type AdminTransactionStatus = (typeof ADMIN_TRANSACTION_STATUSES)[number];
 type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-/** Spec §4 status colours: green done, red failed, amber on its way, grey stopped. */
+/** Status colours: green done, red failed, amber on its way, grey stopped. */
 export const TRANSACTION_STATUS_BADGES: Record<TransactionStatus, { label: string; tone: Tone }> = {
   initiated: { label: "Initiated", tone: "pending" },
   pending: { label: "Pending", tone: "pending" },

@@ -31,7 +31,8 @@ export const EMPTY_TRANSACTION_DRAFT: TransactionDraft = {
   amount: "",
   description: "",
   category: "other",
-  // A new credit waits (issue 26 item 9): completing it is a second, deliberate step, or "Credit $X now".
+  // A new credit waits (docs/architecture.md "Staff roles"): completing it is a second, deliberate step, or
+  // "Credit $X now".
   status: "pending",
   reason: "",
 };

@@ -31,7 +31,7 @@ import {
 const isAdminStatus = (s: string): s is AdminTransactionStatus =>
   (ADMIN_TRANSACTION_STATUSES as readonly string[]).includes(s);
 
-/** Spec §2 'Update Transaction Status': initiated, pending, in review or completed; notes optional. */
+/** 'Update Transaction Status': initiated, pending, in review or completed; notes optional. */
 export function UpdateTransactionStatusDialog({ transaction }: { transaction: AdminTransaction }) {
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<AdminTransactionStatus | "">("");

@@ -122,7 +122,7 @@ function Interest({ data }: { data: SavingsFinance }) {
 }
 
 /**
- * The Savings tab of the back office (issue 51 §4, decision 071; finance and owners): deposits by product, interest
+ * The Savings tab of the back office (decision 071; finance and owners): deposits by product, interest
  * accrued and paid by day and month, next month's expense forecast, the rate and its history, the 1099-INT run.
  */
 export default function SavingsFinanceTab() {

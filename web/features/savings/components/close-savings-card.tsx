@@ -8,8 +8,8 @@ import { ApiError } from "@/web/lib/api";
 import { ResendKeys } from "@/web/lib/idempotency-key";
 
 /**
- * Closing savings (issue 51 §1): everything in it, with the interest owed to date, moves to checking at once; the
- * customer confirms first, and may open savings again later.
+ * Closing savings (decision 068): everything in it, with the interest owed to date, moves to checking at
+ * once; the customer confirms first, and may open savings again later.
  */
 export function CloseSavingsCard({
   balance,

@@ -55,7 +55,7 @@ function BalanceTile({
 }
 
 /**
- * Moving money between checking and savings (issue 51): instant, free, no second factor (decision 068). What is
+ * Moving money between checking and savings: instant, free, no second factor (decision 068). What is
  * typed stays on a refusal; a success is said in the page's live region (`onMoved`) and a toast.
  */
 export function MoveMoneyForm({

@@ -26,7 +26,7 @@ import { formatDateTime } from "@/web/lib/format";
 type Filter = TransferStatus | "all";
 
 /**
- * Spec §4: Quick Approve and Reject appear on pending requests only. A transfer held by compliance gets neither:
+ * Quick Approve and Reject appear on pending requests only. A transfer held by compliance gets neither:
  * the server refuses its release (409), and compliance clears, rejects or blocks it on the case (decision 048).
  */
 function QuickActions({ request, name }: { request: AdminTransferRequest; name: string }) {
@@ -148,7 +148,7 @@ function TransferRow({ request }: { request: AdminTransferRequest }) {
 const FILTERS = [...TRANSFER_STATUSES, "all"] as const;
 
 /**
- * Spec §2 /admin 'Outgoing Pays': customers' USDC transfer requests, decided here. It opens on pending requests
+ * /admin 'Outgoing Pays': customers' USDC transfer requests, decided here. It opens on pending requests
  * (what needs a decision) and pages to the end with "Load more", so no request is ever out of reach.
  */
 export default function OutgoingPaysTab() {

@@ -28,7 +28,7 @@ import { formatDateTime } from "@/web/lib/format";
 
 const categoryLabel = (key: string) => CATEGORIES[key as Category]?.label ?? "Other";
 
-/** Spec §2 'Review Transfer Request': the request in full, any of the five statuses, admin notes. */
+/** 'Review Transfer Request': the request in full, any of the five statuses, admin notes. */
 export function ReviewTransferDialog({ request }: { request: AdminTransferRequest }) {
   const [isOpen, setOpen] = useState(false);
   const [status, setStatus] = useState<TransferStatus>(request.status);

@@ -2,7 +2,7 @@ import { handleAdminSessionExpired } from "@/web/components/admin/admin-session-
 import { errorMessage } from "@/web/components/toast-error";
 import { toast } from "@/web/components/ui/use-toast";
 
-/** Spec §8 Admin: a failed transfer decision, shared by the quick buttons and the review dialog. */
+/** The toast for a failed transfer decision, shared by the quick buttons and the review dialog. */
 export function toastTransferFailed(error: unknown) {
   if (handleAdminSessionExpired(error)) return;
   // A 409 (already final, not enough held) carries the server's reason; show it under the spec's title.

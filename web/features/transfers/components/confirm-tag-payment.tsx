@@ -11,7 +11,7 @@ import {
 } from "@/web/components/ui/alert-dialog";
 
 /**
- * The last look before a payment by $tag leaves, as paying a request has (issue 46 §19): who, how much, and that it
+ * The last look before a payment by $tag leaves, as paying a request has: who, how much, and that it
  * cannot be called back. Nothing is sent until "Pay … now".
  */
 export function ConfirmTagPayment({

@@ -29,8 +29,8 @@ const toastFailure = (title: string) => (error: Error) => {
 };
 
 /**
- * "Block" on a request the customer received (issue 46 §30). The requester is not told: their requests keep
- * looking sent to them, and none reaches this customer until they unblock.
+ * "Block" on a request the customer received (decision 037's amendment). The requester is not told: their
+ * requests keep looking sent to them, and none reaches this customer until they unblock.
  */
 export function BlockRequesterButton({ request }: { request: MoneyRequest }) {
   const block = useBlockRequester();

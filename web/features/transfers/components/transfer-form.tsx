@@ -11,12 +11,12 @@ import { TransferStepUp } from "@/web/features/transfers/components/transfer-ste
 import type { Method } from "@/web/features/transfers/transfer-fields";
 import { useTransferForm } from "@/web/features/transfers/use-transfer-form";
 
-// Two equal columns whose labels wrap: "ACH Bank Transfer" was cut to "ACH Bank Tran" at 375 px (issue 46 §21).
+// Two equal columns whose labels wrap: "ACH Bank Transfer" was cut to "ACH Bank Tran" at 375 px.
 const TAB_LIST = "grid w-full grid-cols-2";
 const TAB = "h-auto min-h-9 min-w-0 whitespace-normal text-center leading-tight";
 
 /**
- * Spec §5 send money: the page's title, the method tabs, then the form or its review step, and the step-up when
+ * Send money: the page's title, the method tabs, then the form or its review step, and the step-up when
  * asked; while the customer's own block holds, the banner instead of a form the server would refuse.
  */
 export function TransferForm({

@@ -39,10 +39,11 @@ export function TransferReview({
   choices: AddressChoices;
 }) {
   const check = useAddressCheck(cryptoAddress);
-  // Keyboard and screen-reader users land on the step they are now on, not on <body> (issue 46 §11).
+  // Keyboard and screen-reader users land on the step they are now on, not on <body>
+  // (docs/architecture.md "Design notes").
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  // A capital out of place is a typing mistake: said here, before Confirm, not by the server after it (§16).
+  // A capital out of place is a typing mistake: said here, before Confirm, not by the server after it.
   const isMistyped = hasWrongChecksum(cryptoAddress);
   // A lookalike of a saved recipient needs the customer's explicit word; the server refuses it otherwise.
   const lookalike = check.data?.lookalike ?? choices.refusedAs;

@@ -9,8 +9,8 @@ import { cn } from "@/web/lib/cn";
 
 /**
  * The success screen. It stays until the customer leaves it: the spec's redirect after 2 s took keyboard and
- * screen-reader users away before "View receipt" could be reached (issue 46 §11). Focus moves to its heading; the
- * page's live region says the result.
+ * screen-reader users away before "View receipt" could be reached (docs/architecture.md "Design notes").
+ * Focus moves to its heading; the page's live region says the result.
  */
 export function TransferSuccess({ transfer }: { transfer: TransferRequest }) {
   const heading = useRef<HTMLHeadingElement>(null);

@@ -14,7 +14,7 @@ const LABELS: Record<TransferTimelineStep["status"], string> = {
 
 /**
  * Requested → processing → completed / cancelled / failed, each with its time once reached, in the status badge's
- * words: the step staff approved was ticked "Under review" beside a "Processing" badge (issue 46 §24).
+ * words: the step staff approved was ticked "Under review" beside a "Processing" badge.
  */
 export function TransferTimeline({ steps }: { steps: TransferTimelineStep[] }) {
   return (

@@ -27,7 +27,7 @@ function Row({
 
 /**
  * "$19.75 of $100.00": what can still leave today under the lower of the bank's limit and the customer's own, which
- * is what the server's gate passes (issue 46 §3).
+ * is what the server's gate passes.
  */
 export function remainingOf(limits: TransferLimits): string {
   return `${limits.effectiveRemainingToday} of ${limits.effectiveDailyLimit}`;
@@ -69,7 +69,7 @@ export function overLimitMessage(limits: TransferLimits | undefined): string {
   return `You can send up to ${formatMoney(DAILY_LIMIT_CENTS)} a day.${left}`;
 }
 
-/** Spec §5: the over-limit note, said in the form rather than in a toast that fades. */
+/** The over-limit note, said in the form rather than in a toast that fades. */
 export function OverLimitNote({ limits }: { limits: TransferLimits | undefined }) {
   return (
     <div

@@ -5,7 +5,7 @@ import { ConfirmButton } from "@/web/components/confirm-button";
 import { useDeleteUser } from "@/web/features/users/admin/api/delete-user";
 import { isUnauthorized } from "@/web/lib/api";
 
-/** Delete with an accessible confirm step. Admin accounts get no button at all (spec §5), nor staff below owner. */
+/** Delete with an accessible confirm step. Admin accounts get no button at all, nor staff below owner. */
 export function DeleteUserButton({ user }: { user: AdminUser }) {
   const remove = useDeleteUser();
   const mayDelete = useStaffCapability("deleteUser");

@@ -9,7 +9,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { cn } from "@/web/lib/cn";
 import { formatHandle, initials } from "@/web/lib/format";
 
-/** Spec §2: the first 30 characters of the last message (by character, so an emoji is never cut in half). */
+/** The first 30 characters of the last message (by character, so an emoji is never cut in half). */
 export function previewOf(message: string): string {
   const chars = Array.from(message.replace(/\s+/g, " "));
   return chars.length > CHAT_PREVIEW_LENGTH
