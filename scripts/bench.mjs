@@ -59,14 +59,14 @@ const ALL = [
 ];
 /** Load scenarios against the app (the others are pgbench and the embedded start). */
 const LOAD = ["poll", "transfer-spread", "tag-spread", "transfer-hot", "login"];
-/** The scenarios that write money: the jobs room's consumers have work after them (README "Jobs room"). */
+/** The scenarios that write money: the jobs room's consumers have work after them (docs/operations.md "Jobs room"). */
 const MONEY = ["transfer-spread", "tag-spread", "transfer-hot"];
 /**
  * Every ALERT_EVERY-th spread user is set up for the new-device-then-new-address rule (seed.mjs): their first
  * transfer of the spread run raises the monitoring alert that holds money, whose lag the bench reports. 0: none.
  */
 const ALERT_EVERY = Number(process.env.BENCH_ALERT_EVERY ?? 100);
-/** README "Jobs room": an event's consumers and a holding alert within 2 s of the commit, at p99. */
+/** docs/operations.md "Jobs room": an event's consumers and a holding alert within 2 s of the commit, at p99. */
 const LAG_GOAL_S = 2;
 /** Idle signed-in dashboards (scripts/bench/dashboards.mjs): the steps N climbs, and the bounds a step must keep. */
 const DASHBOARD_STEPS = (

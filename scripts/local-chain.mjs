@@ -1,4 +1,4 @@
-// `CHAIN=local npm start` (README): a throwaway anvil chain for development, started from the npm-installed
+// `CHAIN=local npm start` (docs/testing.md): a throwaway anvil chain for development, started from the npm-installed
 // binary, with the PillarUSD token deployed from the committed bytecode and the hot wallet funded. Every key
 // here is one of anvil's published development keys: never use them for real money.
 // `npm run chain:fund -- <address> [dollars]` mints test USDC to any address on that chain (a demo deposit).

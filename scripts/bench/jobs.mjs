@@ -1,4 +1,4 @@
-// The jobs room's figures after a money scenario (README "Jobs room"): each consumer's lag from the app's
+// The jobs room's figures after a money scenario (docs/operations.md "Jobs room"): each consumer's lag from the app's
 // /metrics, and how long after a transfer the monitoring alert that holds money was raised, from the scratch
 // database.
 

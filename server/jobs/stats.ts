@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 /**
  * Seconds from an event's commit to a consumer claiming it: the jobs room's promise is p99 ≤ 2 s
- * (README "Jobs room").
+ * (docs/operations.md "Jobs room").
  */
 const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 /** Lags kept per consumer for the p99 the bench reads (GET /metrics gives the histogram; this gives a figure). */

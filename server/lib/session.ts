@@ -76,7 +76,7 @@ export const activeSessionCondition = () =>
  * Dashboard polls send several requests a second per user; a lookup is kept in this process for a few
  * seconds so most of them skip the session query. Every write that ends a session or changes the user
  * row forgets the entries it affects here; another instance may serve a revoked session for at most
- * this long (the README's "Several instances" note).
+ * this long (docs/operations.md, "Topology (several instances)").
  */
 export const SESSION_CACHE_MS = 5_000;
 const SESSION_CACHE_MAX = 20_000;

@@ -25,7 +25,7 @@ describe("onboarding journey", () => {
     // Step 1: personal information, with the SSN formatted 3-2-4 as it is typed.
     await page.goto("/apply-checking");
     await page.getByRole("heading", { name: "Apply for a Checking Account" }).waitFor();
-    // A first name mixing alphabets (Greek N, Cyrillic o and e: README "Sanctions screening") is stopped at
+    // A first name mixing alphabets (Greek N, Cyrillic o and e: docs/banking.md "Sanctions screening") is stopped at
     // Next.
     await page.getByLabel("First name").fill("\u039d\u043e\u0435l");
     await page.getByLabel("Last name").fill(lastName);
@@ -179,7 +179,7 @@ describe("onboarding journey", () => {
     await page.goto("/auth");
     await page.getByRole("tab", { name: "Get Started" }).click();
     await page.getByLabel("First name").fill("Noel");
-    // "He\u200bath": a zero-width space inside (README "Sanctions screening") reads as "Heath" and screened
+    // "He\u200bath": a zero-width space inside (docs/banking.md "Sanctions screening") reads as "Heath" and screened
     // as another name.
     await page.getByLabel("Last name").fill("He\u200bath");
     await page.getByLabel("Email").fill(`zero_width_${Date.now()}@example.com`);

@@ -111,7 +111,7 @@ describe("a case from hit to cleared, with two compliance members", () => {
       assignee: null,
       heldTransfers: 1,
     });
-    // The held transfers themselves, not only their count (README "Sanctions screening").
+    // The held transfers themselves, not only their count (docs/banking.md "Sanctions screening").
     expect(detail.json().transfers).toEqual([
       expect.objectContaining({
         id: transferId,

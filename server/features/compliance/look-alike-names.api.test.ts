@@ -12,7 +12,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, signupBody } from "@/tests/support/users";
 
 /**
- * Look-alike names (README "Sanctions screening") on the real OFAC extract of 2024-05-03: "HEATH, Noel
+ * Look-alike names (docs/banking.md "Sanctions screening") on the real OFAC extract of 2024-05-03: "HEATH, Noel
  * Timothy" (SDN 6710, DOB 16 Dec 1949) written to pass for another name. Words mixing alphabets and invisible
  * characters are refused where a name is typed; what can be typed (lone letters, a word wholly in Cyrillic or
  * Greek capitals) is screened as the name it imitates, and so is a name stored before the refusal existed.

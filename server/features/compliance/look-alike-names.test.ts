@@ -5,7 +5,7 @@ import { nameTokenReadings, nameTokens, surnameTokens } from "@/server/features/
 import { parseRealList } from "@/tests/support/real-ofac-list";
 
 /**
- * Look-alike and invisible-character bypasses (README "Sanctions screening") of "HEATH, Noel Timothy" (SDN
+ * Look-alike and invisible-character bypasses (docs/banking.md "Sanctions screening") of "HEATH, Noel Timothy" (SDN
  * 6710), and more of the same kind.
  */
 const LOOK_ALIKES = {

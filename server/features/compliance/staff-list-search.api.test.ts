@@ -8,7 +8,7 @@ import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, type SignedInUser } from "@/tests/support/users";
 
 /**
- * POST /api/admin/compliance/search on the real OFAC extract of 2024-05-03 (README "Sanctions screening").
+ * POST /api/admin/compliance/search on the real OFAC extract of 2024-05-03 (docs/banking.md "Sanctions screening").
  */
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100" });
 

@@ -15,7 +15,7 @@ import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /**
  * /admin/compliance/search: the active list searched by name, with an optional date of birth and type, by the
- * matcher and threshold every screening point uses (README "Sanctions screening"). Each search is audited.
+ * matcher and threshold every screening point uses (docs/banking.md "Sanctions screening"). Each search is audited.
  */
 export function ListSearchPage() {
   useDocumentTitle("List search");

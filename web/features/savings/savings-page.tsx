@@ -176,7 +176,7 @@ function GoodToKnow() {
 }
 
 /**
- * /savings (README "Savings"): open savings, move money with checking, see the interest, and save toward
+ * /savings (docs/banking.md "Savings"): open savings, move money with checking, see the interest, and save toward
  * goals.
  */
 export default function SavingsPage() {

@@ -19,7 +19,7 @@ function Icon() {
 }
 
 /**
- * The dashboard's second account (README "Savings"): the savings balance and its rate, or the offer to open
+ * The dashboard's second account (docs/banking.md "Savings"): the savings balance and its rate, or the offer to open
  * savings. Nothing to offer once checking is closed. The rate is the server's text ("2.50%"), as the savings
  * page shows it. Its answer comes inside a signed-in first load's HTML (DASHBOARD_FIRST_READS), so the server
  * draws it too.

@@ -153,7 +153,7 @@ function NewGoalForm({ onAdded }: { onAdded: (name: string) => void }) {
   );
 }
 
-/** Savings goals (README "Savings"): what each has saved (the moves that named it) against its target. */
+/** Savings goals (docs/banking.md "Savings"): what each has saved (the moves that named it) against its target. */
 export function SavingsGoals({ goals, onAdded }: { goals: SavingsGoal[]; onAdded: (name: string) => void }) {
   // After a goal is added focus lands on the list that now holds it.
   const heading = useRef<HTMLHeadingElement>(null);
