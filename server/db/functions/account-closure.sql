@@ -1,4 +1,4 @@
--- Account closure (issue 48 §6, decision 059), the one copy of its two rules.
+-- Account closure (decision 059), the one copy of its two rules.
 
 -- Whether the customer ever moved money: a posting on their wallet (every credit, debit, hold capture and
 -- adjustment posts one), or a money row naming them that has not posted yet (a transfer request, an incoming

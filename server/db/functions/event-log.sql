@@ -1,4 +1,4 @@
--- The event log's writers (issue 49, migration 0041). A money movement's function writes one row with
+-- The event log's writers (decision 051, migration 0041). A money movement's function writes one row with
 -- emit_event as its last write: the jobs room (server/jobs/) does everything after the commit from it: the
 -- customer's pushed updates (the "notices" field, server/jobs/consumers/pushes.ts), monitoring, notifications
 -- and mail. One pg_notify on pillar_jobs per transaction (a repeated payload is sent once) wakes the room on

@@ -7,7 +7,7 @@
 -- not blocked by the customer's own switch (detail: the cooldown's end, or NULL while it is on), and under the
 -- day's count of requests. The customer's "Block crypto sends" covers money leaving the bank as USDC
 -- (p_leaves_bank: transfer requests, their schedules); a payment by $tag or of a money request stays inside the
--- bank and passes it (issue 46 item 1): the customer's own daily limit is what bounds those.
+-- bank and passes it (decision 047): the customer's own daily limit is what bounds those.
 CREATE OR REPLACE FUNCTION money_out_gate(
 	p_user_id uuid,
 	p_limit_day text,
@@ -24,7 +24,7 @@ BEGIN
 		RETURN QUERY SELECT 'account_frozen'::text, NULL::text;
 		RETURN;
 	END IF;
-	-- Staff never bank (issue 26 item 8). A staff grant takes the wallet lock too: one committed first is seen.
+	-- Staff never bank (docs/architecture.md, "Staff roles"). A staff grant takes the wallet lock too: one committed first is seen.
 	IF EXISTS (SELECT 1 FROM users u WHERE u.id = p_user_id AND cardinality(u.staff_roles) > 0) THEN
 		RETURN QUERY SELECT 'staff_account'::text, NULL::text;
 		RETURN;

@@ -1,5 +1,5 @@
 -- A payment to another customer by $tag (decision 035), or a money request paid (decision 037), in one round trip
--- (issue 49, decision 050): the session, the locks, the idempotency record, every check and every write run here,
+-- (decision 050): the session, the locks, the idempotency record, every check and every write run here,
 -- called from server/features/transfers/pay-by-tag.ts through one named prepared statement. Wallet → wallet in one
 -- journal entry, settled at once, no fee. The rules that read the database are the functions they call (tag_payee,
 -- money_out_gate and money_out_limits shared with transfer requests, idempotency_replay, compliance_hold,
@@ -137,7 +137,7 @@ BEGIN
 	END IF;
 
 	-- Frozen, staff, the send-money gate and the day's count, before the second factor, so a refused customer never
-	-- spends a one-time code. Inside the bank: the customer's "Block crypto sends" does not apply (issue 46 item 1),
+	-- spends a one-time code. Inside the bank: the customer's "Block crypto sends" does not apply (decision 047),
 	-- their own daily limit does (money_out_limits below).
 	SELECT g.outcome, g.detail INTO v_outcome, v_detail
 		FROM money_out_gate(c.user_id, c.limit_day, c.daily_count_limit, c.created_at, p_leaves_bank => false) g;

@@ -1,4 +1,4 @@
--- Savings at a variable APY (issue 51, decision 068): the rate of a day, its daily interest, the day's accrual,
+-- Savings at a variable APY (decision 068): the rate of a day, its daily interest, the day's accrual,
 -- the month's credit, and moving money between checking and savings in one call. Amounts are cents; accrued
 -- interest is kept in millionths of a dollar (1 cent = 10,000 micros) until the month's credit rounds it.
 
@@ -220,7 +220,7 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- Money moved between a customer's checking and savings (issue 51 §1, decision 068) in one call: the wallet lock,
+-- Money moved between a customer's checking and savings (decision 068) in one call: the wallet lock,
 -- the idempotency record, the checks and the writes. One journal entry, settled at once, no fee; not a send, so
 -- neither the bank's daily limit nor the day's count nor the customer's crypto-send block applies, and no second
 -- factor is asked (the money stays in the customer's own accounts: what leaves the bank asks for one). Refused,
@@ -349,7 +349,7 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- A customer's savings account closed (issue 51 §1, decision 068) in one call: the wallet lock, the idempotency
+-- A customer's savings account closed (decision 068) in one call: the wallet lock, the idempotency
 -- record, the checks, the interest owed and the money moved. The account is locked without SKIP LOCKED: an
 -- accrual or credit batch holding it finishes first. Its interest is brought up to date through yesterday (New
 -- York; today's closing balance will be zero and earns nothing), each complete month credited as the monthly job

@@ -1,4 +1,4 @@
--- The customer's own limits (issue 32 §5, decision 035), the one copy of their rules: what is in force at an
+-- The customer's own limits (decision 035), the one copy of their rules: what is in force at an
 -- instant, and the only two ways a customer changes them. The instant is the server's clock sent by the caller
 -- (create_transfer_request's created_at, the route's now), so tests move it like every other clock of the money
 -- path. The customer_limits trigger at the end of this file refuses any write that would shorten a running
@@ -117,7 +117,7 @@ END;
 $$;
 --> statement-breakpoint
 
--- The table keeps the cooldown (migration 0029 wrote this trigger first; it lives here since issue 49, replaced in
+-- The table keeps the cooldown (migration 0029 wrote this trigger first; it lives here since decision 050, replaced in
 -- place at every start): a running cooldown never gets shorter, an on block goes off only with its full cooldown,
 -- an on block's cooldown never shrinks, and a row with a block is deleted only with its customer, whoever writes
 -- the row. The one exception is lift_send_block's own write.

@@ -1,4 +1,4 @@
--- Who can be paid at a $tag (issue 32 §4, decision 035), the one copy of the rule: a customer (no staff role) whose
+-- Who can be paid at a $tag (decision 035), the one copy of the rule: a customer (no staff role) whose
 -- account is open (the send-money gate, can_send_money) and not frozen. No row otherwise, whatever the reason, so
 -- a tag that does not exist answers like one that cannot be paid. Read by the name confirmation
 -- (GET /api/transfer/tag/:tag) and again by the payment after both wallets are locked.

@@ -11,7 +11,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useMoveSavings } from "@/web/features/savings/api/savings";
-import { ApiError, reasonOf } from "@/web/lib/api";
+import { ApiError, failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 import { ResendKeys } from "@/web/lib/idempotency-key";
 import { readAmount } from "@/web/lib/read-amount";
@@ -58,6 +58,27 @@ function BalanceTile({
  * Moving money between checking and savings: instant, free, no second factor (decision 068). What is
  * typed stays on a refusal; a success is said in the page's live region (`onMoved`) and a toast.
  */
+/** Which field a refused move's message goes under: every reason its contract names is decided here. */
+function fieldInError(reason: ReasonOf<"POST /api/savings/moves"> | undefined): "goal" | "amount" {
+  switch (reason) {
+    case "savings_goal_not_found":
+      return "goal";
+    case "insufficient_funds":
+    case "savings_not_open":
+    case "setup_incomplete":
+    case "account_frozen":
+    case "account_closed":
+    case "staff_account":
+    case "idempotency_key_required":
+    case "service_unavailable":
+    case undefined:
+      return "amount";
+    default:
+      unhandledReason(reason);
+      return "amount";
+  }
+}
+
 export function MoveMoneyForm({
   balances,
   goals,
@@ -101,7 +122,7 @@ export function MoveMoneyForm({
         onError: (failure) => {
           keys.settled(failure instanceof ApiError ? failure.status : undefined);
           const message = errorMessage(failure, "The money was not moved. Please try again.");
-          if (reasonOf(failure) === "savings_goal_not_found") {
+          if (fieldInError(failureOf("POST /api/savings/moves", failure)) === "goal") {
             setGoalError(message);
             focusFieldInError("move-goal");
           } else {
