@@ -1,4 +1,9 @@
+import { KYC_ADMIN_ENDPOINTS } from "@/contract/admin-onboarding";
+import { AUDIT_ENDPOINTS, DATA_ACCESS_ENDPOINTS } from "@/contract/audit";
+import { COMPLIANCE_ENDPOINTS } from "@/contract/compliance";
 import type { EndpointTable } from "@/contract/endpoint";
+import { KYC_ENDPOINTS } from "@/contract/kyc";
+import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 
@@ -11,6 +16,12 @@ import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 export const ENDPOINTS = {
   ...SAVINGS_ENDPOINTS,
   ...SAVINGS_ADMIN_ENDPOINTS,
+  ...KYC_ENDPOINTS,
+  ...KYC_ADMIN_ENDPOINTS,
+  ...COMPLIANCE_ENDPOINTS,
+  ...MONITORING_ENDPOINTS,
+  ...AUDIT_ENDPOINTS,
+  ...DATA_ACCESS_ENDPOINTS,
 } satisfies EndpointTable;
 
 export type Endpoints = typeof ENDPOINTS;

@@ -14,7 +14,9 @@ export const GENERATED_ROLES_FILE = "contract/admin-route-roles.generated.ts";
 export function generatedRolesSource(): string {
   const rows = Object.entries(ENDPOINTS)
     .flatMap(([key, endpoint]) =>
-      isStaffAccess(endpoint.access) ? [`  ${JSON.stringify(key)}: ${JSON.stringify(endpoint.access)},`] : [],
+      isStaffAccess(endpoint.access)
+        ? [`  ${JSON.stringify(key)}: [${endpoint.access.map((role) => JSON.stringify(role)).join(", ")}],`]
+        : [],
     )
     .sort();
   return [
