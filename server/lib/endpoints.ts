@@ -62,8 +62,9 @@ const ACCESS_HOOK: Record<"user" | "staff", onRequestHookHandler> = {
 
 /**
  * Registers `endpoints` in this plugin (whose prefix each path starts with) from their contract: the schemas
- * validate the request and serialise the answer, the access runs before the body is read, then the limit and the
- * step-up, then the handler's own checks. A single success status is set before the handler runs.
+ * validate the request and serialise the answer, the access runs before the body is read, the handler's
+ * preValidation checks before the body is validated, then the limit and the step-up, then the handler's own
+ * checks. A single success status is set before the handler runs; a file answer documents its content type.
  */
 export function registerEndpoints<const T extends EndpointTable>(
   app: FastifyInstance,
