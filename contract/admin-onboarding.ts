@@ -1,6 +1,15 @@
 import { z } from "zod";
-import { optionalReason } from "@/contract/approvals";
-import { ACCOUNT_REQUEST_STATUSES, accountRequest, KYC_STATUSES, kycApplication } from "@/contract/kyc";
+import { userIdParams } from "@/contract/admin";
+import { optionalReason, pendingApprovalResponse } from "@/contract/approvals";
+import { revealDateOfBirthResponse, revealSsnInput, revealSsnResponse } from "@/contract/audit";
+import { endpoints } from "@/contract/endpoint";
+import {
+  ACCOUNT_REQUEST_STATUSES,
+  accountRequest,
+  KYC_STATUSES,
+  kycApplication,
+  onboardingState,
+} from "@/contract/kyc";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 
 /** Spec §8 admin toasts and the server's refusals for the Account Requests and KYC Applications tabs. */
@@ -112,3 +121,67 @@ export type ReviewKycInput = z.infer<typeof reviewKycInput>;
 
 export const reviewKycResponse = z.object({ message: z.string(), kyc: adminKycApplication });
 export type ReviewKycResponse = z.infer<typeof reviewKycResponse>;
+
+const COMPLIANCE = ["compliance"] as const;
+const KYC_DECISION = {
+  access: COMPLIANCE,
+  params: idParams,
+  body: reviewKycInput,
+  replies: { 200: reviewKycResponse },
+} as const;
+
+/** Back office for onboarding: identity checks and account opening are compliance's. */
+export const KYC_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/kyc-applications": {
+    access: COMPLIANCE,
+    query: kycApplicationsQuery,
+    replies: { 200: adminKycApplicationPage },
+  },
+  // Approving waits while a sanctions hit's case is open.
+  "PUT /api/admin/kyc/:id/approve": {
+    ...KYC_DECISION,
+    errors: ["NOT_FOUND", "CONFLICT", "compliance_case_open", "ssn_duplicate"],
+  },
+  "PUT /api/admin/kyc/:id/reject": { ...KYC_DECISION, errors: ["BAD_REQUEST", "NOT_FOUND", "CONFLICT"] },
+  // Reopening a rejected application waits for a second compliance member (maker-checker): 202.
+  "PUT /api/admin/kyc/:id/reset": {
+    ...KYC_DECISION,
+    replies: { 200: reviewKycResponse, 202: pendingApprovalResponse },
+    errors: ["NOT_FOUND", "CONFLICT", "ssn_duplicate", "reason_required", "approval_pending"],
+  },
+  // Sensitive reads: each reveal is audited with its reason.
+  "POST /api/admin/kyc/:id/ssn/reveal": {
+    access: COMPLIANCE,
+    params: idParams,
+    body: revealSsnInput,
+    replies: { 200: revealSsnResponse },
+    errors: ["reason_required", "NOT_FOUND", "ssn_unreadable"],
+  },
+  "POST /api/admin/kyc/:id/dob/reveal": {
+    access: COMPLIANCE,
+    params: idParams,
+    body: revealSsnInput,
+    replies: { 200: revealDateOfBirthResponse },
+    errors: ["reason_required", "NOT_FOUND"],
+  },
+  // The onboarding state (no SSN, documents or full account number) also feeds support's dashboard-text preview.
+  "GET /api/admin/users/:userId/onboarding": {
+    access: ["support", "compliance"],
+    params: userIdParams,
+    replies: { 200: onboardingState },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/account-requests": {
+    access: COMPLIANCE,
+    query: accountRequestsQuery,
+    replies: { 200: adminAccountRequestPage },
+  },
+  // An account opens only for a verified identity.
+  "PUT /api/admin/account-requests/:id": {
+    access: COMPLIANCE,
+    params: idParams,
+    body: updateAccountRequestInput,
+    replies: { 200: updateAccountRequestResponse },
+    errors: ["NOT_FOUND", "CONFLICT", "identity_not_approved"],
+  },
+});

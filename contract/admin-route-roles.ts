@@ -36,51 +36,11 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/dashboard-content/:userId": ["support"],
   "PUT /api/admin/dashboard-content/:userId": ["support"],
 
-  // Compliance: identity checks, account opening, freezes.
-  "GET /api/admin/kyc-applications": ["compliance"],
-  "PUT /api/admin/kyc/:id/approve": ["compliance"],
-  "PUT /api/admin/kyc/:id/reject": ["compliance"],
-  "PUT /api/admin/kyc/:id/reset": ["compliance"],
-  // The onboarding state (no SSN, documents or full account number) also feeds support's dashboard-text preview.
-  "GET /api/admin/users/:userId/onboarding": ["support", "compliance"],
-  "GET /api/admin/account-requests": ["compliance"],
-  "PUT /api/admin/account-requests/:id": ["compliance"],
+  // Compliance: freezes and the customer's own send block (identity checks and account opening are by contract).
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],
   // Lifting a customer's own send block, identity re-verified; a second member approves (decision 047).
   "GET /api/admin/users/:userId/self-limits": ["compliance"],
   "POST /api/admin/users/:userId/lift-send-block": ["compliance"],
-  // Sensitive reads and the audit trail: each reveal is audited with its reason; the log is searchable.
-  "POST /api/admin/kyc/:id/ssn/reveal": ["compliance"],
-  "GET /api/admin/audit": ["compliance"],
-  "GET /api/admin/audit.csv": ["compliance"],
-  "POST /api/admin/kyc/:id/dob/reveal": ["compliance"],
-  // Sanctions screening (decision 024): the lists, and the cases their hits open. Never support or finance.
-  "GET /api/admin/compliance/cases": ["compliance"],
-  "GET /api/admin/compliance/cases/:id": ["compliance"],
-  "PUT /api/admin/compliance/cases/:id/assignee": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/comments": ["compliance"],
-  "PUT /api/admin/compliance/cases/:id/narrative": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/documents": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/links": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/decisions": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/approve": ["compliance"],
-  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": ["compliance"],
-  "GET /api/admin/compliance/cases/:id/report.json": ["compliance"],
-  "GET /api/admin/compliance/cases/:id/report.pdf": ["compliance"],
-  // Reports a regulator asks for (decision 055).
-  "GET /api/admin/compliance/cases/:id/sar": ["compliance"],
-  "PUT /api/admin/compliance/cases/:id/sar": ["compliance"],
-  "GET /api/admin/compliance/cases/:id/report.xml": ["compliance"],
-  "GET /api/admin/compliance/ofac-reports": ["compliance"],
-  "POST /api/admin/compliance/ofac-reports/:id/filed": ["compliance"],
-  "GET /api/admin/compliance/ofac-reports/annual.csv": ["compliance"],
-  "GET /api/admin/compliance/members": ["compliance"],
-  "GET /api/admin/compliance/lists": ["compliance"],
-  "POST /api/admin/compliance/lists": ["compliance"],
-  "POST /api/admin/compliance/search": ["compliance"],
-  // Transaction monitoring's alerts (decision 031): compliance's, like the cases they are filed on.
-  "GET /api/admin/monitoring/alerts": ["compliance"],
-  "GET /api/admin/monitoring/alerts/:id": ["compliance"],
 
   // Maker-checker: the queue; who may decide each approval is checked per kind (finance money, compliance KYC
   // resets and freezes), and never its maker.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQuery } from "@/contract/pages";
 import { type StaffRole, staffRole } from "@/contract/staff";
 
@@ -133,16 +134,6 @@ export const auditEntry = z.object({
 export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditPage = pageOf(auditEntry);
 
-/** Same-origin download link for the current filters. */
-export function auditCsvPath(
-  filters: Partial<Record<"actor" | "customer" | "action" | "from" | "to", string>>,
-) {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value?.trim()) params.set(key, value.trim());
-  const query = params.toString();
-  return `/api/admin/audit.csv${query ? `?${query}` : ""}`;
-}
-
 /** A reason staff type before a sensitive read; trimmed, 3–500 characters. */
 export const auditReason = z
   .string()
@@ -172,3 +163,19 @@ export const dataAccessEntry = z.object({
 export type DataAccessEntry = z.infer<typeof dataAccessEntry>;
 export const dataAccessPage = pageOf(dataAccessEntry);
 export const dataAccessQuery = pageQuery.omit({ q: true });
+
+/** The audit trail: compliance (and owners) search the log and export the same search. */
+export const AUDIT_ENDPOINTS = endpoints({
+  "GET /api/admin/audit": { access: ["compliance"], query: auditSearchQuery, replies: { 200: auditPage } },
+  // Streamed in keyset batches with backpressure, like the customer's transaction export.
+  "GET /api/admin/audit.csv": { access: ["compliance"], query: auditExportQuery, file: "text/csv" },
+});
+
+/** The signed-in customer's own access log: who (by role) looked at or acted on their data. */
+export const DATA_ACCESS_ENDPOINTS = endpoints({
+  "GET /api/account/data-access": {
+    access: "user",
+    query: dataAccessQuery,
+    replies: { 200: dataAccessPage },
+  },
+});

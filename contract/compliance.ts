@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { MONEY_EVENT_KINDS, RULE_NAMES } from "@/contract/monitoring";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { isUsStateCode } from "@/contract/us-states";
@@ -875,12 +876,6 @@ export const sarReport = sarDraft.extend({
 });
 export type SarReport = z.infer<typeof sarReport>;
 
-/** GET …/cases/{id}/report.xml: FinCEN's SAR batch XML, an attachment the filer uploads to BSA E-Filing. */
-export const sarXmlDownload = {
-  description: "FinCEN SAR batch XML (attachment)",
-  content: { "application/xml": { schema: z.string().meta({ format: "binary" }) as z.ZodType<unknown> } },
-};
-
 /** FinCEN's narrative guidance as prompts: the case page fills an empty narrative with them. */
 export const SAR_NARRATIVE_TEMPLATE = [
   "Who: the subject(s), their role and relationship to the bank, and anyone else involved.",
@@ -890,3 +885,145 @@ export const SAR_NARRATIVE_TEMPLATE = [
   "Why: what makes the activity suspicious (the evidence, the alerts, the list match).",
   "How: how the activity was carried out and how it was detected.",
 ].join("\n\n");
+
+const COMPLIANCE = ["compliance"] as const;
+const CASE_ACTION = {
+  access: COMPLIANCE,
+  params: caseIdParams,
+  replies: { 200: caseActionResponse },
+} as const;
+const CHECK_DECISION = {
+  access: COMPLIANCE,
+  params: caseDecisionParams,
+  body: checkDecisionInput,
+  replies: { 200: caseActionResponse },
+  errors: [
+    "NOT_FOUND",
+    "self_approval",
+    "role_required",
+    "reason_required",
+    "approval_decided",
+    "case_decided",
+    "stale_approval",
+    "CONFLICT",
+  ],
+} as const;
+
+/**
+ * The compliance desk under /api/admin/compliance (decision 024): the sanctions lists, and the cases their hits
+ * open. Never support or finance. Every decision on a case waits for a second compliance member.
+ */
+export const COMPLIANCE_ENDPOINTS = endpoints({
+  "GET /api/admin/compliance/cases": {
+    access: COMPLIANCE,
+    query: casesQuery,
+    replies: { 200: complianceCasePage },
+  },
+  "GET /api/admin/compliance/cases/:id": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    replies: { 200: complianceCaseDetail },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/compliance/members": { access: COMPLIANCE, replies: { 200: complianceMembers } },
+  "PUT /api/admin/compliance/cases/:id/assignee": {
+    ...CASE_ACTION,
+    body: assignCaseInput,
+    errors: ["NOT_FOUND", "VALIDATION"],
+  },
+  "POST /api/admin/compliance/cases/:id/comments": {
+    ...CASE_ACTION,
+    body: commentInput,
+    errors: ["NOT_FOUND"],
+  },
+  "PUT /api/admin/compliance/cases/:id/narrative": {
+    ...CASE_ACTION,
+    body: narrativeInput,
+    errors: ["NOT_FOUND", "case_decided"],
+  },
+  // A file the member uploaded through /api/objects/upload, checked as identity documents are.
+  "POST /api/admin/compliance/cases/:id/documents": {
+    ...CASE_ACTION,
+    body: attachDocumentInput,
+    errors: ["NOT_FOUND", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE"],
+  },
+  "POST /api/admin/compliance/cases/:id/links": {
+    ...CASE_ACTION,
+    body: linkCustomerInput,
+    errors: ["NOT_FOUND", "VALIDATION", "CONFLICT"],
+  },
+  "POST /api/admin/compliance/cases/:id/decisions": {
+    ...CASE_ACTION,
+    body: proposeDecisionInput,
+    errors: ["NOT_FOUND", "VALIDATION", "case_decided", "approval_pending", "CONFLICT"],
+  },
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/approve": CHECK_DECISION,
+  "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": CHECK_DECISION,
+  "GET /api/admin/compliance/cases/:id/report.json": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    replies: { 200: sarReport },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/compliance/cases/:id/report.pdf": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    file: "application/pdf",
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/compliance/lists": { access: COMPLIANCE, replies: { 200: sanctionsListVersions } },
+  // OFAC's files, base64 in JSON: a new active version, then a re-screen.
+  "POST /api/admin/compliance/lists": {
+    access: COMPLIANCE,
+    body: uploadListInput,
+    replies: { 200: uploadListResponse },
+    errors: ["list_file_invalid", "list_file_rejected"],
+  },
+  // The staff list search (issue 47 §2): the active list, by the screening points' own matcher and threshold.
+  "POST /api/admin/compliance/search": {
+    access: COMPLIANCE,
+    body: listSearchInput,
+    replies: { 200: listSearchResponse },
+    errors: ["CONFLICT"],
+  },
+  // Reports a regulator asks for (issue 47 §5, decision 055): the SAR's FinCEN fields and its batch XML, and
+  // the OFAC reports of blocked and rejected transactions with the annual blocked-property report.
+  "GET /api/admin/compliance/cases/:id/sar": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    replies: { 200: sarDetails },
+    errors: ["NOT_FOUND"],
+  },
+  "PUT /api/admin/compliance/cases/:id/sar": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    body: sarDetailsInput,
+    replies: { 200: sarDetailsResponse },
+    errors: ["NOT_FOUND", "case_decided", "VALIDATION"],
+  },
+  // FinCEN's SAR batch XML, an attachment the filer uploads to BSA E-Filing (409 until it is complete).
+  "GET /api/admin/compliance/cases/:id/report.xml": {
+    access: COMPLIANCE,
+    params: caseIdParams,
+    file: "application/xml",
+    errors: ["NOT_FOUND", "CONFLICT", "ssn_unreadable"],
+  },
+  "GET /api/admin/compliance/ofac-reports": {
+    access: COMPLIANCE,
+    query: ofacReportsQuery,
+    replies: { 200: ofacReportsResponse },
+  },
+  "POST /api/admin/compliance/ofac-reports/:id/filed": {
+    access: COMPLIANCE,
+    params: ofacReportParams,
+    body: fileOfacReportInput,
+    replies: { 200: fileOfacReportResponse },
+    errors: ["NOT_FOUND", "CONFLICT", "VALIDATION"],
+  },
+  "GET /api/admin/compliance/ofac-reports/annual.csv": {
+    access: COMPLIANCE,
+    query: annualBlockedQuery,
+    file: "text/csv",
+    errors: ["VALIDATION"],
+  },
+});

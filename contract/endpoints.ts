@@ -1,4 +1,9 @@
+import { KYC_ADMIN_ENDPOINTS } from "@/contract/admin-onboarding";
+import { AUDIT_ENDPOINTS, DATA_ACCESS_ENDPOINTS } from "@/contract/audit";
+import { COMPLIANCE_ENDPOINTS } from "@/contract/compliance";
 import type { EndpointTable } from "@/contract/endpoint";
+import { KYC_ENDPOINTS } from "@/contract/kyc";
+import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 
@@ -10,6 +15,10 @@ import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
  * web/lib/api.ts, types only: no schema reaches the bundle).
  */
 export const ENDPOINTS_BY_AREA = {
+  audit: { ...AUDIT_ENDPOINTS, ...DATA_ACCESS_ENDPOINTS },
+  compliance: COMPLIANCE_ENDPOINTS,
+  kyc: { ...KYC_ENDPOINTS, ...KYC_ADMIN_ENDPOINTS },
+  monitoring: MONITORING_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
 } as const satisfies Record<string, EndpointTable>;
 

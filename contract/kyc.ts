@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import type { ErrorReason } from "@/contract/error-reasons";
 import { refineNameCharacters } from "@/contract/person-name";
 import { isUsStateCode } from "@/contract/us-states";
@@ -400,3 +401,33 @@ export const onboardingState = z.object({
     .nullable(),
 });
 export type OnboardingState = z.infer<typeof onboardingState>;
+
+/**
+ * The signed-in customer's own application. Staff never bank: creating and adding a document refuse them
+ * (403 staff_account) before the body is validated, as creating does a customer without a phone number.
+ */
+export const KYC_ENDPOINTS = endpoints({
+  "GET /api/kyc/status": { access: "user", replies: { 200: kycStatusResponse } },
+  "POST /api/kyc/create": {
+    access: "user",
+    body: createKycInput,
+    replies: { 200: createKycResponse },
+    errors: [
+      "staff_account",
+      "phone_number_required",
+      "application_exists",
+      "ssn_duplicate",
+      "BAD_REQUEST",
+      "NOT_FOUND",
+      "UNSUPPORTED_MEDIA_TYPE",
+    ],
+    limit: { perMinute: 20, by: "user", bucket: "kyc-create" },
+  },
+  "POST /api/kyc/upload-document": {
+    access: "user",
+    body: uploadDocumentInput,
+    replies: { 200: uploadDocumentResponse },
+    errors: ["staff_account", "kyc_not_editable", "BAD_REQUEST", "NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE"],
+    limit: { perMinute: 30, by: "user", bucket: "kyc-upload-document" },
+  },
+});

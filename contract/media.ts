@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Endpoint } from "@/contract/endpoint";
 
 // Answers that are not JSON: files the server streams, pages and redirects. Each route declares its content
 // type here so the OpenAPI document and the route inventory know it; Fastify never runs a serializer over a
@@ -53,3 +54,10 @@ export const plainText = {
 
 /** A redirect with no body; the target is in the Location header. */
 export const redirect = z.null().meta({ description: "Redirect (see the Location header)" });
+
+/** What a contract endpoint's file answer (its `file`, decision 075) documents as its 200, by content type. */
+export function fileAnswer(type: NonNullable<Endpoint["file"]>) {
+  if (type === "application/pdf") return pdfDownload;
+  if (type === "text/csv") return csvDownload;
+  return { description: "File (attachment)", content: { [type]: { schema: fileBytes } } };
+}

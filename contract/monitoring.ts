@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQuery } from "@/contract/pages";
 
 /** The transaction-monitoring rules (issue 30 §3, decisions 031 and 054); server/features/monitoring/rules.ts holds them. */
@@ -66,3 +67,18 @@ export const alertsQuery = pageQuery.extend({
 export type AlertsQuery = z.infer<typeof alertsQuery>;
 
 export const alertIdParams = z.object({ id: z.uuid({ error: MONITORING_MESSAGES.alertNotFound }) });
+
+/** Transaction-monitoring alerts (decision 031): compliance's, like the cases they are filed on. */
+export const MONITORING_ENDPOINTS = endpoints({
+  "GET /api/admin/monitoring/alerts": {
+    access: ["compliance"],
+    query: alertsQuery,
+    replies: { 200: monitoringAlertPage },
+  },
+  "GET /api/admin/monitoring/alerts/:id": {
+    access: ["compliance"],
+    params: alertIdParams,
+    replies: { 200: monitoringAlert },
+    errors: ["NOT_FOUND"],
+  },
+});

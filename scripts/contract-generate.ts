@@ -81,7 +81,9 @@ const list = (items: readonly string[] | undefined) => (items?.length ? items.jo
 export function generatedRolesSource(): string {
   const rows = Object.entries(ENDPOINTS)
     .flatMap(([key, endpoint]) =>
-      isStaffAccess(endpoint.access) ? [`  ${JSON.stringify(key)}: ${JSON.stringify(endpoint.access)},`] : [],
+      isStaffAccess(endpoint.access)
+        ? [`  ${JSON.stringify(key)}: [${endpoint.access.map((role) => JSON.stringify(role)).join(", ")}],`]
+        : [],
     )
     .sort();
   return [

@@ -4,6 +4,7 @@ import type {
   FastifyRequest,
   onRequestHookHandler,
   preHandlerHookHandler,
+  preValidationHookHandler,
 } from "fastify";
 import {
   type Endpoint,
@@ -13,6 +14,7 @@ import {
   type ParsedRequest,
   splitEndpointKey,
 } from "@/contract/endpoint";
+import { fileAnswer } from "@/contract/media";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
 
@@ -29,6 +31,8 @@ export type EndpointHandler<E extends Endpoint> = (
 /** A handler with what only the server knows: a custom limit or check to run first, route config flags. */
 export interface EndpointImplementation<E extends Endpoint> {
   handler: EndpointHandler<E>;
+  /** Run after the access check and before the body is validated, in order (what makes the body moot). */
+  preValidation?: preValidationHookHandler[];
   /** Run after the endpoint's own access, limit and step-up checks, in order. */
   preHandler?: preHandlerHookHandler[];
   config?: Record<string, unknown>;
@@ -58,8 +62,9 @@ const ACCESS_HOOK: Record<"user" | "staff", onRequestHookHandler> = {
 
 /**
  * Registers `endpoints` in this plugin (whose prefix each path starts with) from their contract: the schemas
- * validate the request and serialise the answer, the access runs before the body is read, then the limit and the
- * step-up, then the handler's own checks. A single success status is set before the handler runs.
+ * validate the request and serialise the answer, the access runs before the body is read, the handler's
+ * preValidation checks before the body is validated, then the limit and the step-up, then the handler's own
+ * checks. A single success status is set before the handler runs; a file answer documents its content type.
  */
 export function registerEndpoints<const T extends EndpointTable>(
   app: FastifyInstance,
@@ -110,8 +115,10 @@ export function registerEndpoints<const T extends EndpointTable>(
         ...(endpoint.query ? { querystring: endpoint.query } : {}),
         ...(endpoint.body ? { body: endpoint.body } : {}),
         ...(endpoint.replies ? { response: endpoint.replies } : {}),
+        ...(endpoint.file ? { response: { 200: fileAnswer(endpoint.file) } } : {}),
       },
       onRequest,
+      preValidation: implementation.preValidation ?? [],
       preHandler,
       config,
       ...(implementation.bodyLimit ? { bodyLimit: implementation.bodyLimit } : {}),

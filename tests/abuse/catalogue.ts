@@ -500,10 +500,7 @@ const CASES: Record<string, CaseRow> = {
   },
 
   // Onboarding. A and B are approved already, so a second application is refused (409), not created.
-  "GET /api/kyc/status": { access: "user", build: () => url("/api/kyc/status"), expect: USER_OK },
   "POST /api/kyc/create": {
-    access: "user",
-    input: { body: true },
     build: (w) => ({
       url: "/api/kyc/create",
       payload: {
@@ -524,8 +521,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 409, otherUser: 400, admin: 403 },
   },
   "POST /api/kyc/upload-document": {
-    access: "user",
-    input: { body: true },
     // A and B are approved (409 before any document is looked at); staff never bank (403 staffAccount).
     // The same attack on an open application is in idor.api.test.ts.
     build: (w) => ({
@@ -575,8 +570,6 @@ const CASES: Record<string, CaseRow> = {
     expect: USER_OK,
   },
   "GET /api/account/data-access": {
-    access: "user",
-    input: { query: true },
     build: () => url("/api/account/data-access?limit=5"),
     expect: USER_OK,
   },
@@ -964,32 +957,22 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/kyc-applications": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/kyc-applications?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/kyc/:id/approve": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/approve`, payload: {} }),
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "PUT /api/admin/kyc/:id/reject": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/reject`, payload: { notes: "Blurry photo" } }),
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "PUT /api/admin/kyc/:id/reset": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({ url: `/api/admin/kyc/${w.ids.kycId}/reset`, payload: {} }),
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "POST /api/admin/kyc/:id/ssn/reveal": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/kyc/${w.ids.kycId}/ssn/reveal`,
       payload: { reason: "Customer asked to confirm the SSN on file" },
@@ -998,8 +981,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "POST /api/admin/kyc/:id/dob/reveal": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/kyc/${w.ids.kycId}/dob/reveal`,
       payload: { reason: "Compare with a sanctions list entry" },
@@ -1008,20 +989,14 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/compliance/cases": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/compliance/cases?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "GET /api/admin/compliance/cases/:id": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/compliance/cases/${randomUUID()}`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "PUT /api/admin/compliance/cases/:id/assignee": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/assignee`,
       payload: { assigneeId: null },
@@ -1030,8 +1005,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/comments": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/comments`,
       payload: { body: "No such case" },
@@ -1040,8 +1013,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "PUT /api/admin/compliance/cases/:id/narrative": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/narrative`,
       payload: { narrative: "No such case" },
@@ -1050,8 +1021,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/documents": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/documents`,
       payload: { documentUrl: `/objects/uploads/${randomUUID()}`, title: "No such case" },
@@ -1060,8 +1029,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/links": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/links`,
       payload: { customer: "nobody@example.com", note: "No such case" },
@@ -1070,8 +1037,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/decisions": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/decisions`,
       payload: { decision: "clear", note: "No such case" },
@@ -1080,8 +1045,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/decisions/:decisionId/approve": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/decisions/${randomUUID()}/approve`,
       payload: {},
@@ -1090,8 +1053,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/compliance/cases/:id/decisions/:decisionId/reject": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/decisions/${randomUUID()}/reject`,
       payload: {},
@@ -1100,8 +1061,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/compliance/cases/:id/report.json": {
-    access: "admin",
-    input: { params: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/report.json`,
     }),
@@ -1109,8 +1068,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/compliance/cases/:id/report.pdf": {
-    access: "admin",
-    input: { params: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/report.pdf`,
     }),
@@ -1119,15 +1076,11 @@ const CASES: Record<string, CaseRow> = {
   },
   // Reports a regulator asks for (decision 055).
   "GET /api/admin/compliance/cases/:id/sar": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/compliance/cases/${randomUUID()}/sar`),
     // No such case: 404 to compliance and owners, 403 to the other roles.
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "PUT /api/admin/compliance/cases/:id/sar": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/cases/${randomUUID()}/sar`,
       payload: { filingType: "initial", categories: ["identity_theft"], occupation: "Teacher" },
@@ -1136,21 +1089,15 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/compliance/cases/:id/report.xml": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/compliance/cases/${randomUUID()}/report.xml`),
     // No such case: 404 to compliance and owners, 403 to the other roles.
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/compliance/ofac-reports": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/compliance/ofac-reports?status=due"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/compliance/ofac-reports/:id/filed": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/compliance/ofac-reports/${randomUUID()}/filed`,
       payload: { reference: "OFAC-2026-1", filedOn: "2026-01-02" },
@@ -1159,32 +1106,14 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/compliance/ofac-reports/annual.csv": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/compliance/ofac-reports/annual.csv?year=2025"),
     expect: ADMIN_OK,
   },
-  "GET /api/admin/compliance/members": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/compliance/members"),
-    expect: ADMIN_OK,
-  },
-  "GET /api/admin/compliance/lists": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/compliance/lists"),
-    expect: ADMIN_OK,
-  },
   "POST /api/admin/compliance/lists": {
-    access: "admin",
-    input: { body: true },
     build: () => ({ url: "/api/admin/compliance/lists", payload: uploadBody(listFiles()) }),
     expect: ADMIN_OK,
   },
   "POST /api/admin/compliance/search": {
-    access: "admin",
-    input: { body: true },
     build: () => ({
       url: "/api/admin/compliance/search",
       payload: { name: "Ivan Petrov", dob: "1970-01-01", type: "person" },
@@ -1192,14 +1121,10 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/monitoring/alerts": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/monitoring/alerts?rule=structuring&limit=5"),
     expect: ADMIN_OK,
   },
   "GET /api/admin/monitoring/alerts/:id": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/monitoring/alerts/${randomUUID()}`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
@@ -1309,26 +1234,18 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 202 },
   },
   "GET /api/admin/audit": {
-    access: "admin",
-    input: { query: true },
     build: (w) => url(`/api/admin/audit?customer=${w.a.user.id}&action=kyc.*&limit=5`),
     expect: ADMIN_OK,
   },
   "GET /api/admin/audit.csv": {
-    access: "admin",
-    input: { query: true },
     build: (w) => url(`/api/admin/audit.csv?customer=${w.a.user.id}&from=2020-01-01`),
     expect: ADMIN_OK,
   },
   "GET /api/admin/account-requests": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/account-requests?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/account-requests/:id": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/account-requests/${w.ids.accountRequestId}`,
       payload: { status: "approved" },
@@ -1349,8 +1266,6 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/users/:userId/onboarding": {
-    access: "admin",
-    input: { params: true },
     build: (w) => url(`/api/admin/users/${w.a.user.id}/onboarding`),
     expect: ADMIN_OK,
   },

@@ -1,12 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import {
-  createKycInput,
-  createKycResponse,
-  kycStatusResponse,
-  uploadDocumentInput,
-  uploadDocumentResponse,
-} from "@/contract/kyc";
+import { KYC_ENDPOINTS } from "@/contract/kyc";
 import {
   createKycApplication,
   phoneRequiredError,
@@ -15,8 +8,8 @@ import {
 import { getKycStatusIfChanged } from "@/server/features/kyc/get-kyc-status";
 import { uploadKycDocument } from "@/server/features/kyc/upload-kyc-document";
 import { sendConditionalResult } from "@/server/lib/conditional-reply";
-import { keyedLimit } from "@/server/lib/rate-limit";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { registerEndpoints } from "@/server/lib/endpoints";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /** Staff never bank: their identity check is never filed (createKycApplication checks again under its lock). */
 async function refuseStaff(request: FastifyRequest): Promise<void> {
@@ -29,16 +22,10 @@ async function requirePhone(request: FastifyRequest): Promise<void> {
 }
 
 /** /api/kyc/*: the signed-in user's own application. */
-export async function kycRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function kycRoutes(app: FastifyInstance) {
   const { deps } = app;
-  const perUser = (name: string, max: number) =>
-    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
-
-  app.get(
-    "/status",
-    { schema: { response: { 200: kycStatusResponse } }, preHandler: requireUser },
-    async (request, reply) => {
+  registerEndpoints(app, KYC_ENDPOINTS, {
+    "GET /api/kyc/status": async (request, reply) => {
       const userId = signedInUser(request).id;
       const ifNoneMatch = request.headers["if-none-match"];
       return sendConditionalResult(
@@ -48,25 +35,13 @@ export async function kycRoutes(fastify: FastifyInstance) {
         ),
       );
     },
-  );
-
-  app.post(
-    "/create",
-    {
-      schema: { body: createKycInput, response: { 200: createKycResponse } },
-      preValidation: [requireUser, refuseStaff, requirePhone],
-      preHandler: perUser("kyc-create", 20),
+    "POST /api/kyc/create": {
+      preValidation: [refuseStaff, requirePhone],
+      handler: (request) => createKycApplication(deps, signedInUser(request), request.body),
     },
-    (request) => createKycApplication(deps, signedInUser(request), request.body),
-  );
-
-  app.post(
-    "/upload-document",
-    {
-      schema: { body: uploadDocumentInput, response: { 200: uploadDocumentResponse } },
-      preValidation: [requireUser, refuseStaff],
-      preHandler: perUser("kyc-upload-document", 30),
+    "POST /api/kyc/upload-document": {
+      preValidation: [refuseStaff],
+      handler: (request) => uploadKycDocument(deps, signedInUser(request).id, request.body),
     },
-    (request) => uploadKycDocument(deps, signedInUser(request).id, request.body),
-  );
+  });
 }

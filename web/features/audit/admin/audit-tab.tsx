@@ -1,6 +1,6 @@
 import { Download, ScrollText, Search, X } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { type AuditEntry, auditCsvPath } from "@/contract/audit";
+import type { AuditEntry } from "@/contract/audit";
 import { STAFF_ROLE_LABELS } from "@/contract/staff";
 import { ListHeader, ListStates } from "@/web/components/admin/list-states";
 import { Badge } from "@/web/components/ui/badge";
@@ -8,7 +8,11 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { Input } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
-import { type AuditFilters, useAuditEntries } from "@/web/features/audit/admin/api/get-audit-entries";
+import {
+  type AuditFilters,
+  auditCsvHref,
+  useAuditEntries,
+} from "@/web/features/audit/admin/api/get-audit-entries";
 import { describeAuditChange } from "@/web/features/audit/admin/describe-audit-change";
 import { ApiError } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
@@ -111,7 +115,7 @@ export default function AuditTab() {
         description="Every staff action and sensitive read, newest first (days in New York time)"
         action={
           <Button asChild variant="secondary" size="sm" className="self-start">
-            <a href={auditCsvPath(applied)} download>
+            <a href={auditCsvHref(applied)} download>
               <Download aria-hidden />
               Export CSV
             </a>

@@ -1,8 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { DataAccessEntry } from "@/contract/audit";
-import type { Page } from "@/contract/pages";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const DATA_ACCESS_KEY = ["/api/account/data-access"] as const;
 const PAGE_SIZE = 10;
@@ -11,14 +9,13 @@ const PAGE_SIZE = 10;
 export const dataAccessQuery = infiniteQueryOptions({
   queryKey: DATA_ACCESS_KEY,
   queryFn: ({ pageParam, signal }) =>
-    apiRequest<Page<DataAccessEntry>>(
-      "GET",
-      `${DATA_ACCESS_KEY[0]}?limit=${PAGE_SIZE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
-      undefined,
+    callEndpoint(
+      "GET /api/account/data-access",
+      { query: { limit: PAGE_SIZE, cursor: pageParam ?? undefined } },
       { signal },
     ),
   initialPageParam: null as string | null,
-  getNextPageParam: (last: Page<DataAccessEntry>) => last.nextCursor,
+  getNextPageParam: (last) => last.nextCursor,
   staleTime: 0,
 });
 

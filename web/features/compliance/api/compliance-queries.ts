@@ -1,28 +1,21 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
   CaseActionResponse,
-  ComplianceCase,
-  ComplianceCaseDetail,
   DecisionKind,
   ListSearchInput,
-  ListSearchResponse,
   RescreenRunView,
-  SanctionsListVersion,
-  UploadListResponse,
 } from "@/contract/compliance";
-import type { Page } from "@/contract/pages";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint, hrefOf } from "@/web/lib/api";
 
 const CASES = "/api/admin/compliance/cases";
 const LISTS = "/api/admin/compliance/lists";
-const caseUrl = (id: string, rest = "") => `${CASES}/${encodeURIComponent(id)}${rest}`;
 
 /** GET /api/admin/compliance/cases?status=…: the queue, newest first. */
 export const casesQuery = (status: "open" | "all") =>
   queryOptions({
     queryKey: [CASES, status],
     queryFn: ({ signal }) =>
-      apiRequest<Page<ComplianceCase>>("GET", `${CASES}?status=${status}`, undefined, { signal }),
+      callEndpoint("GET /api/admin/compliance/cases", { query: { status } }, { signal }),
     staleTime: 0,
   });
 export const useCases = (status: "open" | "all") => useQuery(casesQuery(status));
@@ -32,7 +25,7 @@ export const useCase = (id: string | null) =>
   useQuery({
     queryKey: [CASES, "detail", id],
     queryFn: ({ signal }) =>
-      apiRequest<ComplianceCaseDetail>("GET", caseUrl(id ?? ""), undefined, { signal }),
+      callEndpoint("GET /api/admin/compliance/cases/:id", { params: { id: id ?? "" } }, { signal }),
     enabled: id !== null,
   });
 
@@ -49,7 +42,7 @@ function useCaseAction<I>(id: string, send: (input: I) => Promise<CaseActionResp
 /** POST …/decisions: a proposal that waits for a second compliance member (a reject or block names its transfer). */
 export const useProposeDecision = (id: string) =>
   useCaseAction(id, (input: { decision: DecisionKind; note: string; transferId?: string }) =>
-    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/decisions"), input),
+    callEndpoint("POST /api/admin/compliance/cases/:id/decisions", { params: { id }, body: input }),
   );
 
 /** POST …/decisions/{decisionId}/approve or /reject. */
@@ -57,55 +50,47 @@ export const useCheckDecision = (id: string) =>
   useCaseAction(
     id,
     ({ decisionId, verdict, note }: { decisionId: string; verdict: "approve" | "reject"; note?: string }) =>
-      apiRequest<CaseActionResponse>(
-        "POST",
-        caseUrl(id, `/decisions/${encodeURIComponent(decisionId)}/${verdict}`),
-        note ? { note } : {},
-      ),
+      callEndpoint(`POST /api/admin/compliance/cases/:id/decisions/:decisionId/${verdict}`, {
+        params: { id, decisionId },
+        body: note ? { note } : {},
+      }),
   );
 
 export const useAssignCase = (id: string) =>
   useCaseAction(id, (assigneeId: string | null) =>
-    apiRequest<CaseActionResponse>("PUT", caseUrl(id, "/assignee"), { assigneeId }),
+    callEndpoint("PUT /api/admin/compliance/cases/:id/assignee", { params: { id }, body: { assigneeId } }),
   );
 
 export const useCommentOnCase = (id: string) =>
   useCaseAction(id, (body: string) =>
-    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/comments"), { body }),
+    callEndpoint("POST /api/admin/compliance/cases/:id/comments", { params: { id }, body: { body } }),
   );
 
 export const useSaveNarrative = (id: string) =>
   useCaseAction(id, (narrative: string) =>
-    apiRequest<CaseActionResponse>("PUT", caseUrl(id, "/narrative"), { narrative }),
+    callEndpoint("PUT /api/admin/compliance/cases/:id/narrative", { params: { id }, body: { narrative } }),
   );
 
 export const useAttachDocument = (id: string) =>
   useCaseAction(id, (input: { documentUrl: string; title: string }) =>
-    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/documents"), input),
+    callEndpoint("POST /api/admin/compliance/cases/:id/documents", { params: { id }, body: input }),
   );
 
 export const useLinkCustomer = (id: string) =>
   useCaseAction(id, (input: { customer: string; note: string }) =>
-    apiRequest<CaseActionResponse>("POST", caseUrl(id, "/links"), input),
+    callEndpoint("POST /api/admin/compliance/cases/:id/links", { params: { id }, body: input }),
   );
 
 /** GET /api/admin/compliance/members: who a case may be assigned to. */
 export const useComplianceMembers = () =>
   useQuery({
     queryKey: ["/api/admin/compliance/members"],
-    queryFn: ({ signal }) =>
-      apiRequest<{ items: { id: string; email: string }[] }>(
-        "GET",
-        "/api/admin/compliance/members",
-        undefined,
-        {
-          signal,
-        },
-      ),
+    queryFn: ({ signal }) => callEndpoint("GET /api/admin/compliance/members", {}, { signal }),
   });
 
 /** The SAR draft's download links (the browser fetches them with the session cookie). */
-export const reportUrl = (id: string, format: "json" | "pdf") => caseUrl(id, `/report.${format}`);
+export const reportUrl = (id: string, format: "json" | "pdf") =>
+  hrefOf(`GET /api/admin/compliance/cases/:id/report.${format}`, { params: { id } });
 
 const unfinished = (runs: RescreenRunView[] | undefined) =>
   (runs ?? []).some((r) => r.status === "queued" || r.status === "running");
@@ -117,10 +102,7 @@ const unfinished = (runs: RescreenRunView[] | undefined) =>
 export const useListVersions = () =>
   useQuery({
     queryKey: [LISTS],
-    queryFn: ({ signal }) =>
-      apiRequest<{ items: SanctionsListVersion[]; rescreens: RescreenRunView[] }>("GET", LISTS, undefined, {
-        signal,
-      }),
+    queryFn: ({ signal }) => callEndpoint("GET /api/admin/compliance/lists", {}, { signal }),
     refetchInterval: (query) => (unfinished(query.state.data?.rescreens) ? 2000 : false),
   });
 
@@ -128,7 +110,7 @@ export const useListVersions = () =>
 export const useListSearch = () =>
   useMutation({
     mutationFn: (input: ListSearchInput) =>
-      apiRequest<ListSearchResponse>("POST", "/api/admin/compliance/search", input),
+      callEndpoint("POST /api/admin/compliance/search", { body: input }),
   });
 
 /** The files' bytes as base64, so the server decodes them (UTF-8 or Windows-1252) exactly as the CLI does. */
@@ -145,10 +127,12 @@ export function useUploadList() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (files: File[]) =>
-      apiRequest<UploadListResponse>("POST", LISTS, {
-        files: await Promise.all(
-          files.map(async (f) => ({ name: f.name, contentBase64: await toBase64(f) })),
-        ),
+      callEndpoint("POST /api/admin/compliance/lists", {
+        body: {
+          files: await Promise.all(
+            files.map(async (f) => ({ name: f.name, contentBase64: await toBase64(f) })),
+          ),
+        },
       }),
     onSettled: () =>
       Promise.all([

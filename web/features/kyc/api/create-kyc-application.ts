@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateKycInput, CreateKycResponse } from "@/contract/kyc";
+import type { CreateKycInput } from "@/contract/kyc";
 import { KYC_STATUS_KEY } from "@/web/features/kyc/api/get-kyc-status";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/kyc/create with the whole application; errors may carry `phoneNumberRequired` or `ssnDuplicate`. */
 export function createKycApplication(input: CreateKycInput) {
-  return apiRequest<CreateKycResponse>("POST", "/api/kyc/create", input);
+  return callEndpoint("POST /api/kyc/create", { body: input });
 }
 
 export function useCreateKycApplication() {

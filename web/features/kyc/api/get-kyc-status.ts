@@ -1,6 +1,5 @@
 import { type QueryMeta, queryOptions, useQuery } from "@tanstack/react-query";
-import type { KycStatusResponse } from "@/contract/kyc";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 
 export const KYC_STATUS_KEY = ["/api/kyc/status"] as const;
@@ -10,7 +9,7 @@ export const KYC_STATUS_POLL_MS = 10_000;
 
 /** GET /api/kyc/status: the user's KYC record and account request, each null when there is none. */
 export function getKycStatus({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<KycStatusResponse>("GET", "/api/kyc/status", undefined, { signal });
+  return callEndpoint("GET /api/kyc/status", {}, { signal });
 }
 
 export const kycStatusQuery = queryOptions({

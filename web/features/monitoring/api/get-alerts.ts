@@ -1,7 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { MonitoringAlert } from "@/contract/monitoring";
-import type { Page } from "@/contract/pages";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 const ALERTS = "/api/admin/monitoring/alerts";
 
@@ -10,10 +8,9 @@ export const alertsQuery = (caseId: string | null) =>
   queryOptions({
     queryKey: [ALERTS, caseId],
     queryFn: ({ signal }) =>
-      apiRequest<Page<MonitoringAlert>>(
-        "GET",
-        caseId ? `${ALERTS}?caseId=${encodeURIComponent(caseId)}` : ALERTS,
-        undefined,
+      callEndpoint(
+        "GET /api/admin/monitoring/alerts",
+        { query: { caseId: caseId ?? undefined } },
         { signal },
       ),
     staleTime: 0,

@@ -1,8 +1,6 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { AuditEntry } from "@/contract/audit";
-import type { Page } from "@/contract/pages";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint, hrefOf } from "@/web/lib/api";
 
 export const ADMIN_AUDIT_KEY = ["/api/admin/audit"] as const;
 
@@ -14,22 +12,33 @@ export interface AuditFilters {
   to: string;
 }
 
-function auditUrl(filters: AuditFilters, cursor: string | null): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value.trim()) params.set(key, value.trim());
-  if (cursor) params.set("cursor", cursor);
-  const query = params.toString();
-  return query ? `${ADMIN_AUDIT_KEY[0]}?${query}` : ADMIN_AUDIT_KEY[0];
+/** The filters as sent: trimmed, a blank one left out of the URL. */
+function trimmed({ actor, customer, action, from, to }: AuditFilters): AuditFilters {
+  return {
+    actor: actor.trim(),
+    customer: customer.trim(),
+    action: action.trim(),
+    from: from.trim(),
+    to: to.trim(),
+  };
 }
+
+/** Same-origin download link for the current filters: the whole search as CSV. */
+export const auditCsvHref = (filters: AuditFilters) =>
+  hrefOf("GET /api/admin/audit.csv", { query: trimmed(filters) });
 
 /** GET /api/admin/audit: the audit search, newest first, a page at a time. */
 export function auditEntriesQuery(filters: AuditFilters) {
   return infiniteQueryOptions({
     queryKey: [ADMIN_AUDIT_KEY[0], "page", filters] as const,
     queryFn: ({ pageParam, signal }) =>
-      apiRequest<Page<AuditEntry>>("GET", auditUrl(filters, pageParam), undefined, { signal }),
+      callEndpoint(
+        "GET /api/admin/audit",
+        { query: { ...trimmed(filters), cursor: pageParam ?? undefined } },
+        { signal },
+      ),
     initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<AuditEntry>) => last.nextCursor,
+    getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
     // A bad filter (400) is shown under the form; retrying would not change the answer.
     retry: false,

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReviewKycResponse } from "@/contract/admin-onboarding";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/kyc/admin/api/invalidate-onboarding";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** PUT /api/admin/kyc/{id}/approve with { notes }: a pending application is approved; notes are optional. */
 export function approveKycApplication({ id, notes }: { id: string; notes: string | null }) {
-  return apiRequest<ReviewKycResponse>("PUT", `/api/admin/kyc/${encodeURIComponent(id)}/approve`, { notes });
+  return callEndpoint("PUT /api/admin/kyc/:id/approve", { params: { id }, body: { notes } });
 }
 
 export function useApproveKycApplication() {

@@ -1,17 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { OnboardingState } from "@/contract/kyc";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const ADMIN_ONBOARDING_KEY = ["/api/admin/users", "onboarding"] as const;
 
 /** GET /api/admin/users/{userId}/onboarding: the customer's identity check and account request, for the preview. */
 export function getOnboarding(userId: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<OnboardingState>(
-    "GET",
-    `/api/admin/users/${encodeURIComponent(userId)}/onboarding`,
-    undefined,
-    { signal },
-  );
+  return callEndpoint("GET /api/admin/users/:userId/onboarding", { params: { userId } }, { signal });
 }
 
 export function onboardingQuery(userId: string) {

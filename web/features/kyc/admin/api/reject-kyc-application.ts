@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReviewKycResponse } from "@/contract/admin-onboarding";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/kyc/admin/api/invalidate-onboarding";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** PUT /api/admin/kyc/{id}/reject with { notes }: a pending application is rejected; the reason is required. */
 export function rejectKycApplication({ id, notes }: { id: string; notes: string | null }) {
-  return apiRequest<ReviewKycResponse>("PUT", `/api/admin/kyc/${encodeURIComponent(id)}/reject`, { notes });
+  return callEndpoint("PUT /api/admin/kyc/:id/reject", { params: { id }, body: { notes } });
 }
 
 export function useRejectKycApplication() {

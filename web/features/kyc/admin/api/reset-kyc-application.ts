@@ -1,24 +1,15 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReviewKycResponse } from "@/contract/admin-onboarding";
-import {
-  isPendingApproval,
-  type PendingApprovalResponse,
-  SENT_FOR_APPROVAL_TOAST,
-} from "@/contract/approvals";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/kyc/admin/api/invalidate-onboarding";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /**
  * PUT /api/admin/kyc/{id}/reset with a reason: a rejected application goes back to pending once a second
  * compliance member approves (issue 15; the spec's bodiless call now answers 400 for the missing reason).
  */
 export function resetKycApplication({ id, reason }: { id: string; reason: string }) {
-  return apiRequest<ReviewKycResponse | PendingApprovalResponse>(
-    "PUT",
-    `/api/admin/kyc/${encodeURIComponent(id)}/reset`,
-    { reason },
-  );
+  return callEndpoint("PUT /api/admin/kyc/:id/reset", { params: { id }, body: { reason } });
 }
 
 export function useResetKycApplication() {

@@ -1,12 +1,9 @@
 import { useMutation } from "@tanstack/react-query";
-import type { RevealSsnResponse } from "@/contract/audit";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/admin/kyc/{id}/ssn/reveal with { reason }: the full SSN, audited with the reason. */
 export function revealSsn({ id, reason }: { id: string; reason: string }) {
-  return apiRequest<RevealSsnResponse>("POST", `/api/admin/kyc/${encodeURIComponent(id)}/ssn/reveal`, {
-    reason,
-  });
+  return callEndpoint("POST /api/admin/kyc/:id/ssn/reveal", { params: { id }, body: { reason } });
 }
 
 export function useRevealSsn() {

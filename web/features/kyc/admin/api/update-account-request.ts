@@ -1,16 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { UpdateAccountRequestInput, UpdateAccountRequestResponse } from "@/contract/admin-onboarding";
+import type { UpdateAccountRequestInput } from "@/contract/admin-onboarding";
 import { toast } from "@/web/components/ui/use-toast";
 import { invalidateOnboarding } from "@/web/features/kyc/admin/api/invalidate-onboarding";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** PUT /api/admin/account-requests/{id}: status, statusMessage, adminNotes; on approved also the numbers. */
 export function updateAccountRequest({ id, input }: { id: string; input: UpdateAccountRequestInput }) {
-  return apiRequest<UpdateAccountRequestResponse>(
-    "PUT",
-    `/api/admin/account-requests/${encodeURIComponent(id)}`,
-    input,
-  );
+  return callEndpoint("PUT /api/admin/account-requests/:id", { params: { id }, body: input });
 }
 
 export function useUpdateAccountRequest() {
