@@ -10,11 +10,14 @@ import { ENDPOINTS } from "@/contract/endpoints";
 
 export const GENERATED_ROLES_FILE = "contract/admin-route-roles.generated.ts";
 
+/** `["a", "b"]`, spaced as the formatter writes it, so the file in the repository reads the same. */
+const rolesSource = (roles: readonly string[]) => `[${roles.map((role) => JSON.stringify(role)).join(", ")}]`;
+
 /** The generated role table's source. */
 export function generatedRolesSource(): string {
   const rows = Object.entries(ENDPOINTS)
     .flatMap(([key, endpoint]) =>
-      isStaffAccess(endpoint.access) ? [`  ${JSON.stringify(key)}: ${JSON.stringify(endpoint.access)},`] : [],
+      isStaffAccess(endpoint.access) ? [`  ${JSON.stringify(key)}: ${rolesSource(endpoint.access)},`] : [],
     )
     .sort();
   return [
