@@ -13,31 +13,15 @@ const OWNER = ["owner"] as const satisfies readonly StaffRole[];
  */
 export const ADMIN_ROUTE_ROLES = {
   // Overview and the read-only customer view (SSN masked, documents are compliance's).
-  "GET /api/admin/stats": ANY_STAFF,
-  "GET /api/admin/users": ANY_STAFF,
-  "GET /api/admin/users/:userId": ANY_STAFF,
-  "DELETE /api/admin/users/:userId": OWNER,
   // Closing a customer's account (decision 059): compliance, who answer for the records a closure keeps.
   "POST /api/admin/users/:userId/close": ["compliance"],
-  "POST /api/admin/test-email": OWNER,
 
   // Staff management: owners alone grant and revoke roles.
-  "GET /api/admin/staff": OWNER,
-  "POST /api/admin/staff": OWNER,
-  "POST /api/admin/staff/:userId/grant": OWNER,
-  "POST /api/admin/staff/:userId/revoke": OWNER,
 
   // Support: the chat inbox and the per-customer dashboard text.
-  "GET /api/admin/chats": ["support"],
   "GET /api/admin/chats/": ["support"],
-  "GET /api/admin/chats/:userId": ["support"],
-  "GET /api/admin/chats/:userId/customer": ["support"],
-  "POST /api/admin/chats/:userId/reply": ["support"],
-  "GET /api/admin/dashboard-content/:userId": ["support"],
-  "PUT /api/admin/dashboard-content/:userId": ["support"],
 
   // Compliance: freezes and the customer's own send block (identity checks and account opening are by contract).
-  "POST /api/admin/users/:userId/unfreeze": ["compliance"],
   // Lifting a customer's own send block, identity re-verified; a second member approves (decision 047).
   "GET /api/admin/users/:userId/self-limits": ["compliance"],
   "POST /api/admin/users/:userId/lift-send-block": ["compliance"],
@@ -61,7 +45,6 @@ export const ADMIN_ROUTE_ROLES = {
   "PUT /api/admin/transactions/:id": ["finance"],
   "PUT /api/admin/users/:userId/balance": ["finance"],
   "GET /api/admin/ledger/verify": ["finance"],
-  "POST /api/admin/send-payment-notification": ["finance"],
   // Settlement on chain (decision 038): the hot wallet, payouts, deposits and reconciliation reports.
   "GET /api/admin/settlement": ["finance"],
   "POST /api/admin/settlement/payouts/:id/speed-up": ["finance"],

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { pendingApprovalResponse, unfreezeInput } from "@/contract/approvals";
+import { messageResponse } from "@/contract/auth";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQuery } from "@/contract/pages";
 
 export const ADMIN_MESSAGES = {
@@ -85,3 +88,52 @@ export const paymentNotificationInput = z.object({
 export type PaymentNotificationInput = z.infer<typeof paymentNotificationInput>;
 
 export const userIdParams = z.object({ userId: z.uuid({ error: "Not a valid user id" }) });
+
+/** Every staff role below owner; owners pass every check without being listed. */
+const ANY_STAFF = ["support", "compliance", "finance"] as const;
+
+/** /api/admin: the overview, customers, and the sample e-mails. */
+export const ADMIN_ENDPOINTS = endpoints({
+  // Overview and the read-only customer view (SSN masked, documents are compliance's).
+  "GET /api/admin/stats": { access: ANY_STAFF, replies: { 200: adminStats } },
+  "GET /api/admin/users": {
+    access: ANY_STAFF,
+    query: adminUserQuery,
+    replies: { 200: adminUserPage },
+    errors: ["invalid_cursor"],
+  },
+  "GET /api/admin/users/:userId": {
+    access: ANY_STAFF,
+    params: userIdParams,
+    replies: { 200: adminUser },
+    errors: ["NOT_FOUND"],
+  },
+  // Never an admin; a customer with money or open requests is refused, one with money history is closed instead.
+  "DELETE /api/admin/users/:userId": {
+    access: ["owner"],
+    params: userIdParams,
+    replies: { 200: messageResponse },
+    errors: ["NOT_FOUND", "FORBIDDEN", "CONFLICT", "has_money_history"],
+  },
+  // Compliance lift a freeze; it waits for a second compliance member (maker-checker): 202 with the approval.
+  "POST /api/admin/users/:userId/unfreeze": {
+    access: ["compliance"],
+    params: userIdParams,
+    body: unfreezeInput,
+    replies: { 200: messageResponse, 202: pendingApprovalResponse },
+    errors: ["NOT_FOUND", "not_frozen", "reason_required", "approval_pending"],
+  },
+  // Sample e-mails go to staff addresses only.
+  "POST /api/admin/test-email": {
+    access: ["owner"],
+    body: testEmailInput,
+    replies: { 200: testEmailResponse },
+    errors: ["test_mail_staff_only"],
+  },
+  "POST /api/admin/send-payment-notification": {
+    access: ["finance"],
+    body: paymentNotificationInput,
+    replies: { 200: messageResponse },
+    errors: ["VALIDATION", "test_mail_staff_only"],
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { pageOf } from "@/contract/pages";
+import { endpoints } from "@/contract/endpoint";
+import { pageOf, pageQuery } from "@/contract/pages";
 
 /** Spec §8 Chat texts, word for word; the server answers with the same ones. */
 export const CHAT_MESSAGES = {
@@ -120,3 +121,51 @@ export const chatCustomer = z.object({
   recentTransfers: z.array(chatCustomerTransfer),
 });
 export type ChatCustomer = z.infer<typeof chatCustomer>;
+
+/** /api/chat: the signed-in customer's own conversation with support, nobody else's. */
+export const CHAT_ENDPOINTS = endpoints({
+  // Polled: a current copy is answered 304 from memory.
+  "GET /api/chat/messages": { access: "user", query: chatMessagesQuery, replies: { 200: chatMessageList } },
+  "GET /api/chat/unread": { access: "user", replies: { 200: unreadRepliesResponse } },
+  // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027).
+  "POST /api/chat/send": {
+    access: "user",
+    body: sendChatMessageInput,
+    replies: { 200: chatMessage },
+    idempotent: true,
+    limit: { perMinute: 30, by: "user", bucket: "chat-send" },
+  },
+});
+
+/** /api/admin/chats: support's inbox; opening a conversation is audited (CHAT_OPEN_AUDIT_WINDOW_MINUTES). */
+export const CHAT_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/chats": {
+    access: ["support"],
+    query: pageQuery,
+    replies: { 200: chatConversationPage },
+    errors: ["invalid_cursor"],
+  },
+  "GET /api/admin/chats/:userId": {
+    access: ["support"],
+    params: chatUserParams,
+    query: chatMessagesQuery,
+    replies: { 200: adminChatMessageList },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/chats/:userId/customer": {
+    access: ["support"],
+    params: chatUserParams,
+    replies: { 200: chatCustomer },
+    errors: ["NOT_FOUND"],
+  },
+  // An optional Idempotency-Key makes a resend safe, as the customer's send.
+  "POST /api/admin/chats/:userId/reply": {
+    access: ["support"],
+    params: chatUserParams,
+    body: replyChatInput,
+    replies: { 200: adminChatMessage },
+    errors: ["NOT_FOUND"],
+    idempotent: true,
+    limit: { perMinute: 120, by: "user", bucket: "chat-reply" },
+  },
+});

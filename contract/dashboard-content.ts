@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { userIdParams } from "@/contract/admin";
+import { endpoints } from "@/contract/endpoint";
 
 const field = z.string().trim().max(200, "Each field must be at most 200 characters");
 
@@ -34,3 +36,25 @@ export const updateDashboardContentInput = z.object({
   quickActionTitle: override,
 });
 export type UpdateDashboardContentInput = z.infer<typeof updateDashboardContentInput>;
+
+/** GET /api/dashboard-content: the signed-in customer's own dashboard texts. */
+export const DASHBOARD_CONTENT_ENDPOINTS = endpoints({
+  "GET /api/dashboard-content": { access: "user", replies: { 200: dashboardContent } },
+});
+
+/** Support: a customer's dashboard texts as staff read and override them. */
+export const DASHBOARD_CONTENT_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/dashboard-content/:userId": {
+    access: ["support"],
+    params: userIdParams,
+    replies: { 200: dashboardContent },
+    errors: ["NOT_FOUND"],
+  },
+  "PUT /api/admin/dashboard-content/:userId": {
+    access: ["support"],
+    params: userIdParams,
+    body: updateDashboardContentInput,
+    replies: { 200: dashboardContent },
+    errors: ["NOT_FOUND"],
+  },
+});

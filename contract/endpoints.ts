@@ -1,11 +1,18 @@
+import { ADMIN_ENDPOINTS } from "@/contract/admin";
 import { KYC_ADMIN_ENDPOINTS } from "@/contract/admin-onboarding";
 import { AUDIT_ENDPOINTS, DATA_ACCESS_ENDPOINTS } from "@/contract/audit";
+import { CHAT_ADMIN_ENDPOINTS, CHAT_ENDPOINTS } from "@/contract/chat";
 import { COMPLIANCE_ENDPOINTS } from "@/contract/compliance";
+import { DASHBOARD_CONTENT_ADMIN_ENDPOINTS, DASHBOARD_CONTENT_ENDPOINTS } from "@/contract/dashboard-content";
 import type { EndpointTable } from "@/contract/endpoint";
+import { EVENTS_ENDPOINTS } from "@/contract/events";
 import { KYC_ENDPOINTS } from "@/contract/kyc";
 import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
+import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
+import { STAFF_ENDPOINTS } from "@/contract/staff";
+import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
 
 /**
  * Every endpoint declared with a contract (decision 075), by the area that serves it (server/features/<area>) and
@@ -15,11 +22,18 @@ import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
  * web/lib/api.ts, types only: no schema reaches the bundle).
  */
 export const ENDPOINTS_BY_AREA = {
+  accounts: ACCOUNTS_ENDPOINTS,
+  admin: ADMIN_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, ...DATA_ACCESS_ENDPOINTS },
+  chat: { ...CHAT_ENDPOINTS, ...CHAT_ADMIN_ENDPOINTS },
   compliance: COMPLIANCE_ENDPOINTS,
+  content: { ...DASHBOARD_CONTENT_ENDPOINTS, ...DASHBOARD_CONTENT_ADMIN_ENDPOINTS },
+  events: EVENTS_ENDPOINTS,
   kyc: { ...KYC_ENDPOINTS, ...KYC_ADMIN_ENDPOINTS },
   monitoring: MONITORING_ENDPOINTS,
+  notifications: NOTIFICATION_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
+  staff: STAFF_ENDPOINTS,
 } as const satisfies Record<string, EndpointTable>;
 
 type ByArea = typeof ENDPOINTS_BY_AREA;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 
 import { EVENT_TOPICS } from "@/contract/event-topics";
 
@@ -44,3 +45,11 @@ export const eventStreamResponse = {
     "Server-Sent Events: `ready`, then `change` notices (topics only) with ids, `end` when the session ends",
   content: { "text/event-stream": { schema: z.string() } },
 };
+
+/**
+ * The events area's endpoints by contract. GET /api/events itself, a stream that stays open (its answer is a
+ * text/event-stream, not JSON, and the route hijacks the reply), is still a plain route.
+ */
+export const EVENTS_ENDPOINTS = endpoints({
+  "GET /api/events/position": { access: "user", replies: { 200: eventPositionResponse } },
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { UNREAD_NOTIFICATIONS_CAP } from "@/contract/notification-cap";
 
 /** What the notification centre tells a customer about (issue 32 §2), each with an in-app and an e-mail switch. */
@@ -82,3 +83,34 @@ export const NOTIFICATION_MESSAGES = {
   markedAllRead: "All notifications marked as read",
   preferencesSaved: "Notification settings saved",
 } as const;
+
+/** A notification's id in a path: its bigint as digits. */
+export const notificationIdParams = z.object({ id: z.string().regex(/^\d{1,18}$/) });
+
+/** The notification centre (issue 32 §2): the signed-in customer's own notifications and their channel choices. */
+export const NOTIFICATION_ENDPOINTS = endpoints({
+  "GET /api/notifications": {
+    access: "user",
+    query: notificationPageQuery,
+    replies: { 200: notificationPage },
+  },
+  "GET /api/notifications/unread": { access: "user", replies: { 200: unreadNotifications } },
+  "POST /api/notifications/:id/read": {
+    access: "user",
+    params: notificationIdParams,
+    replies: { 200: notificationItem },
+    errors: ["NOT_FOUND"],
+  },
+  "POST /api/notifications/read-all": {
+    access: "user",
+    replies: { 200: z.object({ marked: z.number().int() }) },
+  },
+  "GET /api/notifications/preferences": { access: "user", replies: { 200: notificationPreferences } },
+  // Security e-mails cannot be turned off (400).
+  "PUT /api/notifications/preferences": {
+    access: "user",
+    body: notificationPreference,
+    replies: { 200: notificationPreferences },
+    errors: ["BAD_REQUEST"],
+  },
+});

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
+import { pageQuery } from "@/contract/pages";
 
 /**
  * Back-office roles. A user may hold several; holding any makes them staff (`isAdmin` in the spec's API).
@@ -87,3 +89,47 @@ export const STAFF_MANAGEMENT_MESSAGES = {
   /** 403 staffAccount: staff never bank (KYC, account opening, recipients, transfers). */
   staffCannotBank: "Staff accounts cannot bank with Pillar. Use a separate customer account.",
 } as const;
+
+/**
+ * A staff member's id in a path: the same schema as contract/admin.ts's userIdParams, written here because that
+ * file reaches this one (through contract/auth.ts) and a cycle would leave one of them half-loaded.
+ */
+const staffUserParams = z.object({ userId: z.uuid({ error: "Not a valid user id" }) });
+
+/**
+ * /api/admin/staff: the owner's Staff tab; owners alone grant and revoke roles. Granting and revoking are security
+ * changes: an owner with a second factor proves it again first (403 stepUpRequired), like a balance edit.
+ */
+export const STAFF_ENDPOINTS = endpoints({
+  "GET /api/admin/staff": {
+    access: ["owner"],
+    query: pageQuery,
+    replies: { 200: staffMemberPage },
+    errors: ["invalid_cursor"],
+  },
+  // Roles for an existing, verified account found by e-mail; never one that banks with Pillar.
+  "POST /api/admin/staff": {
+    access: ["owner"],
+    body: addStaffInput,
+    replies: { 200: staffMember },
+    errors: ["NOT_FOUND", "CONFLICT", "customer_account", "money_in_flight"],
+    stepUp: true,
+  },
+  "POST /api/admin/staff/:userId/grant": {
+    access: ["owner"],
+    params: staffUserParams,
+    body: staffRolesInput,
+    replies: { 200: staffMember },
+    errors: ["NOT_FOUND", "CONFLICT", "customer_account", "money_in_flight"],
+    stepUp: true,
+  },
+  // Pillar keeps one owner, and an owner listed in ADMIN_EMAILS is removed there.
+  "POST /api/admin/staff/:userId/revoke": {
+    access: ["owner"],
+    params: staffUserParams,
+    body: staffRolesInput,
+    replies: { 200: staffMember },
+    errors: ["NOT_FOUND", "owner_by_config", "last_owner"],
+    stepUp: true,
+  },
+});

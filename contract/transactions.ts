@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { accountRequest, kycApplication } from "@/contract/kyc";
 
 export const TRANSACTION_TYPES = ["credit", "debit", "incoming_payment", "other"] as const;
@@ -75,3 +76,19 @@ export const accountSummary = z.object({
   canSendMoney: z.boolean(),
 });
 export type AccountSummary = z.infer<typeof accountSummary>;
+
+/**
+ * The signed-in customer's balances and history (their own only). The dashboard polls the summary and the recent
+ * list every few seconds: a current copy is answered 304 from memory. GET /api/transactions/export.csv, a
+ * streamed file, is still a plain route.
+ */
+export const ACCOUNTS_ENDPOINTS = endpoints({
+  "GET /api/account/summary": { access: "user", replies: { 200: accountSummary } },
+  "GET /api/transactions/recent": { access: "user", replies: { 200: transactionList } },
+  "GET /api/transactions": {
+    access: "user",
+    query: transactionPageQuery,
+    replies: { 200: transactionPage },
+    errors: ["VALIDATION"],
+  },
+});

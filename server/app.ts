@@ -201,7 +201,7 @@ const FEATURE_ROUTES = [
   routesAt("/api/account", dataAccessRoutes),
   routesAt("/api/admin", complianceAdminRoutes),
   routesAt("/api", eventRoutes),
-  routesAt("/api/notifications", notificationRoutes),
+  routesAt("/api", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
   routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
   routesAt("/api/admin", adminTreasuryRoutes, { requireFreshStepUp }),

@@ -2,9 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Bell } from "lucide-react";
 import { Link } from "wouter";
 import { UNREAD_NOTIFICATIONS_CAP } from "@/contract/notification-cap";
-import type { UnreadNotifications } from "@/contract/notifications";
 import { Button } from "@/web/components/ui/button";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 
 export const UNREAD_NOTIFICATIONS_KEY = ["/api/notifications/unread"] as const;
@@ -15,8 +14,7 @@ const UNREAD_NOTIFICATIONS_POLL_MS = 10_000;
 export function NotificationBell() {
   const { data } = useQuery({
     queryKey: UNREAD_NOTIFICATIONS_KEY,
-    queryFn: ({ signal }) =>
-      apiRequest<UnreadNotifications>("GET", "/api/notifications/unread", undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint("GET /api/notifications/unread", {}, { signal }),
     refetchInterval: livePoll(UNREAD_NOTIFICATIONS_POLL_MS),
   });
   const unread = data?.unread ?? 0;

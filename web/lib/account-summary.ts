@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { AccountSummary } from "@/contract/transactions";
-import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { callEndpoint, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 
 export const ACCOUNT_SUMMARY_KEY = ["/api/account/summary"] as const;
 
 /** GET /api/account/summary: balances plus the onboarding records. Lives in lib: accounts and transfers both read it. */
 export function getAccountSummary({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<AccountSummary>("GET", "/api/account/summary", undefined, { signal });
+  return callEndpoint("GET /api/account/summary", {}, { signal });
 }
 
 /** Always stale, refetched whenever a screen that shows it mounts. */

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Transaction } from "@/contract/transactions";
-import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { callEndpoint, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 
 export const RECENT_TRANSACTIONS_KEY = ["/api/transactions/recent"] as const;
@@ -10,7 +9,7 @@ export const RECENT_TRANSACTIONS_POLL_MS = 5_000;
 
 /** GET /api/transactions/recent: the user's latest transactions, newest first. */
 export function getRecentTransactions({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<Transaction[]>("GET", "/api/transactions/recent", undefined, { signal });
+  return callEndpoint("GET /api/transactions/recent", {}, { signal });
 }
 
 export const recentTransactionsQuery = queryOptions({

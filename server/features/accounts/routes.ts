@@ -2,12 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { csvDownload } from "@/contract/media";
-import {
-  accountSummary,
-  transactionList,
-  transactionPage,
-  transactionPageQuery,
-} from "@/contract/transactions";
+import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
 import {
   findRecentTransactionsIfChanged,
   findTransactionPage,
@@ -15,6 +10,7 @@ import {
 import { startTransactionsCsv } from "@/server/features/accounts/export-transactions-csv";
 import { getAccountSummaryIfChanged } from "@/server/features/accounts/get-account-summary";
 import { sendConditionalResult } from "@/server/lib/conditional-reply";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
 
 /** A customer's own balances and history. Every query is scoped to the signed-in user. */
@@ -27,24 +23,20 @@ export async function accountRoutes(instance: FastifyInstance) {
   const chain = settings
     ? { explorerUrl: settings.explorerUrl, confirmations: settings.confirmations }
     : undefined;
-  app.addHook("onRequest", requireUser);
 
-  // The dashboard polls these two every few seconds: a current copy is answered 304 from memory (poll-memory.ts).
-  app.get("/account/summary", { schema: { response: { 200: accountSummary } } }, async (request, reply) => {
-    const userId = signedInUser(request).id;
-    const ifNoneMatch = request.headers["if-none-match"];
-    return sendConditionalResult(
-      reply,
-      await app.polls.answer(userId, "summary", ifNoneMatch, () =>
-        getAccountSummaryIfChanged(db, userId, ifNoneMatch),
-      ),
-    );
-  });
-
-  app.get(
-    "/transactions/recent",
-    { schema: { response: { 200: transactionList } } },
-    async (request, reply) => {
+  registerEndpoints(app, ACCOUNTS_ENDPOINTS, {
+    // The dashboard polls these two every few seconds: a current copy is answered 304 from memory (poll-memory.ts).
+    "GET /api/account/summary": async (request, reply) => {
+      const userId = signedInUser(request).id;
+      const ifNoneMatch = request.headers["if-none-match"];
+      return sendConditionalResult(
+        reply,
+        await app.polls.answer(userId, "summary", ifNoneMatch, () =>
+          getAccountSummaryIfChanged(db, userId, ifNoneMatch),
+        ),
+      );
+    },
+    "GET /api/transactions/recent": async (request, reply) => {
       const userId = signedInUser(request).id;
       const ifNoneMatch = request.headers["if-none-match"];
       return sendConditionalResult(
@@ -54,18 +46,15 @@ export async function accountRoutes(instance: FastifyInstance) {
         ),
       );
     },
-  );
-
-  app.get(
-    "/transactions",
-    { schema: { querystring: transactionPageQuery, response: { 200: transactionPage } } },
-    (request) => findTransactionPage(db, signedInUser(request).id, request.query, chain),
-  );
+    "GET /api/transactions": (request) =>
+      findTransactionPage(db, signedInUser(request).id, request.query, chain),
+  });
 
   // Streamed in batches with backpressure: a years-long history never sits whole in memory or holds a connection.
+  // A plain route: its answer is a file (contract/media.ts), which a contract's `replies` cannot describe.
   app.get(
     "/transactions/export.csv",
-    { schema: { response: { 200: csvDownload } } },
+    { onRequest: requireUser, schema: { response: { 200: csvDownload } } },
     async (request, reply) => {
       const chunks = await startTransactionsCsv(db, signedInUser(request).id);
       return reply

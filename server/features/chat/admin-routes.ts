@@ -1,16 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { CHAT_OPEN_AUDIT_WINDOW_MINUTES, READ_ACTIONS } from "@/contract/audit";
-import {
-  adminChatMessage,
-  adminChatMessageList,
-  chatConversationPage,
-  chatCustomer,
-  chatMessagesQuery,
-  chatUserParams,
-  replyChatInput,
-} from "@/contract/chat";
-import { pageQuery } from "@/contract/pages";
+import { CHAT_ADMIN_ENDPOINTS } from "@/contract/chat";
 import type { Db } from "@/server/db/client";
 import { findAdminChatMessages } from "@/server/features/chat/find-chat-messages";
 import { findConversations } from "@/server/features/chat/find-conversations";
@@ -18,9 +8,9 @@ import { getChatCustomer } from "@/server/features/chat/get-chat-customer";
 import { replyToChat } from "@/server/features/chat/reply-to-chat";
 import { adminRouteRole, auditReadOnce } from "@/server/lib/audit-read";
 import { sendConditional } from "@/server/lib/conditional-reply";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
-import { keyedLimit } from "@/server/lib/rate-limit";
-import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /**
  * Opening a customer's chat (messages or the customer panel) is audited once per staff member and
@@ -42,16 +32,12 @@ function auditChatOpened(db: Db, request: FastifyRequest, userId: string): Promi
   );
 }
 
-/** /api/admin/chats*: the support inbox; every route behind requireAdmin (401 signed out, 403 customers). */
-export async function adminChatRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
+/** /api/admin/chats*: the support inbox; every route behind requireAdmin (its contract's access). */
+export async function adminChatRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
-  app.addHook("onRequest", requireAdmin);
 
-  app.get(
-    "/",
-    { schema: { querystring: pageQuery, response: { 200: chatConversationPage } } },
-    async (request, reply) => {
+  registerEndpoints(app, CHAT_ADMIN_ENDPOINTS, {
+    "GET /api/admin/chats": async (request, reply) => {
       const result = await findConversations(db, {
         ...request.query,
         ifNoneMatch: request.headers["if-none-match"],
@@ -60,18 +46,7 @@ export async function adminChatRoutes(instance: FastifyInstance) {
         result.notModified ? { items: [], nextCursor: null } : result.page,
       );
     },
-  );
-
-  app.get(
-    "/:userId",
-    {
-      schema: {
-        params: chatUserParams,
-        querystring: chatMessagesQuery,
-        response: { 200: adminChatMessageList },
-      },
-    },
-    async (request, reply) => {
+    "GET /api/admin/chats/:userId": async (request, reply) => {
       const result = await findAdminChatMessages(db, request.params.userId, {
         after: request.query.after,
         ifNoneMatch: request.headers["if-none-match"],
@@ -79,29 +54,12 @@ export async function adminChatRoutes(instance: FastifyInstance) {
       await auditChatOpened(db, request, request.params.userId);
       return sendConditional(reply, result, () => (result.notModified ? [] : result.messages));
     },
-  );
-
-  app.get(
-    "/:userId/customer",
-    { schema: { params: chatUserParams, response: { 200: chatCustomer } } },
-    async (request) => {
+    "GET /api/admin/chats/:userId/customer": async (request) => {
       const customer = await getChatCustomer(db, request.params.userId);
       await auditChatOpened(db, request, request.params.userId);
       return customer;
     },
-  );
-
-  app.post(
-    "/:userId/reply",
-    {
-      schema: { params: chatUserParams, body: replyChatInput, response: { 200: adminChatMessage } },
-      preHandler: keyedLimit(app, {
-        name: "chat-reply",
-        max: 120,
-        key: (request) => request.user?.id ?? null,
-      }),
-    },
-    async (request, reply) => {
+    "POST /api/admin/chats/:userId/reply": async (request, reply) => {
       const adminId = signedInUser(request).id;
       const { userId } = request.params;
       const { message } = request.body;
@@ -117,5 +75,5 @@ export async function adminChatRoutes(instance: FastifyInstance) {
       );
       return sendKeyed(reply, answer);
     },
-  );
+  });
 }

@@ -1,29 +1,18 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import {
-  chatMessage,
-  chatMessageList,
-  chatMessagesQuery,
-  sendChatMessageInput,
-  unreadRepliesResponse,
-} from "@/contract/chat";
+import { CHAT_ENDPOINTS } from "@/contract/chat";
 import { countUnreadReplies, findUserChatMessages } from "@/server/features/chat/find-chat-messages";
 import { sendChatMessage } from "@/server/features/chat/send-chat-message";
 import { sendConditional } from "@/server/lib/conditional-reply";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
-import { keyedLimit } from "@/server/lib/rate-limit";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /** /api/chat/*: the signed-in customer's own conversation with support, nobody else's. */
-export async function chatRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
+export async function chatRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
-  app.addHook("onRequest", requireUser);
 
-  app.get(
-    "/messages",
-    { schema: { querystring: chatMessagesQuery, response: { 200: chatMessageList } } },
-    async (request, reply) => {
+  registerEndpoints(app, CHAT_ENDPOINTS, {
+    "GET /api/chat/messages": async (request, reply) => {
       const userId = signedInUser(request).id;
       const { after } = request.query;
       const ifNoneMatch = request.headers["if-none-match"];
@@ -32,19 +21,8 @@ export async function chatRoutes(instance: FastifyInstance) {
       );
       return sendConditional(reply, result, () => (result.notModified ? [] : result.messages));
     },
-  );
-
-  app.get("/unread", { schema: { response: { 200: unreadRepliesResponse } } }, (request) =>
-    countUnreadReplies(db, signedInUser(request).id),
-  );
-
-  app.post(
-    "/send",
-    {
-      schema: { body: sendChatMessageInput, response: { 200: chatMessage } },
-      preHandler: keyedLimit(app, { name: "chat-send", max: 30, key: (request) => request.user?.id ?? null }),
-    },
-    async (request, reply) => {
+    "GET /api/chat/unread": (request) => countUnreadReplies(db, signedInUser(request).id),
+    "POST /api/chat/send": async (request, reply) => {
       const userId = signedInUser(request).id;
       const { message } = request.body;
       // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027).
@@ -55,5 +33,5 @@ export async function chatRoutes(instance: FastifyInstance) {
       );
       return sendKeyed(reply, answer);
     },
-  );
+  });
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import {
-  eventPositionResponse,
+  EVENTS_ENDPOINTS,
   eventStreamQuery,
   eventStreamResponse,
   STREAMS_PER_SESSION,
 } from "@/contract/events";
 import { EventHub } from "@/server/features/events/event-hub";
 import { eventStreamBudget } from "@/server/lib/connection-limits";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { AppError } from "@/server/lib/errors";
 import { sessionCookieName } from "@/server/lib/session";
 import { requireUser, signedInUser } from "@/server/lib/session-plugin";
@@ -50,12 +51,13 @@ export async function eventRoutes(app: FastifyInstance) {
   // Before the server stops accepting: open streams would otherwise hold the close until its deadline.
   app.addHook("preClose", () => hub.close());
 
-  app.get(
-    "/events/position",
-    { onRequest: requireUser, schema: { response: { 200: eventPositionResponse } } },
-    async (request) => ({ lastId: String(await hub.position(signedInUser(request).id)) }),
-  );
+  registerEndpoints(app, EVENTS_ENDPOINTS, {
+    "GET /api/events/position": async (request) => ({
+      lastId: String(await hub.position(signedInUser(request).id)),
+    }),
+  });
 
+  // A plain route: the stream takes over the reply (hijack) and answers text/event-stream, not JSON.
   app.get<{ Querystring: { from?: string } }>(
     "/events",
     {

@@ -1,14 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
-import {
-  notificationItem,
-  notificationPage,
-  notificationPageQuery,
-  notificationPreference,
-  notificationPreferences,
-  unreadNotifications,
-} from "@/contract/notifications";
+import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
 import {
   countUnreadNotifications,
   findNotificationPreferences,
@@ -17,43 +8,25 @@ import {
   markNotificationRead,
   updateNotificationPreference,
 } from "@/server/features/notifications/notification-centre";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { registerEndpoints } from "@/server/lib/endpoints";
+import { signedInUser } from "@/server/lib/session-plugin";
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,18}$/) });
-
-/** The notification centre (issue 32 §2): the signed-in customer's own notifications and their channel choices. */
-export async function notificationRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
+/**
+ * The notification centre (issue 32 §2): the signed-in customer's own notifications and their channel choices.
+ * Registered under /api, so the list is GET /api/notifications alone (under its own prefix it would be a "/"
+ * route, answering with a trailing slash too).
+ */
+export async function notificationRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
-  app.addHook("onRequest", requireUser);
-
-  app.get(
-    "",
-    { schema: { querystring: notificationPageQuery, response: { 200: notificationPage } } },
-    (request) => findNotifications(db, signedInUser(request).id, request.query),
-  );
-
-  app.get("/unread", { schema: { response: { 200: unreadNotifications } } }, (request) =>
-    countUnreadNotifications(db, signedInUser(request).id),
-  );
-
-  app.post("/:id/read", { schema: { params: idParams, response: { 200: notificationItem } } }, (request) =>
-    markNotificationRead(db, signedInUser(request).id, request.params.id),
-  );
-
-  app.post(
-    "/read-all",
-    { schema: { response: { 200: z.object({ marked: z.number().int() }) } } },
-    (request) => markAllNotificationsRead(db, signedInUser(request).id),
-  );
-
-  app.get("/preferences", { schema: { response: { 200: notificationPreferences } } }, (request) =>
-    findNotificationPreferences(db, signedInUser(request).id),
-  );
-
-  app.put(
-    "/preferences",
-    { schema: { body: notificationPreference, response: { 200: notificationPreferences } } },
-    (request) => updateNotificationPreference(db, signedInUser(request).id, request.body),
-  );
+  registerEndpoints(app, NOTIFICATION_ENDPOINTS, {
+    "GET /api/notifications": (request) => findNotifications(db, signedInUser(request).id, request.query),
+    "GET /api/notifications/unread": (request) => countUnreadNotifications(db, signedInUser(request).id),
+    "POST /api/notifications/:id/read": (request) =>
+      markNotificationRead(db, signedInUser(request).id, request.params.id),
+    "POST /api/notifications/read-all": (request) => markAllNotificationsRead(db, signedInUser(request).id),
+    "GET /api/notifications/preferences": (request) =>
+      findNotificationPreferences(db, signedInUser(request).id),
+    "PUT /api/notifications/preferences": (request) =>
+      updateNotificationPreference(db, signedInUser(request).id, request.body),
+  });
 }

@@ -3,7 +3,6 @@ import {
   NOTIFICATION_KIND_LABELS,
   NOTIFICATION_MESSAGES,
   type NotificationPreference,
-  type NotificationPreferences,
 } from "@/contract/notifications";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { toastApiError } from "@/web/components/toast-error";
@@ -11,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Switch } from "@/web/components/ui/switch";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 const PREFERENCES_KEY = ["/api/notifications/preferences"] as const;
 
@@ -20,12 +19,11 @@ export function NotificationSettingsCard() {
   const client = useQueryClient();
   const query = useQuery({
     queryKey: PREFERENCES_KEY,
-    queryFn: ({ signal }) =>
-      apiRequest<NotificationPreferences>("GET", "/api/notifications/preferences", undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint("GET /api/notifications/preferences", {}, { signal }),
   });
   const save = useMutation({
     mutationFn: (choice: NotificationPreference) =>
-      apiRequest<NotificationPreferences>("PUT", "/api/notifications/preferences", choice),
+      callEndpoint("PUT /api/notifications/preferences", { body: choice }),
     onSuccess: (next) => {
       client.setQueryData(PREFERENCES_KEY, next);
       toast({ title: NOTIFICATION_MESSAGES.preferencesSaved });

@@ -1,11 +1,11 @@
 import { useMutation } from "@tanstack/react-query";
-import type { TestEmailInput, TestEmailResponse } from "@/contract/admin";
+import type { TestEmailInput } from "@/contract/admin";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/admin/test-email: sends a sample one-time-code e-mail; answers with the address used. */
 export function sendTestEmail(input: TestEmailInput) {
-  return apiRequest<TestEmailResponse>("POST", "/api/admin/test-email", input);
+  return callEndpoint("POST /api/admin/test-email", { body: input });
 }
 
 export function useSendTestEmail() {

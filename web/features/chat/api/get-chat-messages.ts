@@ -1,14 +1,17 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { CHAT_POLL_MS, type ChatMessage } from "@/contract/chat";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 
 export const CHAT_MESSAGES_KEY = ["/api/chat/messages"] as const;
 
 /** GET /api/chat/messages[?after=id]: the signed-in user's conversation, oldest first. */
 export function getChatMessages({ after, signal }: { after?: number; signal?: AbortSignal } = {}) {
-  const query = after ? `?after=${after}` : "";
-  return apiRequest<ChatMessage[]>("GET", `/api/chat/messages${query}`, undefined, { signal });
+  return callEndpoint(
+    "GET /api/chat/messages",
+    { query: { after: after ? String(after) : undefined } },
+    { signal },
+  );
 }
 
 /** Appends newer messages to what the cache holds, by id, so a message seen twice shows once. */

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { UnreadRepliesResponse } from "@/contract/chat";
-import { apiRequest, refetchOnMountUnlessFromPage } from "@/web/lib/api";
+import { callEndpoint, refetchOnMountUnlessFromPage } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 
 export const UNREAD_REPLIES_KEY = ["/api/chat/unread"] as const;
@@ -9,7 +8,7 @@ const UNREAD_POLL_MS = 10_000;
 
 /** GET /api/chat/unread: support replies the user has not read yet. Reading it marks nothing read. */
 export function getUnreadReplies({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<UnreadRepliesResponse>("GET", "/api/chat/unread", undefined, { signal });
+  return callEndpoint("GET /api/chat/unread", {}, { signal });
 }
 
 export const unreadRepliesQuery = queryOptions({

@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ChatMessage } from "@/contract/chat";
 import { CHAT_MESSAGES_KEY, mergeChatMessages } from "@/web/features/chat/api/get-chat-messages";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/chat/send: answers the stored message (trimmed by the server); a resend with the key replays it. */
 export function sendChatMessage({ message, idempotencyKey }: { message: string; idempotencyKey: string }) {
-  return apiRequest<ChatMessage>(
-    "POST",
-    "/api/chat/send",
-    { message },
+  return callEndpoint(
+    "POST /api/chat/send",
+    { body: { message } },
     { headers: { "Idempotency-Key": idempotencyKey } },
   );
 }

@@ -1,6 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { NotificationItem, NotificationPage } from "@/contract/notifications";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const NOTIFICATIONS_KEY = ["/api/notifications"] as const;
 
@@ -9,13 +8,12 @@ export function useNotifications(onlyUnread: boolean) {
   return useInfiniteQuery({
     queryKey: [...NOTIFICATIONS_KEY, { onlyUnread }],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams();
-      if (pageParam) params.set("before", pageParam);
-      if (onlyUnread) params.set("unread", "true");
-      const query = params.size > 0 ? `?${params}` : "";
-      return apiRequest<NotificationPage>("GET", `/api/notifications${query}`, undefined, { signal });
-    },
+    queryFn: ({ pageParam, signal }) =>
+      callEndpoint(
+        "GET /api/notifications",
+        { query: { before: pageParam ?? undefined, unread: onlyUnread ? "true" : undefined } },
+        { signal },
+      ),
     getNextPageParam: (last) => last.nextBefore,
     staleTime: 0,
   });
@@ -33,7 +31,7 @@ function useRefreshNotifications() {
 export function useMarkNotificationRead() {
   const refresh = useRefreshNotifications();
   return useMutation({
-    mutationFn: (id: string) => apiRequest<NotificationItem>("POST", `/api/notifications/${id}/read`),
+    mutationFn: (id: string) => callEndpoint("POST /api/notifications/:id/read", { params: { id } }),
     onSuccess: refresh,
   });
 }
@@ -41,7 +39,7 @@ export function useMarkNotificationRead() {
 export function useMarkAllNotificationsRead() {
   const refresh = useRefreshNotifications();
   return useMutation({
-    mutationFn: () => apiRequest<{ marked: number }>("POST", "/api/notifications/read-all"),
+    mutationFn: () => callEndpoint("POST /api/notifications/read-all"),
     onSuccess: refresh,
   });
 }

@@ -1,19 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ChatCustomer } from "@/contract/chat";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const chatCustomerKey = (userId: string) => ["/api/admin/chats", userId, "customer"] as const;
 
 /** GET /api/admin/chats/:userId/customer: who support is talking to. */
 export function getChatCustomer(userId: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<ChatCustomer>(
-    "GET",
-    `/api/admin/chats/${encodeURIComponent(userId)}/customer`,
-    undefined,
-    {
-      signal,
-    },
-  );
+  return callEndpoint("GET /api/admin/chats/:userId/customer", { params: { userId } }, { signal });
 }
 
 export const chatCustomerQuery = (userId: string) =>

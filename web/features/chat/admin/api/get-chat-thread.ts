@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
 import { type AdminChatMessage, CHAT_POLL_MS } from "@/contract/chat";
 import { markConversationReadInCache } from "@/web/features/chat/admin/api/get-chat-conversations";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const chatThreadKey = (userId: string) => ["/api/admin/chats", userId] as const;
 
@@ -10,14 +10,10 @@ export function getChatThread(
   userId: string,
   { after, signal }: { after?: number; signal?: AbortSignal } = {},
 ) {
-  const query = after ? `?after=${after}` : "";
-  return apiRequest<AdminChatMessage[]>(
-    "GET",
-    `/api/admin/chats/${encodeURIComponent(userId)}${query}`,
-    undefined,
-    {
-      signal,
-    },
+  return callEndpoint(
+    "GET /api/admin/chats/:userId",
+    { params: { userId }, query: { after: after ? String(after) : undefined } },
+    { signal },
   );
 }
 

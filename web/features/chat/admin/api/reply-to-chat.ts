@@ -3,7 +3,7 @@ import { type AdminChatMessage, CHAT_MESSAGES } from "@/contract/chat";
 import { toast } from "@/web/components/ui/use-toast";
 import { CHAT_INBOX_PAGES_KEY } from "@/web/features/chat/admin/api/get-chat-conversations";
 import { chatThreadKey, mergeThread } from "@/web/features/chat/admin/api/get-chat-thread";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/admin/chats/:userId/reply: answers the stored reply; a resend with the key replays it. */
 export function replyToChat({
@@ -15,10 +15,9 @@ export function replyToChat({
   message: string;
   idempotencyKey: string;
 }) {
-  return apiRequest<AdminChatMessage>(
-    "POST",
-    `/api/admin/chats/${encodeURIComponent(userId)}/reply`,
-    { message },
+  return callEndpoint(
+    "POST /api/admin/chats/:userId/reply",
+    { params: { userId }, body: { message } },
     { headers: { "Idempotency-Key": idempotencyKey } },
   );
 }

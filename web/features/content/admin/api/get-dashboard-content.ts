@@ -1,17 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { DashboardContent } from "@/contract/dashboard-content";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const ADMIN_DASHBOARD_CONTENT_KEY = ["/api/admin/dashboard-content"] as const;
 
 /** GET /api/admin/dashboard-content/{userId}: the customer's dashboard texts, defaults filled in. */
 export function getDashboardContent(userId: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<DashboardContent>(
-    "GET",
-    `/api/admin/dashboard-content/${encodeURIComponent(userId)}`,
-    undefined,
-    { signal },
-  );
+  return callEndpoint("GET /api/admin/dashboard-content/:userId", { params: { userId } }, { signal });
 }
 
 export function dashboardContentQuery(userId: string) {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DashboardContent, UpdateDashboardContentInput } from "@/contract/dashboard-content";
+import type { UpdateDashboardContentInput } from "@/contract/dashboard-content";
 import { toast } from "@/web/components/ui/use-toast";
 import { dashboardContentQuery } from "@/web/features/content/admin/api/get-dashboard-content";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** PUT /api/admin/dashboard-content/{userId}: any subset of fields; an empty string restores the default. */
 export function updateDashboardContent({
@@ -12,11 +12,7 @@ export function updateDashboardContent({
   userId: string;
   input: UpdateDashboardContentInput;
 }) {
-  return apiRequest<DashboardContent>(
-    "PUT",
-    `/api/admin/dashboard-content/${encodeURIComponent(userId)}`,
-    input,
-  );
+  return callEndpoint("PUT /api/admin/dashboard-content/:userId", { params: { userId }, body: input });
 }
 
 export function useUpdateDashboardContent() {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AddStaffInput, StaffMember, StaffRole } from "@/contract/staff";
 import { ADMIN_STATS_KEY, ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { STAFF_KEY } from "@/web/features/staff/admin/api/get-staff";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 import { withStepUp } from "@/web/lib/step-up";
 
@@ -10,7 +10,7 @@ import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/admin/staff: roles for an existing, verified account found by e-mail. */
 export function addStaff(input: AddStaffInput) {
-  return withStepUp(() => apiRequest<StaffMember>("POST", "/api/admin/staff", input));
+  return withStepUp(() => callEndpoint("POST /api/admin/staff", { body: input }));
 }
 
 /** The roles to add and to take away from one staff member; grants go first, so an owner never drops to none. */
@@ -21,12 +21,16 @@ export interface RoleChange {
 }
 
 export async function changeStaffRoles({ userId, grant, revoke }: RoleChange): Promise<StaffMember | null> {
-  const path = `/api/admin/staff/${encodeURIComponent(userId)}`;
+  const params = { userId };
   let member: StaffMember | null = null;
   if (grant.length > 0)
-    member = await withStepUp(() => apiRequest<StaffMember>("POST", `${path}/grant`, { roles: grant }));
+    member = await withStepUp(() =>
+      callEndpoint("POST /api/admin/staff/:userId/grant", { params, body: { roles: grant } }),
+    );
   if (revoke.length > 0)
-    member = await withStepUp(() => apiRequest<StaffMember>("POST", `${path}/revoke`, { roles: revoke }));
+    member = await withStepUp(() =>
+      callEndpoint("POST /api/admin/staff/:userId/revoke", { params, body: { roles: revoke } }),
+    );
   return member;
 }
 

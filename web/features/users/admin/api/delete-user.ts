@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "@/contract/auth";
 import { ADMIN_STATS_KEY, ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** DELETE /api/admin/users/:userId (non-admin accounts only). */
 export function deleteUser(userId: string) {
-  return apiRequest<MessageResponse>("DELETE", `/api/admin/users/${encodeURIComponent(userId)}`);
+  return callEndpoint("DELETE /api/admin/users/:userId", { params: { userId } });
 }
 
 export function useDeleteUser() {

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { AdminStats } from "@/contract/admin";
 import { ADMIN_STATS_KEY } from "@/web/components/admin/admin-keys";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** GET /api/admin/stats: display-ready totals for the four stat cards. */
 export function getAdminStats({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<AdminStats>("GET", "/api/admin/stats", undefined, { signal });
+  return callEndpoint("GET /api/admin/stats", {}, { signal });
 }
 
 export const adminStatsQuery = queryOptions({
