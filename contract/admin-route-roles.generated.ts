@@ -6,4 +6,5 @@ export const CONTRACT_ADMIN_ROUTE_ROLES = {
   "GET /api/admin/savings/finance": ["finance"],
   "GET /api/admin/savings/rates": ["finance"],
   "POST /api/admin/savings/rates": ["owner"],
+  "POST /api/admin/users/:userId/close": ["compliance"],
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;

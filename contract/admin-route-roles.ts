@@ -17,8 +17,6 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/users": ANY_STAFF,
   "GET /api/admin/users/:userId": ANY_STAFF,
   "DELETE /api/admin/users/:userId": OWNER,
-  // Closing a customer's account (decision 059): compliance, who answer for the records a closure keeps.
-  "POST /api/admin/users/:userId/close": ["compliance"],
   "POST /api/admin/test-email": OWNER,
 
   // Staff management: owners alone grant and revoke roles.

@@ -1,6 +1,10 @@
+import { AUTH_ENDPOINTS } from "@/contract/auth";
+import { CLOSURE_ADMIN_ENDPOINTS, CLOSURE_ENDPOINTS } from "@/contract/closure";
 import type { EndpointTable } from "@/contract/endpoint";
+import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
+import { ACCOUNT_SECURITY_ENDPOINTS, LOGIN_ENDPOINTS, SECOND_FACTOR_ENDPOINTS } from "@/contract/security";
 
 /**
  * Every endpoint declared with a contract (decision 075), by `METHOD /path`. The server registers each area's
@@ -11,6 +15,13 @@ import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 export const ENDPOINTS = {
   ...SAVINGS_ENDPOINTS,
   ...SAVINGS_ADMIN_ENDPOINTS,
+  ...AUTH_ENDPOINTS,
+  ...LOGIN_ENDPOINTS,
+  ...PASSKEY_ENDPOINTS,
+  ...SECOND_FACTOR_ENDPOINTS,
+  ...ACCOUNT_SECURITY_ENDPOINTS,
+  ...CLOSURE_ENDPOINTS,
+  ...CLOSURE_ADMIN_ENDPOINTS,
 } satisfies EndpointTable;
 
 export type Endpoints = typeof ENDPOINTS;
