@@ -49,6 +49,7 @@ export const CONTRACT_ADMIN_ROUTE_ROLES = {
   "POST /api/admin/staff/:userId/grant": ["owner"],
   "POST /api/admin/staff/:userId/revoke": ["owner"],
   "POST /api/admin/test-email": ["owner"],
+  "POST /api/admin/users/:userId/close": ["compliance"],
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],
   "PUT /api/admin/account-requests/:id": ["compliance"],
   "PUT /api/admin/compliance/cases/:id/assignee": ["compliance"],

@@ -14,7 +14,6 @@ const OWNER = ["owner"] as const satisfies readonly StaffRole[];
 export const ADMIN_ROUTE_ROLES = {
   // Overview and the read-only customer view (SSN masked, documents are compliance's).
   // Closing a customer's account (decision 059): compliance, who answer for the records a closure keeps.
-  "POST /api/admin/users/:userId/close": ["compliance"],
 
   // Staff management: owners alone grant and revoke roles.
 

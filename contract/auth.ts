@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BRAND } from "@/contract/brand";
+import { endpoints } from "@/contract/endpoint";
 import { refineNameCharacters } from "@/contract/person-name";
 import { staffRole } from "@/contract/staff";
 
@@ -215,3 +216,77 @@ export const AUTH_SERVER_MESSAGES = {
   unauthorized: "Unauthorized",
   forbidden: "Forbidden: administrators only",
 } as const;
+
+/**
+ * Sign-up, codes, password reset and change, the phone number and the user's sessions (decision 075). Sign-in
+ * itself is in contract/security.ts (its answer names the second factor); GET /api/auth/user and /api/logout
+ * stay plain routes (a stale hint cookie is cleared before the 401; a redirect and an HTML page).
+ */
+export const AUTH_ENDPOINTS = endpoints({
+  "POST /api/auth/register": {
+    access: "public",
+    body: registerInput,
+    replies: { 200: registerResponse },
+    errors: ["VALIDATION", "email_taken", "pillar_tag_taken", "registration_unverified", "RATE_LIMITED"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+  "POST /api/auth/verify-email": {
+    access: "public",
+    body: verifyEmailInput,
+    replies: { 200: messageResponse },
+    errors: ["invalid_code", "registration_changed", "RATE_LIMITED"],
+    limit: { perMinute: 20, by: "ip" },
+  },
+  "POST /api/auth/resend-verification": {
+    access: "public",
+    body: emailOnlyInput,
+    replies: { 200: messageResponse },
+    errors: ["RATE_LIMITED"],
+    limit: { perMinute: 5, by: "ip" },
+  },
+  /** Also limited per e-mail (the server's own preHandler): a code sent seconds ago keeps the same answer. */
+  "POST /api/auth/forgot-password": {
+    access: "public",
+    body: emailOnlyInput,
+    replies: { 200: messageResponse },
+    errors: ["RATE_LIMITED"],
+    limit: { perMinute: 5, by: "ip" },
+  },
+  "POST /api/auth/reset-password": {
+    access: "public",
+    body: resetPasswordInput,
+    replies: { 200: messageResponse },
+    errors: ["invalid_code", "RATE_LIMITED"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+  /** Also limited per address (5 a minute, the server's route config). */
+  "POST /api/auth/send-password-otp": {
+    access: "user",
+    replies: { 200: sendCodeResponse },
+    errors: ["RATE_LIMITED"],
+    limit: { perMinute: 5, by: "user", bucket: "password-otp" },
+  },
+  /** Also limited per address (10 a minute, the server's route config). */
+  "POST /api/auth/change-password": {
+    access: "user",
+    body: changePasswordInput,
+    replies: { 200: messageResponse },
+    errors: ["current_password_wrong", "BAD_REQUEST", "invalid_code", "RATE_LIMITED"],
+    stepUp: true,
+    limit: { perMinute: 10, by: "user", bucket: "change-password" },
+  },
+  "PUT /api/user/phone": {
+    access: "user",
+    body: updatePhoneInput,
+    replies: { 200: updatePhoneResponse },
+    errors: ["VALIDATION", "phone_locked"],
+  },
+  "GET /api/auth/sessions": { access: "user", replies: { 200: sessionList } },
+  "DELETE /api/auth/sessions/:id": {
+    access: "user",
+    params: sessionIdParams,
+    replies: { 200: messageResponse },
+    errors: ["NOT_FOUND"],
+  },
+  "DELETE /api/auth/sessions": { access: "user", replies: { 200: messageResponse } },
+});

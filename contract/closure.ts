@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { userIdParams } from "@/contract/admin";
+import { endpoints } from "@/contract/endpoint";
 
 /**
  * Account closure (issue 48 §6, decision 059). A customer with money history is closed, never deleted: the login
@@ -89,3 +91,35 @@ export type CloseAccountResponse = z.infer<typeof closeAccountResponse>;
 /** GET /api/account/closure: null while the account is open. */
 export const closureStatus = z.object({ closure: accountClosure.nullable() });
 export type ClosureStatus = z.infer<typeof closureStatus>;
+
+/** The customer's own closure (decision 059). */
+export const CLOSURE_ENDPOINTS = endpoints({
+  "GET /api/account/closure": { access: "user", replies: { 200: closureStatus } },
+  /** The password that confirms it is limited by the server's own preHandler: 5 tries per customer in 15 minutes. */
+  "POST /api/account/close": {
+    access: "user",
+    body: closeAccountInput,
+    replies: { 200: closeAccountResponse },
+    errors: [
+      "FORBIDDEN",
+      "step_up_required",
+      "password_confirm_required",
+      "password_wrong",
+      "account_already_closed",
+      "closure_blocked",
+      "RATE_LIMITED",
+    ],
+  },
+});
+
+/** Staff close a customer's account with a reason (decision 059). */
+export const CLOSURE_ADMIN_ENDPOINTS = endpoints({
+  /** Compliance, who answer for the records a closure keeps. */
+  "POST /api/admin/users/:userId/close": {
+    access: ["compliance"],
+    params: userIdParams,
+    body: staffCloseAccountInput,
+    replies: { 200: closeAccountResponse },
+    errors: ["NOT_FOUND", "FORBIDDEN", "account_already_closed", "closure_blocked"],
+  },
+});

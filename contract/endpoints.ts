@@ -1,7 +1,9 @@
 import { ADMIN_ENDPOINTS } from "@/contract/admin";
 import { KYC_ADMIN_ENDPOINTS } from "@/contract/admin-onboarding";
 import { AUDIT_ENDPOINTS, DATA_ACCESS_ENDPOINTS } from "@/contract/audit";
+import { AUTH_ENDPOINTS } from "@/contract/auth";
 import { CHAT_ADMIN_ENDPOINTS, CHAT_ENDPOINTS } from "@/contract/chat";
+import { CLOSURE_ADMIN_ENDPOINTS, CLOSURE_ENDPOINTS } from "@/contract/closure";
 import { COMPLIANCE_ENDPOINTS } from "@/contract/compliance";
 import { DASHBOARD_CONTENT_ADMIN_ENDPOINTS, DASHBOARD_CONTENT_ENDPOINTS } from "@/contract/dashboard-content";
 import type { EndpointTable } from "@/contract/endpoint";
@@ -9,8 +11,10 @@ import { EVENTS_ENDPOINTS } from "@/contract/events";
 import { KYC_ENDPOINTS } from "@/contract/kyc";
 import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
+import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
+import { ACCOUNT_SECURITY_ENDPOINTS, LOGIN_ENDPOINTS, SECOND_FACTOR_ENDPOINTS } from "@/contract/security";
 import { STAFF_ENDPOINTS } from "@/contract/staff";
 import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
 
@@ -25,7 +29,9 @@ export const ENDPOINTS_BY_AREA = {
   accounts: ACCOUNTS_ENDPOINTS,
   admin: ADMIN_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, ...DATA_ACCESS_ENDPOINTS },
+  auth: { ...AUTH_ENDPOINTS, ...LOGIN_ENDPOINTS, ...PASSKEY_ENDPOINTS, ...SECOND_FACTOR_ENDPOINTS },
   chat: { ...CHAT_ENDPOINTS, ...CHAT_ADMIN_ENDPOINTS },
+  closure: { ...CLOSURE_ENDPOINTS, ...CLOSURE_ADMIN_ENDPOINTS },
   compliance: COMPLIANCE_ENDPOINTS,
   content: { ...DASHBOARD_CONTENT_ENDPOINTS, ...DASHBOARD_CONTENT_ADMIN_ENDPOINTS },
   events: EVENTS_ENDPOINTS,
@@ -33,6 +39,7 @@ export const ENDPOINTS_BY_AREA = {
   monitoring: MONITORING_ENDPOINTS,
   notifications: NOTIFICATION_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
+  security: ACCOUNT_SECURITY_ENDPOINTS,
   staff: STAFF_ENDPOINTS,
 } as const satisfies Record<string, EndpointTable>;
 

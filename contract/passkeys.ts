@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { loginResponse, messageResponse } from "@/contract/auth";
+import { endpoints } from "@/contract/endpoint";
 
 /** Texts the passkey routes answer with; the web shows them as they are. */
 export const PASSKEY_MESSAGES = {
@@ -98,3 +100,53 @@ export const passkeyLoginInput = z.object({
   response: authenticationResponse,
 });
 export type PasskeyLoginInput = z.infer<typeof passkeyLoginInput>;
+
+/**
+ * Passkeys (decision 075): the user's list, registration, rename and removal, and passwordless sign-in. The
+ * registration's two steps are also limited per address (20 a minute, the server's route config).
+ */
+export const PASSKEY_ENDPOINTS = endpoints({
+  "GET /api/auth/passkeys": { access: "user", replies: { 200: passkeyList } },
+  /** Adding a factor to an account that already has one needs a fresh proof of an existing one. */
+  "POST /api/auth/passkeys/registration-options": {
+    access: "user",
+    replies: { 200: webauthnOptions },
+    errors: ["passkeys_unavailable", "too_many_passkeys"],
+    stepUp: true,
+    limit: { perMinute: 10, by: "user", bucket: "passkey-options" },
+  },
+  "POST /api/auth/passkeys": {
+    access: "user",
+    body: createPasskeyInput,
+    replies: { 200: passkeyInfo },
+    errors: ["passkeys_unavailable", "passkey_registration_failed", "passkey_exists", "too_many_passkeys"],
+    limit: { perMinute: 10, by: "user", bucket: "passkey-register" },
+  },
+  "PATCH /api/auth/passkeys/:id": {
+    access: "user",
+    params: passkeyIdParams,
+    body: renamePasskeyInput,
+    replies: { 200: passkeyInfo },
+    errors: ["NOT_FOUND"],
+  },
+  "DELETE /api/auth/passkeys/:id": {
+    access: "user",
+    params: passkeyIdParams,
+    replies: { 200: messageResponse },
+    errors: ["NOT_FOUND"],
+    stepUp: true,
+  },
+  "POST /api/auth/passkey-login/options": {
+    access: "public",
+    replies: { 200: passkeyLoginOptionsResponse },
+    errors: ["passkeys_unavailable"],
+    limit: { perMinute: 20, by: "ip" },
+  },
+  "POST /api/auth/passkey-login": {
+    access: "public",
+    body: passkeyLoginInput,
+    replies: { 200: loginResponse },
+    errors: ["passkeys_unavailable", "passkey_login_failed", "password_reset_required"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+});

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { currentUser } from "@/contract/auth";
+import { currentUser, loginInput, loginResponse, messageResponse } from "@/contract/auth";
+import { endpoints } from "@/contract/endpoint";
 import { refineNameCharacters } from "@/contract/person-name";
+import { undoSendBlockInput, undoSendBlockResponse } from "@/contract/self-limits";
 
 /** Second factors: TOTP (RFC 6238), single-use recovery codes and passkeys (WebAuthn). */
 export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
@@ -191,3 +193,106 @@ export type FreezeAccountResponse = z.infer<typeof freezeAccountResponse>;
  */
 export const freezeLinkStatus = z.object({ alreadyFrozen: z.boolean() });
 export type FreezeLinkStatus = z.infer<typeof freezeLinkStatus>;
+
+/**
+ * Signing in with a password (decision 075), registered with the rest of sign-up. Limited per address here and,
+ * by the server's own preHandler, per account: a browser that signed in to the account before counts on its own.
+ */
+export const LOGIN_ENDPOINTS = endpoints({
+  "POST /api/auth/login": {
+    access: "public",
+    body: loginInput,
+    replies: { 200: loginResult },
+    errors: ["UNAUTHORIZED", "email_not_verified", "password_reset_required", "RATE_LIMITED"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+});
+
+/**
+ * The second step of sign-in, step-up proofs and the authenticator's setup (decision 075). Each is also limited
+ * per address (30 a minute, the server's route config); the half-done login's two are limited per pending login
+ * by the server's own preHandler.
+ */
+export const SECOND_FACTOR_ENDPOINTS = endpoints({
+  "POST /api/auth/login/verify": {
+    access: "public",
+    body: loginVerifyInput,
+    replies: { 200: loginResponse },
+    errors: ["login_expired", "second_factor_invalid", "second_factor_locked", "RATE_LIMITED"],
+    limit: { perMinute: 30, by: "ip" },
+  },
+  "POST /api/auth/login/passkey-options": {
+    access: "public",
+    replies: { 200: passkeyOptionsResponse },
+    errors: ["login_expired", "passkeys_unavailable", "RATE_LIMITED"],
+    limit: { perMinute: 30, by: "ip" },
+  },
+  "POST /api/auth/step-up": {
+    access: "user",
+    body: stepUpInput,
+    replies: { 200: stepUpResponse },
+    errors: ["no_second_factor", "second_factor_invalid", "second_factor_locked"],
+    limit: { perMinute: 10, by: "user", bucket: "step-up" },
+  },
+  "POST /api/auth/step-up/passkey-options": {
+    access: "user",
+    replies: { 200: passkeyOptionsResponse },
+    errors: ["no_second_factor", "passkeys_unavailable"],
+    limit: { perMinute: 10, by: "user", bucket: "step-up-passkey" },
+  },
+  "GET /api/auth/second-factor": { access: "user", replies: { 200: secondFactorStatus } },
+  "POST /api/auth/totp/enroll": {
+    access: "user",
+    replies: { 200: totpEnrollResponse },
+    errors: ["totp_already_enabled"],
+    stepUp: true,
+    limit: { perMinute: 10, by: "user", bucket: "totp-enroll" },
+  },
+  "POST /api/auth/totp/confirm": {
+    access: "user",
+    body: totpConfirmInput,
+    replies: { 200: recoveryCodesResponse },
+    errors: ["totp_not_pending", "second_factor_invalid"],
+    limit: { perMinute: 10, by: "user", bucket: "totp-confirm" },
+  },
+  "POST /api/auth/totp/disable": {
+    access: "user",
+    body: totpDisableInput,
+    replies: { 200: messageResponse },
+    errors: ["password_wrong", "totp_not_enabled", "second_factor_invalid", "second_factor_locked"],
+    limit: { perMinute: 5, by: "user", bucket: "totp-disable" },
+  },
+  "POST /api/auth/recovery-codes": {
+    access: "user",
+    replies: { 200: recoveryCodesResponse },
+    errors: ["totp_not_enabled"],
+    stepUp: true,
+    limit: { perMinute: 5, by: "user", bucket: "recovery-codes" },
+  },
+});
+
+/** "This wasn't me" (decision 075): public, since whoever reported it may have no working sign-in left. */
+export const ACCOUNT_SECURITY_ENDPOINTS = endpoints({
+  "POST /api/account/freeze": {
+    access: "public",
+    body: freezeAccountInput,
+    replies: { 200: freezeAccountResponse },
+    errors: ["freeze_link_invalid", "freeze_link_used", "freeze_link_expired"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+  "POST /api/account/freeze/check": {
+    access: "public",
+    body: freezeAccountInput,
+    replies: { 200: freezeLinkStatus },
+    errors: ["freeze_link_invalid", "freeze_link_used", "freeze_link_expired"],
+    limit: { perMinute: 30, by: "ip" },
+  },
+  /** The link e-mailed when "Block crypto sends" is switched on: undoes it within hours (decision 047). */
+  "POST /api/account/send-block/undo": {
+    access: "public",
+    body: undoSendBlockInput,
+    replies: { 200: undoSendBlockResponse },
+    errors: ["freeze_link_invalid", "freeze_link_used", "freeze_link_expired"],
+    limit: { perMinute: 10, by: "ip" },
+  },
+});

@@ -15,44 +15,11 @@ export type RouteAccess = "public" | "user" | "admin";
  */
 const HAND_WRITTEN: Readonly<Record<string, readonly [RouteAccess, ...ErrorCode[]]>> = {
   // Sign-up, sign-in and codes.
-  "POST /api/auth/register": ["public", "CONFLICT"],
-  "POST /api/auth/verify-email": ["public", "CONFLICT", "RATE_LIMITED"],
-  "POST /api/auth/resend-verification": ["public", "RATE_LIMITED"],
-  "POST /api/auth/login": ["public", "UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED"],
-  "POST /api/auth/login/verify": ["public", "UNAUTHORIZED", "RATE_LIMITED"],
-  "POST /api/auth/login/passkey-options": ["public", "UNAUTHORIZED"],
-  "POST /api/auth/passkey-login/options": ["public"],
-  "POST /api/auth/passkey-login": ["public", "UNAUTHORIZED"],
-  "POST /api/auth/forgot-password": ["public", "RATE_LIMITED"],
-  "POST /api/auth/reset-password": ["public", "RATE_LIMITED"],
-  "POST /api/account/freeze": ["public", "GONE"],
-  "POST /api/account/freeze/check": ["public", "GONE"],
-  "POST /api/account/send-block/undo": ["public", "GONE"],
   // Account closure (decision 059).
-  "GET /api/account/closure": ["user"],
-  "POST /api/account/close": ["user", "BAD_REQUEST", "FORBIDDEN", "CONFLICT", "RATE_LIMITED"],
   "GET /api/logout": ["public"],
   "POST /api/logout": ["public"],
   // The signed-in user's own security settings.
   "GET /api/auth/user": ["user"],
-  "POST /api/auth/send-password-otp": ["user", "RATE_LIMITED"],
-  "POST /api/auth/change-password": ["user", "RATE_LIMITED"],
-  "PUT /api/user/phone": ["user", "CONFLICT"],
-  "GET /api/auth/sessions": ["user"],
-  "DELETE /api/auth/sessions/:id": ["user", "NOT_FOUND"],
-  "DELETE /api/auth/sessions": ["user"],
-  "GET /api/auth/passkeys": ["user"],
-  "POST /api/auth/passkeys/registration-options": ["user", "RATE_LIMITED"],
-  "POST /api/auth/passkeys": ["user", "CONFLICT", "RATE_LIMITED"],
-  "PATCH /api/auth/passkeys/:id": ["user", "NOT_FOUND"],
-  "DELETE /api/auth/passkeys/:id": ["user", "NOT_FOUND"],
-  "POST /api/auth/step-up": ["user", "RATE_LIMITED"],
-  "POST /api/auth/step-up/passkey-options": ["user", "BAD_REQUEST", "RATE_LIMITED"],
-  "GET /api/auth/second-factor": ["user"],
-  "POST /api/auth/totp/enroll": ["user", "CONFLICT", "RATE_LIMITED"],
-  "POST /api/auth/totp/confirm": ["user", "CONFLICT", "RATE_LIMITED"],
-  "POST /api/auth/totp/disable": ["user", "CONFLICT", "RATE_LIMITED"],
-  "POST /api/auth/recovery-codes": ["user", "CONFLICT", "RATE_LIMITED"],
   // KYC and uploads.
   "POST /api/objects/upload": ["user", "RATE_LIMITED"],
   "PUT /api/objects/upload/:token": [
@@ -126,7 +93,6 @@ const HAND_WRITTEN: Readonly<Record<string, readonly [RouteAccess, ...ErrorCode[
   // Money in on chain: the customer's own deposit address (409 without an open account, in chain mode).
   "GET /api/deposits": ["user", "FORBIDDEN", "CONFLICT"],
   // Back office: customers, KYC and staff.
-  "POST /api/admin/users/:userId/close": ["admin", "NOT_FOUND", "CONFLICT"],
   "GET /api/admin/users/:userId/self-limits": ["admin", "NOT_FOUND"],
   "POST /api/admin/users/:userId/lift-send-block": ["admin", "NOT_FOUND", "CONFLICT"],
   // The Settlement tab (decision 038); reconciling or speeding up with no chain is 409 manual_settlement.

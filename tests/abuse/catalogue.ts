@@ -242,38 +242,26 @@ const CASES: Record<string, CaseRow> = {
 
   // Auth: public forms answer the same to everyone; a wrong code or password is 400/401, never a leak.
   "POST /api/auth/register": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/auth/register", payload: {} }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/auth/verify-email": {
-    access: "public",
-    input: { body: true },
     build: (w) => ({ url: "/api/auth/verify-email", payload: { email: w.a.email, otp: "000000" } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/auth/resend-verification": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/auth/resend-verification", payload: { email: "nobody@example.com" } }),
     expect: PUBLIC_OK,
   },
   "POST /api/auth/login": {
-    access: "public",
-    input: { body: true },
     build: (w) => ({ url: "/api/auth/login", payload: { email: w.a.email, password: "Not-the-password-1" } }),
     expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },
   "POST /api/auth/forgot-password": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/auth/forgot-password", payload: { email: "nobody@example.com" } }),
     expect: PUBLIC_OK,
   },
   "POST /api/auth/reset-password": {
-    access: "public",
-    input: { body: true },
     build: (w) => ({
       url: "/api/auth/reset-password",
       payload: { email: w.a.email, resetCode: "000000", newPassword: TEST_PASSWORD },
@@ -282,34 +270,21 @@ const CASES: Record<string, CaseRow> = {
   },
   // "This wasn't me" needs no sign-in; an unknown token is 400 for everyone and freezes nothing.
   "POST /api/account/freeze": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/account/freeze", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/account/freeze/check": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/account/freeze/check", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   // "This wasn't me" for a block on crypto sends (decision 047): a token nobody was sent is refused alike.
   "POST /api/account/send-block/undo": {
-    access: "public",
-    input: { body: true },
     build: () => ({ url: "/api/account/send-block/undo", payload: { token: "A".repeat(43) } }),
     expect: { signedOut: 400, user: 400, otherUser: 400, admin: 400 },
   },
   // Account closure (decision 059). Closing A would end the walk's customer, so the well-formed request carries
   // no password: a customer is asked for it (403), staff cannot close their own login (403).
-  "GET /api/account/closure": {
-    access: "user",
-    build: () => url("/api/account/closure"),
-    expect: USER_OK,
-  },
   "POST /api/account/close": {
-    access: "user",
-    input: { body: true },
     build: () => ({ url: "/api/account/close", payload: {} }),
     expect: { signedOut: 401, user: 403, otherUser: 403, admin: 403 },
   },
@@ -325,14 +300,7 @@ const CASES: Record<string, CaseRow> = {
   },
 
   // The signed-in user's own account.
-  "POST /api/auth/send-password-otp": {
-    access: "user",
-    build: () => url("/api/auth/send-password-otp"),
-    expect: USER_OK,
-  },
   "POST /api/auth/change-password": {
-    access: "user",
-    input: { body: true },
     build: () => ({
       url: "/api/auth/change-password",
       payload: {
@@ -346,16 +314,11 @@ const CASES: Record<string, CaseRow> = {
   },
   "GET /api/auth/user": { access: "user", build: () => url("/api/auth/user"), expect: USER_OK },
   "PUT /api/user/phone": {
-    access: "user",
-    input: { body: true },
     // Everyone here already has a phone number, which is then locked.
     build: () => ({ url: "/api/user/phone", payload: { phoneNumber: "+1 212 555 0100" } }),
     expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
   },
-  "GET /api/auth/sessions": { access: "user", build: () => url("/api/auth/sessions"), expect: USER_OK },
   "DELETE /api/auth/sessions/:id": {
-    access: "user",
-    input: { params: true },
     // A's other session: A may end it; B, and even an admin here, get the same 404 as for a made-up id.
     build: async (w) => {
       const cookie = await freshCookie(w, w.a);
@@ -365,13 +328,10 @@ const CASES: Record<string, CaseRow> = {
     },
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
-  "DELETE /api/auth/sessions": { access: "user", build: () => url("/api/auth/sessions"), expect: USER_OK },
 
   // Second factors. Nobody in the world has one: the half-done-login routes answer 401 loginExpired without
   // the pending cookie, step-up has nothing to check (400), and turning off or regenerating is a 409.
   "POST /api/auth/login/verify": {
-    access: "public",
-    input: { body: true },
     build: () => ({
       url: "/api/auth/login/verify",
       payload: { secondFactor: { method: "totp", code: "000000" } },
@@ -379,13 +339,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },
   "POST /api/auth/login/passkey-options": {
-    access: "public",
     build: () => url("/api/auth/login/passkey-options"),
     expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },
   "POST /api/auth/step-up": {
-    access: "user",
-    input: { body: true },
     build: () => ({
       url: "/api/auth/step-up",
       payload: { secondFactor: { method: "totp", code: "000000" } },
@@ -393,23 +350,15 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/auth/step-up/passkey-options": {
-    access: "user",
     build: () => url("/api/auth/step-up/passkey-options"),
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
-  "GET /api/auth/second-factor": {
-    access: "user",
-    build: () => url("/api/auth/second-factor"),
-    expect: USER_OK,
-  },
+  // Kept here, not left to its contract (which would ask it last): after the passkeys below, it needs a step-up.
   "POST /api/auth/totp/enroll": {
-    access: "user",
     build: () => url("/api/auth/totp/enroll"),
     expect: USER_OK,
   },
   "POST /api/auth/totp/confirm": {
-    access: "user",
-    input: { body: true },
     // A setup is pending for the caller, and the code is wrong.
     build: async (w, role) => {
       const who = actor(w, role);
@@ -422,13 +371,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/auth/totp/disable": {
-    access: "user",
-    input: { body: true },
     build: () => ({ url: "/api/auth/totp/disable", payload: { password: TEST_PASSWORD, code: "000000" } }),
     expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
   },
   "POST /api/auth/recovery-codes": {
-    access: "user",
     build: () => url("/api/auth/recovery-codes"),
     expect: { signedOut: 401, user: 409, otherUser: 409, admin: 409 },
   },
@@ -1210,8 +1156,6 @@ const CASES: Record<string, CaseRow> = {
   },
   // Closing a fresh customer's account (no money, nothing open): compliance and owners (decision 059).
   "POST /api/admin/users/:userId/close": {
-    access: "admin",
-    input: { params: true, body: true },
     build: async (w) => ({
       url: `/api/admin/users/${(await victim(w)).user.id}/close`,
       payload: { reason: "Customer asked to close" },
@@ -1412,40 +1356,26 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   // Passkeys, last: they leave A with a passkey, which step-up rules on the routes above must not see.
-  "GET /api/auth/passkeys": { access: "user", build: () => url("/api/auth/passkeys"), expect: USER_OK },
+  // Kept here, before the passkey it leads to (asked last, A's passkey would make it need a step-up).
   "POST /api/auth/passkeys/registration-options": {
-    access: "user",
     build: () => url("/api/auth/passkeys/registration-options"),
     expect: USER_OK,
   },
   "POST /api/auth/passkeys": {
-    access: "user",
-    input: { body: true },
     // A's attestation answers A's challenge; B and the admin have no such challenge (400, nothing stored).
     build: async (w) => ({ url: "/api/auth/passkeys", payload: await registrationOfA(w) }),
     expect: { signedOut: 401, user: 200, otherUser: 400, admin: 400 },
   },
   "PATCH /api/auth/passkeys/:id": {
-    access: "user",
-    input: { params: true, body: true },
     build: async (w) => ({ url: `/api/auth/passkeys/${await passkeyOfA(w)}`, payload: { name: "Renamed" } }),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "DELETE /api/auth/passkeys/:id": {
-    access: "user",
-    input: { params: true },
     // Removing a factor needs a fresh step-up (passkeys.api.test.ts covers the success); B and staff: 404.
     build: async (w) => url(`/api/auth/passkeys/${await passkeyOfA(w)}`),
     expect: { signedOut: 401, user: 403, otherUser: 404, admin: 404 },
   },
-  "POST /api/auth/passkey-login/options": {
-    access: "public",
-    build: () => url("/api/auth/passkey-login/options"),
-    expect: PUBLIC_OK,
-  },
   "POST /api/auth/passkey-login": {
-    access: "public",
-    input: { body: true },
     build: async (w) => ({ url: "/api/auth/passkey-login", payload: await strangerAssertion(w) }),
     expect: { signedOut: 401, user: 401, otherUser: 401, admin: 401 },
   },

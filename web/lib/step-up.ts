@@ -1,19 +1,14 @@
-import type {
-  PasskeyOptionsResponse,
-  SecondFactorMethod,
-  SecondFactorProof,
-  StepUpResponse,
-} from "@/contract/security";
-import { ApiError, apiRequest } from "@/web/lib/api";
+import type { SecondFactorMethod, SecondFactorProof } from "@/contract/security";
+import { ApiError, callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/step-up: marks this session as freshly verified for five minutes. */
 export function stepUp(secondFactor: SecondFactorProof) {
-  return apiRequest<StepUpResponse>("POST", "/api/auth/step-up", { secondFactor });
+  return callEndpoint("POST /api/auth/step-up", { body: { secondFactor } });
 }
 
 /** POST /api/auth/step-up/passkey-options. */
 export function getStepUpPasskeyOptions() {
-  return apiRequest<PasskeyOptionsResponse>("POST", "/api/auth/step-up/passkey-options");
+  return callEndpoint("POST /api/auth/step-up/passkey-options");
 }
 
 export function isStepUpRequired(error: unknown): error is ApiError {

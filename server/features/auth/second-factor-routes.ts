@@ -1,25 +1,13 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { loginResponse, messageResponse } from "@/contract/auth";
-import {
-  loginVerifyInput,
-  passkeyOptionsResponse,
-  recoveryCodesResponse,
-  secondFactorStatus,
-  stepUpInput,
-  stepUpResponse,
-  totpConfirmInput,
-  totpDisableInput,
-  totpEnrollResponse,
-} from "@/contract/security";
+import { SECOND_FACTOR_ENDPOINTS } from "@/contract/security";
 import {
   pendingLoginCookieName,
   pendingLoginCookieOptions,
   startLoginPasskey,
   verifyPendingLogin,
 } from "@/server/features/auth/login-second-factor";
-import { requireFreshStepUp, startStepUpPasskey, stepUp } from "@/server/features/auth/step-up";
+import { startStepUpPasskey, stepUp } from "@/server/features/auth/step-up";
 import {
   confirmTotp,
   disableTotp,
@@ -28,16 +16,16 @@ import {
   regenerateRecoveryCodes,
 } from "@/server/features/auth/totp-enrollment";
 import { deviceCookieName, deviceCookieOptions } from "@/server/features/security/known-devices";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { sessionCookieName } from "@/server/lib/session";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /**
  * The second step of sign-in, step-up proofs, and the authenticator's setup. Outside /api/admin on
  * purpose: an admin who must enrol a factor reaches these before the back office lets them in.
  */
-export async function secondFactorRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function secondFactorRoutes(app: FastifyInstance) {
   const { deps } = app;
   const cookieName = sessionCookieName(deps.config);
   const pendingCookie = pendingLoginCookieName(deps.config);
@@ -52,116 +40,64 @@ export async function secondFactorRoutes(fastify: FastifyInstance) {
         return token ? createHash("sha256").update(token).digest("hex") : null;
       },
     });
-  const perUser = (name: string, max: number) =>
-    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
+  // The signed-in ones' own limit (per address; per user in their contract).
+  const perIp = () => perIpLimit(app, 30);
 
-  app.post(
-    "/login/verify",
-    {
-      schema: { body: loginVerifyInput, response: { 200: loginResponse } },
-      config: perIpLimit(app, 30),
-      preHandler: perPendingLogin("login-verify", 10),
+  registerEndpoints(app, SECOND_FACTOR_ENDPOINTS, {
+    "POST /api/auth/login/verify": {
+      preHandler: [perPendingLogin("login-verify", 10)],
+      handler: async (request, reply) => {
+        const { token, deviceToken, ...result } = await verifyPendingLogin(
+          deps,
+          pendingToken(request),
+          request.body.secondFactor,
+          {
+            userAgent: request.headers["user-agent"],
+            ip: request.ip,
+            previousToken: request.cookies[cookieName],
+            deviceToken: request.cookies[deviceCookieName(deps.config)],
+          },
+        );
+        reply.setCookie(deviceCookieName(deps.config), deviceToken, deviceCookieOptions(deps.config));
+        reply.setSessionCookie(token).clearCookie(pendingCookie, clearPendingOptions);
+        return result;
+      },
     },
-    async (request, reply) => {
-      const { token, deviceToken, ...result } = await verifyPendingLogin(
-        deps,
-        pendingToken(request),
-        request.body.secondFactor,
-        {
-          userAgent: request.headers["user-agent"],
-          ip: request.ip,
-          previousToken: request.cookies[cookieName],
+    "POST /api/auth/login/passkey-options": {
+      preHandler: [perPendingLogin("login-passkey-options", 10)],
+      handler: (request) => startLoginPasskey(deps, pendingToken(request)),
+    },
+    "POST /api/auth/step-up": {
+      config: perIp(),
+      handler: (request) =>
+        stepUp(deps, signedInUser(request), request.session!, request.body.secondFactor, {
           deviceToken: request.cookies[deviceCookieName(deps.config)],
-        },
-      );
-      reply.setCookie(deviceCookieName(deps.config), deviceToken, deviceCookieOptions(deps.config));
-      reply.setSessionCookie(token).clearCookie(pendingCookie, clearPendingOptions);
-      return result;
+        }),
     },
-  );
-
-  app.post(
-    "/login/passkey-options",
-    {
-      schema: { response: { 200: passkeyOptionsResponse } },
-      config: perIpLimit(app, 30),
-      preHandler: perPendingLogin("login-passkey-options", 10),
+    "POST /api/auth/step-up/passkey-options": {
+      config: perIp(),
+      handler: (request) => startStepUpPasskey(deps, signedInUser(request)),
     },
-    (request) => startLoginPasskey(deps, pendingToken(request)),
-  );
-
-  app.post(
-    "/step-up",
-    {
-      schema: { body: stepUpInput, response: { 200: stepUpResponse } },
-      config: perIpLimit(app, 30),
-      preValidation: requireUser,
-      preHandler: perUser("step-up", 10),
+    "GET /api/auth/second-factor": (request) =>
+      getSecondFactorStatus(deps.database.db, signedInUser(request).id),
+    "POST /api/auth/totp/enroll": {
+      config: perIp(),
+      handler: (request) => enrollTotp(deps, signedInUser(request)),
     },
-    (request) =>
-      stepUp(deps, signedInUser(request), request.session!, request.body.secondFactor, {
-        deviceToken: request.cookies[deviceCookieName(deps.config)],
-      }),
-  );
-
-  app.post(
-    "/step-up/passkey-options",
-    {
-      schema: { response: { 200: passkeyOptionsResponse } },
-      config: perIpLimit(app, 30),
-      preHandler: [requireUser, perUser("step-up-passkey", 10)],
+    "POST /api/auth/totp/confirm": {
+      config: perIp(),
+      handler: (request) => confirmTotp(deps, signedInUser(request), request.body),
     },
-    (request) => startStepUpPasskey(deps, signedInUser(request)),
-  );
-
-  app.get(
-    "/second-factor",
-    { schema: { response: { 200: secondFactorStatus } }, preHandler: requireUser },
-    (request) => getSecondFactorStatus(deps.database.db, signedInUser(request).id),
-  );
-
-  app.post(
-    "/totp/enroll",
-    {
-      schema: { response: { 200: totpEnrollResponse } },
-      config: perIpLimit(app, 30),
-      preHandler: [requireUser, perUser("totp-enroll", 10), requireFreshStepUp],
+    "POST /api/auth/totp/disable": {
+      config: perIp(),
+      handler: (request) =>
+        disableTotp(deps, signedInUser(request), request.body, {
+          deviceToken: request.cookies[deviceCookieName(deps.config)],
+        }),
     },
-    (request) => enrollTotp(deps, signedInUser(request)),
-  );
-
-  app.post(
-    "/totp/confirm",
-    {
-      schema: { body: totpConfirmInput, response: { 200: recoveryCodesResponse } },
-      config: perIpLimit(app, 30),
-      preValidation: requireUser,
-      preHandler: perUser("totp-confirm", 10),
+    "POST /api/auth/recovery-codes": {
+      config: perIp(),
+      handler: (request) => regenerateRecoveryCodes(deps, signedInUser(request)),
     },
-    (request) => confirmTotp(deps, signedInUser(request), request.body),
-  );
-
-  app.post(
-    "/totp/disable",
-    {
-      schema: { body: totpDisableInput, response: { 200: messageResponse } },
-      config: perIpLimit(app, 30),
-      preValidation: requireUser,
-      preHandler: perUser("totp-disable", 5),
-    },
-    (request) =>
-      disableTotp(deps, signedInUser(request), request.body, {
-        deviceToken: request.cookies[deviceCookieName(deps.config)],
-      }),
-  );
-
-  app.post(
-    "/recovery-codes",
-    {
-      schema: { response: { 200: recoveryCodesResponse } },
-      config: perIpLimit(app, 30),
-      preHandler: [requireUser, perUser("recovery-codes", 5), requireFreshStepUp],
-    },
-    (request) => regenerateRecoveryCodes(deps, signedInUser(request)),
-  );
+  });
 }

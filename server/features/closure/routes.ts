@@ -1,20 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { userIdParams } from "@/contract/admin";
-import {
-  closeAccountInput,
-  closeAccountResponse,
-  closureStatus,
-  staffCloseAccountInput,
-} from "@/contract/closure";
+import { CLOSURE_ADMIN_ENDPOINTS, CLOSURE_ENDPOINTS } from "@/contract/closure";
 import { closeAccountByStaff, closeOwnAccount, getClosure } from "@/server/features/closure/close-account";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { keyedLimit } from "@/server/lib/rate-limit";
-import { requireAdmin, requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /** The customer's own closure (decision 059), under /api/account. */
-export async function closureRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook("onRequest", requireUser);
+export async function closureRoutes(app: FastifyInstance) {
   // The password that confirms a closure (no second factor to step up with): few guesses per customer.
   const passwordTries = keyedLimit(app, {
     name: "closure-password",
@@ -25,34 +17,20 @@ export async function closureRoutes(instance: FastifyInstance) {
         ? null
         : (request.user?.id ?? null),
   });
-  app.get("/closure", { schema: { response: { 200: closureStatus } } }, (request) =>
-    getClosure(app.deps.database.db, signedInUser(request).id),
-  );
-  app.post(
-    "/close",
-    {
-      schema: { body: closeAccountInput, response: { 200: closeAccountResponse } },
-      preHandler: passwordTries,
+  registerEndpoints(app, CLOSURE_ENDPOINTS, {
+    "GET /api/account/closure": (request) => getClosure(app.deps.database.db, signedInUser(request).id),
+    "POST /api/account/close": {
+      preHandler: [passwordTries],
+      handler: (request) =>
+        closeOwnAccount(app.deps, { ...signedInUser(request), session: request.session }, request.body),
     },
-    (request) =>
-      closeOwnAccount(app.deps, { ...signedInUser(request), session: request.session }, request.body),
-  );
+  });
 }
 
-/** Staff close a customer's account with a reason (roles: contract/admin-route-roles.ts), under /api/admin. */
-export async function adminClosureRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
-  app.addHook("onRequest", requireAdmin);
-  app.post(
-    "/users/:userId/close",
-    {
-      schema: {
-        params: userIdParams,
-        body: staffCloseAccountInput,
-        response: { 200: closeAccountResponse },
-      },
-    },
-    (request) =>
+/** Staff close a customer's account with a reason (roles: its contract), under /api/admin. */
+export async function adminClosureRoutes(app: FastifyInstance) {
+  registerEndpoints(app, CLOSURE_ADMIN_ENDPOINTS, {
+    "POST /api/admin/users/:userId/close": (request) =>
       closeAccountByStaff(app.deps, signedInUser(request), request.params.userId, request.body.reason),
-  );
+  });
 }

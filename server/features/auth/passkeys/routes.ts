@@ -1,16 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { loginResponse, messageResponse } from "@/contract/auth";
-import {
-  createPasskeyInput,
-  passkeyIdParams,
-  passkeyInfo,
-  passkeyList,
-  passkeyLoginInput,
-  passkeyLoginOptionsResponse,
-  renamePasskeyInput,
-  webauthnOptions,
-} from "@/contract/passkeys";
+import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
 import {
   deletePasskey,
   findUserPasskeys,
@@ -19,79 +8,36 @@ import {
 import { loginWithPasskey } from "@/server/features/auth/passkeys/passkey-login";
 import { startPasskeyProof } from "@/server/features/auth/passkeys/passkey-proof";
 import { createRegistrationOptions, registerPasskey } from "@/server/features/auth/passkeys/register-passkey";
-import { requireFreshStepUp } from "@/server/features/auth/step-up";
 import { deviceCookieName, deviceCookieOptions } from "@/server/features/security/known-devices";
-import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
+import { registerEndpoints } from "@/server/lib/endpoints";
+import { perIpLimit } from "@/server/lib/rate-limit";
 import { sessionCookieName } from "@/server/lib/session";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /** Passkeys: the user's list, registration, rename and removal, and passwordless sign-in. */
-export async function passkeyRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function passkeyRoutes(app: FastifyInstance) {
   const { deps } = app;
   const cookieName = sessionCookieName(deps.config);
-  const perUser = (name: string, max: number) =>
-    keyedLimit(app, { name, max, key: (request) => request.user?.id ?? null });
 
-  app.get("/passkeys", { schema: { response: { 200: passkeyList } }, preHandler: requireUser }, (request) =>
-    findUserPasskeys(deps.database.db, signedInUser(request).id),
-  );
-
-  app.post(
-    "/passkeys/registration-options",
-    {
-      schema: { response: { 200: webauthnOptions } },
+  registerEndpoints(app, PASSKEY_ENDPOINTS, {
+    "GET /api/auth/passkeys": (request) => findUserPasskeys(deps.database.db, signedInUser(request).id),
+    "POST /api/auth/passkeys/registration-options": {
       config: perIpLimit(app, 20),
-      // Adding a factor to an account that already has one needs a fresh proof of an existing one.
-      preHandler: [requireUser, perUser("passkey-options", 10), requireFreshStepUp],
+      handler: async (request) => ({ ...(await createRegistrationOptions(deps, signedInUser(request))) }),
     },
-    async (request) => ({ ...(await createRegistrationOptions(deps, signedInUser(request))) }),
-  );
-
-  app.post(
-    "/passkeys",
-    {
-      schema: { body: createPasskeyInput, response: { 200: passkeyInfo } },
+    "POST /api/auth/passkeys": {
       config: perIpLimit(app, 20),
-      preValidation: requireUser,
-      preHandler: perUser("passkey-register", 10),
+      handler: (request) => registerPasskey(deps, signedInUser(request), request.body),
     },
-    (request) => registerPasskey(deps, signedInUser(request), request.body),
-  );
-
-  app.patch(
-    "/passkeys/:id",
-    {
-      schema: { params: passkeyIdParams, body: renamePasskeyInput, response: { 200: passkeyInfo } },
-      preValidation: requireUser,
-    },
-    (request) =>
+    "PATCH /api/auth/passkeys/:id": (request) =>
       renamePasskey(deps.database.db, signedInUser(request).id, request.params.id, request.body.name),
-  );
-
-  app.delete(
-    "/passkeys/:id",
-    {
-      schema: { params: passkeyIdParams, response: { 200: messageResponse } },
-      preValidation: requireUser,
-      preHandler: requireFreshStepUp,
-    },
-    (request) => deletePasskey(deps, signedInUser(request), request.params.id),
-  );
-
-  app.post(
-    "/passkey-login/options",
-    { schema: { response: { 200: passkeyLoginOptionsResponse } }, config: perIpLimit(app, 20) },
-    async () => {
+    "DELETE /api/auth/passkeys/:id": (request) =>
+      deletePasskey(deps, signedInUser(request), request.params.id),
+    "POST /api/auth/passkey-login/options": async () => {
       const { challengeId, options } = await startPasskeyProof(deps, { userId: null, purpose: "login" });
       return { challengeId, options: { ...options } };
     },
-  );
-
-  app.post(
-    "/passkey-login",
-    { schema: { body: passkeyLoginInput, response: { 200: loginResponse } }, config: perIpLimit(app, 10) },
-    async (request, reply) => {
+    "POST /api/auth/passkey-login": async (request, reply) => {
       const { token, deviceToken, ...result } = await loginWithPasskey(deps, request.body, {
         userAgent: request.headers["user-agent"],
         ip: request.ip,
@@ -102,5 +48,5 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
       reply.setSessionCookie(token);
       return result;
     },
-  );
+  });
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ChangePasswordInput, MessageResponse } from "@/contract/auth";
+import type { ChangePasswordInput } from "@/contract/auth";
 import { SESSIONS_KEY } from "@/web/features/auth/api/get-sessions";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/auth/change-password with the current password and the e-mailed code (and a step-up when 2FA is on). */
 export function changePassword(input: ChangePasswordInput) {
-  return withStepUp(() => apiRequest<MessageResponse>("POST", "/api/auth/change-password", input));
+  return withStepUp(() => callEndpoint("POST /api/auth/change-password", { body: input }));
 }
 
 export function useChangePassword() {

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RecoveryCodesResponse, TotpConfirmInput } from "@/contract/security";
+import type { TotpConfirmInput } from "@/contract/security";
 import { SECOND_FACTOR_KEY } from "@/web/features/auth/api/get-second-factor";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /** POST /api/auth/totp/confirm: the first code turns the authenticator on and returns the recovery codes. */
 export function confirmTotp(input: TotpConfirmInput) {
-  return apiRequest<RecoveryCodesResponse>("POST", "/api/auth/totp/confirm", input);
+  return callEndpoint("POST /api/auth/totp/confirm", { body: input });
 }
 
 export function useConfirmTotp() {

@@ -1,16 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "@/contract/auth";
 import { PASSKEYS_KEY } from "@/web/features/auth/api/get-passkeys";
 import { SECOND_FACTOR_KEY } from "@/web/features/auth/api/get-second-factor";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** DELETE /api/auth/passkeys/:id: the passkey stops working at once. */
 export function deletePasskey(id: string) {
-  return withStepUp(() =>
-    apiRequest<MessageResponse>("DELETE", `/api/auth/passkeys/${encodeURIComponent(id)}`),
-  );
+  return withStepUp(() => callEndpoint("DELETE /api/auth/passkeys/:id", { params: { id } }));
 }
 
 export function useDeletePasskey() {

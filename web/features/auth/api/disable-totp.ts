@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "@/contract/auth";
 import type { TotpDisableInput } from "@/contract/security";
 import { SECOND_FACTOR_KEY } from "@/web/features/auth/api/get-second-factor";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /** POST /api/auth/totp/disable with the password and a current code. */
 export function disableTotp(input: TotpDisableInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/totp/disable", input);
+  return callEndpoint("POST /api/auth/totp/disable", { body: input });
 }
 
 export function useDisableTotp() {

@@ -1,11 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { TotpEnrollResponse } from "@/contract/security";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/auth/totp/enroll: a new secret waiting for its first code (a passkey owner steps up first). */
 export function enrollTotp() {
-  return withStepUp(() => apiRequest<TotpEnrollResponse>("POST", "/api/auth/totp/enroll"));
+  return withStepUp(() => callEndpoint("POST /api/auth/totp/enroll"));
 }
 
 export function useEnrollTotp() {

@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { EmailOnlyInput, MessageResponse } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { EmailOnlyInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/forgot-password: e-mails a reset code (the answer is the same for unknown e-mails). */
 export function forgotPassword(input: EmailOnlyInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/forgot-password", input);
+  return callEndpoint("POST /api/auth/forgot-password", { body: input });
 }
 
 export function useForgotPassword() {

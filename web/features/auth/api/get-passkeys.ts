@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { PasskeyInfo } from "@/contract/passkeys";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const PASSKEYS_KEY = ["/api/auth/passkeys"] as const;
 
 /** GET /api/auth/passkeys: the signed-in user's passkeys, oldest first. */
 export function getPasskeys({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<PasskeyInfo[]>("GET", "/api/auth/passkeys", undefined, { signal });
+  return callEndpoint("GET /api/auth/passkeys", {}, { signal });
 }
 
 export const passkeysQuery = queryOptions({

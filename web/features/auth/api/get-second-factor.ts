@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { SecondFactorStatus } from "@/contract/security";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const SECOND_FACTOR_KEY = ["/api/auth/second-factor"] as const;
 
 /** GET /api/auth/second-factor: what the Security card shows. */
 export function getSecondFactor({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<SecondFactorStatus>("GET", "/api/auth/second-factor", undefined, { signal });
+  return callEndpoint("GET /api/auth/second-factor", {}, { signal });
 }
 
 export const secondFactorQuery = queryOptions({

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { SessionInfo } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const SESSIONS_KEY = ["/api/auth/sessions"] as const;
 
 /** GET /api/auth/sessions: the signed-in user's active sessions, the current one flagged. */
 export function getSessions({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<SessionInfo[]>("GET", "/api/auth/sessions", undefined, { signal });
+  return callEndpoint("GET /api/auth/sessions", {}, { signal });
 }
 
 export const sessionsQuery = queryOptions({

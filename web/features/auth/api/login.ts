@@ -1,14 +1,16 @@
 import { useMutation } from "@tanstack/react-query";
 import type { LoginInput, LoginResponse } from "@/contract/auth";
 import type { LoginSecondFactorResponse } from "@/contract/security";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /**
  * POST /api/auth/login. A 401 here means wrong credentials, not a lost session. With a second factor on,
- * the answer asks for it instead of signing in.
+ * the answer asks for it instead of signing in: one of the two shapes the contract's single object allows.
  */
 export function login(input: LoginInput) {
-  return apiRequest<LoginResponse | LoginSecondFactorResponse>("POST", "/api/auth/login", input);
+  return callEndpoint("POST /api/auth/login", { body: input }) as Promise<
+    LoginResponse | LoginSecondFactorResponse
+  >;
 }
 
 export function useLogin() {

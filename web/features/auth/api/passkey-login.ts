@@ -1,14 +1,18 @@
 import { useMutation } from "@tanstack/react-query";
-import type { LoginResponse } from "@/contract/auth";
 import { getPasskeyLoginOptions } from "@/web/features/auth/api/get-passkey-login-options";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint, type InputOf } from "@/web/lib/api";
 import { getPasskeyAssertion } from "@/web/lib/webauthn";
+
+/** The browser library's assertion, read by the contract as plain JSON (its extension results an open record). */
+type Assertion = InputOf<"POST /api/auth/passkey-login">["body"]["response"];
 
 /** Options, the browser's passkey prompt, then POST /api/auth/passkey-login, which sets the session cookie. */
 export async function passkeyLogin() {
   const { challengeId, options } = await getPasskeyLoginOptions();
   const response = await getPasskeyAssertion(options);
-  return apiRequest<LoginResponse>("POST", "/api/auth/passkey-login", { challengeId, response });
+  return callEndpoint("POST /api/auth/passkey-login", {
+    body: { challengeId, response: response as Assertion },
+  });
 }
 
 export function usePasskeyLogin() {

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RecoveryCodesResponse } from "@/contract/security";
 import { SECOND_FACTOR_KEY } from "@/web/features/auth/api/get-second-factor";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** POST /api/auth/recovery-codes: ten new codes replace the old ones, after a fresh step-up. */
 export function regenerateRecoveryCodes() {
-  return withStepUp(() => apiRequest<RecoveryCodesResponse>("POST", "/api/auth/recovery-codes"));
+  return withStepUp(() => callEndpoint("POST /api/auth/recovery-codes"));
 }
 
 export function useRegenerateRecoveryCodes() {

@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { RegisterInput, RegisterResponse } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { RegisterInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/register. An existing unverified account answers with `emailNotVerified: true`. */
 export function register(input: RegisterInput) {
-  return apiRequest<RegisterResponse>("POST", "/api/auth/register", input);
+  return callEndpoint("POST /api/auth/register", { body: input });
 }
 
 export function useRegister() {

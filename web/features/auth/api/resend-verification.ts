@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { EmailOnlyInput, MessageResponse } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { EmailOnlyInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/resend-verification: a fresh sign-up code. */
 export function resendVerification(input: EmailOnlyInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/resend-verification", input);
+  return callEndpoint("POST /api/auth/resend-verification", { body: input });
 }
 
 export function useResendVerification() {

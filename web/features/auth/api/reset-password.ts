@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { MessageResponse, ResetPasswordInput } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { ResetPasswordInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/reset-password with the e-mailed code and the new password. */
 export function resetPassword(input: ResetPasswordInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/reset-password", input);
+  return callEndpoint("POST /api/auth/reset-password", { body: input });
 }
 
 export function useResetPassword() {

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "@/contract/auth";
 import { SESSIONS_KEY } from "@/web/features/auth/api/get-sessions";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** DELETE /api/auth/sessions: signs out every session except this one. */
 export function revokeOtherSessions() {
-  return apiRequest<MessageResponse>("DELETE", "/api/auth/sessions");
+  return callEndpoint("DELETE /api/auth/sessions");
 }
 
 export function useRevokeOtherSessions() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { UpdatePhoneInput, UpdatePhoneResponse } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { UpdatePhoneInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 import { CURRENT_USER_KEY } from "@/web/lib/current-user";
 
 /** PUT /api/user/phone: adds the phone once; the server refuses a change afterwards. */
 export function updatePhone(input: UpdatePhoneInput) {
-  return apiRequest<UpdatePhoneResponse>("PUT", "/api/user/phone", input);
+  return callEndpoint("PUT /api/user/phone", { body: input });
 }
 
 export function useUpdatePhone() {

@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
-import type { MessageResponse, VerifyEmailInput } from "@/contract/auth";
-import { apiRequest } from "@/web/lib/api";
+import type { VerifyEmailInput } from "@/contract/auth";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/auth/verify-email with the 6-digit code from the e-mail. */
 export function verifyEmail(input: VerifyEmailInput) {
-  return apiRequest<MessageResponse>("POST", "/api/auth/verify-email", input);
+  return callEndpoint("POST /api/auth/verify-email", { body: input });
 }
 
 export function useVerifyEmail() {

@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { FreezeLinkStatus } from "@/contract/security";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/account/freeze/check: what a "This wasn't me" link would do, spending nothing. */
 export function checkFreezeLink(token: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<FreezeLinkStatus>("POST", "/api/account/freeze/check", { token }, { signal });
+  return callEndpoint("POST /api/account/freeze/check", { body: { token } }, { signal });
 }
 
 export const freezeLinkQuery = (token: string) =>
