@@ -13,8 +13,24 @@ import { useLogin } from "@/web/features/auth/api/login";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { afterSignInPath } from "@/web/lib/return-path";
+
+/** What a refused sign-in asks of the form: a password reset (frozen), the e-mail verified, or just its message. */
+function loginRefusal(reason: ReasonOf<"POST /api/auth/login"> | undefined): "reset" | "verify" | "message" {
+  switch (reason) {
+    case "password_reset_required":
+      return "reset";
+    case "email_not_verified":
+      return "verify";
+    case "service_unavailable":
+    case undefined:
+      return "message";
+    default:
+      unhandledReason(reason);
+      return "message";
+  }
+}
 
 export function SignInForm({
   initialEmail,
@@ -67,11 +83,12 @@ export function SignInForm({
         onError: (error) => {
           const message = errorMessage(error, "");
           // A frozen account: said in the form, with the way out, rather than in a toast that fades.
-          if (reasonOf(error) === "password_reset_required") {
+          const refusal = loginRefusal(failureOf("POST /api/auth/login", error));
+          if (refusal === "reset") {
             setResetRequired(message);
             return;
           }
-          if (reasonOf(error) === "email_not_verified") {
+          if (refusal === "verify") {
             toast({ title: "Email verification required", description: message, variant: "destructive" });
             onNeedsVerification(trimmedEmail, password);
             return;

@@ -13,7 +13,7 @@ import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
 import { EmailField } from "@/web/features/auth/components/email-field";
 import { PasswordInput } from "@/web/features/auth/components/password-input";
 import { PasswordStrengthHint } from "@/web/features/auth/components/password-strength-hint";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 
 const HANDLE_MAX = 20;
 
@@ -52,6 +52,22 @@ const EMPTY = {
   pillarTag: "",
   phoneNumber: "",
 };
+
+/** Whether a refused registration is an unverified account's (its details replaced, a new code sent). */
+function registrationUnverified(reason: ReasonOf<"POST /api/auth/register"> | undefined): boolean {
+  switch (reason) {
+    case "registration_unverified":
+      return true;
+    case "email_taken":
+    case "pillar_tag_taken":
+    case "service_unavailable":
+    case undefined:
+      return false;
+    default:
+      unhandledReason(reason);
+      return false;
+  }
+}
 
 export function SignUpForm({
   onNeedsVerification,
@@ -120,7 +136,7 @@ export function SignUpForm({
         onNeedsVerification(input.email, input.password);
       },
       onError: (error) => {
-        if (reasonOf(error) === "registration_unverified") {
+        if (registrationUnverified(failureOf("POST /api/auth/register", error))) {
           toast({ title: "Account needs verification", description: error.message, variant: "destructive" });
           onNeedsVerification(input.email, input.password);
           return;

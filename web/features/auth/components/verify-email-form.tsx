@@ -9,8 +9,23 @@ import { toast } from "@/web/components/ui/use-toast";
 import { useResendVerification } from "@/web/features/auth/api/resend-verification";
 import { useVerifyEmail } from "@/web/features/auth/api/verify-email";
 import { loadAuthRules, useAuthRules } from "@/web/features/auth/auth-rules";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { cleanCode } from "@/web/lib/one-time-code";
+
+/** Whether the code was refused because the registration changed since it was sent (its own message says so). */
+function registrationChanged(reason: ReasonOf<"POST /api/auth/verify-email"> | undefined): boolean {
+  switch (reason) {
+    case "registration_changed":
+      return true;
+    case "invalid_code":
+    case "service_unavailable":
+    case undefined:
+      return false;
+    default:
+      unhandledReason(reason);
+      return false;
+  }
+}
 
 export function VerifyEmailForm({
   email,
@@ -48,8 +63,9 @@ export function VerifyEmailForm({
           onVerified();
         },
         onError: (error) => {
-          const description =
-            reasonOf(error) === "registration_changed" ? error.message : AUTH_MESSAGES.invalidCode;
+          const description = registrationChanged(failureOf("POST /api/auth/verify-email", error))
+            ? error.message
+            : AUTH_MESSAGES.invalidCode;
           setCodeError(description);
           focusFieldInError("verify-code");
           toast({ title: "Verification failed", description, variant: "destructive" });
