@@ -28,6 +28,12 @@ export const pdfDownload = {
   content: { "application/pdf": { schema: fileBytes } },
 };
 
+/** A contract's file answer (contract/endpoint.ts `file`): the bytes of an attachment of that type. */
+export const fileDownload = (type: string) => ({
+  description: "File (attachment)",
+  content: { [type]: { schema: fileBytes } },
+});
+
 /** An uploaded document, streamed with the type sniffed at upload (spec: JPEG, PNG, WebP, GIF or PDF). */
 export const storedFile = {
   description: "The uploaded file, in the type sniffed when it was uploaded",

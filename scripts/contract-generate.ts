@@ -14,7 +14,10 @@ export const GENERATED_ROLES_FILE = "contract/admin-route-roles.generated.ts";
 export function generatedRolesSource(): string {
   const rows = Object.entries(ENDPOINTS)
     .flatMap(([key, endpoint]) =>
-      isStaffAccess(endpoint.access) ? [`  ${JSON.stringify(key)}: ${JSON.stringify(endpoint.access)},`] : [],
+      // Written as the formatter writes it (`["finance", "compliance"]`), so the check below compares like with like.
+      isStaffAccess(endpoint.access)
+        ? [`  ${JSON.stringify(key)}: [${endpoint.access.map((role) => JSON.stringify(role)).join(", ")}],`]
+        : [],
     )
     .sort();
   return [

@@ -13,6 +13,7 @@ import {
   type ParsedRequest,
   splitEndpointKey,
 } from "@/contract/endpoint";
+import { fileDownload } from "@/contract/media";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
 
@@ -100,6 +101,8 @@ export function registerEndpoints<const T extends EndpointTable>(
     const status = successes.length === 1 ? successes[0] : undefined;
     const onRequest =
       endpoint.access === "public" ? [] : [ACCESS_HOOK[isStaffAccess(endpoint.access) ? "staff" : "user"]];
+    // A file answer is documented as its bytes of that type; Fastify never serialises it.
+    const response = endpoint.file ? { 200: fileDownload(endpoint.file) } : endpoint.replies;
     const handler = implementation.handler as (request: FastifyRequest, reply: FastifyReply) => unknown;
 
     app.route({
@@ -109,7 +112,7 @@ export function registerEndpoints<const T extends EndpointTable>(
         ...(endpoint.params ? { params: endpoint.params } : {}),
         ...(endpoint.query ? { querystring: endpoint.query } : {}),
         ...(endpoint.body ? { body: endpoint.body } : {}),
-        ...(endpoint.replies ? { response: endpoint.replies } : {}),
+        ...(response ? { response } : {}),
       },
       onRequest,
       preHandler,
