@@ -27,41 +27,17 @@ export const ADMIN_ROUTE_ROLES = {
 
   // Maker-checker: the queue; who may decide each approval is checked per kind (finance money, compliance KYC
   // resets and freezes), and never its maker.
-  "GET /api/admin/approvals": ["finance", "compliance"],
-  "POST /api/admin/approvals/:id/approve": ["finance", "compliance"],
-  "POST /api/admin/approvals/:id/reject": ["finance", "compliance"],
 
   // Finance: money in and out, balances, the ledger.
   "GET /api/admin/transfer-requests": ["finance"],
   "PUT /api/admin/transfer-requests/:id": ["finance"],
   // A note on a customer's own limits: the only thing staff do about them (decision 035).
   "POST /api/admin/users/:userId/self-limit-notes": ["support"],
-  "GET /api/admin/incoming-payments": ["finance"],
-  "POST /api/admin/incoming-payments": ["finance"],
-  "PUT /api/admin/incoming-payments/:id": ["finance"],
-  "GET /api/admin/transactions": ["finance"],
-  "POST /api/admin/transactions": ["finance"],
-  "PUT /api/admin/transactions/:id": ["finance"],
-  "PUT /api/admin/users/:userId/balance": ["finance"],
-  "GET /api/admin/ledger/verify": ["finance"],
   // Settlement on chain (decision 038): the hot wallet, payouts, deposits and reconciliation reports.
-  "GET /api/admin/settlement": ["finance"],
-  "POST /api/admin/settlement/payouts/:id/speed-up": ["finance"],
   // Settled outside Pillar: proposed here, decided on the approvals routes by a second member (decision 040).
-  "POST /api/admin/settlement/payouts/:id/settled-outside": ["finance"],
-  "GET /api/admin/settlement/reconciliations": ["finance"],
-  "POST /api/admin/settlement/reconciliations": ["finance"],
-  "GET /api/admin/settlement/reconciliations/:id": ["finance"],
-  "GET /api/admin/settlement/reconciliations/:id/report.csv": ["finance"],
-  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": ["finance"],
   // The treasury: sweeps, to cold, returns (decision 060).
-  "GET /api/admin/settlement/treasury": ["finance"],
   // Form 1099-INT (decision 070): the yearly run, its status and the IRS file (full TINs: finance and owners only).
-  "GET /api/admin/tax-forms/runs": ["finance"],
-  "POST /api/admin/tax-forms/runs": ["finance"],
-  "GET /api/admin/tax-forms/pub1220": ["finance"],
   // Proposed here, approved on the approvals routes by a second finance member.
-  "POST /api/admin/settlement/deposits/:id/return": ["finance"],
   // Every endpoint declared by contract (decision 075), generated from it.
   ...CONTRACT_ADMIN_ROUTE_ROLES,
 } as const satisfies Readonly<Record<string, readonly StaffRole[]>>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { holdsAnyRole, type StaffRole, staffRole } from "@/contract/staff";
 
@@ -202,3 +203,43 @@ export const SENT_FOR_APPROVAL_TOAST = {
   description:
     "Nothing changes for the customer until a second staff member approves it in the Approvals tab.",
 } as const;
+
+const approvalIdParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
+
+/**
+ * The maker-checker queue (finance and compliance; who may decide each approval is checked per kind, and never
+ * its maker: 403 selfApproval, roleRequired). Approving moves money or identity state like the direct action
+ * does, so it asks for the same fresh second factor; rejecting is the checker's decision on the same request, so
+ * it is signed the same way. An approved change that no longer applies is 409 staleApproval.
+ */
+export const APPROVALS_ENDPOINTS = endpoints({
+  "GET /api/admin/approvals": {
+    access: ["finance", "compliance"],
+    query: approvalsQuery,
+    replies: { 200: approvalPage },
+  },
+  "POST /api/admin/approvals/:id/approve": {
+    access: ["finance", "compliance"],
+    params: approvalIdParams,
+    body: approveApprovalInput,
+    replies: { 200: decideApprovalResponse },
+    errors: [
+      "NOT_FOUND",
+      "approval_decided",
+      "self_approval",
+      "role_required",
+      "stale_approval",
+      "UNPROCESSABLE",
+      "wallet_limit_exceeded",
+    ],
+    stepUp: true,
+  },
+  "POST /api/admin/approvals/:id/reject": {
+    access: ["finance", "compliance"],
+    params: approvalIdParams,
+    body: rejectApprovalInput,
+    replies: { 200: decideApprovalResponse },
+    errors: ["NOT_FOUND", "approval_decided", "self_approval", "role_required"],
+    stepUp: true,
+  },
+});

@@ -1,5 +1,6 @@
 import { ADMIN_ENDPOINTS } from "@/contract/admin";
 import { KYC_ADMIN_ENDPOINTS } from "@/contract/admin-onboarding";
+import { APPROVALS_ENDPOINTS } from "@/contract/approvals";
 import { AUDIT_ENDPOINTS, DATA_ACCESS_ENDPOINTS } from "@/contract/audit";
 import { AUTH_ENDPOINTS } from "@/contract/auth";
 import { CHAT_ADMIN_ENDPOINTS, CHAT_ENDPOINTS } from "@/contract/chat";
@@ -12,11 +13,16 @@ import { KYC_ENDPOINTS } from "@/contract/kyc";
 import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
 import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
+import { PAYMENTS_ADMIN_ENDPOINTS } from "@/contract/payments";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 import { ACCOUNT_SECURITY_ENDPOINTS, LOGIN_ENDPOINTS, SECOND_FACTOR_ENDPOINTS } from "@/contract/security";
+import { SETTLEMENT_ADMIN_ENDPOINTS, SETTLEMENT_ENDPOINTS } from "@/contract/settlement";
 import { STAFF_ENDPOINTS } from "@/contract/staff";
+import { STATEMENTS_ENDPOINTS } from "@/contract/statements";
+import { TAX_FORM_ADMIN_ENDPOINTS } from "@/contract/tax-forms";
 import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
+import { TREASURY_ENDPOINTS } from "@/contract/treasury";
 
 /**
  * Every endpoint declared with a contract (decision 075), by the area that serves it (server/features/<area>) and
@@ -28,6 +34,7 @@ import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
 export const ENDPOINTS_BY_AREA = {
   accounts: ACCOUNTS_ENDPOINTS,
   admin: ADMIN_ENDPOINTS,
+  approvals: APPROVALS_ENDPOINTS,
   audit: { ...AUDIT_ENDPOINTS, ...DATA_ACCESS_ENDPOINTS },
   auth: { ...AUTH_ENDPOINTS, ...LOGIN_ENDPOINTS, ...PASSKEY_ENDPOINTS, ...SECOND_FACTOR_ENDPOINTS },
   chat: { ...CHAT_ENDPOINTS, ...CHAT_ADMIN_ENDPOINTS },
@@ -38,9 +45,12 @@ export const ENDPOINTS_BY_AREA = {
   kyc: { ...KYC_ENDPOINTS, ...KYC_ADMIN_ENDPOINTS },
   monitoring: MONITORING_ENDPOINTS,
   notifications: NOTIFICATION_ENDPOINTS,
+  payments: PAYMENTS_ADMIN_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
   security: ACCOUNT_SECURITY_ENDPOINTS,
+  settlement: { ...SETTLEMENT_ENDPOINTS, ...SETTLEMENT_ADMIN_ENDPOINTS, ...TREASURY_ENDPOINTS },
   staff: STAFF_ENDPOINTS,
+  statements: { ...STATEMENTS_ENDPOINTS, ...TAX_FORM_ADMIN_ENDPOINTS },
 } as const satisfies Record<string, EndpointTable>;
 
 type ByArea = typeof ENDPOINTS_BY_AREA;

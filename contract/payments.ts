@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { optionalReason } from "@/contract/approvals";
+import { userIdParams } from "@/contract/admin";
+import { idParams } from "@/contract/admin-onboarding";
+import { optionalReason, pendingApprovalResponse } from "@/contract/approvals";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { TRANSACTION_STATUSES, transaction } from "@/contract/transactions";
 
@@ -171,3 +174,83 @@ export const ledgerReport = z.object({
   problems: z.array(z.string()),
 });
 export type LedgerReport = z.infer<typeof ledgerReport>;
+
+/** What a customer receiving money may be refused with: staff never bank, a closed or unopened account receives nothing. */
+const RECEIVING_REFUSALS = [
+  "NOT_FOUND",
+  "staff_cannot_receive",
+  "account_closed",
+  "account_not_open",
+] as const;
+/** A change that waits for a second finance member needs a reason, and one pending change per target. */
+const APPROVAL_REFUSALS = ["reason_required", "approval_pending"] as const;
+
+/**
+ * The admin money desk (finance and owners): incoming payments, credits, balances and the ledger check. Money in
+ * above APPROVAL_THRESHOLD and every balance adjustment wait for a second finance member (202). Money in by hand
+ * (a completed payment or credit, a balance edit) asks for a fresh second factor, but not on a `dryRun` call,
+ * which writes nothing: the server adds that conditional check itself.
+ */
+export const PAYMENTS_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/incoming-payments": {
+    access: ["finance"],
+    query: incomingPaymentsQuery,
+    replies: { 200: incomingPaymentPage },
+  },
+  // An optional Idempotency-Key makes a resend after a lost answer safe (decision 027).
+  "POST /api/admin/incoming-payments": {
+    access: ["finance"],
+    body: createIncomingPaymentInput,
+    replies: { 200: moneyDryRunResponse, 201: incomingPaymentResult, 202: pendingApprovalResponse },
+    errors: ["VALIDATION", ...RECEIVING_REFUSALS, ...APPROVAL_REFUSALS, "wallet_limit_exceeded"],
+    idempotent: true,
+  },
+  "PUT /api/admin/incoming-payments/:id": {
+    access: ["finance"],
+    params: idParams,
+    body: updateIncomingPaymentInput,
+    replies: {
+      200: z.union([incomingPaymentResult, moneyDryRunResponse]),
+      202: pendingApprovalResponse,
+    },
+    errors: ["VALIDATION", ...RECEIVING_REFUSALS, "CONFLICT", ...APPROVAL_REFUSALS, "wallet_limit_exceeded"],
+  },
+  "GET /api/admin/transactions": {
+    access: ["finance"],
+    query: adminTransactionsQuery,
+    replies: { 200: adminTransactionPage },
+  },
+  "POST /api/admin/transactions": {
+    access: ["finance"],
+    body: createAdminTransactionInput,
+    replies: { 200: moneyDryRunResponse, 201: transaction, 202: pendingApprovalResponse },
+    errors: ["VALIDATION", ...RECEIVING_REFUSALS, ...APPROVAL_REFUSALS, "wallet_limit_exceeded"],
+  },
+  "PUT /api/admin/transactions/:id": {
+    access: ["finance"],
+    params: idParams,
+    body: updateAdminTransactionInput,
+    replies: { 200: z.union([transaction, moneyDryRunResponse]), 202: pendingApprovalResponse },
+    errors: [...RECEIVING_REFUSALS, "CONFLICT", ...APPROVAL_REFUSALS, "wallet_limit_exceeded"],
+  },
+  // Every adjustment waits for a second finance member.
+  "PUT /api/admin/users/:userId/balance": {
+    access: ["finance"],
+    params: userIdParams,
+    body: adjustBalanceInput,
+    replies: {
+      200: z.union([adjustBalanceResponse, moneyDryRunResponse]),
+      202: pendingApprovalResponse,
+    },
+    errors: [
+      "VALIDATION",
+      "NOT_FOUND",
+      "staff_cannot_receive",
+      "balance_changed",
+      "CONFLICT",
+      ...APPROVAL_REFUSALS,
+      "wallet_limit_exceeded",
+    ],
+  },
+  "GET /api/admin/ledger/verify": { access: ["finance"], replies: { 200: ledgerReport } },
+});

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { idParams } from "@/contract/admin-onboarding";
+import { pendingApprovalResponse } from "@/contract/approvals";
+import { endpoints } from "@/contract/endpoint";
 
 /** One USDC unit is 10^-6 dollars, one cent 10^4 units (deposits credit whole cents; payouts send cents × 10^4). */
 export const UNITS_PER_CENT = 10_000n;
@@ -371,3 +374,68 @@ export const speedUpAnswer = z.object({
   broadcast: z.boolean(),
 });
 export type SpeedUpAnswer = z.infer<typeof speedUpAnswer>;
+
+/** GET /api/deposits: the customer's own deposit address (no id in the request); staff never bank (customersOnly). */
+export const SETTLEMENT_ENDPOINTS = endpoints({
+  "GET /api/deposits": {
+    access: "user",
+    replies: { 200: depositInfo },
+    // A customer who may receive money gets an address: an open account, not closed, not staff (409 otherwise).
+    errors: ["customers_only", "account_closed", "staff_cannot_receive", "account_not_open"],
+  },
+});
+
+const reconciliationItemParams = idParams.extend({ itemId: z.string().max(64) });
+
+/**
+ * The Settlement tab (decision 038; finance and owners). With no chain configured a payout is unknown (404) and
+ * reconciling answers 409 manualSettlement. What moves money on chain or is signed for the record asks for a
+ * fresh second factor; settled outside Pillar is proposed here and decided on the approvals routes by a second
+ * finance member (decision 040).
+ */
+export const SETTLEMENT_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/settlement": { access: ["finance"], replies: { 200: settlementOverview } },
+  "POST /api/admin/settlement/payouts/:id/speed-up": {
+    access: ["finance"],
+    params: idParams,
+    replies: { 200: speedUpAnswer },
+    errors: ["NOT_FOUND", "payout_not_stuck", "fee_ceiling"],
+    stepUp: true,
+  },
+  "POST /api/admin/settlement/payouts/:id/settled-outside": {
+    access: ["finance"],
+    params: idParams,
+    body: settledOutsideInput,
+    replies: { 202: pendingApprovalResponse },
+    errors: ["NOT_FOUND", "payout_not_settleable", "outside_tx_invalid", "approval_pending"],
+    stepUp: true,
+  },
+  "GET /api/admin/settlement/reconciliations": { access: ["finance"], replies: { 200: reconciliationList } },
+  // Run now: the same job as the hourly one, recorded with who asked.
+  "POST /api/admin/settlement/reconciliations": {
+    access: ["finance"],
+    replies: { 201: reconciliationReport },
+    errors: ["manual_settlement", "reconciliation_running"],
+  },
+  "GET /api/admin/settlement/reconciliations/:id": {
+    access: ["finance"],
+    params: idParams,
+    replies: { 200: reconciliationDetail },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/settlement/reconciliations/:id/report.csv": {
+    access: ["finance"],
+    params: idParams,
+    file: "text/csv",
+    errors: ["NOT_FOUND"],
+  },
+  // Acknowledging a difference: a reason, a fresh step-up, audited (decision 040).
+  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": {
+    access: ["finance"],
+    params: reconciliationItemParams,
+    body: acknowledgeDifferenceInput,
+    replies: { 200: reconciliationDetail },
+    errors: ["NOT_FOUND", "not_a_difference", "difference_acknowledged"],
+    stepUp: true,
+  },
+});

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
+import { taxFormList } from "@/contract/tax-forms";
 
 const month = z.string().regex(/^\d{4}-\d{2}$/);
 
@@ -22,8 +24,35 @@ export const STATEMENT_MESSAGES = {
   savingsNotReady: "That month's savings statement is ready once its interest has been paid",
 } as const;
 
-/** Same-origin download links; the server answers with a PDF attachment. */
-export const statementPdfPath = (month: string) => `/api/statements/${month}.pdf`;
-export const savingsStatementPdfPath = (accountId: string, month: string) =>
-  `/api/statements/savings/${accountId}/${month}.pdf`;
+/** Same-origin download link; the server answers with a PDF attachment. */
 export const transferReceiptPdfPath = (transferId: string) => `/api/transfers/${transferId}/receipt.pdf`;
+
+/**
+ * Statements: always the signed-in customer's own (no user id in any URL). A month that is not YYYY-MM is a 400;
+ * another customer's form or savings account answers as an unknown one (404); a savings month whose interest is
+ * not paid yet is a 409. The PDFs are links, not fetched.
+ */
+export const STATEMENTS_ENDPOINTS = endpoints({
+  "GET /api/statements": { access: "user", replies: { 200: statementList } },
+  "GET /api/statements/:month.pdf": {
+    access: "user",
+    params: z.object({ month: z.string().max(16) }),
+    file: "application/pdf",
+    errors: ["VALIDATION", "NOT_FOUND"],
+  },
+  // Form 1099-INT (decision 070).
+  "GET /api/statements/tax-forms": { access: "user", replies: { 200: taxFormList } },
+  "GET /api/statements/tax-forms/:id.pdf": {
+    access: "user",
+    params: z.object({ id: z.string().max(64) }),
+    file: "application/pdf",
+    errors: ["NOT_FOUND"],
+  },
+  // A savings account's statement (decision 069).
+  "GET /api/statements/savings/:accountId/:month.pdf": {
+    access: "user",
+    params: z.object({ accountId: z.string().max(64), month: z.string().max(16) }),
+    file: "application/pdf",
+    errors: ["VALIDATION", "NOT_FOUND", "CONFLICT"],
+  },
+});

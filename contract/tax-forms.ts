@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 
 // Form 1099-INT for savings interest (issue 51 §3, decision 070): the customer's forms in Statements, and the
 // yearly run's status and start for finance.
@@ -19,8 +20,6 @@ export const taxFormListItem = z.object({
 export const taxFormList = z.object({ forms: z.array(taxFormListItem) });
 export type TaxFormList = z.infer<typeof taxFormList>;
 export type TaxFormListItem = z.infer<typeof taxFormListItem>;
-
-export const taxFormPdfPath = (id: string) => `/api/statements/tax-forms/${id}.pdf`;
 
 const taxYear = z.coerce
   .number({ error: "Tax year must be a year like 2026" })
@@ -80,3 +79,23 @@ export const TAX_FORM_MESSAGES = {
   yearOpen: "That tax year is not over yet: its forms could still change",
   interestPending: "Interest for that tax year is not all credited yet: run the interest job first",
 } as const;
+
+/**
+ * Form 1099-INT's yearly run (decision 070; finance and owners): its status, its start (refused with a 409 while
+ * the year is open or its interest not all credited; a run already working is answered), and the Publication
+ * 1220 file for the IRS, every payee's full TIN in it (the export is audited before it answers).
+ */
+export const TAX_FORM_ADMIN_ENDPOINTS = endpoints({
+  "GET /api/admin/tax-forms/runs": {
+    access: ["finance"],
+    query: taxFormRunQuery,
+    replies: { 200: taxFormRunStatus },
+  },
+  "POST /api/admin/tax-forms/runs": {
+    access: ["finance"],
+    body: taxYearInput,
+    replies: { 202: taxFormRunStatus },
+    errors: ["CONFLICT"],
+  },
+  "GET /api/admin/tax-forms/pub1220": { access: ["finance"], query: pub1220Query, file: "text/plain" },
+});

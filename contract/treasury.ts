@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { idParams } from "@/contract/admin-onboarding";
+import { pendingApprovalResponse } from "@/contract/approvals";
+import { endpoints } from "@/contract/endpoint";
 
 /** The treasury's part of the Settlement tab (decision 060): sweeps, the hot wallet's ceiling and forecast. */
 export const treasuryMovementKind = z.enum(["sweep", "to_cold", "return"]);
@@ -69,3 +72,20 @@ export const depositReturnInput = z.object({
     .max(500, "Please keep the reason under 500 characters"),
 });
 export type DepositReturnInput = z.infer<typeof depositReturnInput>;
+
+/**
+ * The treasury (decision 060; finance and owners): sweeps, the hot wallet's ceiling and forecast. A return of an
+ * uncreditable deposit to its sender is proposed here and approved by a second finance member on the approvals
+ * routes (step-up both times); only then is the on-chain return queued. With no chain every deposit is unknown.
+ */
+export const TREASURY_ENDPOINTS = endpoints({
+  "GET /api/admin/settlement/treasury": { access: ["finance"], replies: { 200: treasuryOverview } },
+  "POST /api/admin/settlement/deposits/:id/return": {
+    access: ["finance"],
+    params: idParams,
+    body: depositReturnInput,
+    replies: { 202: pendingApprovalResponse },
+    errors: ["NOT_FOUND", "deposit_not_returnable", "approval_pending"],
+    stepUp: true,
+  },
+});

@@ -191,7 +191,7 @@ const FEATURE_ROUTES = [
           deposit_return: depositReturnAction(chain),
         }
       : APPROVAL_ACTIONS;
-    return routesAt("/api/admin", approvalRoutes, { requireFreshStepUp, actions })(app);
+    return routesAt("/api/admin", approvalRoutes, { actions })(app);
   },
   routesAt("/api", statementRoutes),
   routesAt("/api", recipientRoutes),
@@ -203,8 +203,8 @@ const FEATURE_ROUTES = [
   routesAt("/api", eventRoutes),
   routesAt("/api", notificationRoutes),
   routesAt("/api/admin", monitoringAdminRoutes),
-  routesAt("/api/admin", adminSettlementRoutes, { requireFreshStepUp }),
-  routesAt("/api/admin", adminTreasuryRoutes, { requireFreshStepUp }),
+  routesAt("/api/admin", adminSettlementRoutes),
+  routesAt("/api/admin", adminTreasuryRoutes),
   routesAt("/api/admin", taxFormAdminRoutes),
 ];
 

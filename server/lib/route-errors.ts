@@ -32,11 +32,6 @@ const HAND_WRITTEN: Readonly<Record<string, readonly [RouteAccess, ...ErrorCode[
   ],
   // Balances, history, statements, chat.
   "GET /api/transactions/export.csv": ["user"],
-  "GET /api/statements": ["user"],
-  "GET /api/statements/:month.pdf": ["user", "NOT_FOUND"],
-  "GET /api/statements/tax-forms": ["user"],
-  "GET /api/statements/tax-forms/:id.pdf": ["user", "NOT_FOUND"],
-  "GET /api/statements/savings/:accountId/:month.pdf": ["user", "NOT_FOUND", "CONFLICT"],
   "GET /api/transfers/:id/receipt.pdf": ["user", "NOT_FOUND"],
   // Pushed updates and the notification centre (decision 034).
   "GET /api/events": ["user", "BAD_REQUEST", "RATE_LIMITED"],
@@ -91,51 +86,17 @@ const HAND_WRITTEN: Readonly<Record<string, readonly [RouteAccess, ...ErrorCode[
   "POST /api/schedules/:id/resume": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   "POST /api/schedules/:id/cancel": ["user", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
   // Money in on chain: the customer's own deposit address (409 without an open account, in chain mode).
-  "GET /api/deposits": ["user", "FORBIDDEN", "CONFLICT"],
   // Back office: customers, KYC and staff.
   "GET /api/admin/users/:userId/self-limits": ["admin", "NOT_FOUND"],
   "POST /api/admin/users/:userId/lift-send-block": ["admin", "NOT_FOUND", "CONFLICT"],
   // The Settlement tab (decision 038); reconciling or speeding up with no chain is 409 manual_settlement.
-  "GET /api/admin/settlement": ["admin"],
-  "POST /api/admin/settlement/payouts/:id/speed-up": ["admin", "NOT_FOUND", "CONFLICT"],
-  "POST /api/admin/settlement/payouts/:id/settled-outside": [
-    "admin",
-    "NOT_FOUND",
-    "CONFLICT",
-    "UNPROCESSABLE",
-  ],
-  "GET /api/admin/settlement/reconciliations": ["admin"],
-  "POST /api/admin/settlement/reconciliations": ["admin", "CONFLICT"],
-  "GET /api/admin/settlement/reconciliations/:id": ["admin", "NOT_FOUND"],
-  "GET /api/admin/settlement/reconciliations/:id/report.csv": ["admin", "NOT_FOUND"],
-  "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": [
-    "admin",
-    "NOT_FOUND",
-    "CONFLICT",
-  ],
   // The treasury (decision 060).
-  "GET /api/admin/settlement/treasury": ["admin"],
-  "POST /api/admin/settlement/deposits/:id/return": ["admin", "NOT_FOUND", "CONFLICT"],
   // Savings (decision 071).
   // Form 1099-INT (decision 070).
-  "GET /api/admin/tax-forms/runs": ["admin"],
-  "POST /api/admin/tax-forms/runs": ["admin", "CONFLICT"],
-  "GET /api/admin/tax-forms/pub1220": ["admin"],
   // Back office: money, content and approvals.
   "GET /api/admin/transfer-requests": ["admin"],
   "PUT /api/admin/transfer-requests/:id": ["admin", "NOT_FOUND", "CONFLICT"],
   "POST /api/admin/users/:userId/self-limit-notes": ["admin", "NOT_FOUND"],
-  "GET /api/admin/incoming-payments": ["admin"],
-  "POST /api/admin/incoming-payments": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "PUT /api/admin/incoming-payments/:id": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "GET /api/admin/transactions": ["admin"],
-  "POST /api/admin/transactions": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "PUT /api/admin/transactions/:id": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "PUT /api/admin/users/:userId/balance": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "GET /api/admin/ledger/verify": ["admin"],
-  "GET /api/admin/approvals": ["admin"],
-  "POST /api/admin/approvals/:id/approve": ["admin", "NOT_FOUND", "CONFLICT", "UNPROCESSABLE"],
-  "POST /api/admin/approvals/:id/reject": ["admin", "NOT_FOUND", "CONFLICT"],
 };
 
 /** A contract's row: its access, its service's codes, and 429 for a per-caller limit (a per-IP one is in its config). */

@@ -472,36 +472,20 @@ const CASES: Record<string, CaseRow> = {
     build: () => url("/api/account/data-access?limit=5"),
     expect: USER_OK,
   },
-  "GET /api/statements": {
-    access: "user",
-    build: () => url("/api/statements"),
-    expect: USER_OK,
-  },
   // Always the caller's own month: B gets B's statement, never A's (no id in the URL). The fixture admin was
   // written straight to the database and never opened a wallet, so it has no statement month at all.
   "GET /api/statements/:month.pdf": {
-    access: "user",
-    input: { params: true },
     build: () => url(`/api/statements/${monthOf(new Date())}.pdf`),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 404 },
   },
   // Form 1099-INT (decision 070): the list is always the caller's own; a form id of A's is a 404 to anyone else.
-  "GET /api/statements/tax-forms": {
-    access: "user",
-    build: () => url("/api/statements/tax-forms"),
-    expect: USER_OK,
-  },
   "GET /api/statements/tax-forms/:id.pdf": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/statements/tax-forms/${await taxFormOfA(w)}.pdf`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   // A's own savings account: this month's interest is not paid yet, so A is told to wait (409); B and staff asking
   // for A's account get the 404 of an account that is not theirs (savings-statement.api.test.ts downloads one).
   "GET /api/statements/savings/:accountId/:month.pdf": {
-    access: "user",
-    input: { params: true },
     build: async (w) => {
       const [row] = await w.t.database.query<{ account_id: string }>(
         "select account_id from savings_accounts where user_id = $1 and closed_at is null",
@@ -709,7 +693,6 @@ const CASES: Record<string, CaseRow> = {
 
   // The customer's own deposit address (manual mode here: no chain configured); no id to borrow; staff never bank.
   "GET /api/deposits": {
-    access: "user",
     build: () => url("/api/deposits"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
@@ -1016,90 +999,51 @@ const CASES: Record<string, CaseRow> = {
   },
   // The Settlement tab (decision 038). The abuse world settles by hand (no chain): reconciling answers 409
   // manual_settlement, and no payout or report exists.
-  "GET /api/admin/settlement": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/settlement"),
-    expect: ADMIN_OK,
-  },
   "POST /api/admin/settlement/payouts/:id/speed-up": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/settlement/payouts/${randomUUID()}/speed-up`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/settlement/payouts/:id/settled-outside": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/settlement/payouts/${randomUUID()}/settled-outside`,
       payload: { reason: "Paid from the treasury wallet" },
     }),
     expect: { ...ADMIN_OK, admin: 404 },
   },
-  "GET /api/admin/settlement/reconciliations": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/settlement/reconciliations"),
-    expect: ADMIN_OK,
-  },
   "POST /api/admin/settlement/reconciliations": {
-    access: "admin",
-    input: {},
     build: () => url("/api/admin/settlement/reconciliations"),
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "GET /api/admin/settlement/reconciliations/:id": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/settlement/reconciliations/${randomUUID()}`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "GET /api/admin/settlement/reconciliations/:id/report.csv": {
-    access: "admin",
-    input: { params: true },
     build: () => url(`/api/admin/settlement/reconciliations/${randomUUID()}/report.csv`),
     expect: { ...ADMIN_OK, admin: 404 },
   },
   "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/settlement/reconciliations/${randomUUID()}/items/1/acknowledge`,
       payload: { reason: "Known treasury sweep" },
     }),
     expect: { ...ADMIN_OK, admin: 404 },
   },
-  // The treasury (decision 060): manual settlement in the abuse world, so the answer says so.
-  "GET /api/admin/settlement/treasury": {
-    access: "admin",
-    input: {},
-    build: () => url("/api/admin/settlement/treasury"),
-    expect: ADMIN_OK,
-  },
   // Form 1099-INT (decision 070): finance and owners. 2025 is closed and the world has no savings in it, so a run
   // starts (and stays queued: no jobs room here); starting again answers the same run.
   "GET /api/admin/tax-forms/runs": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/tax-forms/runs?year=2025"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/tax-forms/runs": {
-    access: "admin",
-    input: { body: true },
     build: () => ({ url: "/api/admin/tax-forms/runs", payload: { year: 2025 } }),
     expect: { signedOut: 401, user: 403, otherUser: 403, admin: 202 },
   },
   "GET /api/admin/tax-forms/pub1220": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/tax-forms/pub1220?year=2025&file=original"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/settlement/deposits/:id/return": {
-    access: "admin",
-    input: { params: true, body: true },
     build: () => ({
       url: `/api/admin/settlement/deposits/${randomUUID()}/return`,
       payload: { reason: "Below one cent: back to the sender" },
@@ -1255,20 +1199,14 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/incoming-payments": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/incoming-payments?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/incoming-payments": {
-    access: "admin",
-    input: { body: true },
     build: (w) => ({ url: "/api/admin/incoming-payments", payload: { userId: w.a.user.id, amount: "1.00" } }),
     expect: { ...ADMIN_OK, admin: 201 },
   },
   "PUT /api/admin/incoming-payments/:id": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/incoming-payments/${w.ids.incomingPaymentId}`,
       payload: { status: "completed", adminNotes: "checked" },
@@ -1277,14 +1215,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "GET /api/admin/transactions": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/transactions?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/transactions": {
-    access: "admin",
-    input: { body: true },
     build: (w) => ({
       url: "/api/admin/transactions",
       payload: { userId: w.a.user.id, amount: "1.00", description: "Goodwill credit", status: "pending" },
@@ -1292,8 +1226,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 201 },
   },
   "PUT /api/admin/transactions/:id": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/transactions/${w.ids.transactionId}`,
       payload: { status: "completed" },
@@ -1302,8 +1234,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 409 },
   },
   "PUT /api/admin/users/:userId/balance": {
-    access: "admin",
-    input: { params: true, body: true },
     build: async (w) => {
       // One pending adjustment per customer: each pass starts without one.
       await w.t.database.query("delete from approvals where user_id = $1 and status = 'pending'", [
@@ -1318,14 +1248,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 202 },
   },
   "GET /api/admin/approvals": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/approvals?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "POST /api/admin/approvals/:id/approve": {
-    access: "admin",
-    input: { params: true, body: true },
     // The admin made this one: approving your own request is refused (403 selfApproval).
     build: async (w) => ({ url: `/api/admin/approvals/${await approvalByAdmin(w)}/approve`, payload: {} }),
     expect: { ...ADMIN_OK, admin: 403 },
@@ -1333,19 +1259,12 @@ const CASES: Record<string, CaseRow> = {
     staff: { compliance: 200 },
   },
   "POST /api/admin/approvals/:id/reject": {
-    access: "admin",
-    input: { params: true, body: true },
     build: async (w) => ({
       url: `/api/admin/approvals/${await approvalByAdmin(w)}/reject`,
       payload: { reason: "Not needed" },
     }),
     expect: { ...ADMIN_OK, admin: 403 },
     staff: { compliance: 200 },
-  },
-  "GET /api/admin/ledger/verify": {
-    access: "admin",
-    build: () => url("/api/admin/ledger/verify"),
-    expect: ADMIN_OK,
   },
   "GET /api/admin/dashboard-content/:userId": {
     build: (w) => url(`/api/admin/dashboard-content/${w.a.user.id}`),

@@ -1,26 +1,15 @@
 import { sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { FastifyInstance } from "fastify";
 import { formatEther, getAddress } from "viem";
-import { z } from "zod";
-import { idParams } from "@/contract/admin-onboarding";
-import { pendingApprovalResponse } from "@/contract/approvals";
-import { csvDownload } from "@/contract/media";
 import { formatMoney } from "@/contract/money";
 import {
-  acknowledgeDifferenceInput,
   type ReconciliationItem,
   type ReconciliationReport,
-  reconciliationDetail,
-  reconciliationList,
-  reconciliationReport,
+  SETTLEMENT_ADMIN_ENDPOINTS,
   SETTLEMENT_ADMIN_MESSAGES,
   type SettledOutside,
   type SettlementOverview,
   type SettlementPayout,
-  settledOutsideInput,
-  settlementOverview,
-  speedUpAnswer,
   unitsToUsdc,
 } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -39,8 +28,9 @@ import {
   settlementHealth,
 } from "@/server/features/settlement/settlement-health";
 import { writeAudit } from "@/server/lib/audit";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { AppError } from "@/server/lib/errors";
-import { requireAdmin, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 const RECENT_REPORTS = 20;
 
@@ -222,17 +212,12 @@ async function listPayouts(db: DbOrTx, chainId: number) {
 }
 
 /** /api/admin/settlement/*: the Settlement tab (finance and owner, contract/admin-route-roles.ts). */
-export async function adminSettlementRoutes(
-  fastify: FastifyInstance,
-  options: { requireFreshStepUp: (request: FastifyRequest) => Promise<void> },
-) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function adminSettlementRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
   const chain = app.deps.config.chain;
   const chainId = chain?.chainId ?? null;
-  app.addHook("onRequest", requireAdmin);
 
-  app.get("/settlement", { schema: { response: { 200: settlementOverview } } }, async () => {
+  async function overview(): Promise<SettlementOverview> {
     if (!chain)
       return { mode: "manual", message: SETTLEMENT_ADMIN_MESSAGES.manual } satisfies SettlementOverview;
     const client = chainClient(chain);
@@ -414,16 +399,13 @@ export async function adminSettlementRoutes(
       fees: settlementHealth(health, chain),
       returnedDeposits: await findReturnedDeposits(db),
     } satisfies SettlementOverview;
-  });
+  }
 
-  // Speed up: a replacement at the payout's nonce with a higher fee, now. Moves money on chain: step-up, audited.
-  app.post(
-    "/settlement/payouts/:id/speed-up",
-    {
-      schema: { params: idParams, response: { 200: speedUpAnswer } },
-      preHandler: options.requireFreshStepUp,
-    },
-    async (request) => {
+  registerEndpoints(app, SETTLEMENT_ADMIN_ENDPOINTS, {
+    "GET /api/admin/settlement": overview,
+
+    // Speed up: a replacement at the payout's nonce with a higher fee, now. Moves money on chain: audited.
+    "POST /api/admin/settlement/payouts/:id/speed-up": async (request) => {
       // Manual settlement has no payouts on chain: every id is unknown.
       if (!chain)
         throw new AppError("NOT_FOUND", "No such payout: settlement is manual, nothing is on chain");
@@ -439,33 +421,20 @@ export async function adminSettlementRoutes(
         }),
       );
     },
-  );
 
-  // Settled outside Pillar: one finance member proposes (step-up), a second approves on the approvals routes.
-  app.post(
-    "/settlement/payouts/:id/settled-outside",
-    {
-      schema: { params: idParams, body: settledOutsideInput, response: { 202: pendingApprovalResponse } },
-      preHandler: options.requireFreshStepUp,
-    },
-    async (request, reply) => {
+    // Settled outside Pillar: one finance member proposes, a second approves on the approvals routes.
+    "POST /api/admin/settlement/payouts/:id/settled-outside": async (request, reply) => {
       if (!chain)
         throw new AppError("NOT_FOUND", "No such payout: settlement is manual, nothing is on chain");
       const actor = signedInUser(request);
       const { status, body } = await proposeSettledOutside(db, chain, actor, request.params.id, request.body);
       return reply.code(status).send(body);
     },
-  );
 
-  app.get("/settlement/reconciliations", { schema: { response: { 200: reconciliationList } } }, async () => ({
-    reports: await findReports(db, chainId),
-  }));
+    "GET /api/admin/settlement/reconciliations": async () => ({ reports: await findReports(db, chainId) }),
 
-  // Run now: the same job as the hourly one, recorded with who asked, and audited.
-  app.post(
-    "/settlement/reconciliations",
-    { schema: { response: { 201: reconciliationReport } } },
-    async (request, reply) => {
+    // Run now: the same job as the hourly one, recorded with who asked, and audited.
+    "POST /api/admin/settlement/reconciliations": async (request) => {
       if (!chain) {
         throw new AppError(
           "manual_settlement",
@@ -487,40 +456,20 @@ export async function adminSettlementRoutes(
         after: { status, differences },
       });
       const detail = await findReport(db, chainId, reportId);
-      return reply.code(201).send(detail.report);
+      return detail.report;
     },
-  );
 
-  app.get(
-    "/settlement/reconciliations/:id",
-    { schema: { params: idParams, response: { 200: reconciliationDetail } } },
-    (request) => findReport(db, chainId, request.params.id, chain?.explorerUrl),
-  );
+    "GET /api/admin/settlement/reconciliations/:id": (request) =>
+      findReport(db, chainId, request.params.id, chain?.explorerUrl),
 
-  // Acknowledging a difference: a reason, a fresh step-up, audited (decision 040).
-  app.post(
-    "/settlement/reconciliations/:id/items/:itemId/acknowledge",
-    {
-      schema: {
-        params: idParams.extend({
-          itemId: z.string().max(64),
-        }),
-        body: acknowledgeDifferenceInput,
-        response: { 200: reconciliationDetail },
-      },
-      preHandler: options.requireFreshStepUp,
-    },
-    async (request) => {
+    // Acknowledging a difference: a reason, audited (decision 040).
+    "POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge": async (request) => {
       const { id, itemId } = request.params;
       await acknowledgeDifference(db, chainId, id, itemId, signedInUser(request).id, request.body.reason);
       return findReport(db, chainId, id, chain?.explorerUrl);
     },
-  );
 
-  app.get(
-    "/settlement/reconciliations/:id/report.csv",
-    { schema: { params: idParams, response: { 200: csvDownload } } },
-    async (request, reply) => {
+    "GET /api/admin/settlement/reconciliations/:id/report.csv": async (request, reply) => {
       const detail = await findReport(db, chainId, request.params.id);
       const stamp = detail.report.startedAt.slice(0, 19).replaceAll(":", "-");
       return reply
@@ -529,5 +478,5 @@ export async function adminSettlementRoutes(
         .header("cache-control", "no-store")
         .send(reportCsv(detail));
     },
-  );
+  });
 }

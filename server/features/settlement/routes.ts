@@ -1,17 +1,16 @@
 import { desc, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { formatMoney } from "@/contract/money";
-import { type DepositInfo, depositInfo, SETTLEMENT_MESSAGES } from "@/contract/settlement";
+import { type DepositInfo, SETTLEMENT_ENDPOINTS, SETTLEMENT_MESSAGES } from "@/contract/settlement";
 import { chainDeposits } from "@/server/db/schema";
 import { chainName } from "@/server/features/settlement/chain-config";
 import { ensureDepositAddress } from "@/server/features/settlement/deposit-addresses";
+import { registerEndpoints } from "@/server/lib/endpoints";
 import { AppError } from "@/server/lib/errors";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { signedInUser } from "@/server/lib/session-plugin";
 
-/** Deposits are money in for a customer's own account; staff never bank. */
-async function requireCustomer(request: FastifyRequest): Promise<void> {
-  await requireUser(request);
+/** Deposits are money in for a customer's own account; staff never bank (after the signed-in check). */
+async function refuseStaff(request: FastifyRequest): Promise<void> {
   if (request.user?.isAdmin) {
     throw new AppError("customers_only", SETTLEMENT_MESSAGES.staffCannotDeposit);
   }
@@ -20,13 +19,11 @@ async function requireCustomer(request: FastifyRequest): Promise<void> {
 const RECENT_DEPOSITS = 20;
 
 /** /api/deposits: the signed-in customer's own deposit address (no id in the request: nobody else's). */
-export async function settlementRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
+export async function settlementRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
   const chain = app.deps.config.chain;
-  app.addHook("onRequest", requireCustomer);
 
-  app.get("/deposits", { schema: { response: { 200: depositInfo } } }, async (request) => {
+  async function deposits(request: FastifyRequest): Promise<DepositInfo> {
     if (!chain) return { mode: "manual", message: SETTLEMENT_MESSAGES.manualOnly } satisfies DepositInfo;
     const userId = signedInUser(request).id;
     const address = await ensureDepositAddress(db, chain.depositXpub, userId, chain.treasury.depositFactory);
@@ -59,5 +56,9 @@ export async function settlementRoutes(instance: FastifyInstance) {
           explorerUrl: chain.explorerUrl ? `${chain.explorerUrl}/tx/${r.txHash}` : null,
         })),
     } satisfies DepositInfo;
+  }
+
+  registerEndpoints(app, SETTLEMENT_ENDPOINTS, {
+    "GET /api/deposits": { preHandler: [refuseStaff], handler: deposits },
   });
 }

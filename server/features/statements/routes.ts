@@ -1,9 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { pdfDownload } from "@/contract/media";
-import { statementList } from "@/contract/statements";
-import { taxFormList } from "@/contract/tax-forms";
+import { STATEMENTS_ENDPOINTS } from "@/contract/statements";
 import {
   findSavingsStatements,
   getSavingsStatementSummary,
@@ -16,7 +12,8 @@ import {
 } from "@/server/features/statements/statement-data";
 import { findStoredSavingsStatement, findStoredStatement } from "@/server/features/statements/statement-run";
 import { findOwnTaxForm, findTaxForms } from "@/server/features/statements/tax-forms";
-import { requireUser, signedInUser } from "@/server/lib/session-plugin";
+import { registerEndpoints } from "@/server/lib/endpoints";
+import { signedInUser } from "@/server/lib/session-plugin";
 
 /** The PDF renderer pulls in pdfkit (~25 MiB resident): loaded on the first PDF, not at start. */
 const pdfRenderers = () => import("@/server/features/statements/render-statement");
@@ -24,20 +21,16 @@ const taxFormRenderer = () => import("@/server/features/statements/render-tax-fo
 const savingsPdfRenderers = () => import("@/server/features/statements/render-savings-statement");
 
 /** Statements: always the signed-in customer's own (no user id in any URL). */
-export async function statementRoutes(instance: FastifyInstance) {
-  const app = instance.withTypeProvider<ZodTypeProvider>();
+export async function statementRoutes(app: FastifyInstance) {
   const { db } = app.deps.database;
-  app.addHook("onRequest", requireUser);
 
-  app.get("/statements", { schema: { response: { 200: statementList } } }, async (request) => ({
-    months: await findStatementMonths(db, signedInUser(request).id),
-    savings: await findSavingsStatements(db, signedInUser(request).id),
-  }));
+  registerEndpoints(app, STATEMENTS_ENDPOINTS, {
+    "GET /api/statements": async (request) => ({
+      months: await findStatementMonths(db, signedInUser(request).id),
+      savings: await findSavingsStatements(db, signedInUser(request).id),
+    }),
 
-  app.get(
-    "/statements/:month.pdf",
-    { schema: { params: z.object({ month: z.string().max(16) }), response: { 200: pdfDownload } } },
-    async (request, reply) => {
+    "GET /api/statements/:month.pdf": async (request, reply) => {
       const { owner, period } = await openStatement(db, signedInUser(request).id, request.params.month);
       // Everything that can fail with a clean 4xx/5xx happens before the first byte of the PDF is sent.
       // A closed month's figures were stored by the month-end run (decision 062): the same numbers, read once.
@@ -55,17 +48,13 @@ export async function statementRoutes(instance: FastifyInstance) {
         .header("content-disposition", `attachment; filename="pillar-statement-${period.month}.pdf"`)
         .send(doc);
     },
-  );
 
-  // Form 1099-INT (decision 070): the customer's own forms only; another customer's id is a 404 like none.
-  app.get("/statements/tax-forms", { schema: { response: { 200: taxFormList } } }, async (request) => ({
-    forms: await findTaxForms(db, signedInUser(request).id),
-  }));
+    // Form 1099-INT (decision 070): the customer's own forms only; another customer's id is a 404 like none.
+    "GET /api/statements/tax-forms": async (request) => ({
+      forms: await findTaxForms(db, signedInUser(request).id),
+    }),
 
-  app.get(
-    "/statements/tax-forms/:id.pdf",
-    { schema: { params: z.object({ id: z.string().max(64) }), response: { 200: pdfDownload } } },
-    async (request, reply) => {
+    "GET /api/statements/tax-forms/:id.pdf": async (request, reply) => {
       const form = await findOwnTaxForm(db, signedInUser(request).id, request.params.id);
       const { renderTaxForm } = await taxFormRenderer();
       const suffix = form.sequence > 1 ? "-corrected" : "";
@@ -74,19 +63,10 @@ export async function statementRoutes(instance: FastifyInstance) {
         .header("content-disposition", `attachment; filename="pillar-1099-int-${form.tax_year}${suffix}.pdf"`)
         .send(renderTaxForm(form));
     },
-  );
 
-  // A savings account's statement (decision 069): the account must be the caller's (another's answers as an
-  // unknown one, 404), and the month's interest paid.
-  app.get(
-    "/statements/savings/:accountId/:month.pdf",
-    {
-      schema: {
-        params: z.object({ accountId: z.string().max(64), month: z.string().max(16) }),
-        response: { 200: pdfDownload },
-      },
-    },
-    async (request, reply) => {
+    // A savings account's statement (decision 069): the account must be the caller's (another's answers as an
+    // unknown one, 404), and the month's interest paid.
+    "GET /api/statements/savings/:accountId/:month.pdf": async (request, reply) => {
       const { accountId, month } = request.params;
       const { owner, period } = await openSavingsStatement(db, signedInUser(request).id, accountId, month);
       const summary =
@@ -103,5 +83,5 @@ export async function statementRoutes(instance: FastifyInstance) {
         .header("content-disposition", `attachment; filename="pillar-savings-statement-${period.month}.pdf"`)
         .send(doc);
     },
-  );
+  });
 }

@@ -11,14 +11,14 @@ import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
-import { ApiError, apiRequest } from "@/web/lib/api";
+import { ApiError, callEndpoint } from "@/web/lib/api";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 /** GET /api/deposits, polled while a deposit waits for its confirmations. */
 function useDepositInfo() {
   return useQuery({
     queryKey: ["/api/deposits"],
-    queryFn: ({ signal }) => apiRequest<DepositInfo>("GET", "/api/deposits", undefined, { signal }),
+    queryFn: ({ signal }) => callEndpoint("GET /api/deposits", {}, { signal }),
     refetchInterval: (query) => {
       const data = query.state.data;
       return data?.mode === "chain" && data.deposits.some((d) => d.status === "pending") ? 5_000 : 30_000;

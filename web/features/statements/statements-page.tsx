@@ -1,5 +1,5 @@
 import { Download, FileText } from "lucide-react";
-import { type StatementList, savingsStatementPdfPath, statementPdfPath } from "@/contract/statements";
+import type { StatementList } from "@/contract/statements";
 import { LoadError } from "@/web/components/load-error";
 import { MoneyShell } from "@/web/components/money-shell";
 import { Badge } from "@/web/components/ui/badge";
@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/web/components/ui/ca
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useStatementMonths } from "@/web/features/statements/api/find-statement-months";
 import { TaxFormList } from "@/web/features/statements/components/tax-form-list";
+import { hrefOf } from "@/web/lib/api";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
 const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
@@ -34,7 +35,7 @@ function statementRows(list: StatementList): StatementRow[] {
       kind: "Checking" as const,
       month,
       note: month === current ? "Month to date" : "Monthly statement",
-      href: statementPdfPath(month),
+      href: hrefOf("GET /api/statements/:month.pdf", { params: { month } }),
       label: `Download PDF statement for ${monthName(month)}, Checking`,
     })),
     ...list.savings.map(({ accountId, month }) => ({
@@ -42,7 +43,7 @@ function statementRows(list: StatementList): StatementRow[] {
       kind: "Savings" as const,
       month,
       note: "Interest earned and APY earned",
-      href: savingsStatementPdfPath(accountId, month),
+      href: hrefOf("GET /api/statements/savings/:accountId/:month.pdf", { params: { accountId, month } }),
       label: `Download PDF savings statement for ${monthName(month)}`,
     })),
   ];

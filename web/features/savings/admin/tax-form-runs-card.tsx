@@ -6,7 +6,7 @@ import { Badge } from "@/web/components/ui/badge";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent } from "@/web/components/ui/card";
 import { useStartTaxFormRun, useTaxFormRuns } from "@/web/features/savings/admin/api/tax-form-runs";
-import { ApiError } from "@/web/lib/api";
+import { ApiError, hrefOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 
 const WHEN = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
@@ -125,7 +125,12 @@ export function TaxFormRunsCard() {
             </p>
             {status.forms.count > 0 ? (
               <Button asChild size="sm" variant="secondary" className="justify-self-start">
-                <a href={`/api/admin/tax-forms/pub1220?year=${status.taxYear}&file=original`} download>
+                <a
+                  href={hrefOf("GET /api/admin/tax-forms/pub1220", {
+                    query: { year: status.taxYear, file: "original" },
+                  })}
+                  download
+                >
                   <Download aria-hidden />
                   Publication 1220 file
                 </a>

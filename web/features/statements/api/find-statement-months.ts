@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { StatementList } from "@/contract/statements";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const STATEMENT_MONTHS_KEY = ["/api/statements"] as const;
 
 /** GET /api/statements: checking's months and the savings statements ready to download, newest first. */
 export function findStatementMonths({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<StatementList>("GET", "/api/statements", undefined, { signal });
+  return callEndpoint("GET /api/statements", {}, { signal });
 }
 
 export const statementMonthsQuery = queryOptions({

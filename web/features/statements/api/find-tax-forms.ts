@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { TaxFormList } from "@/contract/tax-forms";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const TAX_FORMS_KEY = ["/api/statements/tax-forms"] as const;
 
 /** GET /api/statements/tax-forms: the customer's Forms 1099-INT, newest year first, a correction before its original. */
 export function findTaxForms({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<TaxFormList>("GET", "/api/statements/tax-forms", undefined, { signal });
+  return callEndpoint("GET /api/statements/tax-forms", {}, { signal });
 }
 
 export const taxFormsQuery = queryOptions({

@@ -1,9 +1,10 @@
 import { Download, FileText } from "lucide-react";
-import { type TaxFormListItem, taxFormPdfPath } from "@/contract/tax-forms";
+import type { TaxFormListItem } from "@/contract/tax-forms";
 import { LoadError } from "@/web/components/load-error";
 import { Button } from "@/web/components/ui/button";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { useTaxForms } from "@/web/features/statements/api/find-tax-forms";
+import { hrefOf } from "@/web/lib/api";
 
 function describe(form: TaxFormListItem): string {
   if (form.superseded) return `Replaced by a corrected form · ${form.interest} interest income`;
@@ -41,7 +42,11 @@ export function TaxFormList() {
               </span>
             </span>
             <Button asChild variant="secondary" size="sm">
-              <a href={taxFormPdfPath(form.id)} download aria-label={`Download PDF of ${title}`}>
+              <a
+                href={hrefOf("GET /api/statements/tax-forms/:id.pdf", { params: { id: form.id } })}
+                download
+                aria-label={`Download PDF of ${title}`}
+              >
                 <Download aria-hidden />
                 Download PDF
               </a>

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DecideApprovalResponse } from "@/contract/approvals";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -17,11 +16,10 @@ export function decideApproval({
   reason?: string;
 }) {
   return withStepUp(() =>
-    apiRequest<DecideApprovalResponse>(
-      "POST",
-      `/api/admin/approvals/${encodeURIComponent(id)}/${decision}`,
-      reason ? { reason } : {},
-    ),
+    callEndpoint(`POST /api/admin/approvals/:id/${decision}`, {
+      params: { id },
+      body: reason ? { reason } : {},
+    }),
   );
 }
 

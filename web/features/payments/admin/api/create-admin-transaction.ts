@@ -1,14 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  isPendingApproval,
-  type PendingApprovalResponse,
-  SENT_FOR_APPROVAL_TOAST,
-} from "@/contract/approvals";
-import type { CreateAdminTransactionInput, MoneyDryRunResponse } from "@/contract/payments";
-import type { Transaction } from "@/contract/transactions";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
+import type { CreateAdminTransactionInput } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -16,10 +11,8 @@ import { withStepUp } from "@/web/lib/step-up";
  * so the server checks it first (`dryRun`: nothing written, no factor asked): a refusal never costs a code.
  */
 export async function createAdminTransaction(input: CreateAdminTransactionInput) {
-  await apiRequest<MoneyDryRunResponse>("POST", "/api/admin/transactions", { ...input, dryRun: true });
-  return withStepUp(() =>
-    apiRequest<Transaction | PendingApprovalResponse>("POST", "/api/admin/transactions", input),
-  );
+  await callEndpoint("POST /api/admin/transactions", { body: { ...input, dryRun: true } });
+  return withStepUp(() => callEndpoint("POST /api/admin/transactions", { body: input }));
 }
 
 export function useCreateAdminTransaction() {

@@ -4,17 +4,11 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { CreateIncomingPaymentInput, IncomingPayment, MoneyDryRunResponse } from "@/contract/payments";
+import type { CreateIncomingPaymentInput, IncomingPaymentResult } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
-
-/** The create and update answers: the payment, plus the customer's new balance when money moved. */
-export interface IncomingPaymentResult {
-  payment: IncomingPayment;
-  userBalance?: string;
-}
 
 /**
  * POST /api/admin/incoming-payments: blank text fields get the spec's defaults on the server too. Completing one
@@ -23,14 +17,14 @@ export interface IncomingPaymentResult {
  */
 export async function createIncomingPayment(input: CreateIncomingPaymentInput) {
   if (input.status === "completed") {
-    await apiRequest<MoneyDryRunResponse>("POST", "/api/admin/incoming-payments", { ...input, dryRun: true });
+    await callEndpoint("POST /api/admin/incoming-payments", { body: { ...input, dryRun: true } });
   }
-  return withStepUp(() =>
-    apiRequest<IncomingPaymentResult | PendingApprovalResponse>(
-      "POST",
-      "/api/admin/incoming-payments",
-      input,
-    ),
+  // Not a dry run: the payment (201) or the approval it waits for (202).
+  return withStepUp(
+    () =>
+      callEndpoint("POST /api/admin/incoming-payments", { body: input }) as Promise<
+        IncomingPaymentResult | PendingApprovalResponse
+      >,
   );
 }
 

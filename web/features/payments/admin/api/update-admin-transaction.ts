@@ -1,14 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  isPendingApproval,
-  type PendingApprovalResponse,
-  SENT_FOR_APPROVAL_TOAST,
-} from "@/contract/approvals";
-import type { MoneyDryRunResponse, UpdateAdminTransactionInput } from "@/contract/payments";
-import type { Transaction } from "@/contract/transactions";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
+import type { UpdateAdminTransactionInput } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** PUT /api/admin/transactions/{id}: status and notes of an admin credit; completed posts the money. */
@@ -19,12 +14,14 @@ export async function updateAdminTransaction({
   id: string;
   input: UpdateAdminTransactionInput;
 }) {
-  const url = `/api/admin/transactions/${encodeURIComponent(id)}`;
   // Completing moves money and needs a second factor: the server checks it first (dryRun: nothing written, no
   // factor asked), so a missing reason never costs a code (issue 46).
   if (input.status === "completed")
-    await apiRequest<MoneyDryRunResponse>("PUT", url, { ...input, dryRun: true });
-  return withStepUp(() => apiRequest<Transaction | PendingApprovalResponse>("PUT", url, input));
+    await callEndpoint("PUT /api/admin/transactions/:id", {
+      params: { id },
+      body: { ...input, dryRun: true },
+    });
+  return withStepUp(() => callEndpoint("PUT /api/admin/transactions/:id", { params: { id }, body: input }));
 }
 
 export function useUpdateAdminTransaction() {

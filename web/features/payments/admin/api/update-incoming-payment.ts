@@ -4,11 +4,10 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { MoneyDryRunResponse, UpdateIncomingPaymentInput } from "@/contract/payments";
+import type { IncomingPaymentResult, UpdateIncomingPaymentInput } from "@/contract/payments";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import type { IncomingPaymentResult } from "@/web/features/payments/admin/api/create-incoming-payment";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** PUT /api/admin/incoming-payments/{id}: status, notes, date; completing it credits the customer. */
@@ -19,12 +18,20 @@ export async function updateIncomingPayment({
   id: string;
   input: UpdateIncomingPaymentInput;
 }) {
-  const url = `/api/admin/incoming-payments/${encodeURIComponent(id)}`;
   // Completing moves money and needs a second factor: the server checks it first (dryRun: nothing written, no
   // factor asked), so a missing reason never costs a code (issue 46).
   if (input.status === "completed")
-    await apiRequest<MoneyDryRunResponse>("PUT", url, { ...input, dryRun: true });
-  return withStepUp(() => apiRequest<IncomingPaymentResult | PendingApprovalResponse>("PUT", url, input));
+    await callEndpoint("PUT /api/admin/incoming-payments/:id", {
+      params: { id },
+      body: { ...input, dryRun: true },
+    });
+  // Not a dry run: the payment (200) or the approval it waits for (202).
+  return withStepUp(
+    () =>
+      callEndpoint("PUT /api/admin/incoming-payments/:id", { params: { id }, body: input }) as Promise<
+        IncomingPaymentResult | PendingApprovalResponse
+      >,
+  );
 }
 
 export function useUpdateIncomingPayment() {

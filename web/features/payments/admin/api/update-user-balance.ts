@@ -1,13 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  isPendingApproval,
-  type PendingApprovalResponse,
-  SENT_FOR_APPROVAL_TOAST,
-} from "@/contract/approvals";
-import type { MoneyDryRunResponse } from "@/contract/payments";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -27,11 +22,13 @@ export async function updateUserBalance({
   expectedBalance: string;
   reason: string;
 }) {
-  const url = `/api/admin/users/${encodeURIComponent(userId)}/balance`;
   const body = { accountBalance, expectedBalance, reason };
-  await apiRequest<MoneyDryRunResponse>("PUT", url, { ...body, dryRun: true });
+  await callEndpoint("PUT /api/admin/users/:userId/balance", {
+    params: { userId },
+    body: { ...body, dryRun: true },
+  });
   // Maker-checker: every adjustment waits for a second finance member (202 "Sent for approval").
-  return withStepUp(() => apiRequest<{ accountBalance: string } | PendingApprovalResponse>("PUT", url, body));
+  return withStepUp(() => callEndpoint("PUT /api/admin/users/:userId/balance", { params: { userId }, body }));
 }
 
 export function useUpdateUserBalance() {

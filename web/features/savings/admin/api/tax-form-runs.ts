@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { TaxFormRunStatus } from "@/contract/tax-forms";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const ADMIN_TAX_FORM_RUNS_KEY = ["/api/admin/tax-forms/runs"] as const;
 
@@ -10,8 +9,7 @@ export const ADMIN_TAX_FORM_RUNS_KEY = ["/api/admin/tax-forms/runs"] as const;
  */
 export const taxFormRunsQuery = queryOptions({
   queryKey: ADMIN_TAX_FORM_RUNS_KEY,
-  queryFn: ({ signal }) =>
-    apiRequest<TaxFormRunStatus>("GET", ADMIN_TAX_FORM_RUNS_KEY[0], undefined, { signal }),
+  queryFn: ({ signal }) => callEndpoint("GET /api/admin/tax-forms/runs", { query: {} }, { signal }),
   refetchInterval: (query) => (query.state.data?.runs[0]?.status === "running" ? 2000 : false),
 });
 
@@ -23,7 +21,7 @@ export function useTaxFormRuns() {
 export function useStartTaxFormRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (year: number) => apiRequest<TaxFormRunStatus>("POST", ADMIN_TAX_FORM_RUNS_KEY[0], { year }),
+    mutationFn: (year: number) => callEndpoint("POST /api/admin/tax-forms/runs", { body: { year } }),
     onSuccess: (status) => queryClient.setQueryData(ADMIN_TAX_FORM_RUNS_KEY, status),
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReconciliationDetail } from "@/contract/settlement";
 import { ADMIN_RECONCILIATIONS_KEY } from "@/web/features/settlement/admin/api/get-settlement";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -13,11 +12,10 @@ export function useAcknowledgeDifference() {
   return useMutation({
     mutationFn: ({ reportId, itemId, reason }: { reportId: string; itemId: string; reason: string }) =>
       withStepUp(() =>
-        apiRequest<ReconciliationDetail>(
-          "POST",
-          `${ADMIN_RECONCILIATIONS_KEY[0]}/${encodeURIComponent(reportId)}/items/${encodeURIComponent(itemId)}/acknowledge`,
-          { reason },
-        ),
+        callEndpoint("POST /api/admin/settlement/reconciliations/:id/items/:itemId/acknowledge", {
+          params: { id: reportId, itemId },
+          body: { reason },
+        }),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_RECONCILIATIONS_KEY }),
   });

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DecideApprovalResponse } from "@/contract/approvals";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -20,11 +19,10 @@ export function useDecideSettledOutside() {
       reason?: string;
     }) =>
       withStepUp(() =>
-        apiRequest<DecideApprovalResponse>(
-          "POST",
-          `/api/admin/approvals/${encodeURIComponent(approvalId)}/${decision}`,
-          reason ? { reason } : {},
-        ),
+        callEndpoint(`POST /api/admin/approvals/:id/${decision}`, {
+          params: { id: approvalId },
+          body: reason ? { reason } : {},
+        }),
       ),
     // The transfer, the customer's balance and the approvals queue all move: every list reads fresh.
     onSettled: () => queryClient.invalidateQueries(),

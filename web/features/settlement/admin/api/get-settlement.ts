@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ReconciliationReport, SettlementOverview } from "@/contract/settlement";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint, hrefOf } from "@/web/lib/api";
 
 export const ADMIN_SETTLEMENT_KEY = ["/api/admin/settlement"] as const;
 export const ADMIN_RECONCILIATIONS_KEY = ["/api/admin/settlement/reconciliations"] as const;
@@ -8,8 +7,7 @@ export const ADMIN_RECONCILIATIONS_KEY = ["/api/admin/settlement/reconciliations
 /** GET /api/admin/settlement: the hot wallet, payouts and deposits (or "settlement is manual"). */
 export const settlementOverviewQuery = queryOptions({
   queryKey: ADMIN_SETTLEMENT_KEY,
-  queryFn: ({ signal }) =>
-    apiRequest<SettlementOverview>("GET", ADMIN_SETTLEMENT_KEY[0], undefined, { signal }),
+  queryFn: ({ signal }) => callEndpoint("GET /api/admin/settlement", {}, { signal }),
   // Confirmations and ages move with every block: read again while the tab is open.
   refetchInterval: 15_000,
 });
@@ -21,10 +19,7 @@ export function useSettlementOverview() {
 /** GET /api/admin/settlement/reconciliations: the latest reconciliation reports, newest first. */
 export const reconciliationsQuery = queryOptions({
   queryKey: ADMIN_RECONCILIATIONS_KEY,
-  queryFn: ({ signal }) =>
-    apiRequest<{ reports: ReconciliationReport[] }>("GET", ADMIN_RECONCILIATIONS_KEY[0], undefined, {
-      signal,
-    }),
+  queryFn: ({ signal }) => callEndpoint("GET /api/admin/settlement/reconciliations", {}, { signal }),
 });
 
 export function useReconciliations(enabled: boolean) {
@@ -33,4 +28,4 @@ export function useReconciliations(enabled: boolean) {
 
 /** Where a report downloads as CSV. */
 export const reconciliationCsvPath = (id: string) =>
-  `/api/admin/settlement/reconciliations/${encodeURIComponent(id)}/report.csv`;
+  hrefOf("GET /api/admin/settlement/reconciliations/:id/report.csv", { params: { id } });

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { PendingApprovalResponse } from "@/contract/approvals";
 import type { DepositReturnInput } from "@/contract/treasury";
 import { ADMIN_SETTLEMENT_KEY } from "@/web/features/settlement/admin/api/get-settlement";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -14,11 +13,7 @@ export function useProposeDepositReturn() {
   return useMutation({
     mutationFn: ({ id, ...body }: DepositReturnInput & { id: string }) =>
       withStepUp(() =>
-        apiRequest<PendingApprovalResponse>(
-          "POST",
-          `/api/admin/settlement/deposits/${encodeURIComponent(id)}/return`,
-          body,
-        ),
+        callEndpoint("POST /api/admin/settlement/deposits/:id/return", { params: { id }, body }),
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_SETTLEMENT_KEY }),
   });

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { SpeedUpAnswer } from "@/contract/settlement";
 import { ADMIN_SETTLEMENT_KEY } from "@/web/features/settlement/admin/api/get-settlement";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 /**
@@ -12,13 +11,7 @@ export function useSpeedUpPayout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      withStepUp(() =>
-        apiRequest<SpeedUpAnswer>(
-          "POST",
-          `/api/admin/settlement/payouts/${encodeURIComponent(id)}/speed-up`,
-          {},
-        ),
-      ),
+      withStepUp(() => callEndpoint("POST /api/admin/settlement/payouts/:id/speed-up", { params: { id } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_SETTLEMENT_KEY }),
   });
 }
