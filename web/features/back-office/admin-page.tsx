@@ -37,7 +37,7 @@ import IncomingPaymentsTab from "@/web/features/payments/admin/incoming-payments
 import OutgoingPaysTab from "@/web/features/transfers/admin/outgoing-pays-tab";
 import { useAdminStats } from "@/web/features/users/admin/api/get-admin-stats";
 import { UserManagementTab } from "@/web/features/users/admin/user-management-tab";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 
@@ -176,7 +176,8 @@ export default function AdminPage() {
   const stats = useAdminStats({ enabled: isAdmin });
   // Wait for it, so the tabs' own calls never run into the same refusal.
   if (!isAdmin || stats.isPending) return <FullScreenSpinner />;
-  if (reasonOf(stats.error) === "admin_second_factor_required") return <SecondFactorRequired />;
+  if (failureOf("GET /api/admin/stats", stats.error) === "admin_second_factor_required")
+    return <SecondFactorRequired />;
 
   return (
     <AdminShell

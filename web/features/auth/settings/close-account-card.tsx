@@ -9,7 +9,7 @@ import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
 import { useAccountClosure, useCloseAccount } from "@/web/features/accounts/api/account-closure";
 import { PasswordConfirmDialog } from "@/web/features/auth/settings/password-confirm-dialog";
-import { reasonOf } from "@/web/lib/api";
+import { failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const WHAT = "Close your Pillar account";
@@ -19,6 +19,27 @@ const WHAT = "Close your Pillar account";
  * asks before a change that keeps money in (the step-up dialog with a second factor, else the password). What
  * keeps the account open comes back from the server in words and is shown here, in a live region.
  */
+/** What a refused closing asks of the card: the password (no second factor), the password again, or its message. */
+function closeRefusal(
+  reason: ReasonOf<"POST /api/account/close"> | undefined,
+): "ask-password" | "password-wrong" | "message" {
+  switch (reason) {
+    case "password_confirm_required":
+      return "ask-password";
+    case "password_wrong":
+      return "password-wrong";
+    case "step_up_required":
+    case "account_already_closed":
+    case "closure_blocked":
+    case "service_unavailable":
+    case undefined:
+      return "message";
+    default:
+      unhandledReason(reason);
+      return "message";
+  }
+}
+
 export function CloseAccountCard() {
   const closure = useAccountClosure();
   const close = useCloseAccount();
@@ -35,7 +56,7 @@ export function CloseAccountCard() {
     try {
       done((await close.mutateAsync({})).message);
     } catch (error) {
-      if (reasonOf(error) === "password_confirm_required") setAskPassword(true);
+      if (closeRefusal(failureOf("POST /api/account/close", error)) === "ask-password") setAskPassword(true);
       else if (!isStepUpCancelled(error)) setRefusal(errorMessage(error, "Could not close the account"));
     }
   };
@@ -43,7 +64,7 @@ export function CloseAccountCard() {
     try {
       done((await close.mutateAsync({ password })).message);
     } catch (error) {
-      if (reasonOf(error) === "password_wrong") throw error;
+      if (closeRefusal(failureOf("POST /api/account/close", error)) === "password-wrong") throw error;
       setAskPassword(false);
       setRefusal(errorMessage(error, "Could not close the account"));
     }

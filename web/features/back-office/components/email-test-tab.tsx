@@ -10,7 +10,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { useSendPaymentNotification } from "@/web/features/back-office/api/send-payment-notification";
 import { useSendTestEmail } from "@/web/features/back-office/api/send-test-email";
-import { isUnauthorized, reasonOf } from "@/web/lib/api";
+import { failureOf, isUnauthorized } from "@/web/lib/api";
 import { useCurrentUser } from "@/web/lib/current-user";
 
 /**
@@ -39,7 +39,7 @@ function TestEmailForm() {
         onError: (error) =>
           !isUnauthorized(error) &&
           toast(
-            reasonOf(error) === "test_mail_staff_only"
+            failureOf("POST /api/admin/test-email", error) === "test_mail_staff_only"
               ? { title: ADMIN_MESSAGES.testMailStaffOnly, variant: "destructive" }
               : {
                   title: "Failed to send test email. Check email service configuration.",

@@ -23,7 +23,7 @@ import {
 import { DocumentsStep } from "@/web/features/kyc/components/documents-step";
 import { PersonalInfoStep } from "@/web/features/kyc/components/personal-info-step";
 import { type SubmitError, SubmitErrorMessage } from "@/web/features/kyc/components/submit-error-message";
-import { isUnauthorized, reasonOf } from "@/web/lib/api";
+import { failureOf, isUnauthorized, unhandledReason } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 
 const FIELD_REQUIRED = "This field is required";
@@ -50,16 +50,24 @@ function startingForm(previous: KycApplication | null): ApplicationForm {
 }
 
 export function toSubmitError(error: unknown): SubmitError {
-  switch (reasonOf(error)) {
+  const other: SubmitError = {
+    kind: "other",
+    message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed,
+  };
+  const reason = failureOf("POST /api/kyc/create", error);
+  switch (reason) {
     case "phone_number_required":
       return { kind: "phone" };
     case "ssn_duplicate":
       return { kind: "ssn" };
+    case "application_exists":
+    case "staff_account":
+    case "service_unavailable":
+    case undefined:
+      return other;
     default:
-      return {
-        kind: "other",
-        message: (error instanceof Error && error.message) || KYC_MESSAGES.submitFailed,
-      };
+      unhandledReason(reason);
+      return other;
   }
 }
 
@@ -187,7 +195,7 @@ export function ApplicationWizard({
       },
       onError: (error) => {
         if (isUnauthorized(error)) return;
-        if (reasonOf(error) === "application_exists") {
+        if (failureOf("POST /api/kyc/create", error) === "application_exists") {
           toast({ title: "Application in progress", description: error.message });
           void queryClient.invalidateQueries({ queryKey: KYC_STATUS_KEY });
           return;
