@@ -417,6 +417,8 @@ export const KYC_ENDPOINTS = endpoints({
       "phone_number_required",
       "application_exists",
       "ssn_duplicate",
+      "name_characters_invalid",
+      "state_invalid",
       "BAD_REQUEST",
       "NOT_FOUND",
       "UNSUPPORTED_MEDIA_TYPE",

@@ -61,6 +61,8 @@ function registrationUnverified(reason: ReasonOf<"POST /api/auth/register"> | un
     case "email_taken":
     case "pillar_tag_taken":
     case "service_unavailable":
+    case "common_password":
+    case "name_characters_invalid":
     case undefined:
       return false;
     default:

@@ -63,6 +63,8 @@ export function toSubmitError(error: unknown): SubmitError {
     case "application_exists":
     case "staff_account":
     case "service_unavailable":
+    case "name_characters_invalid":
+    case "state_invalid":
     case undefined:
       return other;
     default:
