@@ -91,4 +91,5 @@ export const ACCOUNTS_ENDPOINTS = endpoints({
     replies: { 200: transactionPage },
     errors: ["VALIDATION"],
   },
+  "GET /api/transactions/export.csv": { access: "user", file: "text/csv" },
 });

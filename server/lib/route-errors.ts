@@ -31,7 +31,6 @@ const HAND_WRITTEN: Readonly<Record<string, readonly [RouteAccess, ...ErrorCode[
     "RATE_LIMITED",
   ],
   // Balances, history, statements, chat.
-  "GET /api/transactions/export.csv": ["user"],
   "GET /api/transfers/:id/receipt.pdf": ["user", "NOT_FOUND"],
   // Pushed updates and the notification centre (decision 034).
   "GET /api/events": ["user", "BAD_REQUEST", "RATE_LIMITED"],

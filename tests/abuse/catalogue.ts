@@ -463,11 +463,6 @@ const CASES: Record<string, CaseRow> = {
     build: () => url("/api/transactions?limit=5"),
     expect: USER_OK,
   },
-  "GET /api/transactions/export.csv": {
-    access: "user",
-    build: () => url("/api/transactions/export.csv"),
-    expect: USER_OK,
-  },
   "GET /api/account/data-access": {
     build: () => url("/api/account/data-access?limit=5"),
     expect: USER_OK,

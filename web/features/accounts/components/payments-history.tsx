@@ -27,6 +27,7 @@ import {
   TYPE_FILTERS,
   type TypeFilter,
 } from "@/web/features/accounts/filter-transactions";
+import { hrefOf } from "@/web/lib/api";
 import { cn } from "@/web/lib/cn";
 import { formatDateTime } from "@/web/lib/format";
 import { useRecentTransactions } from "@/web/lib/recent-transactions";
@@ -216,7 +217,7 @@ export function PaymentsHistory({ title }: { title: string }) {
           <CardDescription>Payments history · updates automatically</CardDescription>
         </div>
         <Button asChild variant="secondary" size="sm">
-          <a href="/api/transactions/export.csv" download>
+          <a href={hrefOf("GET /api/transactions/export.csv", {})} download>
             <Download aria-hidden />
             Download CSV
           </a>
