@@ -46,9 +46,6 @@ export const ADMIN_ROUTE_ROLES = {
   "GET /api/admin/account-requests": ["compliance"],
   "PUT /api/admin/account-requests/:id": ["compliance"],
   "POST /api/admin/users/:userId/unfreeze": ["compliance"],
-  // Lifting a customer's own send block, identity re-verified; a second member approves (decision 047).
-  "GET /api/admin/users/:userId/self-limits": ["compliance"],
-  "POST /api/admin/users/:userId/lift-send-block": ["compliance"],
   // Sensitive reads and the audit trail: each reveal is audited with its reason; the log is searchable.
   "POST /api/admin/kyc/:id/ssn/reveal": ["compliance"],
   "GET /api/admin/audit": ["compliance"],
@@ -89,10 +86,6 @@ export const ADMIN_ROUTE_ROLES = {
   "POST /api/admin/approvals/:id/reject": ["finance", "compliance"],
 
   // Finance: money in and out, balances, the ledger.
-  "GET /api/admin/transfer-requests": ["finance"],
-  "PUT /api/admin/transfer-requests/:id": ["finance"],
-  // A note on a customer's own limits: the only thing staff do about them (decision 035).
-  "POST /api/admin/users/:userId/self-limit-notes": ["support"],
   "GET /api/admin/incoming-payments": ["finance"],
   "POST /api/admin/incoming-payments": ["finance"],
   "PUT /api/admin/incoming-payments/:id": ["finance"],

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pendingApprovalResponse } from "@/contract/approvals";
+import { endpoints } from "@/contract/endpoint";
 
 /** The cooldowns "Block crypto sends" offers (issue 32 §5): the time a block lasts after it is switched off. */
 export const SEND_BLOCK_COOLDOWNS = ["24 hours", "7 days", "30 days", "12 months"] as const;
@@ -86,6 +88,9 @@ export const setSendBlockInput = z.strictObject({
   password: confirmPassword,
 });
 
+/** What a change of the customer's own limits answers: its message and the limits now. */
+export const selfLimitsAnswer = z.object({ message: z.string(), selfLimits });
+
 /** POST /api/account/send-block/undo: the token from the e-mailed link's fragment (answered like a freeze link). */
 export const undoSendBlockInput = z.object({
   token: z.string({ error: "This link is not valid" }).max(200, "This link is not valid"),
@@ -119,4 +124,66 @@ export const selfLimitNotes = z.object({
   notes: z.array(
     z.object({ id: z.string(), note: z.string(), staffId: z.string().nullable(), createdAt: z.string() }),
   ),
+});
+
+/** What a change of the customer's own limits is refused for: staff, the input, the fresh proof (decision 047). */
+const SELF_LIMIT_REFUSALS = [
+  "VALIDATION",
+  "staff_account",
+  "step_up_required",
+  "password_confirm_required",
+  "password_wrong",
+] as const;
+
+/**
+ * The customer's own limits (decision 035): read, lower or raise the daily limit, switch the send block. The
+ * password that confirms a change for a customer with no second factor has few guesses, counted per customer by
+ * the server apart from the changes' own limit.
+ */
+export const SELF_LIMITS_ENDPOINTS = endpoints({
+  "GET /api/transfer/self-limits": { access: "user", replies: { 200: selfLimits } },
+  "PUT /api/transfer/self-limits/daily-limit": {
+    access: "user",
+    body: setDailyLimitInput,
+    replies: { 200: selfLimitsAnswer },
+    errors: SELF_LIMIT_REFUSALS,
+    limit: { perMinute: 20, by: "user", bucket: "self-limits" },
+  },
+  "PUT /api/transfer/self-limits/send-block": {
+    access: "user",
+    body: setSendBlockInput,
+    replies: { 200: selfLimitsAnswer },
+    errors: [...SELF_LIMIT_REFUSALS, "cooldown_shorter"],
+    limit: { perMinute: 20, by: "user", bucket: "self-limits" },
+  },
+});
+
+const customerParams = z.object({ userId: z.uuid({ error: "Invalid id" }) });
+
+/**
+ * Staff and a customer's own limits: a note is the only thing support does about them (decision 035); lifting
+ * the send block is the one exception, by two compliance members with the customer's identity re-verified
+ * (decision 047): always 202, decided in the Approvals tab.
+ */
+export const SELF_LIMITS_ADMIN_ENDPOINTS = endpoints({
+  "POST /api/admin/users/:userId/self-limit-notes": {
+    access: ["support"],
+    params: customerParams,
+    body: selfLimitNoteInput,
+    replies: { 201: selfLimitNotes },
+    errors: ["NOT_FOUND"],
+  },
+  "GET /api/admin/users/:userId/self-limits": {
+    access: ["compliance"],
+    params: customerParams,
+    replies: { 200: selfLimits },
+    errors: ["NOT_FOUND"],
+  },
+  "POST /api/admin/users/:userId/lift-send-block": {
+    access: ["compliance"],
+    params: customerParams,
+    body: liftSendBlockInput,
+    replies: { 202: pendingApprovalResponse },
+    errors: ["NOT_FOUND", "not_sends_blocked"],
+  },
 });

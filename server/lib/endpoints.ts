@@ -13,6 +13,7 @@ import {
   type ParsedRequest,
   splitEndpointKey,
 } from "@/contract/endpoint";
+import { csvDownload, pdfDownload } from "@/contract/media";
 import { keyedLimit, perIpLimit } from "@/server/lib/rate-limit";
 import { requireAdmin, requireUser } from "@/server/lib/session-plugin";
 
@@ -50,6 +51,12 @@ declare module "fastify" {
     endpointChecks: EndpointChecks;
   }
 }
+
+/** How OpenAPI describes a file answer (contract/media.ts); Fastify never serialises a stream or a buffer. */
+const FILE_ANSWERS: Partial<Record<NonNullable<Endpoint["file"]>, unknown>> = {
+  "application/pdf": pdfDownload,
+  "text/csv": csvDownload,
+};
 
 const ACCESS_HOOK: Record<"user" | "staff", onRequestHookHandler> = {
   user: requireUser as onRequestHookHandler,
@@ -110,6 +117,9 @@ export function registerEndpoints<const T extends EndpointTable>(
         ...(endpoint.query ? { querystring: endpoint.query } : {}),
         ...(endpoint.body ? { body: endpoint.body } : {}),
         ...(endpoint.replies ? { response: endpoint.replies } : {}),
+        ...(endpoint.file && FILE_ANSWERS[endpoint.file]
+          ? { response: { 200: FILE_ANSWERS[endpoint.file] } }
+          : {}),
       },
       onRequest,
       preHandler,
