@@ -4,13 +4,10 @@ import { RECIPIENT_ENDPOINTS } from "@/contract/recipients";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
 import { SCHEDULE_ENDPOINTS } from "@/contract/schedules";
-import { SELF_LIMITS_ADMIN_ENDPOINTS, SELF_LIMITS_ENDPOINTS } from "@/contract/self-limits";
+import { SELF_LIMITS_ENDPOINTS } from "@/contract/self-limits";
 import { TAG_PAYMENT_ENDPOINTS } from "@/contract/tag-payments";
-import {
-  TRANSFER_ADMIN_ENDPOINTS,
-  TRANSFER_ENDPOINTS,
-  TRANSFER_RECEIPT_ENDPOINTS,
-} from "@/contract/transfers";
+import { TRANSFER_ENDPOINTS, TRANSFER_RECEIPT_ENDPOINTS } from "@/contract/transfers";
+import { TRANSFER_ADMIN_ENDPOINTS } from "@/contract/transfers-admin";
 
 /**
  * Every endpoint declared with a contract (decision 075), by `METHOD /path`. The server registers each area's
@@ -25,7 +22,6 @@ export const ENDPOINTS = {
   ...TRANSFER_RECEIPT_ENDPOINTS,
   ...TRANSFER_ADMIN_ENDPOINTS,
   ...SELF_LIMITS_ENDPOINTS,
-  ...SELF_LIMITS_ADMIN_ENDPOINTS,
   ...TAG_PAYMENT_ENDPOINTS,
   ...MONEY_REQUEST_ENDPOINTS,
   ...RECIPIENT_ENDPOINTS,

@@ -126,8 +126,9 @@ export const requestBlockParams = z.object({ id: z.uuid({ error: "Blocked reques
  * "Request money" from a $tag (decision 037) and blocking a requester (issue 46 §30). Asking is counted per
  * customer per minute here and per day by the server; paying is a tag payment, with its Idempotency-Key and the
  * server's proof and creation limits. Another customer's request, staff's and a bad id are the same 404.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
-export const MONEY_REQUEST_ENDPOINTS = endpoints({
+export const MONEY_REQUEST_ENDPOINTS = /* @__PURE__ */ endpoints({
   "POST /api/transfer/requests": {
     access: "user",
     body: createMoneyRequestInput,

@@ -189,8 +189,9 @@ const changes = { perMinute: 30, by: "user", bucket: "schedule-change" } as cons
  * A customer's scheduled and recurring transfers to saved recipients (decision 036). Schedules send money, which
  * staff never do from the customer side, so every endpoint refuses them (customers_only) before anything else.
  * Editing, pausing and resuming change when money leaves, so each asks for a fresh step-up (issue 46 §33).
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
-export const SCHEDULE_ENDPOINTS = endpoints({
+export const SCHEDULE_ENDPOINTS = /* @__PURE__ */ endpoints({
   "GET /api/schedules": { access: "user", replies: { 200: scheduleList }, errors: ["customers_only"] },
   "GET /api/schedules/upcoming": {
     access: "user",

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { pendingApprovalResponse } from "@/contract/approvals";
 import { endpoints } from "@/contract/endpoint";
 
 /** The cooldowns "Block crypto sends" offers (issue 32 §5): the time a block lasts after it is switched off. */
@@ -139,8 +138,9 @@ const SELF_LIMIT_REFUSALS = [
  * The customer's own limits (decision 035): read, lower or raise the daily limit, switch the send block. The
  * password that confirms a change for a customer with no second factor has few guesses, counted per customer by
  * the server apart from the changes' own limit.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
-export const SELF_LIMITS_ENDPOINTS = endpoints({
+export const SELF_LIMITS_ENDPOINTS = /* @__PURE__ */ endpoints({
   "GET /api/transfer/self-limits": { access: "user", replies: { 200: selfLimits } },
   "PUT /api/transfer/self-limits/daily-limit": {
     access: "user",
@@ -155,35 +155,5 @@ export const SELF_LIMITS_ENDPOINTS = endpoints({
     replies: { 200: selfLimitsAnswer },
     errors: [...SELF_LIMIT_REFUSALS, "cooldown_shorter"],
     limit: { perMinute: 20, by: "user", bucket: "self-limits" },
-  },
-});
-
-const customerParams = z.object({ userId: z.uuid({ error: "Invalid id" }) });
-
-/**
- * Staff and a customer's own limits: a note is the only thing support does about them (decision 035); lifting
- * the send block is the one exception, by two compliance members with the customer's identity re-verified
- * (decision 047): always 202, decided in the Approvals tab.
- */
-export const SELF_LIMITS_ADMIN_ENDPOINTS = endpoints({
-  "POST /api/admin/users/:userId/self-limit-notes": {
-    access: ["support"],
-    params: customerParams,
-    body: selfLimitNoteInput,
-    replies: { 201: selfLimitNotes },
-    errors: ["NOT_FOUND"],
-  },
-  "GET /api/admin/users/:userId/self-limits": {
-    access: ["compliance"],
-    params: customerParams,
-    replies: { 200: selfLimits },
-    errors: ["NOT_FOUND"],
-  },
-  "POST /api/admin/users/:userId/lift-send-block": {
-    access: ["compliance"],
-    params: customerParams,
-    body: liftSendBlockInput,
-    replies: { 202: pendingApprovalResponse },
-    errors: ["NOT_FOUND", "not_sends_blocked"],
   },
 });

@@ -62,8 +62,9 @@ export const TAG_PAYMENT_REFUSALS = [
  * Paying another customer by $tag (decision 035). Lookups are counted per customer, so tags cannot be enumerated
  * quickly; every miss answers the same 404. A payment carries an Idempotency-Key; its proof and creation limits
  * are the server's own (shared with the transfer).
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
-export const TAG_PAYMENT_ENDPOINTS = endpoints({
+export const TAG_PAYMENT_ENDPOINTS = /* @__PURE__ */ endpoints({
   "GET /api/transfer/tag/:tag": {
     access: "user",
     params: tagParams,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { pendingApprovalResponse } from "@/contract/approvals";
 import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { refineNameCharacters } from "@/contract/person-name";
@@ -263,8 +262,9 @@ const MONEY_OUT_REFUSALS = [
 /**
  * /api/transfer: a customer's outgoing USDC transfers. The transfer carries an Idempotency-Key; its proof and
  * creation limits (keyed by the body, and never refusing a replay) are the server's own.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
-export const TRANSFER_ENDPOINTS = endpoints({
+export const TRANSFER_ENDPOINTS = /* @__PURE__ */ endpoints({
   "POST /api/transfer/request": {
     access: "user",
     body: createTransferInput,
@@ -296,8 +296,11 @@ export const TRANSFER_ENDPOINTS = endpoints({
 // Any string: a malformed id is answered 404 by the service, like a missing or someone else's one.
 const receiptParams = z.object({ id: z.string().max(100) });
 
-/** /api/transfers/{id}: a customer's receipt for one of their own transfers (also as a PDF), and cancelling it. */
-export const TRANSFER_RECEIPT_ENDPOINTS = endpoints({
+/**
+ * /api/transfers/{id}: a customer's receipt for one of their own transfers (also as a PDF), and cancelling it.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const TRANSFER_RECEIPT_ENDPOINTS = /* @__PURE__ */ endpoints({
   "GET /api/transfers/:id": {
     access: "user",
     params: receiptParams,
@@ -315,34 +318,5 @@ export const TRANSFER_RECEIPT_ENDPOINTS = endpoints({
     params: z.object({ id: z.string().max(64) }),
     file: "application/pdf",
     errors: ["NOT_FOUND"],
-  },
-});
-
-const transferIdParams = z.object({ id: z.uuid({ error: "Invalid id" }) });
-
-/**
- * The admin transfer desk: every customer's transfer requests and settling them. A flagged transfer moving
- * anywhere but cancelled or failed waits for a second staff member (202).
- */
-export const TRANSFER_ADMIN_ENDPOINTS = endpoints({
-  "GET /api/admin/transfer-requests": {
-    access: ["finance"],
-    query: transferRequestsQuery,
-    replies: { 200: adminTransferRequestPage },
-  },
-  "PUT /api/admin/transfer-requests/:id": {
-    access: ["finance"],
-    params: transferIdParams,
-    body: updateTransferInput,
-    replies: { 200: transferRequest, 202: pendingApprovalResponse },
-    errors: [
-      "NOT_FOUND",
-      "CONFLICT",
-      "transfer_held",
-      "transfer_under_review",
-      "compliance_hold",
-      "completed_by_chain",
-      "payout_in_flight",
-    ],
   },
 });

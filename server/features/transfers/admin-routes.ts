@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { SELF_LIMITS_ADMIN_ENDPOINTS } from "@/contract/self-limits";
-import { TRANSFER_ADMIN_ENDPOINTS } from "@/contract/transfers";
+import { TRANSFER_ADMIN_ENDPOINTS } from "@/contract/transfers-admin";
 import { findTransferRequests } from "@/server/features/transfers/find-transfer-requests";
 import { addSelfLimitNote } from "@/server/features/transfers/self-limits";
 import { customerSelfLimits, submitSendBlockLift } from "@/server/features/transfers/send-block-lift";
@@ -25,9 +24,6 @@ export async function adminTransferRoutes(app: FastifyInstance) {
       );
       return reply.status(result.status).send(result.body);
     },
-  });
-
-  registerEndpoints(app, SELF_LIMITS_ADMIN_ENDPOINTS, {
     // Staff write a note about a customer's own limits (decision 035); the one change they can make to them is the
     // two-member lift below (decision 047).
     "POST /api/admin/users/:userId/self-limit-notes": (request) =>
