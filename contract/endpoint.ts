@@ -54,8 +54,13 @@ export interface Endpoint {
 
 export type EndpointTable = Readonly<Record<EndpointKey, Endpoint>>;
 
-/** Declares a table of endpoints, keeping every literal type the server and the web read from it. */
-export function endpoints<const T extends Record<EndpointKey, Endpoint>>(table: T): T {
+/**
+ * Declares a table of endpoints, keeping every literal type the server and the web read from it. Free of side
+ * effects, so a page that imports a message from a contract file leaves its tables (and their schemas) out.
+ */
+export /*#__NO_SIDE_EFFECTS__*/ function endpoints<const T extends Record<EndpointKey, Endpoint>>(
+  table: T,
+): T {
   return table;
 }
 

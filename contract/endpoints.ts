@@ -10,18 +10,25 @@ import { DASHBOARD_CONTENT_ADMIN_ENDPOINTS, DASHBOARD_CONTENT_ENDPOINTS } from "
 import type { EndpointTable } from "@/contract/endpoint";
 import { EVENTS_ENDPOINTS } from "@/contract/events";
 import { KYC_ENDPOINTS } from "@/contract/kyc";
+import { MONEY_REQUEST_ENDPOINTS } from "@/contract/money-requests";
 import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
 import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
 import { PAYMENTS_ADMIN_ENDPOINTS } from "@/contract/payments";
+import { RECIPIENT_ENDPOINTS } from "@/contract/recipients";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
+import { SCHEDULE_ENDPOINTS } from "@/contract/schedules";
 import { ACCOUNT_SECURITY_ENDPOINTS, LOGIN_ENDPOINTS, SECOND_FACTOR_ENDPOINTS } from "@/contract/security";
+import { SELF_LIMITS_ENDPOINTS } from "@/contract/self-limits";
 import { SETTLEMENT_ADMIN_ENDPOINTS, SETTLEMENT_ENDPOINTS } from "@/contract/settlement";
 import { STAFF_ENDPOINTS } from "@/contract/staff";
 import { STATEMENTS_ENDPOINTS } from "@/contract/statements";
+import { TAG_PAYMENT_ENDPOINTS } from "@/contract/tag-payments";
 import { TAX_FORM_ADMIN_ENDPOINTS } from "@/contract/tax-forms";
 import { ACCOUNTS_ENDPOINTS } from "@/contract/transactions";
+import { TRANSFER_ENDPOINTS, TRANSFER_RECEIPT_ENDPOINTS } from "@/contract/transfers";
+import { TRANSFER_ADMIN_ENDPOINTS } from "@/contract/transfers-admin";
 import { TREASURY_ENDPOINTS } from "@/contract/treasury";
 
 /**
@@ -46,11 +53,21 @@ export const ENDPOINTS_BY_AREA = {
   monitoring: MONITORING_ENDPOINTS,
   notifications: NOTIFICATION_ENDPOINTS,
   payments: PAYMENTS_ADMIN_ENDPOINTS,
+  recipients: RECIPIENT_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
+  schedules: SCHEDULE_ENDPOINTS,
   security: ACCOUNT_SECURITY_ENDPOINTS,
   settlement: { ...SETTLEMENT_ENDPOINTS, ...SETTLEMENT_ADMIN_ENDPOINTS, ...TREASURY_ENDPOINTS },
   staff: STAFF_ENDPOINTS,
   statements: { ...STATEMENTS_ENDPOINTS, ...TAX_FORM_ADMIN_ENDPOINTS },
+  transfers: {
+    ...TRANSFER_ENDPOINTS,
+    ...TRANSFER_RECEIPT_ENDPOINTS,
+    ...TRANSFER_ADMIN_ENDPOINTS,
+    ...SELF_LIMITS_ENDPOINTS,
+    ...TAG_PAYMENT_ENDPOINTS,
+    ...MONEY_REQUEST_ENDPOINTS,
+  },
 } as const satisfies Record<string, EndpointTable>;
 
 type ByArea = typeof ENDPOINTS_BY_AREA;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { BRAND } from "@/contract/brand";
+import { endpoints } from "@/contract/endpoint";
 import { secondFactorProof } from "@/contract/security";
+import { createTagPaymentResponse, TAG_PAYMENT_REFUSALS } from "@/contract/tag-payments";
 
 /** "Request money" from a $tag (issue 32 §4, decision 037). */
 export const MONEY_REQUEST_MESSAGES = {
@@ -119,3 +121,78 @@ export type RequestBlockPage = z.infer<typeof requestBlockPage>;
 export const requestBlockAnswer = z.object({ message: z.string(), block: requestBlock });
 export type RequestBlockAnswer = z.infer<typeof requestBlockAnswer>;
 export const requestBlockParams = z.object({ id: z.uuid({ error: "Blocked requester not found" }) });
+
+/**
+ * "Request money" from a $tag (decision 037) and blocking a requester (issue 46 §30). Asking is counted per
+ * customer per minute here and per day by the server; paying is a tag payment, with its Idempotency-Key and the
+ * server's proof and creation limits. Another customer's request, staff's and a bad id are the same 404.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const MONEY_REQUEST_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "POST /api/transfer/requests": {
+    access: "user",
+    body: createMoneyRequestInput,
+    replies: { 201: moneyRequestAnswer },
+    errors: [
+      "VALIDATION",
+      "CONFLICT",
+      "RATE_LIMITED",
+      "staff_account",
+      "account_frozen",
+      "account_closed",
+      "setup_incomplete",
+      "tag_unavailable",
+      "self_payment",
+      "too_many_money_requests",
+      "money_request_daily_cap",
+    ],
+    limit: { perMinute: 5, by: "user", bucket: "money-request-minute" },
+  },
+  "GET /api/transfer/requests": {
+    access: "user",
+    query: moneyRequestsQuery,
+    replies: { 200: moneyRequestPage },
+    errors: ["VALIDATION", "staff_account"],
+  },
+  "POST /api/transfer/requests/:id/pay": {
+    access: "user",
+    params: moneyRequestParams,
+    body: payMoneyRequestInput,
+    replies: { 201: createTagPaymentResponse },
+    errors: ["RATE_LIMITED", "NOT_FOUND", "money_request_closed", ...TAG_PAYMENT_REFUSALS],
+    idempotent: true,
+  },
+  "POST /api/transfer/requests/:id/decline": {
+    access: "user",
+    params: moneyRequestParams,
+    replies: { 200: moneyRequestAnswer },
+    errors: ["NOT_FOUND", "money_request_closed"],
+  },
+  "POST /api/transfer/requests/:id/cancel": {
+    access: "user",
+    params: moneyRequestParams,
+    replies: { 200: moneyRequestAnswer },
+    errors: ["NOT_FOUND", "money_request_closed"],
+  },
+  // The requester is never told they were blocked.
+  "POST /api/transfer/requests/:id/block": {
+    access: "user",
+    params: moneyRequestParams,
+    replies: { 200: requestBlockAnswer },
+    errors: ["NOT_FOUND"],
+    limit: { perMinute: 20, by: "user", bucket: "money-request-block" },
+  },
+  "GET /api/transfer/request-blocks": {
+    access: "user",
+    query: requestBlocksQuery,
+    replies: { 200: requestBlockPage },
+    errors: ["VALIDATION", "staff_account"],
+  },
+  "DELETE /api/transfer/request-blocks/:id": {
+    access: "user",
+    params: requestBlockParams,
+    replies: { 200: requestBlockAnswer },
+    errors: ["NOT_FOUND"],
+    limit: { perMinute: 20, by: "user", bucket: "money-request-block" },
+  },
+});

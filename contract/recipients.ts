@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { messageResponse } from "@/contract/auth";
+import { endpoints } from "@/contract/endpoint";
 import { refineNameCharacters } from "@/contract/person-name";
 import { isUsdcAddress, TRANSFER_MESSAGES } from "@/contract/transfers";
 
@@ -87,3 +89,40 @@ export type AddressCheck = z.infer<typeof addressCheck>;
 export function isSameAddress(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
+
+/**
+ * A customer's saved recipients (address book) for USDC transfers. Staff never send money from the customer side,
+ * so every endpoint refuses them (customers_only) before anything else; changes are counted per customer.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const RECIPIENT_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "GET /api/recipients": { access: "user", replies: { 200: recipientList }, errors: ["customers_only"] },
+  "GET /api/recipients/address-check": {
+    access: "user",
+    query: addressCheckQuery,
+    replies: { 200: addressCheck },
+    errors: ["customers_only"],
+  },
+  "POST /api/recipients": {
+    access: "user",
+    body: createRecipientInput,
+    replies: { 201: recipientResponse },
+    errors: ["customers_only", "duplicate_recipient", "recipient_limit_reached"],
+    limit: { perMinute: 30, by: "user", bucket: "recipient-change" },
+  },
+  "PATCH /api/recipients/:id": {
+    access: "user",
+    params: recipientIdParams,
+    body: renameRecipientInput,
+    replies: { 200: recipientResponse },
+    errors: ["customers_only", "NOT_FOUND", "CONFLICT"],
+    limit: { perMinute: 30, by: "user", bucket: "recipient-change" },
+  },
+  "DELETE /api/recipients/:id": {
+    access: "user",
+    params: recipientIdParams,
+    replies: { 200: messageResponse },
+    errors: ["customers_only", "NOT_FOUND"],
+    limit: { perMinute: 30, by: "user", bucket: "recipient-change" },
+  },
+});

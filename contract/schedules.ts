@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { secondFactorProof } from "@/contract/security";
+import { endpoints } from "@/contract/endpoint";
+import { passkeyOptionsResponse, secondFactorProof } from "@/contract/security";
 
 /** How often a schedule runs (issue 32 §3): once on its date, or every week, two weeks or month from it. */
 export const SCHEDULE_CADENCES = ["once", "weekly", "every_two_weeks", "monthly"] as const;
@@ -179,3 +180,76 @@ export const upcomingRun = z.object({
 });
 export const upcomingRuns = z.object({ items: z.array(upcomingRun) });
 export type UpcomingRuns = z.infer<typeof upcomingRuns>;
+
+/** Every schedule endpoint's refusal of staff (customers_only), and a schedule not the caller's (404). */
+const SCHEDULE_REFUSALS = ["customers_only", "NOT_FOUND"] as const;
+const changes = { perMinute: 30, by: "user", bucket: "schedule-change" } as const;
+
+/**
+ * A customer's scheduled and recurring transfers to saved recipients (decision 036). Schedules send money, which
+ * staff never do from the customer side, so every endpoint refuses them (customers_only) before anything else.
+ * Editing, pausing and resuming change when money leaves, so each asks for a fresh step-up (issue 46 §33).
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const SCHEDULE_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "GET /api/schedules": { access: "user", replies: { 200: scheduleList }, errors: ["customers_only"] },
+  "GET /api/schedules/upcoming": {
+    access: "user",
+    replies: { 200: upcomingRuns },
+    errors: ["customers_only"],
+  },
+  "POST /api/schedules": {
+    access: "user",
+    body: createScheduleInput,
+    replies: { 201: scheduleResponse },
+    errors: [
+      ...SCHEDULE_REFUSALS,
+      "VALIDATION",
+      "BAD_REQUEST",
+      "schedule_limit_reached",
+      "step_up_required",
+      "second_factor_invalid",
+      "second_factor_locked",
+    ],
+    limit: changes,
+  },
+  "POST /api/schedules/passkey-options": {
+    access: "user",
+    body: schedulePasskeyOptionsInput,
+    replies: { 200: passkeyOptionsResponse },
+    errors: [...SCHEDULE_REFUSALS, "VALIDATION", "BAD_REQUEST", "no_passkey"],
+    limit: changes,
+  },
+  "PATCH /api/schedules/:id": {
+    access: "user",
+    params: scheduleIdParams,
+    body: editScheduleInput,
+    replies: { 200: scheduleResponse },
+    errors: [...SCHEDULE_REFUSALS, "VALIDATION", "schedule_state"],
+    stepUp: true,
+    limit: changes,
+  },
+  "POST /api/schedules/:id/pause": {
+    access: "user",
+    params: scheduleIdParams,
+    replies: { 200: scheduleResponse },
+    errors: [...SCHEDULE_REFUSALS, "schedule_state"],
+    stepUp: true,
+    limit: changes,
+  },
+  "POST /api/schedules/:id/resume": {
+    access: "user",
+    params: scheduleIdParams,
+    replies: { 200: scheduleResponse },
+    errors: [...SCHEDULE_REFUSALS, "VALIDATION", "schedule_state"],
+    stepUp: true,
+    limit: changes,
+  },
+  "POST /api/schedules/:id/cancel": {
+    access: "user",
+    params: scheduleIdParams,
+    replies: { 200: scheduleResponse },
+    errors: [...SCHEDULE_REFUSALS, "schedule_state"],
+    limit: changes,
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 
 /** The cooldowns "Block crypto sends" offers (issue 32 §5): the time a block lasts after it is switched off. */
 export const SEND_BLOCK_COOLDOWNS = ["24 hours", "7 days", "30 days", "12 months"] as const;
@@ -86,6 +87,9 @@ export const setSendBlockInput = z.strictObject({
   password: confirmPassword,
 });
 
+/** What a change of the customer's own limits answers: its message and the limits now. */
+export const selfLimitsAnswer = z.object({ message: z.string(), selfLimits });
+
 /** POST /api/account/send-block/undo: the token from the e-mailed link's fragment (answered like a freeze link). */
 export const undoSendBlockInput = z.object({
   token: z.string({ error: "This link is not valid" }).max(200, "This link is not valid"),
@@ -119,4 +123,37 @@ export const selfLimitNotes = z.object({
   notes: z.array(
     z.object({ id: z.string(), note: z.string(), staffId: z.string().nullable(), createdAt: z.string() }),
   ),
+});
+
+/** What a change of the customer's own limits is refused for: staff, the input, the fresh proof (decision 047). */
+const SELF_LIMIT_REFUSALS = [
+  "VALIDATION",
+  "staff_account",
+  "step_up_required",
+  "password_confirm_required",
+  "password_wrong",
+] as const;
+
+/**
+ * The customer's own limits (decision 035): read, lower or raise the daily limit, switch the send block. The
+ * password that confirms a change for a customer with no second factor has few guesses, counted per customer by
+ * the server apart from the changes' own limit.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const SELF_LIMITS_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "GET /api/transfer/self-limits": { access: "user", replies: { 200: selfLimits } },
+  "PUT /api/transfer/self-limits/daily-limit": {
+    access: "user",
+    body: setDailyLimitInput,
+    replies: { 200: selfLimitsAnswer },
+    errors: SELF_LIMIT_REFUSALS,
+    limit: { perMinute: 20, by: "user", bucket: "self-limits" },
+  },
+  "PUT /api/transfer/self-limits/send-block": {
+    access: "user",
+    body: setSendBlockInput,
+    replies: { 200: selfLimitsAnswer },
+    errors: [...SELF_LIMIT_REFUSALS, "cooldown_shorter"],
+    limit: { perMinute: 20, by: "user", bucket: "self-limits" },
+  },
 });

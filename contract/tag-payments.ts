@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { secondFactorProof } from "@/contract/security";
 
 export const TAG_PAY_MESSAGES = {
@@ -35,3 +36,47 @@ export const tagPayment = z.object({
 });
 export const createTagPaymentResponse = z.object({ message: z.string(), payment: tagPayment });
 export type CreateTagPaymentResponse = z.infer<typeof createTagPaymentResponse>;
+
+/** What a payment by $tag (or of a money request) can be refused for: the payer, the payee, the limits, the proof. */
+export const TAG_PAYMENT_REFUSALS = [
+  "VALIDATION",
+  "CONFLICT",
+  "staff_account",
+  "account_frozen",
+  "account_closed",
+  "setup_incomplete",
+  "tag_unavailable",
+  "self_payment",
+  "compliance_hold",
+  "insufficient_funds",
+  "daily_limit",
+  "daily_count_limit",
+  "personal_daily_limit",
+  "idempotency_key_required",
+  "second_factor_invalid",
+  "second_factor_locked",
+  "step_up_required",
+] as const;
+
+/**
+ * Paying another customer by $tag (decision 035). Lookups are counted per customer, so tags cannot be enumerated
+ * quickly; every miss answers the same 404. A payment carries an Idempotency-Key; its proof and creation limits
+ * are the server's own (shared with the transfer).
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const TAG_PAYMENT_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "GET /api/transfer/tag/:tag": {
+    access: "user",
+    params: tagParams,
+    replies: { 200: tagLookup },
+    errors: ["staff_account", "account_frozen", "setup_incomplete", "tag_unavailable", "self_payment"],
+    limit: { perMinute: 30, by: "user", bucket: "tag-lookup" },
+  },
+  "POST /api/transfer/tag-payments": {
+    access: "user",
+    body: createTagPaymentInput,
+    replies: { 201: createTagPaymentResponse },
+    errors: ["RATE_LIMITED", ...TAG_PAYMENT_REFUSALS],
+    idempotent: true,
+  },
+});

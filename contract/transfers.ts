@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { refineNameCharacters } from "@/contract/person-name";
-import { secondFactorProof } from "@/contract/security";
+import { passkeyOptionsResponse, secondFactorProof, transferPasskeyOptionsInput } from "@/contract/security";
 import { CATEGORY_KEYS } from "@/contract/transaction-categories";
 import { ETHEREUM_ADDRESS, SOLANA_ADDRESS } from "@/contract/transfer-figures";
 
@@ -241,3 +242,81 @@ export type TransferReceipt = z.infer<typeof transferReceipt>;
 
 export const cancelTransferResponse = z.object({ message: z.string(), receipt: transferReceipt });
 export type CancelTransferResponse = z.infer<typeof cancelTransferResponse>;
+
+/** The refusals of money leaving the customer's account: the account, the limits, the second factor. */
+const MONEY_OUT_REFUSALS = [
+  "staff_account",
+  "account_frozen",
+  "account_closed",
+  "setup_incomplete",
+  "insufficient_funds",
+  "daily_limit",
+  "daily_count_limit",
+  "personal_daily_limit",
+  "idempotency_key_required",
+  "second_factor_invalid",
+  "second_factor_locked",
+  "step_up_required",
+] as const;
+
+/**
+ * /api/transfer: a customer's outgoing USDC transfers. The transfer carries an Idempotency-Key; its proof and
+ * creation limits (keyed by the body, and never refusing a replay) are the server's own.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const TRANSFER_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "POST /api/transfer/request": {
+    access: "user",
+    body: createTransferInput,
+    replies: { 201: createTransferResponse },
+    errors: [
+      "VALIDATION",
+      "BAD_REQUEST",
+      "CONFLICT",
+      "RATE_LIMITED",
+      ...MONEY_OUT_REFUSALS,
+      "sends_blocked",
+      "lookalike_address",
+      "unchecksummed_address",
+      "address_checksum_mismatch",
+      "transfer_under_review",
+    ],
+    idempotent: true,
+  },
+  "POST /api/transfer/passkey-options": {
+    access: "user",
+    body: transferPasskeyOptionsInput,
+    replies: { 200: passkeyOptionsResponse },
+    errors: ["FORBIDDEN", "no_passkey"],
+    limit: { perMinute: 10, by: "user", bucket: "transfer-passkey" },
+  },
+  "GET /api/transfer/limits": { access: "user", replies: { 200: transferLimits } },
+});
+
+// Any string: a malformed id is answered 404 by the service, like a missing or someone else's one.
+const receiptParams = z.object({ id: z.string().max(100) });
+
+/**
+ * /api/transfers/{id}: a customer's receipt for one of their own transfers (also as a PDF), and cancelling it.
+ * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
+ */
+export const TRANSFER_RECEIPT_ENDPOINTS = /* @__PURE__ */ endpoints({
+  "GET /api/transfers/:id": {
+    access: "user",
+    params: receiptParams,
+    replies: { 200: transferReceipt },
+    errors: ["NOT_FOUND"],
+  },
+  "POST /api/transfers/:id/cancel": {
+    access: "user",
+    params: receiptParams,
+    replies: { 200: cancelTransferResponse },
+    errors: ["NOT_FOUND", "CONFLICT"],
+  },
+  "GET /api/transfers/:id/receipt.pdf": {
+    access: "user",
+    params: z.object({ id: z.string().max(64) }),
+    file: "application/pdf",
+    errors: ["NOT_FOUND"],
+  },
+});

@@ -8,8 +8,8 @@ export { ADMIN_ROUTE_ROLES, DOCUMENT_ROLES } from "@/contract/admin-route-roles"
 const TABLE: Readonly<Record<string, readonly StaffRole[]>> = ADMIN_ROUTE_ROLES;
 
 function routeKey(method: string, url: string): string {
-  // HEAD is answered by the GET route.
-  return `${method === "HEAD" ? "GET" : method} ${url}`;
+  // HEAD is answered by the GET route; a prefixed "/" route's twin with a trailing slash is the same route.
+  return `${method === "HEAD" ? "GET" : method} ${url.replace(/(.)\/$/, "$1")}`;
 }
 
 /** The roles for a matched admin route; undefined when the table does not list it. */

@@ -491,14 +491,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 409, otherUser: 404, admin: 404 },
   },
   "GET /api/transfers/:id/receipt.pdf": {
-    access: "user",
-    input: { params: true },
     build: (w) => url(`/api/transfers/${w.ids.transferId}/receipt.pdf`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "POST /api/transfer/request": {
-    access: "user",
-    input: { body: true },
     // More than anyone holds: the full validation runs, nothing is created. Admins never send money.
     build: () => ({
       url: "/api/transfer/request",
@@ -513,15 +509,11 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 422, otherUser: 422, admin: 403 },
   },
   "GET /api/transfers/:id": {
-    access: "user",
-    input: { params: true },
     // Only the sender sees it: B and the admin are told it does not exist (404, never 403).
     build: (w) => url(`/api/transfers/${w.ids.transferId}`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "POST /api/transfers/:id/cancel": {
-    access: "user",
-    input: { params: true },
     // A gets a fresh $1 transfer of its own to cancel, so every pass has a pending one; B and the admin aim at A's.
     build: async (w, role) => {
       if (role !== "user") return url(`/api/transfers/${w.ids.transferId}/cancel`);
@@ -550,16 +542,7 @@ const CASES: Record<string, CaseRow> = {
     },
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
-  "GET /api/transfer/limits": { access: "user", build: () => url("/api/transfer/limits"), expect: USER_OK },
-  // The customer's own limits (decision 035): each customer's own row, no id to borrow; staff never bank.
-  "GET /api/transfer/self-limits": {
-    access: "user",
-    build: () => url("/api/transfer/self-limits"),
-    expect: USER_OK,
-  },
   "POST /api/transfer/requests": {
-    access: "user",
-    input: { body: true },
     // A tag no one holds answers like the lookup; staff never ask for money.
     build: () => ({
       url: "/api/transfer/requests",
@@ -568,14 +551,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 404, otherUser: 404, admin: 403 },
   },
   "GET /api/transfer/requests": {
-    access: "user",
-    input: { query: true },
     build: () => url("/api/transfer/requests"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "POST /api/transfer/requests/:id/pay": {
-    access: "user",
-    input: { params: true, body: true },
     // Without an Idempotency-Key every caller is refused before the payment's one call (decision 050), so nothing
     // is paid here and nothing is told of the request; whose request it is, and staff, are answered by the call
     // (money-requests.api.test.ts: another customer's, staff and a bad id are the same 404).
@@ -586,46 +565,33 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/transfer/requests/:id/decline": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/decline`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "POST /api/transfer/requests/:id/cancel": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "requester")}/cancel`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   // Blocking a requester (issue 46 §30): only the payer of a request blocks from it, only the blocker unblocks.
   "POST /api/transfer/requests/:id/block": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/block`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
   "GET /api/transfer/request-blocks": {
-    access: "user",
-    input: { query: true },
     build: () => url("/api/transfer/request-blocks"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "DELETE /api/transfer/request-blocks/:id": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/transfer/request-blocks/${await requestBlockOfA(w)}`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
+  // The customer's own limits (decision 035): each customer's own row, no id to borrow; staff never bank.
   "PUT /api/transfer/self-limits/daily-limit": {
-    access: "user",
-    input: { body: true },
     // Back to the bank's limit alone when none is set: nothing changes.
     build: () => ({ url: "/api/transfer/self-limits/daily-limit", payload: { dailyLimit: null } }),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "PUT /api/transfer/self-limits/send-block": {
-    access: "user",
-    input: { body: true },
     // Switching off a block that is not on changes nothing (a block switched on here would outlive the pass).
     build: () => ({ url: "/api/transfer/self-limits/send-block", payload: { on: false } }),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
@@ -633,14 +599,10 @@ const CASES: Record<string, CaseRow> = {
   // Paying by $tag: a tag nobody holds answers the one neutral 404; a payment without its Idempotency-Key is
   // refused before anything is read. Staff never send.
   "GET /api/transfer/tag/:tag": {
-    access: "user",
-    input: { params: true },
     build: () => url("/api/transfer/tag/nobody_holds_this"),
     expect: { signedOut: 401, user: 404, otherUser: 404, admin: 403 },
   },
   "POST /api/transfer/tag-payments": {
-    access: "user",
-    input: { body: true },
     build: () => ({
       url: "/api/transfer/tag-payments",
       payload: { tag: "$nobody_holds_this", amount: "1.00" },
@@ -650,8 +612,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 400 },
   },
   "POST /api/transfer/passkey-options": {
-    access: "user",
-    input: { body: true },
     // No passkey enrolled: nothing to sign with. Admins never send money.
     build: () => ({
       url: "/api/transfer/passkey-options",
@@ -693,19 +653,14 @@ const CASES: Record<string, CaseRow> = {
   },
   // Saved recipients: the customer's own; staff never send money, so they are refused outright.
   "GET /api/recipients": {
-    access: "user",
     build: () => url("/api/recipients"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "GET /api/recipients/address-check": {
-    access: "user",
-    input: { query: true },
     build: () => url(`/api/recipients/address-check?address=${ETH_ADDRESS}`),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "POST /api/recipients": {
-    access: "user",
-    input: { body: true },
     // A new address every time, so repeated passes never meet the duplicate rule.
     build: () => ({
       url: "/api/recipients",
@@ -714,32 +669,24 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 201, otherUser: 201, admin: 403 },
   },
   "PATCH /api/recipients/:id": {
-    access: "user",
-    input: { params: true, body: true },
     build: async (w) => ({ url: `/api/recipients/${await recipientOfA(w)}`, payload: { name: "Grace H." } }),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
   "DELETE /api/recipients/:id": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/recipients/${await recipientOfA(w)}`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
   // Scheduled transfers (decision 036): A's own schedules and recipients; B sending A's ids is told they do not
   // exist; staff never send money, so they are refused outright.
   "GET /api/schedules": {
-    access: "user",
     build: () => url("/api/schedules"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "GET /api/schedules/upcoming": {
-    access: "user",
     build: () => url("/api/schedules/upcoming"),
     expect: { signedOut: 401, user: 200, otherUser: 200, admin: 403 },
   },
   "POST /api/schedules": {
-    access: "user",
-    input: { body: true },
     build: async (w) => {
       const recipientId = await recipientOfA(w);
       await w.t.database.db
@@ -760,8 +707,6 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 201, otherUser: 404, admin: 403 },
   },
   "POST /api/schedules/passkey-options": {
-    access: "user",
-    input: { body: true },
     // No passkey enrolled: nothing to sign with.
     build: async (w) => ({
       url: "/api/schedules/passkey-options",
@@ -776,26 +721,18 @@ const CASES: Record<string, CaseRow> = {
     expect: { signedOut: 401, user: 400, otherUser: 400, admin: 403 },
   },
   "PATCH /api/schedules/:id": {
-    access: "user",
-    input: { params: true, body: true },
     build: async (w) => ({ url: `/api/schedules/${await scheduleOfA(w)}`, payload: { amount: "12.00" } }),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
   "POST /api/schedules/:id/pause": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/schedules/${await scheduleOfA(w)}/pause`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
   "POST /api/schedules/:id/resume": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/schedules/${await scheduleOfA(w, "paused")}/resume`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
   "POST /api/schedules/:id/cancel": {
-    access: "user",
-    input: { params: true },
     build: async (w) => url(`/api/schedules/${await scheduleOfA(w)}/cancel`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 403 },
   },
@@ -1103,8 +1040,6 @@ const CASES: Record<string, CaseRow> = {
   },
   // A note on A's own limits: the only thing staff do about them (decision 035).
   "POST /api/admin/users/:userId/self-limit-notes": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/users/${w.a.user.id}/self-limit-notes`,
       payload: { note: "Customer asked about the cooldown" },
@@ -1121,14 +1056,10 @@ const CASES: Record<string, CaseRow> = {
     expect: { ...ADMIN_OK, admin: 202 },
   },
   "GET /api/admin/users/:userId/self-limits": {
-    access: "admin",
-    input: { params: true },
     build: async (w) => url(`/api/admin/users/${(await victim(w)).user.id}/self-limits`),
     expect: ADMIN_OK,
   },
   "POST /api/admin/users/:userId/lift-send-block": {
-    access: "admin",
-    input: { params: true, body: true },
     build: async (w) => {
       const blocked = await victim(w);
       await w.t.database.query("select set_send_block($1::uuid, true, '24 hours', now())", [blocked.user.id]);
@@ -1179,14 +1110,10 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "GET /api/admin/transfer-requests": {
-    access: "admin",
-    input: { query: true },
     build: () => url("/api/admin/transfer-requests?status=all&limit=5"),
     expect: ADMIN_OK,
   },
   "PUT /api/admin/transfer-requests/:id": {
-    access: "admin",
-    input: { params: true, body: true },
     build: (w) => ({
       url: `/api/admin/transfer-requests/${w.ids.transferId}`,
       payload: { status: "processing" },

@@ -15,7 +15,7 @@ import { CancelTransferButton } from "@/web/features/transfers/components/cancel
 import { SummaryLine } from "@/web/features/transfers/components/summary-line";
 import { TransferFigureLines, UnsentNote } from "@/web/features/transfers/components/transfer-figure-lines";
 import { TransferTimeline } from "@/web/features/transfers/components/transfer-timeline";
-import { ApiError } from "@/web/lib/api";
+import { ApiError, hrefOf } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 import { confirmationDepth, STATUS_VIEW } from "@/web/lib/transaction-display";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
@@ -100,7 +100,7 @@ function Receipt({ receipt }: { receipt: TransferReceipt }) {
           <div className="flex flex-wrap gap-3">
             <Button asChild variant="secondary">
               {/* The PDF route is served by the statements work; this page only links to it. */}
-              <a href={`/api/transfers/${receipt.id}/receipt.pdf`} download>
+              <a href={hrefOf("GET /api/transfers/:id/receipt.pdf", { params: { id: receipt.id } })} download>
                 <Download aria-hidden />
                 Download receipt (PDF)
               </a>

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { AddressCheck } from "@/contract/recipients";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const ADDRESS_CHECK_KEY = ["/api/recipients/address-check"] as const;
 
@@ -9,12 +8,7 @@ export const ADDRESS_CHECK_KEY = ["/api/recipients/address-check"] as const;
  * Lives in lib beside the book: saving a recipient makes every check stale.
  */
 export function checkAddress(address: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<AddressCheck>(
-    "GET",
-    `/api/recipients/address-check?address=${encodeURIComponent(address)}`,
-    undefined,
-    { signal },
-  );
+  return callEndpoint("GET /api/recipients/address-check", { query: { address } }, { signal });
 }
 
 export const addressCheckQuery = (address: string) =>

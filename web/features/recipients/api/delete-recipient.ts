@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { MessageResponse } from "@/contract/auth";
 import { refreshRecipients } from "@/web/features/recipients/api/save-recipient";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** DELETE /api/recipients/:id. */
 export function deleteRecipient(id: string) {
-  return apiRequest<MessageResponse>("DELETE", `/api/recipients/${encodeURIComponent(id)}`);
+  return callEndpoint("DELETE /api/recipients/:id", { params: { id } });
 }
 
 export function useDeleteRecipient() {

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { RecipientList } from "@/contract/recipients";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const RECIPIENTS_KEY = ["/api/recipients"] as const;
 
@@ -9,7 +8,7 @@ export const RECIPIENTS_KEY = ["/api/recipients"] as const;
  * book (recipients) and the transfer form's picker (transfers) both read it.
  */
 export function findRecipients({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<RecipientList>("GET", "/api/recipients", undefined, { signal });
+  return callEndpoint("GET /api/recipients", {}, { signal });
 }
 
 export const recipientsQuery = queryOptions({

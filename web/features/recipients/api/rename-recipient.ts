@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { RecipientResponse } from "@/contract/recipients";
 import { refreshRecipients } from "@/web/features/recipients/api/save-recipient";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /** PATCH /api/recipients/:id: a new name for one saved recipient. */
 export function renameRecipient({ id, name }: { id: string; name: string }) {
-  return apiRequest<RecipientResponse>("PATCH", `/api/recipients/${encodeURIComponent(id)}`, { name });
+  return callEndpoint("PATCH /api/recipients/:id", { params: { id }, body: { name } });
 }
 
 export function useRenameRecipient() {

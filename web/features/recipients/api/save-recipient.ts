@@ -1,8 +1,8 @@
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateRecipientInput, RecipientResponse } from "@/contract/recipients";
+import type { CreateRecipientInput } from "@/contract/recipients";
 import { ADDRESS_CHECK_KEY } from "@/web/features/recipients/api/check-address";
 import { RECIPIENTS_KEY } from "@/web/features/recipients/api/find-recipients";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /**
  * After any change to the book, the list and every address check are stale. Lives in lib: the address book
@@ -15,7 +15,7 @@ export function refreshRecipients(queryClient: QueryClient) {
 
 /** POST /api/recipients: 409 duplicateRecipient for an address already saved, 422 recipientLimitReached. */
 export function saveRecipient(input: CreateRecipientInput) {
-  return apiRequest<RecipientResponse>("POST", "/api/recipients", input);
+  return callEndpoint("POST /api/recipients", { body: input });
 }
 
 export function useSaveRecipient() {

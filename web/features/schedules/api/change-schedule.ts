@@ -3,11 +3,9 @@ import type {
   CreateScheduleInput,
   EditScheduleInput,
   SchedulePasskeyOptionsInput,
-  ScheduleResponse,
 } from "@/contract/schedules";
-import type { PasskeyOptionsResponse } from "@/contract/security";
 import { SCHEDULES_KEY, UPCOMING_RUNS_KEY } from "@/web/features/schedules/api/find-schedules";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 function refreshSchedules(queryClient: QueryClient) {
@@ -23,14 +21,14 @@ function refreshSchedules(queryClient: QueryClient) {
 export function useCreateSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateScheduleInput) => apiRequest<ScheduleResponse>("POST", "/api/schedules", input),
+    mutationFn: (input: CreateScheduleInput) => callEndpoint("POST /api/schedules", { body: input }),
     onSuccess: () => refreshSchedules(queryClient),
   });
 }
 
 /** POST /api/schedules/passkey-options: a WebAuthn challenge derived from exactly this schedule's fields. */
 export function getSchedulePasskeyOptions(input: SchedulePasskeyOptionsInput) {
-  return apiRequest<PasskeyOptionsResponse>("POST", "/api/schedules/passkey-options", input);
+  return callEndpoint("POST /api/schedules/passkey-options", { body: input });
 }
 
 /** PATCH /api/schedules/:id: needs this session's fresh step-up, asked for in the app's "Verify it's you". */
@@ -38,9 +36,7 @@ export function useEditSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, edit }: { id: string; edit: EditScheduleInput }) =>
-      withStepUp(() =>
-        apiRequest<ScheduleResponse>("PATCH", `/api/schedules/${encodeURIComponent(id)}`, edit),
-      ),
+      withStepUp(() => callEndpoint("PATCH /api/schedules/:id", { params: { id }, body: edit })),
     onSuccess: () => refreshSchedules(queryClient),
   });
 }
@@ -55,9 +51,7 @@ export function useChangeSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: ScheduleAction }) =>
-      withStepUp(() =>
-        apiRequest<ScheduleResponse>("POST", `/api/schedules/${encodeURIComponent(id)}/${action}`),
-      ),
+      withStepUp(() => callEndpoint(`POST /api/schedules/:id/${action}`, { params: { id } })),
     onSuccess: () => refreshSchedules(queryClient),
   });
 }

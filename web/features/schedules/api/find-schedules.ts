@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ScheduleList, UpcomingRuns } from "@/contract/schedules";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const SCHEDULES_KEY = ["/api/schedules"] as const;
 export const UPCOMING_RUNS_KEY = ["/api/schedules/upcoming"] as const;
 
 /** GET /api/schedules: running and paused schedules first, then the most recently ended. */
 export function findSchedules({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<ScheduleList>("GET", "/api/schedules", undefined, { signal });
+  return callEndpoint("GET /api/schedules", {}, { signal });
 }
 
 export const schedulesQuery = queryOptions({
@@ -21,7 +20,7 @@ export function useSchedules() {
 
 /** GET /api/schedules/upcoming: the dashboard's "Coming up", soonest first. */
 export function findUpcomingRuns({ signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<UpcomingRuns>("GET", "/api/schedules/upcoming", undefined, { signal });
+  return callEndpoint("GET /api/schedules/upcoming", {}, { signal });
 }
 
 export function useUpcomingRuns() {

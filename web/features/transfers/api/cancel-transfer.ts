@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CancelTransferResponse } from "@/contract/transfers";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
 import { transferReceiptKey } from "@/web/features/transfers/api/get-transfer-receipt";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 /** POST /api/transfers/{id}/cancel (bodiless): releases the hold while the transfer is still pending. */
 export function cancelTransfer(id: string) {
-  return apiRequest<CancelTransferResponse>("POST", `/api/transfers/${encodeURIComponent(id)}/cancel`);
+  return callEndpoint("POST /api/transfers/:id/cancel", { params: { id } });
 }
 
 export function useCancelTransfer(id: string) {

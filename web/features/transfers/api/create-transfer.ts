@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateTransferInput, CreateTransferResponse } from "@/contract/transfers";
+import type { CreateTransferInput } from "@/contract/transfers";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 
 export interface CreateTransferVariables {
@@ -16,9 +16,11 @@ const ADMIN_KEYS = [["/api/admin/transactions"], ["/api/admin/users"], ["/api/ad
 
 /** POST /api/transfer/request. */
 export function createTransfer({ input, idempotencyKey }: CreateTransferVariables) {
-  return apiRequest<CreateTransferResponse>("POST", "/api/transfer/request", input, {
-    headers: { "Idempotency-Key": idempotencyKey },
-  });
+  return callEndpoint(
+    "POST /api/transfer/request",
+    { body: input },
+    { headers: { "Idempotency-Key": idempotencyKey } },
+  );
 }
 
 /** Spec §7: afterwards recent transactions, the account summary, the limits and the admin lists refresh. */

@@ -1,7 +1,7 @@
-import type { PasskeyOptionsResponse, TransferPasskeyOptionsInput } from "@/contract/security";
-import { apiRequest } from "@/web/lib/api";
+import type { TransferPasskeyOptionsInput } from "@/contract/security";
+import { callEndpoint } from "@/web/lib/api";
 
 /** POST /api/transfer/passkey-options: a WebAuthn challenge derived from exactly these transfer fields. */
 export function getTransferPasskeyOptions(input: TransferPasskeyOptionsInput) {
-  return apiRequest<PasskeyOptionsResponse>("POST", "/api/transfer/passkey-options", input);
+  return callEndpoint("POST /api/transfer/passkey-options", { body: input });
 }

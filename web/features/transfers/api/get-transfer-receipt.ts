@@ -1,14 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { TransferReceipt } from "@/contract/transfers";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 export const transferReceiptKey = (id: string) => ["/api/transfers", id] as const;
 
 /** GET /api/transfers/{id}: the signed-in customer's own transfer (404 for anyone else's). */
 export function getTransferReceipt(id: string, { signal }: { signal?: AbortSignal } = {}) {
-  return apiRequest<TransferReceipt>("GET", `/api/transfers/${encodeURIComponent(id)}`, undefined, {
-    signal,
-  });
+  return callEndpoint("GET /api/transfers/:id", { params: { id } }, { signal });
 }
 
 export const transferReceiptQuery = (id: string) =>

@@ -1,15 +1,8 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type {
-  MoneyRequestAnswer,
-  MoneyRequestPage,
-  PayMoneyRequestInput,
-  RequestBlockAnswer,
-  RequestBlockPage,
-} from "@/contract/money-requests";
-import type { CreateTagPaymentResponse } from "@/contract/tag-payments";
+import type { PayMoneyRequestInput } from "@/contract/money-requests";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { livePoll } from "@/web/lib/live-updates";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 import { withStepUp } from "@/web/lib/step-up";
@@ -27,11 +20,12 @@ export function useMoneyRequests(direction: MoneyRequestDirection) {
   return useInfiniteQuery({
     queryKey: [...MONEY_REQUESTS_KEY, { direction }],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({ direction });
-      if (pageParam) params.set("before", pageParam);
-      return apiRequest<MoneyRequestPage>("GET", `/api/transfer/requests?${params}`, undefined, { signal });
-    },
+    queryFn: ({ pageParam, signal }) =>
+      callEndpoint(
+        "GET /api/transfer/requests",
+        { query: { direction, before: pageParam ?? undefined } },
+        { signal },
+      ),
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
     refetchInterval: livePoll(MONEY_REQUESTS_POLL_MS),
@@ -51,7 +45,7 @@ export function useCreateMoneyRequest() {
   const refresh = useRefreshAfter();
   return useMutation({
     mutationFn: (input: { tag: string; amount: string; note?: string }) =>
-      apiRequest<MoneyRequestAnswer>("POST", "/api/transfer/requests", input),
+      callEndpoint("POST /api/transfer/requests", { body: input }),
     onSuccess: refresh,
   });
 }
@@ -74,9 +68,11 @@ export function usePayMoneyRequest() {
     // With a second factor, the app's step-up dialog verifies, then the same payment, same key, is sent again.
     mutationFn: ({ id, idempotencyKey, input }: PayMoneyRequestVariables) =>
       withStepUp(() =>
-        apiRequest<CreateTagPaymentResponse>("POST", `/api/transfer/requests/${id}/pay`, input ?? {}, {
-          headers: { "Idempotency-Key": idempotencyKey },
-        }),
+        callEndpoint(
+          "POST /api/transfer/requests/:id/pay",
+          { params: { id }, body: input ?? {} },
+          { headers: { "Idempotency-Key": idempotencyKey } },
+        ),
       ),
     onSuccess: refresh,
   });
@@ -86,8 +82,7 @@ export function usePayMoneyRequest() {
 export function useCloseMoneyRequest(action: "decline" | "cancel") {
   const refresh = useRefreshAfter();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<MoneyRequestAnswer>("POST", `/api/transfer/requests/${id}/${action}`),
+    mutationFn: (id: string) => callEndpoint(`POST /api/transfer/requests/:id/${action}`, { params: { id } }),
     onSuccess: refresh,
   });
 }
@@ -100,14 +95,12 @@ export function useRequestBlocks() {
   return useInfiniteQuery({
     queryKey: REQUEST_BLOCKS_KEY,
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams();
-      if (pageParam) params.set("before", pageParam);
-      const query = params.size > 0 ? `?${params}` : "";
-      return apiRequest<RequestBlockPage>("GET", `/api/transfer/request-blocks${query}`, undefined, {
-        signal,
-      });
-    },
+    queryFn: ({ pageParam, signal }) =>
+      callEndpoint(
+        "GET /api/transfer/request-blocks",
+        { query: { before: pageParam ?? undefined } },
+        { signal },
+      ),
     getNextPageParam: (last) => last.nextCursor,
   });
 }
@@ -117,7 +110,7 @@ export function useBlockRequester() {
   const refresh = useRefreshAfter([REQUEST_BLOCKS_KEY]);
   return useMutation({
     mutationFn: (requestId: string) =>
-      apiRequest<RequestBlockAnswer>("POST", `/api/transfer/requests/${requestId}/block`),
+      callEndpoint("POST /api/transfer/requests/:id/block", { params: { id: requestId } }),
     onSuccess: refresh,
   });
 }
@@ -127,7 +120,7 @@ export function useUnblockRequester() {
   const refresh = useRefreshAfter([REQUEST_BLOCKS_KEY]);
   return useMutation({
     mutationFn: (blockId: string) =>
-      apiRequest<RequestBlockAnswer>("DELETE", `/api/transfer/request-blocks/${blockId}`),
+      callEndpoint("DELETE /api/transfer/request-blocks/:id", { params: { id: blockId } }),
     onSuccess: refresh,
   });
 }

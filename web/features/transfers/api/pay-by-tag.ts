@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { CreateTagPaymentResponse, TagLookup } from "@/contract/tag-payments";
 import { TRANSFER_LIMITS_KEY } from "@/web/features/transfers/api/get-transfer-limits";
 import { ACCOUNT_SUMMARY_KEY } from "@/web/lib/account-summary";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 import { RECENT_TRANSACTIONS_KEY } from "@/web/lib/recent-transactions";
 import { withStepUp } from "@/web/lib/step-up";
 
 /** GET /api/transfer/tag/:tag: the payee's masked name, or the one neutral 404. */
 export function lookUpTag(tag: string) {
-  return apiRequest<TagLookup>("GET", `/api/transfer/tag/${encodeURIComponent(tag.trim())}`);
+  return callEndpoint("GET /api/transfer/tag/:tag", { params: { tag: tag.trim() } });
 }
 
 export interface PayByTagVariables {
@@ -31,9 +30,11 @@ export function usePayByTag() {
     // payment, with the same key, is sent again.
     mutationFn: ({ input, idempotencyKey }: PayByTagVariables) =>
       withStepUp(() =>
-        apiRequest<CreateTagPaymentResponse>("POST", "/api/transfer/tag-payments", input, {
-          headers: { "Idempotency-Key": idempotencyKey },
-        }),
+        callEndpoint(
+          "POST /api/transfer/tag-payments",
+          { body: input },
+          { headers: { "Idempotency-Key": idempotencyKey } },
+        ),
       ),
     onSuccess: () => {
       for (const queryKey of AFTER_PAYMENT) void queryClient.invalidateQueries({ queryKey });

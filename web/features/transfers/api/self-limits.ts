@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SelfLimits, SendBlockCooldown } from "@/contract/self-limits";
-import { apiRequest } from "@/web/lib/api";
+import type { SendBlockCooldown } from "@/contract/self-limits";
+import { callEndpoint, type ReplyOf } from "@/web/lib/api";
 import { withStepUp } from "@/web/lib/step-up";
 
 export const SELF_LIMITS_KEY = ["/api/transfer/self-limits"] as const;
@@ -8,7 +8,7 @@ export const SELF_LIMITS_KEY = ["/api/transfer/self-limits"] as const;
 /** GET /api/transfer/self-limits: the customer's own daily limit, a waiting raise, and the send block. */
 export const selfLimitsQuery = queryOptions({
   queryKey: SELF_LIMITS_KEY,
-  queryFn: ({ signal }) => apiRequest<SelfLimits>("GET", "/api/transfer/self-limits", undefined, { signal }),
+  queryFn: ({ signal }) => callEndpoint("GET /api/transfer/self-limits", {}, { signal }),
   staleTime: 0,
 });
 
@@ -16,10 +16,7 @@ export function useSelfLimits() {
   return useQuery(selfLimitsQuery);
 }
 
-interface Changed {
-  message: string;
-  selfLimits: SelfLimits;
-}
+type Changed = ReplyOf<"PUT /api/transfer/self-limits/daily-limit">;
 
 function useSelfLimitChange<V>(send: (variables: V) => Promise<Changed>) {
   const queryClient = useQueryClient();
@@ -44,13 +41,13 @@ interface Confirmed {
 /** PUT /api/transfer/self-limits/daily-limit: lower now, or raise after 24 hours (null: the bank's limit). */
 export function useSetDailyLimit() {
   return useSelfLimitChange((input: { dailyLimit: string | null } & Confirmed) =>
-    withStepUp(() => apiRequest<Changed>("PUT", "/api/transfer/self-limits/daily-limit", input)),
+    withStepUp(() => callEndpoint("PUT /api/transfer/self-limits/daily-limit", { body: input })),
   );
 }
 
 /** PUT /api/transfer/self-limits/send-block: on with a cooldown, or off (the cooldown then runs). */
 export function useSetSendBlock() {
   return useSelfLimitChange((input: { on: boolean; cooldown?: SendBlockCooldown } & Confirmed) =>
-    withStepUp(() => apiRequest<Changed>("PUT", "/api/transfer/self-limits/send-block", input)),
+    withStepUp(() => callEndpoint("PUT /api/transfer/self-limits/send-block", { body: input })),
   );
 }

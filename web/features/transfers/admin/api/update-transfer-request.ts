@@ -1,24 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  isPendingApproval,
-  type PendingApprovalResponse,
-  SENT_FOR_APPROVAL_TOAST,
-} from "@/contract/approvals";
-import type { TransferRequest, UpdateTransferInput } from "@/contract/transfers";
+import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
+import type { UpdateTransferInput } from "@/contract/transfers";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 /**
  * PUT /api/admin/transfer-requests/{id}: one of the five statuses, or the quick approved/rejected. A flagged
  * transfer moving anywhere but cancelled or failed waits for a second staff member (202 "Sent for approval").
  */
 export function updateTransferRequest({ id, input }: { id: string; input: UpdateTransferInput }) {
-  return apiRequest<TransferRequest | PendingApprovalResponse>(
-    "PUT",
-    `/api/admin/transfer-requests/${encodeURIComponent(id)}`,
-    input,
-  );
+  return callEndpoint("PUT /api/admin/transfer-requests/:id", { params: { id }, body: input });
 }
 
 export function useUpdateTransferRequest() {

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type PendingApprovalResponse, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
-import type { LiftSendBlockInput, SelfLimits } from "@/contract/self-limits";
+import { SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
+import type { LiftSendBlockInput } from "@/contract/self-limits";
 import { toast } from "@/web/components/ui/use-toast";
-import { apiRequest } from "@/web/lib/api";
+import { callEndpoint } from "@/web/lib/api";
 
 const selfLimitsKey = (userId: string) => ["/api/admin/users", userId, "self-limits"] as const;
 
@@ -11,9 +11,7 @@ export function customerSelfLimitsQuery(userId: string) {
   return queryOptions({
     queryKey: selfLimitsKey(userId),
     queryFn: ({ signal }) =>
-      apiRequest<SelfLimits>("GET", `/api/admin/users/${encodeURIComponent(userId)}/self-limits`, undefined, {
-        signal,
-      }),
+      callEndpoint("GET /api/admin/users/:userId/self-limits", { params: { userId } }, { signal }),
   });
 }
 
@@ -26,11 +24,7 @@ export function useLiftSendBlock(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LiftSendBlockInput) =>
-      apiRequest<PendingApprovalResponse>(
-        "POST",
-        `/api/admin/users/${encodeURIComponent(userId)}/lift-send-block`,
-        input,
-      ),
+      callEndpoint("POST /api/admin/users/:userId/lift-send-block", { params: { userId }, body: input }),
     onSuccess: () => {
       toast(SENT_FOR_APPROVAL_TOAST);
       void queryClient.invalidateQueries({ queryKey: selfLimitsKey(userId) });
