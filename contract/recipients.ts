@@ -107,7 +107,7 @@ export const RECIPIENT_ENDPOINTS = /* @__PURE__ */ endpoints({
     access: "user",
     body: createRecipientInput,
     replies: { 201: recipientResponse },
-    errors: ["customers_only", "duplicate_recipient", "recipient_limit_reached"],
+    errors: ["customers_only", "duplicate_recipient", "recipient_limit_reached", "name_characters_invalid"],
     limit: { perMinute: 30, by: "user", bucket: "recipient-change" },
   },
   "PATCH /api/recipients/:id": {
@@ -115,7 +115,7 @@ export const RECIPIENT_ENDPOINTS = /* @__PURE__ */ endpoints({
     params: recipientIdParams,
     body: renameRecipientInput,
     replies: { 200: recipientResponse },
-    errors: ["customers_only", "NOT_FOUND", "CONFLICT"],
+    errors: ["customers_only", "NOT_FOUND", "CONFLICT", "name_characters_invalid"],
     limit: { perMinute: 30, by: "user", bucket: "recipient-change" },
   },
   "DELETE /api/recipients/:id": {

@@ -26,25 +26,76 @@ import {
   type Method,
 } from "@/web/features/transfers/transfer-fields";
 import { grossForNet, netFor } from "@/web/features/transfers/transfer-math";
-import { ApiError, isUnauthorized, reasonOf } from "@/web/lib/api";
+import { ApiError, failureOf, isUnauthorized, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";
 import { readAmount } from "@/web/lib/read-amount";
 import { methodsOf } from "@/web/lib/step-up";
 
+/** What the form does with a refused transfer: every reason the endpoint's contract names is decided here. */
+type TransferRefusal =
+  | "proof-wrong"
+  | "step-up"
+  | "lookalike"
+  | "unchecksummed"
+  | "over-limit"
+  | "funds"
+  | "setup"
+  | "message";
+
+function transferRefusal(reason: ReasonOf<"POST /api/transfer/request"> | undefined): TransferRefusal {
+  switch (reason) {
+    case "second_factor_invalid":
+      return "proof-wrong";
+    case "step_up_required":
+      return "step-up";
+    case "lookalike_address":
+      return "lookalike";
+    case "unchecksummed_address":
+      return "unchecksummed";
+    case "daily_limit":
+    case "personal_daily_limit":
+      return "over-limit";
+    case "insufficient_funds":
+      return "funds";
+    case "setup_incomplete":
+      return "setup";
+    case "second_factor_locked":
+    case "account_frozen":
+    case "account_closed":
+    case "staff_account":
+    case "daily_count_limit":
+    case "idempotency_key_required":
+    case "address_checksum_mismatch":
+    case "sends_blocked":
+    case "transfer_under_review":
+    case "name_characters_invalid":
+    case "service_unavailable":
+    case undefined:
+      return "message";
+    default:
+      unhandledReason(reason);
+      return "message";
+  }
+}
+
 /** The existing refusals of a transfer, as toasts or the over-limit note. */
-function showTransferError(error: Error, availableCents: number, setOverLimit: (isOver: boolean) => void) {
+function showTransferError(
+  error: Error,
+  refusal: TransferRefusal,
+  availableCents: number,
+  setOverLimit: (isOver: boolean) => void,
+) {
   if (isUnauthorized(error)) return;
-  const reason = reasonOf(error);
-  if (reason === "daily_limit" || reason === "personal_daily_limit") {
+  if (refusal === "over-limit") {
     setOverLimit(true);
-  } else if (error instanceof ApiError && reason === "insufficient_funds") {
+  } else if (error instanceof ApiError && refusal === "funds") {
     const available = error.flags.availableBalance;
     toast({
       title: "Insufficient Funds",
       description: `Your available balance is ${typeof available === "string" ? available : formatMoney(availableCents)}`,
       variant: "destructive",
     });
-  } else if (reason === "setup_incomplete") {
+  } else if (refusal === "setup") {
     toast({ title: "Feature Unavailable", description: error.message, variant: "destructive" });
   } else {
     toast({
@@ -175,7 +226,8 @@ export function useTransferForm({
         toast({ title: "Recipient saved", description: name });
       },
       (error: unknown) => {
-        if (isUnauthorized(error) || reasonOf(error) === "duplicate_recipient") return;
+        if (isUnauthorized(error) || failureOf("POST /api/recipients", error) === "duplicate_recipient")
+          return;
         toast({
           title: "Recipient not saved",
           description: error instanceof Error ? error.message : "Please try again",
@@ -208,18 +260,19 @@ export function useTransferForm({
           onError: (error) => {
             // A definite refusal ends this submission; a lost answer keeps the key so a retry cannot double-send.
             if (error instanceof ApiError && error.status < 500) idempotencyKey.current = null;
-            if (reasonOf(error) === "second_factor_invalid" && secondFactor) {
+            const refusal = transferRefusal(failureOf("POST /api/transfer/request", error));
+            if (refusal === "proof-wrong" && secondFactor) {
               reject(error);
               return;
             }
-            if (reasonOf(error) === "step_up_required") {
+            if (refusal === "step-up") {
               setStepUpMethods(methodsOf(error));
               setConfirmOpen(true);
               resolve();
               return;
             }
             setConfirmOpen(false);
-            if (error instanceof ApiError && error.reason === "lookalike_address") {
+            if (error instanceof ApiError && refusal === "lookalike") {
               // The book changed since the check (or the check failed): stay on the review and ask.
               const name = error.flags.lookalikeRecipientName;
               setRefusedAs({ name: typeof name === "string" ? name : "a saved recipient" });
@@ -227,7 +280,7 @@ export function useTransferForm({
               resolve();
               return;
             }
-            if (reasonOf(error) === "unchecksummed_address") {
+            if (refusal === "unchecksummed") {
               // The review step asks for this confirmation itself; stay there so the customer gives it.
               setUnchecksummedConfirmed(false);
               resolve();
@@ -236,7 +289,7 @@ export function useTransferForm({
             // Back to the form, where the refusal (limit, funds) can be fixed.
             setReviewing(false);
             resolve();
-            showTransferError(error, availableCents, setOverLimit);
+            showTransferError(error, refusal, availableCents, setOverLimit);
           },
           onSettled: () => {
             isSubmitting.current = false;

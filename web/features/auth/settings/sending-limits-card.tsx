@@ -20,7 +20,7 @@ import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
 import { PasswordConfirmDialog } from "@/web/features/auth/settings/password-confirm-dialog";
 import { useSelfLimits, useSetDailyLimit, useSetSendBlock } from "@/web/features/transfers/api/self-limits";
-import { reasonOf } from "@/web/lib/api";
+import { type ReasonOf, reasonOf, unhandledReason } from "@/web/lib/api";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 
 const COOLDOWN_LABELS: Record<SendBlockCooldown, string> = {
@@ -53,6 +53,29 @@ interface WaitingChange {
  * said. Lowering the limit and switching the block on need a fresh proof (decision 047): the step-up dialog
  * with a second factor, else the password dialog below.
  */
+/** What the two own-limit changes can refuse with (their contracts'). */
+type LimitReason =
+  | ReasonOf<"PUT /api/transfer/self-limits/daily-limit">
+  | ReasonOf<"PUT /api/transfer/self-limits/send-block">;
+
+/** Whether a refused change asks for the account password (no second factor to step up with; decision 047). */
+function asksForPassword(reason: LimitReason | undefined): boolean {
+  switch (reason) {
+    case "password_confirm_required":
+      return true;
+    case "password_wrong":
+    case "step_up_required":
+    case "staff_account":
+    case "cooldown_shorter":
+    case "service_unavailable":
+    case undefined:
+      return false;
+    default:
+      unhandledReason(reason);
+      return false;
+  }
+}
+
 export function SendingLimitsCard() {
   const limits = useSelfLimits();
   const setLimit = useSetDailyLimit();
@@ -77,7 +100,7 @@ export function SendingLimitsCard() {
     try {
       done(await send());
     } catch (error) {
-      if (reasonOf(error) === "password_confirm_required") {
+      if (asksForPassword(reasonOf(error) as LimitReason | undefined)) {
         setWaiting({ what, send: async (password) => done(await send(password)) });
       } else if (!isStepUpCancelled(error)) {
         toastApiError(

@@ -28,14 +28,33 @@ import {
   type ScheduleErrors,
   type ScheduleField,
 } from "@/web/features/schedules/schedule-fields";
-import { ApiError, isUnauthorized } from "@/web/lib/api";
+import { ApiError, failureOf, isUnauthorized, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { methodsOf } from "@/web/lib/step-up";
 
 function newRequestKey(): string {
   return `schedule-${crypto.randomUUID()}`;
 }
 
-const reasonOf = (error: unknown) => (error instanceof ApiError ? error.reason : undefined);
+/** What the form does with a refused schedule: ask for a proof again, ask for one, or show the message. */
+function scheduleRefusal(
+  reason: ReasonOf<"POST /api/schedules"> | undefined,
+): "proof-wrong" | "step-up" | "message" {
+  switch (reason) {
+    case "second_factor_invalid":
+      return "proof-wrong";
+    case "step_up_required":
+      return "step-up";
+    case "second_factor_locked":
+    case "customers_only":
+    case "schedule_limit_reached":
+    case "service_unavailable":
+    case undefined:
+      return "message";
+    default:
+      unhandledReason(reason);
+      return "message";
+  }
+}
 
 /** What the proof signs, shown above it: the schedule's own fields. */
 function SignedSchedule({ input, recipient }: { input: CreateScheduleInput; recipient: string }) {
@@ -117,8 +136,9 @@ export function ScheduleForm() {
           resolve();
         },
         onError: (error) => {
-          if (secondFactor && reasonOf(error) === "second_factor_invalid") return reject(error);
-          if (reasonOf(error) === "step_up_required") {
+          const refusal = scheduleRefusal(failureOf("POST /api/schedules", error));
+          if (secondFactor && refusal === "proof-wrong") return reject(error);
+          if (refusal === "step-up") {
             setConfirming({ methods: methodsOf(error), input });
             return resolve();
           }
