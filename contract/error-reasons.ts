@@ -179,3 +179,22 @@ export type ErrorReason = keyof typeof ERROR_REASONS;
 export function isErrorReason(value: unknown): value is ErrorReason {
   return typeof value === "string" && Object.hasOwn(ERROR_REASONS, value);
 }
+
+/**
+ * The refusals of money leaving a customer's checking (a transfer, a payment by $tag, a paid money request): the
+ * account, the limits, the key and the second factor. The one list the endpoints' contracts share.
+ */
+export const MONEY_OUT_REASONS = [
+  "staff_account",
+  "account_frozen",
+  "account_closed",
+  "setup_incomplete",
+  "insufficient_funds",
+  "daily_limit",
+  "daily_count_limit",
+  "personal_daily_limit",
+  "idempotency_key_required",
+  "second_factor_invalid",
+  "second_factor_locked",
+  "step_up_required",
+] as const satisfies readonly ErrorReason[];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
+import { MONEY_OUT_REASONS } from "@/contract/error-reasons";
 import { secondFactorProof } from "@/contract/security";
 
 export const TAG_PAY_MESSAGES = {
@@ -41,21 +42,10 @@ export type CreateTagPaymentResponse = z.infer<typeof createTagPaymentResponse>;
 export const TAG_PAYMENT_REFUSALS = [
   "VALIDATION",
   "CONFLICT",
-  "staff_account",
-  "account_frozen",
-  "account_closed",
-  "setup_incomplete",
   "tag_unavailable",
   "self_payment",
   "compliance_hold",
-  "insufficient_funds",
-  "daily_limit",
-  "daily_count_limit",
-  "personal_daily_limit",
-  "idempotency_key_required",
-  "second_factor_invalid",
-  "second_factor_locked",
-  "step_up_required",
+  ...MONEY_OUT_REASONS,
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
+import { MONEY_OUT_REASONS } from "@/contract/error-reasons";
 import { pageOf, pageQueryWithStatus } from "@/contract/pages";
 import { refineNameCharacters } from "@/contract/person-name";
 import { passkeyOptionsResponse, secondFactorProof, transferPasskeyOptionsInput } from "@/contract/security";
@@ -243,22 +244,6 @@ export type TransferReceipt = z.infer<typeof transferReceipt>;
 export const cancelTransferResponse = z.object({ message: z.string(), receipt: transferReceipt });
 export type CancelTransferResponse = z.infer<typeof cancelTransferResponse>;
 
-/** The refusals of money leaving the customer's account: the account, the limits, the second factor. */
-const MONEY_OUT_REFUSALS = [
-  "staff_account",
-  "account_frozen",
-  "account_closed",
-  "setup_incomplete",
-  "insufficient_funds",
-  "daily_limit",
-  "daily_count_limit",
-  "personal_daily_limit",
-  "idempotency_key_required",
-  "second_factor_invalid",
-  "second_factor_locked",
-  "step_up_required",
-] as const;
-
 /**
  * /api/transfer: a customer's outgoing USDC transfers. The transfer carries an Idempotency-Key; its proof and
  * creation limits (keyed by the body, and never refusing a replay) are the server's own.
@@ -274,7 +259,7 @@ export const TRANSFER_ENDPOINTS = /* @__PURE__ */ endpoints({
       "BAD_REQUEST",
       "CONFLICT",
       "RATE_LIMITED",
-      ...MONEY_OUT_REFUSALS,
+      ...MONEY_OUT_REASONS,
       "sends_blocked",
       "lookalike_address",
       "unchecksummed_address",
