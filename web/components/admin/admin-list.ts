@@ -1,7 +1,17 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { Page } from "@/contract/pages";
-import { apiRequest } from "@/web/lib/api";
+import { type ContractKey, callEndpoint, type ReplyOf } from "@/web/lib/api";
+
+/** A GET endpoint answering a page of rows: what an admin table can list (its key, from the contracts). */
+export type AdminListKey = {
+  [K in ContractKey]: K extends `GET /api/admin/${string}`
+    ? ReplyOf<K> extends Page<unknown>
+      ? K
+      : never
+    : never;
+}[ContractKey];
+type RowOf<K extends AdminListKey> = ReplyOf<K> extends Page<infer T> ? T : never;
 
 /** What an admin table asks the server for: a search and, where the list has statuses, one status (or "all"). */
 export interface AdminListFilter {
@@ -11,15 +21,9 @@ export interface AdminListFilter {
   role?: string;
 }
 
-export function adminListUrl(base: string, filter: AdminListFilter, cursor: string | null): string {
-  const params = new URLSearchParams();
-  const q = filter.q.trim();
-  if (q) params.set("q", q);
-  if (filter.status) params.set("status", filter.status);
-  if (filter.role) params.set("role", filter.role);
-  if (cursor) params.set("cursor", cursor);
-  const query = params.toString();
-  return query ? `${base}?${query}` : base;
+/** The list's query: the search, the status and role filters where set, and the page's cursor. */
+function listQuery(filter: AdminListFilter, cursor: string | null) {
+  return { q: filter.q.trim(), status: filter.status, role: filter.role, cursor };
 }
 
 /**
@@ -28,27 +32,31 @@ export function adminListUrl(base: string, filter: AdminListFilter, cursor: stri
  * of the filtered list before mutate's per-call callbacks run (they never do once the row unmounted), so rows
  * act with `mutateAsync(...).then(onDone, onFailed)`.
  */
-export function adminListQuery<T>(base: string, filter: AdminListFilter) {
+export function adminListQuery<K extends AdminListKey>(key: K, filter: AdminListFilter) {
+  const base = key.slice("GET ".length);
   const normalized = { q: filter.q.trim(), status: filter.status ?? null, role: filter.role ?? null };
   return infiniteQueryOptions({
     queryKey: [base, "page", normalized] as const,
     queryFn: ({ pageParam, signal }) =>
-      apiRequest<Page<T>>("GET", adminListUrl(base, filter, pageParam), undefined, { signal }),
+      // The key is one of the lists (AdminListKey): its answer is a page of its rows.
+      callEndpoint(key, { query: listQuery(filter, pageParam) } as never, { signal }) as unknown as Promise<
+        Page<RowOf<K>>
+      >,
     initialPageParam: null as string | null,
-    getNextPageParam: (last: Page<T>) => last.nextCursor,
+    getNextPageParam: (last: Page<RowOf<K>>) => last.nextCursor,
     // Customers act while the back office is open: read fresh each time a table opens.
     staleTime: 0,
   });
 }
 
-export function useAdminList<T>(
-  base: string,
+export function useAdminList<K extends AdminListKey>(
+  key: K,
   filter: AdminListFilter,
   options: { refetchInterval?: number; enabled?: boolean } = {},
 ) {
   // The previous results stay on screen while a new search or filter loads, instead of a skeleton per keystroke.
   const query = useInfiniteQuery({
-    ...adminListQuery<T>(base, filter),
+    ...adminListQuery(key, filter),
     placeholderData: keepPreviousData,
     ...options,
   });

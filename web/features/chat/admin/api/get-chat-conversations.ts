@@ -12,7 +12,7 @@ export const CHAT_INBOX_PAGES_KEY = [CHAT_CONVERSATIONS_KEY[0], "page"] as const
  * (apiRequest sends the ETag it holds for that URL), so an idle inbox polls for a few bytes per page.
  */
 export function useChatConversations(filter: AdminListFilter) {
-  return useAdminList<ChatConversation>(CHAT_CONVERSATIONS_KEY[0], filter, { refetchInterval: CHAT_POLL_MS });
+  return useAdminList("GET /api/admin/chats", filter, { refetchInterval: CHAT_POLL_MS });
 }
 
 /** The inbox shows a conversation as read the moment support has it open, in every search's copy. */

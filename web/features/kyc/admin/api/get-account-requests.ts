@@ -5,5 +5,5 @@ export const ADMIN_ACCOUNT_REQUESTS_KEY = ["/api/admin/account-requests"] as con
 
 /** GET /api/admin/account-requests: checking-account requests with their applicant, a page at a time. */
 export function useAccountRequests(filter: AdminListFilter) {
-  return useAdminList<AdminAccountRequest>(ADMIN_ACCOUNT_REQUESTS_KEY[0], filter);
+  return useAdminList("GET /api/admin/account-requests", filter);
 }

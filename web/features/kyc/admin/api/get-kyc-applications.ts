@@ -5,5 +5,5 @@ export const ADMIN_KYC_APPLICATIONS_KEY = ["/api/admin/kyc-applications"] as con
 
 /** GET /api/admin/kyc-applications: applications with their applicant (SSNs masked), a page at a time. */
 export function useKycApplications(filter: AdminListFilter) {
-  return useAdminList<AdminKycApplication>(ADMIN_KYC_APPLICATIONS_KEY[0], filter);
+  return useAdminList("GET /api/admin/kyc-applications", filter);
 }

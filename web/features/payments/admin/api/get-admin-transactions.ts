@@ -6,5 +6,5 @@ export type { AdminTransaction };
 
 /** GET /api/admin/transactions: every customer's transactions with the customer's e-mail, a page at a time. */
 export function useAdminTransactions(filter: AdminListFilter) {
-  return useAdminList<AdminTransaction>(ADMIN_TRANSACTIONS_KEY[0], filter);
+  return useAdminList("GET /api/admin/transactions", filter);
 }

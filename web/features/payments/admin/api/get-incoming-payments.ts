@@ -4,5 +4,5 @@ import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin
 
 /** GET /api/admin/incoming-payments: incoming payments with their customer, a page at a time. */
 export function useIncomingPayments(filter: AdminListFilter) {
-  return useAdminList<IncomingPayment>(ADMIN_INCOMING_PAYMENTS_KEY[0], filter);
+  return useAdminList("GET /api/admin/incoming-payments", filter);
 }

@@ -5,5 +5,5 @@ export const STAFF_KEY = ["/api/admin/staff"] as const;
 
 /** GET /api/admin/staff (owners only): everyone holding a staff role, newest first. */
 export function useStaff(filter: AdminListFilter) {
-  return useAdminList<StaffMember>(STAFF_KEY[0], filter);
+  return useAdminList("GET /api/admin/staff", filter);
 }

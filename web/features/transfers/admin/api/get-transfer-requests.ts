@@ -4,5 +4,5 @@ import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin
 
 /** GET /api/admin/transfer-requests: customers' transfer requests with their customer, a page at a time. */
 export function useTransferRequests(filter: AdminListFilter) {
-  return useAdminList<AdminTransferRequest>(ADMIN_TRANSFER_REQUESTS_KEY[0], filter);
+  return useAdminList("GET /api/admin/transfer-requests", filter);
 }

@@ -4,5 +4,5 @@ import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin
 
 /** GET /api/admin/users: accounts newest first, a page at a time, searched by name, e-mail or $tag. */
 export function useAdminUsers(filter: AdminListFilter, options: { enabled?: boolean } = {}) {
-  return useAdminList<AdminUser>(ADMIN_USERS_KEY[0], filter, options);
+  return useAdminList("GET /api/admin/users", filter, options);
 }
