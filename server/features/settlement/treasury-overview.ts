@@ -124,9 +124,8 @@ export async function treasuryOverview(
       tx_hash: z.string().nullable(),
       nonce: z.string().nullable(),
       mined_block: z.string().nullable(),
-      /* The column has no check: any reason the worker wrote, as before. */ waiting_reason: z.custom<
-        TreasuryMovement["waitingReason"]
-      >((r) => r === null || typeof r === "string"),
+      // The column has no check: any reason the worker wrote, as before.
+      waiting_reason: z.custom<TreasuryMovement["waitingReason"]>((r) => r === null || typeof r === "string"),
       failure_reason: z.string().nullable(),
       created_at: z.string(),
       signed_at: z.string().nullable(),
