@@ -8,6 +8,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { createDatabase, queryRows } from "@/server/db/client";
 import { computeStatementDigest, findStatementMonths } from "@/server/features/statements/statement-data";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -193,9 +194,10 @@ export async function checkDatabase(databaseUrl: string): Promise<RestoreReport>
   const database = await createDatabase({ databaseUrl, databasePoolSize: 2, dataDir: "" }, "restore check");
   try {
     const ledger = await verifyLedger(database.db);
-    const owners = await queryRows<{ user_id: string }>(
+    const owners = await queryRows(
       database.db,
       sql`select distinct user_id::text from ledger_accounts where kind = 'wallet' and user_id is not null order by 1`,
+      z.object({ user_id: z.string() }),
     );
     const statements: RestoreReport["statements"] = [];
     for (const { user_id: userId } of owners) {

@@ -3,6 +3,7 @@
 // once, and one payout worker (the production one, its 2-second pass) signs, sends, follows and captures them.
 // Prints one JSON line: payouts per minute, approval → completed p50/p95, the reconciliation and ledger check.
 // Run by scripts/bench.mjs with `--import tsx` and DATABASE_URL pointing at a scratch database it drops after.
+
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,6 +13,7 @@ import { sql } from "drizzle-orm";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
+import { z } from "zod";
 import { startAnvil } from "@/scripts/anvil.mjs";
 import { seed } from "@/scripts/bench/seed.mjs";
 import { buildApp } from "@/server/app";
@@ -119,9 +121,10 @@ try {
     }
     let done = 0;
     while (Date.now() - started < TIMEOUT_MS) {
-      const [row] = await queryRows<{ n: number }>(
+      const [row] = await queryRows(
         database.db,
         sql`select count(*)::int as n from transfer_requests where status in ('completed', 'failed')`,
+        z.object({ n: z.number() }),
       );
       done = row!.n;
       if (done >= ids.length) break;
@@ -129,11 +132,17 @@ try {
     }
     await worker.stop();
 
-    const rows = await queryRows<{ status: string; seconds: number; approved: Date; settled: Date | null }>(
+    const rows = await queryRows(
       database.db,
       sql`select r.status, extract(epoch from r.settled_at - p.created_at)::float8 as seconds,
                  p.created_at as approved, r.settled_at as settled
           from payouts p join transfer_requests r on r.id = p.transfer_request_id`,
+      z.object({
+        status: z.string(),
+        seconds: z.number().nullable(),
+        approved: z.string(),
+        settled: z.string().nullable(),
+      }),
     );
     const completed = rows.filter((r) => r.status === "completed");
     const latencies = completed.map((r) => Number(r.seconds)).sort((a, b) => a - b);

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Database, queryRows } from "@/server/db/client";
 import { isUnavailableError } from "@/server/lib/errors";
 import { waitFor } from "@/tests/support/server-process";
@@ -38,7 +39,11 @@ describe.runIf(onPostgres)("a connection lost in the middle of a transaction", (
     try {
       const outcome = await database.db
         .transaction(async (tx) => {
-          const [row] = await queryRows<{ pid: number }>(tx, sql`select pg_backend_pid() as pid`);
+          const [row] = await queryRows(
+            tx,
+            sql`select pg_backend_pid() as pid`,
+            z.object({ pid: z.number() }),
+          );
           await terminate(row!.pid);
           // The client hears its socket close while it is checked out and idle between two statements.
           await waitFor("the server to end the connection", async () => {

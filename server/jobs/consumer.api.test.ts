@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Database, queryRows, type Tx } from "@/server/db/client";
 import { type Consumer, consumerPass, ensureCursor, type JobEvent } from "@/server/jobs/consumer";
 import { JobStats } from "@/server/jobs/stats";
@@ -46,9 +47,10 @@ function recorder(name: string, kinds: string[], fail?: (event: JobEvent) => boo
  */
 async function settled() {
   for (let i = 0; i < 1500; i++) {
-    const [row] = await queryRows<{ settled: boolean }>(
+    const [row] = await queryRows(
       database.db,
       sql`select pg_snapshot_xmin(pg_current_snapshot()) > coalesce(max(xact), '0'::xid8) as settled from events`,
+      z.object({ settled: z.boolean() }),
     );
     if (row?.settled) return;
     await new Promise((r) => setTimeout(r, 20));
@@ -73,10 +75,11 @@ async function drain(pass: () => Promise<unknown>) {
 
 const handled = async (name: string) =>
   (
-    await queryRows<{ n: number }>(
+    await queryRows(
       database.db,
       sql`select (e.payload->>'n')::int as n from consumed c join events e on e.id = c.event_id
           where c.consumer = ${name} order by e.xact, e.id`,
+      z.object({ n: z.number() }),
     )
   ).map((r) => r.n);
 
@@ -155,10 +158,11 @@ describe("an event-log consumer", () => {
       }
     }
     expect(await handled("d")).toEqual([1, 2, 4, 5]);
-    const failures = await queryRows<{ n: number; attempts: number }>(
+    const failures = await queryRows(
       database.db,
       sql`select (e.payload->>'n')::int as n, f.attempts from job_failures f join events e on e.id = f.event_id
           where f.consumer = 'd'`,
+      z.object({ n: z.number(), attempts: z.number() }),
     );
     expect(failures).toEqual([{ n: 3, attempts: 3 }]);
     expect(stats.consumers.get("d")?.failedEvents).toBe(1);
@@ -168,9 +172,10 @@ describe("an event-log consumer", () => {
     await ensureCursor(database.db, "f");
     // One transaction's events numbered …7, …8, …9, …0, …1, …2 across a new digit: sorted as text ("1000" before
     // "998"), a batch's last row was not its last event, and the cursor moved past events never handled.
-    const [{ next }] = await queryRows<{ next: string }>(
+    const [{ next }] = await queryRows(
       database.db,
       sql`select (10 ^ (length(coalesce(max(id), 0)::text) + 1) - 3)::bigint::text as next from events`,
+      z.object({ next: z.string() }),
     );
     // The identity became a sequence the partitioned parent owns (decision 063); setval moves either kind.
     await database.query(`select setval(pg_get_serial_sequence('events', 'id'), ${next}, false)`);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import type { Pass } from "@/server/jobs/loop";
 import type { JobStats } from "@/server/jobs/stats";
@@ -33,20 +34,20 @@ export interface Consumer {
 /** Tries before an event that keeps failing alone is skipped into job_failures. */
 const MAX_ATTEMPTS = 3;
 
-interface Cursor {
-  xact: string;
-  event_id: string;
-}
+const cursorRow = z.object({ xact: z.string(), event_id: z.string() });
+type Cursor = z.output<typeof cursorRow>;
 
-interface EventRow {
-  id: string;
-  xact: string;
-  kind: string;
-  user_id: string | null;
-  payload: Record<string, unknown>;
-  created_at: Date | string;
-  lag_ms: number;
-}
+// created_at comes back as its text (Drizzle leaves timestamps unparsed on both drivers): toEvent makes the Date.
+const eventRow = z.object({
+  id: z.string(),
+  xact: z.string(),
+  kind: z.string(),
+  user_id: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  lag_ms: z.number(),
+});
+type EventRow = z.output<typeof eventRow>;
 
 /**
  * The next events after `cursor`, in (xact, id) order, among those whose transactions are all over: every
@@ -54,7 +55,7 @@ interface EventRow {
  * the ones read (an identity alone is not commit order). A long transaction holds the log back, never skips it.
  */
 function readAfter(tx: Tx, cursor: Cursor, limit: number) {
-  return queryRows<EventRow>(
+  return queryRows(
     tx,
     sql`select id::text as id, xact::text as xact, kind, user_id, payload, created_at,
           (extract(epoch from clock_timestamp() - created_at) * 1000)::float8 as lag_ms
@@ -64,6 +65,7 @@ function readAfter(tx: Tx, cursor: Cursor, limit: number) {
         -- The table's columns, not the text aliases above: "1000" sorts before "999".
         order by events.xact, events.id
         limit ${limit}`,
+    eventRow,
   );
 }
 
@@ -77,10 +79,11 @@ const toEvent = (row: EventRow): JobEvent => ({
 
 /** Locks the consumer's cursor row, or answers null when another instance holds it (it is running this consumer). */
 async function lockCursor(tx: Tx, name: string): Promise<Cursor | null> {
-  const [cursor] = await queryRows<Cursor>(
+  const [cursor] = await queryRows(
     tx,
     sql`select xact::text as xact, event_id::text as event_id from job_cursors
         where consumer = ${name} for update skip locked`,
+    cursorRow,
   );
   return cursor ?? null;
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import type { AppDeps } from "@/server/app-deps";
 import { type Db, queryRows } from "@/server/db/client";
 import { type Consumer, consumerPass, ensureCursor } from "@/server/jobs/consumer";
@@ -16,10 +17,11 @@ const DRAIN_WAIT_MS = 30_000;
 
 /** Whether the consumer's cursor is at or past the event. */
 async function cursorPast(db: Db, consumer: string, event: { xact: string; id: string }) {
-  const [row] = await queryRows<{ past: boolean }>(
+  const [row] = await queryRows(
     db,
     sql`select (xact, event_id) >= (${event.xact}::xid8, ${event.id}::bigint) as past
         from job_cursors where consumer = ${consumer}`,
+    z.object({ past: z.boolean() }),
   );
   return row?.past === true;
 }
@@ -119,9 +121,10 @@ export async function startJobs(
       // The log's last event as of now. A transaction still open anywhere on the server keeps the events after
       // it from the consumers (consumer.ts reads only past the oldest one), so a drain that found nothing to
       // read is tried again until every cursor has passed that event.
-      const [last] = await queryRows<{ xact: string; id: string }>(
+      const [last] = await queryRows(
         db,
         sql`select xact::text as xact, id::text as id from events order by events.xact desc, events.id desc limit 1`,
+        z.object({ xact: z.string(), id: z.string() }),
       );
       const deadline = Date.now() + DRAIN_WAIT_MS;
       for (const { name, loop } of consumerLoops) {

@@ -1,5 +1,6 @@
 import { type AnyColumn, and, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { z } from "zod";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { users } from "@/server/db/schema";
 import { containsPattern, type ListOrder, scanBound, searchAny } from "@/server/lib/keyset-page";
@@ -109,7 +110,7 @@ const FREQUENT_MATCHES = 20;
  * should walk. At most FREQUENT_SAMPLE rows of the created_at index, stopping at the FREQUENT_MATCHES-th match.
  */
 async function isFrequent(db: DbOrTx, pattern: string): Promise<boolean> {
-  const [row] = await queryRows<{ n: number }>(
+  const [row] = await queryRows(
     db,
     sql`select count(*)::int as n from (
       select 1 from (
@@ -118,6 +119,7 @@ async function isFrequent(db: DbOrTx, pattern: string): Promise<boolean> {
       where u.email ilike ${pattern} or u.pillar_tag ilike ${pattern}
         or (u.first_name || ' ' || u.last_name) ilike ${pattern}
       limit ${FREQUENT_MATCHES}) m`,
+    z.object({ n: z.number() }),
   );
   return (row?.n ?? 0) >= FREQUENT_MATCHES;
 }
@@ -131,9 +133,10 @@ export async function searchCandidates(db: DbOrTx, s: UserSearch): Promise<strin
   const sources = candidateSources(s, SEARCH_CANDIDATE_CAP + 1);
   if (sources.length === 0) return null;
   if (s.kind === "text" && (await isFrequent(db, s.pattern))) return null;
-  const rows = await queryRows<{ source: string; user_id: string | null }>(
+  const rows = await queryRows(
     db,
     sql.join(sources, sql` union all `),
+    z.object({ source: z.string(), user_id: z.string().nullable() }),
   );
   const perSource = new Map<string, number>();
   for (const r of rows) perSource.set(r.source, (perSource.get(r.source) ?? 0) + 1);

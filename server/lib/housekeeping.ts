@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import { NOTIFICATION_RETENTION_MONTHS } from "@/contract/notifications";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { LoopSpec } from "@/server/jobs/loop";
@@ -92,9 +93,10 @@ async function deleteByIndex(db: DbOrTx, table: string, condition: SQL, rows: nu
  */
 async function deleteByBlocks(db: DbOrTx, table: string, condition: SQL, blocks: number): Promise<number> {
   const name = sql.identifier(table);
-  const [size] = await queryRows<{ pages: number }>(
+  const [size] = await queryRows(
     db,
     sql`select (pg_relation_size(${table}::regclass) / current_setting('block_size')::int)::int as pages`,
+    z.object({ pages: z.number() }),
   );
   let deleted = 0;
   // Rows written after the walk began land past its end: new, so not yet due.

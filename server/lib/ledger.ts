@@ -258,9 +258,10 @@ export async function placeHold(
   assertCents(amount);
   if (amount <= 0) throw new Error("A hold must be positive");
   try {
-    const [row] = await queryRows<{ id: string }>(
+    const [row] = await queryRows(
       tx,
       sql`select place_hold(${randomUUID()}::uuid, ${wallet.id}::uuid, ${amount}::bigint, ${reference.type}, ${reference.id}) as id`,
+      z.object({ id: z.string() }),
     );
     return row!.id;
   } catch (err) {

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { EMAIL_ALWAYS_ON, type NotificationKind } from "@/contract/notifications";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { enqueueMail, enqueueMails } from "@/server/lib/mail/outbox";
@@ -25,9 +26,10 @@ export async function notify(
   content: NotificationContent,
   mail?: MailMessage,
 ): Promise<void> {
-  const [choice] = await queryRows<{ in_app: boolean; email: boolean }>(
+  const [choice] = await queryRows(
     db,
     sql`select in_app, email from notification_preferences where user_id = ${userId} and kind = ${kind}`,
+    z.object({ in_app: z.boolean(), email: z.boolean() }),
   );
   if (choice?.in_app ?? true) {
     await db.execute(sql`
@@ -40,9 +42,10 @@ export async function notify(
 /** Whether the customer takes e-mail for this kind (for mail sent apart from a notification: the chat digest). */
 export async function wantsEmail(db: DbOrTx, userId: string, kind: NotificationKind): Promise<boolean> {
   if (EMAIL_ALWAYS_ON.has(kind)) return true;
-  const [choice] = await queryRows<{ email: boolean }>(
+  const [choice] = await queryRows(
     db,
     sql`select email from notification_preferences where user_id = ${userId} and kind = ${kind}`,
+    z.object({ email: z.boolean() }),
   );
   return choice?.email ?? true;
 }
@@ -65,11 +68,12 @@ export interface Notification {
 export async function notifyAll(db: DbOrTx, notifications: readonly Notification[]): Promise<void> {
   if (notifications.length === 0) return;
   const pairs = JSON.stringify(notifications.map((n) => ({ user_id: n.userId, kind: n.kind })));
-  const choices = await queryRows<{ user_id: string; kind: string; in_app: boolean; email: boolean }>(
+  const choices = await queryRows(
     db,
     sql`select p.user_id, p.kind, p.in_app, p.email from notification_preferences p
         join jsonb_to_recordset(${pairs}::jsonb) as x(user_id uuid, kind text)
           on p.user_id = x.user_id and p.kind = x.kind`,
+    z.object({ user_id: z.string(), kind: z.string(), in_app: z.boolean(), email: z.boolean() }),
   );
   const choiceByPair = new Map(choices.map((c) => [`${c.user_id} ${c.kind}`, c]));
   const choiceOf = (n: Notification) => choiceByPair.get(`${n.userId} ${n.kind}`);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Database, queryRows } from "@/server/db/client";
 import type { MailMessage } from "@/server/lib/mail/templates";
 import { notifyAll } from "@/server/lib/notifications";
@@ -38,9 +39,10 @@ describe("notifyAll", () => {
          ($1, 'transfer_status', true, false)`,
       [bob.user.id],
     );
-    const noticesBefore = await queryRows<{ user_id: string; n: number }>(
+    const noticesBefore = await queryRows(
       database.db,
       sql`select user_id::text, count(*)::int as n from user_events group by user_id`,
+      z.object({ user_id: z.string(), n: z.number() }),
     );
     const noticesAt = (id: string) => noticesBefore.find((r) => r.user_id === id)?.n ?? 0;
     const statements = await statementsDuring(database, () =>
@@ -70,9 +72,10 @@ describe("notifyAll", () => {
     // The choices, the rows, the notices and the mail: four statements for seven notifications (on PostgreSQL,
     // plus BEGIN and COMMIT); one by one it was two or three each, and a trigger's five per row inside them.
     if (database.kind === "pg") expect(statements).toHaveLength(6);
-    const titles = await queryRows<{ title: string }>(
+    const titles = await queryRows(
       database.db,
       sql`select title from notifications where user_id in (${ann.user.id}, ${bob.user.id}) order by title`,
+      z.object({ title: z.string() }),
     );
     expect(titles.map((t) => t.title)).toEqual([
       "Ann in 0",
@@ -82,9 +85,10 @@ describe("notifyAll", () => {
       "Ann in 4",
       "Bob out",
     ]);
-    const subjects = await queryRows<{ subject: string }>(
+    const subjects = await queryRows(
       database.db,
       sql`select subject from mail_outbox where to_address in (${ann.email}, ${bob.email}) order by subject`,
+      z.object({ subject: z.string() }),
     );
     expect(subjects.map((s) => s.subject)).toEqual([
       "Ann mail 0",
@@ -94,10 +98,11 @@ describe("notifyAll", () => {
       "Ann mail 4",
       "Bob in",
     ]);
-    const notices = await queryRows<{ user_id: string; topics: string[] }>(
+    const notices = await queryRows(
       database.db,
       sql`select user_id::text, topics from user_events where user_id in (${ann.user.id}, ${bob.user.id})
           order by id`,
+      z.object({ user_id: z.string(), topics: z.array(z.string()) }),
     );
     const of = (id: string) => notices.filter((n) => n.user_id === id);
     expect(of(ann.user.id).length - noticesAt(ann.user.id)).toBe(1);
@@ -108,9 +113,10 @@ describe("notifyAll", () => {
       "insert into notifications (user_id, kind, title, body) values ($1, 'money_in', 'alone', '')",
       [ann.user.id],
     );
-    const [after] = await queryRows<{ n: number }>(
+    const [after] = await queryRows(
       database.db,
       sql`select count(*)::int as n from user_events where user_id = ${ann.user.id}`,
+      z.object({ n: z.number() }),
     );
     expect(after?.n).toBe(of(ann.user.id).length + 1);
   });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { LoopSpec } from "@/server/jobs/loop";
 import { RETENTION } from "@/server/lib/housekeeping";
@@ -19,7 +20,7 @@ export const PARTITION_RETENTION: Record<string, string> = {
 };
 
 const names = async (db: DbOrTx, query: ReturnType<typeof sql>) =>
-  (await queryRows<{ names: string[] | null }>(db, query))[0]?.names ?? [];
+  (await queryRows(db, query, z.object({ names: z.array(z.string()).nullable() })))[0]?.names ?? [];
 
 /** Creates the coming months' partitions of every partitioned table; idempotent. Returns the partitions made. */
 export async function premakePartitions(db: DbOrTx, months = PREMAKE_MONTHS): Promise<string[]> {

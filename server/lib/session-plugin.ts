@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { z } from "zod";
 import { AUTH_SERVER_MESSAGES } from "@/contract/auth";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { SIGNED_IN_HINT_COOKIE } from "@/contract/session-hint";
@@ -112,9 +113,10 @@ export function forgetAdminSecondFactor(userId: string): void {
 async function adminHasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
   const cachedAt = adminsWithFactor.get(userId);
   if (cachedAt !== undefined && Date.now() - cachedAt < ADMIN_FACTOR_CACHE_MS) return true;
-  const [row] = await queryRows<{ has_factor: boolean }>(
+  const [row] = await queryRows(
     db,
     sql`select has_second_factor(${userId}::uuid) as has_factor`,
+    z.object({ has_factor: z.boolean() }),
   );
   const hasFactor = row?.has_factor === true;
   if (hasFactor) {

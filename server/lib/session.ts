@@ -1,5 +1,6 @@
 import { hash, randomBytes } from "node:crypto";
 import { and, desc, eq, getTableColumns, gt, lt, ne, notInArray, or, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Config } from "@/server/config";
 import { afterCommit } from "@/server/db/after-commit";
 import { type Db, type DbOrTx, queryRows, type Tx } from "@/server/db/client";
@@ -208,9 +209,10 @@ export async function findSessionUser(
  * money function makes under its call): null once it ended, on any instance, or went idle.
  */
 export async function sessionUserOf(db: DbOrTx, idHash: string): Promise<string | null> {
-  const [row] = await queryRows<{ user_id: string | null }>(
+  const [row] = await queryRows(
     db,
     sql`select active_session_user(${idHash}, ${SESSION_IDLE_SECONDS}) as user_id`,
+    z.object({ user_id: z.string().nullable() }),
   );
   return row?.user_id ?? null;
 }

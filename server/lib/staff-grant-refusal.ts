@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { STAFF_MANAGEMENT_MESSAGES, type StaffRole } from "@/contract/staff";
 import { queryRows, type Tx } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
@@ -13,12 +14,13 @@ import { lockWallet } from "@/server/lib/ledger";
  * review their own identity check or credit their own wallet. Staff work from a separate account.
  */
 async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
-  const [row] = await queryRows<{ banks: boolean }>(
+  const [row] = await queryRows(
     tx,
     sql`
     select (exists (select 1 from kyc_applications where user_id = ${userId})
             or exists (select 1 from account_requests where user_id = ${userId})
             or exists (select 1 from transactions where user_id = ${userId})) as banks`,
+    z.object({ banks: z.boolean() }),
   );
   return row?.banks === true;
 }
@@ -32,7 +34,7 @@ async function banksWithUs(tx: Tx, userId: string): Promise<boolean> {
 async function hasMoneyInFlight(tx: Tx, userId: string): Promise<boolean> {
   const wallet = await lockWallet(tx, userId);
   if (wallet.balance !== 0 || wallet.held !== 0) return true;
-  const [row] = await queryRows<{ busy: boolean }>(
+  const [row] = await queryRows(
     tx,
     sql`
     select (exists (select 1 from transfer_requests
@@ -42,6 +44,7 @@ async function hasMoneyInFlight(tx: Tx, userId: string): Promise<boolean> {
             or exists (select 1 from transactions
                        where user_id = ${userId} and status not in ('completed', 'failed', 'cancelled'))
             or exists (select 1 from approvals where user_id = ${userId} and status = 'pending')) as busy`,
+    z.object({ busy: z.boolean() }),
   );
   return row?.busy === true;
 }

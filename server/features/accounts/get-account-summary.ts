@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { AccountSummary } from "@/contract/transactions";
 import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import { preparedPerDatabase } from "@/server/db/prepared";
@@ -12,7 +13,11 @@ import { type Conditional, loadConditional, userEtag } from "@/server/lib/condit
 
 /** Whether money may leave: the can_send_money SQL function, the rule create_transfer_request enforces. */
 async function canSendMoney(db: DbOrTx, userId: string): Promise<boolean> {
-  const [row] = await queryRows<{ open: boolean }>(db, sql`select can_send_money(${userId}::uuid) as open`);
+  const [row] = await queryRows(
+    db,
+    sql`select can_send_money(${userId}::uuid) as open`,
+    z.object({ open: z.boolean() }),
+  );
   return row!.open;
 }
 

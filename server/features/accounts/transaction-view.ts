@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { centsToDecimal } from "@/contract/money";
 import type { Transaction } from "@/contract/transactions";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -57,12 +58,7 @@ export async function chainHashesOf(
   if (transfers.length === 0 && deposits.length === 0) return new Map();
   const uuids = (ids: string[]) =>
     sql`array[${sql.join(ids.length ? ids.map((id) => sql`${id}`) : [sql`null`], sql`, `)}]::uuid[]`;
-  const found = await queryRows<{
-    source_id: string;
-    hash: string | null;
-    depth: number | null;
-    completed: boolean;
-  }>(
+  const found = await queryRows(
     db,
     sql`select p.transfer_request_id as source_id,
                coalesce(p.mined_hash, (select a.tx_hash from payout_attempts a
@@ -74,6 +70,12 @@ export async function chainHashesOf(
         where p.transfer_request_id = any(${uuids(transfers)}) and p.status in ('sent', 'completed')
         union all
         select d.id, d.tx_hash, null, true from chain_deposits d where d.id = any(${uuids(deposits)})`,
+    z.object({
+      source_id: z.string(),
+      hash: z.string().nullable(),
+      depth: z.number().nullable(),
+      completed: z.boolean(),
+    }),
   );
   return new Map(
     found

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import type { LoopSpec } from "@/server/jobs/loop";
 
@@ -14,7 +15,7 @@ export async function foldAdminStats(
   db: DbOrTx,
   batch = FOLD_BATCH,
 ): Promise<{ done: number; more: boolean }> {
-  const [row] = await queryRows<{ folded: number }>(
+  const [row] = await queryRows(
     db,
     sql`with gone as (
         delete from admin_stats_deltas
@@ -33,6 +34,7 @@ export async function foldAdminStats(
         from sums where s.id = 1 and sums.folded > 0
       )
       select folded from sums`,
+    z.object({ folded: z.number() }),
   );
   const done = row?.folded ?? 0;
   return { done, more: done >= batch };

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { AdminStats, AdminUser, AdminUserQuery } from "@/contract/admin";
 import { ADMIN_MESSAGES, RECEIVING_FILTER } from "@/contract/admin";
 import { formatMoney } from "@/contract/money";
@@ -102,7 +103,7 @@ export async function getUser(db: DbOrTx, userId: string): Promise<AdminUser> {
  * plus the deltas the writes' triggers appended since the last fold (admin-stats.ts), in one snapshot.
  */
 export async function getAdminStats(db: DbOrTx): Promise<AdminStats> {
-  const [row] = await queryRows<{ customers: string; accounts: string; money: string; history: string }>(
+  const [row] = await queryRows(
     db,
     sql`select (s.customers + coalesce(d.customers, 0))::text as customers,
         (s.active_accounts + coalesce(d.active_accounts, 0))::text as accounts,
@@ -113,6 +114,7 @@ export async function getAdminStats(db: DbOrTx): Promise<AdminStats> {
           sum(wallet_balance) as wallet_balance, sum(transactions) as transactions
         from admin_stats_deltas) d
       where s.id = 1`,
+    z.object({ customers: z.string(), accounts: z.string(), money: z.string(), history: z.string() }),
   );
   if (!row) throw new Error("admin_stats has no row: migration 0051 writes it");
   return {

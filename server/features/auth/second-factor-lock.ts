@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { SECURITY_MESSAGES, type SecondFactorProof } from "@/contract/security";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -29,11 +30,12 @@ export async function assertCodesUnlocked(
   deviceToken?: string | null,
 ): Promise<void> {
   const deviceHash = method === "recovery" ? hashDeviceToken(deviceToken) : null;
-  const [row] = await queryRows<{ locked: boolean; known_device: boolean }>(
+  const [row] = await queryRows(
     db,
     sql`
       select exists (select 1 from second_factor_guards where user_id = ${userId} and locked_at is not null) as locked,
              exists (select 1 from known_devices where user_id = ${userId} and token_hash = ${deviceHash}) as known_device`,
+    z.object({ locked: z.boolean(), known_device: z.boolean() }),
   );
   if (row?.locked && !(method === "recovery" && row.known_device)) throw secondFactorLocked();
 }
@@ -57,7 +59,7 @@ export async function clearSecondFactorLock(db: DbOrTx, userId: string): Promise
 export async function recordSecondFactorFailure(deps: AppDeps, userId: string): Promise<void> {
   const lockedNow = await deps.database.db.transaction(async (tx) => {
     // now() is this transaction's start, so `locked_at = now()` is true only for the statement that locked it.
-    const [row] = await queryRows<{ locked_now: boolean }>(
+    const [row] = await queryRows(
       tx,
       sql`
         insert into second_factor_guards as g (user_id, failures, locked_at)
@@ -67,11 +69,13 @@ export async function recordSecondFactorFailure(deps: AppDeps, userId: string): 
               locked_at = coalesce(g.locked_at, case when g.failures + 1 >= ${SECOND_FACTOR_LOCK_FAILURES} then now() end),
               updated_at = now()
         returning coalesce(g.locked_at = now(), false) as locked_now`,
+      z.object({ locked_now: z.boolean() }),
     );
     if (!row?.locked_now) return false;
-    const [user] = await queryRows<{ id: string; email: string; first_name: string }>(
+    const [user] = await queryRows(
       tx,
       sql`select id, email, first_name from users where id = ${userId}`,
+      z.object({ id: z.string(), email: z.string(), first_name: z.string() }),
     );
     if (!user) return false;
     await enqueueSecondFactorMail(

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   type PasskeyOptionsResponse,
   SECURITY_MESSAGES,
@@ -32,18 +33,19 @@ export function methodsFor(state: Pick<SecondFactorState, "hasTotp" | "passkeyCo
 
 /** One query on a few primary-key/indexed lookups; whether a factor is enrolled is has_second_factor's rule. */
 export async function getSecondFactorState(db: DbOrTx, userId: string): Promise<SecondFactorState> {
-  const [row] = await queryRows<{
-    enabled: boolean;
-    has_totp: boolean;
-    passkey_count: number;
-    recovery_left: number;
-  }>(
+  const [row] = await queryRows(
     db,
     sql`
     select has_second_factor(${userId}::uuid) as enabled,
            exists (select 1 from totp_factors where user_id = ${userId} and confirmed_at is not null) as has_totp,
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left`,
+    z.object({
+      enabled: z.boolean(),
+      has_totp: z.boolean(),
+      passkey_count: z.number(),
+      recovery_left: z.number(),
+    }),
   );
   const state = {
     hasTotp: row!.has_totp,

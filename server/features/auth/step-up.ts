@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import {
   type PasskeyOptionsResponse,
   SECURITY_MESSAGES,
@@ -73,13 +74,7 @@ export async function startStepUpPasskey(deps: AppDeps, user: SessionUser): Prom
 
 /** Whether the user has a factor, which ones, and whether this session proved one in the last five minutes. */
 export async function getStepUpState(db: DbOrTx, userId: string, session: SessionRef) {
-  const [row] = await queryRows<{
-    enabled: boolean;
-    has_totp: boolean;
-    passkey_count: number;
-    recovery_left: number;
-    fresh: boolean;
-  }>(
+  const [row] = await queryRows(
     db,
     sql`
     select has_second_factor(${userId}::uuid) as enabled,
@@ -87,6 +82,13 @@ export async function getStepUpState(db: DbOrTx, userId: string, session: Sessio
            (select count(*) from passkeys where user_id = ${userId})::int as passkey_count,
            (select count(*) from recovery_codes where user_id = ${userId} and used_at is null)::int as recovery_left,
            session_stepped_up(${session.idHash}, ${userId}::uuid) as fresh`,
+    z.object({
+      enabled: z.boolean(),
+      has_totp: z.boolean(),
+      passkey_count: z.number(),
+      recovery_left: z.number(),
+      fresh: z.boolean(),
+    }),
   );
   const state = {
     hasTotp: row!.has_totp,

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { type Database, queryRows } from "@/server/db/client";
 import { supportReplyMail } from "@/server/features/chat/reply-notification-mail";
 import type { LoopSpec } from "@/server/jobs/loop";
@@ -8,11 +9,7 @@ import { wantsEmail } from "@/server/lib/notifications";
 /** A reply still unread this long after it was sent earns the customer an e-mail. */
 export const REPLY_NOTIFY_DELAY_SECONDS = 10 * 60;
 
-type DueConversation = {
-  user_id: string;
-  email: string;
-  first_name: string;
-};
+const dueConversation = z.object({ user_id: z.string(), email: z.string(), first_name: z.string() });
 
 /**
  * One pass: claims customers with a support reply unread for the delay and not yet mailed about,
@@ -29,10 +26,10 @@ export async function notifyUnreadReplies(
   }: { delaySeconds?: number; batchSize?: number; publicUrl?: string } = {},
 ): Promise<number> {
   const queued = await database.db.transaction(async (tx) => {
-    const rows = await queryRows<DueConversation>(tx, sqlDue(delaySeconds, batchSize));
+    const rows = await queryRows(tx, sqlDue(delaySeconds, batchSize), dueConversation);
     let count = 0;
     for (const row of rows) {
-      const marked = (await queryRows<{ id: number }>(tx, sqlMarkNotified(row.user_id))).length;
+      const marked = (await queryRows(tx, sqlMarkNotified(row.user_id), markedRow)).length;
       if (marked === 0) continue;
       // Marked all the same: a customer who turned these e-mails off is not asked about again.
       if (!(await wantsEmail(tx, row.user_id, "chat_reply"))) continue;
@@ -62,6 +59,9 @@ function sqlDue(delaySeconds: number, batchSize: number) {
     limit ${batchSize}
     for update of c skip locked`;
 }
+
+// chat_messages.id is a bigint: a string from node-postgres, a number from PGlite; only the count is used.
+const markedRow = z.object({ id: z.coerce.string() });
 
 function sqlMarkNotified(userId: string) {
   return sql`

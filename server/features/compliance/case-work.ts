@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   CASE_OUTCOME,
   type CaseActionResponse,
@@ -315,11 +316,12 @@ async function freezeCustomer(tx: Tx, actor: CaseActor, userId: string, caseId: 
     .for("update");
   if (!user || user.frozenAt) return;
   await updateUser(tx, userId, { frozenAt: sql`now()`, updatedAt: sql`now()` });
-  const flagged = await queryRows<{ id: string }>(
+  const flagged = await queryRows(
     tx,
     sql`update transfer_requests set flagged_at = now(), updated_at = now()
         where user_id = ${userId} and status in ('pending', 'processing') and flagged_at is null
         returning id`,
+    z.object({ id: z.string() }),
   );
   await writeAudit(tx, {
     actorId: actor.id,

@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import { queryRows, type Tx } from "@/server/db/client";
 import { complianceCases, complianceHits } from "@/server/db/schema";
@@ -52,17 +53,18 @@ export async function screenDepositSender(
  * released. Restrict, freeze and file release nothing: the money stays booked and held.
  */
 export async function releaseHeldDeposits(tx: Tx, caseId: string): Promise<string[]> {
-  const released = await queryRows<{
-    id: string;
-    hold_id: string;
-    transaction_id: string | null;
-    user_id: string | null;
-    amount_cents: string | number;
-  }>(
+  const released = await queryRows(
     tx,
     sql`update chain_deposits set status = 'credited', credited_at = now()
         where case_id = ${caseId}::uuid and status = 'held'
         returning id, hold_id, transaction_id, user_id, amount_cents`,
+    z.object({
+      id: z.string(),
+      hold_id: z.string(),
+      transaction_id: z.string().nullable(),
+      user_id: z.string().nullable(),
+      amount_cents: z.coerce.number(),
+    }),
   );
   for (const row of released) {
     await releaseHold(tx, row.hold_id);

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import type { RescreenRunView } from "@/contract/compliance";
 import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import {
@@ -80,11 +81,12 @@ export async function screenBatch(
   after: string | null,
   size: number,
 ): Promise<{ customers: number; addresses: number; last: string | null; toRecord: HitsToRecord[] }> {
-  const customers = await queryRows<{ id: string; firstName: string; lastName: string }>(
+  const customers = await queryRows(
     tx,
     sql`select u.id, u.first_name as "firstName", u.last_name as "lastName" from users u
         where ${CUSTOMER} and u.id > ${after ?? "00000000-0000-0000-0000-000000000000"}::uuid
         order by u.id limit ${size}`,
+    z.object({ id: z.string(), firstName: z.string(), lastName: z.string() }),
   );
   if (customers.length === 0) return { customers: 0, addresses: 0, last: null, toRecord: [] };
   const ids = customers.map((c) => c.id);
@@ -209,9 +211,10 @@ export async function rescreenPass(
       return { done: 0, more: true };
     }
     if (run.status === "queued") {
-      const [{ total }] = (await queryRows<{ total: number }>(
+      const [{ total }] = (await queryRows(
         tx,
         sql`select count(*)::int as total from users u where ${CUSTOMER}`,
+        z.object({ total: z.number() }),
       )) as [{ total: number }];
       await tx
         .update(rescreenRuns)

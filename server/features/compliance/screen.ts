@@ -304,6 +304,10 @@ export async function hasOpenCase(db: DbOrTx, userId: string): Promise<boolean> 
  */
 export async function hasComplianceHold(db: DbOrTx, userId: string | null): Promise<boolean> {
   if (!userId) return false;
-  const [row] = await queryRows<{ held: boolean }>(db, sql`select compliance_hold(${userId}::uuid) as held`);
+  const [row] = await queryRows(
+    db,
+    sql`select compliance_hold(${userId}::uuid) as held`,
+    z.object({ held: z.boolean() }),
+  );
   return row?.held === true;
 }

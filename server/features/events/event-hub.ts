@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import { type EndNotice, EVENT_TOPICS, EVENTS_HEARTBEAT_MS, type EventTopic } from "@/contract/events";
 import { type Database, queryRows } from "@/server/db/client";
 import type { ListenHub } from "@/server/jobs/listen-hub";
@@ -106,9 +107,10 @@ export class EventHub {
 
   /** The number of the user's latest notice (0 before their first). */
   async position(userId: string): Promise<number> {
-    const [row] = await queryRows<{ last_id: string }>(
+    const [row] = await queryRows(
       this.database.db,
       sql`select last_id::text from user_event_counters where user_id = ${userId}`,
+      z.object({ last_id: z.string() }),
     );
     return Number(row?.last_id ?? 0);
   }
@@ -166,10 +168,11 @@ export class EventHub {
   }
 
   private async begin(stream: Stream, lastEventId: string | undefined): Promise<void> {
-    const [counter] = await queryRows<{ last_id: string; first_id: string | null }>(
+    const [counter] = await queryRows(
       this.database.db,
       sql`select coalesce((select last_id from user_event_counters where user_id = ${stream.userId}), 0)::text as last_id,
                  (select min(id) from user_events where user_id = ${stream.userId})::text as first_id`,
+      z.object({ last_id: z.string(), first_id: z.string().nullable() }),
     );
     const lastId = Number(counter?.last_id ?? 0);
     const firstKept =
@@ -300,10 +303,11 @@ export class EventHub {
       if (ending) return this.end(stream, ending);
       let more = true;
       while (more && !stream.closed) {
-        const rows = await queryRows<{ id: string; topics: string[] }>(
+        const rows = await queryRows(
           this.database.db,
           sql`select id::text, topics from user_events
               where user_id = ${stream.userId} and id > ${stream.lastId} order by id limit ${EVENTS_PER_READ}`,
+          z.object({ id: z.string(), topics: z.array(z.string()) }),
         );
         for (const row of rows) {
           const topics = row.topics.filter((t): t is EventTopic => KNOWN_TOPICS.has(t));

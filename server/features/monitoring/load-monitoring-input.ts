@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { RULE_NAMES, type RuleName } from "@/contract/monitoring";
+import { z } from "zod";
+import { MONEY_EVENT_KINDS, RULE_NAMES, type RuleName } from "@/contract/monitoring";
 import { type DbOrTx, named, queryRows } from "@/server/db/client";
 import {
   ADDRESS_SENDERS_LISTED,
@@ -19,31 +20,34 @@ export interface MonitoringSubject {
   event: MoneyEvent;
 }
 
-type HistoryRow = {
-  n: number;
-  id: string;
-  kind: MoneyEvent["kind"];
-  at: Date | string;
-  amount: string | number;
-  address: string | null;
-  counterparty: string | null;
-};
+// Timestamps come back as their text on both drivers (Drizzle leaves them unparsed); bigints (amounts, window counts)
+// as strings on node-postgres and numbers on PGlite, so they are coerced: the rules read numbers.
+const historyRow = z.object({
+  n: z.number(),
+  id: z.string(),
+  kind: z.enum(MONEY_EVENT_KINDS),
+  at: z.string(),
+  amount: z.coerce.number(),
+  address: z.string().nullable(),
+  counterparty: z.string().nullable(),
+});
 
-type FactsRow = {
-  n: number;
-  at: Date | string | null;
-  opened: Date | string | null;
-  devices: string[];
-  alerts: { rule: RuleName; at: string }[];
-};
+const factsRow = z.object({
+  n: z.number(),
+  at: z.string().nullable(),
+  opened: z.string().nullable(),
+  devices: z.array(z.string()),
+  // Any stored rule name: an alert of a rule since retired still loads (and matches no rule), as it always did.
+  alerts: z.array(z.object({ rule: z.custom<RuleName>((r) => typeof r === "string"), at: z.string() })),
+});
 
-type SenderRow = {
-  n: number;
-  customerId: string;
-  at: Date | string;
-  total: string | number;
-  candidates: string | number;
-};
+const senderRow = z.object({
+  n: z.number(),
+  customerId: z.string(),
+  at: z.string(),
+  total: z.coerce.number(),
+  candidates: z.coerce.number(),
+});
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -84,7 +88,7 @@ export async function loadMonitoringInputs(
     at timestamptz, from_at timestamptz, alerts_from timestamptz, address text, senders_from timestamptz,
     senders_to timestamptz, significant bigint)`;
   // Named prepared statements, all three: every transfer and every credit runs them (server/db/client.ts).
-  const history = await queryRows<HistoryRow>(
+  const history = await queryRows(
     db,
     named(
       "monitoring_history",
@@ -107,10 +111,11 @@ export async function loadMonitoringInputs(
           where user_id = s.user_id and created_at >= s.from_at and created_at <= s.at and id <> s.event_id
         ) h`,
     ),
+    historyRow,
   );
   // An alert's time is its event's (its evidence says when): a transfer's alerts are filed by the consumer after
   // the commit, and the cooldown compares events, not filings.
-  const facts = await queryRows<FactsRow>(
+  const facts = await queryRows(
     db,
     named(
       "monitoring_facts",
@@ -129,6 +134,7 @@ export async function loadMonitoringInputs(
             from monitoring_alerts where user_id = s.user_id and created_at >= s.alerts_from), '[]'::json) as alerts
         from ${subjectsTable}`,
     ),
+    factsRow,
   );
   // One row per other customer (their latest transfer there in the rule's window), from the table of senders per
   // address (decision 064): the most recent ADDRESS_SENDERS_LISTED of them, with the count of all up to
@@ -139,7 +145,7 @@ export async function loadMonitoringInputs(
   // among their own transfers, and they are left out if there is none in the window.
   const counted = addressSendersCounted(config);
   const senders = subjects.some((s) => s.event.address)
-    ? await queryRows<SenderRow>(
+    ? await queryRows(
         db,
         named(
           "monitoring_address_senders",
@@ -165,6 +171,7 @@ export async function loadMonitoringInputs(
           where rank <= ${ADDRESS_SENDERS_LISTED} and at is not null
           order by n, rank`,
         ),
+        senderRow,
       )
     : [];
   return subjects.map(({ event }, n) => {

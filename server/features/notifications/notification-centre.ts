@@ -1,28 +1,31 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   EMAIL_ALWAYS_ON,
   NOTIFICATION_KINDS,
   NOTIFICATION_MESSAGES,
   NOTIFICATIONS_PAGE_SIZE,
   type NotificationItem,
-  type NotificationKind,
   type NotificationPage,
   type NotificationPreference,
   type NotificationPreferences,
+  notificationKind,
   UNREAD_NOTIFICATIONS_CAP,
 } from "@/contract/notifications";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
 
-interface Row {
-  id: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  link: string | null;
-  created_at: Date;
-  read_at: Date | null;
-}
+// The kinds are the table's check constraint (notifications_kind); timestamps come back as their text.
+const notificationRow = z.object({
+  id: z.string(),
+  kind: notificationKind,
+  title: z.string(),
+  body: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+  read_at: z.string().nullable(),
+});
+type Row = z.output<typeof notificationRow>;
 
 const toItem = (row: Row): NotificationItem => ({
   id: row.id,
@@ -43,13 +46,14 @@ export async function findNotifications(
   userId: string,
   { before, unread }: { before?: string; unread?: "true" | "false" },
 ): Promise<NotificationPage> {
-  const rows = await queryRows<Row>(
+  const rows = await queryRows(
     db,
     sql`select id::text, kind, title, body, link, created_at, read_at from notifications
         where user_id = ${userId}
           ${before ? sql`and id < ${before}::bigint` : sql``}
           ${unread === "true" ? sql`and read_at is null` : sql``}
         order by notifications.id desc limit ${NOTIFICATIONS_PAGE_SIZE + 1}`,
+    notificationRow,
   );
   const page = rows.slice(0, NOTIFICATIONS_PAGE_SIZE);
   return {
@@ -63,11 +67,12 @@ export async function findNotifications(
  * that many entries of the partial index on unread rows, however many a customer never read.
  */
 export async function countUnreadNotifications(db: DbOrTx, userId: string): Promise<{ unread: number }> {
-  const [row] = await queryRows<{ unread: number }>(
+  const [row] = await queryRows(
     db,
     // Ordered like the index, so the limit stops an index-only scan (a bitmap scan would read every entry first).
     sql`select count(*)::int as unread from (select 1 from notifications
         where user_id = ${userId} and read_at is null order by id desc limit ${UNREAD_NOTIFICATIONS_CAP}) u`,
+    z.object({ unread: z.number() }),
   );
   return { unread: row?.unread ?? 0 };
 }
@@ -78,20 +83,22 @@ export async function markNotificationRead(
   userId: string,
   id: string,
 ): Promise<NotificationItem> {
-  const [row] = await queryRows<Row>(
+  const [row] = await queryRows(
     db,
     sql`update notifications set read_at = coalesce(read_at, now())
         where id = ${id}::bigint and user_id = ${userId}
         returning id::text, kind, title, body, link, created_at, read_at`,
+    notificationRow,
   );
   if (!row) throw new AppError("NOT_FOUND", NOTIFICATION_MESSAGES.notFound);
   return toItem(row);
 }
 
 export async function markAllNotificationsRead(db: DbOrTx, userId: string): Promise<{ marked: number }> {
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows(
     db,
     sql`update notifications set read_at = now() where user_id = ${userId} and read_at is null returning id::text`,
+    z.object({ id: z.string() }),
   );
   return { marked: rows.length };
 }
@@ -101,9 +108,10 @@ export async function findNotificationPreferences(
   db: DbOrTx,
   userId: string,
 ): Promise<NotificationPreferences> {
-  const rows = await queryRows<{ kind: NotificationKind; in_app: boolean; email: boolean }>(
+  const rows = await queryRows(
     db,
     sql`select kind, in_app, email from notification_preferences where user_id = ${userId}`,
+    z.object({ kind: notificationKind, in_app: z.boolean(), email: z.boolean() }),
   );
   const chosen = new Map(rows.map((r) => [r.kind, r]));
   return NOTIFICATION_KINDS.map((kind) => ({

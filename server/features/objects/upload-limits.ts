@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { AppError } from "@/server/lib/errors";
@@ -23,11 +24,12 @@ export const dailyUploadLimitReached = (max: number) =>
  * total. Completed uploads count even if later refused or swept: the disk and bandwidth were spent.
  */
 export async function findUploadedBytesToday(db: DbOrTx, userId: string): Promise<number> {
-  const [row] = await queryRows<{ bytes: number | string }>(
+  const [row] = await queryRows(
     db,
     sql`
     select coalesce(sum(size_bytes), 0)::float8 as bytes from uploads
     where user_id = ${userId} and completed_at > now() - interval '24 hours'`,
+    z.object({ bytes: z.coerce.number() }),
   );
   return Number(row?.bytes ?? 0);
 }

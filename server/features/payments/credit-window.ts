@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { CREDIT_WINDOW_HOURS } from "@/contract/approvals";
 import { queryRows, type Tx } from "@/server/db/client";
 
@@ -38,7 +39,7 @@ export async function lockedCreditWindow(
 ): Promise<CreditWindow> {
   await lockCreditWindow(tx, makerId, userId);
   const since = sql`now() - make_interval(hours => ${CREDIT_WINDOW_HOURS})`;
-  const [row] = await queryRows<{ maker: string | number; customer: string | number }>(
+  const [row] = await queryRows(
     tx,
     sql`
     select
@@ -58,6 +59,7 @@ export async function lockedCreditWindow(
       + (select coalesce(sum(amount), 0) from approvals
          where user_id = ${userId} and status = 'pending' and kind in ('credit', 'incoming_payment')
            and created_at > ${since}) as customer`,
+    z.object({ maker: z.coerce.number(), customer: z.coerce.number() }),
   );
   return { makerCents: Number(row!.maker) + amount, customerCents: Number(row!.customer) + amount };
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { AddressCheck } from "@/contract/recipients";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 
@@ -10,11 +11,7 @@ import { type DbOrTx, queryRows } from "@/server/db/client";
  */
 export async function checkAddress(db: DbOrTx, userId: string, address: string): Promise<AddressCheck> {
   const lowered = address.trim().toLowerCase();
-  const [row] = await queryRows<{
-    saved: AddressCheck["savedRecipient"];
-    lookalike: AddressCheck["lookalike"];
-    is_first_payment: boolean;
-  }>(
+  const [row] = await queryRows(
     db,
     sql`
     select
@@ -25,6 +22,11 @@ export async function checkAddress(db: DbOrTx, userId: string, address: string):
       not exists (select 1 from transfer_requests t
                    where t.user_id = ${userId} and lower(t.crypto_address) = ${lowered}
                      and t.status in ('pending', 'processing', 'completed')) as is_first_payment`,
+    z.object({
+      saved: z.object({ id: z.string(), name: z.string() }).nullable(),
+      lookalike: z.object({ id: z.string(), name: z.string(), address: z.string() }).nullable(),
+      is_first_payment: z.boolean(),
+    }),
   );
   return {
     savedRecipient: row?.saved ?? null,
@@ -39,9 +41,10 @@ export async function findLookalikeRecipient(
   userId: string,
   address: string,
 ): Promise<{ id: string; name: string; address: string } | null> {
-  const [row] = await queryRows<{ id: string; name: string; address: string }>(
+  const [row] = await queryRows(
     db,
     sql`select l.id, l.name, l.address from lookalike_recipient(${userId}::uuid, ${address}) as l`,
+    z.object({ id: z.string(), name: z.string(), address: z.string() }),
   );
   return row ?? null;
 }

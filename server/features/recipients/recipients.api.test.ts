@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { RECIPIENT_LIMIT, RECIPIENT_MESSAGES } from "@/contract/recipients";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { queryRows } from "@/server/db/client";
@@ -79,13 +80,14 @@ const send = (who: SignedInUser, address: string, extra: object = {}, key?: stri
 /** Rows in every table a transfer or a save writes: equal before and after means nothing was written. */
 async function counts() {
   return (
-    await queryRows<Record<string, unknown>>(
+    await queryRows(
       t.database.db,
       sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
            (select count(*) from transactions)::int as transactions, (select count(*) from postings)::int as postings,
            (select count(*) from idempotency_keys)::int as keys, (select count(*) from mail_outbox)::int as mails,
            (select count(*) from saved_recipients)::int as recipients, (select count(*) from audit_log)::int as audits`,
+      z.record(z.string(), z.number()),
     )
   )[0];
 }

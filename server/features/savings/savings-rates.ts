@@ -52,6 +52,7 @@ export async function proposeSavingsRate(
     const [taken] = await queryRows(
       tx,
       sql`select 1 as one from savings_rates where status = 'approved' and effective_on = ${input.effectiveOn}::date`,
+      z.object({ one: z.number() }),
     );
     if (taken)
       throw new AppError("CONFLICT", SAVINGS_RATE_MESSAGES.alreadyApproved, { field: "effectiveOn" });

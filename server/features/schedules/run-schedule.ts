@@ -77,11 +77,12 @@ function skipReasonOf(err: unknown): SkipReason | null {
 async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Promise<RunOutcome> {
   const { db } = deps.database;
   const key = runIdempotencyKey(schedule.id, schedule.next_run_on);
-  const [state] = await queryRows<{ status: string; recorded: boolean; made: string | null }>(
+  const [state] = await queryRows(
     db,
     sql`select s.status, exists (select 1 from schedule_runs r where r.schedule_id = s.id and r.run_on = ${schedule.next_run_on}::date) as recorded,
                (select t.id from transfer_requests t where t.schedule_run_key = ${key}) as made
         from transfer_schedules s where s.id = ${schedule.id}`,
+    z.object({ status: z.string(), recorded: z.boolean(), made: z.string().nullable() }),
   );
   if (state?.status !== "active") return { outcome: "not-active" };
   if (state.recorded) return { outcome: "already-recorded" };
@@ -89,9 +90,10 @@ async function makeRun(deps: AppDeps, schedule: ClaimedSchedule, now: Date): Pro
   // recipient, a new sanctions list). create_transfer_request answers the same under the wallet lock.
   if (state.made !== null) return { outcome: "made", transferId: state.made };
   if (schedule.recipient_id === null) return { outcome: "skipped", reason: "recipient_removed" };
-  const [user] = await queryRows<{ is_staff: boolean }>(
+  const [user] = await queryRows(
     db,
     sql`select cardinality(staff_roles) > 0 as is_staff from users where id = ${schedule.user_id}`,
+    z.object({ is_staff: z.boolean() }),
   );
   if (!user) return { outcome: "not-active" };
   if (user.is_staff) return { outcome: "skipped", reason: "staff_account" };
@@ -139,12 +141,13 @@ async function recordRun(deps: AppDeps, schedule: ClaimedSchedule, run: RunOutco
   const told = await deps.database.db.transaction(async (tx) => {
     let inserted: { id: string }[] = [];
     if (run.outcome === "made" || run.outcome === "skipped") {
-      inserted = await queryRows<{ id: string }>(
+      inserted = await queryRows(
         tx,
         sql`insert into schedule_runs (schedule_id, user_id, run_on, outcome, reason, transfer_id)
             values (${schedule.id}, ${schedule.user_id}, ${schedule.next_run_on}::date, ${run.outcome},
                     ${run.outcome === "skipped" ? run.reason : null}, ${run.outcome === "made" ? run.transferId : null})
             on conflict (schedule_id, run_on) do nothing returning id`,
+        z.object({ id: z.string() }),
       );
       if (inserted.length > 0)
         await notifyRun(tx, schedule, run, nextOn, `${publicBaseUrl(deps.config)}/schedules`);
@@ -183,9 +186,10 @@ async function notifyRun(
     });
     return;
   }
-  const [owner] = await queryRows<{ email: string; first_name: string }>(
+  const [owner] = await queryRows(
     tx,
     sql`select email, first_name from users where id = ${schedule.user_id}`,
+    z.object({ email: z.string(), first_name: z.string() }),
   );
   const reason = SKIP_REASON_TEXT[run.reason];
   await notify(

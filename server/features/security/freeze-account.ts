@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import {
   type FreezeAccountInput,
   type FreezeAccountResponse,
@@ -33,24 +34,27 @@ export function freezeChatMessage(reason: FreezeReason, flaggedTransfers: number
   return `Security alert (sent automatically): I reported ${REPORTED[reason] ?? "a change"} I did not make via the "This wasn't me" link. My account is frozen and every device was signed out. ${flagged}`;
 }
 
-interface LinkRow {
-  link_id: string;
-  user_id: string;
-  reason: FreezeReason;
-  is_expired: boolean;
-  used_at: string | null;
-  frozen_at: string | null;
-}
+// Any stored reason (the column has no check): the chat message falls back on "a change" for one it does not know.
+const linkRow = z.object({
+  link_id: z.string(),
+  user_id: z.string(),
+  reason: z.custom<FreezeReason>((r) => typeof r === "string"),
+  is_expired: z.boolean(),
+  used_at: z.string().nullable(),
+  frozen_at: z.string().nullable(),
+});
+type LinkRow = z.output<typeof linkRow>;
 
 /** What the link would do, spending nothing: the page shows "already frozen" instead of the button. */
 export async function checkFreezeLink(deps: AppDeps, input: FreezeAccountInput): Promise<FreezeLinkStatus> {
   if (!FREEZE_TOKEN_PATTERN.test(input.token)) throw invalidLink();
-  const [found] = await queryRows<LinkRow>(
+  const [found] = await queryRows(
     deps.database.db,
     sql`
       select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
       from freeze_links l join users u on u.id = l.user_id
       where l.token_hash = ${hashFreezeToken(input.token)}`,
+    linkRow,
   );
   return { alreadyFrozen: refuseUnusable(found) };
 }
@@ -82,13 +86,14 @@ export async function freezeAccount(
 
   const result = await deps.database.db.transaction(async (tx) => {
     // Lock the link and its user: two clicks at once must freeze once, the second seeing it done.
-    const [found] = await queryRows<LinkRow>(
+    const [found] = await queryRows(
       tx,
       sql`
         select l.id as link_id, l.user_id, l.reason, l.expires_at <= now() as is_expired, l.used_at, u.frozen_at
         from freeze_links l join users u on u.id = l.user_id
         where l.token_hash = ${tokenHash}
         for update`,
+      linkRow,
     );
     if (refuseUnusable(found)) return { userId: found!.user_id, alreadyFrozen: true };
 
@@ -102,12 +107,13 @@ export async function freezeAccount(
     // A browser the intruder used is "known" now; forgetting every browser brings back alerts and the shared limit.
     await tx.execute(sql`delete from known_devices where user_id = ${found.user_id}`);
     const flagged = (
-      await queryRows<{ id: string }>(
+      await queryRows(
         tx,
         sql`
         update transfer_requests set flagged_at = now(), updated_at = now()
         where user_id = ${found.user_id} and status in ('pending', 'processing') and flagged_at is null
         returning id`,
+        z.object({ id: z.string() }),
       )
     ).map((r) => r.id);
     await notify(tx, found.user_id, "security", {

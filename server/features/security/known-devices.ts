@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { AppDeps } from "@/server/app-deps";
 import type { Config } from "@/server/config";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -45,11 +46,12 @@ export async function findKnownDeviceHash(
 ): Promise<string | null> {
   const hash = hashDeviceToken(deviceToken);
   if (!hash) return null;
-  const found = await queryRows<{ one: number }>(
+  const found = await queryRows(
     db,
     sql`
       select 1 as one from known_devices d join users u on u.id = d.user_id
       where d.token_hash = ${hash} and lower(u.email) = lower(${email.trim()}) limit 1`,
+    z.object({ one: z.number() }),
   );
   return found.length > 0 ? hash : null;
 }
@@ -83,7 +85,7 @@ export async function recordSignInDevice(
   const agent = userAgent ? userAgent.slice(0, 512) : null;
   // The CTE's subquery sees the table as it was before this statement: whether the user had another browser (one
   // index probe, not a count of every browser they ever used).
-  const [row] = await queryRows<{ inserted: boolean; known_before: boolean }>(
+  const [row] = await queryRows(
     tx,
     sql`
       with upsert as (
@@ -95,6 +97,7 @@ export async function recordSignInDevice(
       )
       select inserted, exists (select 1 from known_devices where user_id = ${user.id}) as known_before
       from upsert`,
+    z.object({ inserted: z.boolean(), known_before: z.boolean() }),
   );
   const isNew = row!.inserted;
   const isFirstBrowser = !row!.known_before && user.frozenAt === null;

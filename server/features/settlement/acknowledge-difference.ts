@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { type Db, queryRows } from "@/server/db/client";
 import { writeAudit } from "@/server/lib/audit";
 import { AppError } from "@/server/lib/errors";
@@ -23,19 +24,20 @@ export async function acknowledgeDifference(
     const [item] =
       chainId === null || !/^[1-9]\d{0,17}$/.test(itemId)
         ? []
-        : await queryRows<{
-            id: string;
-            area: string;
-            kind: string;
-            outcome: string;
-            tx_hash: string | null;
-            fingerprint: string;
-            difference_id: string | null;
-          }>(
+        : await queryRows(
             tx,
             sql`select i.id::text, i.area, i.kind, i.outcome, i.tx_hash, i.fingerprint, i.difference_id::text
                 from reconciliation_items i join reconciliation_reports r on r.id = i.report_id
                 where i.id = ${itemId}::bigint and i.report_id = ${reportId} and r.chain_id = ${chainId}`,
+            z.object({
+              id: z.string(),
+              area: z.string(),
+              kind: z.string(),
+              outcome: z.string(),
+              tx_hash: z.string().nullable(),
+              fingerprint: z.string(),
+              difference_id: z.string().nullable(),
+            }),
           );
     if (!item) throw new AppError("NOT_FOUND", "No such item in this reconciliation report");
     if (item.outcome === "resolved") {
@@ -51,19 +53,21 @@ export async function acknowledgeDifference(
       );
     }
     const [saved] = item.difference_id
-      ? await queryRows<{ id: string }>(
+      ? await queryRows(
           tx,
           sql`update reconciliation_differences
               set acknowledged_by = ${actorId}, acknowledged_at = now(), acknowledgment_reason = ${reason}
               where id = ${item.difference_id}::bigint and acknowledged_at is null
               returning id::text`,
+          z.object({ id: z.string() }),
         )
-      : await queryRows<{ id: string }>(
+      : await queryRows(
           tx,
           sql`insert into reconciliation_acknowledgments (chain_id, fingerprint, area, kind, item_id, reason, acknowledged_by)
               values (${chainId}, ${item.fingerprint}, ${item.area}, ${item.kind}, ${item.id}::bigint, ${reason}, ${actorId})
               on conflict (chain_id, fingerprint) do nothing
               returning id`,
+          z.object({ id: z.string() }),
         );
     if (!saved) {
       throw new AppError("difference_acknowledged", "This difference is already acknowledged");

@@ -3,6 +3,7 @@ import { HDKey } from "@scure/bip32";
 import { eq, sql } from "drizzle-orm";
 import { type Address, getAddress, getContractAddress, type Hex, keccak256, toHex } from "viem";
 import { publicKeyToAddress } from "viem/accounts";
+import { z } from "zod";
 import { type Db, queryRows } from "@/server/db/client";
 import { depositAddresses } from "@/server/db/schema";
 import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
@@ -50,9 +51,10 @@ export async function ensureDepositAddress(
   if (existing) return getAddress(existing.address);
   return db.transaction(async (tx) => {
     await lockReceivingCustomer(tx, userId);
-    const [next] = await queryRows<{ index: number }>(
+    const [next] = await queryRows(
       tx,
       sql`select nextval(pg_get_serial_sequence('deposit_addresses', 'derivation_index'))::int as index`,
+      z.object({ index: z.number() }),
     );
     const index = Number(next!.index);
     // With a factory, a forwarder's address the hot wallet can sweep; without, the xpub's child (decision 060).

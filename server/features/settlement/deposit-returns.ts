@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { PublicClient } from "viem";
+import { z } from "zod";
 import type { PendingApprovalResponse } from "@/contract/approvals";
 import { unitsToUsdc } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
@@ -125,12 +126,13 @@ export const depositReturnAction =
       }
       throw err;
     }
-    const [movement] = await queryRows<{ id: string }>(
+    const [movement] = await queryRows(
       tx,
       sql`insert into treasury_movements (chain_id, kind, from_address, to_address, deposit_id, approval_id, units)
           values (${chain.chainId}, 'return', ${chain.signer.address.toLowerCase()}, ${deposit.fromAddress},
                   ${deposit.id}::uuid, ${row.id}::uuid, ${deposit.units})
           returning id`,
+      z.object({ id: z.string() }),
     );
     return { depositId: deposit.id, movementId: movement!.id, status: "queued" };
   };

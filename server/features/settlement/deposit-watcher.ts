@@ -11,6 +11,7 @@ import {
   parseAbiItem,
   TimeoutError,
 } from "viem";
+import { z } from "zod";
 import { formatMoney, MAX_CENTS } from "@/contract/money";
 import { UNITS_PER_CENT } from "@/contract/settlement";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
@@ -259,9 +260,10 @@ export async function watchDepositsOnce(
   log?: FastifyBaseLogger,
 ): Promise<WatchReport | null> {
   return db.transaction(async (tx) => {
-    const [locked] = await queryRows<{ ok: boolean }>(
+    const [locked] = await queryRows(
       tx,
       sql`select pg_try_advisory_xact_lock(${WATCH_LOCK}, ${chain.chainId}) as ok`,
+      z.object({ ok: z.boolean() }),
     );
     if (!locked?.ok) return null;
 

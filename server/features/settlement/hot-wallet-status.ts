@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address, PublicClient } from "viem";
+import { z } from "zod";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { hotWalletNonces, hotWalletStatus } from "@/server/db/schema";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
@@ -72,7 +73,7 @@ export async function observeHotWallet(
     .select({ next: hotWalletNonces.nextNonce })
     .from(hotWalletNonces)
     .where(and(eq(hotWalletNonces.chainId, chain.chainId), eq(hotWalletNonces.address, address)));
-  const open = await queryRows<{ nonce: string; waiting_reason: string | null }>(
+  const open = await queryRows(
     db,
     // Treasury movements (decision 060) take their nonces from the same counter: a signed sweep between two
     // payouts holds its nonce, not a gap.
@@ -83,6 +84,7 @@ export async function observeHotWallet(
         select nonce::text, null from treasury_movements
         where chain_id = ${chain.chainId} and signer_address = ${address} and status in ('signed', 'sent')
           and mined_hash is null and nonce is not null`,
+    z.object({ nonce: z.string(), waiting_reason: z.string().nullable() }),
   );
   const alert = classifyNonces({
     latest,

@@ -9,6 +9,7 @@ import {
   type PublicClient,
   zeroAddress,
 } from "viem";
+import { z } from "zod";
 import { PAYOUT_MESSAGES } from "@/contract/settlement";
 import { hasNoChecksum } from "@/contract/transfers";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
@@ -199,12 +200,13 @@ async function failPayout(ctx: Context, tx: Tx, payout: PayoutRow, why: string) 
 async function autoApprove(ctx: Context) {
   const limit = ctx.chain.payoutAutoLimitCents;
   if (limit <= 0) return;
-  const candidates = await queryRows<{ id: string; user_id: string | null }>(
+  const candidates = await queryRows(
     ctx.db,
     sql`select r.id, r.user_id from transfer_requests r
         where r.status = 'pending' and r.amount <= ${limit} and r.flagged_at is null and r.user_id is not null
           and not exists (select 1 from payouts p where p.transfer_request_id = r.id)
         order by r.created_at limit ${BATCH}`,
+    z.object({ id: z.string(), user_id: z.string().nullable() }),
   );
   for (const c of candidates) {
     try {
@@ -232,7 +234,7 @@ async function autoApprove(ctx: Context) {
  */
 async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" | "skipped"> {
   return ctx.db.transaction(async (tx) => {
-    const [payout] = await queryRows<{ id: string }>(
+    const [payout] = await queryRows(
       tx,
       sql`select p.id from payouts p join transfer_requests r on r.id = p.transfer_request_id
           where p.chain_id = ${ctx.chain.chainId}
@@ -244,6 +246,7 @@ async function signOne(ctx: Context, skip: string[]): Promise<"signed" | "none" 
           order by p.created_at
           limit 1
           for update of p skip locked`,
+      z.object({ id: z.string() }),
     );
     if (!payout) return "none";
     skip.push(payout.id);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Address, getAddress, type PublicClient } from "viem";
+import { z } from "zod";
 import { queryRows, type Tx } from "@/server/db/client";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import type { Item } from "@/server/features/settlement/reconciliation-differences";
@@ -62,17 +63,13 @@ export async function compareDepositAddresses(
 ): Promise<Item[]> {
   const items: Item[] = [];
   const id = chain.chainId;
-  const strangers = await queryRows<{
-    tx_hash: string;
-    from_address: string;
-    to_address: string;
-    units: string;
-  }>(
+  const strangers = await queryRows(
     tx,
     sql`select l.tx_hash, l.from_address, l.to_address, l.units::text from chain_token_logs l
         join deposit_addresses a on a.address = l.from_address
         where l.chain_id = ${id} and l.block_number between ${first} and ${asOf} and not ${isOurDepositOutflow()}
         order by l.block_number, l.log_index`,
+    z.object({ tx_hash: z.string(), from_address: z.string(), to_address: z.string(), units: z.string() }),
   );
   for (const s of strangers) {
     items.push({
@@ -87,7 +84,7 @@ export async function compareDepositAddresses(
     });
   }
 
-  const expected = await queryRows<{ address: string; units: string }>(
+  const expected = await queryRows(
     tx,
     sql`with watched as (
           select l.to_address as address from chain_token_logs l
@@ -103,6 +100,7 @@ export async function compareDepositAddresses(
                                and l.block_number between ${first} and ${asOf} and ${isOurDepositOutflow()}), 0)
                )::text as units
         from watched w order by w.address`,
+    z.object({ address: z.string(), units: z.string() }),
   );
   const balances = await balancesAt(
     client,

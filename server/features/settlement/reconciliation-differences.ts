@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { ReconciliationArea, ReconciliationOutcome } from "@/contract/settlement";
 import { queryRows, type Tx } from "@/server/db/client";
 
@@ -53,17 +54,18 @@ export async function recordFindings(
 ): Promise<Recorded> {
   const open = new Map(
     (
-      await queryRows<{ id: string; key: string }>(
+      await queryRows(
         tx,
         sql`select id::text, key from reconciliation_differences
             where chain_id = ${chainId} and resolved_at is null for update`,
+        z.object({ id: z.string(), key: z.string() }),
       )
     ).map((d) => [d.key, d.id]),
   );
   const found = new Set<string>();
   const recorded: Recorded = { differences: 0, fresh: 0, resolved: 0, awaiting: 0 };
   const insertItem = (item: Item, differenceId: string | null) =>
-    queryRows<{ id: string }>(
+    queryRows(
       tx,
       sql`insert into reconciliation_items
             (report_id, area, kind, outcome, tx_hash, reference, chain_units, ledger_units, detail, difference_id)
@@ -71,6 +73,7 @@ export async function recordFindings(
                   ${item.reference ?? null}, ${text(item.chainUnits)}, ${text(item.ledgerUnits)}, ${item.detail},
                   ${differenceId}::bigint)
           returning id::text`,
+      z.object({ id: z.string() }),
     );
 
   for (const item of items) {
@@ -94,7 +97,7 @@ export async function recordFindings(
       continue;
     }
     recorded.fresh += 1;
-    const [created] = await queryRows<{ id: string }>(
+    const [created] = await queryRows(
       tx,
       sql`insert into reconciliation_differences
             (chain_id, key, area, kind, tx_hash, reference, chain_units, ledger_units, detail,
@@ -103,6 +106,7 @@ export async function recordFindings(
                   ${text(item.chainUnits)}, ${text(item.ledgerUnits)}, ${item.detail},
                   ${reportId}, ${asOf}, ${reportId}, ${asOf})
           returning id::text`,
+      z.object({ id: z.string() }),
     );
     id = created!.id;
     const [row] = await insertItem(item, id);

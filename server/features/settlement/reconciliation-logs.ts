@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Address, getAddress, type Log, type PublicClient, parseAbiItem } from "viem";
+import { z } from "zod";
 import { queryRows, type Tx } from "@/server/db/client";
 import { positionsOf } from "@/server/features/settlement/chain-logs";
 import type { ChainConfig } from "@/server/lib/chain-config";
@@ -24,10 +25,11 @@ async function firstBlockToRead(
   cursor: { firstBlock: number; nextBlock: number },
   asOf: number,
 ) {
-  const [unplaced] = await queryRows<{ block: string | null }>(
+  const [unplaced] = await queryRows(
     tx,
     sql`select min(block_number)::text as block from chain_token_logs
         where chain_id = ${chain.chainId} and (tx_log_index is null or block_hash is null)`,
+    z.object({ block: z.string().nullable() }),
   );
   const candidates = [cursor.nextBlock, asOf - chain.reorgWindow + 1];
   if (unplaced?.block) candidates.push(Number(unplaced.block));
@@ -51,9 +53,10 @@ export async function rereadLogs(
 ): Promise<number> {
   const from = await firstBlockToRead(tx, chain, cursor, asOf);
   const deposits = (
-    await queryRows<{ address: string }>(
+    await queryRows(
       tx,
       sql`select address from deposit_addresses order by derivation_index`,
+      z.object({ address: z.string() }),
     )
   ).map((r) => getAddress(r.address));
   const filters: { from?: Address | Address[]; to?: Address | Address[] }[] = [{ from: hot }, { to: hot }];
@@ -83,11 +86,12 @@ export async function rereadLogs(
 
   // A block read before under the same hash is the same block: its logs keep the places already found.
   const known = new Map<string, number>();
-  for (const row of await queryRows<{ tx_hash: string; log_index: number; block_hash: string; at: number }>(
+  for (const row of await queryRows(
     tx,
     sql`select tx_hash, log_index, block_hash, tx_log_index as at from chain_token_logs
         where chain_id = ${chain.chainId} and block_number >= ${from}
           and tx_log_index is not null and block_hash is not null`,
+    z.object({ tx_hash: z.string(), log_index: z.number(), block_hash: z.string(), at: z.number() }),
   )) {
     known.set(`${row.tx_hash}:${row.log_index}:${row.block_hash}`, row.at);
   }

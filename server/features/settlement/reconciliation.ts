@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Address, PublicClient } from "viem";
+import { z } from "zod";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import { chainClient } from "@/server/features/settlement/chain-config";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
@@ -80,20 +81,7 @@ async function compare(
   const first = cursor.firstBlock;
 
   // Transfers out of the hot wallet, each with the payout Pillar signed for it (if any) and its capture.
-  const outflows = await queryRows<{
-    tx_hash: string;
-    log_index: number;
-    to_address: string;
-    units: string;
-    payout_id: string | null;
-    status: string | null;
-    mined_hash: string | null;
-    payout_to: string | null;
-    payout_units: string | null;
-    transfer_request_id: string | null;
-    outside: boolean | null;
-    treasury: boolean;
-  }>(
+  const outflows = await queryRows(
     tx,
     // A transfer Pillar signed, or one staff recorded as a payout's settlement outside Pillar (decision 040).
     sql`select l.tx_hash, l.log_index, l.to_address, l.units::text, p.id as payout_id, p.status, p.mined_hash,
@@ -109,6 +97,20 @@ async function compare(
           or (a.id is null and p.chain_id = l.chain_id and p.outside_tx_hash = l.tx_hash)
         where l.chain_id = ${id} and l.from_address = ${hot} and l.block_number between ${first} and ${asOf}
         order by l.block_number, l.log_index`,
+    z.object({
+      tx_hash: z.string(),
+      log_index: z.number(),
+      to_address: z.string(),
+      units: z.string(),
+      payout_id: z.string().nullable(),
+      status: z.string().nullable(),
+      mined_hash: z.string().nullable(),
+      payout_to: z.string().nullable(),
+      payout_units: z.string().nullable(),
+      transfer_request_id: z.string().nullable(),
+      outside: z.boolean().nullable(),
+      treasury: z.boolean(),
+    }),
   );
   let awaitingOut = 0n;
   // Treasury movements out of the hot wallet (to cold, returns): the bank's own, no ledger posting (decision 060).
@@ -161,15 +163,7 @@ async function compare(
   // Every payout the ledger captured: on chain once, and captured for exactly its units. One settled outside
   // Pillar is on chain only if it left the hot wallet (by the transaction staff named); one paid from another
   // wallet is compared with its capture alone, and never with the hot wallet's balance.
-  const captured = await queryRows<{
-    transfer_request_id: string;
-    mined_hash: string | null;
-    units: string;
-    captured_units: string | null;
-    captures: number;
-    on_chain: string | null;
-    from_hot: boolean;
-  }>(
+  const captured = await queryRows(
     tx,
     sql`select p.transfer_request_id, coalesce(p.mined_hash, p.outside_tx_hash) as mined_hash, p.units::text,
                (p.settled_outside_by is null or exists (select 1 from chain_token_logs l
@@ -195,6 +189,15 @@ async function compare(
                      or exists (select 1 from chain_token_logs l where l.chain_id = p.chain_id
                        and l.tx_hash = p.outside_tx_hash and l.from_address = ${hot}
                        and l.block_number between ${first} and ${asOf}))))`,
+    z.object({
+      transfer_request_id: z.string(),
+      mined_hash: z.string().nullable(),
+      units: z.string(),
+      captured_units: z.string().nullable(),
+      captures: z.number(),
+      on_chain: z.string().nullable(),
+      from_hot: z.boolean(),
+    }),
   );
   let ledgerOut = 0n;
   for (const c of captured) {
@@ -222,19 +225,21 @@ async function compare(
     }
   }
 
-  const [inflow] = await queryRows<{ units: string | null }>(
+  const [inflow] = await queryRows(
     tx,
     sql`select sum(units)::text as units from chain_token_logs
         where chain_id = ${id} and to_address = ${hot} and block_number between ${first} and ${asOf}`,
+    z.object({ units: z.string().nullable() }),
   );
   // Every inflow counts in the expected balance (it is on chain); one from outside Pillar is its own difference,
   // reported once, so the balance does not report it again (decision 057).
-  const strangers = await queryRows<{ tx_hash: string; from_address: string; units: string }>(
+  const strangers = await queryRows(
     tx,
     sql`select l.tx_hash, l.from_address, l.units::text from chain_token_logs l
         where l.chain_id = ${id} and l.to_address = ${hot} and l.block_number between ${first} and ${asOf}
           and l.from_address <> ${hot} and not ${isKnownHotInflow(chain)}
         order by l.block_number, l.log_index`,
+    z.object({ tx_hash: z.string(), from_address: z.string(), units: z.string() }),
   );
   for (const s of strangers) {
     items.push({
@@ -267,16 +272,7 @@ async function compare(
   // Deposits: every transfer of a cent or more to a deposit address, against the watcher's rows, matched on the
   // transaction and the log's place in it (reconciliation-matching.ts).
   const matches = depositMatchesLog();
-  const arrivals = await queryRows<{
-    tx_hash: string;
-    tx_log_index: number;
-    units: string;
-    status: string | null;
-    deposit_units: string | null;
-    entry_ok: boolean | null;
-    user_id: string | null;
-    returning: boolean | null;
-  }>(
+  const arrivals = await queryRows(
     tx,
     sql`select l.tx_hash, l.tx_log_index, l.units::text, d.status, d.units::text as deposit_units, d.user_id,
                (select coalesce(sum(po.amount), 0) = d.amount_cents from postings po
@@ -291,6 +287,16 @@ async function compare(
         left join chain_deposits d on ${matches}
         where l.chain_id = ${id} and l.block_number between ${first} and ${asOf} and l.units >= ${UNITS_PER_CENT.toString()}
         order by l.block_number, l.log_index`,
+    z.object({
+      tx_hash: z.string(),
+      tx_log_index: z.number().nullable(),
+      units: z.string(),
+      status: z.string().nullable(),
+      deposit_units: z.string().nullable(),
+      entry_ok: z.boolean().nullable(),
+      user_id: z.string().nullable(),
+      returning: z.boolean().nullable(),
+    }),
   );
   for (const a of arrivals) {
     const base = {
@@ -327,13 +333,14 @@ async function compare(
       });
     }
   }
-  const ghosts = await queryRows<{ tx_hash: string; position: number; units: string }>(
+  const ghosts = await queryRows(
     tx,
     sql`select d.tx_hash, ${depositLogPosition()} as position, d.units::text from chain_deposits d
         where d.chain_id = ${id} and d.status in ('credited', 'held') and d.block_number between ${first} and ${asOf}
           and not exists (select 1 from chain_token_logs l where ${matches}
                             and l.units = d.units and l.to_address = d.to_address
                             and l.block_number between ${first} and ${asOf})`,
+    z.object({ tx_hash: z.string(), position: z.number(), units: z.string() }),
   );
   for (const g of ghosts) {
     items.push({
@@ -349,11 +356,12 @@ async function compare(
   }
   // The usdc_deposits account pays out nothing but booked deposits: credited ones and those held under review,
   // which are booked with a hold on them (decision 039). All chains: the account is one.
-  const [account] = await queryRows<{ paid: string; credited: string }>(
+  const [account] = await queryRows(
     tx,
     sql`select coalesce((select -sum(p.amount) from postings p join ledger_accounts a on a.id = p.account_id
                            where a.code = 'usdc_deposits'), 0)::text as paid,
                coalesce((select sum(amount_cents) from chain_deposits where status in ('credited', 'held')), 0)::text as credited`,
+    z.object({ paid: z.string(), credited: z.string() }),
   );
   if (account && account.paid !== account.credited) {
     items.push({
@@ -384,9 +392,10 @@ export async function runReconciliation(
   const hotAddress = chain.signer.address;
   const hot = lower(hotAddress);
   return db.transaction(async (tx) => {
-    const [locked] = await queryRows<{ ok: boolean }>(
+    const [locked] = await queryRows(
       tx,
       sql`select pg_try_advisory_xact_lock(${RECONCILE_LOCK}, ${chain.chainId}) as ok`,
+      z.object({ ok: z.boolean() }),
     );
     if (!locked?.ok) {
       if (options.trigger === "scheduled") return null;
@@ -396,28 +405,31 @@ export async function runReconciliation(
       );
     }
     if (options.trigger === "scheduled") {
-      const [recent] = await queryRows<{ id: string }>(
+      const [recent] = await queryRows(
         tx,
         sql`select id from reconciliation_reports where chain_id = ${chain.chainId} and status <> 'error'
               and finished_at > now() - make_interval(secs => ${SCHEDULED_GAP_MS / 1000}) limit 1`,
+        z.object({ id: z.string() }),
       );
       if (recent) return null;
     }
-    const [report] = await queryRows<{ id: string }>(
+    const [report] = await queryRows(
       tx,
       sql`insert into reconciliation_reports (chain_id, trigger, requested_by, status, hot_address)
           values (${chain.chainId}, ${options.trigger}, ${options.requestedBy ?? null}, 'running', ${hot})
           returning id`,
+      z.object({ id: z.string() }),
     );
     const reportId = report!.id;
     try {
       await tx.transaction(async (sp) => {
         const head = Number(await client.getBlockNumber());
         const asOf = head - chain.confirmations + 1;
-        let [cursor] = await queryRows<{ first_block: string; opening_units: string; next_block: string }>(
+        let [cursor] = await queryRows(
           sp,
           sql`select first_block::text, opening_units::text, next_block::text from reconciliation_cursor
               where chain_id = ${chain.chainId} and hot_address = ${hot} for update`,
+          z.object({ first_block: z.string(), opening_units: z.string(), next_block: z.string() }),
         );
         if (!cursor) {
           const first = chain.reconcileFromBlock;
@@ -474,16 +486,17 @@ export async function runReconciliation(
         update reconciliation_reports set status = 'error', error = ${message}, finished_at = now()
         where id = ${reportId}`);
     }
-    const [done] = await queryRows<{
-      status: ReconcileResult["status"];
-      differences: number;
-      newDifferences: number;
-      resolved: number;
-      awaiting: number;
-    }>(
+    const [done] = await queryRows(
       tx,
       sql`select status, differences, new_differences as "newDifferences", resolved, awaiting
           from reconciliation_reports where id = ${reportId}`,
+      z.object({
+        status: z.enum(["clean", "differences", "error"]),
+        differences: z.number(),
+        newDifferences: z.number(),
+        resolved: z.number(),
+        awaiting: z.number(),
+      }),
     );
     // Logged (and alerted on) once per difference: a difference still open is counted in /metrics, not logged again.
     if (done!.newDifferences > 0) {

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import type { ReturnedDeposit } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -11,13 +12,7 @@ const LISTED = 100;
  * largest debt first; a partial index-free scan is fine: only wallets with `returned_owed > 0` qualify.
  */
 export async function findReturnedDeposits(db: DbOrTx): Promise<ReturnedDeposit[]> {
-  const rows = await queryRows<{
-    user_id: string;
-    email: string | null;
-    balance: string;
-    owed: string;
-    reversed: number;
-  }>(
+  const rows = await queryRows(
     db,
     sql`select a.user_id, u.email, a.balance::text as balance, a.returned_owed::text as owed,
                (select count(*)::int from chain_deposits d where d.user_id = a.user_id and d.status = 'reversed') as reversed
@@ -25,6 +20,13 @@ export async function findReturnedDeposits(db: DbOrTx): Promise<ReturnedDeposit[
          where a.kind = 'wallet' and a.returned_owed > 0 and a.user_id is not null
          order by a.returned_owed desc, a.user_id
          limit ${LISTED}`,
+    z.object({
+      user_id: z.string(),
+      email: z.string().nullable(),
+      balance: z.string(),
+      owed: z.string(),
+      reversed: z.number(),
+    }),
   );
   return rows.map((r) => ({
     userId: r.user_id,

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Hex, type PublicClient, parseEventLogs } from "viem";
+import { z } from "zod";
 import type { PendingApprovalResponse } from "@/contract/approvals";
 import { formatMoney } from "@/contract/money";
 import { SETTLED_OUTSIDE_MESSAGES, unitsToUsdc } from "@/contract/settlement";
@@ -185,7 +186,7 @@ export const noChainSettledOutside: ApprovalAction = async () => {
 /** The payouts with a pending proposal (the worker skips them) or an approved record, for the Settlement tab. */
 export async function findSettledOutside(db: Db, payoutIds: string[]) {
   if (payoutIds.length === 0) return new Map<string, SettledOutsideRow>();
-  const rows = await queryRows<SettledOutsideRow>(
+  const rows = await queryRows(
     db,
     sql`select distinct on (a.target_key) a.target_key as payout_id, a.id as approval_id, a.status, a.reason,
                a.payload->>'txHash' as tx_hash, a.created_at, m.email as maker_email, c.email as checker_email
@@ -198,17 +199,20 @@ export async function findSettledOutside(db: Db, payoutIds: string[]) {
             sql`, `,
           )})
         order by a.target_key, (a.status = 'approved') desc, a.created_at desc`,
+    settledOutsideRow,
   );
   return new Map(rows.map((r) => [r.payout_id, r]));
 }
 
-export interface SettledOutsideRow {
-  payout_id: string;
-  approval_id: string;
-  status: "pending" | "approved";
-  reason: string;
-  tx_hash: string | null;
-  created_at: Date;
-  maker_email: string | null;
-  checker_email: string | null;
-}
+// created_at comes back as its text on both drivers (Drizzle leaves timestamps unparsed).
+const settledOutsideRow = z.object({
+  payout_id: z.string(),
+  approval_id: z.string(),
+  status: z.enum(["pending", "approved"]),
+  reason: z.string(),
+  tx_hash: z.string().nullable(),
+  created_at: z.string(),
+  maker_email: z.string().nullable(),
+  checker_email: z.string().nullable(),
+});
+export type SettledOutsideRow = z.output<typeof settledOutsideRow>;

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import type { SettlementAlert, SettlementHealth } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { gwei } from "@/server/features/settlement/fee-policy";
@@ -7,20 +8,21 @@ import type { ChainConfig } from "@/server/lib/chain-config";
 /** A deposit still pending after this long means the watcher or the node is behind (confirmations take minutes). */
 const DEPOSIT_PENDING_ALERT_SECONDS = 3600;
 
-export interface HealthRow {
-  oldest_pending_deposit: number | null;
-  oldest_unsent_payout: number | null;
-  oldest_stuck_payout: number | null;
-  paused_fee_ceiling: number;
-  paused_nonce_used_outside: number;
-  usdc_units: string | null;
-  gas_wei: string | null;
-  base_fee_wei: string | null;
-  market_max_fee_wei: string | null;
-  nonce_alert: "gap" | "used_outside" | null;
-  nonce_alert_nonce: string | null;
-  observed_at: number | null;
-}
+const healthRow = z.object({
+  oldest_pending_deposit: z.number().nullable(),
+  oldest_unsent_payout: z.number().nullable(),
+  oldest_stuck_payout: z.number().nullable(),
+  paused_fee_ceiling: z.number(),
+  paused_nonce_used_outside: z.number(),
+  usdc_units: z.string().nullable(),
+  gas_wei: z.string().nullable(),
+  base_fee_wei: z.string().nullable(),
+  market_max_fee_wei: z.string().nullable(),
+  nonce_alert: z.enum(["gap", "used_outside"]).nullable(),
+  nonce_alert_nonce: z.string().nullable(),
+  observed_at: z.number().nullable(),
+});
+export type HealthRow = z.output<typeof healthRow>;
 
 /**
  * Everything /metrics and the Settlement tab's alerts need in one query (decision 058): how long the oldest
@@ -29,7 +31,7 @@ export interface HealthRow {
  */
 export async function readSettlementHealth(db: DbOrTx, chain: ChainConfig): Promise<HealthRow> {
   const address = chain.signer.address.toLowerCase();
-  const [row] = await queryRows<HealthRow>(
+  const [row] = await queryRows(
     db,
     sql`select
           (select floor(extract(epoch from now() - min(seen_at)))::int from chain_deposits
@@ -46,6 +48,7 @@ export async function readSettlementHealth(db: DbOrTx, chain: ChainConfig): Prom
           s.nonce_alert_nonce::text, extract(epoch from s.observed_at)::float8 as observed_at
         from (select 1) one
         left join hot_wallet_status s on s.chain_id = ${chain.chainId} and s.address = ${address}`,
+    healthRow,
   );
   return row!;
 }

@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import { formatGwei, type PublicClient } from "viem";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
-import type { TreasuryAlert, TreasuryMovement, TreasuryOverview } from "@/contract/treasury";
+import {
+  type TreasuryAlert,
+  type TreasuryMovement,
+  type TreasuryOverview,
+  treasuryMovementKind,
+  treasuryMovementStatus,
+} from "@/contract/treasury";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { pillarUsdAbi } from "@/server/features/settlement/contracts/pillar-usd.artifact";
 import type { ChainConfig } from "@/server/lib/chain-config";
@@ -18,14 +25,7 @@ const QUEUED_TOO_LONG_MS = 10 * 60_000;
  */
 export async function treasuryFigures(db: DbOrTx, chain: ChainConfig, usdc: bigint | null, now = Date.now()) {
   const id = chain.chainId;
-  const [row] = await queryRows<{
-    sweeps_waiting: number;
-    stuck: number;
-    last_day: string;
-    promised: string;
-    xpub_addresses: number;
-    xpub_cents: string;
-  }>(
+  const [row] = await queryRows(
     db,
     sql`select
           (select count(*)::int from deposit_addresses a where a.kind = 'create2'
@@ -50,6 +50,14 @@ export async function treasuryFigures(db: DbOrTx, chain: ChainConfig, usdc: bigi
           (select coalesce(sum(d.amount_cents), 0)::text from deposit_addresses a join chain_deposits d
              on d.to_address = a.address and d.chain_id = ${id} and d.status = 'credited'
             where a.kind = 'xpub') as xpub_cents`,
+    z.object({
+      sweeps_waiting: z.number(),
+      stuck: z.number(),
+      last_day: z.string(),
+      promised: z.string(),
+      xpub_addresses: z.number(),
+      xpub_cents: z.string(),
+    }),
   );
   const lastDay = BigInt(row!.last_day);
   const available = usdc === null ? null : usdc - BigInt(row!.promised);
@@ -97,22 +105,7 @@ export async function treasuryOverview(
   }
   const figures = await treasuryFigures(db, chain, usdc, now);
   const t = chain.treasury;
-  const rows = await queryRows<{
-    id: string;
-    kind: TreasuryMovement["kind"];
-    status: TreasuryMovement["status"];
-    units: string;
-    mined_units: string | null;
-    from_address: string;
-    to_address: string;
-    tx_hash: string | null;
-    nonce: string | null;
-    mined_block: string | null;
-    waiting_reason: TreasuryMovement["waitingReason"];
-    failure_reason: string | null;
-    created_at: Date;
-    signed_at: Date | null;
-  }>(
+  const rows = await queryRows(
     db,
     sql`select m.id, m.kind, m.status, m.units::text, m.mined_units::text, m.from_address, m.to_address,
                coalesce(m.mined_hash, (select a.tx_hash from treasury_movement_attempts a where a.movement_id = m.id
@@ -120,10 +113,28 @@ export async function treasuryOverview(
                m.nonce::text, m.mined_block::text, m.waiting_reason, m.failure_reason, m.created_at, m.signed_at
         from treasury_movements m where m.chain_id = ${chain.chainId}
         order by (m.status in ('completed', 'failed')), m.created_at desc limit ${LISTED}`,
+    z.object({
+      id: z.string(),
+      kind: treasuryMovementKind,
+      status: treasuryMovementStatus,
+      units: z.string(),
+      mined_units: z.string().nullable(),
+      from_address: z.string(),
+      to_address: z.string(),
+      tx_hash: z.string().nullable(),
+      nonce: z.string().nullable(),
+      mined_block: z.string().nullable(),
+      // The column has no check: any reason the worker wrote, as before.
+      waiting_reason: z.custom<TreasuryMovement["waitingReason"]>((r) => r === null || typeof r === "string"),
+      failure_reason: z.string().nullable(),
+      created_at: z.string(),
+      signed_at: z.string().nullable(),
+    }),
   );
-  const counts = await queryRows<{ status: TreasuryMovement["status"]; count: number }>(
+  const counts = await queryRows(
     db,
     sql`select status, count(*)::int as count from treasury_movements where chain_id = ${chain.chainId} group by status`,
+    z.object({ status: treasuryMovementStatus, count: z.number() }),
   );
   const txLink = (hash: string | null) =>
     chain.explorerUrl && hash ? `${chain.explorerUrl}/tx/${hash}` : null;

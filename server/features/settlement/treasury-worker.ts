@@ -10,6 +10,7 @@ import {
   type PublicClient,
   parseAbiItem,
 } from "viem";
+import { z } from "zod";
 import { type Db, queryRows, type Tx } from "@/server/db/client";
 import {
   chainDeposits,
@@ -95,7 +96,7 @@ async function planSweeps(ctx: Context, maxFee: bigint) {
   const { treasury } = ctx.chain;
   if (!treasury.depositFactory) return;
   const before = new Date(now(ctx) - treasury.sweepMinAgeMs);
-  const candidates = await queryRows<{ address: string; salt: string }>(
+  const candidates = await queryRows(
     ctx.db,
     sql`select a.address, a.salt from deposit_addresses a
         where a.kind = 'create2' and a.factory = ${treasury.depositFactory.toLowerCase()}
@@ -108,6 +109,7 @@ async function planSweeps(ctx: Context, maxFee: bigint) {
                               where m.chain_id = d.chain_id and m.kind = 'sweep' and m.from_address = a.address
                                 and m.status = 'completed'), -1))
         order by a.derivation_index limit ${BATCH}`,
+    z.object({ address: z.string(), salt: z.string() }),
   );
   if (candidates.length === 0) return;
   if (maxFee > BigInt(treasury.sweepMaxFeeWei)) {
@@ -117,11 +119,12 @@ async function planSweeps(ctx: Context, maxFee: bigint) {
   for (const c of candidates) {
     const units = await usdcOf(ctx, getAddress(c.address));
     if (units < BigInt(treasury.sweepMinCents) * 10_000n) continue;
-    const [row] = await queryRows<{ id: string }>(
+    const [row] = await queryRows(
       ctx.db,
       sql`insert into treasury_movements (chain_id, kind, from_address, to_address, salt, units)
           values (${ctx.chain.chainId}, 'sweep', ${c.address}, ${ctx.hot.toLowerCase()}, ${c.salt}, ${units.toString()})
           on conflict do nothing returning id`,
+      z.object({ id: z.string() }),
     );
     if (row) ctx.report.queued += 1;
   }
@@ -134,10 +137,11 @@ async function planSweeps(ctx: Context, maxFee: bigint) {
 async function planToCold(ctx: Context) {
   const { treasury } = ctx.chain;
   if (!treasury.coldWallet || treasury.hotWalletCeilingCents === null) return;
-  const open = await queryRows<{ id: string }>(
+  const open = await queryRows(
     ctx.db,
     sql`select id from treasury_movements where chain_id = ${ctx.chain.chainId} and kind = 'to_cold'
           and status in ('queued', 'signed', 'sent') limit 1`,
+    z.object({ id: z.string() }),
   );
   if (open.length > 0) return;
   const balance = await usdcOf(ctx, ctx.hot);
@@ -147,11 +151,12 @@ async function planToCold(ctx: Context) {
   // Whole cents only: the dust stays, so the cold wallet's figure is one finance can book.
   const units = surplus - (surplus % 10_000n);
   if (units <= 0n) return;
-  const [row] = await queryRows<{ id: string }>(
+  const [row] = await queryRows(
     ctx.db,
     sql`insert into treasury_movements (chain_id, kind, from_address, to_address, units)
         values (${ctx.chain.chainId}, 'to_cold', ${ctx.hot.toLowerCase()}, ${treasury.coldWallet.toLowerCase()}, ${units.toString()})
         on conflict do nothing returning id`,
+    z.object({ id: z.string() }),
   );
   if (row) {
     ctx.report.queued += 1;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "@/server/db/client";
 import { getStatementSummary, openStatement } from "@/server/features/statements/statement-data";
 import { monthOf, monthsBetween } from "@/server/features/statements/statement-month";
@@ -21,10 +22,11 @@ const monthsAgo = (n: number) => {
 
 /** What the statement must print, straight from the postings: every wallet posting before an instant. */
 async function postedBefore(instant: Date): Promise<number> {
-  const [row] = await queryRows<{ total: string }>(
+  const [row] = await queryRows(
     t.database.db,
     sql`select coalesce(sum(amount), 0)::text as total from postings where account_id = ${walletId}
        and created_at < ${instant.toISOString()}`,
+    z.object({ total: z.string() }),
   );
   return Number(row!.total);
 }
@@ -43,10 +45,11 @@ beforeAll(async () => {
       [customer.user.id, monthsAgo(ages[i]!).toISOString()],
     );
   }
-  const [wallet] = await queryRows<{ id: string }>(
+  const [wallet] = await queryRows(
     t.database.db,
     sql`update ledger_accounts set created_at = now() - interval '36 months' where user_id = ${customer.user.id}
        returning id::text`,
+    z.object({ id: z.string() }),
   );
   walletId = wallet!.id;
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { z } from "zod";
 import { type Db, type DbOrTx, queryRows } from "@/server/db/client";
 import { savingsStatements, statementRuns, statements } from "@/server/db/schema";
 import {
@@ -74,15 +75,18 @@ export async function queueStatementRun(db: DbOrTx, month: string, now = new Dat
     on conflict (month) do nothing`);
 }
 
-interface Figures {
-  user_id: string;
-  wallet_id: string;
-  opening: string;
-  money_in: string;
-  money_out: string;
-  count: number;
-  fees: string;
-}
+const figuresRow = z.object({
+  user_id: z.string(),
+  wallet_id: z.string(),
+  opening: z.string(),
+  money_in: z.string(),
+  money_out: z.string(),
+  count: z.number(),
+  fees: z.string(),
+});
+
+// A posting line of a digest; ids and amounts are bigints, read as text.
+const postingLine = z.object({ account_id: z.string(), id: z.string(), amount: z.string() });
 
 /**
  * One batch's statements, computed set-based exactly as getStatementSummary and computeStatementDigest compute
@@ -91,7 +95,7 @@ interface Figures {
 async function computeBatch(tx: DbOrTx, period: StatementPeriod, after: string, size: number) {
   const start = period.start.toISOString();
   const end = period.end.toISOString();
-  const figures = await queryRows<Figures>(
+  const figures = await queryRows(
     tx,
     sql`
       with batch as (
@@ -114,14 +118,16 @@ async function computeBatch(tx: DbOrTx, period: StatementPeriod, after: string, 
         join transactions t on t.entry_id = p.entry_id and t.user_id = b.user_id
         where p.account_id = b.wallet_id and p.created_at >= ${start} and p.created_at < ${end}) f on true
       order by b.user_id`,
+    figuresRow,
   );
   if (figures.length === 0) return [];
-  const lines = await queryRows<{ account_id: string; id: string; amount: string }>(
+  const lines = await queryRows(
     tx,
     sql`select p.account_id::text as account_id, p.id::text as id, p.amount::text as amount from postings p
         where p.account_id = any(${`{${figures.map((f) => f.wallet_id).join(",")}}`}::uuid[])
           and p.created_at >= ${start} and p.created_at < ${end}
         order by p.account_id, p.id`,
+    postingLine,
   );
   const linesOf = new Map<string, { id: string; amount: string }[]>();
   for (const line of lines) {
@@ -274,12 +280,13 @@ async function savingsBatch(
 async function savingsDigests(tx: DbOrTx, period: StatementPeriod, ready: SavingsFigures[]) {
   const digests = new Map<string, string>();
   if (ready.length === 0) return digests;
-  const lines = await queryRows<{ account_id: string; id: string; amount: string }>(
+  const lines = await queryRows(
     tx,
     sql`select p.account_id::text as account_id, p.id::text as id, p.amount::text as amount from postings p
         where p.account_id = any(${`{${ready.map((f) => f.account_id).join(",")}}`}::uuid[])
           and p.created_at >= ${period.start.toISOString()} and p.created_at < ${period.end.toISOString()}
         order by p.account_id, p.id`,
+    postingLine,
   );
   for (const f of ready) {
     const digest = createSavingsStatementDigest(f.account_id, period, f.opening);

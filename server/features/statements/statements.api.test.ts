@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import { queryRows } from "@/server/db/client";
 import { computeStatementDigest, formatDigest } from "@/server/features/statements/statement-data";
@@ -139,9 +140,10 @@ describe("monthly statements", () => {
     expect((await computeStatementDigest(t.database.db, a.user.id, month)).digest).toBe(printed);
 
     const wallet = (await findWallet(t.database.db, a.user.id))!;
-    const postingRows = await queryRows<{ id: string | number; amount: string | number }>(
+    const postingRows = await queryRows(
       t.database.db,
       sql`select id, amount from postings where account_id = ${wallet.id} order by id`,
+      z.object({ id: z.union([z.string(), z.number()]), amount: z.union([z.string(), z.number()]) }),
     );
     const hash = createHash("sha256").update(`pillar-statement-v1\n${wallet.id}\n${month}\n0\n`);
     for (const row of postingRows) hash.update(`${row.id}:${row.amount}\n`);

@@ -265,9 +265,10 @@ export async function createMoneyRequest(
     // The requester must be able to receive what they ask for: the same rule as being paid by tag.
     const self = await payableAt(tx, requester.pillarTag);
     if (!self || self.id !== requester.id) {
-      const [frozen] = await queryRows<{ frozen: boolean }>(
+      const [frozen] = await queryRows(
         tx,
         sql`select frozen_at is not null as frozen from users where id = ${requester.id}`,
+        z.object({ frozen: z.boolean() }),
       );
       if (frozen?.frozen) throw new AppError("account_frozen", SECURITY_MESSAGES.accountFrozen);
       throw new AppError("setup_incomplete", MONEY_REQUEST_MESSAGES.cannotReceive);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { AccountRequestStatus, KycStatus } from "@/contract/kyc";
 import { queryRows } from "@/server/db/client";
 import { accountRequests } from "@/server/db/schema";
@@ -38,9 +39,10 @@ async function customerIn(kyc: KycStatus | null, account: (typeof ACCOUNT_STATES
 }
 
 async function sqlGate(customer: SignedInUser): Promise<boolean> {
-  const [row] = await queryRows<{ open: boolean }>(
+  const [row] = await queryRows(
     t.database.db,
     sql`select can_send_money(${customer.user.id}::uuid) as open`,
+    z.object({ open: z.boolean() }),
   );
   return row!.open;
 }

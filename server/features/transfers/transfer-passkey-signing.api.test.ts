@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "@/server/db/client";
 import {
   createApprovedCustomer,
@@ -84,22 +85,30 @@ const submit = (cookie: string, fields: Fields, secondFactor?: object) =>
 
 async function counts() {
   return (
-    await queryRows<Record<string, unknown>>(
+    await queryRows(
       t.database.db,
       sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
            (select count(*) from transactions)::int as transactions,
            (select count(*) from idempotency_keys)::int as keys`,
+      z.record(z.string(), z.number()),
     )
   )[0];
 }
 
 async function transfersOf(userId: string) {
-  return queryRows<Record<string, unknown>>(
+  return queryRows(
     t.database.db,
     sql`
     select t.amount::int as amount, t.recipient_name, t.crypto_address, t.status, h.amount::int as held
     from transfer_requests t left join holds h on h.id = t.hold_id where t.user_id = ${userId}`,
+    z.object({
+      amount: z.number(),
+      recipient_name: z.string().nullable(),
+      crypto_address: z.string(),
+      status: z.string(),
+      held: z.number().nullable(),
+    }),
   );
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { SECURITY_MESSAGES } from "@/contract/security";
 import { queryRows } from "@/server/db/client";
 import {
@@ -35,11 +36,12 @@ const send = (cookie: string, body: object, key?: string) =>
 
 async function counts() {
   return (
-    await queryRows<Record<string, unknown>>(
+    await queryRows(
       t.database.db,
       sql`
     select (select count(*) from transfer_requests)::int as transfers, (select count(*) from holds)::int as holds,
            (select count(*) from transactions)::int as transactions`,
+      z.record(z.string(), z.number()),
     )
   )[0];
 }

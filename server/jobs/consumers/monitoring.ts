@@ -37,15 +37,16 @@ async function tagPaymentSubjects(tx: Tx, events: JobEvent[]): Promise<Map<strin
     e.kind === TAG_PAYMENT_MADE ? [{ eventId: e.id, ...tagPaymentMade.parse(e.payload) }] : [],
   );
   if (payments.length === 0) return new Map();
-  const rows = await queryRows<{
-    id: string;
-    payer_transaction_id: string;
-    payee_transaction_id: string;
-    created_at: Date | string;
-  }>(
+  const rows = await queryRows(
     tx,
     sql`select id, payer_transaction_id, payee_transaction_id, created_at from tag_payments
         where id = any(${`{${payments.map((p) => p.payment_id).join(",")}}`}::uuid[])`,
+    z.object({
+      id: z.string(),
+      payer_transaction_id: z.string(),
+      payee_transaction_id: z.string(),
+      created_at: z.string(),
+    }),
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   const subjects = new Map<string, MonitoringSubject[]>();

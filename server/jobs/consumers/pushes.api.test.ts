@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { queryRows } from "@/server/db/client";
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser } from "@/tests/support/users";
@@ -9,9 +10,10 @@ import { createVerifiedUser } from "@/tests/support/users";
 const t = setUpTestApp({}, { jobs: { consumerEveryMs: 60_000 } });
 
 const notices = (userId: string) =>
-  queryRows<{ id: string; topics: string[] }>(
+  queryRows(
     t.database.db,
     sql`select id::text as id, topics from user_events where user_id = ${userId}::uuid order by id`,
+    z.object({ id: z.string(), topics: z.array(z.string()) }),
   );
 
 describe("the pushes consumer", () => {

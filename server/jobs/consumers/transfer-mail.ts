@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import type { AppDeps } from "@/server/app-deps";
 import { afterCommit } from "@/server/db/after-commit";
@@ -24,10 +25,11 @@ export function transferMailConsumer(deps: Pick<AppDeps, "config">): Consumer {
     async handle(tx, events) {
       const transfers = transferRequests(events);
       if (transfers.length === 0) return;
-      const owners = await queryRows<{ id: string; email: string; first_name: string }>(
+      const owners = await queryRows(
         tx,
         sql`select id, email, first_name from users
             where id = any(${`{${[...new Set(transfers.map((t) => t.userId))].join(",")}}`}::uuid[])`,
+        z.object({ id: z.string(), email: z.string(), first_name: z.string() }),
       );
       const links: { userId: string; tokenHash: string }[] = [];
       const mails: MailMessage[] = [];

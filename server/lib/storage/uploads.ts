@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { KYC_MESSAGES, MAX_UPLOAD_BYTES } from "@/contract/kyc";
 import { type DbOrTx, queryRows } from "@/server/db/client";
 import { uploads } from "@/server/db/schema";
@@ -112,7 +113,7 @@ export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage)
   let removed = 0;
   for (;;) {
     const keys = await db.transaction(async (tx) => {
-      const deleted = await queryRows<{ object_key: string }>(
+      const deleted = await queryRows(
         tx,
         sql`
         delete from uploads
@@ -128,6 +129,7 @@ export async function sweepUnattachedUploads(db: DbOrTx, storage: ObjectStorage)
           limit ${SWEEP_BATCH}
           for update skip locked)
         returning object_key`,
+        z.object({ object_key: z.string() }),
       );
       for (const { object_key } of deleted) await storage.delete(object_key);
       return deleted;
