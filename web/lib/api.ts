@@ -240,7 +240,7 @@ export type ReasonOf<K extends ContractKey> = EndpointReason<Endpoints[K]>;
 
 /**
  * A failure of K's call by its reason, typed by K's contract, so a `switch` over it can be exhaustive (end it
- * with `default: return unhandledReason(reason)`). Undefined for a failure without a reason or not from the API.
+ * with `default: return unhandledReason(reason, fallback)`). Undefined for a failure without a reason or not from the API.
  */
 export function failureOf<K extends ContractKey>(_key: K, error: unknown): ReasonOf<K> | undefined {
   return reasonOf(error) as ReasonOf<K> | undefined;
@@ -248,11 +248,11 @@ export function failureOf<K extends ContractKey>(_key: K, error: unknown): Reaso
 
 /**
  * A switch's default over failureOf: compiles only when every reason of the contract has its case. At run time a
- * reason this build does not know (a newer server's) lands here and is answered as a general failure.
+ * reason this build does not know (a newer server's) lands here and gets `fallback`, the general failure's answer.
  */
-export function unhandledReason(reason: never): undefined {
+export function unhandledReason<T>(reason: never, fallback: T): T {
   void reason;
-  return undefined;
+  return fallback;
 }
 
 type Query = Record<string, string | number | boolean | null | undefined>;

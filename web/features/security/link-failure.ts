@@ -23,7 +23,6 @@ export function failureOf(error: unknown): LinkFailure {
     case undefined:
       return "other";
     default:
-      unhandledReason(reason);
-      return "other";
+      return unhandledReason(reason, "other");
   }
 }

@@ -73,8 +73,7 @@ function transferRefusal(reason: ReasonOf<"POST /api/transfer/request"> | undefi
     case undefined:
       return "message";
     default:
-      unhandledReason(reason);
-      return "message";
+      return unhandledReason(reason, "message");
   }
 }
 

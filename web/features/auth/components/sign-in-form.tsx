@@ -27,8 +27,7 @@ function loginRefusal(reason: ReasonOf<"POST /api/auth/login"> | undefined): "re
     case undefined:
       return "message";
     default:
-      unhandledReason(reason);
-      return "message";
+      return unhandledReason(reason, "message");
   }
 }
 

@@ -66,8 +66,7 @@ function registrationUnverified(reason: ReasonOf<"POST /api/auth/register"> | un
     case undefined:
       return false;
     default:
-      unhandledReason(reason);
-      return false;
+      return unhandledReason(reason, false);
   }
 }
 

@@ -22,8 +22,7 @@ function registrationChanged(reason: ReasonOf<"POST /api/auth/verify-email"> | u
     case undefined:
       return false;
     default:
-      unhandledReason(reason);
-      return false;
+      return unhandledReason(reason, false);
   }
 }
 

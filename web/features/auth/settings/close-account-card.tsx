@@ -35,8 +35,7 @@ function closeRefusal(
     case undefined:
       return "message";
     default:
-      unhandledReason(reason);
-      return "message";
+      return unhandledReason(reason, "message");
   }
 }
 

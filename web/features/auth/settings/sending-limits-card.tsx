@@ -71,8 +71,7 @@ function asksForPassword(reason: LimitReason | undefined): boolean {
     case undefined:
       return false;
     default:
-      unhandledReason(reason);
-      return false;
+      return unhandledReason(reason, false);
   }
 }
 

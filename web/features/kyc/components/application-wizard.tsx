@@ -68,8 +68,7 @@ export function toSubmitError(error: unknown): SubmitError {
     case undefined:
       return other;
     default:
-      unhandledReason(reason);
-      return other;
+      return unhandledReason(reason, other);
   }
 }
 

@@ -74,8 +74,7 @@ function fieldInError(reason: ReasonOf<"POST /api/savings/moves"> | undefined): 
     case undefined:
       return "amount";
     default:
-      unhandledReason(reason);
-      return "amount";
+      return unhandledReason(reason, "amount");
   }
 }
 

@@ -51,8 +51,7 @@ function scheduleRefusal(
     case undefined:
       return "message";
     default:
-      unhandledReason(reason);
-      return "message";
+      return unhandledReason(reason, "message");
   }
 }
 
