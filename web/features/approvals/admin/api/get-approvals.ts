@@ -1,4 +1,3 @@
-import type { Approval } from "@/contract/approvals";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export const ADMIN_APPROVALS_KEY = ["/api/admin/approvals"] as const;

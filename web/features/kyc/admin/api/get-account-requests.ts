@@ -1,4 +1,3 @@
-import type { AdminAccountRequest } from "@/contract/admin-onboarding";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export const ADMIN_ACCOUNT_REQUESTS_KEY = ["/api/admin/account-requests"] as const;

@@ -1,4 +1,3 @@
-import type { AdminKycApplication } from "@/contract/admin-onboarding";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export const ADMIN_KYC_APPLICATIONS_KEY = ["/api/admin/kyc-applications"] as const;

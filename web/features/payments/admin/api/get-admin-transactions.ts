@@ -1,5 +1,4 @@
 import type { AdminTransaction } from "@/contract/payments";
-import { ADMIN_TRANSACTIONS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export type { AdminTransaction };

@@ -1,5 +1,3 @@
-import type { IncomingPayment } from "@/contract/payments";
-import { ADMIN_INCOMING_PAYMENTS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 /** GET /api/admin/incoming-payments: incoming payments with their customer, a page at a time. */

@@ -1,4 +1,3 @@
-import type { StaffMember } from "@/contract/staff";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export const STAFF_KEY = ["/api/admin/staff"] as const;

@@ -1,5 +1,3 @@
-import type { AdminTransferRequest } from "@/contract/transfers";
-import { ADMIN_TRANSFER_REQUESTS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 /** GET /api/admin/transfer-requests: customers' transfer requests with their customer, a page at a time. */

@@ -1,5 +1,3 @@
-import type { AdminUser } from "@/contract/admin";
-import { ADMIN_USERS_KEY } from "@/web/components/admin/admin-keys";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 /** GET /api/admin/users: accounts newest first, a page at a time, searched by name, e-mail or $tag. */
