@@ -48,26 +48,15 @@ const dialect = new PgDialect();
  * type it does not have. What the drivers answer through Drizzle: int/smallint/float8/bool/json as numbers,
  * booleans and values; uuid, text and numeric as strings; timestamps and dates as their text (Drizzle keeps
  * them unparsed on both); bigint (count(*) too) as a string on PostgreSQL but a number on PGlite, so a schema
- * casts it in SQL (`::int`, `::text`) or coerces it.
+ * casts it in SQL (`::int`, `::text`) or coerces it. The schema is required: a call without one does not compile
+ * (generic tooling with no row shape known uses queryRowsUnchecked).
  */
 export async function queryRows<S extends z.ZodType>(
   db: DbOrTx,
   query: SQL | NamedSql,
   schema: S,
-): Promise<z.output<S>[]>;
-/**
- * @deprecated Pass a zod schema describing the row (issue 52). Kept only until the last callers without one, in
- * files being edited elsewhere, move: server/features/settlement/admin-routes.ts (to schemas) and the generic
- * `rows` helper of tests/abuse/world.ts (to queryRowsUnchecked). Then this overload goes, and a call without a
- * schema no longer compiles.
- */
-export async function queryRows<T extends object = Record<string, unknown>>(
-  db: DbOrTx,
-  query: SQL | NamedSql,
-): Promise<T[]>;
-export async function queryRows(db: DbOrTx, query: SQL | NamedSql, schema?: z.ZodType): Promise<unknown[]> {
+): Promise<z.output<S>[]> {
   const rows = await rawRows(db, query);
-  if (!schema) return rows;
   return rows.map((row, i) => {
     const parsed = schema.safeParse(row);
     if (!parsed.success) {

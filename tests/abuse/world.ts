@@ -8,7 +8,7 @@ import { type ContractKey, ENDPOINTS } from "@/contract/endpoints";
 import { ERROR_REASONS, isErrorReason } from "@/contract/error-reasons";
 import { errorBodyByReason } from "@/contract/errors";
 import type { StaffRole } from "@/contract/staff";
-import { queryRows } from "@/server/db/client";
+import { queryRowsUnchecked } from "@/server/db/client";
 import { verifyLedger } from "@/server/lib/ledger";
 import { createSession } from "@/server/lib/session";
 import { PNG, uploadFile } from "@/tests/support/files";
@@ -227,7 +227,7 @@ export async function rows<T extends object = Record<string, unknown>>(
   t: TestApp,
   query: string,
 ): Promise<T[]> {
-  return queryRows<T>(t.database.db, sql.raw(query));
+  return queryRowsUnchecked<T>(t.database.db, sql.raw(query));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { formatEther, getAddress } from "viem";
+import { z } from "zod";
 import { formatMoney } from "@/contract/money";
 import {
   type ReconciliationItem,
@@ -9,7 +10,6 @@ import {
   SETTLEMENT_ADMIN_MESSAGES,
   type SettledOutside,
   type SettlementOverview,
-  type SettlementPayout,
   unitsToUsdc,
 } from "@/contract/settlement";
 import { type DbOrTx, queryRows } from "@/server/db/client";
@@ -34,25 +34,86 @@ import { signedInUser } from "@/server/lib/session-plugin";
 
 const RECENT_REPORTS = 20;
 
-interface ReportRow {
-  id: string;
-  trigger: ReconciliationReport["trigger"];
-  requested_by: string | null;
-  requested_by_email: string | null;
-  status: ReconciliationReport["status"];
-  as_of_block: string | null;
-  head_block: string | null;
-  hot_onchain_units: string | null;
-  hot_expected_units: string | null;
-  differences: number;
-  new_differences: number;
-  resolved: number;
-  acknowledged: number;
-  awaiting: number;
-  error: string | null;
-  started_at: Date;
-  finished_at: Date | null;
-}
+// Timestamps come back as their text on both drivers (Drizzle leaves them unparsed); bigint and numeric columns
+// are cast to text in the SQL, counts to int. The enums are the tables' CHECK constraints (migrations 0032, 0047).
+const reportRow = z.object({
+  id: z.string(),
+  trigger: z.enum(["scheduled", "staff"]),
+  requested_by: z.string().nullable(),
+  requested_by_email: z.string().nullable(),
+  status: z.enum(["running", "clean", "differences", "error"]),
+  as_of_block: z.string().nullable(),
+  head_block: z.string().nullable(),
+  hot_onchain_units: z.string().nullable(),
+  hot_expected_units: z.string().nullable(),
+  differences: z.number(),
+  new_differences: z.number(),
+  resolved: z.number(),
+  acknowledged: z.number(),
+  awaiting: z.number(),
+  error: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+type ReportRow = z.infer<typeof reportRow>;
+
+const itemRow = z.object({
+  id: z.string(),
+  ack_by: z.string().nullable(),
+  ack_at: z.string().nullable(),
+  ack_reason: z.string().nullable(),
+  area: z.enum(["hot_wallet", "payouts", "deposits"]),
+  kind: z.string(),
+  outcome: z.enum(["difference", "awaiting", "resolved"]),
+  tx_hash: z.string().nullable(),
+  reference: z.string().nullable(),
+  chain_units: z.string().nullable(),
+  ledger_units: z.string().nullable(),
+  detail: z.string(),
+  first_report_id: z.string().nullable(),
+  first_seen_block: z.string().nullable(),
+  resolved_block: z.string().nullable(),
+});
+
+// The payouts_status and chain_deposits_status CHECK constraints (migrations 0025, 0046).
+const payoutStatus = z.enum(["queued", "held", "signed", "sent", "completed", "failed"]);
+const depositStatus = z.enum(["pending", "held", "credited", "below_cent", "reversed"]);
+
+const payoutRow = z.object({
+  id: z.string(),
+  transfer_request_id: z.string(),
+  status: payoutStatus,
+  amount: z.string(),
+  to_address: z.string(),
+  tx_hash: z.string().nullable(),
+  nonce: z.string().nullable(),
+  attempts: z.number(),
+  mined_block: z.string().nullable(),
+  created_at: z.string(),
+  last_signed_at: z.string().nullable(),
+  waiting_reason: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+});
+
+const depositRow = z.object({
+  id: z.string(),
+  tx_hash: z.string(),
+  log_index: z.number(),
+  to_address: z.string(),
+  amount_cents: z.string(),
+  status: depositStatus,
+  block_number: z.string(),
+  seen_at: z.string(),
+  user_id: z.string().nullable(),
+  returned_by: z.string().nullable(),
+  open_return: z.boolean(),
+  return_proposed: z.boolean(),
+});
+
+// A count per status: `counts` picks the statuses it shows by name, so the status stays a string (the deposits'
+// is a case expression that shows 'held' as 'under_review', not the column).
+const statusCount = z.object({ status: z.string(), count: z.number() });
+type StatusCount = z.infer<typeof statusCount>;
 
 const REPORT_COLUMNS = sql`r.id, r.trigger, r.requested_by, u.email as requested_by_email, r.status,
   r.as_of_block::text, r.head_block::text, r.hot_onchain_units::text, r.hot_expected_units::text, r.differences,
@@ -90,10 +151,11 @@ function toReport(r: ReportRow): ReconciliationReport {
 
 export async function findReports(db: DbOrTx, chainId: number | null, limit = RECENT_REPORTS) {
   if (chainId === null) return [];
-  const rows = await queryRows<ReportRow>(
+  const rows = await queryRows(
     db,
     sql`select ${REPORT_COLUMNS} from reconciliation_reports r left join users u on u.id = r.requested_by
         where r.chain_id = ${chainId} order by r.started_at desc, r.id desc limit ${limit}`,
+    reportRow,
   );
   return rows.map(toReport);
 }
@@ -102,29 +164,14 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
   const [row] =
     chainId === null
       ? []
-      : await queryRows<ReportRow>(
+      : await queryRows(
           db,
           sql`select ${REPORT_COLUMNS} from reconciliation_reports r left join users u on u.id = r.requested_by
               where r.id = ${id} and r.chain_id = ${chainId}`,
+          reportRow,
         );
   if (!row) throw new AppError("NOT_FOUND", "No such reconciliation report");
-  const items = await queryRows<{
-    id: string;
-    ack_by: string | null;
-    ack_at: Date | null;
-    ack_reason: string | null;
-    area: ReconciliationItem["area"];
-    kind: string;
-    outcome: ReconciliationItem["outcome"];
-    tx_hash: string | null;
-    reference: string | null;
-    chain_units: string | null;
-    ledger_units: string | null;
-    detail: string;
-    first_report_id: string | null;
-    first_seen_block: string | null;
-    resolved_block: string | null;
-  }>(
+  const items = await queryRows(
     db,
     // An acknowledgment belongs to the difference (decision 057); an item from before differences were kept
     // finds it by fingerprint (decision 040).
@@ -141,6 +188,7 @@ async function findReport(db: DbOrTx, chainId: number | null, id: string, explor
         left join users u on u.id = coalesce(d.acknowledged_by, k.acknowledged_by)
         where i.report_id = ${id}
         order by case i.outcome when 'difference' then 0 when 'resolved' then 1 else 2 end, i.id`,
+    itemRow,
   );
   return {
     report: toReport(row),
@@ -180,21 +228,7 @@ const LISTED = 50;
 
 /** The tab's payouts: every open one, then the latest settled, newest first. */
 async function listPayouts(db: DbOrTx, chainId: number) {
-  return queryRows<{
-    id: string;
-    transfer_request_id: string;
-    status: SettlementPayout["status"];
-    amount: string;
-    to_address: string;
-    tx_hash: string | null;
-    nonce: string | null;
-    attempts: number;
-    mined_block: string | null;
-    created_at: Date;
-    last_signed_at: Date | null;
-    waiting_reason: string | null;
-    failure_reason: string | null;
-  }>(
+  return queryRows(
     db,
     sql`select p.id, p.transfer_request_id, p.status, r.net_amount::text as amount, p.to_address,
                coalesce(p.mined_hash, p.outside_tx_hash,
@@ -208,6 +242,7 @@ async function listPayouts(db: DbOrTx, chainId: number) {
         where p.chain_id = ${chainId}
         order by (p.status in ('completed', 'failed')), p.created_at desc
         limit ${LISTED}`,
+    payoutRow,
   );
 }
 
@@ -275,24 +310,12 @@ export async function adminSettlementRoutes(app: FastifyInstance) {
         proposedAt: asDate(o.created_at),
       };
     };
-    const payoutCountRows = await queryRows<{ status: string; count: number }>(
+    const payoutCountRows = await queryRows(
       db,
       sql`select status, count(*)::int as count from payouts where chain_id = ${chain.chainId} group by status`,
+      statusCount,
     );
-    const depositRows = await queryRows<{
-      id: string;
-      tx_hash: string;
-      log_index: number;
-      to_address: string;
-      amount_cents: string;
-      status: "pending" | "held" | "credited" | "below_cent" | "reversed";
-      block_number: string;
-      seen_at: Date;
-      user_id: string | null;
-      returned_by: string | null;
-      open_return: boolean;
-      return_proposed: boolean;
-    }>(
+    const depositRows = await queryRows(
       db,
       sql`select id, tx_hash, log_index, to_address, amount_cents::text, status, block_number::text, seen_at,
                  user_id, returned_by,
@@ -302,14 +325,16 @@ export async function adminSettlementRoutes(app: FastifyInstance) {
                           and a.target_key = chain_deposits.id::text) as return_proposed
           from chain_deposits where chain_id = ${chain.chainId}
           order by (status not in ('pending', 'held', 'reversed')), seen_at desc, id desc limit ${LISTED}`,
+      depositRow,
     );
-    const depositCountRows = await queryRows<{ status: string; count: number }>(
+    const depositCountRows = await queryRows(
       db,
       // 'held' in the table is what staff and the customer see as under review (decision 039).
       sql`select case status when 'held' then 'under_review' else status end as status, count(*)::int as count
             from chain_deposits where chain_id = ${chain.chainId} group by 1`,
+      statusCount,
     );
-    const counts = <K extends string>(keys: readonly K[], rows: { status: string; count: number }[]) =>
+    const counts = <K extends string>(keys: readonly K[], rows: StatusCount[]) =>
       Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.status === k)?.count ?? 0])) as Record<
         K,
         number
