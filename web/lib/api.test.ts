@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, apiRequest, parseErrorBody, reasonOf } from "@/web/lib/api";
+import {
+  ApiError,
+  apiRequest,
+  callEndpoint,
+  failureOf,
+  hrefOf,
+  parseErrorBody,
+  reasonOf,
+  unhandledReason,
+} from "@/web/lib/api";
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -178,5 +187,39 @@ describe("ApiError's own fields", () => {
     expect(error.reason).toBe("approval_decided");
     expect(error.flags.status).toBe("approved");
     expect((error as unknown as { approvalDecided: boolean }).approvalDecided).toBe(true);
+  });
+});
+
+describe("calls by contract key", () => {
+  it("builds the URL from the key: parameters encoded, empty query values left out", () => {
+    expect(hrefOf("GET /api/admin/compliance/cases/:id/report.pdf", { params: { id: "a b/c" } })).toBe(
+      "/api/admin/compliance/cases/a%20b%2Fc/report.pdf",
+    );
+    expect(
+      hrefOf("GET /api/admin/users", { query: { q: "ada", cursor: undefined, role: "" } } as never),
+    ).toBe("/api/admin/users?q=ada");
+    expect(hrefOf("GET /api/savings", {})).toBe("/api/savings");
+  });
+
+  it("sends the key's method, the filled URL and the body as JSON", async () => {
+    const fetchMock = vi.fn().mockResolvedValue(json({ message: "Moved" }));
+    vi.stubGlobal("fetch", fetchMock);
+    await callEndpoint(
+      "POST /api/savings/moves",
+      { body: { direction: "to_savings", amount: "5.00" } },
+      { headers: { "Idempotency-Key": "k-1" } },
+    );
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe("/api/savings/moves");
+    expect(init.method).toBe("POST");
+    expect(JSON.parse(init.body)).toEqual({ direction: "to_savings", amount: "5.00" });
+    expect(init.headers).toMatchObject({ "Content-Type": "application/json", "Idempotency-Key": "k-1" });
+  });
+
+  it("types a failure by the endpoint's reasons, and an unknown reason gets the general answer", () => {
+    const refused = new ApiError(404, "No goal", { code: "NOT_FOUND", reason: "savings_goal_not_found" });
+    expect(failureOf("POST /api/savings/moves", refused)).toBe("savings_goal_not_found");
+    expect(failureOf("POST /api/savings/moves", new TypeError("Failed to fetch"))).toBeUndefined();
+    expect(unhandledReason("newer_server_reason" as never, "general")).toBe("general");
   });
 });
