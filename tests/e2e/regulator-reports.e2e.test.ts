@@ -133,6 +133,8 @@ describe("reports a regulator asks for", () => {
     // Marking it filed moves it off the due list.
     await item.getByLabel("OFAC reference").fill("OFAC-E2E-0001");
     await item.getByRole("button", { name: "Mark filed" }).click();
+    // Only once the filing is answered: on a loaded machine the Filed view could otherwise read before it.
+    await item.waitFor({ state: "detached" });
     await maker.page.getByRole("button", { name: "Filed", exact: true }).click();
     const filed = maker.page.getByRole("list", { name: "Reports filed" });
     await filed.getByText("Reference OFAC-E2E-0001", { exact: false }).waitFor();
