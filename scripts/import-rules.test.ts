@@ -48,9 +48,9 @@ const GRAPH_FILES: Record<string, string[]> = {
   "server/lib/chain-config.ts": ["server/features/settlement/contracts/artifact.ts"],
   "server/features/settlement/contracts/artifact.ts": [],
   "server/features/settlement/chain-client.ts": ["server/lib/chain-config.ts"],
-  "web/features/payments/admin/api/pay.ts": ["web/features/users/admin/api/get-users.ts"],
+  "web/features/credits/admin/api/pay.ts": ["web/features/users/admin/api/get-users.ts"],
   "web/features/users/admin/api/get-users.ts": [],
-  "web/features/users/admin/user-dialog.tsx": ["web/features/payments/admin/api/pay.ts"],
+  "web/features/users/admin/user-dialog.tsx": ["web/features/credits/admin/api/pay.ts"],
   "web/features/newarea/page.tsx": ["web/lib/format.ts"],
   "web/lib/format.ts": [],
 };
@@ -138,7 +138,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "server-ground-floor-never-reaches-features: server/config.ts → server/features/settlement/contracts/artifact.ts",
         "server-ground-floor-never-reaches-features: server/lib/chain-config.ts → server/features/settlement/contracts/artifact.ts",
         "server-ground-floor-never-reaches-features: server/lib/session.ts → server/features/settlement/contracts/artifact.ts",
-        "web-area-deps-users: web/features/users/admin/user-dialog.tsx → web/features/payments/admin/api/pay.ts",
+        "web-area-deps-users: web/features/users/admin/user-dialog.tsx → web/features/credits/admin/api/pay.ts",
         "web-area-is-declared: web/features/newarea/page.tsx → web/lib/format.ts",
       ].sort(),
     );
