@@ -150,7 +150,13 @@ module.exports = {
         "A web feature imports another feature only through its api/ folder (fetch + queryOptions + hook), or " +
         "admin/api/ for its back office; what two features need beyond that moves to web/components or web/lib.",
       severity: "error",
-      from: { path: "^web/features/([^/]+)/", pathNot: ["^web/features/back-office/admin-page\\.tsx$"] },
+      from: {
+        path: "^web/features/([^/]+)/",
+        pathNot: [
+          "^web/features/back-office/admin-page\\.tsx$",
+          "^web/features/auth/settings/settings-page\\.tsx$",
+        ],
+      },
       to: {
         path: "^web/features/[^/]+/",
         pathNot: ["^web/features/$1/", "^web/features/[^/]+/(admin/)?api/"],
@@ -171,6 +177,22 @@ module.exports = {
           "^web/features/[^/]+/admin/[^/]+-tab\\.tsx$",
           // The user details' balance section: credits owns it, the back office hands it to the Users tab.
           "^web/features/credits/admin/balance-editor\\.tsx$",
+        ],
+      },
+    },
+    {
+      name: "settings-page-composes-area-cards",
+      comment:
+        "The Settings page composes each area's own settings card (web/features/<area>/settings/*-card.tsx: " +
+        "the area that serves a setting shows it) and otherwise imports other features only through their api/ folders.",
+      severity: "error",
+      from: { path: "^web/features/auth/settings/settings-page\\.tsx$" },
+      to: {
+        path: "^web/features/[^/]+/",
+        pathNot: [
+          "^web/features/auth/",
+          "^web/features/[^/]+/(admin/)?api/",
+          "^web/features/[^/]+/settings/[^/]+-card\\.tsx$",
         ],
       },
     },

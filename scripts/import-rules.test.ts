@@ -38,6 +38,12 @@ const FILES: Record<string, string[]> = {
   "web/features/kyc/admin/api/get-applications.ts": [],
   "web/features/kyc/admin/kyc-tab.tsx": [],
   "web/features/back-office/admin-page.tsx": ["web/features/kyc/admin/kyc-tab.tsx"],
+  // The Settings page shows another area's own settings card, and nothing else of it but its api/.
+  "web/features/auth/settings/settings-page.tsx": [
+    "web/features/transfers/settings/limits-card.tsx",
+    "web/features/transfers/components/money-input.tsx",
+  ],
+  "web/features/transfers/settings/limits-card.tsx": [],
 };
 
 /** The ground floor and the areas' graphs: indirect imports count, undeclared and unlisted areas are refused. */
@@ -124,6 +130,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "web-shared-code-stays-below-features: web/lib/query.ts → web/features/chat/api/get-messages.ts",
         "feature-imports-another-only-through-api: web/features/chat/contact-page.tsx → web/features/transfers/components/money-input.tsx",
         "app-imports-pages-and-api: web/app/router.tsx → web/features/chat/components/list.tsx",
+        "settings-page-composes-area-cards: web/features/auth/settings/settings-page.tsx → web/features/transfers/components/money-input.tsx",
         "no-circular: web/lib/cycle-a.ts → web/lib/cycle-b.ts",
       ].sort(),
     );
