@@ -23,9 +23,9 @@ const SERVER_AREA_DEPS = {
   kyc: ["approvals", "compliance"],
   monitoring: ["compliance"],
   notifications: [],
-  payments: ["accounts", "approvals", "auth", "kyc", "monitoring"],
+  credits: ["accounts", "approvals", "auth", "kyc", "monitoring"],
   security: ["chat"],
-  settlement: ["approvals", "compliance", "monitoring", "payments", "transfers"],
+  settlement: ["approvals", "compliance", "credits", "monitoring", "transfers"],
   staff: ["auth"],
   recipients: ["compliance"],
   savings: ["approvals", "transfers"],
@@ -51,7 +51,7 @@ const WEB_AREA_DEPS = {
     "audit",
     "chat",
     "kyc",
-    "payments",
+    "credits",
     "savings",
     "settlement",
     "staff",
@@ -65,7 +65,7 @@ const WEB_AREA_DEPS = {
   marketing: [],
   monitoring: [],
   notifications: [],
-  payments: ["users"],
+  credits: ["users"],
   recipients: [],
   savings: ["schedules"],
   schedules: ["recipients"],
@@ -150,7 +150,13 @@ module.exports = {
         "A web feature imports another feature only through its api/ folder (fetch + queryOptions + hook), or " +
         "admin/api/ for its back office; what two features need beyond that moves to web/components or web/lib.",
       severity: "error",
-      from: { path: "^web/features/([^/]+)/", pathNot: ["^web/features/back-office/admin-page\\.tsx$"] },
+      from: {
+        path: "^web/features/([^/]+)/",
+        pathNot: [
+          "^web/features/back-office/admin-page\\.tsx$",
+          "^web/features/auth/settings/settings-page\\.tsx$",
+        ],
+      },
       to: {
         path: "^web/features/[^/]+/",
         pathNot: ["^web/features/$1/", "^web/features/[^/]+/(admin/)?api/"],
@@ -169,8 +175,24 @@ module.exports = {
           "^web/features/back-office/",
           "^web/features/[^/]+/(admin/)?api/",
           "^web/features/[^/]+/admin/[^/]+-tab\\.tsx$",
-          // The user details' balance section: payments owns it, the back office hands it to the Users tab.
-          "^web/features/payments/admin/balance-editor\\.tsx$",
+          // The user details' balance section: credits owns it, the back office hands it to the Users tab.
+          "^web/features/credits/admin/balance-editor\\.tsx$",
+        ],
+      },
+    },
+    {
+      name: "settings-page-composes-area-cards",
+      comment:
+        "The Settings page composes each area's own settings card (web/features/<area>/settings/*-card.tsx: " +
+        "the area that serves a setting shows it) and otherwise imports other features only through their api/ folders.",
+      severity: "error",
+      from: { path: "^web/features/auth/settings/settings-page\\.tsx$" },
+      to: {
+        path: "^web/features/[^/]+/",
+        pathNot: [
+          "^web/features/auth/",
+          "^web/features/[^/]+/(admin/)?api/",
+          "^web/features/[^/]+/settings/[^/]+-card\\.tsx$",
         ],
       },
     },
@@ -221,7 +243,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|payments|recipients|savings|schedules|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|credits|recipients|savings|schedules|security|settlement|staff|statements|transfers)/",
         ],
       },
       to: {},

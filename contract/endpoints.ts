@@ -6,6 +6,7 @@ import { AUTH_ENDPOINTS } from "@/contract/auth";
 import { CHAT_ADMIN_ENDPOINTS, CHAT_ENDPOINTS } from "@/contract/chat";
 import { CLOSURE_ADMIN_ENDPOINTS, CLOSURE_ENDPOINTS } from "@/contract/closure";
 import { COMPLIANCE_ENDPOINTS } from "@/contract/compliance";
+import { CREDITS_ADMIN_ENDPOINTS } from "@/contract/credits";
 import { DASHBOARD_CONTENT_ADMIN_ENDPOINTS, DASHBOARD_CONTENT_ENDPOINTS } from "@/contract/dashboard-content";
 import type { EndpointTable } from "@/contract/endpoint";
 import { EVENTS_ENDPOINTS } from "@/contract/events";
@@ -14,7 +15,6 @@ import { MONEY_REQUEST_ENDPOINTS } from "@/contract/money-requests";
 import { MONITORING_ENDPOINTS } from "@/contract/monitoring";
 import { NOTIFICATION_ENDPOINTS } from "@/contract/notifications";
 import { PASSKEY_ENDPOINTS } from "@/contract/passkeys";
-import { PAYMENTS_ADMIN_ENDPOINTS } from "@/contract/payments";
 import { RECIPIENT_ENDPOINTS } from "@/contract/recipients";
 import { SAVINGS_ENDPOINTS } from "@/contract/savings";
 import { SAVINGS_ADMIN_ENDPOINTS } from "@/contract/savings-admin";
@@ -48,11 +48,11 @@ export const ENDPOINTS_BY_AREA = {
   closure: { ...CLOSURE_ENDPOINTS, ...CLOSURE_ADMIN_ENDPOINTS },
   compliance: COMPLIANCE_ENDPOINTS,
   content: { ...DASHBOARD_CONTENT_ENDPOINTS, ...DASHBOARD_CONTENT_ADMIN_ENDPOINTS },
+  credits: CREDITS_ADMIN_ENDPOINTS,
   events: EVENTS_ENDPOINTS,
   kyc: { ...KYC_ENDPOINTS, ...KYC_ADMIN_ENDPOINTS },
   monitoring: MONITORING_ENDPOINTS,
   notifications: NOTIFICATION_ENDPOINTS,
-  payments: PAYMENTS_ADMIN_ENDPOINTS,
   recipients: RECIPIENT_ENDPOINTS,
   savings: { ...SAVINGS_ENDPOINTS, ...SAVINGS_ADMIN_ENDPOINTS },
   schedules: SCHEDULE_ENDPOINTS,

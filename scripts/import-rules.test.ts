@@ -38,6 +38,12 @@ const FILES: Record<string, string[]> = {
   "web/features/kyc/admin/api/get-applications.ts": [],
   "web/features/kyc/admin/kyc-tab.tsx": [],
   "web/features/back-office/admin-page.tsx": ["web/features/kyc/admin/kyc-tab.tsx"],
+  // The Settings page shows another area's own settings card, and nothing else of it but its api/.
+  "web/features/auth/settings/settings-page.tsx": [
+    "web/features/transfers/settings/limits-card.tsx",
+    "web/features/transfers/components/money-input.tsx",
+  ],
+  "web/features/transfers/settings/limits-card.tsx": [],
 };
 
 /** The ground floor and the areas' graphs: indirect imports count, undeclared and unlisted areas are refused. */
@@ -48,9 +54,9 @@ const GRAPH_FILES: Record<string, string[]> = {
   "server/lib/chain-config.ts": ["server/features/settlement/contracts/artifact.ts"],
   "server/features/settlement/contracts/artifact.ts": [],
   "server/features/settlement/chain-client.ts": ["server/lib/chain-config.ts"],
-  "web/features/payments/admin/api/pay.ts": ["web/features/users/admin/api/get-users.ts"],
+  "web/features/credits/admin/api/pay.ts": ["web/features/users/admin/api/get-users.ts"],
   "web/features/users/admin/api/get-users.ts": [],
-  "web/features/users/admin/user-dialog.tsx": ["web/features/payments/admin/api/pay.ts"],
+  "web/features/users/admin/user-dialog.tsx": ["web/features/credits/admin/api/pay.ts"],
   "web/features/newarea/page.tsx": ["web/lib/format.ts"],
   "web/lib/format.ts": [],
 };
@@ -124,6 +130,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "web-shared-code-stays-below-features: web/lib/query.ts → web/features/chat/api/get-messages.ts",
         "feature-imports-another-only-through-api: web/features/chat/contact-page.tsx → web/features/transfers/components/money-input.tsx",
         "app-imports-pages-and-api: web/app/router.tsx → web/features/chat/components/list.tsx",
+        "settings-page-composes-area-cards: web/features/auth/settings/settings-page.tsx → web/features/transfers/components/money-input.tsx",
         "no-circular: web/lib/cycle-a.ts → web/lib/cycle-b.ts",
       ].sort(),
     );
@@ -138,7 +145,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
         "server-ground-floor-never-reaches-features: server/config.ts → server/features/settlement/contracts/artifact.ts",
         "server-ground-floor-never-reaches-features: server/lib/chain-config.ts → server/features/settlement/contracts/artifact.ts",
         "server-ground-floor-never-reaches-features: server/lib/session.ts → server/features/settlement/contracts/artifact.ts",
-        "web-area-deps-users: web/features/users/admin/user-dialog.tsx → web/features/payments/admin/api/pay.ts",
+        "web-area-deps-users: web/features/users/admin/user-dialog.tsx → web/features/credits/admin/api/pay.ts",
         "web-area-is-declared: web/features/newarea/page.tsx → web/lib/format.ts",
       ].sort(),
     );

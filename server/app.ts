@@ -26,6 +26,12 @@ import { chatRoutes } from "@/server/features/chat/routes";
 import { adminClosureRoutes, closureRoutes } from "@/server/features/closure/routes";
 import { complianceAdminRoutes } from "@/server/features/compliance/routes";
 import { adminContentRoutes, contentRoutes } from "@/server/features/content/routes";
+import { adminMoneyRoutes } from "@/server/features/credits/admin-routes";
+import {
+  approveBalanceAdjustment,
+  approveCredit,
+  approveIncomingPayment,
+} from "@/server/features/credits/money-approvals";
 import { devMailboxRoutes } from "@/server/features/dev-mailbox/routes";
 import { eventRoutes } from "@/server/features/events/routes";
 import { healthRoutes } from "@/server/features/health/routes";
@@ -36,12 +42,6 @@ import { configureMonitoring } from "@/server/features/monitoring/monitoring-con
 import { monitoringAdminRoutes } from "@/server/features/monitoring/routes";
 import { notificationRoutes } from "@/server/features/notifications/routes";
 import { objectRoutes, uploadRoutes } from "@/server/features/objects/routes";
-import { adminMoneyRoutes } from "@/server/features/payments/admin-routes";
-import {
-  approveBalanceAdjustment,
-  approveCredit,
-  approveIncomingPayment,
-} from "@/server/features/payments/money-approvals";
 import { recipientRoutes } from "@/server/features/recipients/routes";
 import { adminSavingsRoutes } from "@/server/features/savings/admin-routes";
 import { savingsRoutes } from "@/server/features/savings/routes";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
 import { STAFF_MANAGEMENT_MESSAGES } from "@/contract/staff";
 import { TRANSFER_MESSAGES } from "@/contract/transfers";
 import { grantStaffRoles } from "@/server/features/staff/grant-staff-roles";

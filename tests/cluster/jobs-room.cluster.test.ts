@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { createIncomingPayment } from "@/server/features/credits/incoming-payments";
 import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
 import { request } from "@/tests/support/http-client";
 import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";

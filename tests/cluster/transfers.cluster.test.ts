@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseMoney } from "@/contract/money";
 import { DAILY_LIMIT_CENTS } from "@/contract/transfers";
-import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { createIncomingPayment } from "@/server/features/credits/incoming-payments";
 import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
 import { type ClientReply, request } from "@/tests/support/http-client";
 import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { stopRestoredCluster } from "@/scripts/restore-check";
-import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { createIncomingPayment } from "@/server/features/credits/incoming-payments";
 import { computeStatementDigest } from "@/server/features/statements/statement-data";
 import { type Cluster, startCluster, tokenOf } from "@/tests/support/cluster";
 import { type ClientReply, request } from "@/tests/support/http-client";

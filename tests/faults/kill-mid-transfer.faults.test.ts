@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { createIncomingPayment } from "@/server/features/credits/incoming-payments";
 import { createApprovedCustomer, ETH_ADDRESS } from "@/tests/support/money";
 import { createScratchDatabase, type ScratchDatabase } from "@/tests/support/scratch-database";
 import { type ServerProcess, startServer, waitFor } from "@/tests/support/server-process";

@@ -51,7 +51,7 @@ export async function findUsers(
   const filters = and(
     beforeTimeKey(users.createdAt, users.id, cursor),
     role === "all" ? undefined : eq(users.isAdmin, role === "staff"),
-    // The same rule as lockReceivingCustomer (server/features/payments/receiving-customer.ts): an open account.
+    // The same rule as lockReceivingCustomer (server/features/credits/receiving-customer.ts): an open account.
     role === RECEIVING_FILTER
       ? sql`exists (select 1 from ${accountRequests} r where r.user_id = ${users.id}
           and r.superseded_at is null and r.status = 'approved')`

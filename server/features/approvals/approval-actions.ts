@@ -4,7 +4,7 @@ import type {
   CreateIncomingPaymentInput,
   UpdateAdminTransactionInput,
   UpdateIncomingPaymentInput,
-} from "@/contract/payments";
+} from "@/contract/credits";
 import type { UpdateTransferInput } from "@/contract/transfers";
 import type { Tx } from "@/server/db/client";
 import type { approvals } from "@/server/db/schema";

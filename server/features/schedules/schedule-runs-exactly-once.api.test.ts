@@ -7,7 +7,7 @@ import type { AppDeps } from "@/server/app-deps";
 import { loadConfig } from "@/server/config";
 import { createPgDatabase, type Database } from "@/server/db/client";
 import { savedRecipients } from "@/server/db/schema";
-import { createIncomingPayment } from "@/server/features/payments/incoming-payments";
+import { createIncomingPayment } from "@/server/features/credits/incoming-payments";
 import { createSchedule } from "@/server/features/schedules/manage-schedules";
 import { addDays } from "@/server/features/schedules/schedule-dates";
 import { runDueSchedules } from "@/server/features/schedules/schedule-runner";

@@ -6,7 +6,7 @@ import { publicKeyToAddress } from "viem/accounts";
 import { z } from "zod";
 import { type Db, queryRows } from "@/server/db/client";
 import { depositAddresses } from "@/server/db/schema";
-import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
+import { lockReceivingCustomer } from "@/server/features/credits/receiving-customer";
 import { depositForwarderBytecode } from "@/server/features/settlement/contracts/deposit-forwarders.artifact";
 
 /**

@@ -30,10 +30,10 @@ import { EmailTestTab } from "@/web/features/back-office/components/email-test-t
 import { SecondFactorRequired } from "@/web/features/back-office/components/second-factor-required";
 import { StatCards } from "@/web/features/back-office/components/stat-cards";
 import AdminChatsTab from "@/web/features/chat/admin/admin-chats-tab";
+import { BalanceEditor } from "@/web/features/credits/admin/balance-editor";
+import IncomingPaymentsTab from "@/web/features/credits/admin/incoming-payments-tab";
 import AccountRequestsTab from "@/web/features/kyc/admin/account-requests-tab";
 import KycApplicationsTab from "@/web/features/kyc/admin/kyc-applications-tab";
-import { BalanceEditor } from "@/web/features/payments/admin/balance-editor";
-import IncomingPaymentsTab from "@/web/features/payments/admin/incoming-payments-tab";
 import OutgoingPaysTab from "@/web/features/transfers/admin/outgoing-pays-tab";
 import { useAdminStats } from "@/web/features/users/admin/api/get-admin-stats";
 import { UserManagementTab } from "@/web/features/users/admin/user-management-tab";

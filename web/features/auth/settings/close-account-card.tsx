@@ -3,12 +3,12 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { ConfirmButton } from "@/web/components/confirm-button";
 import { LoadErrorNote } from "@/web/components/load-error";
+import { PasswordConfirmDialog } from "@/web/components/password-confirm-dialog";
 import { errorMessage } from "@/web/components/toast-error";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { toast } from "@/web/components/ui/use-toast";
 import { useAccountClosure, useCloseAccount } from "@/web/features/accounts/api/account-closure";
-import { PasswordConfirmDialog } from "@/web/features/auth/settings/password-confirm-dialog";
 import { failureOf, type ReasonOf, unhandledReason } from "@/web/lib/api";
 import { isStepUpCancelled } from "@/web/lib/step-up";
 

@@ -8,9 +8,9 @@ import { NotificationSettingsCard } from "@/web/features/auth/settings/notificat
 import { PasskeysSection } from "@/web/features/auth/settings/passkeys-section";
 import { ProfileCard } from "@/web/features/auth/settings/profile-card";
 import { SecurityCard } from "@/web/features/auth/settings/security-card";
-import { SendingLimitsCard } from "@/web/features/auth/settings/sending-limits-card";
 import { SessionsCard } from "@/web/features/auth/settings/sessions-card";
 import { SettingsQuickActions } from "@/web/features/auth/settings/settings-quick-actions";
+import { SendingLimitsCard } from "@/web/features/transfers/settings/sending-limits-card";
 import { useSignedInUser } from "@/web/lib/current-user";
 import { useDocumentTitle } from "@/web/lib/use-document-title";
 

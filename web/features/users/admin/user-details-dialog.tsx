@@ -32,7 +32,7 @@ function Field({ label, children, className }: { label: string; children: ReactN
 }
 
 /**
- * A section another area owns in the dialog: payments' balance editor (PUT /api/admin/users/:id/balance is a
+ * A section another area owns in the dialog: credits' balance editor (PUT /api/admin/users/:id/balance is a
  * payments route). The back office passes it in, so users never imports payments, which imports users.
  */
 export type UserSection = ComponentType<{ user: AdminUser }>;

@@ -1,10 +1,10 @@
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
-import { parseMoney } from "@/contract/money";
 import {
   createAdminTransactionInput,
   createIncomingPaymentInput,
   PAYMENT_MESSAGES,
-} from "@/contract/payments";
+} from "@/contract/credits";
+import { parseMoney } from "@/contract/money";
 import type { FieldErrors } from "@/web/components/use-field-errors";
 
 export type CreditField = "userId" | "amount" | "description" | "reason";

@@ -2,8 +2,8 @@ import { Check, Pencil, X } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import type { AdminUser } from "@/contract/admin";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
 import { parseMoney } from "@/contract/money";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
 import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
 import { asksForReason } from "@/web/components/admin/dialog-parts";
 import { fieldAria, focusFieldInError } from "@/web/components/form-field";
@@ -11,7 +11,7 @@ import { Button } from "@/web/components/ui/button";
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Label } from "@/web/components/ui/label";
 import { Spinner } from "@/web/components/ui/spinner";
-import { useUpdateUserBalance } from "@/web/features/payments/admin/api/update-user-balance";
+import { useUpdateUserBalance } from "@/web/features/credits/admin/api/update-user-balance";
 
 /**
  * Balance edit in User Details: free text like $1000.00, non-empty after trimming. The server

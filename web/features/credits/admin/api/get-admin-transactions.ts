@@ -1,4 +1,4 @@
-import type { AdminTransaction } from "@/contract/payments";
+import type { AdminTransaction } from "@/contract/credits";
 import { type AdminListFilter, useAdminList } from "@/web/components/admin/admin-list";
 
 export type { AdminTransaction };

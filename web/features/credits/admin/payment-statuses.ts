@@ -1,4 +1,4 @@
-import type { ADMIN_TRANSACTION_STATUSES, INCOMING_PAYMENT_STATUSES } from "@/contract/payments";
+import type { ADMIN_TRANSACTION_STATUSES, INCOMING_PAYMENT_STATUSES } from "@/contract/credits";
 import type { TRANSACTION_STATUSES } from "@/contract/transactions";
 import type { BadgeProps } from "@/web/components/ui/badge";
 

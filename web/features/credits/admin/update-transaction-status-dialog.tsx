@@ -1,8 +1,8 @@
 import { RefreshCw } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
+import { ADMIN_TRANSACTION_STATUSES } from "@/contract/credits";
 import { formatMoney } from "@/contract/money";
-import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { toastServerFailure } from "@/web/components/admin/admin-toasts";
 import {
   AdminNotesField,
@@ -21,12 +21,12 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import type { AdminTransaction } from "@/web/features/payments/admin/api/get-admin-transactions";
-import { useUpdateAdminTransaction } from "@/web/features/payments/admin/api/update-admin-transaction";
+import type { AdminTransaction } from "@/web/features/credits/admin/api/get-admin-transactions";
+import { useUpdateAdminTransaction } from "@/web/features/credits/admin/api/update-admin-transaction";
 import {
   type AdminTransactionStatus,
   TRANSACTION_STATUS_BADGES,
-} from "@/web/features/payments/admin/payment-statuses";
+} from "@/web/features/credits/admin/payment-statuses";
 
 const isAdminStatus = (s: string): s is AdminTransactionStatus =>
   (ADMIN_TRANSACTION_STATUSES as readonly string[]).includes(s);

@@ -1,6 +1,6 @@
 import { ArrowDownToLine, type LucideIcon, ReceiptText } from "lucide-react";
 import type { ReactNode } from "react";
-import { INCOMING_PAYMENT_STATUSES, type IncomingPayment } from "@/contract/payments";
+import { INCOMING_PAYMENT_STATUSES, type IncomingPayment } from "@/contract/credits";
 import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import { TRANSACTION_STATUSES } from "@/contract/transactions";
 import { type AdminListFilter, useListFilter } from "@/web/components/admin/admin-list";
@@ -10,20 +10,20 @@ import { ListHeader, type ListQuery, ListStates } from "@/web/components/admin/l
 import { SignedAmount } from "@/web/components/admin/signed-amount";
 import { Badge, type BadgeProps } from "@/web/components/ui/badge";
 import { Card, CardContent } from "@/web/components/ui/card";
-import { AddIncomingTransactionDialog } from "@/web/features/payments/admin/add-incoming-transaction-dialog";
+import { AddIncomingTransactionDialog } from "@/web/features/credits/admin/add-incoming-transaction-dialog";
 import {
   type AdminTransaction,
   useAdminTransactions,
-} from "@/web/features/payments/admin/api/get-admin-transactions";
-import { useIncomingPayments } from "@/web/features/payments/admin/api/get-incoming-payments";
-import { CreateIncomingPaymentDialog } from "@/web/features/payments/admin/create-incoming-payment-dialog";
-import { CreateTransactionPreviewDialog } from "@/web/features/payments/admin/create-transaction-preview-dialog";
-import { EditIncomingPaymentDialog } from "@/web/features/payments/admin/edit-incoming-payment-dialog";
+} from "@/web/features/credits/admin/api/get-admin-transactions";
+import { useIncomingPayments } from "@/web/features/credits/admin/api/get-incoming-payments";
+import { CreateIncomingPaymentDialog } from "@/web/features/credits/admin/create-incoming-payment-dialog";
+import { CreateTransactionPreviewDialog } from "@/web/features/credits/admin/create-transaction-preview-dialog";
+import { EditIncomingPaymentDialog } from "@/web/features/credits/admin/edit-incoming-payment-dialog";
 import {
   INCOMING_PAYMENT_STATUS_BADGES,
   TRANSACTION_STATUS_BADGES,
-} from "@/web/features/payments/admin/payment-statuses";
-import { UpdateTransactionStatusDialog } from "@/web/features/payments/admin/update-transaction-status-dialog";
+} from "@/web/features/credits/admin/payment-statuses";
+import { UpdateTransactionStatusDialog } from "@/web/features/credits/admin/update-transaction-status-dialog";
 import { formatDateTime } from "@/web/lib/format";
 
 /** Completed, failed and cancelled are final for payments and transactions alike (the server answers 409). */

@@ -11,6 +11,7 @@ import {
 import { FormField, fieldAria } from "@/web/components/form-field";
 import { LoadErrorNote } from "@/web/components/load-error";
 import { NativeSelect } from "@/web/components/native-select";
+import { PasswordConfirmDialog } from "@/web/components/password-confirm-dialog";
 import { toastApiError } from "@/web/components/toast-error";
 import { Button } from "@/web/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/web/components/ui/card";
@@ -18,7 +19,6 @@ import { Input } from "@/web/components/ui/input";
 import { Skeleton } from "@/web/components/ui/skeleton";
 import { Spinner } from "@/web/components/ui/spinner";
 import { toast } from "@/web/components/ui/use-toast";
-import { PasswordConfirmDialog } from "@/web/features/auth/settings/password-confirm-dialog";
 import { useSelfLimits, useSetDailyLimit, useSetSendBlock } from "@/web/features/transfers/api/self-limits";
 import { type ReasonOf, reasonOf, unhandledReason } from "@/web/lib/api";
 import { isStepUpCancelled } from "@/web/lib/step-up";

@@ -4,7 +4,7 @@ import {
   type PendingApprovalResponse,
   SENT_FOR_APPROVAL_TOAST,
 } from "@/contract/approvals";
-import type { IncomingPaymentResult, UpdateIncomingPaymentInput } from "@/contract/payments";
+import type { IncomingPaymentResult, UpdateIncomingPaymentInput } from "@/contract/credits";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
 import { callEndpoint } from "@/web/lib/api";

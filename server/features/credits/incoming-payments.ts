@@ -1,7 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
 import { formatBankTime } from "@/contract/bank-time";
-import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
-import type { Page, PageQuery } from "@/contract/pages";
 import {
   type CreateIncomingPaymentInput,
   INCOMING_PAYMENT_DEFAULTS,
@@ -9,14 +7,16 @@ import {
   type IncomingPaymentStatus,
   PAYMENT_MESSAGES,
   type UpdateIncomingPaymentInput,
-} from "@/contract/payments";
+} from "@/contract/credits";
+import { centsToDecimal, formatMoney, parseMoney } from "@/contract/money";
+import type { Page, PageQuery } from "@/contract/pages";
 import { afterCommit } from "@/server/db/after-commit";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { incomingPayments, transactions, users } from "@/server/db/schema";
+import { notifyMoneyArrived } from "@/server/features/credits/notify-money-arrived";
+import { lockReceivingCustomer } from "@/server/features/credits/receiving-customer";
 import { findCurrentOnboarding } from "@/server/features/kyc/get-kyc-status";
 import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
-import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
-import { lockReceivingCustomer } from "@/server/features/payments/receiving-customer";
 import { writeAudit } from "@/server/lib/audit";
 import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
-import { formatMoney } from "@/contract/money";
 import type {
   CreateAdminTransactionInput,
   CreateIncomingPaymentInput,
   MoneyDryRunResponse,
   UpdateAdminTransactionInput,
   UpdateIncomingPaymentInput,
-} from "@/contract/payments";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
+} from "@/contract/credits";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
+import { formatMoney } from "@/contract/money";
 import type { Transaction } from "@/contract/transactions";
 import { afterCommit } from "@/server/db/after-commit";
 import type { Db, Tx } from "@/server/db/client";
@@ -39,12 +39,12 @@ import {
   moveAdminTransaction,
   postBalanceAdjustment,
   updateAdminTransaction,
-} from "@/server/features/payments/admin-transactions";
+} from "@/server/features/credits/admin-transactions";
 import {
   type CreditWindow,
   lockedCreditWindow,
   passesThreshold,
-} from "@/server/features/payments/credit-window";
+} from "@/server/features/credits/credit-window";
 import {
   createIncomingPayment,
   incomingPaymentAmount,
@@ -52,12 +52,12 @@ import {
   lockIncomingPayment,
   moveIncomingPayment,
   updateIncomingPayment,
-} from "@/server/features/payments/incoming-payments";
+} from "@/server/features/credits/incoming-payments";
 import {
   isStaffAccount,
   lockReceivingCustomer,
   staffCannotReceive,
-} from "@/server/features/payments/receiving-customer";
+} from "@/server/features/credits/receiving-customer";
 import { AppError } from "@/server/lib/errors";
 import { findWallet } from "@/server/lib/ledger";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";

@@ -1,8 +1,8 @@
 import { Pencil } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
+import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/credits";
 import { formatMoney } from "@/contract/money";
-import { INCOMING_PAYMENT_STATUSES, type IncomingPayment, PAYMENT_MESSAGES } from "@/contract/payments";
 import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
 import { DetailField } from "@/web/components/admin/detail-field";
 import {
@@ -24,8 +24,8 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
-import { useUpdateIncomingPayment } from "@/web/features/payments/admin/api/update-incoming-payment";
-import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/payments/admin/payment-statuses";
+import { useUpdateIncomingPayment } from "@/web/features/credits/admin/api/update-incoming-payment";
+import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/credits/admin/payment-statuses";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 

@@ -1,18 +1,18 @@
 import { needsApprovalReason } from "@/contract/approvals";
+import { ADMIN_TRANSACTION_STATUSES } from "@/contract/credits";
 import { formatMoney, parseMoney } from "@/contract/money";
-import { ADMIN_TRANSACTION_STATUSES } from "@/contract/payments";
 import { CATEGORIES, type Category } from "@/contract/transaction-categories";
 import { AmountField, ApprovalReasonField, StatusField } from "@/web/components/admin/dialog-parts";
 import { FormField, fieldAria } from "@/web/components/form-field";
 import { Input } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import type { FieldErrors } from "@/web/components/use-field-errors";
-import type { CreditField } from "@/web/features/payments/admin/credit-field-errors";
+import type { CreditField } from "@/web/features/credits/admin/credit-field-errors";
 import {
   type AdminTransactionStatus,
   TRANSACTION_STATUS_BADGES,
-} from "@/web/features/payments/admin/payment-statuses";
-import { UserSelect } from "@/web/features/payments/admin/user-select";
+} from "@/web/features/credits/admin/payment-statuses";
+import { UserSelect } from "@/web/features/credits/admin/user-select";
 
 export interface TransactionDraft {
   userId: string;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { PAYMENTS_ADMIN_ENDPOINTS } from "@/contract/payments";
+import { CREDITS_ADMIN_ENDPOINTS } from "@/contract/credits";
 import { requireFreshStepUpWhen } from "@/server/features/auth/step-up";
-import { findAllTransactions } from "@/server/features/payments/admin-transactions";
-import { findIncomingPayments } from "@/server/features/payments/incoming-payments";
+import { findAllTransactions } from "@/server/features/credits/admin-transactions";
+import { findIncomingPayments } from "@/server/features/credits/incoming-payments";
 import {
   dryRunMoneyCall,
   submitAdminTransaction,
@@ -10,7 +10,7 @@ import {
   submitBalanceAdjustment,
   submitIncomingPayment,
   submitIncomingPaymentUpdate,
-} from "@/server/features/payments/money-approvals";
+} from "@/server/features/credits/money-approvals";
 import { registerEndpoints } from "@/server/lib/endpoints";
 import { onceByKey, optionalIdempotencyKey, sendKeyed } from "@/server/lib/idempotency";
 import { verifyLedger } from "@/server/lib/ledger";
@@ -32,7 +32,7 @@ export async function adminMoneyRoutes(app: FastifyInstance) {
   );
   const stepUpUnlessDryRun = requireFreshStepUpWhen((request) => !isDryRun(request));
 
-  registerEndpoints(app, PAYMENTS_ADMIN_ENDPOINTS, {
+  registerEndpoints(app, CREDITS_ADMIN_ENDPOINTS, {
     "GET /api/admin/incoming-payments": (request) => findIncomingPayments(db, request.query),
     "POST /api/admin/incoming-payments": {
       preHandler: [stepUpWhenCompleting],

@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
 import { toastServerFailure } from "@/web/components/admin/admin-toasts";
 import { asksForReason, DialogActions } from "@/web/components/admin/dialog-parts";
 import { Button } from "@/web/components/ui/button";
@@ -13,15 +13,15 @@ import {
   DialogTrigger,
 } from "@/web/components/ui/dialog";
 import { useFieldErrors } from "@/web/components/use-field-errors";
-import { useCreateAdminTransaction } from "@/web/features/payments/admin/api/create-admin-transaction";
-import { type CreditField, creditFieldErrors } from "@/web/features/payments/admin/credit-field-errors";
+import { useCreateAdminTransaction } from "@/web/features/credits/admin/api/create-admin-transaction";
+import { type CreditField, creditFieldErrors } from "@/web/features/credits/admin/credit-field-errors";
 import {
   creditNeedsReason,
   creditSubmitLabel,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
-} from "@/web/features/payments/admin/transaction-fields";
+} from "@/web/features/credits/admin/transaction-fields";
 
 /**
  * Creates an admin credit from either create dialog once it passes: each field in error says so under itself and

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { CLOSURE_MESSAGES } from "@/contract/closure";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
 import type { Tx } from "@/server/db/client";
 import { accountRequests, users } from "@/server/db/schema";
 import { AppError } from "@/server/lib/errors";

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { isPendingApproval, SENT_FOR_APPROVAL_TOAST } from "@/contract/approvals";
-import type { UpdateAdminTransactionInput } from "@/contract/payments";
+import type { UpdateAdminTransactionInput } from "@/contract/credits";
 import { invalidateAdminMoney } from "@/web/components/admin/admin-money";
 import { toast } from "@/web/components/ui/use-toast";
 import { callEndpoint } from "@/web/lib/api";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { creditFieldErrors } from "@/web/features/payments/admin/credit-field-errors";
+import { creditFieldErrors } from "@/web/features/credits/admin/credit-field-errors";
 
 const EMPTY = { userId: "", amount: "", description: "", reason: "" };
 const USER = "6f1f8a52-3c2a-4e1b-9f00-123456789abc";

@@ -13,14 +13,14 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "@/web/components/ui/dialog";
-import { useCreateCredit } from "@/web/features/payments/admin/add-incoming-transaction-dialog";
-import { TRANSACTION_STATUS_BADGES } from "@/web/features/payments/admin/payment-statuses";
+import { useCreateCredit } from "@/web/features/credits/admin/add-incoming-transaction-dialog";
+import { TRANSACTION_STATUS_BADGES } from "@/web/features/credits/admin/payment-statuses";
 import {
   creditSubmitLabel,
   EMPTY_TRANSACTION_DRAFT,
   type TransactionDraft,
   TransactionFields,
-} from "@/web/features/payments/admin/transaction-fields";
+} from "@/web/features/credits/admin/transaction-fields";
 import { useAdminUser } from "@/web/features/users/admin/api/get-admin-user";
 import { cn } from "@/web/lib/cn";
 import { formatDate } from "@/web/lib/format";

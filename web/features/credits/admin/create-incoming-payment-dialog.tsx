@@ -1,8 +1,8 @@
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { APPROVAL_MESSAGES, needsApprovalReason } from "@/contract/approvals";
+import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/credits";
 import { parseMoney } from "@/contract/money";
-import { INCOMING_PAYMENT_DEFAULTS, INCOMING_PAYMENT_STATUSES, PAYMENT_MESSAGES } from "@/contract/payments";
 import { toastFixedFailure } from "@/web/components/admin/admin-toasts";
 import {
   AdminNotesField,
@@ -24,10 +24,10 @@ import {
 } from "@/web/components/ui/dialog";
 import { Input } from "@/web/components/ui/input";
 import { useFieldErrors } from "@/web/components/use-field-errors";
-import { useCreateIncomingPayment } from "@/web/features/payments/admin/api/create-incoming-payment";
-import { type CreditField, creditFieldErrors } from "@/web/features/payments/admin/credit-field-errors";
-import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/payments/admin/payment-statuses";
-import { UserSelect } from "@/web/features/payments/admin/user-select";
+import { useCreateIncomingPayment } from "@/web/features/credits/admin/api/create-incoming-payment";
+import { type CreditField, creditFieldErrors } from "@/web/features/credits/admin/credit-field-errors";
+import { INCOMING_PAYMENT_STATUS_BADGES } from "@/web/features/credits/admin/payment-statuses";
+import { UserSelect } from "@/web/features/credits/admin/user-select";
 
 type Status = (typeof INCOMING_PAYMENT_STATUSES)[number];
 

@@ -191,7 +191,7 @@ const APPROVAL_REFUSALS = ["reason_required", "approval_pending"] as const;
  * (a completed payment or credit, a balance edit) asks for a fresh second factor, but not on a `dryRun` call,
  * which writes nothing: the server adds that conditional check itself.
  */
-export const PAYMENTS_ADMIN_ENDPOINTS = endpoints({
+export const CREDITS_ADMIN_ENDPOINTS = endpoints({
   "GET /api/admin/incoming-payments": {
     access: ["finance"],
     query: incomingPaymentsQuery,

@@ -1,25 +1,25 @@
 import { and, desc, eq } from "drizzle-orm";
 import { APPROVAL_MESSAGES } from "@/contract/approvals";
-import { formatMoney, parseMoney } from "@/contract/money";
-import type { Page, PageQuery } from "@/contract/pages";
 import {
   type AdminTransaction,
   type CreateAdminTransactionInput,
   PAYMENT_MESSAGES,
   type UpdateAdminTransactionInput,
-} from "@/contract/payments";
+} from "@/contract/credits";
+import { formatMoney, parseMoney } from "@/contract/money";
+import type { Page, PageQuery } from "@/contract/pages";
 import { CATEGORIES } from "@/contract/transaction-categories";
 import type { Transaction, TransactionStatus } from "@/contract/transactions";
 import type { Db, DbOrTx, Tx } from "@/server/db/client";
 import { transactions, users } from "@/server/db/schema";
 import { toTransaction } from "@/server/features/accounts/transaction-view";
-import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
-import { notifyMoneyArrived } from "@/server/features/payments/notify-money-arrived";
+import { notifyMoneyArrived } from "@/server/features/credits/notify-money-arrived";
 import {
   isStaffAccount,
   lockReceivingCustomer,
   staffCannotReceive,
-} from "@/server/features/payments/receiving-customer";
+} from "@/server/features/credits/receiving-customer";
+import { monitorMoneyIn } from "@/server/features/monitoring/monitor-event";
 import { writeAudit } from "@/server/lib/audit";
 import { listSearch } from "@/server/lib/customer-search";
 import { AppError } from "@/server/lib/errors";

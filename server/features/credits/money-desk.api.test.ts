@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAYMENT_MESSAGES } from "@/contract/payments";
+import { PAYMENT_MESSAGES } from "@/contract/credits";
 import {
   createApprovedCustomer,
   createFundedCustomer,
