@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CREDITS_ADMIN_ENDPOINTS } from "@/contract/credits";
+import type { DbOrTx } from "@/server/db/client";
 import { requireFreshStepUpWhen } from "@/server/features/auth/step-up";
 import { findAllTransactions } from "@/server/features/credits/admin-transactions";
 import { findIncomingPayments } from "@/server/features/credits/incoming-payments";
@@ -32,6 +33,20 @@ export async function adminMoneyRoutes(app: FastifyInstance) {
   );
   const stepUpUnlessDryRun = requireFreshStepUpWhen((request) => !isDryRun(request));
 
+  /**
+   * A money-desk change: with `dryRun` its checks run and roll back (the answer says whether it would wait for a
+   * second member), otherwise it is made and answered with its own status. One place for the four forms.
+   */
+  const makeOrTry = async (
+    reply: FastifyReply,
+    dryRun: boolean | undefined,
+    submit: (dbOrTx: DbOrTx) => Promise<{ status: number; body: unknown }>,
+  ) => {
+    if (dryRun) return dryRunMoneyCall(db, submit);
+    const result = await submit(db);
+    return reply.status(result.status).send(result.body);
+  };
+
   registerEndpoints(app, CREDITS_ADMIN_ENDPOINTS, {
     "GET /api/admin/incoming-payments": (request) => findIncomingPayments(db, request.query),
     "POST /api/admin/incoming-payments": {
@@ -61,66 +76,39 @@ export async function adminMoneyRoutes(app: FastifyInstance) {
     },
     "PUT /api/admin/incoming-payments/:id": {
       preHandler: [stepUpWhenCompleting],
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const user = signedInUser(request);
-        const { id } = request.params;
-        if (request.body.dryRun) {
-          return dryRunMoneyCall(db, (tx) =>
-            submitIncomingPaymentUpdate(tx, threshold, user, id, request.body),
-          );
-        }
-        const result = await submitIncomingPaymentUpdate(
-          db,
-          threshold,
-          user,
-          request.params.id,
-          request.body,
+        return makeOrTry(reply, request.body.dryRun, (dbOrTx) =>
+          submitIncomingPaymentUpdate(dbOrTx, threshold, user, request.params.id, request.body),
         );
-        return reply.status(result.status).send(result.body);
       },
     },
     "GET /api/admin/transactions": (request) => findAllTransactions(db, request.query),
     "POST /api/admin/transactions": {
       preHandler: [stepUpUnlessDryRun],
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const maker = signedInUser(request);
-        if (request.body.dryRun) {
-          return dryRunMoneyCall(db, (tx) => submitAdminTransaction(tx, threshold, maker, request.body));
-        }
-        const result = await submitAdminTransaction(db, threshold, maker, request.body);
-        return reply.status(result.status).send(result.body);
+        return makeOrTry(reply, request.body.dryRun, (dbOrTx) =>
+          submitAdminTransaction(dbOrTx, threshold, maker, request.body),
+        );
       },
     },
     "PUT /api/admin/transactions/:id": {
       preHandler: [stepUpWhenCompleting],
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const user = signedInUser(request);
-        const { id } = request.params;
-        if (request.body.dryRun) {
-          return dryRunMoneyCall(db, (tx) =>
-            submitAdminTransactionUpdate(tx, threshold, user, id, request.body),
-          );
-        }
-        const result = await submitAdminTransactionUpdate(
-          db,
-          threshold,
-          user,
-          request.params.id,
-          request.body,
+        return makeOrTry(reply, request.body.dryRun, (dbOrTx) =>
+          submitAdminTransactionUpdate(dbOrTx, threshold, user, request.params.id, request.body),
         );
-        return reply.status(result.status).send(result.body);
       },
     },
     "PUT /api/admin/users/:userId/balance": {
       preHandler: [stepUpUnlessDryRun],
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         const maker = signedInUser(request);
-        const { userId } = request.params;
-        if (request.body.dryRun) {
-          return dryRunMoneyCall(db, (tx) => submitBalanceAdjustment(tx, maker, userId, request.body));
-        }
-        const result = await submitBalanceAdjustment(db, maker, userId, request.body);
-        return reply.status(result.status).send(result.body);
+        return makeOrTry(reply, request.body.dryRun, (dbOrTx) =>
+          submitBalanceAdjustment(dbOrTx, maker, request.params.userId, request.body),
+        );
       },
     },
     "GET /api/admin/ledger/verify": () => verifyLedger(db),
