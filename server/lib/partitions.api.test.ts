@@ -131,6 +131,46 @@ describe("monthly partitions (decision 063)", () => {
     expect(await dropExpiredPartitions(t.database.db, { notifications: "13 months" }, later)).toEqual([]);
   });
 
+  it.runIf(onPg)(
+    "drops a month beside customers' writes without a deadlock, and gives up rather than wait on a long reader",
+    async () => {
+      const customer = await createVerifiedUser(t.database);
+      const expired = `user_events_before_${yyyymm(month(0))}`;
+      // Two days into this month with a day's retention: only the month before the partitioning has expired.
+      const later = new Date(month(0).getTime() + 2 * 86_400_000);
+      const drop = () => dropExpiredPartitions(t.database.db, { user_events: "1 day" }, later);
+      const writer = new pg.Client({ connectionString: (t.database as { url?: string }).url });
+      await writer.connect();
+      try {
+        // A long reader of user_events: the drop waits 200 ms at most, drops nothing, and the reader never notices.
+        await writer.query("begin");
+        await writer.query("select count(*) from user_events");
+        const started = Date.now();
+        expect(await drop()).toEqual([]);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        await writer.query("commit");
+
+        // As a sign-up's statement does: hold users (a foreign key's check), then read user_events. The drop in
+        // between used to detach the month and then need ACCESS EXCLUSIVE on users (the detached month's own
+        // foreign key): the writer waited on user_events, the drop on users, and PostgreSQL cancelled the writer.
+        await writer.query("begin");
+        await writer.query("select 1 from users where id = $1 for key share", [customer.user.id]);
+        const dropping = drop();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const read = await writer.query("select count(*)::int as n from user_events where user_id = $1", [
+          customer.user.id,
+        ]);
+        await writer.query("commit");
+        // The writer's read answered (it was not the deadlock's victim).
+        expect(read.rowCount).toBe(1);
+        expect(await dropping).toEqual([expired]);
+      } finally {
+        await writer.end();
+      }
+      expect((await bounds(t.database, "user_events")).map((b) => b.name)).not.toContain(expired);
+    },
+  );
+
   it.runIf(onPg)("keeps the event log's months until every consumer has read past them", async () => {
     await t.database.query("delete from job_cursors");
     await t.database.query(

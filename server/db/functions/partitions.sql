@@ -1,5 +1,5 @@
 -- Monthly partitions of the tables migration 0053 partitioned (decision 063): the jobs room's partition loop
--- (server/db/partitions.ts) adds the coming months ahead and drops the months past a table's retention. Both do
+-- (server/lib/partitions.ts) adds the coming months ahead and drops the months past a table's retention. Both do
 -- nothing where partitioned_tables is empty (PGlite keeps one table of each).
 
 -- Creates the monthly partitions of every partitioned table from its newest bound until `p_months` months after
@@ -28,10 +28,16 @@ BEGIN
 			FROM partition_bounds(t.table_name) b;
 		WHILE v_from < v_until LOOP
 			v_name := t.table_name || '_' || to_char(v_from AT TIME ZONE 'UTC', 'YYYYMM');
-			EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', v_name, t.table_name);
-			EXECUTE format('ALTER TABLE %I ADD PRIMARY KEY (%s)', v_name, t.local_key);
-			EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
-				t.table_name, v_name, v_from, (v_from AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC');
+			-- A lock not had in time undoes this month only (its subtransaction) and leaves the table's later
+			-- months to the next pass; the months already made stay.
+			BEGIN
+				EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', v_name, t.table_name);
+				EXECUTE format('ALTER TABLE %I ADD PRIMARY KEY (%s)', v_name, t.local_key);
+				EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)',
+					t.table_name, v_name, v_from, (v_from AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC');
+			EXCEPTION WHEN lock_not_available OR deadlock_detected THEN
+				EXIT;
+			END;
 			v_made := v_made || v_name;
 			v_from := (v_from AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC';
 		END LOOP;
@@ -56,6 +62,11 @@ $$;
 -- between the retention and the retention plus a month. The event log's months wait, as its row deletes did,
 -- until every consumer has read past their newest event. Returns the names dropped. p_now is for tests: a date
 -- months ahead shows what a later pass drops.
+-- A month is dropped as it is (DROP TABLE of the partition), never detached first: a detached partition keeps its
+-- foreign keys as constraints of its own, and dropping those takes ACCESS EXCLUSIVE on the tables they point at
+-- (users), so a customer's write holding users and waiting for user_events made a deadlock with the drop holding
+-- user_events (a sign-up was cancelled). Dropped as a partition, only the parent and the month are locked, in
+-- tries of 200 ms (under deadlock_timeout, as partitions_premake): a month not dropped waits for the next pass.
 CREATE OR REPLACE FUNCTION partitions_drop_expired(p_table text, p_keep interval, p_now timestamptz DEFAULT now())
 RETURNS text[]
 LANGUAGE plpgsql VOLATILE AS $$
@@ -69,7 +80,7 @@ BEGIN
 		RETURN v_dropped;
 	END IF;
 	PERFORM pg_advisory_xact_lock(7310203);
-	PERFORM set_config('lock_timeout', '1s', true);
+	PERFORM set_config('lock_timeout', '200ms', true);
 	FOR b IN SELECT * FROM partition_bounds(p_table) WHERE upper <= p_now - p_keep ORDER BY upper
 	LOOP
 		IF p_table = 'events' THEN
@@ -77,8 +88,11 @@ BEGIN
 				INTO v_unread;
 			IF v_unread THEN EXIT; END IF;
 		END IF;
-		EXECUTE format('ALTER TABLE %I DETACH PARTITION %I', p_table, b.name);
-		EXECUTE format('DROP TABLE %I', b.name);
+		BEGIN
+			EXECUTE format('DROP TABLE %I', b.name);
+		EXCEPTION WHEN lock_not_available OR deadlock_detected THEN
+			EXIT;
+		END;
 		v_dropped := v_dropped || b.name;
 	END LOOP;
 	RETURN v_dropped;
