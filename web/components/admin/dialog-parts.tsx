@@ -5,7 +5,7 @@ import { DialogFooter } from "@/web/components/ui/dialog";
 import { Input, Textarea } from "@/web/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/web/components/ui/select";
 import { Spinner } from "@/web/components/ui/spinner";
-import { reasonOf } from "@/web/lib/api";
+import { type ContractKey, failureOf, type ReasonOf } from "@/web/lib/api";
 
 /** A back-office form dialog's footer: Cancel, then the submit button with a spinner while it saves. */
 export function DialogActions({
@@ -78,12 +78,16 @@ export function AdminNotesField({
   );
 }
 
+/** The endpoints whose contract can answer `reason_required`: only their forms may ask for a reason after the fact. */
+type AsksForReason = { [K in ContractKey]: "reason_required" extends ReasonOf<K> ? K : never }[ContractKey];
+
 /**
- * Whether the server answered 400 `reasonRequired`: the change waits for a second person although the form
- * did not expect it (a credit that takes the maker's or customer's 24-hour total past the threshold).
+ * Whether K's call was answered 400 `reasonRequired`: the change waits for a second person although the form
+ * did not expect it (a credit that takes the maker's or customer's 24-hour total past the threshold). Typed by
+ * K's contract: naming an endpoint that cannot answer it does not compile.
  */
-export function asksForReason(error: unknown): boolean {
-  return reasonOf(error) === "reason_required";
+export function asksForReason<K extends AsksForReason>(key: K, error: unknown): boolean {
+  return failureOf(key, error) === "reason_required";
 }
 
 /** The maker's reason for a money change a second finance member approves (maker-checker). */

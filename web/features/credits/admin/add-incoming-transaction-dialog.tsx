@@ -50,7 +50,7 @@ export function useCreateCredit(idPrefix: string, onCreated: () => void, onReaso
         ...(creditNeedsReason(draft) ? { reason: draft.reason.trim() } : {}),
       })
       .then(onCreated, (error) => {
-        if (asksForReason(error)) onReasonAsked();
+        if (asksForReason("POST /api/admin/transactions", error)) onReasonAsked();
         toastServerFailure("Failed to create transaction")(error);
       });
   };

@@ -109,7 +109,7 @@ export function CreateIncomingPaymentDialog() {
         onSuccess: () => setOpen(false),
         onError: (error) => {
           // The server's check (before any second factor) found the 24-hour window past the threshold.
-          if (asksForReason(error)) {
+          if (asksForReason("POST /api/admin/incoming-payments", error)) {
             setDraft((d) => ({ ...d, isReasonAsked: true }));
             fields.report({ reason: APPROVAL_MESSAGES.reasonRequired }, null);
             return;

@@ -82,7 +82,7 @@ export function EditIncomingPaymentDialog({ payment }: { payment: IncomingPaymen
       .then(
         () => setOpen(false),
         (error) => {
-          if (asksForReason(error)) setReasonAsked(true);
+          if (asksForReason("PUT /api/admin/incoming-payments/:id", error)) setReasonAsked(true);
           toastFixedFailure("Failed to update incoming payment")(error);
         },
       );

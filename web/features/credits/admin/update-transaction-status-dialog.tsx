@@ -65,7 +65,7 @@ export function UpdateTransactionStatusDialog({ transaction }: { transaction: Ad
     update.mutateAsync({ id: transaction.id, input }).then(
       () => setOpen(false),
       (error) => {
-        if (asksForReason(error)) setReasonAsked(true);
+        if (asksForReason("PUT /api/admin/transactions/:id", error)) setReasonAsked(true);
         toastServerFailure("Failed to update transaction status")(error);
       },
     );
