@@ -39,7 +39,10 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 let makerWindow = 0;
 
 describe("money through the API", () => {
-  it("never creates, loses or doubles money, whatever the sequence of credits, transfers and settlements", async () => {
+  // 15 runs of up to 10 calls each, every run ending with the ledger check: a minute on a busy CI machine.
+  it("never creates, loses or doubles money, whatever the sequence of credits, transfers and settlements", {
+    timeout: 120_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
         const customer = await createApprovedCustomer(t.database);
