@@ -31,6 +31,8 @@ const SERVER_AREA_DEPS = {
   savings: ["approvals", "transfers"],
   schedules: ["auth", "compliance", "notifications", "recipients", "security", "transfers"],
   statements: ["transfers"],
+  // Pays by $tag through the transfers area's limit day, refusals and shared creation limits (creation-limits.ts).
+  "tag-payments": ["auth", "security", "transfers"],
   transfers: ["approvals", "auth", "compliance", "monitoring", "recipients", "security"],
 };
 
@@ -73,6 +75,7 @@ const WEB_AREA_DEPS = {
   settlement: [],
   staff: [],
   statements: [],
+  "tag-payments": ["transfers"],
   transfers: ["recipients"],
   users: [],
 };
@@ -243,7 +246,7 @@ module.exports = {
         path: "^server/features/",
         pathNot: [
           TESTS,
-          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|credits|recipients|savings|schedules|security|settlement|staff|statements|transfers)/",
+          "^server/features/(accounts|admin|approvals|audit|auth|chat|closure|compliance|content|dev-mailbox|events|health|kyc|monitoring|notifications|objects|credits|recipients|savings|schedules|security|settlement|staff|statements|tag-payments|transfers)/",
         ],
       },
       to: {},

@@ -50,7 +50,9 @@ export const AREA_PURPOSE: Readonly<Record<string, string>> = {
     "settlement on chain: deposits, payouts, reconciliation, the treasury (decisions 028, 038, 060)",
   staff: "staff members and their roles (owners)",
   statements: "monthly PDF statements and Form 1099-INT",
-  transfers: "outgoing USDC transfers, pay by $tag, money requests, own limits, receipts, the staff review",
+  "tag-payments":
+    "paying another customer by $tag, money requests and blocked requesters (decisions 035, 037, 050)",
+  transfers: "outgoing USDC transfers, own limits, receipts, the staff review",
   users: "the back office's Users tab (the server's side is `admin`)",
 };
 

@@ -62,7 +62,7 @@ const ROUTES = [
   { route: "/settings", source: "features/auth/settings/settings-page.tsx", budget: 200 * KB },
   { route: "/apply-checking", source: "features/kyc/apply-checking-page.tsx", budget: 200 * KB },
   { route: "/send-money", source: "features/transfers/send-money-page.tsx", budget: 200 * KB },
-  { route: "/pay", source: "features/transfers/pay-by-tag-page.tsx", budget: 200 * KB },
+  { route: "/pay", source: "features/tag-payments/pay-by-tag-page.tsx", budget: 200 * KB },
   { route: "/savings", source: "features/savings/savings-page.tsx", budget: 200 * KB },
   { route: "/analytics", source: "features/accounts/analytics-page.tsx", budget: 350 * KB, zodFree: true },
   { route: "/contact", source: "features/chat/contact-page.tsx", budget: 200 * KB },
@@ -77,7 +77,7 @@ const ROUTES = [
 // Every web feature a signed-out visitor must not download (marketing and auth are theirs, except auth's
 // Settings page), and every area's back office.
 const SIGNED_IN_SOURCES =
-  /^features\/((accounts|security|transfers|recipients|statements|savings|back-office|users|kyc|chat|content|approvals|audit|payments|staff)\/|auth\/settings\/)/;
+  /^features\/((accounts|security|transfers|tag-payments|recipients|statements|savings|back-office|users|kyc|chat|content|approvals|audit|payments|staff)\/|auth\/settings\/)/;
 const ZOD_MODULE = /^node_modules\/zod\//;
 
 const gzipCache = new Map();

@@ -58,6 +58,7 @@ import { adminTreasuryRoutes } from "@/server/features/settlement/treasury-route
 import { staffRoutes } from "@/server/features/staff/routes";
 import { statementRoutes } from "@/server/features/statements/routes";
 import { taxFormAdminRoutes } from "@/server/features/statements/tax-form-admin-routes";
+import { tagPaymentRoutes } from "@/server/features/tag-payments/routes";
 import { adminTransferRoutes } from "@/server/features/transfers/admin-routes";
 import { transferReceiptRoutes } from "@/server/features/transfers/receipt-routes";
 import { transferRoutes } from "@/server/features/transfers/routes";
@@ -173,6 +174,7 @@ const FEATURE_ROUTES = [
   routesAt("/api", accountRoutes),
   routesAt("/api", contentRoutes),
   routesAt("/api/transfer", transferRoutes),
+  routesAt("/api/transfer", tagPaymentRoutes),
   routesAt("/api/savings", savingsRoutes),
   routesAt("/api/admin", adminSavingsRoutes),
   routesAt("/api/transfers", transferReceiptRoutes),

@@ -82,7 +82,7 @@ function transferRequest(pickToken) {
   };
 }
 
-/** POST /api/transfer/tag-payments as the web sends it (web/features/transfers/api/pay-by-tag.ts). */
+/** POST /api/transfer/tag-payments as the web sends it (web/features/tag-payments/api/pay-by-tag.ts). */
 function tagPaymentRequest() {
   return {
     method: "POST",

@@ -51,7 +51,7 @@ const ThisWasntMePage = lazy(() => import("@/web/features/security/this-wasnt-me
 
 const DashboardPage = lazy(loadDashboardPage);
 const SettingsPage = lazy(() => import("@/web/features/auth/settings/settings-page"));
-const PayByTagPage = lazy(() => import("@/web/features/transfers/pay-by-tag-page"));
+const PayByTagPage = lazy(() => import("@/web/features/tag-payments/pay-by-tag-page"));
 const AdminPage = lazy(() => import("@/web/features/back-office/admin-page"));
 const DashboardEditPage = lazy(() => import("@/web/features/content/admin/dashboard-edit-page"));
 const CompliancePage = lazy(() => import("@/web/features/compliance/compliance-page"));

@@ -1,6 +1,6 @@
 -- A payment to another customer by $tag (decision 035), or a money request paid (decision 037), in one round trip
 -- (decision 050): the session, the locks, the idempotency record, every check and every write run here,
--- called from server/features/transfers/pay-by-tag.ts through one named prepared statement. Wallet → wallet in one
+-- called from server/features/tag-payments/pay-by-tag.ts through one named prepared statement. Wallet → wallet in one
 -- journal entry, settled at once, no fee. The rules that read the database are the functions they call (tag_payee,
 -- money_out_gate and money_out_limits shared with transfer requests, idempotency_replay, compliance_hold,
 -- has_second_factor, session_stepped_up, lock_wallet), each defined once in this folder; what TypeScript decides (the tag's shape, the amount, the
@@ -9,7 +9,7 @@
 -- the one event it writes, consumed after the commit (server/jobs/consumers/tag-payments.ts).
 --
 -- One argument, a JSON object (decision 019): its fields and their SQL types are the column list of jsonb_to_record
--- below, and payByTagCall (server/features/transfers/pay-by-tag-function.ts) is the zod schema that checks it before
+-- below, and payByTagCall (server/features/tag-payments/pay-by-tag-function.ts) is the zod schema that checks it before
 -- it is sent; a field missing here or malformed fails the call.
 CREATE OR REPLACE FUNCTION pay_by_tag(p_call jsonb)
 RETURNS TABLE (outcome text, status_code integer, response jsonb, detail text)

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { afterCommit } from "@/server/db/after-commit";
-import { requestPaidNotification } from "@/server/features/transfers/money-requests";
-import { tagPaymentNotifications } from "@/server/features/transfers/pay-by-tag";
+import { requestPaidNotification } from "@/server/features/tag-payments/money-requests";
+import { tagPaymentNotifications } from "@/server/features/tag-payments/pay-by-tag";
 import type { Consumer } from "@/server/jobs/consumer";
 import { wakeMailWorker } from "@/server/lib/mail/outbox";
 import { type Notification, notifyAll } from "@/server/lib/notifications";

@@ -1,10 +1,10 @@
 import { AlertTriangle } from "lucide-react";
 import type { ReactNode } from "react";
 import { formatMoney } from "@/contract/money";
-import { personalLimitMessage } from "@/contract/self-limits";
 import { formatFee, formatRecipientGets } from "@/contract/transfer-figures";
 import { DAILY_LIMIT_CENTS, type TransferLimits } from "@/contract/transfers";
 import { cn } from "@/web/lib/cn";
+import { overLimitMessage } from "@/web/lib/over-limit-message";
 
 function Row({
   label,
@@ -58,15 +58,6 @@ export function TransferTotals({
       </Row>
     </dl>
   );
-}
-
-/** Why an amount over what remains today is refused: the customer's own limit when it is the lower, else the bank's. */
-export function overLimitMessage(limits: TransferLimits | undefined): string {
-  if (limits?.ownDailyLimit && limits.ownRemainingTodayCents === limits.effectiveRemainingTodayCents) {
-    return personalLimitMessage(limits.ownDailyLimit, limits.effectiveRemainingToday);
-  }
-  const left = limits ? ` You have ${limits.effectiveRemainingToday} left today.` : "";
-  return `You can send up to ${formatMoney(DAILY_LIMIT_CENTS)} a day.${left}`;
 }
 
 /** The over-limit note, said in the form rather than in a toast that fades. */

@@ -26,8 +26,11 @@ import {
   useCloseMoneyRequest,
   useMoneyRequests,
   usePayMoneyRequest,
-} from "@/web/features/transfers/api/money-requests";
-import { BlockedRequesters, BlockRequesterButton } from "@/web/features/transfers/components/request-blocks";
+} from "@/web/features/tag-payments/api/money-requests";
+import {
+  BlockedRequesters,
+  BlockRequesterButton,
+} from "@/web/features/tag-payments/components/request-blocks";
 import { isUnauthorized } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 import { newIdempotencyKey } from "@/web/lib/idempotency-key";

@@ -21,15 +21,15 @@ import type { AppDeps } from "@/server/app-deps";
 import { type DbOrTx, queryRows, type Tx } from "@/server/db/client";
 import type { ProofOrigin } from "@/server/features/auth/second-factor";
 import { publicBaseUrl } from "@/server/features/security/freeze-links";
-import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { isRequesterBlocked } from "@/server/features/transfers/money-request-blocks";
-import { requestClosed, requestNotFound } from "@/server/features/transfers/money-request-refusals";
+import { isRequesterBlocked } from "@/server/features/tag-payments/money-request-blocks";
+import { requestClosed, requestNotFound } from "@/server/features/tag-payments/money-request-refusals";
 import {
   normalizeTag,
   payByTag,
   type TagPayer,
   type TagPaymentResult,
-} from "@/server/features/transfers/pay-by-tag";
+} from "@/server/features/tag-payments/pay-by-tag";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
 import { refuseClosedAccount } from "@/server/lib/account-closed";
 import { AppError } from "@/server/lib/errors";
 import { lockWallet } from "@/server/lib/ledger";

@@ -21,15 +21,15 @@ import {
   stepUpRequired,
 } from "@/server/features/auth/second-factor";
 import { countingSecondFactorFailures } from "@/server/features/auth/second-factor-lock";
-import { limitDayOf } from "@/server/features/transfers/limit-day";
-import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
-import { requestClosed, requestNotFound } from "@/server/features/transfers/money-request-refusals";
+import { requestClosed, requestNotFound } from "@/server/features/tag-payments/money-request-refusals";
 import {
   callPayByTag,
   type PayByTagCall,
   type StoredPayment,
   type TagPaymentRow,
-} from "@/server/features/transfers/pay-by-tag-function";
+} from "@/server/features/tag-payments/pay-by-tag-function";
+import { limitDayOf } from "@/server/features/transfers/limit-day";
+import { isRefusalOutcome, moneyOutRefusal } from "@/server/features/transfers/money-out-refusal";
 import { AppError } from "@/server/lib/errors";
 import { requiredIdempotencyKey } from "@/server/lib/idempotency";
 import type { Notification } from "@/server/lib/notifications";

@@ -19,7 +19,7 @@ import {
   useBlockRequester,
   useRequestBlocks,
   useUnblockRequester,
-} from "@/web/features/transfers/api/money-requests";
+} from "@/web/features/tag-payments/api/money-requests";
 import { isUnauthorized } from "@/web/lib/api";
 import { formatDateTime } from "@/web/lib/format";
 
