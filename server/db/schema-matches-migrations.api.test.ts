@@ -4,7 +4,7 @@ import type { Database } from "@/server/db/client";
 import * as schema from "@/server/db/schema";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// The migrations are written by hand (decision 074): `server/db/schema.ts` is the query builder's typed view of
+// The migrations are written by hand (decision 074): `server/db/schema/` is the query builder's typed view of
 // the tables they make, and nothing generates one from the other. This keeps them honest: every table and column
 // the schema declares exists in the migrated database, with the same nullability.
 let database: Database;
@@ -21,7 +21,7 @@ const tables: PgTable[] = (Object.values(schema) as unknown[]).filter(
     typeof value === "object" && value !== null && Symbol.for("drizzle:IsDrizzleTable") in value,
 );
 
-describe("server/db/schema.ts against the migrated database", () => {
+describe("server/db/schema against the migrated database", () => {
   it("declares only tables and columns the migrations make, each as nullable as it is there", async () => {
     expect(tables.length).toBeGreaterThan(40);
     const rows = await database.query<{ table_name: string; column_name: string; is_nullable: string }>(
@@ -37,7 +37,7 @@ describe("server/db/schema.ts against the migrated database", () => {
         if (notNull === undefined) problems.push(`${key}: not in the database`);
         else if (notNull !== column.notNull)
           problems.push(
-            `${key}: ${column.notNull ? "NOT NULL" : "nullable"} in schema.ts, not in the database`,
+            `${key}: ${column.notNull ? "NOT NULL" : "nullable"} in server/db/schema, not in the database`,
           );
       }
     }
