@@ -27,4 +27,5 @@ export * from "./schedules";
 export * from "./security";
 export * from "./settlement";
 export * from "./statements";
+export * from "./tag-payments";
 export * from "./transfers";
