@@ -62,7 +62,7 @@ $$;
 -- between the retention and the retention plus a month. The event log's months wait, as its row deletes did,
 -- until every consumer has read past their newest event. Returns the names dropped. p_now is for tests: a date
 -- months ahead shows what a later pass drops.
--- A month is dropped as it is (DROP TABLE of the partition), never detached first: a detached partition keeps its
+-- A month is dropped (decision 076) as it is (DROP TABLE of the partition), never detached first: a detached partition keeps its
 -- foreign keys as constraints of its own, and dropping those takes ACCESS EXCLUSIVE on the tables they point at
 -- (users), so a customer's write holding users and waiting for user_events made a deadlock with the drop holding
 -- user_events (a sign-up was cancelled). Dropped as a partition, only the parent and the month are locked, in
