@@ -24,7 +24,9 @@ describe("writes to users", () => {
   it("all go through server/lib/write-user.ts", () => {
     const offenders = sourceFiles(path.join(PROJECT_ROOT, "server")).flatMap((file) => {
       const relative = path.relative(PROJECT_ROOT, file);
-      if (relative === ONE_HOME) return [];
+      // The migration steps are tests: they write users rows as an older schema held them (decision 076).
+      if (relative === ONE_HOME || relative.startsWith(path.join("server", "db", "migration-steps")))
+        return [];
       const text = fs.readFileSync(file, "utf8");
       return USERS_WRITE.some((pattern) => pattern.test(text)) ? [relative] : [];
     });
