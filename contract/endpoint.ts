@@ -124,18 +124,31 @@ type Declared<E extends Endpoint> = Extract<NonNullable<E["errors"]>[number], Er
  */
 export type EndpointReason<E extends Endpoint> =
   | Declared<E>
-  | (E["access"] extends readonly StaffRole[] ? "role_required" | "admin_second_factor_required" : never)
-  | (E["stepUp"] extends true ? "step_up_required" : never)
-  | (E["idempotent"] extends true ? "idempotency_key_required" : never)
-  | "service_unavailable";
+  | (E["access"] extends readonly StaffRole[] ? Implied<"staff"> : never)
+  | (E["stepUp"] extends true ? Implied<"stepUp"> : never)
+  | (E["idempotent"] extends true ? Implied<"idempotent"> : never)
+  | Implied<"always">;
+
+/**
+ * The reasons an endpoint's shape implies, written once for the type above (the web's exhaustive switches) and
+ * reasonsOf below (the abuse suite's check of every refusal): staff access (the role and the staff second
+ * factor), a fresh step-up, an Idempotency-Key, and the database's 503 that any call can meet.
+ */
+const IMPLIED = {
+  staff: ["role_required", "admin_second_factor_required"],
+  stepUp: ["step_up_required"],
+  idempotent: ["idempotency_key_required"],
+  always: ["service_unavailable"],
+} as const satisfies Record<string, readonly ErrorReason[]>;
+type Implied<K extends keyof typeof IMPLIED> = (typeof IMPLIED)[K][number];
 
 /** EndpointReason at run time: what the endpoint declares and what its access, step-up and key imply. */
 export function reasonsOf(endpoint: Endpoint): ReadonlySet<string> {
   return new Set<string>([
     ...(endpoint.errors ?? []),
-    ...(isStaffAccess(endpoint.access) ? ["role_required", "admin_second_factor_required"] : []),
-    ...(endpoint.stepUp ? ["step_up_required"] : []),
-    ...(endpoint.idempotent ? ["idempotency_key_required"] : []),
-    "service_unavailable",
+    ...(isStaffAccess(endpoint.access) ? IMPLIED.staff : []),
+    ...(endpoint.stepUp ? IMPLIED.stepUp : []),
+    ...(endpoint.idempotent ? IMPLIED.idempotent : []),
+    ...IMPLIED.always,
   ]);
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isStaffAccess, splitEndpointKey } from "@/contract/endpoint";
+import { type EndpointReason, isStaffAccess, reasonsOf, splitEndpointKey } from "@/contract/endpoint";
 import { ENDPOINTS, ENDPOINTS_BY_AREA } from "@/contract/endpoints";
 import { AREA_PURPOSE, generatedFiles } from "@/scripts/contract-generate";
 
@@ -38,5 +38,25 @@ describe("the endpoint contracts", () => {
       const [method] = splitEndpointKey(key);
       if ("body" in endpoint) expect(["POST", "PUT", "PATCH"], key).toContain(method);
     }
+  });
+});
+
+describe("an endpoint's reasons", () => {
+  it("are the same as a type (the web's exhaustive switches) and at run time (the abuse suite's check)", () => {
+    const key = "POST /api/admin/approvals/:id/approve";
+    // Every key of EndpointReason<…> and no other, or this does not compile.
+    const typed: Record<EndpointReason<(typeof ENDPOINTS)[typeof key]>, true> = {
+      approval_decided: true,
+      self_approval: true,
+      role_required: true,
+      stale_approval: true,
+      wallet_limit_exceeded: true,
+      admin_second_factor_required: true,
+      step_up_required: true,
+      service_unavailable: true,
+    };
+    // The run-time set also carries the bare codes (upper case), which are not reasons.
+    const atRunTime = [...reasonsOf(ENDPOINTS[key])].filter((reason) => reason === reason.toLowerCase());
+    expect(atRunTime.sort()).toEqual(Object.keys(typed).sort());
   });
 });
