@@ -48,7 +48,8 @@ export function BalanceEditor({ user }: { user: AdminUser }) {
       .then(
         () => setEditing(false),
         (error: unknown) => {
-          if (asksForReason("PUT /api/admin/users/:userId/balance", error)) setErrors({ reason: APPROVAL_MESSAGES.reasonRequired });
+          if (asksForReason("PUT /api/admin/users/:userId/balance", error))
+            setErrors({ reason: APPROVAL_MESSAGES.reasonRequired });
           toastFixedFailure("Failed to update user balance")(error);
         },
       );
