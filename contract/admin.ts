@@ -7,7 +7,10 @@ import { pageOf, pageQuery } from "@/contract/pages";
 export const ADMIN_MESSAGES = {
   testEmailMissing: "Please enter both email and first name",
   paymentNotificationMissing: "Please fill all fields",
-  /** 422 testMailStaffOnly: a sample e-mail in a customer's inbox would read as real (issue 46). */
+  /**
+   * 422 testMailStaffOnly: a sample e-mail in a customer's inbox would read as real (docs/architecture.md, Design
+   * notes).
+   */
   testMailStaffOnly:
     "Test e-mails go to staff addresses only: enter your own address or another staff member's",
   cannotDeleteAdmin: "Admin users cannot be deleted",

@@ -1,6 +1,6 @@
-// One rule for every time a customer or staff member reads (issue 46 item 13): New York time, the bank's day, with
-// the zone written "ET", in PDFs, e-mails, API texts and the screens that show them. web/lib/format.ts writes the
-// same for the web's own lists without Intl (page weight); a test compares the two.
+// One rule for every time a customer or staff member reads (docs/architecture.md, Design notes): New York time,
+// the bank's day, with the zone written "ET", in PDFs, e-mails, API texts and the screens that show them.
+// web/lib/format.ts writes the same for the web's own lists without Intl (page weight); a test compares the two.
 const NEW_YORK = new Intl.DateTimeFormat("en-US", {
   timeZone: "America/New_York",
   dateStyle: "medium",

@@ -3,7 +3,7 @@ import { userIdParams } from "@/contract/admin";
 import { endpoints } from "@/contract/endpoint";
 
 /**
- * Account closure (issue 48 §6, decision 059). A customer with money history is closed, never deleted: the login
+ * Account closure (decision 059). A customer with money history is closed, never deleted: the login
  * stays for statements and tax forms, money neither leaves nor arrives, and identity data is erased after the
  * retention period (ACCOUNT_RETENTION_YEARS, five by default: the BSA's record keeping).
  */

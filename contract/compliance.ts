@@ -45,7 +45,7 @@ export const COMPLIANCE_MESSAGES = {
     "That transfer is not held under this case: it is not the customer's, or it has already settled",
   transferSettledMeanwhile:
     "The transfer settled after this decision was proposed: nothing was changed; propose a new decision",
-  /** The checker's reason when rejecting a proposal (issue 46). */
+  /** The checker's reason when rejecting a proposal. */
   checkerReasonRequired: "Say in 3 to 2000 characters why you reject this proposal",
   /** 409 complianceHold to staff: a transfer of a customer with an open or confirmed case does not move. */
   complianceHold:
@@ -117,7 +117,7 @@ export const MAX_COMMENT_CHARS = 4000;
 export const MAX_NARRATIVE_CHARS = 20000;
 
 /**
- * Why a listed name scored what it did (issue 47): how alike the names are spelled and sound, what the dates of
+ * Why a listed name scored what it did (decision 053): how alike the names are spelled and sound, what the dates of
  * birth said and added, the listed entry's type and whether the listed name is a weak alias. What the hit card
  * and the staff list search show.
  */
@@ -263,7 +263,7 @@ export const complianceHit = z.object({
   transferId: z.string().nullable(),
   /** The USDC deposit whose sender the hit found (its money waits under the case). */
   depositId: z.string().nullable(),
-  /** Why the name scored what it did; null for an address and for hits filed before issue 47. */
+  /** Why the name scored what it did; null for an address and for hits filed before decision 053. */
   scoreParts: hitScoreParts.nullable(),
   createdAt: z.string(),
 });
@@ -536,7 +536,7 @@ export const sarDraft = z.object({
 });
 export type SarDraft = z.infer<typeof sarDraft>;
 
-// --- Reports a regulator asks for (issue 47 §5, decision 055) -----------------------------------------------
+// --- Reports a regulator asks for (decision 055) ------------------------------------------------------------
 
 export const REPORT_MESSAGES = {
   priorReportRequired: "A continuing or corrected report names the prior report's BSA ID (14 digits)",
@@ -979,14 +979,14 @@ export const COMPLIANCE_ENDPOINTS = endpoints({
     replies: { 200: uploadListResponse },
     errors: ["list_file_invalid", "list_file_rejected"],
   },
-  // The staff list search (issue 47 §2): the active list, by the screening points' own matcher and threshold.
+  // The staff list search (decision 053): the active list, by the screening points' own matcher and threshold.
   "POST /api/admin/compliance/search": {
     access: COMPLIANCE,
     body: listSearchInput,
     replies: { 200: listSearchResponse },
     errors: ["CONFLICT"],
   },
-  // Reports a regulator asks for (issue 47 §5, decision 055): the SAR's FinCEN fields and its batch XML, and
+  // Reports a regulator asks for (decision 055): the SAR's FinCEN fields and its batch XML, and
   // the OFAC reports of blocked and rejected transactions with the annual blocked-property report.
   "GET /api/admin/compliance/cases/:id/sar": {
     access: COMPLIANCE,

@@ -46,7 +46,8 @@ const optionalText = (max = 200) => z.string().trim().max(max).optional().nullab
 const money = z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.createMissing });
 /**
  * `dryRun: true` runs every check of the call, the approval decision included, without the second factor and
- * writing nothing (rolled back), so the desk validates before it asks for a code (issue 46).
+ * writing nothing (rolled back), so the desk validates before it asks for a code (docs/architecture.md,
+ * Maker-checker).
  */
 const dryRun = z.boolean({ error: "dryRun must be true or false" }).optional();
 
@@ -141,7 +142,8 @@ export const adjustBalanceInput = z.object({
   reason: optionalReason,
   /**
    * The balance the maker saw when typing the target: a balance that moved since is refused (409
-   * `balanceChanged`), so a credit posted meanwhile is never swallowed by the absolute target (issue 46).
+   * `balanceChanged`), so a credit posted meanwhile is never swallowed by the absolute target
+   * (docs/architecture.md, Maker-checker).
    */
   expectedBalance: z.union([z.string(), z.number()], { error: PAYMENT_MESSAGES.balanceInvalid }).optional(),
   dryRun,

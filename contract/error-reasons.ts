@@ -122,7 +122,10 @@ export const ERROR_REASONS = {
   self_approval: { code: "FORBIDDEN", status: 403, flags: ["selfApproval"] },
   customer_gone: { code: "CONFLICT", status: 409, flags: ["customerGone"] },
   balance_changed: { code: "CONFLICT", status: 409, flags: ["balanceChanged"] },
-  /** A test e-mail (Email Test tab) addressed to anyone but staff: samples never reach customers (issue 46). */
+  /**
+   * A test e-mail (Email Test tab) addressed to anyone but staff: samples never reach customers
+   * (docs/architecture.md, Design notes).
+   */
   test_mail_staff_only: { code: "UNPROCESSABLE", status: 422, flags: ["testMailStaffOnly"] },
   /** A staff role for someone who banks with us. */
   customer_account: { code: "CONFLICT", status: 409, flags: ["customerAccount"] },

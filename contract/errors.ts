@@ -131,7 +131,7 @@ export const errorFlags = z
     moneyRequestClosed: flag,
     /** Too many open requests to the same $tag. */
     tooManyMoneyRequests: flag,
-    /** Too many requests from one customer to the same $tag today (New York day; issue 46 §30). */
+    /** Too many requests from one customer to the same $tag today (New York day; decision 037). */
     moneyRequestDailyCap: flag,
     /** A money request's own state when it was refused. */
     moneyRequestStatus: z.string(),

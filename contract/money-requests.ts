@@ -4,7 +4,7 @@ import { endpoints } from "@/contract/endpoint";
 import { secondFactorProof } from "@/contract/security";
 import { createTagPaymentResponse, TAG_PAYMENT_REFUSALS } from "@/contract/tag-payments";
 
-/** "Request money" from a $tag (issue 32 §4, decision 037). */
+/** "Request money" from a $tag (decision 037). */
 export const MONEY_REQUEST_MESSAGES = {
   created: "Request sent",
   selfRequest: "You cannot request money from your own $tag",
@@ -29,7 +29,7 @@ export const MONEY_REQUEST_MESSAGES = {
 } as const;
 
 /**
- * What the bank's own e-mail and notifications say of a request's note, instead of the note (issue 46 §30): the
+ * What the bank's own e-mail and notifications say of a request's note, instead of the note (decision 037): the
  * note is the requester's words and is shown only inside the app, beside the request.
  */
 export const MONEY_REQUEST_NOTE_HINT = `with a note — open ${BRAND.name} to read it`;
@@ -37,7 +37,7 @@ export const MONEY_REQUEST_NOTE_HINT = `with a note — open ${BRAND.name} to re
 /** Open requests one customer may have to the same $tag at once (spam). */
 export const OPEN_REQUESTS_PER_PAYER = 3;
 /**
- * Requests one customer may send to the same $tag per New York day, whatever became of them (issue 46 §30):
+ * Requests one customer may send to the same $tag per New York day, whatever became of them (decision 037):
  * the open cap alone let a requester cancel and ask again all day.
  */
 export const REQUESTS_PER_PAYER_PER_DAY = 3;
@@ -99,7 +99,7 @@ export type MoneyRequestPage = z.infer<typeof moneyRequestPage>;
 export const moneyRequestAnswer = z.object({ message: z.string(), request: moneyRequest });
 export type MoneyRequestAnswer = z.infer<typeof moneyRequestAnswer>;
 
-/** A requester the customer blocked from sending them requests (issue 46 §30). */
+/** A requester the customer blocked from sending them requests (decision 037). */
 export const requestBlock = z.object({
   id: z.string(),
   /** The requester's $tag when blocked, and their masked name. */
@@ -123,7 +123,7 @@ export type RequestBlockAnswer = z.infer<typeof requestBlockAnswer>;
 export const requestBlockParams = z.object({ id: z.uuid({ error: "Blocked requester not found" }) });
 
 /**
- * "Request money" from a $tag (decision 037) and blocking a requester (issue 46 §30). Asking is counted per
+ * "Request money" from a $tag and blocking a requester (decision 037). Asking is counted per
  * customer per minute here and per day by the server; paying is a tag payment, with its Idempotency-Key and the
  * server's proof and creation limits. Another customer's request, staff's and a bad id are the same 404.
  * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
 import { pageOf, pageQuery } from "@/contract/pages";
 
-/** The transaction-monitoring rules (issue 30 §3, decisions 031 and 054); server/features/monitoring/rules.ts holds them. */
+/** The transaction-monitoring rules (decisions 031 and 054); server/features/monitoring/rules.ts holds them. */
 export const RULE_NAMES = [
   "structuring",
   "velocity",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
 import { UNREAD_NOTIFICATIONS_CAP } from "@/contract/notification-cap";
 
-/** What the notification centre tells a customer about (issue 32 §2), each with an in-app and an e-mail switch. */
+/** What the notification centre tells a customer about (decision 034), each with an in-app and an e-mail switch. */
 export const NOTIFICATION_KINDS = [
   "transfer_status",
   "money_in",
@@ -87,7 +87,7 @@ export const NOTIFICATION_MESSAGES = {
 /** A notification's id in a path: its bigint as digits. */
 export const notificationIdParams = z.object({ id: z.string().regex(/^\d{1,18}$/) });
 
-/** The notification centre (issue 32 §2): the signed-in customer's own notifications and their channel choices. */
+/** The notification centre (decision 034): the signed-in customer's own notifications and their channel choices. */
 export const NOTIFICATION_ENDPOINTS = endpoints({
   "GET /api/notifications": {
     access: "user",

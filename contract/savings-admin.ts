@@ -3,7 +3,7 @@ import { pendingApprovalResponse } from "@/contract/approvals";
 import { endpoints } from "@/contract/endpoint";
 
 /**
- * Finance's side of savings (issue 51 §2 and §4, decision 071): the APY's maker-checker (an owner proposes, a second
+ * Finance's side of savings (decision 071): the APY's maker-checker (an owner proposes, a second
  * finance member or owner approves), the rate history, and the back office's figures.
  */
 

@@ -1,6 +1,6 @@
 // No zod here: the dashboard and the savings page read these (report-bundle.mjs checks the dashboard loads no zod).
 
-/** Savings at a variable APY (issue 51, decision 068): the words the customer reads. */
+/** Savings at a variable APY (decision 068): the words the customer reads. */
 export const SAVINGS_MESSAGES = {
   opened: "Savings account opened",
   alreadyOpen: "You already have a savings account",

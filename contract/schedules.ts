@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
 import { passkeyOptionsResponse, secondFactorProof } from "@/contract/security";
 
-/** How often a schedule runs (issue 32 §3): once on its date, or every week, two weeks or month from it. */
+/** How often a schedule runs (decision 036): once on its date, or every week, two weeks or month from it. */
 export const SCHEDULE_CADENCES = ["once", "weekly", "every_two_weeks", "monthly"] as const;
 export const scheduleCadence = z.enum(SCHEDULE_CADENCES, {
   error: "Choose how often: once, weekly, every two weeks or monthly",
@@ -188,7 +188,7 @@ const changes = { perMinute: 30, by: "user", bucket: "schedule-change" } as cons
 /**
  * A customer's scheduled and recurring transfers to saved recipients (decision 036). Schedules send money, which
  * staff never do from the customer side, so every endpoint refuses them (customers_only) before anything else.
- * Editing, pausing and resuming change when money leaves, so each asks for a fresh step-up (issue 46 §33).
+ * Editing, pausing and resuming change when money leaves, so each asks for a fresh step-up (decision 036).
  * (Marked pure: the web's pages import this file's messages and leave the table out of their bundles.)
  */
 export const SCHEDULE_ENDPOINTS = /* @__PURE__ */ endpoints({

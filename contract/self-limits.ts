@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
 
-/** The cooldowns "Block crypto sends" offers (issue 32 §5): the time a block lasts after it is switched off. */
+/** The cooldowns "Block crypto sends" offers (decision 035): the time a block lasts after it is switched off. */
 export const SEND_BLOCK_COOLDOWNS = ["24 hours", "7 days", "30 days", "12 months"] as const;
 export type SendBlockCooldown = (typeof SEND_BLOCK_COOLDOWNS)[number];
 
@@ -13,7 +13,7 @@ export const COOLDOWN_ADJECTIVES: Record<SendBlockCooldown, string> = {
   "12 months": "12-month",
 };
 
-/** What "Block crypto sends" covers (issue 46 item 1): USDC leaving the bank, never payments inside it. */
+/** What "Block crypto sends" covers (decision 047): USDC leaving the bank, never payments inside it. */
 export const SEND_BLOCK_SCOPE =
   "It stops USDC leaving Pillar: crypto transfers and their schedules. Paying someone by $tag and paying a request stay inside Pillar and are not blocked; your daily limit covers those.";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { endpoints } from "@/contract/endpoint";
 
-// Form 1099-INT for savings interest (issue 51 §3, decision 070): the customer's forms in Statements, and the
+// Form 1099-INT for savings interest (decision 070): the customer's forms in Statements, and the
 // yearly run's status and start for finance.
 
 /** Interest of at least this many cents paid in a calendar year gets a Form 1099-INT (IRS: $10). */

@@ -163,7 +163,7 @@ export const transferLimits = z.object({
   ownDailyLimitCents: z.number().int().nullable(),
   ownRemainingToday: z.string().nullable(),
   ownRemainingTodayCents: z.number().int().nullable(),
-  /** The lower of the bank's and the customer's own: what a money form offers (issue 46 §3). */
+  /** The lower of the bank's and the customer's own: what a money form offers (decision 035). */
   effectiveDailyLimit: z.string(),
   effectiveDailyLimitCents: z.number().int(),
   effectiveRemainingToday: z.string(),

@@ -110,7 +110,7 @@ async function main() {
 Decisions 068 and 072. Each step is a scratch database on PostgreSQL with that many savers (one deposit each, opened on the
 last day of last month), and the interest job's passes run to the end here in batches of ${INTEREST_BATCH.toLocaleString("en-US")}
 accounts: the **daily accrual** of that day for every account (what the jobs room does each day), then the **month's
-credit** (two journal entries per account, the sub-cent carried). Goal (issue 51): the daily accrual of 1,000,000
+credit** (two journal entries per account, the sub-cent carried). Goal: the daily accrual of 1,000,000
 accounts in ≤ 5 min.
 
 | savings accounts | seed | daily accrual | accounts/s | month-end credit | accounts/s | ledger:verify |

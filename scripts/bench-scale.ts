@@ -458,7 +458,7 @@ function render(steps: StepResult[], machine: Machine): string {
   const lines: string[] = [];
   lines.push("# Pillar at scale (`npm run bench:scale`)", "");
   lines.push(
-    "Issue 50: every customer and staff read and write as fast at 1 M customers as at 10 k (p99 at the largest step ≤ 1.5 × at the smallest), back-office search p99 ≤ 100 ms. This file is written by `scripts/bench-scale.ts`; rerun it to refresh.",
+    "Decision 065: every customer and staff read and write as fast at 1 M customers as at 10 k (p99 at the largest step ≤ 1.5 × at the smallest), back-office search p99 ≤ 100 ms. This file is written by `scripts/bench-scale.ts`; rerun it to refresh.",
     "",
     "## Method",
     "",

@@ -187,7 +187,7 @@ out(
 );
 
 out();
-out("## Issue 47's goals");
+out("## The matcher's goals (decision 052)");
 out();
 out("| goal | value | met |");
 out("|---|---|---|");

@@ -44,7 +44,7 @@ const dialect = new PgDialect();
 /**
  * The rows of one raw statement on the database or an open transaction, on PostgreSQL and PGlite alike (both
  * drivers answer `{ rows }`, but Drizzle types the answer per driver). Every row is checked and parsed with the
- * caller's zod schema (issue 52): a row of another shape throws RowShapeError instead of travelling on under a
+ * caller's zod schema: a row of another shape throws RowShapeError instead of travelling on under a
  * type it does not have. What the drivers answer through Drizzle: int/smallint/float8/bool/json as numbers,
  * booleans and values; uuid, text and numeric as strings; timestamps and dates as their text (Drizzle keeps
  * them unparsed on both); bigint (count(*) too) as a string on PostgreSQL but a number on PGlite, so a schema

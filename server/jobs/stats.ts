@@ -94,7 +94,7 @@ export class JobStats {
     const stats = this;
     this.lagHistogram = new Histogram({
       name: "jobs_consumer_lag_seconds",
-      help: "Seconds from an event's commit to a jobs-room consumer claiming it (issue 49: p99 ≤ 2 s)",
+      help: "Seconds from an event's commit to a jobs-room consumer claiming it (decision 051: p99 ≤ 2 s)",
       labelNames: ["consumer"] as const,
       buckets: LAG_BUCKETS,
       registers: [registry],

@@ -151,7 +151,7 @@ async function moneyRequestWithA(w: World, side: "payer" | "requester"): Promise
   return id;
 }
 
-/** A's block of a fresh requester (issue 46 §30), written directly: the target of the unblock route. */
+/** A's block of a fresh requester (decision 037), written directly: the target of the unblock route. */
 async function requestBlockOfA(w: World): Promise<string> {
   const requester = await createVerifiedUser(w.t.database);
   const id = randomUUID();
@@ -424,7 +424,8 @@ const CASES: Record<string, CaseRow> = {
       },
     }),
     // B names A's upload as their licence: "not found", exactly as for a made-up path. Staff never bank, so
-    // every staff role is refused before the body is read (403 staffAccount, issue 26 item 8).
+    // every staff role is refused before the body is read (403 staffAccount; docs/architecture.md, Staff
+    // roles).
     expect: { signedOut: 401, user: 409, otherUser: 400, admin: 403 },
   },
   "POST /api/kyc/upload-document": {
@@ -572,7 +573,7 @@ const CASES: Record<string, CaseRow> = {
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "requester")}/cancel`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
   },
-  // Blocking a requester (issue 46 §30): only the payer of a request blocks from it, only the blocker unblocks.
+  // Blocking a requester (decision 037): only the payer of a request blocks from it, only the blocker unblocks.
   "POST /api/transfer/requests/:id/block": {
     build: async (w) => url(`/api/transfer/requests/${await moneyRequestWithA(w, "payer")}/block`),
     expect: { signedOut: 401, user: 200, otherUser: 404, admin: 404 },
@@ -1098,7 +1099,7 @@ const CASES: Record<string, CaseRow> = {
     expect: ADMIN_OK,
   },
   "POST /api/admin/test-email": {
-    // Test e-mails go to staff addresses only (issue 46): the owner's own.
+    // Test e-mails go to staff addresses only (docs/architecture.md, Design notes): the owner's own.
     build: (w) => ({ url: "/api/admin/test-email", payload: { email: w.admin.email, firstName: "Ops" } }),
     expect: ADMIN_OK,
   },

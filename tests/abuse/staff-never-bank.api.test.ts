@@ -13,9 +13,9 @@ import {
 import { setUpTestApp } from "@/tests/support/test-app";
 import { createVerifiedUser, logIn, type SignedInUser, setUpVerifiedUser } from "@/tests/support/users";
 
-// Issue 26 items 4 and 8: staff never bank. No money reaches an account holding a staff role by any route, staff
-// file no identity check, save no recipient and send no transfer, and no account becomes staff while money is on
-// it or on its way to it.
+// Staff never bank (docs/architecture.md, Staff roles). No money reaches an account holding a staff role by any
+// route, staff file no identity check, save no recipient and send no transfer, and no account becomes staff while
+// money is on it or on its way to it.
 const CONFIGURED_OWNER = "configured-owner@example.com";
 const t = setUpTestApp({ RATE_LIMIT_SCALE: "100", ADMIN_EMAILS: CONFIGURED_OWNER });
 const staff = {

@@ -12,7 +12,7 @@ import { registerEndpoints } from "@/server/lib/endpoints";
 import { signedInUser } from "@/server/lib/session-plugin";
 
 /**
- * The notification centre (issue 32 §2): the signed-in customer's own notifications and their channel choices.
+ * The notification centre (decision 034): the signed-in customer's own notifications and their channel choices.
  * Registered under /api, so the list is GET /api/notifications alone (under its own prefix it would be a "/"
  * route, answering with a trailing slash too).
  */

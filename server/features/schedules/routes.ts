@@ -54,7 +54,7 @@ export async function scheduleRoutes(app: FastifyInstance) {
       message: SCHEDULE_MESSAGES.updated,
       schedule: await editSchedule(deps, signedInUser(request).id, request.params.id, request.body),
     }),
-    // Pausing or resuming changes when money leaves, so it asks for the same fresh step-up as an edit (issue 46 §33).
+    // Pausing or resuming changes when money leaves, so it asks for the same fresh step-up as an edit (decision 036).
     "POST /api/schedules/:id/pause": async (request) => ({
       message: SCHEDULE_MESSAGES.paused,
       schedule: await pauseSchedule(deps, signedInUser(request).id, request.params.id),

@@ -91,7 +91,7 @@ export async function tagPaymentRoutes(app: FastifyInstance) {
       declineMoneyRequest(deps, signedInUser(request), request.params.id),
     "POST /api/transfer/requests/:id/cancel": (request) =>
       cancelMoneyRequest(deps, signedInUser(request), request.params.id),
-    // Blocking a requester from a request received (issue 46 §30); the requester is never told.
+    // Blocking a requester from a request received (decision 037); the requester is never told.
     "POST /api/transfer/requests/:id/block": (request) =>
       blockRequester(deps, signedInUser(request), request.params.id),
     "GET /api/transfer/request-blocks": (request) =>

@@ -15,7 +15,7 @@ export async function updateAdminTransaction({
   input: UpdateAdminTransactionInput;
 }) {
   // Completing moves money and needs a second factor: the server checks it first (dryRun: nothing written, no
-  // factor asked), so a missing reason never costs a code (issue 46).
+  // factor asked), so a missing reason never costs a code (docs/architecture.md, Maker-checker).
   if (input.status === "completed")
     await callEndpoint("PUT /api/admin/transactions/:id", {
       params: { id },

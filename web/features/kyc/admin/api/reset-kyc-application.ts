@@ -6,7 +6,7 @@ import { callEndpoint } from "@/web/lib/api";
 
 /**
  * PUT /api/admin/kyc/{id}/reset with a reason: a rejected application goes back to pending once a second
- * compliance member approves (issue 15; the spec's bodiless call now answers 400 for the missing reason).
+ * compliance member approves (decision 007; the spec's bodiless call now answers 400 for the missing reason).
  */
 export function resetKycApplication({ id, reason }: { id: string; reason: string }) {
   return callEndpoint("PUT /api/admin/kyc/:id/reset", { params: { id }, body: { reason } });
