@@ -102,4 +102,22 @@ describe("the per-minute creation limit", () => {
     expect((await transfer(throttled, other, "burst-0")).statusCode).toBe(201);
     await expectLedgerClean(throttled.database);
   });
+
+  it("counts a payment by $tag with the transfers: one count per customer across both areas' routes", async () => {
+    const { admin, customer } = await fundedCustomer(throttled);
+    const payee = await createFundedCustomer(throttled, admin, "1.00");
+    for (let i = 0; i < 5; i++)
+      expect((await transfer(throttled, customer, `mixed-${i}`)).statusCode).toBe(201);
+    const before = await balances(throttled, customer);
+    const paid = await throttled.app.inject({
+      method: "POST",
+      url: "/api/transfer/tag-payments",
+      headers: { cookie: customer.cookie, "idempotency-key": "mixed-tag" },
+      payload: { tag: `$${payee.user.pillarTag}`, amount: "0.01" },
+    });
+    expect(paid.statusCode).toBe(429);
+    expect(paid.json()).toMatchObject({ code: "RATE_LIMITED" });
+    expect(await balances(throttled, customer)).toEqual(before);
+    await expectLedgerClean(throttled.database);
+  });
 });
