@@ -4,6 +4,7 @@ import { closeSavings } from "@/server/features/savings/close-savings";
 import { moveSavings } from "@/server/features/savings/move-savings";
 import { createGoal, getSavingsOverview, openSavings } from "@/server/features/savings/savings";
 import { registerEndpoints } from "@/server/lib/endpoints";
+import { sendKeyed } from "@/server/lib/idempotency";
 import { signedInUser } from "@/server/lib/session-plugin";
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
@@ -27,8 +28,7 @@ export async function savingsRoutes(app: FastifyInstance) {
           request.body,
           idempotencyKeyOf(request),
         );
-        if (result.replayed) reply.header("idempotent-replayed", "true");
-        return reply.status(result.statusCode).send(result.body);
+        return sendKeyed(reply, result);
       },
     },
     "DELETE /api/savings": {
@@ -36,8 +36,7 @@ export async function savingsRoutes(app: FastifyInstance) {
       config: { pollsToldByEvent: true },
       handler: async (request, reply) => {
         const result = await closeSavings(db, signedInUser(request).id, idempotencyKeyOf(request));
-        if (result.replayed) reply.header("idempotent-replayed", "true");
-        return reply.status(result.statusCode).send(result.body);
+        return sendKeyed(reply, result);
       },
     },
     "POST /api/savings/goals": (request) => createGoal(db, signedInUser(request).id, request.body),

@@ -17,6 +17,7 @@ import {
 import { lookUpTag, payByTag } from "@/server/features/tag-payments/pay-by-tag";
 import { idempotencyKeyOf, transferCreationLimits } from "@/server/features/transfers/creation-limits";
 import { registerEndpoints } from "@/server/lib/endpoints";
+import { sendKeyed } from "@/server/lib/idempotency";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { signedInUser } from "@/server/lib/session-plugin";
 
@@ -50,8 +51,7 @@ export async function tagPaymentRoutes(app: FastifyInstance) {
           new Date(),
           deviceTokenOf(request),
         );
-        if (result.replayed) reply.header("idempotent-replayed", "true");
-        return reply.status(result.statusCode).send(result.body);
+        return sendKeyed(reply, result);
       },
     },
   });
@@ -83,8 +83,7 @@ export async function tagPaymentRoutes(app: FastifyInstance) {
           new Date(),
           deviceTokenOf(request),
         );
-        if (result.replayed) reply.header("idempotent-replayed", "true");
-        return reply.status(result.statusCode).send(result.body);
+        return sendKeyed(reply, result);
       },
     },
     "POST /api/transfer/requests/:id/decline": (request) =>

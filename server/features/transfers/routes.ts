@@ -8,6 +8,7 @@ import { getTransferLimits } from "@/server/features/transfers/get-transfer-limi
 import { getSelfLimits, setPersonalDailyLimit, setSendBlock } from "@/server/features/transfers/self-limits";
 import { startTransferPasskey } from "@/server/features/transfers/start-transfer-passkey";
 import { registerEndpoints } from "@/server/lib/endpoints";
+import { sendKeyed } from "@/server/lib/idempotency";
 import { keyedLimit } from "@/server/lib/rate-limit";
 import { signedInUser } from "@/server/lib/session-plugin";
 
@@ -36,8 +37,7 @@ export async function transferRoutes(app: FastifyInstance) {
           new Date(),
           deviceTokenOf(request),
         );
-        if (result.replayed) reply.header("idempotent-replayed", "true");
-        return reply.status(result.statusCode).send(result.body);
+        return sendKeyed(reply, result);
       },
     },
     "POST /api/transfer/passkey-options": (request) =>
